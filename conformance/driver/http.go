@@ -1,0 +1,255 @@
+// Package driver carries the runner's requests to a target and records what
+// came back. HTTP is the request/response driver every HTTP+JSON protocol
+// uses; the other transports (WebSocket sessions, JSON-RPC over streamable
+// HTTP, the runner acting as server for agent-hosted endpoints) share its
+// Recorder, Secrets, Limiter and Budget so that reports, redaction and
+// live-deployment safety work the same whatever the wire.
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// Validator checks one response against the protocol's contract (the OpenAPI
+// document). It returns a *verdict.Failure naming the operation on mismatch.
+type Validator interface {
+	Validate(req *http.Request, status int, header http.Header, body []byte) error
+}
+
+// HTTPOptions configures an HTTP driver. Limiter, Budget and Secrets are
+// shared by all the drivers of one run.
+type HTTPOptions struct {
+	BaseURL   string
+	Client    *http.Client
+	Timeout   time.Duration
+	Limiter   *Limiter
+	Budget    *Budget
+	Secrets   *Secrets
+	Validator Validator
+	// MaxRetryWait caps how long a read waits on a 429 Retry-After before
+	// the runner gives up and reports an error.
+	MaxRetryWait time.Duration
+}
+
+// HTTP is a request/response driver bound to one target base URL.
+type HTTP struct {
+	opts HTTPOptions
+	rec  *Recorder
+}
+
+// NewHTTP returns a driver with defaults filled in.
+func NewHTTP(opts HTTPOptions) *HTTP {
+	if opts.Client == nil {
+		opts.Client = &http.Client{}
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = 30 * time.Second
+	}
+	if opts.Secrets == nil {
+		opts.Secrets = &Secrets{}
+	}
+	if opts.MaxRetryWait == 0 {
+		opts.MaxRetryWait = 30 * time.Second
+	}
+	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	return &HTTP{opts: opts}
+}
+
+// WithRecorder returns a driver that shares d's target and limits but records
+// into rec: one per scenario.
+func (d *HTTP) WithRecorder(rec *Recorder) *HTTP {
+	return &HTTP{opts: d.opts, rec: rec}
+}
+
+// Recorder returns the driver's transcript recorder (nil if none).
+func (d *HTTP) Recorder() *Recorder { return d.rec }
+
+// Secrets returns the run's secret set, so steps can register keys they learn.
+func (d *HTTP) Secrets() *Secrets { return d.opts.Secrets }
+
+// BaseURL returns the target base URL requests are relative to.
+func (d *HTTP) BaseURL() string { return d.opts.BaseURL }
+
+// Request is one call. Path is relative to the base URL and may hold a query.
+// JSON is marshalled as the body; Raw, when set, is sent verbatim instead
+// (for malformed-input checks).
+type Request struct {
+	Method string
+	Path   string
+	Header map[string]string
+	JSON   any
+	Raw    []byte
+	// Allow lists statuses the step wants to see even though the driver would
+	// otherwise treat them as harness errors (429 and 503 quota answers).
+	Allow []int
+}
+
+// Response is what the target answered.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Decode unmarshals the body into v; a body that is not JSON is a failure of
+// rule, since every documented response is JSON.
+func (r *Response) Decode(rule string, v any) error {
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		return verdict.Failf(rule, "a JSON body", clip(r.Body), "status %d: %v", r.Status, err)
+	}
+	return nil
+}
+
+// IsWrite reports whether a method changes state and so spends the budget.
+func IsWrite(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return true
+}
+
+// Do sends req. Transport failures and timeouts come back as
+// *verdict.HarnessError; an exhausted write budget as *verdict.Skipped. A
+// read answered 429 is retried after Retry-After; a write never is, because a
+// write whose fate is unknown must not be replayed blindly (IYRA recovery).
+func (d *HTTP) Do(ctx context.Context, req Request) (*Response, error) {
+	write := IsWrite(req.Method)
+	if write && !d.opts.Budget.Take() {
+		return nil, verdict.Skipf("write budget (--max-writes) exhausted before %s %s", req.Method, req.Path)
+	}
+	for attempt := 0; ; attempt++ {
+		resp, err := d.once(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		wait, quota := quotaAnswer(resp)
+		if !quota || allowed(req.Allow, resp.Status) {
+			return resp, nil
+		}
+		if write || attempt >= 3 || wait > d.opts.MaxRetryWait {
+			return nil, verdict.Errorf("target quota or rate limit: %s %s answered %d (%s); writes are never retried",
+				req.Method, req.Path, resp.Status, strings.TrimSpace(clip(resp.Body)))
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, verdict.Errorf("waiting for Retry-After: %v", err)
+		}
+	}
+}
+
+// quotaAnswer reports whether resp is a quota/rate answer (429, or 503 with
+// Retry-After) and how long it asks to wait.
+func quotaAnswer(resp *Response) (time.Duration, bool) {
+	ra := resp.Header.Get("Retry-After")
+	if resp.Status != http.StatusTooManyRequests && !(resp.Status == http.StatusServiceUnavailable && ra != "") {
+		return 0, false
+	}
+	return parseRetryAfter(ra), true
+}
+
+func parseRetryAfter(v string) time.Duration {
+	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return time.Until(t)
+	}
+	return time.Second
+}
+
+func allowed(list []int, status int) bool {
+	for _, s := range list {
+		if s == status {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
+	if err := d.opts.Limiter.Wait(ctx); err != nil {
+		return nil, verdict.Errorf("rate limiter: %v", err)
+	}
+	hreq, body, err := d.build(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
+	defer cancel()
+	start := time.Now()
+	hresp, err := d.opts.Client.Do(hreq.WithContext(ctx))
+	if err != nil {
+		d.record(hreq, body, nil, time.Since(start), err)
+		return nil, verdict.Errorf("%s %s: %v", req.Method, d.opts.Secrets.Redact(hreq.URL.String()), err)
+	}
+	defer hresp.Body.Close()
+	rbody, err := io.ReadAll(hresp.Body)
+	if err != nil {
+		return nil, verdict.Errorf("%s %s: reading body: %v", req.Method, req.Path, err)
+	}
+	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rbody}
+	d.record(hreq, body, resp, time.Since(start), nil)
+	if d.opts.Validator != nil {
+		d.rec.Finding(d.opts.Validator.Validate(hreq, resp.Status, resp.Header, rbody))
+	}
+	return resp, nil
+}
+
+func (d *HTTP) build(ctx context.Context, req Request) (*http.Request, []byte, error) {
+	body := req.Raw
+	if body == nil && req.JSON != nil {
+		b, err := json.Marshal(req.JSON)
+		if err != nil {
+			return nil, nil, verdict.Errorf("encoding request body: %v", err)
+		}
+		body = b
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, d.opts.BaseURL+req.Path, bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, verdict.Errorf("building request: %v", err)
+	}
+	if body != nil {
+		hreq.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range req.Header {
+		hreq.Header.Set(k, v)
+	}
+	return hreq, body, nil
+}
+
+func (d *HTTP) record(req *http.Request, body []byte, resp *Response, took time.Duration, err error) {
+	if d.rec == nil {
+		return
+	}
+	s := d.opts.Secrets
+	x := verdict.Exchange{
+		Method: req.Method, URL: s.Redact(req.URL.String()),
+		ReqHeader: s.headerMap(req.Header), ReqBody: s.Redact(clip(body)), Elapsed: took,
+	}
+	if resp != nil {
+		x.Status = resp.Status
+		x.RespHeader = s.headerMap(resp.Header)
+		x.RespBody = s.Redact(clip(resp.Body))
+	}
+	if err != nil {
+		x.Note = s.Redact(err.Error())
+	}
+	d.rec.add(x)
+}
+
+// ErrNoTarget is returned when a driver is used without a base URL.
+var ErrNoTarget = errors.New("driver: no target base URL")
+
+// String describes the driver for logs, never including secrets.
+func (d *HTTP) String() string { return fmt.Sprintf("http driver for %s", d.opts.BaseURL) }

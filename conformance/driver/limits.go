@@ -1,0 +1,85 @@
+package driver
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Limiter spaces requests to at most Rate per second across every driver of a
+// run (--rate). A zero or negative rate means no limit.
+type Limiter struct {
+	mu       sync.Mutex
+	interval time.Duration
+	next     time.Time
+}
+
+// NewLimiter returns a limiter for rate requests per second.
+func NewLimiter(rate float64) *Limiter {
+	if rate <= 0 {
+		return &Limiter{}
+	}
+	return &Limiter{interval: time.Duration(float64(time.Second) / rate)}
+}
+
+// Wait blocks until the next request may go, or ctx ends.
+func (l *Limiter) Wait(ctx context.Context) error {
+	if l == nil || l.interval == 0 {
+		return nil
+	}
+	l.mu.Lock()
+	now := time.Now()
+	at := l.next
+	if at.Before(now) {
+		at = now
+	}
+	l.next = at.Add(l.interval)
+	l.mu.Unlock()
+	return sleep(ctx, time.Until(at))
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Budget is the run's allowance of state-changing requests (--max-writes).
+// Live deployments meter writes per day; the budget keeps a conformance run
+// from spending an implementer's whole quota.
+type Budget struct {
+	max  int64
+	used atomic.Int64
+}
+
+// NewBudget returns a budget of max writes; max <= 0 means unlimited.
+func NewBudget(max int) *Budget { return &Budget{max: int64(max)} }
+
+// Take spends one write and reports whether it was available.
+func (b *Budget) Take() bool {
+	if b == nil || b.max <= 0 {
+		return true
+	}
+	if b.used.Add(1) > b.max {
+		b.used.Add(-1)
+		return false
+	}
+	return true
+}
+
+// Used returns how many writes were spent.
+func (b *Budget) Used() int64 {
+	if b == nil {
+		return 0
+	}
+	return b.used.Load()
+}

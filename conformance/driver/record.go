@@ -1,0 +1,143 @@
+package driver
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// Redacted replaces every secret in anything the runner shows.
+const Redacted = "[REDACTED]"
+
+// secretHeaders are redacted whatever their value: they carry credentials or
+// signatures by definition.
+var secretHeaders = map[string]bool{
+	"Authorization": true, "Cookie": true, "Set-Cookie": true,
+	"X-Api-Key": true, "Proxy-Authorization": true,
+}
+
+// Secrets is the set of secret values seen during a run (API keys handed out
+// by a target, endpoint secrets). It is shared by every driver of a run so a
+// key learned in one scenario is redacted in all of them.
+type Secrets struct {
+	mu     sync.RWMutex
+	values []string
+}
+
+// Add registers a secret; values shorter than 6 bytes are ignored because
+// redacting them would shred ordinary text.
+func (s *Secrets) Add(v string) {
+	if len(v) < 6 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.values = append(s.values, v)
+}
+
+// Redact returns text with every registered secret replaced.
+func (s *Secrets) Redact(text string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, v := range s.values {
+		if strings.Contains(text, v) {
+			text = strings.ReplaceAll(text, v, Redacted)
+		}
+	}
+	return text
+}
+
+// headerMap flattens and redacts a header for a transcript.
+func (s *Secrets) headerMap(h http.Header) map[string]string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(h))
+	for k, vs := range h {
+		v := strings.Join(vs, ", ")
+		if secretHeaders[http.CanonicalHeaderKey(k)] {
+			v = redactCredential(v)
+		}
+		out[k] = s.Redact(v)
+	}
+	return out
+}
+
+// redactCredential keeps the scheme of an Authorization value (so a reader
+// sees "Bearer" was sent) and hides the rest.
+func redactCredential(v string) string {
+	if scheme, _, ok := strings.Cut(v, " "); ok {
+		return scheme + " " + Redacted
+	}
+	return Redacted
+}
+
+// Recorder keeps one scenario's transcript and the soft findings (schema
+// mismatches) that do not stop a step but still decide its verdict.
+type Recorder struct {
+	mu        sync.Mutex
+	exchanges []verdict.Exchange
+	findings  []error
+}
+
+// MaxBody bounds each recorded body so a huge response cannot bloat reports.
+const MaxBody = 8 << 10
+
+func (r *Recorder) add(x verdict.Exchange) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.exchanges = append(r.exchanges, x)
+}
+
+// Note appends a free-text line to the transcript (for example the seed of a
+// property test, or a WebSocket frame).
+func (r *Recorder) Note(text string) {
+	r.add(verdict.Exchange{Note: text})
+}
+
+// Finding records a rule failure observed in passing, such as a response that
+// does not match the OpenAPI document.
+func (r *Recorder) Finding(err error) {
+	if r == nil || err == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.findings = append(r.findings, err)
+}
+
+// Exchanges returns a copy of the transcript so far.
+func (r *Recorder) Exchanges() []verdict.Exchange {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]verdict.Exchange(nil), r.exchanges...)
+}
+
+// Findings returns the soft failures so far.
+func (r *Recorder) Findings() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]error(nil), r.findings...)
+}
+
+func clip(b []byte) string {
+	if len(b) > MaxBody {
+		return string(b[:MaxBody]) + "…(truncated)"
+	}
+	return string(b)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

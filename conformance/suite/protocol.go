@@ -1,0 +1,144 @@
+// Package suite runs a protocol's features and property tests against a
+// target and folds the outcomes into verdict results. A protocol plugs in by
+// describing itself with a Protocol value: its reference server, its step
+// definitions, its rapid state machines and its vector calculator.
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"log"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+	"pgregory.net/rapid"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/spec"
+)
+
+// Protocol describes one protocol to the runner and to `conformance serve`.
+type Protocol struct {
+	// Name is the catalogue folder and --protocol value, e.g. "iyra".
+	Name  string
+	Title string
+	// BasePath is the documented mount point, e.g. "/api/v5". A --target URL
+	// with no path gets it appended; the reference handler serves paths that
+	// begin with it.
+	BasePath string
+	// Reference builds a fresh reference server.
+	Reference func(cfg ReferenceConfig) http.Handler
+	// Steps registers the step definitions of one scenario on sc.
+	Steps func(sc *godog.ScenarioContext, env *Env)
+	// Properties are the rapid state machines run after the features.
+	Properties []Property
+	// Vector recomputes the expected value of one known-answer vector of the
+	// given kind from its input, with the reference code.
+	Vector func(kind string, input json.RawMessage) (any, error)
+}
+
+// ReferenceConfig configures a reference server.
+type ReferenceConfig struct {
+	// Seed makes every random choice of the server (keys, challenges, case
+	// generation) reproducible.
+	Seed int64
+	// Now is the server's clock; tests move it to cross a daily reset. Nil
+	// means time.Now.
+	Now func() time.Time
+	// Log, when set, receives one line per request (conformance serve).
+	Log *log.Logger
+}
+
+// Env is what a protocol's steps and machines get for one scenario or one
+// property check.
+type Env struct {
+	// HTTP is the target driver, recording into this scenario's transcript.
+	HTTP *driver.HTTP
+	// Catalogue is the protocol's rule catalogue.
+	Catalogue *spec.Catalogue
+	// Seed is the run's seed (--seed); use it for any random choice.
+	Seed uint64
+	// Shared is a cache that lives for the whole run, for state worth
+	// reusing across scenarios (a verified identity, a registered agent).
+	Shared *Shared
+	// Reference is the in-process reference handler when the run targets the
+	// embedded reference, nil against a live target. Scenarios that need
+	// white-box control (a test clock) skip when it is nil.
+	Reference http.Handler
+	// Clock, when non-nil, is the embedded reference's adjustable clock.
+	Clock *Clock
+}
+
+// Shared is a concurrency-safe run-wide cache.
+type Shared struct {
+	mu sync.Mutex
+	m  map[string]any
+}
+
+// Once returns the value stored under key, computing it with make the first
+// time. A failed computation is not cached.
+func (s *Shared) Once(key string, make func() (any, error)) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.m[key]; ok {
+		return v, nil
+	}
+	v, err := make()
+	if err != nil {
+		return nil, err
+	}
+	if s.m == nil {
+		s.m = map[string]any{}
+	}
+	s.m[key] = v
+	return v, nil
+}
+
+// Clock is an adjustable clock shared by an embedded reference server and
+// the steps that drive it.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a clock reading t.
+func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+
+// Now reads the clock.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// Property is a rapid state machine that drives the target and the
+// reference model side by side.
+type Property struct {
+	Name  string
+	Rules []string
+	// New starts one check: typically a fresh session on the target and a
+	// fresh model.
+	New func(ctx context.Context, env *Env) (Machine, error)
+}
+
+// Action is one step of a property test, as JSON so that a shrunk sequence
+// can be written to a case file and replayed against any target.
+type Action = json.RawMessage
+
+// Machine is one running property check.
+type Machine interface {
+	// Draw picks the next action (legal or illegal) from the current state.
+	Draw(t *rapid.T) Action
+	// Apply performs a on the target and the model and compares them,
+	// returning a *verdict.Failure on any divergence.
+	Apply(ctx context.Context, a Action) error
+}

@@ -1,0 +1,143 @@
+package verdict
+
+import (
+	"sort"
+	"time"
+)
+
+// RuleInfo is a catalogue entry as reports show it: enough to cite the
+// source contract beside each result.
+type RuleInfo struct {
+	ID     string `json:"id"`
+	Level  Level  `json:"level"`
+	Title  string `json:"title"`
+	Quote  string `json:"quote"`
+	Path   string `json:"path"`
+	Choice string `json:"choice,omitempty"`
+}
+
+// ProtocolInfo names one protocol of a run, where it was checked and its
+// catalogue.
+type ProtocolInfo struct {
+	Name   string     `json:"name"`
+	Title  string     `json:"title"`
+	Target string     `json:"target"`
+	Seed   string     `json:"seed_contract"`
+	Rules  []RuleInfo `json:"rules"`
+}
+
+// Report is everything one run produced; every report format renders it.
+type Report struct {
+	Tool      string         `json:"tool"`
+	Started   time.Time      `json:"started"`
+	Duration  time.Duration  `json:"duration_ns"`
+	Seed      uint64         `json:"seed"`
+	Embedded  bool           `json:"embedded"`
+	Protocols []ProtocolInfo `json:"protocols"`
+	Results   []Result       `json:"results"`
+	// Errors are harness problems outside any one check (a protocol that
+	// could not start); they make the run exit 2.
+	Errors []string `json:"errors,omitempty"`
+}
+
+// Counts tallies results by status.
+type Counts map[Status]int
+
+// Total is the number of results counted.
+func (c Counts) Total() int {
+	n := 0
+	for _, v := range c {
+		n += v
+	}
+	return n
+}
+
+// Tally counts results per protocol.
+func (r *Report) Tally() map[string]Counts {
+	out := map[string]Counts{}
+	for _, res := range r.Results {
+		if out[res.Protocol] == nil {
+			out[res.Protocol] = Counts{}
+		}
+		out[res.Protocol][res.Status]++
+	}
+	return out
+}
+
+// Status folds every result into the run's status: the worst one, with a
+// run that tested nothing counted as an error.
+func (r *Report) Status() Status {
+	if len(r.Errors) > 0 {
+		return Error
+	}
+	st, tested := Pass, false
+	for _, res := range r.Results {
+		if res.Status != Skip {
+			tested = true
+		}
+		st = Worse(st, res.Status)
+	}
+	if !tested {
+		return Error
+	}
+	return st
+}
+
+// ExitCode is 0 when everything tested passed (warnings and skips allowed),
+// 1 when any rule failed, 2 on a harness error or when nothing was tested.
+// A fail outranks an error: a broken rule is the news CI must see.
+func (r *Report) ExitCode() int {
+	any := func(s Status) bool {
+		for _, res := range r.Results {
+			if res.Status == s {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case any(Fail):
+		return 1
+	case r.Status() == Error:
+		return 2
+	}
+	return 0
+}
+
+// ByRule groups results under each rule ID they check, sorted by ID.
+func (r *Report) ByRule() map[string][]Result {
+	out := map[string][]Result{}
+	for _, res := range r.Results {
+		for _, id := range res.Rules {
+			out[id] = append(out[id], res)
+		}
+	}
+	for id := range out {
+		sort.SliceStable(out[id], func(i, j int) bool { return out[id][i].Name < out[id][j].Name })
+	}
+	return out
+}
+
+// RuleStatus folds the results of one rule: its worst status, or "" when no
+// result checked it.
+func (r *Report) RuleStatus(id string) Status {
+	var st Status
+	for _, res := range r.ByRule()[id] {
+		if st == "" {
+			st = res.Status
+		}
+		st = Worse(st, res.Status)
+	}
+	return st
+}
+
+// Failed reports whether any result failed on rule id; tests of broken
+// targets use it to prove the right rule caught the fault.
+func (r *Report) Failed(id string) bool {
+	for _, res := range r.Results {
+		if res.Status == Fail && res.FailedRule == id {
+			return true
+		}
+	}
+	return false
+}

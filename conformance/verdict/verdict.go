@@ -1,0 +1,161 @@
+// Package verdict is the kit's result model: the five statuses a check can
+// end in, the typed errors that steps return to reach them, and the result
+// records that reports render.
+//
+// The lattice follows the OCI distribution-spec conformance suite: a fail is a
+// broken rule, an error is a harness that could not decide. Keeping the two
+// apart is what lets CI gate a release on exit code 1 without flaking on a
+// network outage (exit code 2).
+package verdict
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Status is the outcome of one check.
+type Status string
+
+// The statuses, in increasing order of severity (see Worse).
+const (
+	Pass  Status = "pass"
+	Skip  Status = "skip"
+	Warn  Status = "warn"
+	Fail  Status = "fail"
+	Error Status = "error"
+)
+
+var severity = map[Status]int{Pass: 0, Skip: 1, Warn: 2, Fail: 3, Error: 4}
+
+// Worse returns the more severe of two statuses, so results can be folded.
+func Worse(a, b Status) Status {
+	if severity[b] > severity[a] {
+		return b
+	}
+	return a
+}
+
+// Failure is a broken rule: the error a step returns when the target did not
+// do what rule RuleID says. Expected and Observed are shown verbatim.
+type Failure struct {
+	RuleID   string
+	Expected any
+	Observed any
+	Detail   string
+}
+
+// Error formats the failure as one line naming the rule.
+func (f *Failure) Error() string {
+	msg := fmt.Sprintf("%s: expected %v, observed %v", f.RuleID, show(f.Expected), show(f.Observed))
+	if f.Detail != "" {
+		msg += " (" + f.Detail + ")"
+	}
+	return msg
+}
+
+func show(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+// Failf builds a Failure for rule with what was expected and observed.
+func Failf(rule string, expected, observed any, detail string, args ...any) error {
+	return &Failure{RuleID: rule, Expected: expected, Observed: observed, Detail: fmt.Sprintf(detail, args...)}
+}
+
+// HarnessError means the harness could not decide: network failure, timeout,
+// exhausted quota, a malformed response that prevents any judgement.
+type HarnessError struct{ Cause error }
+
+// Error describes the cause.
+func (e *HarnessError) Error() string { return "harness error: " + e.Cause.Error() }
+
+// Unwrap exposes the cause to errors.Is.
+func (e *HarnessError) Unwrap() error { return e.Cause }
+
+// Errorf builds a HarnessError.
+func Errorf(format string, args ...any) error {
+	return &HarnessError{Cause: fmt.Errorf(format, args...)}
+}
+
+// Skipped means the check could not run here: an optional capability is
+// missing or the write budget ran out. It is neither pass nor fail.
+type Skipped struct{ Reason string }
+
+// Error returns the reason.
+func (s *Skipped) Error() string { return "skipped: " + s.Reason }
+
+// Skipf builds a Skipped error.
+func Skipf(format string, args ...any) error {
+	return &Skipped{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Level is how binding a rule is. MUST rules fail a target, SHOULD rules warn,
+// REFERENCE rules are the kit's own choices where a contract is silent and
+// only ever warn.
+type Level string
+
+// The rule levels.
+const (
+	Must      Level = "MUST"
+	Should    Level = "SHOULD"
+	Reference Level = "REFERENCE"
+)
+
+// Classify maps a step error to a status. levelOf resolves a failed rule's
+// level; a broken SHOULD or REFERENCE rule is a warning, never a fail.
+func Classify(err error, levelOf func(rule string) Level) Status {
+	if err == nil {
+		return Pass
+	}
+	var f *Failure
+	var s *Skipped
+	switch {
+	case errors.As(err, &f):
+		if levelOf(f.RuleID) == Must {
+			return Fail
+		}
+		return Warn
+	case errors.As(err, &s):
+		return Skip
+	default:
+		return Error
+	}
+}
+
+// Exchange is one request/response pair as the runner saw it, with every
+// secret already redacted by the driver.
+type Exchange struct {
+	Method     string            `json:"method"`
+	URL        string            `json:"url"`
+	ReqHeader  map[string]string `json:"request_headers,omitempty"`
+	ReqBody    string            `json:"request_body,omitempty"`
+	Status     int               `json:"status"`
+	RespHeader map[string]string `json:"response_headers,omitempty"`
+	RespBody   string            `json:"response_body,omitempty"`
+	Elapsed    time.Duration     `json:"elapsed_ns"`
+	Note       string            `json:"note,omitempty"`
+}
+
+// Result is the outcome of one scenario or property check.
+type Result struct {
+	Protocol   string        `json:"protocol"`
+	Feature    string        `json:"feature"`
+	Name       string        `json:"name"`
+	Kind       string        `json:"kind"` // "scenario" or "property"
+	Rules      []string      `json:"rules"`
+	Status     Status        `json:"status"`
+	FailedRule string        `json:"failed_rule,omitempty"`
+	Message    string        `json:"message,omitempty"`
+	Expected   string        `json:"expected,omitempty"`
+	Observed   string        `json:"observed,omitempty"`
+	Warnings   []string      `json:"warnings,omitempty"`
+	Transcript []Exchange    `json:"transcript,omitempty"`
+	Seed       uint64        `json:"seed,omitempty"`
+	Sequence   []string      `json:"sequence,omitempty"`
+	CaseFile   string        `json:"case_file,omitempty"`
+	Duration   time.Duration `json:"duration_ns"`
+}

@@ -1,0 +1,126 @@
+// Package features embeds the Gherkin features, one folder per protocol, and
+// parses them so that the catalogue can be matched to the scenarios that
+// check each rule.
+package features
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	gherkin "github.com/cucumber/gherkin/go/v42"
+	messages "github.com/cucumber/messages/go/v34"
+)
+
+//go:embed */*.feature
+var files embed.FS
+
+// FS returns the embedded features, laid out as <protocol>/<name>.feature.
+func FS() fs.FS { return files }
+
+// Scenario is one executable example as godog will run it: its pickle tags
+// include the tags of its Feature and Rule.
+type Scenario struct {
+	Protocol string
+	File     string
+	Feature  string
+	Rule     string
+	Name     string
+	Line     int64
+	Tags     []string
+}
+
+// HasTag reports whether the scenario carries tag (with or without '@').
+func (s Scenario) HasTag(tag string) bool {
+	tag = "@" + strings.TrimPrefix(tag, "@")
+	for _, t := range s.Tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// Paths returns the feature files of a protocol, sorted.
+func Paths(protocol string) []string {
+	paths, _ := fs.Glob(files, protocol+"/*.feature")
+	sort.Strings(paths)
+	return paths
+}
+
+// Parse reads every scenario of a protocol, expanding outlines into one
+// scenario per example row as godog does.
+func Parse(protocol string) ([]Scenario, error) {
+	var out []Scenario
+	for _, p := range Paths(protocol) {
+		sc, err := parseFile(protocol, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sc...)
+	}
+	return out, nil
+}
+
+func parseFile(protocol, path string) ([]Scenario, error) {
+	raw, err := files.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	ids := &messages.Incrementing{}
+	doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(raw), ids.NewId)
+	if err != nil {
+		return nil, fmt.Errorf("features: %s: %w", path, err)
+	}
+	if doc.Feature == nil {
+		return nil, fmt.Errorf("features: %s: no Feature", path)
+	}
+	ruleOf := ruleNames(doc.Feature)
+	var out []Scenario
+	for _, p := range gherkin.Pickles(*doc, path, ids.NewId) {
+		s := Scenario{Protocol: protocol, File: path, Feature: doc.Feature.Name, Name: p.Name, Rule: ruleOf[p.AstNodeIds[0]]}
+		s.Line = lineOf(doc.Feature, p.AstNodeIds[0])
+		for _, t := range p.Tags {
+			s.Tags = append(s.Tags, t.Name)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// ruleNames maps each scenario's AST id to the name of the Rule holding it.
+func ruleNames(f *messages.Feature) map[string]string {
+	m := map[string]string{}
+	for _, c := range f.Children {
+		if c.Rule == nil {
+			continue
+		}
+		for _, rc := range c.Rule.Children {
+			if rc.Scenario != nil {
+				m[rc.Scenario.Id] = c.Rule.Name
+			}
+		}
+	}
+	return m
+}
+
+func lineOf(f *messages.Feature, id string) int64 {
+	var line int64
+	visit := func(s *messages.Scenario) {
+		if s != nil && s.Id == id {
+			line = s.Location.Line
+		}
+	}
+	for _, c := range f.Children {
+		visit(c.Scenario)
+		if c.Rule != nil {
+			for _, rc := range c.Rule.Children {
+				visit(rc.Scenario)
+			}
+		}
+	}
+	return line
+}
