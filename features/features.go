@@ -44,19 +44,25 @@ func (s Scenario) HasTag(tag string) bool {
 	return false
 }
 
-// Paths returns the feature files of a protocol, sorted.
-func Paths(protocol string) []string {
-	paths, _ := fs.Glob(files, protocol+"/*.feature")
+// Paths returns the embedded feature files of a protocol, sorted.
+func Paths(protocol string) []string { return PathsFS(files, protocol) }
+
+// PathsFS returns the feature files of a protocol in fsys, sorted.
+func PathsFS(fsys fs.FS, protocol string) []string {
+	paths, _ := fs.Glob(fsys, protocol+"/*.feature")
 	sort.Strings(paths)
 	return paths
 }
 
-// Parse reads every scenario of a protocol, expanding outlines into one
-// scenario per example row as godog does.
-func Parse(protocol string) ([]Scenario, error) {
+// Parse reads every embedded scenario of a protocol.
+func Parse(protocol string) ([]Scenario, error) { return ParseFS(files, protocol) }
+
+// ParseFS reads every scenario of a protocol in fsys, expanding outlines into
+// one scenario per example row as godog does.
+func ParseFS(fsys fs.FS, protocol string) ([]Scenario, error) {
 	var out []Scenario
-	for _, p := range Paths(protocol) {
-		sc, err := parseFile(protocol, p)
+	for _, p := range PathsFS(fsys, protocol) {
+		sc, err := parseFile(fsys, protocol, p)
 		if err != nil {
 			return nil, err
 		}
@@ -65,8 +71,8 @@ func Parse(protocol string) ([]Scenario, error) {
 	return out, nil
 }
 
-func parseFile(protocol, path string) ([]Scenario, error) {
-	raw, err := files.ReadFile(path)
+func parseFile(fsys fs.FS, protocol, path string) ([]Scenario, error) {
+	raw, err := fs.ReadFile(fsys, path)
 	if err != nil {
 		return nil, err
 	}

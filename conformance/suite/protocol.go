@@ -7,6 +7,7 @@ package suite
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"log"
 	"net/http"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/features"
 	"github.com/agentgames/conformance/spec"
 )
 
@@ -34,6 +36,12 @@ type Protocol struct {
 	Steps func(sc *godog.ScenarioContext, env *Env)
 	// Properties are the rapid state machines run after the features.
 	Properties []Property
+	// Catalogue, Features and OpenAPI override the embedded spec/ and
+	// features/ files; nil means embedded. The kit's own tests use them to
+	// run toy protocols through the real runner.
+	Catalogue *spec.Catalogue
+	Features  fs.FS
+	OpenAPI   []byte
 	// Vector recomputes the expected value of one known-answer vector of the
 	// given kind from its input, with the reference code.
 	Vector func(kind string, input json.RawMessage) (any, error)
@@ -141,4 +149,28 @@ type Machine interface {
 	// Apply performs a on the target and the model and compares them,
 	// returning a *verdict.Failure on any divergence.
 	Apply(ctx context.Context, a Action) error
+}
+
+// catalogue returns the protocol's rule catalogue.
+func (p *Protocol) catalogue() (*spec.Catalogue, error) {
+	if p.Catalogue != nil {
+		return p.Catalogue, p.Catalogue.Check()
+	}
+	return spec.Load(p.Name)
+}
+
+// featureFS returns the file system holding <name>/*.feature.
+func (p *Protocol) featureFS() fs.FS {
+	if p.Features != nil {
+		return p.Features
+	}
+	return features.FS()
+}
+
+// openAPI returns the protocol's OpenAPI document.
+func (p *Protocol) openAPI() ([]byte, error) {
+	if p.OpenAPI != nil {
+		return p.OpenAPI, nil
+	}
+	return spec.OpenAPI(p.Name)
 }

@@ -3,24 +3,37 @@ package suite
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/oas"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/features"
+	"github.com/agentgames/conformance/spec"
 )
 
 // Config is one run's settings, as the CLI flags set them.
 type Config struct {
 	Protocols []*Protocol
 	// Target is the deployment's base URL; empty runs against the embedded
-	// reference servers.
+	// reference servers. A URL without a path gets the protocol's BasePath.
 	Target string
-	// Tags is a godog tag expression; Rules selects scenarios by rule ID.
+	// Tags is a godog tag expression; Rules selects scenarios and properties
+	// by rule ID.
 	Tags  string
 	Rules []string
+	// Scenarios, when set, runs only these "file:line" scenarios (replay).
+	Scenarios []string
 	// Seed seeds property tests and the embedded servers; 0 picks one.
 	Seed uint64
-	// Checks is the number of rapid checks per property (0: default 20,
+	// Checks is the number of rapid checks per property (0: DefaultChecks,
 	// negative: no property tests).
 	Checks    int
 	Rate      float64
@@ -31,9 +44,13 @@ type Config struct {
 	// CaseDir is where failing cases are written for `conformance replay`;
 	// empty means a fresh folder under the OS temp dir.
 	CaseDir string
-	// Log receives free-text harness logs; nil discards.
-	Log io.Writer
+	// NoProperties skips the property tests (features only).
+	NoProperties bool
 }
+
+// DefaultChecks is the number of rapid checks per property when Config.Checks
+// is zero.
+const DefaultChecks = 20
 
 // Progress is told about each check as it runs.
 type Progress interface {
@@ -42,7 +59,258 @@ type Progress interface {
 	Done(r verdict.Result)
 }
 
-// Run runs the selected protocols against the target and returns the report.
-func Run(ctx context.Context, cfg Config) (*verdict.Report, error) {
-	return nil, errors.New("suite.Run: not implemented yet")
+type silent struct{}
+
+func (silent) Start(string, int)            {}
+func (silent) Begin(string, string, string) {}
+func (silent) Done(verdict.Result)          {}
+
+// run is the state of one Run call shared by all its protocols.
+type run struct {
+	cfg     Config
+	limiter *driver.Limiter
+	budget  *driver.Budget
+	secrets *driver.Secrets
+	shared  *Shared
+	cases   *caseWriter
 }
+
+// Run runs the selected protocols against the target and returns the report.
+// Only an unusable configuration returns an error; everything a target does
+// ends up in the report.
+func Run(ctx context.Context, cfg Config) (*verdict.Report, error) {
+	if len(cfg.Protocols) == 0 {
+		return nil, errors.New("no protocol selected")
+	}
+	if _, err := parseTags(selection(cfg.Tags, cfg.Rules)); err != nil {
+		return nil, err
+	}
+	r, rep := newRun(cfg)
+	for _, p := range cfg.Protocols {
+		r.protocol(ctx, p, rep)
+	}
+	rep.Duration = time.Since(rep.Started)
+	return rep, nil
+}
+
+// newRun fills in defaults and starts an empty report.
+func newRun(cfg Config) (*run, *verdict.Report) {
+	if cfg.Seed == 0 {
+		cfg.Seed = rand.Uint64()
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = silent{}
+	}
+	r := &run{cfg: cfg, limiter: driver.NewLimiter(cfg.Rate), budget: driver.NewBudget(cfg.MaxWrites),
+		secrets: &driver.Secrets{}, shared: &Shared{}, cases: &caseWriter{dir: cfg.CaseDir}}
+	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == ""}
+	return r, rep
+}
+
+// protocol runs one protocol and appends its results to rep.
+func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
+	pr, err := r.prepare(ctx, p)
+	if err != nil {
+		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", p.Name, err))
+		return
+	}
+	defer pr.close()
+	rep.Protocols = append(rep.Protocols, pr.info())
+	scenarios, err := pr.selectedScenarios()
+	if err != nil {
+		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", p.Name, err))
+		return
+	}
+	props := pr.selectedProperties()
+	r.cfg.Progress.Start(p.Name, len(scenarios)+len(props))
+	rep.Results = append(rep.Results, pr.runFeatures(ctx)...)
+	for _, prop := range props {
+		rep.Results = append(rep.Results, pr.runProperty(ctx, prop))
+	}
+}
+
+// protocolRun is one protocol's part of a run: its target, catalogue and the
+// driver every scenario derives its own from.
+type protocolRun struct {
+	*run
+	p       *Protocol
+	cat     *spec.Catalogue
+	base    string
+	drv     *driver.HTTP
+	ref     http.Handler
+	clock   *Clock
+	stop    func()
+	feature map[string]string // feature file -> feature name
+	chosen  map[string]bool   // scenarioKey of every selected scenario
+}
+
+// scenarioKey identifies a scenario across the kit's parse and godog's.
+func scenarioKey(file, name string) string { return file + "\x00" + name }
+
+func (r *run) prepare(ctx context.Context, p *Protocol) (*protocolRun, error) {
+	cat, err := p.catalogue()
+	if err != nil {
+		return nil, err
+	}
+	pr := &protocolRun{run: r, p: p, cat: cat, stop: func() {}}
+	target := r.cfg.Target
+	if target == "" {
+		if target, err = pr.startReference(); err != nil {
+			return nil, err
+		}
+	}
+	if pr.base, err = ResolveBase(target, p.BasePath); err != nil {
+		return nil, err
+	}
+	if err := pr.newDriver(); err != nil {
+		pr.close()
+		return nil, err
+	}
+	return pr, nil
+}
+
+func (pr *protocolRun) close() { pr.stop() }
+
+// startReference serves the protocol's reference on a loopback port.
+func (pr *protocolRun) startReference() (string, error) {
+	pr.clock = NewClock(time.Now())
+	pr.ref = pr.p.Reference(ReferenceConfig{Seed: int64(pr.cfg.Seed >> 1), Now: pr.clock.Now})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("starting the embedded reference: %w", err)
+	}
+	srv := &http.Server{Handler: pr.ref, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	pr.stop = func() { srv.Close() }
+	return "http://" + ln.Addr().String(), nil
+}
+
+// ResolveBase turns a --target URL into the protocol's base URL: a URL with
+// no path gets the documented base path appended.
+func ResolveBase(target, basePath string) (string, error) {
+	u, err := url.Parse(target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("target %q is not an http(s) URL", target)
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = basePath
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	return u.String(), nil
+}
+
+func (pr *protocolRun) newDriver() error {
+	doc, err := pr.p.openAPI()
+	if err != nil {
+		return fmt.Errorf("no OpenAPI document: %w", err)
+	}
+	u, _ := url.Parse(pr.base)
+	v, err := oas.Load(doc, u.Path, oasRule(pr.cat))
+	if err != nil {
+		return err
+	}
+	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.budget,
+		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout})
+	return nil
+}
+
+// oasRule is the catalogue rule an OpenAPI mismatch breaks by default.
+func oasRule(cat *spec.Catalogue) string {
+	for _, r := range cat.Rules {
+		if strings.HasSuffix(r.ID, "-OPENAPI") {
+			return r.ID
+		}
+	}
+	return strings.ToUpper(cat.Protocol) + "-OPENAPI"
+}
+
+// env builds a fresh Env recording into rec.
+func (pr *protocolRun) env(rec *driver.Recorder) *Env {
+	return &Env{HTTP: pr.drv.WithRecorder(rec), Catalogue: pr.cat, Seed: pr.cfg.Seed,
+		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock}
+}
+
+func (pr *protocolRun) info() verdict.ProtocolInfo {
+	info := verdict.ProtocolInfo{Name: pr.p.Name, Title: pr.p.Title, Target: pr.base, Seed: pr.cat.Seed}
+	for _, r := range pr.cat.Rules {
+		info.Rules = append(info.Rules, verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: r.Title,
+			Quote: r.Quote, Path: r.Path, Choice: r.Choice})
+	}
+	return info
+}
+
+// selectedScenarios lists the scenarios the tag selection keeps, to size the
+// progress display.
+func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
+	all, err := features.ParseFS(pr.p.featureFS(), pr.p.Name)
+	if err != nil {
+		return nil, err
+	}
+	pr.feature, pr.chosen = map[string]string{}, map[string]bool{}
+	match, _ := parseTags(selection(pr.cfg.Tags, pr.cfg.Rules))
+	var out []features.Scenario
+	for _, s := range all {
+		pr.feature[s.File] = s.Feature
+		if pr.keeps(s, match) {
+			out = append(out, s)
+			pr.chosen[scenarioKey(s.File, s.Name)] = true
+		}
+	}
+	return out, nil
+}
+
+func (pr *protocolRun) keeps(s features.Scenario, match tagExpr) bool {
+	if len(pr.cfg.Scenarios) > 0 {
+		return containsString(pr.cfg.Scenarios, fmt.Sprintf("%s:%d", s.File, s.Line))
+	}
+	tags := map[string]bool{}
+	for _, t := range s.Tags {
+		tags[t] = true
+	}
+	return match(tags)
+}
+
+func (pr *protocolRun) selectedProperties() []Property {
+	if pr.cfg.Checks < 0 || pr.cfg.NoProperties || len(pr.cfg.Scenarios) > 0 {
+		return nil
+	}
+	var out []Property
+	for _, prop := range pr.p.Properties {
+		if pr.selectsProperty(prop) {
+			out = append(out, prop)
+		}
+	}
+	return out
+}
+
+// selectsProperty applies --rule and --tags to a property: it runs when one
+// of its rules is selected, or under a tag expression that @property matches.
+func (pr *protocolRun) selectsProperty(prop Property) bool {
+	if len(pr.cfg.Rules) > 0 {
+		for _, id := range prop.Rules {
+			if containsString(pr.cfg.Rules, id) {
+				return true
+			}
+		}
+		return false
+	}
+	match, _ := parseTags(pr.cfg.Tags)
+	tags := map[string]bool{"@property": true, "@" + pr.p.Name: true}
+	for _, id := range prop.Rules {
+		tags["@"+id] = true
+	}
+	return match(tags)
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// discard is where godog's own formatter output goes: the kit renders its
+// own reports from the result records.
+var discard io.Writer = io.Discard

@@ -1,0 +1,161 @@
+// Package oas validates every response the runner sees against the
+// protocol's OpenAPI 3 document (spec/<protocol>/openapi.yaml), using
+// kin-openapi. A mismatch is a rule failure that names the operation.
+//
+// Routing is done here rather than with kin-openapi's routers: the target's
+// base URL is only known at run time, and matching path templates segment by
+// segment against the path below that base is both simpler and cheaper than
+// rewriting the document's servers for every run.
+package oas
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// Validator checks responses of one protocol.
+type Validator struct {
+	doc         *openapi3.T
+	base        string // URL path prefix of the target, e.g. "/api/v5"
+	routes      []route
+	defaultRule string
+	opts        *openapi3filter.Options
+}
+
+type route struct {
+	segments []string // literal segments, or "" for a {param}
+	names    []string // parameter name per segment, "" for literals
+	template string
+	method   string
+	item     *openapi3.PathItem
+	op       *openapi3.Operation
+	rule     string
+}
+
+// Load parses and validates an OpenAPI document. base is the URL path the
+// target serves it under; defaultRule is the catalogue rule a mismatch breaks
+// when the operation names none with `x-rule`.
+func Load(data []byte, base, defaultRule string) (*Validator, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(data)
+	if err != nil {
+		return nil, fmt.Errorf("oas: parsing document: %w", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("oas: invalid document: %w", err)
+	}
+	v := &Validator{doc: doc, base: strings.TrimRight(base, "/"), defaultRule: defaultRule}
+	v.opts = &openapi3filter.Options{IncludeResponseStatus: true, MultiError: false,
+		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}
+	for template, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			v.routes = append(v.routes, newRoute(template, method, item, op, defaultRule))
+		}
+	}
+	return v, nil
+}
+
+func newRoute(template, method string, item *openapi3.PathItem, op *openapi3.Operation, rule string) route {
+	r := route{template: template, method: method, item: item, op: op, rule: rule}
+	if id, ok := op.Extensions["x-rule"].(string); ok && id != "" {
+		r.rule = id
+	}
+	for _, seg := range splitPath(template) {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			r.segments = append(r.segments, "")
+			r.names = append(r.names, seg[1:len(seg)-1])
+			continue
+		}
+		r.segments = append(r.segments, seg)
+		r.names = append(r.names, "")
+	}
+	return r
+}
+
+func splitPath(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// find matches a request path below the base to an operation, preferring
+// literal segments over parameters (so /runs/recent beats /runs/{id}).
+func (v *Validator) find(method, path string) (*route, map[string]string) {
+	if !strings.HasPrefix(path, v.base) {
+		return nil, nil
+	}
+	segs := splitPath(strings.TrimPrefix(path, v.base))
+	var best *route
+	var bestParams map[string]string
+	bestLiterals := -1
+	for i := range v.routes {
+		r := &v.routes[i]
+		params, literals, ok := r.match(method, segs)
+		if ok && literals > bestLiterals {
+			best, bestParams, bestLiterals = r, params, literals
+		}
+	}
+	return best, bestParams
+}
+
+func (r *route) match(method string, segs []string) (map[string]string, int, bool) {
+	if r.method != method || len(r.segments) != len(segs) {
+		return nil, 0, false
+	}
+	params := map[string]string{}
+	literals := 0
+	for i, s := range segs {
+		switch {
+		case r.names[i] != "":
+			params[r.names[i]] = s
+		case r.segments[i] == s:
+			literals++
+		default:
+			return nil, 0, false
+		}
+	}
+	return params, literals, true
+}
+
+// Validate checks one response. It returns nil when it matches, and a
+// *verdict.Failure naming the operation when it does not, or when the
+// request hit no documented operation.
+func (v *Validator) Validate(req *http.Request, status int, header http.Header, body []byte) error {
+	r, params := v.find(req.Method, req.URL.Path)
+	if r == nil {
+		return verdict.Failf(v.defaultRule, "a documented operation", req.Method+" "+req.URL.Path,
+			"the runner sent a request the OpenAPI document does not describe")
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: req, PathParams: params, Options: v.opts,
+			Route: &routers.Route{Spec: v.doc, Path: r.template, PathItem: r.item, Method: r.method, Operation: r.op},
+		},
+		Status: status, Header: header, Body: io.NopCloser(bytes.NewReader(body)), Options: v.opts,
+	}
+	if err := openapi3filter.ValidateResponse(req.Context(), in); err != nil {
+		return verdict.Failf(r.rule, fmt.Sprintf("a response matching operation %s (%s %s)", r.op.OperationID, r.method, r.template),
+			fmt.Sprintf("status %d", status), "%s", firstLine(err.Error()))
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}

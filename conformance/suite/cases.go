@@ -1,0 +1,168 @@
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// Case is a failing check written to disk so `conformance replay` can run it
+// again, against the same target or another one.
+type Case struct {
+	Version  int      `json:"version"`
+	Protocol string   `json:"protocol"`
+	Kind     string   `json:"kind"` // "scenario" or "property"
+	Name     string   `json:"name"`
+	Scenario string   `json:"scenario,omitempty"` // feature file:line
+	Property string   `json:"property,omitempty"`
+	Sequence []Action `json:"sequence,omitempty"`
+	Seed     uint64   `json:"seed"`
+	Target   string   `json:"target"`
+	Rule     string   `json:"failed_rule,omitempty"`
+	Message  string   `json:"message,omitempty"`
+}
+
+// scenarioCase starts a scenario's case; record resolves its line.
+func scenarioCase(s *godog.Scenario) Case {
+	return Case{Kind: "scenario", Name: s.Name, Scenario: s.Uri}
+}
+
+func propertyCase(p Property, seq []Action) Case {
+	return Case{Kind: "property", Name: p.Name, Property: p.Name, Sequence: seq}
+}
+
+// caseWriter writes case files for fails and errors into one folder per run.
+type caseWriter struct {
+	mu  sync.Mutex
+	dir string
+	err error
+}
+
+// record writes c for a failed or errored result and notes the path in res.
+func (w *caseWriter) record(pr *protocolRun, res *verdict.Result, c Case) {
+	if res.Status != verdict.Fail && res.Status != verdict.Error {
+		return
+	}
+	if c.Kind == "scenario" {
+		c.Scenario = pr.scenarioRef(c.Scenario, c.Name)
+	}
+	c.Version, c.Protocol, c.Seed, c.Target = 1, pr.p.Name, pr.cfg.Seed, pr.cfg.Target
+	c.Rule, c.Message = res.FailedRule, res.Message
+	path, err := w.write(c)
+	if err == nil {
+		res.CaseFile = path
+	}
+}
+
+// scenarioRef finds "file:line" of the named scenario in file.
+func (pr *protocolRun) scenarioRef(file, name string) string {
+	scenarios, _ := pr.selectedScenarios()
+	for _, s := range scenarios {
+		if s.File == file && s.Name == name {
+			return fmt.Sprintf("%s:%d", s.File, s.Line)
+		}
+	}
+	return file
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func (w *caseWriter) write(c Case) (string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.dir == "" {
+		d, err := os.MkdirTemp("", "conformance-cases-")
+		if err != nil {
+			return "", err
+		}
+		w.dir = d
+	}
+	if err := os.MkdirAll(w.dir, 0o755); err != nil {
+		return "", err
+	}
+	name := unsafeName.ReplaceAllString(strings.ToLower(c.Protocol+"-"+c.Name), "-")
+	if len(name) > 80 {
+		name = name[:80]
+	}
+	path := filepath.Join(w.dir, fmt.Sprintf("%s-%d.json", name, time.Now().UnixNano()%1e6))
+	raw, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	return path, os.WriteFile(path, raw, 0o644)
+}
+
+// LoadCase reads a case file.
+func LoadCase(path string) (*Case, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading case file: %w", err)
+	}
+	var c Case
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, fmt.Errorf("case file %s is not a conformance case: %w", path, err)
+	}
+	if c.Version != 1 || c.Protocol == "" || (c.Kind != "scenario" && c.Kind != "property") {
+		return nil, fmt.Errorf("case file %s: unsupported version %d or kind %q", path, c.Version, c.Kind)
+	}
+	return &c, nil
+}
+
+// Replay re-runs a case. cfg.Target overrides the case's own target; cfg
+// must carry the case's protocol.
+func Replay(ctx context.Context, cfg Config, c *Case) (*verdict.Report, error) {
+	if cfg.Seed == 0 {
+		cfg.Seed = c.Seed
+	}
+	if c.Kind == "scenario" {
+		cfg.Scenarios = []string{c.Scenario}
+		return Run(ctx, cfg)
+	}
+	return replayProperty(ctx, cfg, c)
+}
+
+// replayProperty applies the case's saved sequence once, without rapid.
+func replayProperty(ctx context.Context, cfg Config, c *Case) (*verdict.Report, error) {
+	prop, ok := findProperty(cfg.Protocols[0], c.Property)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s has no property %q", errNoProperty, c.Protocol, c.Property)
+	}
+	r, rep := newRun(cfg)
+	pr, err := r.prepare(ctx, cfg.Protocols[0])
+	if err != nil {
+		return nil, err
+	}
+	defer pr.close()
+	rep.Protocols = append(rep.Protocols, pr.info())
+	rec := &driver.Recorder{}
+	res := verdict.Result{Protocol: c.Protocol, Feature: "properties", Name: prop.Name + " (replay)",
+		Kind: "property", Rules: prop.Rules, Seed: c.Seed}
+	for _, a := range c.Sequence {
+		res.Sequence = append(res.Sequence, string(a))
+	}
+	pr.apply(&res, ReplaySequence(ctx, prop, pr.env(rec), c.Sequence))
+	res.Transcript = rec.Exchanges()
+	rep.Results = append(rep.Results, res)
+	rep.Duration = time.Since(rep.Started)
+	return rep, nil
+}
+
+func findProperty(p *Protocol, name string) (Property, bool) {
+	for _, prop := range p.Properties {
+		if prop.Name == name {
+			return prop, true
+		}
+	}
+	return Property{}, false
+}

@@ -1,0 +1,149 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/features"
+)
+
+// runFeatures runs the protocol's selected scenarios through godog and
+// returns one result per scenario.
+func (pr *protocolRun) runFeatures(ctx context.Context) []verdict.Result {
+	col := &collector{}
+	paths := features.PathsFS(pr.p.featureFS(), pr.p.Name)
+	suite := godog.TestSuite{
+		Name:                pr.p.Name,
+		ScenarioInitializer: func(sc *godog.ScenarioContext) { pr.initScenario(sc, col) },
+		Options: &godog.Options{
+			Format: "progress", Output: discard, FS: pr.p.featureFS(), Paths: paths,
+			Strict: true, Concurrency: 1,
+			DefaultContext: ctx, NoColors: true,
+		},
+	}
+	suite.Run()
+	return col.results
+}
+
+// collector gathers scenario results from godog's hooks.
+type collector struct {
+	mu      sync.Mutex
+	results []verdict.Result
+}
+
+func (c *collector) add(r verdict.Result) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.results = append(c.results, r)
+}
+
+// initScenario builds the scenario's Env, lets the protocol register its
+// steps, and hooks the verdict in after the last step.
+func (pr *protocolRun) initScenario(sc *godog.ScenarioContext, col *collector) {
+	rec := &driver.Recorder{}
+	env := pr.env(rec)
+	var start time.Time
+	chosen := false
+	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
+		// Selection happens here, with the kit's full tag expressions.
+		if chosen = pr.chosen[scenarioKey(s.Uri, s.Name)]; !chosen {
+			return ctx, godog.ErrSkip
+		}
+		start = time.Now()
+		pr.cfg.Progress.Begin(pr.p.Name, pr.feature[s.Uri], s.Name)
+		return ctx, nil
+	})
+	sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
+		if !chosen {
+			return ctx, nil
+		}
+		res := pr.scenarioResult(s, err, rec)
+		res.Duration = time.Since(start)
+		pr.cases.record(pr, &res, scenarioCase(s))
+		col.add(res)
+		pr.cfg.Progress.Done(res)
+		return ctx, nil
+	})
+	pr.p.Steps(sc, env)
+}
+
+// scenarioResult classifies a finished scenario. The step error decides
+// first; soft findings (OpenAPI mismatches) then fail or warn a scenario
+// whose steps passed.
+func (pr *protocolRun) scenarioResult(s *godog.Scenario, err error, rec *driver.Recorder) verdict.Result {
+	res := verdict.Result{Protocol: pr.p.Name, Feature: pr.feature[s.Uri], Name: s.Name, Kind: "scenario",
+		Rules: pr.ruleTags(s), Transcript: rec.Exchanges()}
+	err = pr.normalizeError(err, res.Rules)
+	pr.apply(&res, err)
+	for _, f := range rec.Findings() {
+		pr.applyFinding(&res, f)
+	}
+	return res
+}
+
+// normalizeError maps godog's own errors onto the verdict model and gives a
+// rule-less failure the scenario's first rule.
+func (pr *protocolRun) normalizeError(err error, rules []string) error {
+	var f *verdict.Failure
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, godog.ErrSkip):
+		return verdict.Skipf("%v", err)
+	case errors.Is(err, godog.ErrUndefined), errors.Is(err, godog.ErrPending):
+		return verdict.Errorf("the kit has no step definition for a step (%v): a defect of the kit, not the target", err)
+	case errors.As(err, &f) && f.RuleID == "" && len(rules) > 0:
+		f.RuleID = rules[0]
+	}
+	return err
+}
+
+// apply sets the result's status and failure details from err.
+func (pr *protocolRun) apply(res *verdict.Result, err error) {
+	res.Status = verdict.Classify(err, pr.cat.LevelOf)
+	if err == nil {
+		return
+	}
+	res.Message = err.Error()
+	var f *verdict.Failure
+	if errors.As(err, &f) {
+		res.FailedRule = f.RuleID
+		res.Expected = fmt.Sprint(f.Expected)
+		res.Observed = fmt.Sprint(f.Observed)
+	}
+}
+
+// applyFinding folds a soft finding into a result: it decides the verdict of
+// a passing scenario and is listed as a warning otherwise.
+func (pr *protocolRun) applyFinding(res *verdict.Result, finding error) {
+	st := verdict.Classify(finding, pr.cat.LevelOf)
+	if res.Status == verdict.Pass && st == verdict.Fail {
+		pr.apply(res, finding)
+		return
+	}
+	if res.Status == verdict.Pass {
+		res.Status = st
+	}
+	res.Warnings = append(res.Warnings, finding.Error())
+}
+
+// ruleTags returns the scenario's tags that name catalogued rules, the
+// Rule's own tag first (pickles list feature, rule then scenario tags).
+func (pr *protocolRun) ruleTags(s *godog.Scenario) []string {
+	var ids []string
+	for _, t := range s.Tags {
+		id := strings.TrimPrefix(t.Name, "@")
+		if _, ok := pr.cat.Rule(id); ok && !containsString(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

@@ -1,0 +1,184 @@
+package suite_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+func runToy(t *testing.T, f fault, live bool, cfg suite.Config) *verdict.Report {
+	t.Helper()
+	p := toyProtocol(f)
+	cfg.Protocols = []*suite.Protocol{p}
+	if live {
+		srv := httptest.NewServer(p.Reference(suite.ReferenceConfig{}))
+		t.Cleanup(srv.Close)
+		cfg.Target = srv.URL
+	}
+	if cfg.CaseDir == "" {
+		cfg.CaseDir = t.TempDir()
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = 42
+	}
+	rep, err := suite.Run(context.Background(), cfg)
+	require.NoError(t, err)
+	return rep
+}
+
+func statusOf(rep *verdict.Report, name string) verdict.Status {
+	for _, r := range rep.Results {
+		if r.Name == name {
+			return r.Status
+		}
+	}
+	return ""
+}
+
+func TestHealthyToyPassesEmbeddedAndLive(t *testing.T) {
+	for _, live := range []bool{false, true} {
+		rep := runToy(t, healthy, live, suite.Config{Checks: 5})
+		assert.Equal(t, 0, rep.ExitCode(), "live=%v: %+v", live, rep.Results)
+		assert.Equal(t, verdict.Pass, statusOf(rep, "one increment from zero"))
+		assert.Equal(t, verdict.Skip, statusOf(rep, "an unsupported capability is skipped"))
+		assert.Equal(t, verdict.Pass, statusOf(rep, "counter matches model"))
+		assert.Len(t, rep.Results, 5)
+	}
+}
+
+func TestBrokenRuleFailsWithRuleAndShrunkSequence(t *testing.T) {
+	rep := runToy(t, addsTwo, true, suite.Config{Checks: 10})
+	assert.Equal(t, 1, rep.ExitCode())
+	assert.True(t, rep.Failed("TOY-INCR"))
+	assert.Equal(t, verdict.Pass, statusOf(rep, "one increment from zero"), "one increment is still right")
+	assert.Equal(t, verdict.Fail, statusOf(rep, "two increments"))
+	prop := find(t, rep, "counter matches model")
+	assert.Equal(t, verdict.Fail, prop.Status)
+	assert.Equal(t, []string{`{"op":"incr"}`, `{"op":"incr"}`}, prop.Sequence, "rapid shrinks to the two increments that expose the fault")
+	assert.NotZero(t, prop.Seed)
+	assert.FileExists(t, prop.CaseFile)
+	failed := find(t, rep, "two increments")
+	assert.Equal(t, "3", failed.Observed)
+	assert.Equal(t, "2", failed.Expected)
+	assert.NotEmpty(t, failed.Transcript)
+}
+
+func TestReferenceRuleOnlyWarns(t *testing.T) {
+	rep := runToy(t, noHeader, true, suite.Config{Checks: 2})
+	assert.Equal(t, 0, rep.ExitCode())
+	assert.Equal(t, verdict.Warn, statusOf(rep, "the header is present"))
+}
+
+func TestOpenAPIMismatchFailsNamingTheOperation(t *testing.T) {
+	rep := runToy(t, stringValue, true, suite.Config{Checks: -1})
+	assert.Equal(t, 1, rep.ExitCode())
+	assert.True(t, rep.Failed("TOY-OPENAPI"))
+	r := find(t, rep, "the header is present")
+	assert.Equal(t, verdict.Fail, r.Status)
+	assert.Regexp(t, `operation (reset|read|increment)Counter`, r.Expected)
+}
+
+func TestUnreachableTargetIsAnErrorNotAFail(t *testing.T) {
+	srv := httptest.NewServer(nil)
+	url := srv.URL
+	srv.Close()
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{toyProtocol(healthy)},
+		Target: url, Checks: 2, CaseDir: t.TempDir()})
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.ExitCode())
+	for _, r := range rep.Results {
+		assert.NotEqual(t, verdict.Fail, r.Status, r.Name)
+	}
+	assert.Equal(t, verdict.Error, statusOf(rep, "one increment from zero"))
+}
+
+func TestSecretsNeverReachTheReport(t *testing.T) {
+	rep := runToy(t, leaksSecret, true, suite.Config{Checks: 2})
+	raw, err := json.Marshal(rep)
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), toySecret)
+	assert.Contains(t, string(raw), "[REDACTED]")
+}
+
+func TestReplayReproducesAPropertyFailure(t *testing.T) {
+	rep := runToy(t, addsTwo, true, suite.Config{Checks: 10})
+	c, err := suite.LoadCase(find(t, rep, "counter matches model").CaseFile)
+	require.NoError(t, err)
+	for f, want := range map[fault]int{addsTwo: 1, healthy: 0} {
+		p := toyProtocol(f)
+		srv := httptest.NewServer(p.Reference(suite.ReferenceConfig{}))
+		again, err := suite.Replay(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: srv.URL}, c)
+		srv.Close()
+		require.NoError(t, err)
+		assert.Equal(t, want, again.ExitCode(), "fault %d", f)
+		assert.Len(t, again.Results, 1)
+	}
+}
+
+func TestReplayReproducesAScenarioFailure(t *testing.T) {
+	rep := runToy(t, addsTwo, true, suite.Config{Checks: -1})
+	c, err := suite.LoadCase(find(t, rep, "two increments").CaseFile)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(c.Scenario, "toy/counter.feature:"), c.Scenario)
+	again := runToyReplay(t, addsTwo, c)
+	assert.Equal(t, 1, again.ExitCode())
+	assert.Len(t, again.Results, 1)
+}
+
+func runToyReplay(t *testing.T, f fault, c *suite.Case) *verdict.Report {
+	p := toyProtocol(f)
+	srv := httptest.NewServer(p.Reference(suite.ReferenceConfig{}))
+	defer srv.Close()
+	rep, err := suite.Replay(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: srv.URL}, c)
+	require.NoError(t, err)
+	return rep
+}
+
+func TestWriteBudgetSkipsInsteadOfFailing(t *testing.T) {
+	rep := runToy(t, healthy, true, suite.Config{Checks: -1, MaxWrites: 1})
+	assert.NotEqual(t, 1, rep.ExitCode())
+	assert.Equal(t, verdict.Skip, statusOf(rep, "one increment from zero"))
+}
+
+func TestRuleSelectionRunsOnlyThatRule(t *testing.T) {
+	rep := runToy(t, healthy, false, suite.Config{Rules: []string{"TOY-HINT"}})
+	require.Len(t, rep.Results, 1)
+	assert.Equal(t, "the header is present", rep.Results[0].Name)
+}
+
+func TestTagExpressionsSelectScenarios(t *testing.T) {
+	for expr, want := range map[string]int{
+		"@TOY-INCR":                        2,
+		"@toy and not @TOY-INCR":           2,
+		"@TOY-INCR or @TOY-HINT":           3,
+		"@TOY-INCR,@TOY-HINT":              3, // godog's legacy syntax
+		"@toy && ~@TOY-INCR && ~@TOY-HINT": 1,
+	} {
+		rep := runToy(t, healthy, false, suite.Config{Tags: expr, Checks: -1})
+		assert.Len(t, rep.Results, want, expr)
+	}
+}
+
+func TestBadTagExpressionIsAConfigError(t *testing.T) {
+	_, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{toyProtocol(healthy)}, Tags: "@a and ("})
+	assert.Error(t, err)
+}
+
+func find(t *testing.T, rep *verdict.Report, name string) verdict.Result {
+	t.Helper()
+	for _, r := range rep.Results {
+		if r.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no result named %q in %d results", name, len(rep.Results))
+	return verdict.Result{}
+}
