@@ -232,18 +232,13 @@ func (d *HTTP) record(req *http.Request, body []byte, resp *Response, took time.
 	if d.rec == nil {
 		return
 	}
-	s := d.opts.Secrets
-	x := verdict.Exchange{
-		Method: req.Method, URL: s.Redact(req.URL.String()),
-		ReqHeader: s.headerMap(req.Header), ReqBody: s.Redact(clip(body)), Elapsed: took,
-	}
+	x := rawExchange{method: req.Method, url: req.URL.String(), reqHeader: req.Header, reqBody: body,
+		elapsed: took, secrets: d.opts.Secrets}
 	if resp != nil {
-		x.Status = resp.Status
-		x.RespHeader = s.headerMap(resp.Header)
-		x.RespBody = s.Redact(clip(resp.Body))
+		x.status, x.respHeader, x.respBody = resp.Status, resp.Header, resp.Body
 	}
 	if err != nil {
-		x.Note = s.Redact(err.Error())
+		x.note = err.Error()
 	}
 	d.rec.add(x)
 }

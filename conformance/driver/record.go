@@ -2,9 +2,9 @@ package driver
 
 import (
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -77,16 +77,48 @@ func redactCredential(v string) string {
 
 // Recorder keeps one scenario's transcript and the soft findings (schema
 // mismatches) that do not stop a step but still decide its verdict.
+//
+// Exchanges are kept raw and redacted only when read. That is cheaper on the
+// request path, and it is what makes redaction complete: the response that
+// discloses a key is recorded before the step has read the key and
+// registered it as a secret.
 type Recorder struct {
 	mu        sync.Mutex
-	exchanges []verdict.Exchange
+	exchanges []rawExchange
 	findings  []error
+}
+
+// rawExchange is an exchange as it happened, secrets and all; it never
+// leaves the Recorder unredacted.
+type rawExchange struct {
+	method, url string
+	reqHeader   http.Header
+	reqBody     []byte
+	status      int
+	respHeader  http.Header
+	respBody    []byte
+	elapsed     time.Duration
+	note        string
+	secrets     *Secrets
+}
+
+// redact renders the exchange with every secret known now replaced.
+func (x rawExchange) redact() verdict.Exchange {
+	s := x.secrets
+	if s == nil {
+		s = &Secrets{}
+	}
+	return verdict.Exchange{
+		Method: x.method, URL: s.Redact(x.url), Status: x.status, Elapsed: x.elapsed, Note: s.Redact(x.note),
+		ReqHeader: s.headerMap(x.reqHeader), ReqBody: s.Redact(clip(x.reqBody)),
+		RespHeader: s.headerMap(x.respHeader), RespBody: s.Redact(clip(x.respBody)),
+	}
 }
 
 // MaxBody bounds each recorded body so a huge response cannot bloat reports.
 const MaxBody = 8 << 10
 
-func (r *Recorder) add(x verdict.Exchange) {
+func (r *Recorder) add(x rawExchange) {
 	if r == nil {
 		return
 	}
@@ -98,7 +130,7 @@ func (r *Recorder) add(x verdict.Exchange) {
 // Note appends a free-text line to the transcript (for example the seed of a
 // property test, or a WebSocket frame).
 func (r *Recorder) Note(text string) {
-	r.add(verdict.Exchange{Note: text})
+	r.add(rawExchange{note: text})
 }
 
 // Finding records a rule failure observed in passing, such as a response that
@@ -112,11 +144,22 @@ func (r *Recorder) Finding(err error) {
 	r.findings = append(r.findings, err)
 }
 
-// Exchanges returns a copy of the transcript so far.
+// Exchanges returns the transcript so far, redacted.
 func (r *Recorder) Exchanges() []verdict.Exchange {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]verdict.Exchange(nil), r.exchanges...)
+	out := make([]verdict.Exchange, len(r.exchanges))
+	for i, x := range r.exchanges {
+		out[i] = x.redact()
+	}
+	return out
+}
+
+// Len returns the number of exchanges recorded.
+func (r *Recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.exchanges)
 }
 
 // Findings returns the soft failures so far.
@@ -131,13 +174,4 @@ func clip(b []byte) string {
 		return string(b[:MaxBody]) + "…(truncated)"
 	}
 	return string(b)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/report"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+const runExamples = `  conformance run                                   # every protocol against the embedded reference
+  conformance run --target https://play.example.com --protocol iyra --junit r.xml
+  conformance run --target http://127.0.0.1:8080/game/phantom-press/api --protocol phantom-press \
+      --rate 5 --max-writes 300 --json r.json --html r.html
+  conformance run --protocol iyra --rule IYRA-TRUST-GATE --seed 7
+  conformance run --tags '@iyra and not @control' --checks 100
+`
+
+// outputs are the report files a run may write.
+type outputs struct{ junit, json, html string }
+
+// runOptions are the flags shared by run and replay.
+type runOptions struct {
+	target, protocol, tags, cases string
+	rules                         listFlag
+	seed                          uint64
+	checks, maxWrites             int
+	rate                          float64
+	timeout                       time.Duration
+	quiet, color                  bool
+	out                           outputs
+}
+
+func (o *runOptions) bind(fs *flagSet) {
+	fs.StringVar(&o.target, "target", "", "base URL of the deployment to check; empty runs the embedded reference servers")
+	fs.StringVar(&o.protocol, "protocol", "", "protocol(s) to check, comma-separated (required with --target)")
+	fs.StringVar(&o.tags, "tags", "", "tag expression selecting scenarios, e.g. '@iyra and not @control'")
+	fs.Var(&o.rules, "rule", "run only the checks of this rule ID (repeatable, comma-separated)")
+	fs.Uint64Var(&o.seed, "seed", 0, "seed for property tests and the embedded servers (0: random, printed)")
+	fs.IntVar(&o.checks, "checks", 0, "rapid checks per property test (0: 20, negative: none)")
+	fs.Float64Var(&o.rate, "rate", 0, "at most this many requests per second to the target (0: unlimited)")
+	fs.IntVar(&o.maxWrites, "max-writes", 0, "budget of state-changing requests; checks past it are skipped (0: unlimited)")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "per-request timeout")
+	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary, not live progress")
+	fs.BoolVar(&o.color, "color", false, "colour the status words")
+	fs.StringVar(&o.out.junit, "junit", "", "write a JUnit XML report to this file")
+	fs.StringVar(&o.out.json, "json", "", "write a JSON report (results keyed by rule ID) to this file")
+	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
+}
+
+func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
+	if o.target != "" && o.protocol == "" {
+		return suite.Config{}, fmt.Errorf("--target needs --protocol: which contract should the deployment be checked against?")
+	}
+	ps, err := selectProtocols(o.protocol)
+	if err != nil {
+		return suite.Config{}, err
+	}
+	cfg := suite.Config{Protocols: ps, Target: o.target, Tags: o.tags, Rules: o.rules, Seed: o.seed,
+		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
+	if !o.quiet {
+		cfg.Progress = report.NewConsole(stdout, report.ConsoleOptions{Color: o.color})
+	}
+	return cfg, nil
+}
+
+func runCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", "run [--target URL --protocol P] [flags]", runExamples, stderr)
+	var o runOptions
+	o.bind(fs)
+	if code, done := fs.parse(args); done {
+		return code
+	}
+	cfg, err := o.config(stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance run:", err)
+		return ExitError
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := suite.Run(ctx, cfg)
+	return finish(rep, err, o, stdout, stderr)
+}
+
+// finish prints the summary, writes the report files and picks the exit
+// code. A report file that cannot be written is a harness error.
+func finish(rep *verdict.Report, err error, o runOptions, stdout, stderr io.Writer) int {
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance:", err)
+		return ExitError
+	}
+	fmt.Fprintf(stdout, "seed %d (re-run with --seed %d)\n", rep.Seed, rep.Seed)
+	report.Summary(stdout, rep)
+	if err := writeReports(rep, o.out); err != nil {
+		fmt.Fprintln(stderr, "conformance: writing reports:", err)
+		return ExitError
+	}
+	return rep.ExitCode()
+}
+
+func writeReports(rep *verdict.Report, out outputs) error {
+	writers := []struct {
+		path  string
+		write func(io.Writer, *verdict.Report) error
+	}{{out.junit, report.WriteJUnit}, {out.json, report.WriteJSON}, {out.html, report.WriteHTML}}
+	for _, w := range writers {
+		if w.path == "" {
+			continue
+		}
+		write := w.write
+		if err := report.WriteFile(w.path, func(f io.Writer) error { return write(f, rep) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/suite"
+)
+
+const serveExamples = `  conformance serve                                  # every protocol on 127.0.0.1:8080
+  conformance serve --addr 127.0.0.1:9000 --protocol iyra --seed 7
+  curl http://127.0.0.1:8080/                        # lists what is served where
+`
+
+func serveCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S]", serveExamples, stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	protocol := fs.String("protocol", "", "protocol(s) to serve, comma-separated (default: all)")
+	seed := fs.Int64("seed", 1, "seed for every random choice of the reference servers")
+	if code, done := fs.parse(args); done {
+		return code
+	}
+	ps, err := selectProtocols(*protocol)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance serve:", err)
+		return ExitError
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance serve:", err)
+		return ExitError
+	}
+	logger := log.New(stdout, "", log.LstdFlags)
+	handler := ServeMux(ps, *seed, logger)
+	for _, p := range ps {
+		fmt.Fprintf(stdout, "serving %-14s %s at http://%s%s\n", p.Name, p.Title, ln.Addr(), p.BasePath)
+	}
+	return serveUntilInterrupt(ln, handler, stderr)
+}
+
+func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+		fmt.Fprintln(stderr, "conformance serve:", err)
+		return ExitError
+	}
+	return ExitPass
+}
+
+// ServeMux mounts each protocol's reference server under its base path,
+// with an index at / and one log line per request.
+func ServeMux(ps []*suite.Protocol, seed int64, logger *log.Logger) http.Handler {
+	mux := http.NewServeMux()
+	index := map[string]string{}
+	for _, p := range ps {
+		h := p.Reference(suite.ReferenceConfig{Seed: seed})
+		mux.Handle(p.BasePath, h)
+		mux.Handle(p.BasePath+"/", h)
+		index[p.Name] = p.BasePath
+	}
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"service": "conformance reference servers", "protocols": index})
+	})
+	return logRequests(mux, logger)
+}
+
+// statusWriter remembers the status a handler wrote, for the log line.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// logRequests logs method, path, status and duration; never headers or
+// bodies, which may hold keys.
+func logRequests(next http.Handler, logger *log.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(sw, r)
+		logger.Printf("%s %s %d %s", r.Method, r.URL.Path, sw.status, time.Since(start).Round(time.Microsecond))
+	})
+}

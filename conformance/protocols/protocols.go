@@ -1,0 +1,20 @@
+// Package protocols is the registry of every protocol the kit knows; the
+// CLI and the end-to-end tests take their list from here.
+package protocols
+
+import "github.com/agentgames/conformance/conformance/suite"
+
+// All returns a fresh description of every protocol, in catalogue order.
+func All() []*suite.Protocol {
+	return []*suite.Protocol{}
+}
+
+// Lookup finds a protocol by its --protocol name.
+func Lookup(name string) (*suite.Protocol, bool) {
+	for _, p := range All() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return nil, false
+}
