@@ -1,0 +1,185 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// htmlBodyLimit is how much of a body the HTML page keeps. It is larger
+// than the text limit because bodies sit folded in <details> there.
+const htmlBodyLimit = 16 << 10
+
+//go:embed report.html.tmpl
+var htmlSource string
+
+// pageTemplate is parsed once; html/template escapes every value by its
+// context, so target-controlled text (bodies, messages) can never inject
+// markup into the page.
+var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"upper":  func(s verdict.Status) string { return strings.ToUpper(string(s)) },
+	"plural": plural,
+}).Parse(htmlSource))
+
+// htmlPage is the view model of the page.
+type htmlPage struct {
+	Tool, Started, Duration string
+	Seed                    uint64
+	Embedded                bool
+	Status                  verdict.Status
+	ExitCode                int
+	Counts                  string
+	Errors                  []string
+	Statuses                []verdict.Status
+	Protocols               []htmlProtocol
+	Findings                []htmlFinding
+}
+
+// htmlProtocol is one protocol's summary row, matrix and checks.
+type htmlProtocol struct {
+	Name, Title, Target, Contract string
+	Counts                        []int
+	Total, Covered, RulesTotal    int
+	Rules                         []htmlRule
+	Checks                        []verdict.Result
+}
+
+// htmlRule is one row of the coverage matrix.
+type htmlRule struct {
+	ID, Title, Quote, Choice string
+	Level                    verdict.Level
+	Status                   verdict.Status
+	Checks                   int
+}
+
+// htmlFinding is a fail, error or warning with its rule described.
+type htmlFinding struct {
+	verdict.Result
+	RuleLines  []string
+	Exchanges  []htmlExchange
+	Replayable bool
+}
+
+// htmlExchange is one transcript entry ready to print.
+type htmlExchange struct {
+	Method, URL, Elapsed, Note           string
+	Status                               int
+	ReqHeader, ReqBody, RespHeader, Resp string
+}
+
+// WriteHTML writes the report as one self-contained HTML page: verdict
+// header, per-protocol summary, the rule coverage matrix (untested rules
+// included) and every finding with its transcript folded in <details>.
+func WriteHTML(w io.Writer, r *verdict.Report) error {
+	if err := pageTemplate.Execute(w, buildPage(r)); err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	return nil
+}
+
+// buildPage assembles the view model.
+func buildPage(r *verdict.Report) htmlPage {
+	page := htmlPage{
+		Tool: r.Tool, Duration: r.Duration.Round(time.Millisecond).String(),
+		Seed: r.Seed, Embedded: r.Embedded, Status: overall(r), ExitCode: r.ExitCode(),
+		Counts: countsLine(totals(r)), Errors: printableAll(r.Errors), Statuses: statuses,
+	}
+	if page.Tool == "" {
+		page.Tool = "conformance"
+	}
+	if !r.Started.IsZero() {
+		page.Started = r.Started.UTC().Format(time.RFC3339)
+	}
+	folded := ruleStatuses(r)
+	byRule := r.ByRule()
+	for _, name := range protocolNames(r) {
+		page.Protocols = append(page.Protocols, htmlProtocolOf(r, name, folded, byRule))
+	}
+	idx := ruleIndex(r)
+	for _, res := range findings(r) {
+		page.Findings = append(page.Findings, htmlFindingOf(res, idx))
+	}
+	return page
+}
+
+// htmlProtocolOf builds one protocol's summary, matrix and check list.
+func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.Status, byRule map[string][]verdict.Result) htmlProtocol {
+	p := protocolInfo(r, name)
+	c := r.Tally()[name]
+	hp := htmlProtocol{
+		Name: name, Title: p.Title, Target: p.Target, Contract: p.Seed,
+		Total: c.Total(), Covered: covered(p, folded), RulesTotal: len(p.Rules),
+	}
+	for _, res := range resultsOf(r, name) {
+		hp.Checks = append(hp.Checks, cleanResult(res))
+	}
+	for _, st := range statuses {
+		hp.Counts = append(hp.Counts, c[st])
+	}
+	for _, rule := range p.Rules {
+		hp.Rules = append(hp.Rules, htmlRule{
+			ID: rule.ID, Title: rule.Title, Quote: rule.Quote, Choice: rule.Choice,
+			Level: rule.Level, Status: ruleStatus(folded, rule.ID), Checks: len(byRule[rule.ID]),
+		})
+	}
+	return hp
+}
+
+// htmlFindingOf prepares one finding.
+func htmlFindingOf(res verdict.Result, idx map[string]verdict.RuleInfo) htmlFinding {
+	f := htmlFinding{Result: cleanResult(res), RuleLines: findingRules(res, idx)}
+	f.Replayable = res.Seed != 0 || len(res.Sequence) > 0 || res.CaseFile != ""
+	for _, e := range res.Transcript {
+		f.Exchanges = append(f.Exchanges, htmlExchange{
+			Method: printable(e.Method), URL: printable(e.URL), Status: e.Status, Note: printable(e.Note),
+			Elapsed:   formatDuration(e.Elapsed),
+			ReqHeader: printable(headerText(e.ReqHeader)), ReqBody: printable(cut(e.ReqBody, htmlBodyLimit)),
+			RespHeader: printable(headerText(e.RespHeader)), Resp: printable(cut(e.RespBody, htmlBodyLimit)),
+		})
+	}
+	return f
+}
+
+// cleanResult copies the text fields of a result that come from the target
+// through printable: html/template escapes markup, but raw control
+// characters would still make the page invalid and invisible to the reader.
+func cleanResult(res verdict.Result) verdict.Result {
+	res.Feature, res.Name = printable(res.Feature), printable(res.Name)
+	res.Message, res.Expected, res.Observed = printable(res.Message), printable(res.Expected), printable(res.Observed)
+	res.Warnings = printableAll(res.Warnings)
+	res.Sequence = printableAll(res.Sequence)
+	res.CaseFile = printable(res.CaseFile)
+	return res
+}
+
+// printableAll applies printable to each string of a list, into a new list.
+func printableAll(in []string) []string {
+	if in == nil {
+		return nil
+	}
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = printable(s)
+	}
+	return out
+}
+
+// headerText renders headers one per line, sorted, as they appear on the wire.
+func headerText(h map[string]string) string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s: %s\n", k, h[k])
+	}
+	return b.String()
+}

@@ -1,0 +1,183 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// jsonDoc is the JSON report before its keys are sorted.
+type jsonDoc struct {
+	Tool       string                  `json:"tool"`
+	Started    string                  `json:"started"`
+	Duration   string                  `json:"duration"`
+	DurationMS int64                   `json:"duration_ms"`
+	Seed       uint64                  `json:"seed"`
+	Embedded   bool                    `json:"embedded"`
+	ExitCode   int                     `json:"exit_code"`
+	Status     verdict.Status          `json:"status"`
+	Totals     map[verdict.Status]int  `json:"totals"`
+	Summary    map[string]jsonProtocol `json:"summary"`
+	Rules      map[string]jsonRule     `json:"rules"`
+	Results    []verdict.Result        `json:"results"`
+	Errors     []string                `json:"errors"`
+}
+
+// jsonProtocol is one protocol's line of the summary.
+type jsonProtocol struct {
+	Title        string                 `json:"title"`
+	Target       string                 `json:"target"`
+	Contract     string                 `json:"seed_contract"`
+	Counts       map[verdict.Status]int `json:"counts"`
+	Total        int                    `json:"total"`
+	RulesTotal   int                    `json:"rules_total"`
+	RulesCovered int                    `json:"rules_covered"`
+}
+
+// jsonRule is one rule of the catalogue with its folded status and checks.
+type jsonRule struct {
+	Protocol   string          `json:"protocol"`
+	Level      verdict.Level   `json:"level"`
+	Title      string          `json:"title"`
+	Quote      string          `json:"quote"`
+	Path       string          `json:"path"`
+	Choice     string          `json:"choice"`
+	Catalogued bool            `json:"catalogued"`
+	Status     verdict.Status  `json:"status"`
+	Results    []jsonRuleCheck `json:"results"`
+}
+
+// jsonRuleCheck is a check as listed under a rule it cites.
+type jsonRuleCheck struct {
+	Name     string         `json:"name"`
+	Feature  string         `json:"feature"`
+	Kind     string         `json:"kind"`
+	Status   verdict.Status `json:"status"`
+	Message  string         `json:"message"`
+	Expected string         `json:"expected"`
+	Observed string         `json:"observed"`
+}
+
+// WriteJSON writes the report as one JSON document whose object keys are
+// sorted at every level and whose arrays keep a fixed order, so the same
+// outcome always gives the same bytes and reports diff cleanly. Rule IDs key
+// the `rules` object; catalogued rules nothing checked have status
+// "untested". Integers (the 64-bit seed included) keep full precision.
+func WriteJSON(w io.Writer, r *verdict.Report) error {
+	raw, err := json.Marshal(buildJSON(r))
+	if err != nil {
+		return fmt.Errorf("json report: %w", err)
+	}
+	out, err := sortKeys(raw)
+	if err != nil {
+		return fmt.Errorf("json report: %w", err)
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+// buildJSON assembles the document from the report.
+func buildJSON(r *verdict.Report) jsonDoc {
+	results := r.Results
+	if results == nil {
+		results = []verdict.Result{}
+	}
+	errs := r.Errors
+	if errs == nil {
+		errs = []string{}
+	}
+	return jsonDoc{
+		Tool:       r.Tool,
+		Started:    r.Started.UTC().Format(time.RFC3339Nano),
+		Duration:   r.Duration.String(),
+		DurationMS: r.Duration.Milliseconds(),
+		Seed:       r.Seed,
+		Embedded:   r.Embedded,
+		ExitCode:   r.ExitCode(),
+		Status:     overall(r),
+		Totals:     totals(r),
+		Summary:    jsonSummary(r),
+		Rules:      jsonRules(r),
+		Results:    results,
+		Errors:     errs,
+	}
+}
+
+// jsonSummary builds the per-protocol counts and coverage.
+func jsonSummary(r *verdict.Report) map[string]jsonProtocol {
+	folded := ruleStatuses(r)
+	tally := r.Tally()
+	out := map[string]jsonProtocol{}
+	for _, name := range protocolNames(r) {
+		p := protocolInfo(r, name)
+		counts := map[verdict.Status]int{}
+		for _, st := range statuses {
+			counts[st] = tally[name][st]
+		}
+		out[name] = jsonProtocol{
+			Title: p.Title, Target: p.Target, Contract: p.Seed,
+			Counts: counts, Total: tally[name].Total(),
+			RulesTotal: len(p.Rules), RulesCovered: covered(p, folded),
+		}
+	}
+	return out
+}
+
+// jsonRules lists every catalogued rule and every rule a result cites that
+// the catalogue lacks (marked catalogued: false, so the gap is visible).
+func jsonRules(r *verdict.Report) map[string]jsonRule {
+	byRule := r.ByRule()
+	folded := ruleStatuses(r)
+	out := map[string]jsonRule{}
+	for _, p := range r.Protocols {
+		for _, rule := range p.Rules {
+			out[rule.ID] = jsonRule{
+				Protocol: p.Name, Level: rule.Level, Title: rule.Title, Quote: rule.Quote,
+				Path: rule.Path, Choice: rule.Choice, Catalogued: true,
+				Status: ruleStatus(folded, rule.ID), Results: ruleChecks(byRule[rule.ID]),
+			}
+		}
+	}
+	for id, results := range byRule {
+		if _, ok := out[id]; !ok {
+			out[id] = jsonRule{Protocol: results[0].Protocol, Status: folded[id], Results: ruleChecks(results)}
+		}
+	}
+	return out
+}
+
+// ruleChecks lists the checks of a rule; never null, so readers can iterate.
+func ruleChecks(results []verdict.Result) []jsonRuleCheck {
+	out := []jsonRuleCheck{}
+	for _, res := range results {
+		out = append(out, jsonRuleCheck{
+			Name: res.Name, Feature: res.Feature, Kind: res.Kind, Status: res.Status,
+			Message: res.Message, Expected: res.Expected, Observed: res.Observed,
+		})
+	}
+	return out
+}
+
+// sortKeys re-encodes a JSON document with every object's keys sorted
+// (encoding/json sorts map keys) and two-space indentation. Numbers are kept
+// as their literal text so a uint64 seed does not lose precision.
+func sortKeys(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,126 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// Summary writes the plain-text end of a run: the per-protocol table, the
+// run's harness errors, every finding in detail, and a last line with the
+// verdict and exit code that CI logs end on.
+func Summary(w io.Writer, r *verdict.Report) {
+	folded := ruleStatuses(r)
+	summaryTable(w, r, folded)
+	for _, e := range r.Errors {
+		fmt.Fprintf(w, "\nHARNESS ERROR: %s\n", e)
+	}
+	idx := ruleIndex(r)
+	for _, res := range findings(r) {
+		fmt.Fprintln(w)
+		writeFinding(w, res, idx)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, resultLine(r))
+}
+
+// summaryTable writes one row per protocol: its counts and how many of its
+// catalogued rules some check exercised.
+func summaryTable(w io.Writer, r *verdict.Report, folded map[string]verdict.Status) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "protocol\tpass\tfail\twarn\tskip\terror\ttotal\trules covered")
+	tally := r.Tally()
+	for _, name := range protocolNames(r) {
+		c := tally[name]
+		p := protocolInfo(r, name)
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, st := range statuses {
+			fmt.Fprintf(tw, "%d\t", c[st])
+		}
+		fmt.Fprintf(tw, "%d\t%d/%d\n", c.Total(), covered(p, folded), len(p.Rules))
+	}
+	tw.Flush()
+}
+
+// resultLine is the last line of the summary, e.g.
+// "RESULT: FAIL (exit 1) — 3 failed, 120 passed, 2 warnings, 4 skipped, 0 errors".
+func resultLine(r *verdict.Report) string {
+	return fmt.Sprintf("RESULT: %s (exit %d) — %s",
+		strings.ToUpper(string(overall(r))), r.ExitCode(), countsLine(totals(r)))
+}
+
+// writeFinding writes one fail, error or warning with everything needed to
+// understand and reproduce it.
+func writeFinding(w io.Writer, res verdict.Result, idx map[string]verdict.RuleInfo) {
+	fmt.Fprintf(w, "%s  %s  %s\n", strings.ToUpper(string(res.Status)), res.Protocol, checkName(res))
+	for _, line := range findingRules(res, idx) {
+		fmt.Fprintf(w, "  rule:       %s\n", line)
+	}
+	field(w, "expected", res.Expected)
+	field(w, "observed", res.Observed)
+	field(w, "message", res.Message)
+	for _, warn := range res.Warnings {
+		field(w, "warning", warn)
+	}
+	writeReplay(w, res)
+	if len(res.Transcript) > 0 {
+		fmt.Fprintf(w, "  transcript:\n%s", transcriptText(res.Transcript, "    "))
+	}
+}
+
+// findingRules describes the rule a finding is about: the failed rule when
+// there is one, otherwise every rule the check cites.
+func findingRules(res verdict.Result, idx map[string]verdict.RuleInfo) []string {
+	ids := res.Rules
+	if res.FailedRule != "" {
+		ids = []string{res.FailedRule}
+	}
+	var out []string
+	for _, id := range ids {
+		out = append(out, describeRule(id, idx))
+	}
+	return out
+}
+
+// describeRule is "ID (LEVEL) title", or a note that the rule is not in the
+// catalogue, which itself points to a broken step definition.
+func describeRule(id string, idx map[string]verdict.RuleInfo) string {
+	info, ok := idx[id]
+	if !ok {
+		return id + " (not in the catalogue)"
+	}
+	return fmt.Sprintf("%s (%s) %s", id, info.Level, info.Title)
+}
+
+// writeReplay writes what reproduces a property failure: seed, the minimal
+// action sequence and the case file `conformance replay` takes.
+func writeReplay(w io.Writer, res verdict.Result) {
+	if res.Seed != 0 {
+		fmt.Fprintf(w, "  seed:       %d\n", res.Seed)
+	}
+	if len(res.Sequence) > 0 {
+		fmt.Fprintf(w, "  sequence:   %s\n", plural(len(res.Sequence), "action"))
+		for i, a := range res.Sequence {
+			fmt.Fprintf(w, "    %d. %s\n", i+1, printable(cut(a, bodyLimit)))
+		}
+	}
+	if res.CaseFile != "" {
+		fmt.Fprintf(w, "  replay:     conformance replay %s\n", res.CaseFile)
+	}
+}
+
+// field writes "  name: value" aligned, continuing multi-line values on
+// indented lines; empty values are left out.
+func field(w io.Writer, name, value string) {
+	if value == "" {
+		return
+	}
+	lines := strings.Split(strings.TrimRight(printable(cut(value, bodyLimit)), "\n"), "\n")
+	fmt.Fprintf(w, "  %-11s %s\n", name+":", lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintf(w, "  %-11s %s\n", "", l)
+	}
+}
