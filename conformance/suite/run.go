@@ -79,11 +79,11 @@ type run struct {
 // Only an unusable configuration returns an error; everything a target does
 // ends up in the report.
 func Run(ctx context.Context, cfg Config) (*verdict.Report, error) {
-	if len(cfg.Protocols) == 0 {
-		return nil, errors.New("no protocol selected")
-	}
 	if _, err := parseTags(selection(cfg.Tags, cfg.Rules)); err != nil {
 		return nil, err
+	}
+	if len(cfg.Protocols) == 0 {
+		return nil, errors.New("no protocol selected")
 	}
 	r, rep := newRun(cfg)
 	for _, p := range cfg.Protocols {

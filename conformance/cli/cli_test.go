@@ -1,0 +1,57 @@
+package cli_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/agentgames/conformance/conformance/cli"
+)
+
+// run invokes the command line in-process.
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = cli.Main(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestHelpListsEveryVerbAndExitCodes(t *testing.T) {
+	code, out, _ := run("--help")
+	assert.Equal(t, 0, code)
+	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay"} {
+		assert.Contains(t, out, "  "+verb+" ")
+	}
+	assert.Contains(t, out, "Exit codes: 0 all passed, 1 a rule failed, 2")
+}
+
+func TestEveryVerbHasHelpWithExamples(t *testing.T) {
+	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay"} {
+		code, _, errOut := run(verb, "--help")
+		assert.Equal(t, 0, code, verb)
+		assert.Contains(t, errOut, "Usage: conformance "+verb, verb)
+		assert.Contains(t, errOut, "Examples:", verb)
+	}
+}
+
+func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+		why  string
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "unknown verb"},
+		{[]string{"run", "--target", "http://127.0.0.1:1"}, "--target needs --protocol", "a target must name its contract"},
+		{[]string{"run", "--protocol", "nope"}, `unknown protocol "nope"`, "unknown protocol"},
+		{[]string{"run", "--no-such-flag"}, "flag provided but not defined", "bad flag"},
+		{[]string{"run", "--tags", "@a and ("}, "tag expression", "bad tag expression"},
+		{[]string{"rules", "--format", "yaml"}, "--format must be text or json", "bad format"},
+		{[]string{"replay"}, "give exactly one case file", "missing case file"},
+		{[]string{"replay", "/no/such/case.json"}, "reading case file", "missing file"},
+	}
+	for _, c := range cases {
+		code, _, errOut := run(c.args...)
+		assert.Equal(t, 2, code, c.why)
+		assert.Contains(t, errOut, c.want, c.why)
+	}
+}
