@@ -2,11 +2,15 @@
 // CLI and the end-to-end tests take their list from here.
 package protocols
 
-import "github.com/agentgames/conformance/conformance/suite"
+import (
+	"github.com/agentgames/conformance/conformance/iyra"
+	"github.com/agentgames/conformance/conformance/phantompress"
+	"github.com/agentgames/conformance/conformance/suite"
+)
 
-// All returns a fresh description of every protocol, in catalogue order.
+// All returns every protocol, in the order runs check them.
 func All() []*suite.Protocol {
-	return []*suite.Protocol{}
+	return []*suite.Protocol{iyra.Protocol(), phantompress.Protocol}
 }
 
 // Lookup finds a protocol by its --protocol name.

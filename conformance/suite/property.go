@@ -23,10 +23,16 @@ const propertySteps = 30
 var rapidInit sync.Once
 
 // configureRapid points rapid's global flags at this run: rapid reads them
-// at check time, testing.Init must precede it outside `go test`, and fail
-// files are never written into the user's working directory.
+// at check time and asks testing.Short, which outside `go test` needs
+// testing.Init and a parsed (empty) command line; fail files are never
+// written into the user's working directory.
 func configureRapid(checks int, seed uint64) {
-	rapidInit.Do(testing.Init)
+	rapidInit.Do(func() {
+		testing.Init()
+		if !flag.Parsed() {
+			flag.CommandLine.Parse(nil)
+		}
+	})
 	flag.Set("rapid.checks", strconv.Itoa(checks))
 	flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
 	flag.Set("rapid.nofailfile", "true")
@@ -94,7 +100,9 @@ func (ex *execution) result(tb *propTB) verdict.Result {
 		err = verdict.Errorf("rapid: %s", tb.message())
 	}
 	ex.pr.apply(&res, err)
-	res.Transcript = ex.lastRec.Exchanges()
+	if ex.lastRec != nil {
+		res.Transcript = ex.lastRec.Exchanges()
+	}
 	for _, a := range ex.lastSeq {
 		res.Sequence = append(res.Sequence, string(a))
 	}

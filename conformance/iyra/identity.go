@@ -1,0 +1,156 @@
+package iyra
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/iyra/proof"
+)
+
+// acceptance is the acceptance answer (IYRA-ACCEPT-FIELDS).
+type acceptance struct {
+	AgentID     string `json:"agent_id"`
+	ChallengeID string `json:"challenge_id"`
+	Challenge   string `json:"challenge"`
+	Difficulty  *int   `json:"difficulty"`
+	ExpiresAt   string `json:"expires_at"`
+}
+
+// complete reports what acceptance field is missing, "" when none.
+func (a *acceptance) complete() string {
+	switch {
+	case a.AgentID == "":
+		return "agent_id"
+	case a.ChallengeID == "":
+		return "challenge_id"
+	case a.Challenge == "":
+		return "challenge"
+	case a.Difficulty == nil || *a.Difficulty < 0 || *a.Difficulty > proof.MaxDifficulty:
+		return "difficulty"
+	case a.ExpiresAt == "":
+		return "expires_at"
+	}
+	if _, err := time.Parse(time.RFC3339, a.ExpiresAt); err != nil {
+		return "expires_at as RFC 3339"
+	}
+	return ""
+}
+
+// acceptBody is the explicit acceptance of do_this_now.
+func acceptBody() map[string]any {
+	return map[string]any{"name": "conformance-kit", "model": "agentgames-conformance",
+		"capabilities": []string{"game_play"}, "campaign": "challenge-play-w1"}
+}
+
+// accept posts an acceptance and returns the raw answer.
+func (c *client) accept(ctx context.Context) (*driver.Response, error) {
+	return c.do(ctx, driver.Request{Method: http.MethodPost, Path: "/tasks/play/accept", JSON: acceptBody()})
+}
+
+// mustAccept accepts and requires a complete answer.
+func (c *client) mustAccept(ctx context.Context) (*acceptance, error) {
+	resp, err := c.accept(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status/100 != 2 {
+		return nil, verdict.Failf("IYRA-ACCEPT-FIELDS", "a 2xx acceptance", resp.Status, "%s", clip(resp.Body))
+	}
+	var a acceptance
+	if err := resp.Decode("IYRA-ACCEPT-FIELDS", &a); err != nil {
+		return nil, err
+	}
+	if missing := a.complete(); missing != "" {
+		return nil, verdict.Failf("IYRA-ACCEPT-FIELDS", "agent_id, challenge_id, challenge, difficulty, expires_at", clip(resp.Body), "missing or invalid %s", missing)
+	}
+	return &a, nil
+}
+
+// solve computes the proof locally, bounded by ctx.
+func solve(ctx context.Context, a *acceptance) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	sol, err := proof.Solve(ctx, a.Challenge, *a.Difficulty)
+	if err != nil {
+		return "", verdict.Errorf("solving a difficulty-%d proof locally: %v", *a.Difficulty, err)
+	}
+	return sol, nil
+}
+
+// verify posts a verification and registers any disclosed key as a secret.
+func (c *client) verify(ctx context.Context, agentID, challengeID, solution string) (*driver.Response, string, error) {
+	resp, err := c.do(ctx, driver.Request{Method: http.MethodPost, Path: "/agents/verify",
+		JSON: map[string]any{"agent_id": agentID, "challenge_id": challengeID, "solution": solution}})
+	if err != nil {
+		return nil, "", err
+	}
+	var out struct {
+		APIKey string `json:"api_key"`
+	}
+	_ = resp.Decode("IYRA-KEY-ONCE", &out) // a body without a key is judged by the caller
+	if out.APIKey != "" {
+		c.env.HTTP.Secrets().Add(out.APIKey)
+	}
+	return resp, out.APIKey, nil
+}
+
+// register runs acceptance, proof and verification for a new agent and
+// reads its assignment.
+func (c *client) register(ctx context.Context) (*identity, error) {
+	a, err := c.mustAccept(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sol, err := solve(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	resp, key, err := c.verify(ctx, a.AgentID, a.ChallengeID, sol)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status/100 != 2 || key == "" {
+		return nil, verdict.Failf("IYRA-PROOF-POW", "a verified agent with an api_key", resp.Status, "verify answered %s", clip(resp.Body))
+	}
+	id := &identity{AgentID: a.AgentID, APIKey: key}
+	version, err := c.assignedVersion(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	id.Version = version
+	return id, nil
+}
+
+// assignedVersion reads the exact version_id assigned to id.
+func (c *client) assignedVersion(ctx context.Context, id *identity) (string, error) {
+	resp, err := c.do(ctx, driver.Request{Method: http.MethodGet, Path: "/store/" + Slug + "/assignment",
+		Header: map[string]string{"Authorization": "Bearer " + id.APIKey}})
+	if err != nil {
+		return "", err
+	}
+	var out struct {
+		VersionID string `json:"version_id"`
+	}
+	if err := resp.Decode("IYRA-ASSIGNMENT-EXACT", &out); err != nil {
+		return "", err
+	}
+	if resp.Status != http.StatusOK || out.VersionID == "" {
+		return "", verdict.Failf("IYRA-ASSIGNMENT-EXACT", "200 with a version_id", resp.Status, "%s", clip(resp.Body))
+	}
+	return out.VersionID, nil
+}
+
+// sharedIdentity returns the run's verified agent, registering it the first
+// time (one registration per run spares a live deployment's quota).
+func (c *client) sharedIdentity(ctx context.Context) (*identity, error) {
+	v, err := c.env.Shared.Once("iyra/identity", func() (any, error) { return c.register(ctx) })
+	if err != nil {
+		return nil, err
+	}
+	id := v.(*identity)
+	c.env.HTTP.Secrets().Add(id.APIKey)
+	return id, nil
+}

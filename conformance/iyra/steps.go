@@ -1,0 +1,180 @@
+package iyra
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/iyra"
+)
+
+// world is one scenario's state: the client, the session under test, the
+// state before the When step and the When step's answer.
+type world struct {
+	*client
+	sess   *sessionDoc // the latest authoritative state
+	before *sessionDoc // the state before the When step
+	key    string      // the session's Idempotency-Key
+	last   *driver.Response
+	mark   int // transcript length before the When step
+
+	lastKey string      // the key a creation step used
+	acc     *acceptance // identity scenarios
+	second  *sessionDoc // a second session (site facts)
+	replay  []byte
+}
+
+// Steps registers every Iyra step on sc for one scenario.
+func Steps(sc *godog.ScenarioContext, env *suite.Env) {
+	w := &world{client: &client{env: env}}
+	w.identitySteps(sc)
+	w.discoverySteps(sc)
+	w.sessionSteps(sc)
+	w.playSteps(sc)
+	w.stateSteps(sc)
+	w.endingSteps(sc)
+	w.replaySteps(sc)
+}
+
+// markWhen remembers where the When step starts in the transcript.
+func (w *world) markWhen() {
+	if rec := w.env.HTTP.Recorder(); rec != nil {
+		w.mark = len(rec.Exchanges())
+	}
+}
+
+// parseScript reads "investigate archive, ally keepers, broadcast" into
+// actions: each item is a type and, for the types that declare one, the
+// value of their parameter.
+func parseScript(script string) []iyra.Action {
+	var out []iyra.Action
+	for _, item := range strings.Split(script, ",") {
+		fields := strings.Fields(item)
+		if len(fields) == 0 {
+			continue
+		}
+		a := iyra.Action{Type: fields[0]}
+		if len(fields) > 1 {
+			switch a.Type {
+			case iyra.TypeInvestigate:
+				a.Site = fields[1]
+			case iyra.TypeAlly:
+				a.Faction = fields[1]
+			case iyra.TypeSelectClaim:
+				a.Claim = fields[1]
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// setupRule names the rule a setup action breaks when a target refuses it:
+// every scripted setup is legal under the contract.
+func setupRule(a iyra.Action) string {
+	switch a.Type {
+	case iyra.TypeInvestigate:
+		return "IYRA-SITE-ONCE"
+	case iyra.TypeAlly:
+		return "IYRA-ALLY-TRUST"
+	case iyra.TypeSelectClaim:
+		return "IYRA-CLAIM-FIRST"
+	case iyra.TypeBroadcast:
+		return "IYRA-BROADCAST-ACCEPTED"
+	case iyra.TypeWithdraw:
+		return "IYRA-WITHDRAW"
+	}
+	return "IYRA-LEGAL-CATALOGUE"
+}
+
+// play submits one action at the latest revision and, when accepted,
+// adopts the answer as the authoritative state.
+func (w *world) play(ctx context.Context, a iyra.Action) (*driver.Response, error) {
+	if w.sess == nil {
+		return nil, verdict.Errorf("no session: the scenario must create one first")
+	}
+	resp, err := w.submit(ctx, w.sess, envelope(w.sess.rev(), a), nil)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status/100 == 2 {
+		s, err := decodeSession(resp)
+		if err != nil {
+			return resp, err
+		}
+		w.sess = s
+	}
+	return resp, nil
+}
+
+// playAll plays a setup script; every action must be accepted.
+func (w *world) playAll(ctx context.Context, script string) error {
+	for _, a := range parseScript(script) {
+		resp, err := w.play(ctx, a)
+		if err != nil {
+			return err
+		}
+		if resp.Status/100 != 2 {
+			return verdict.Failf(setupRule(a), "setup action accepted", resp.Status, "%s %s: %s", a.Type, string(a.Canonical()), clip(resp.Body))
+		}
+	}
+	return nil
+}
+
+// tryAll plays a script in which some actions may be refused, re-reading
+// the authoritative state after each refusal (IYRA-RECOVERY-READ).
+func (w *world) tryAll(ctx context.Context, script string) error {
+	for _, a := range parseScript(script) {
+		resp, err := w.play(ctx, a)
+		if err != nil {
+			return err
+		}
+		if resp.Status/100 == 4 {
+			if _, s, err := w.read(ctx, w.sess); err != nil {
+				return err
+			} else {
+				w.sess = s
+			}
+		}
+	}
+	return nil
+}
+
+// when runs a When step's request: it snapshots the state before and
+// keeps the answer for the Then steps.
+func (w *world) when(ctx context.Context, do func() (*driver.Response, error)) error {
+	w.before = w.sess
+	w.markWhen()
+	resp, err := do()
+	if err != nil {
+		return err
+	}
+	w.last = resp
+	return nil
+}
+
+// needSession fails the harness when a step runs before any session.
+func (w *world) needSession() error {
+	if w.sess == nil {
+		return verdict.Errorf("the scenario has no session yet")
+	}
+	return nil
+}
+
+// needLast fails the harness when a Then runs before any When.
+func (w *world) needLast() error {
+	if w.last == nil {
+		return verdict.Errorf("the scenario made no request to judge")
+	}
+	return nil
+}
+
+// sameStrings compares string lists, treating nil and empty alike.
+func sameStrings(a, b []string) bool {
+	return fmt.Sprint(a) == fmt.Sprint(b)
+}

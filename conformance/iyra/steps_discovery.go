@@ -1,0 +1,220 @@
+package iyra
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/iyra"
+)
+
+// discoverySteps registers the steps reading the public and assigned documents.
+func (w *world) discoverySteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the agent reads the play preview$`, w.get("/tasks/play?slug="+Slug+"&campaign=challenge-play-w1", false))
+	sc.Step(`^the agent reads the store entry$`, w.get("/store/"+Slug, false))
+	sc.Step(`^the agent reads the trust document$`, w.get("/trust", false))
+	sc.Step(`^the agent reads the assigned version with include "([^"]*)"$`, w.readVersion)
+	sc.Step(`^the agent reads its assignment(?: (without credentials|with an unknown key|with a non-Bearer key|with the key in the URL))?$`, w.readAssignment)
+	sc.Step(`^the answer status is (\d+)$`, w.statusIs)
+	sc.Step(`^the preview is not yet accepted and names the game "([^"]*)"$`, w.previewNames)
+	sc.Step(`^the preview's contract states the objective, legal actions and limits$`, w.previewContract)
+	sc.Step(`^the store entry names the game and its version with links$`, w.storeEntry)
+	sc.Step(`^the version document is the "([^"]*)" without learning content$`, w.versionDefault)
+	sc.Step(`^the version document carries the "([^"]*)" layer$`, w.versionLayer)
+	sc.Step(`^the assignment names an exact version_id with its gameplay_contract$`, w.assignmentExact)
+	sc.Step(`^the assigned contract limits are (\d+) steps and (\d+) seconds$`, w.assignmentLimits)
+	sc.Step(`^the trust document names the operator and declares automatic_write_retry false$`, w.trustDocument)
+	sc.Step(`^every response so far matched the OpenAPI document$`, w.openAPIClean)
+}
+
+// get returns a When step reading path, with the Bearer key when authed.
+func (w *world) get(path string, authed bool) func(context.Context) error {
+	return func(ctx context.Context) error {
+		req := driver.Request{Method: http.MethodGet, Path: path}
+		if authed {
+			req = w.authed(req)
+		}
+		return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
+	}
+}
+
+// readVersion reads the assigned version with an optional include layer (IYRA-STORE-VERSION).
+func (w *world) readVersion(ctx context.Context, include string) error {
+	path := "/store/" + Slug + "/versions/" + url.PathEscape(w.id.Version)
+	if include != "" {
+		path += "?include=" + url.QueryEscape(include)
+	}
+	return w.get(path, false)(ctx)
+}
+
+// ok200 decodes a 200 answer into a generic object for the scenario rule.
+func (w *world) ok200() (map[string]any, error) {
+	if err := w.needLast(); err != nil {
+		return nil, err
+	}
+	if w.last.Status != http.StatusOK {
+		return nil, verdict.Failf("", 200, w.last.Status, "%s", clip(w.last.Body))
+	}
+	return jsonObject("", w.last)
+}
+
+// at walks a path of object keys.
+func at(m map[string]any, keys ...string) any {
+	var cur any = m
+	for _, k := range keys {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = obj[k]
+	}
+	return cur
+}
+
+// str reads a JSON string value, "" when absent or not a string.
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// previewNames checks the preview is pre-registration and names the game
+// and its version (IYRA-PLAY-PREVIEW).
+func (w *world) previewNames(slug string) error {
+	m, err := w.ok200()
+	if err != nil {
+		return err
+	}
+	if at(m, "accepted") != false || str(at(m, "game", "slug")) != slug || str(at(m, "game", "version_id")) == "" {
+		return verdict.Failf("", "accepted false, game.slug "+slug+", a game.version_id", clip(w.last.Body), "preview")
+	}
+	return nil
+}
+
+// previewContract checks the contract states objective, legal actions and
+// limits (IYRA-PLAY-PREVIEW).
+func (w *world) previewContract() error {
+	m, err := w.ok200()
+	if err != nil {
+		return err
+	}
+	c, _ := at(m, "game", "gameplay_contract").(map[string]any)
+	return contractStates(c, w.last.Body)
+}
+
+// contractStates checks a gameplay contract names every declared action
+// type, an objective and limits.
+func contractStates(c map[string]any, body []byte) error {
+	types, _ := at(c, "play", "legal_actions").([]any)
+	var names []string
+	for _, t := range types {
+		names = append(names, str(t))
+	}
+	for _, want := range iyra.ActionTypes {
+		if !slices.Contains(names, want) {
+			return verdict.Failf("", "play.legal_actions listing "+want, names, "gameplay_contract")
+		}
+	}
+	if at(c, "objective") == nil || at(c, "limits") == nil {
+		return verdict.Failf("", "objective and limits in the gameplay_contract", clip(body), "gameplay_contract")
+	}
+	return nil
+}
+
+// storeEntry checks the store entry names the game and links it (IYRA-STORE-DETAIL).
+func (w *world) storeEntry() error {
+	m, err := w.ok200()
+	if err != nil {
+		return err
+	}
+	if str(m["slug"]) != Slug || str(m["version_id"]) == "" || str(m["assignment_url"]) == "" || str(m["sessions_url"]) == "" {
+		return verdict.Failf("", "slug, version_id, assignment_url, sessions_url", clip(w.last.Body), "store entry")
+	}
+	return nil
+}
+
+// versionDefault checks the default projection holds no opt-in layer
+// (IYRA-STORE-VERSION).
+func (w *world) versionDefault(view string) error {
+	m, err := w.ok200()
+	if err != nil {
+		return err
+	}
+	if str(m["gameplay_contract_view"]) != view || m["learning"] != nil || m["audit"] != nil || at(m, "gameplay_contract", "learning", "strategies") != nil {
+		return verdict.Failf("", "view "+view+" without learning or audit layers", clip(w.last.Body), "version document")
+	}
+	if str(m["version_id"]) != w.id.Version {
+		return verdict.Failf("", w.id.Version, str(m["version_id"]), "the exact version asked for")
+	}
+	return nil
+}
+
+// versionLayer checks an opt-in layer is present (IYRA-STORE-VERSION).
+func (w *world) versionLayer(layer string) error {
+	m, err := w.ok200()
+	if err != nil {
+		return err
+	}
+	if _, ok := m[layer].(map[string]any); !ok {
+		return verdict.Failf("", "a "+layer+" object", clip(w.last.Body), "include=%s", layer)
+	}
+	return nil
+}
+
+// assignmentExact checks the assignment's exact version and contract (IYRA-ASSIGNMENT-EXACT).
+func (w *world) assignmentExact() error {
+	m, err := w.ok200()
+	if err != nil {
+		return err
+	}
+	if str(m["version_id"]) == "" {
+		return verdict.Failf("", "a version_id", clip(w.last.Body), "assignment")
+	}
+	c, _ := m["gameplay_contract"].(map[string]any)
+	return contractStates(c, w.last.Body)
+}
+
+// assignmentLimits checks the declared limits (IYRA-LIMITS).
+func (w *world) assignmentLimits(steps, seconds int) error {
+	m, err := w.ok200()
+	if err != nil {
+		return err
+	}
+	gotSteps, _ := at(m, "gameplay_contract", "limits", "max_steps").(float64)
+	gotSecs, _ := at(m, "gameplay_contract", "limits", "max_duration_seconds").(float64)
+	if int(gotSteps) != steps || int(gotSecs) != seconds {
+		return verdict.Failf("", map[string]int{"max_steps": steps, "max_duration_seconds": seconds}, at(m, "gameplay_contract", "limits"), "limits")
+	}
+	return nil
+}
+
+// trustDocument checks the public trust document (IYRA-TRUST).
+func (w *world) trustDocument() error {
+	m, err := w.ok200()
+	if err != nil {
+		return err
+	}
+	if str(m["operator"]) == "" || at(m, "recovery", "automatic_write_retry") != false {
+		return verdict.Failf("", "operator and recovery.automatic_write_retry false", clip(w.last.Body), "trust document")
+	}
+	return nil
+}
+
+// openAPIClean returns the first OpenAPI finding of the scenario.
+func (w *world) openAPIClean() error {
+	rec := w.env.HTTP.Recorder()
+	if rec == nil {
+		return verdict.Errorf("no transcript recorder")
+	}
+	if len(rec.Exchanges()) == 0 {
+		return verdict.Errorf("no response to validate")
+	}
+	if f := rec.Findings(); len(f) > 0 {
+		return f[0]
+	}
+	return nil
+}

@@ -1,0 +1,266 @@
+package iyra
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/iyra/proof"
+)
+
+// identitySteps registers acceptance, proof and key steps.
+func (w *world) identitySteps(sc *godog.ScenarioContext) {
+	sc.Step(`^a verified agent$`, w.aVerifiedAgent)
+	sc.Step(`^a new agent accepts the play task$`, w.newAgentAccepts)
+	sc.Step(`^the acceptance carries agent_id, challenge_id, challenge, difficulty and expires_at$`, w.acceptanceComplete)
+	sc.Step(`^a new agent has accepted the play task$`, w.newAgentHasAccepted)
+	sc.Step(`^a new agent has verified$`, w.newAgentHasVerified)
+	sc.Step(`^the challenge has expired$`, w.challengeExpired)
+	sc.Step(`^the agent verifies (?:again )?with a valid solution$`, w.verifyValid)
+	sc.Step(`^the agent verifies with a solution whose digest misses the difficulty$`, w.verifyMissing)
+	sc.Step(`^the agent verifies with a qualifying (leading-zero|plus-sign|fraction|empty|negative) solution$`, w.verifySpelling)
+	sc.Step(`^the agent verifies with a valid solution to another acceptance's challenge$`, w.verifyForeign)
+	sc.Step(`^the verification succeeds and discloses an api_key$`, w.verificationSucceeds)
+	sc.Step(`^the verification is refused without a key$`, w.verificationRefused)
+	sc.Step(`^the agent's session quota is spent$`, w.quotaSpent)
+}
+
+// aVerifiedAgent adopts the run's shared identity.
+func (w *world) aVerifiedAgent(ctx context.Context) error {
+	id, err := w.sharedIdentity(ctx)
+	w.id = id
+	return err
+}
+
+// newAgentAccepts is the When step posting a fresh acceptance.
+func (w *world) newAgentAccepts(ctx context.Context) error {
+	return w.when(ctx, func() (*driver.Response, error) { return w.accept(ctx) })
+}
+
+// acceptanceComplete checks the acceptance fields (IYRA-ACCEPT-FIELDS).
+func (w *world) acceptanceComplete() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status/100 != 2 {
+		return verdict.Failf("", "a 2xx acceptance", w.last.Status, "%s", clip(w.last.Body))
+	}
+	var a acceptance
+	if err := w.last.Decode("", &a); err != nil {
+		return err
+	}
+	if missing := a.complete(); missing != "" {
+		return verdict.Failf("", "agent_id, challenge_id, challenge, difficulty, expires_at", clip(w.last.Body), "missing or invalid %s", missing)
+	}
+	return nil
+}
+
+// newAgentHasAccepted is the Given step: a fresh, complete acceptance.
+func (w *world) newAgentHasAccepted(ctx context.Context) error {
+	a, err := w.mustAccept(ctx)
+	w.acc = a
+	return err
+}
+
+// newAgentHasVerified registers a fresh agent and keeps its acceptance so
+// the scenario can try to verify it again.
+func (w *world) newAgentHasVerified(ctx context.Context) error {
+	if err := w.newAgentHasAccepted(ctx); err != nil {
+		return err
+	}
+	sol, err := solve(ctx, w.acc)
+	if err != nil {
+		return err
+	}
+	resp, key, err := w.verify(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
+	if err != nil {
+		return err
+	}
+	if resp.Status/100 != 2 || key == "" {
+		return verdict.Failf("IYRA-PROOF-POW", "a verified agent with an api_key", resp.Status, "%s", clip(resp.Body))
+	}
+	return nil
+}
+
+// challengeExpired moves the embedded reference's clock past expires_at.
+func (w *world) challengeExpired() error {
+	if w.env.Clock == nil {
+		return verdict.Skipf("needs the embedded reference's clock to pass expires_at")
+	}
+	exp, err := time.Parse(time.RFC3339, w.acc.ExpiresAt)
+	if err != nil {
+		return verdict.Failf("IYRA-ACCEPT-FIELDS", "expires_at in RFC 3339", w.acc.ExpiresAt, "%v", err)
+	}
+	if d := exp.Sub(w.env.Clock.Now()); d >= 0 {
+		w.env.Clock.Advance(d + time.Second)
+	}
+	return nil
+}
+
+// verifyWith is the When step posting one verification.
+func (w *world) verifyWith(ctx context.Context, agentID, challengeID, solution string) error {
+	return w.when(ctx, func() (*driver.Response, error) {
+		resp, _, err := w.verify(ctx, agentID, challengeID, solution)
+		return resp, err
+	})
+}
+
+// verifyValid solves the acceptance's own challenge and verifies with it.
+func (w *world) verifyValid(ctx context.Context) error {
+	sol, err := solve(ctx, w.acc)
+	if err != nil {
+		return err
+	}
+	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
+}
+
+// verifyMissing submits a canonical solution whose digest fails.
+func (w *world) verifyMissing(ctx context.Context) error {
+	if *w.acc.Difficulty == 0 {
+		return verdict.Skipf("difficulty 0: every solution qualifies")
+	}
+	for n := uint64(0); ; n++ {
+		s := strconv.FormatUint(n, 10)
+		if !proof.Meets(proof.Digest(w.acc.Challenge, s), *w.acc.Difficulty) {
+			return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, s)
+		}
+	}
+}
+
+// spellings are the non-canonical forms IYRA-PROOF-DECIMAL rejects.
+var spellings = map[string]func(n uint64) string{
+	"leading-zero": func(n uint64) string { return "0" + strconv.FormatUint(n, 10) },
+	"plus-sign":    func(n uint64) string { return "+" + strconv.FormatUint(n, 10) },
+	"fraction":     func(n uint64) string { return strconv.FormatUint(n, 10) + ".0" },
+	"negative":     func(n uint64) string { return "-" + strconv.FormatUint(n, 10) },
+}
+
+// verifySpelling finds a non-canonical spelling whose digest DOES meet the
+// difficulty, so only the canonical-decimal rule can refuse it.
+func (w *world) verifySpelling(ctx context.Context, kind string) error {
+	if kind == "empty" {
+		return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, "")
+	}
+	sol, err := qualifying(ctx, w.acc.Challenge, *w.acc.Difficulty, spellings[kind])
+	if err != nil {
+		return err
+	}
+	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
+}
+
+// qualifying searches n for the first spelling form(n) meeting difficulty.
+func qualifying(ctx context.Context, challenge string, difficulty int, form func(uint64) string) (string, error) {
+	for n := uint64(1); ; n++ {
+		if n&0xffff == 0 && ctx.Err() != nil {
+			return "", verdict.Errorf("searching a qualifying spelling: %v", ctx.Err())
+		}
+		s := form(n)
+		sum := sha256.Sum256([]byte(challenge + s))
+		if proof.Meets(hex.EncodeToString(sum[:]), difficulty) {
+			return s, nil
+		}
+	}
+}
+
+// verifyForeign pairs this agent with another acceptance's challenge and
+// that challenge's valid solution.
+func (w *world) verifyForeign(ctx context.Context) error {
+	other, err := w.mustAccept(ctx)
+	if err != nil {
+		return err
+	}
+	sol, err := solve(ctx, other)
+	if err != nil {
+		return err
+	}
+	return w.verifyWith(ctx, w.acc.AgentID, other.ChallengeID, sol)
+}
+
+// verificationSucceeds requires a 2xx disclosing an api_key (IYRA-PROOF-POW).
+func (w *world) verificationSucceeds() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	var out struct {
+		APIKey string `json:"api_key"`
+	}
+	if err := w.last.Decode("", &out); err != nil {
+		return err
+	}
+	if w.last.Status/100 != 2 || out.APIKey == "" {
+		return verdict.Failf("", "2xx with an api_key", w.last.Status, "%s", clip(w.last.Body))
+	}
+	return nil
+}
+
+// verificationRefused requires a 4xx that discloses no key.
+func (w *world) verificationRefused() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	var out struct {
+		APIKey string `json:"api_key"`
+	}
+	_ = w.last.Decode("", &out)
+	if w.last.Status/100 != 4 || out.APIKey != "" {
+		return verdict.Failf("", "a 4xx refusal without an api_key", w.last.Status, "%s", clip(w.last.Body))
+	}
+	return nil
+}
+
+// quotaSpender is the embedded reference's control to spend an agent's
+// session quota.
+type quotaSpender interface{ SpendSessionQuota(apiKey string) bool }
+
+// quotaSpent switches the scenario to a fresh agent (never the shared one)
+// and spends its quota on the embedded reference.
+func (w *world) quotaSpent(ctx context.Context) error {
+	q, ok := w.env.Reference.(quotaSpender)
+	if !ok {
+		return verdict.Skipf("needs the embedded reference to spend a session quota")
+	}
+	id, err := w.register(ctx)
+	if err != nil {
+		return err
+	}
+	w.id = id
+	if !q.SpendSessionQuota(id.APIKey) {
+		return verdict.Errorf("the reference does not know the fresh agent's key")
+	}
+	return nil
+}
+
+// statusIs is the exact-status check of the scenario's own rule.
+func (w *world) statusIs(code int) error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status != code {
+		return verdict.Failf("", code, w.last.Status, "%s", clip(w.last.Body))
+	}
+	return nil
+}
+
+// readAssignment reads the assignment with the given credential variant
+// (IYRA-AUTH-BEARER, IYRA-AUTH-NO-URL-KEY).
+func (w *world) readAssignment(ctx context.Context, how string) error {
+	req := driver.Request{Method: http.MethodGet, Path: "/store/" + Slug + "/assignment", Header: map[string]string{}}
+	switch how {
+	case "":
+		req = w.authed(req)
+	case "with an unknown key":
+		req.Header["Authorization"] = "Bearer aa_" + freshKey()
+	case "with a non-Bearer key":
+		req.Header["Authorization"] = "Basic " + w.id.APIKey
+	case "with the key in the URL":
+		req.Path += "?api_key=" + w.id.APIKey
+	}
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
+}

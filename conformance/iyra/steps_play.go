@@ -1,0 +1,285 @@
+package iyra
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/iyra"
+)
+
+// playSteps registers the steps that submit actions and judge the answer.
+func (w *world) playSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the agent has played "([^"]*)"$`, w.playAll)
+	sc.Step(`^the agent has tried "([^"]*)"$`, w.tryAll)
+	sc.Step(`^the agent has gathered everything and selected the (corroborated|uncorroborated) claim$`, w.gatherAndSelect)
+	sc.Step(`^the agent plays "([^"]*)"$`, w.playsOne)
+	sc.Step(`^the agent submits "([^"]*)" with a stale revision$`, func(ctx context.Context, s string) error {
+		return w.submitVariant(ctx, s, "stale")
+	})
+	sc.Step(`^the agent submits "([^"]*)" without a revision$`, func(ctx context.Context, s string) error {
+		return w.submitVariant(ctx, s, "missing")
+	})
+	sc.Step(`^the agent submits "([^"]*)" with the revision inside the action$`, func(ctx context.Context, s string) error {
+		return w.submitVariant(ctx, s, "inside")
+	})
+	sc.Step(`^the agent submits an action (without a type|without an action)$`, w.submitIncomplete)
+	sc.Step(`^the agent submits a malformed action body$`, w.submitMalformed)
+	sc.Step(`^the agent reads the session$`, w.readsSession)
+	sc.Step(`^the action is accepted$`, w.accepted)
+	sc.Step(`^the action is rejected$`, w.rejected)
+	sc.Step(`^the action is refused as a conflict$`, w.conflict)
+	sc.Step(`^the kit's status code is (\d+)$`, w.kitStatus)
+	sc.Step(`^the error body has a code and a message$`, w.errorBody)
+	sc.Step(`^the session state is unchanged$`, w.unchanged)
+	sc.Step(`^the revision went up by one$`, w.revisionUp)
+	sc.Step(`^legal_actions lists every declared action type with public preconditions$`, w.legalCatalogue)
+}
+
+// playsOne is the When step submitting one scripted action.
+func (w *world) playsOne(ctx context.Context, script string) error {
+	acts := parseScript(script)
+	if len(acts) != 1 {
+		return verdict.Errorf("a When step plays exactly one action, got %q", script)
+	}
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	return w.when(ctx, func() (*driver.Response, error) { return w.play(ctx, acts[0]) })
+}
+
+// submitVariant submits an action with a deliberately wrong envelope.
+func (w *world) submitVariant(ctx context.Context, script, how string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	a := parseScript(script)[0]
+	rev := w.sess.rev()
+	var body map[string]any
+	switch how {
+	case "stale":
+		stale := rev - 1
+		if stale < 0 {
+			stale = rev + 1
+		}
+		body = envelope(stale, a)
+	case "missing":
+		body = map[string]any{"action": a}
+	case "inside":
+		inner := map[string]any{"type": a.Type, "revision": rev}
+		addParam(inner, a)
+		body = map[string]any{"action": inner}
+	}
+	return w.when(ctx, func() (*driver.Response, error) { return w.submit(ctx, w.sess, body, nil) })
+}
+
+// addParam copies an action's declared parameter into a raw action object.
+func addParam(m map[string]any, a iyra.Action) {
+	for k, v := range map[string]string{"site": a.Site, "faction": a.Faction, "claim": a.Claim} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+}
+
+// submitIncomplete sends an envelope missing the action or its type (IYRA-ACTION-TYPE-REQUIRED).
+func (w *world) submitIncomplete(ctx context.Context, problem string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	body := map[string]any{"revision": w.sess.rev()}
+	if problem == "without a type" {
+		body["action"] = map[string]any{"site": "archive"}
+	}
+	return w.when(ctx, func() (*driver.Response, error) { return w.submit(ctx, w.sess, body, nil) })
+}
+
+// submitMalformed sends a truncated JSON body (IYRA-BAD-INPUT).
+func (w *world) submitMalformed(ctx context.Context) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	raw := []byte(`{"revision": 0, "action": {"type": "investigate", "site": "archive"`)
+	return w.when(ctx, func() (*driver.Response, error) { return w.submit(ctx, w.sess, nil, raw) })
+}
+
+// readsSession is a When step reading state_url.
+func (w *world) readsSession(ctx context.Context) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	return w.when(ctx, func() (*driver.Response, error) {
+		resp, s, err := w.read(ctx, w.sess)
+		if err == nil {
+			w.sess = s
+		}
+		return resp, err
+	})
+}
+
+// gatherAndSelect inspects every site, allies with the keepers and selects
+// the claim the session's variant does or does not corroborate.
+func (w *world) gatherAndSelect(ctx context.Context, which string) error {
+	if err := w.playAll(ctx, "investigate archive, investigate spire, investigate harbor, ally keepers"); err != nil {
+		return err
+	}
+	v, ok := identifyVariant(w.sess)
+	if !ok {
+		return verdict.Skipf("the session's variant is unknown to the kit (variant %q, archive testimony %q)", w.sess.Variant, w.sess.Observation.ArchiveTestimony)
+	}
+	claim := v.Corroborates
+	if which == "uncorroborated" {
+		claim = otherClaim(claim)
+	}
+	return w.playAll(ctx, "select_claim "+string(claim))
+}
+
+// identifyVariant names the kit variant a session plays: by its variant
+// field, or by matching revealed facts against the kit's fixtures.
+func identifyVariant(s *sessionDoc) (iyra.Variant, bool) {
+	pack := iyra.DefaultPack()
+	if v, ok := pack.Variant(s.Variant); ok {
+		return v, true
+	}
+	for _, v := range pack.Variants {
+		if s.Observation.ArchiveTestimony != "" && v.ArchiveTestimony == s.Observation.ArchiveTestimony {
+			return v, true
+		}
+	}
+	return iyra.Variant{}, false
+}
+
+// otherClaim returns the claim that is not c.
+func otherClaim(c iyra.Claim) iyra.Claim {
+	if c == iyra.RelayFault {
+		return iyra.RecordOmission
+	}
+	return iyra.RelayFault
+}
+
+// accepted requires a 2xx answer carrying a session.
+func (w *world) accepted() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status/100 != 2 {
+		return verdict.Failf("", "the action accepted (2xx)", w.last.Status, "%s", clip(w.last.Body))
+	}
+	_, err := decodeSession(w.last)
+	return err
+}
+
+// rejected requires a 4xx answer.
+func (w *world) rejected() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status/100 != 4 {
+		return verdict.Failf("", "a rejection (4xx)", w.last.Status, "%s", clip(w.last.Body))
+	}
+	return nil
+}
+
+// conflict requires 409, the contract's answer to a stale or missing revision.
+func (w *world) conflict() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status != http.StatusConflict {
+		return verdict.Failf("", 409, w.last.Status, "%s", clip(w.last.Body))
+	}
+	return nil
+}
+
+// kitStatus checks an exact status the kit chose (IYRA-STATUS-CODES).
+func (w *world) kitStatus(code int) error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status != code {
+		return verdict.Failf("IYRA-STATUS-CODES", code, w.last.Status, "%s", clip(w.last.Body))
+	}
+	return nil
+}
+
+// errorBody requires {code, message} in an error answer (IYRA-ERROR-BODY).
+func (w *world) errorBody() error {
+	m, err := jsonObject("IYRA-ERROR-BODY", w.last)
+	if err != nil {
+		return err
+	}
+	if str(m["code"]) == "" || str(m["message"]) == "" {
+		return verdict.Failf("IYRA-ERROR-BODY", "a body with code and message", clip(w.last.Body), "status %d", w.last.Status)
+	}
+	return nil
+}
+
+// unchanged re-reads the state and compares it with the state before the
+// When step (the scenario's rule, and IYRA-RECOVERY-READ for the read).
+func (w *world) unchanged(ctx context.Context) error {
+	if w.before == nil {
+		return verdict.Errorf("no state before the When step")
+	}
+	_, now, err := w.read(ctx, w.before)
+	if err != nil {
+		return err
+	}
+	if now.rev() != w.before.rev() {
+		return verdict.Failf("", w.before.rev(), now.rev(), "revision after a rejected request")
+	}
+	if diff := diffObs(w.before.Observation, now.Observation); diff != "" {
+		return verdict.Failf("", "the observation before the request", "a changed one", "%s", diff)
+	}
+	w.sess = now
+	return nil
+}
+
+// diffObs compares observations, ignoring the order of the set-valued
+// allies (IYRA-ALLY-SET) but not of collected_sources.
+func diffObs(want, got iyra.Observation) string {
+	sortSet := cmpopts.SortSlices(func(a, b string) bool { return a < b })
+	return cmp.Diff(want, got, cmp.FilterPath(func(p cmp.Path) bool {
+		return strings.Contains(p.GoString(), "Allies")
+	}, sortSet), cmpopts.EquateEmpty())
+}
+
+// revisionUp requires exactly one revision per accepted action (IYRA-REVISION-INCREMENT).
+func (w *world) revisionUp() error {
+	if err := w.accepted(); err != nil {
+		return err
+	}
+	if w.sess.rev() != w.before.rev()+1 {
+		return verdict.Failf("", w.before.rev()+1, w.sess.rev(), "revision after one accepted action")
+	}
+	return nil
+}
+
+// legalCatalogue checks every declared type is listed with its public
+// preconditions, whatever the state (IYRA-LEGAL-CATALOGUE).
+func (w *world) legalCatalogue() error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	var listed []string
+	for _, la := range w.sess.LegalActions {
+		if len(la.PublicPreconditions) == 0 {
+			return verdict.Failf("", "public_preconditions for "+la.Type, la, "legal_actions entry")
+		}
+		listed = append(listed, la.Type)
+	}
+	sort.Strings(listed)
+	want := slices.Clone(iyra.ActionTypes)
+	sort.Strings(want)
+	if !slices.Equal(listed, want) {
+		return verdict.Failf("", want, listed, "legal_actions types (ally is listed even while trust < 2)")
+	}
+	return nil
+}

@@ -1,0 +1,204 @@
+package phantompress
+
+import (
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/phantompress/engine"
+)
+
+// lawRule maps a branch of the law to the rule that branch implements.
+var lawRule = map[string]string{
+	"true-official": "PP-LAW-TRUE-OFFICIAL", "true-secondary": "PP-LAW-TRUE-SECONDARY",
+	"false-official": "PP-LAW-FALSE", "false-secondary": "PP-LAW-FALSE",
+}
+
+func ruleOfBranch(b string) string {
+	if r, ok := lawRule[b]; ok {
+		return r
+	}
+	return "PP-LAW-UNVERIFIABLE"
+}
+
+// revealedSources is the material a reveal discloses, as the law sees it.
+func revealedSources(rv engine.Reveal) []engine.Source {
+	var out []engine.Source
+	for _, d := range rv.Documents {
+		out = append(out, d.Source())
+	}
+	for _, t := range rv.Testimonies {
+		out = append(out, t.AsSource())
+	}
+	return out
+}
+
+// CheckCaseTable checks a case view against its per_case row (PP-CASE-TABLE).
+func CheckCaseTable(cv engine.CaseView, ap int) error {
+	s, ok := engine.SpecOf(cv.CaseNo)
+	if !ok {
+		return verdict.Failf("PP-CASE-ORDER", "case 1-4", cv.CaseNo, "")
+	}
+	got := engine.CaseSpec{CaseNo: cv.CaseNo, AP: ap, Documents: len(cv.Documents), Witnesses: len(cv.Witnesses), Questions: len(cv.Questions)}
+	if got != s {
+		return verdict.Failf("PP-CASE-TABLE", s, got, "case %d at its opening", cv.CaseNo)
+	}
+	return nil
+}
+
+// checkPublish checks a publish against the settlement table, the reveal
+// and the law, using only the target's own reveal as the truth.
+func (m *Model) checkPublish(r *actionResponse) error {
+	var st *engine.Settlement
+	for _, ev := range r.Events {
+		if ev.Type == "published" && ev.Settlement != nil {
+			st = ev.Settlement
+		}
+	}
+	if st == nil {
+		return verdict.Failf("PP-HIDE-REVEAL", "a published event with the settlement and reveal", r.Events, "")
+	}
+	if err := m.checkReveal(st.Reveal); err != nil {
+		return err
+	}
+	before := m.State
+	var graded []engine.Graded
+	for _, q := range before.Case.Questions {
+		a := before.Answers[q.ID]
+		graded = append(graded, engine.Graded{Question: q.ID, Verdict: a.Verdict, Confidence: a.Confidence, Correct: st.Reveal.Answers[q.ID]})
+	}
+	want := engine.Settle(before.CaseNo, before.Trust, graded)
+	if err := checkLines(want, st.Outcome); err != nil {
+		return err
+	}
+	return m.checkAfterPublish(want, r.State)
+}
+
+// checkReveal checks the reveal is complete and agrees with what was read
+// and with the law over the revealed material.
+func (m *Model) checkReveal(rv engine.Reveal) error {
+	c := m.State.Case
+	for _, q := range c.Questions {
+		if _, ok := rv.Answers[q.ID]; !ok {
+			return verdict.Failf("PP-HIDE-REVEAL", "the correct answer of "+q.ID, rv.Answers, "")
+		}
+	}
+	if len(rv.Witnesses) != len(c.Witnesses) {
+		return verdict.Failf("PP-HIDE-REVEAL", len(c.Witnesses), len(rv.Witnesses), "witness types revealed")
+	}
+	for id, d := range m.Docs {
+		for _, rd := range rv.Documents {
+			if rd.ID == id && !sameClaims(rd.Claims, d.Claims) {
+				return verdict.Failf("PP-HIDE-REVEAL", d.Claims, rd.Claims, "revealed claims of %s differ from what was read", id)
+			}
+		}
+	}
+	if len(rv.Documents) == 0 {
+		return m.checkObservedLaw(rv)
+	}
+	src := revealedSources(rv)
+	for _, q := range c.Questions {
+		if want := engine.Law(src, q.Claim); rv.Answers[q.ID] != want {
+			return verdict.Failf(ruleOfBranch(engine.Branch(src, q.Claim)), want, rv.Answers[q.ID],
+				"%s (claim %s) over the revealed material", q.ID, q.Claim)
+		}
+	}
+	return nil
+}
+
+// checkObservedLaw is the check left when a target reveals only answers: an
+// official the agent read decides its claim.
+func (m *Model) checkObservedLaw(rv engine.Reveal) error {
+	for _, q := range m.State.Case.Questions {
+		for _, d := range m.Docs {
+			if d.Kind != engine.KindOfficial {
+				continue
+			}
+			for _, c := range d.Claims {
+				if c.Claim != q.Claim {
+					continue
+				}
+				want := engine.True
+				if c.Stance == engine.Contradicts {
+					want = engine.False
+				}
+				if rv.Answers[q.ID] != want {
+					return verdict.Failf("PP-LAW-TRUE-OFFICIAL", want, rv.Answers[q.ID], "%s: official %s", q.ID, d.ID)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func sameClaims(a, b []engine.ClaimRef) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkLines compares the target's settlement with the table's.
+func checkLines(want, got engine.Outcome) error {
+	byQ := map[string]engine.Line{}
+	for _, l := range got.Lines {
+		byQ[l.Question] = l
+	}
+	for _, w := range want.Lines {
+		g, ok := byQ[w.Question]
+		switch {
+		case !ok:
+			return verdict.Failf("PP-SETTLE-TABLE", w, "no line", "settlement of %s", w.Question)
+		case w.Ghost != g.Ghost || (w.Trust != g.Trust && w.Points == g.Points && w.Ghost):
+			return verdict.Failf("PP-SETTLE-GHOST", w, g, "settlement of %s", w.Question)
+		case w.Points != g.Points || w.Trust != g.Trust || w.Right != g.Right:
+			return verdict.Failf("PP-SETTLE-TABLE", w, g, "settlement of %s", w.Question)
+		}
+	}
+	switch {
+	case want.AnswerPoints != got.AnswerPoints || want.TrustDelta != got.TrustDelta:
+		return verdict.Failf("PP-SETTLE-TABLE", [2]int{want.AnswerPoints, want.TrustDelta}, [2]int{got.AnswerPoints, got.TrustDelta}, "answer points and trust delta")
+	case want.Fired && (got.ClearBonus != 0 || got.Cleared || got.TrustAfter != 0):
+		return verdict.Failf("PP-SETTLE-CLAMP", "trust 0, no clear bonus", got, "a fired case")
+	case want.ClearBonus != got.ClearBonus || want.VictoryBonus != got.VictoryBonus || want.Points != got.Points:
+		return verdict.Failf("PP-SETTLE-BONUS", [3]int{want.ClearBonus, want.VictoryBonus, want.Points}, [3]int{got.ClearBonus, got.VictoryBonus, got.Points}, "clear bonus, victory bonus, case points")
+	}
+	return nil
+}
+
+// checkAfterPublish checks the run's state after a publish.
+func (m *Model) checkAfterPublish(want engine.Outcome, after engine.StateView) error {
+	before := m.State
+	switch {
+	case after.Trust != want.TrustAfter:
+		rule := "PP-SETTLE-TABLE"
+		if want.Fired {
+			rule = "PP-SETTLE-CLAMP"
+		}
+		return verdict.Failf(rule, want.TrustAfter, after.Trust, "trust after publishing case %d", before.CaseNo)
+	case after.Points != before.Points+want.Points:
+		return verdict.Failf("PP-SETTLE-BONUS", before.Points+want.Points, after.Points, "points after publishing case %d", before.CaseNo)
+	case want.Fired && after.Status != engine.StatusFired:
+		return verdict.Failf("PP-SETTLE-FIRED", engine.StatusFired, after.Status, "trust reached 0")
+	case want.Victory && after.Status != engine.StatusVictory:
+		return verdict.Failf("PP-SETTLE-BONUS", engine.StatusVictory, after.Status, "case 4 published")
+	case !want.Fired && !want.Victory && after.Status != engine.StatusActive:
+		return verdict.Failf("PP-SETTLE-FIRED", engine.StatusActive, after.Status, "trust %d left", after.Trust)
+	}
+	if after.Status != engine.StatusActive {
+		return nil
+	}
+	if after.CaseNo != before.CaseNo+1 {
+		return verdict.Failf("PP-CASE-ORDER", before.CaseNo+1, after.CaseNo, "case after publishing case %d", before.CaseNo)
+	}
+	spec, _ := engine.SpecOf(after.CaseNo)
+	if after.AP != spec.AP {
+		return verdict.Failf("PP-AP-NO-CARRY", spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
+	}
+	if len(after.Answers) != 0 {
+		return verdict.Failf("PP-CASE-ORDER", "no answers in a new case", after.Answers, "")
+	}
+	return CheckCaseTable(after.Case, after.AP)
+}

@@ -1,0 +1,160 @@
+package phantompress
+
+import (
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/phantompress/engine"
+)
+
+// evidence counts, independently of the engine's law, how the revealed
+// material bears on one claim.
+type evidence struct {
+	offFor, offAgainst int
+	forOrigins         map[string]bool
+	againstOrigins     map[string]bool
+	forKinds           map[string]int
+	forSources         []string
+}
+
+func weigh(rv engine.Reveal, claim string) evidence {
+	e := evidence{forOrigins: map[string]bool{}, againstOrigins: map[string]bool{}, forKinds: map[string]int{}}
+	add := func(id, kind, origin string, claims []engine.ClaimRef) {
+		for _, c := range claims {
+			if c.Claim != claim {
+				continue
+			}
+			official := kind == engine.KindOfficial
+			switch {
+			case c.Stance == engine.Supports && official:
+				e.offFor++
+			case c.Stance == engine.Contradicts && official:
+				e.offAgainst++
+			case c.Stance == engine.Supports:
+				e.forOrigins[origin] = true
+				e.forKinds[kind]++
+				e.forSources = append(e.forSources, id)
+			default:
+				e.againstOrigins[origin] = true
+			}
+		}
+	}
+	for _, d := range rv.Documents {
+		add(d.ID, d.Kind, d.Origin, d.Claims)
+	}
+	for _, t := range rv.Testimonies {
+		add(t.Source, engine.KindTestimony, t.Origin, t.Claims)
+	}
+	return e
+}
+
+// lawCase is one scenario of law.feature: which claims it selects.
+type lawCase struct {
+	rule string
+	pick func(e evidence, rv engine.Reveal) bool
+}
+
+func fabricatedOnly(e evidence, rv engine.Reveal) bool {
+	if len(e.forSources) == 0 {
+		return false
+	}
+	fab := map[string]bool{}
+	for _, t := range rv.Traps {
+		if t.Trap == "fabricated" {
+			fab[t.Document] = true
+		}
+	}
+	for _, s := range e.forSources {
+		if !fab[s] {
+			return false
+		}
+	}
+	return true
+}
+
+var lawCases = map[string]lawCase{
+	"an official record supports, with no official against it": {"PP-LAW-TRUE-OFFICIAL", func(e evidence, _ engine.Reveal) bool {
+		return e.offFor > 0 && e.offAgainst == 0
+	}},
+	"two independent secondaries support, with no official against it": {"PP-LAW-TRUE-SECONDARY", func(e evidence, _ engine.Reveal) bool {
+		return e.offFor == 0 && e.offAgainst == 0 && len(e.forOrigins) >= 2 && len(e.againstOrigins) < 2
+	}},
+	"an official record contradicts, with no official for it": {"PP-LAW-FALSE", func(e evidence, _ engine.Reveal) bool {
+		return e.offAgainst > 0 && e.offFor == 0
+	}},
+	"two independent secondaries contradict, with no official either way": {"PP-LAW-FALSE", func(e evidence, _ engine.Reveal) bool {
+		return e.offFor == 0 && e.offAgainst == 0 && len(e.againstOrigins) >= 2 && len(e.forOrigins) < 2
+	}},
+	"only one independent secondary takes a stance on": {"PP-LAW-UNVERIFIABLE", func(e evidence, _ engine.Reveal) bool {
+		all := map[string]bool{}
+		for o := range e.forOrigins {
+			all[o] = true
+		}
+		for o := range e.againstOrigins {
+			all[o] = true
+		}
+		return e.offFor == 0 && e.offAgainst == 0 && len(all) == 1
+	}},
+	"backed only by fabricated documents": {"PP-LAW-FABRICATED", func(e evidence, rv engine.Reveal) bool {
+		return e.offFor == 0 && e.offAgainst == 0 && len(e.againstOrigins) < 2 && fabricatedOnly(e, rv)
+	}},
+	"a testimony and one independent secondary support": {"PP-LAW-TESTIMONY", func(e evidence, _ engine.Reveal) bool {
+		docs := len(e.forSources) - e.forKinds[engine.KindTestimony]
+		return e.offFor == 0 && e.offAgainst == 0 && e.forKinds[engine.KindTestimony] > 0 && docs > 0 &&
+			len(e.forOrigins) >= 2 && len(e.againstOrigins) < 2
+	}},
+	"only testimonies of one origin support": {"PP-LAW-TESTIMONY", func(e evidence, _ engine.Reveal) bool {
+		return e.offFor == 0 && e.offAgainst == 0 && len(e.forSources) > 0 && e.forKinds[engine.KindTestimony] == len(e.forSources) &&
+			len(e.forOrigins) == 1 && len(e.againstOrigins) < 2
+	}},
+	"secondaries of only one origin support": {"PP-LAW-INDEPENDENCE", func(e evidence, _ engine.Reveal) bool {
+		return e.offFor == 0 && e.offAgainst == 0 && len(e.forSources) >= 2 && len(e.forOrigins) == 1 && len(e.againstOrigins) < 2
+	}},
+}
+
+func lawSteps(sc *godog.ScenarioContext, w *world) {
+	sc.Step(`^every claim (.+) was revealed as "([^"]*)"$`, func(phrase, want string) error {
+		lc, ok := lawCases[strings.TrimSuffix(phrase, ",")]
+		if !ok {
+			return verdict.Errorf("no law selection named %q", phrase)
+		}
+		found := 0
+		for _, st := range w.m.Settlements {
+			rv := st.Reveal
+			if len(rv.Documents) == 0 {
+				return verdict.Skipf("the target's reveal does not disclose the case's material")
+			}
+			for _, q := range rv.Questions {
+				if !lc.pick(weigh(rv, q.Claim), rv) {
+					continue
+				}
+				found++
+				if got := string(rv.Answers[q.ID]); got != want {
+					return verdict.Failf(lc.rule, want, got, "case %d %s (claim %s)", st.CaseNo, q.ID, q.Claim)
+				}
+			}
+		}
+		if found == 0 {
+			return verdict.Skipf("no claim of this run's cases is one that %s", phrase)
+		}
+		return nil
+	})
+	sc.Step(`^every revealed answer is the verdict the law derives from the revealed material$`, func() error {
+		n := 0
+		for _, st := range w.m.Settlements {
+			src := revealedSources(st.Reveal)
+			for _, q := range st.Reveal.Questions {
+				n++
+				if want := engine.Law(src, q.Claim); st.Reveal.Answers[q.ID] != want {
+					return verdict.Failf("PP-LAW-DOC-KINDS", want, st.Reveal.Answers[q.ID], "case %d %s", st.CaseNo, q.ID)
+				}
+			}
+		}
+		if n == 0 {
+			return verdict.Skipf("the target revealed no material")
+		}
+		return nil
+	})
+}

@@ -1,0 +1,146 @@
+package phantompress
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/phantompress/engine"
+)
+
+// resetAfter makes the scenario move the embedded clock past 00:00 JST when
+// it ends, so a quota it spent never leaks into later scenarios.
+func (w *world) resetAfter() {
+	w.cleanup = append(w.cleanup, func() {
+		advanceToReset(w.env.Clock)
+		p := poolOf(w.env)
+		p.mu.Lock()
+		p.writes, p.regs, p.cur = 0, 0, nil
+		p.mu.Unlock()
+	})
+}
+
+func quotaSteps(sc *godog.ScenarioContext, w *world) {
+	sc.Step(`^the agent has made 1000 writes today$`, func() error {
+		c, err := w.control()
+		if err != nil {
+			return err
+		}
+		w.me.burned = true
+		w.quota = true
+		w.mark()
+		return c.SpendWrites(w.me.Key, 1000-w.me.writes)
+	})
+	sc.Step(`^all agents together have made 3000 writes today$`, func() error {
+		c, err := w.control()
+		if err != nil {
+			return err
+		}
+		w.resetAfter()
+		w.quota = true
+		w.mark()
+		c.SpendAllWrites(3000)
+		return nil
+	})
+	sc.Step(`^the agent has started 30 runs today$`, func(ctx context.Context) error {
+		if _, err := w.control(); err != nil {
+			return err
+		}
+		w.me.burned = true
+		for w.me.runs < 30 {
+			if _, err := w.do(ctx, http.MethodPost, "/runs", w.me.Key, map[string]int{"budget_turns": 1}, nil); err != nil {
+				return err
+			}
+			w.me.runs++
+			if w.status != http.StatusCreated {
+				return verdict.Failf("PP-QUOTA-RUNS", 201, w.status, "run %d of the day", w.me.runs)
+			}
+		}
+		w.quota = true
+		return nil
+	})
+	sc.Step(`^200 agents have registered today$`, func() error {
+		c, err := w.control()
+		if err != nil {
+			return err
+		}
+		w.resetAfter()
+		w.quota = true
+		c.SpendRegistrations(200)
+		return nil
+	})
+	sc.Step(`^the quota store is unavailable$`, func() error {
+		c, err := w.control()
+		if err != nil {
+			return err
+		}
+		c.SetQuotaUnavailable(true)
+		w.cleanup = append(w.cleanup, func() { c.SetQuotaUnavailable(false) })
+		w.quota = true
+		w.mark()
+		return nil
+	})
+	sc.Step(`^the request is refused with status (\d+) and code "([^"]*)"$`, func(code int, name string) error {
+		if err := w.wantStatus(code); err != nil {
+			return err
+		}
+		if e := w.errBody(); e.Code != name {
+			return verdict.Failf("", name, e.Code, "code of the %d answer", code)
+		}
+		return nil
+	})
+	sc.Step(`^the quota answer carries Retry-After and limit.reset_at at the next 00:00 JST$`, func() error {
+		if err := w.wantStatus(http.StatusTooManyRequests); err != nil {
+			return err
+		}
+		e := w.errBody()
+		ra, err := strconv.Atoi(w.header.Get("Retry-After"))
+		if err != nil || ra < 1 || e.Limit == nil {
+			return verdict.Failf("PP-QUOTA-429", "Retry-After seconds and limit.reset_at", fmt.Sprintf("%q %s", w.header.Get("Retry-After"), clip(w.body)), "")
+		}
+		at, err := time.Parse(time.RFC3339, e.Limit.ResetAt)
+		if err != nil || at.In(time.FixedZone("JST", 9*3600)).Format("15:04:05") != "00:00:00" {
+			return verdict.Failf("PP-QUOTA-429", "reset_at at 00:00 JST", e.Limit.ResetAt, "")
+		}
+		now := w.env.Clock.Now()
+		if d := at.Sub(now); d <= 0 || d > 24*time.Hour || absDuration(d-time.Duration(ra)*time.Second) > 2*time.Second {
+			return verdict.Failf("PP-QUOTA-429", "the next 00:00 JST, Retry-After seconds away", fmt.Sprintf("%s, Retry-After %d, now %s", at, ra, now), "")
+		}
+		return nil
+	})
+	sc.Step(`^the clock passes 00:00 JST$`, func() error {
+		if w.env.Clock == nil {
+			return verdict.Skipf("needs the embedded clock")
+		}
+		advanceToReset(w.env.Clock)
+		return nil
+	})
+	sc.Step(`^the agent can look at the case again$`, func(ctx context.Context) error {
+		w.quota = false
+		if err := w.act(ctx, engine.ActLook, ""); err != nil {
+			return err
+		}
+		if w.status != http.StatusOK {
+			return verdict.Failf("PP-QUOTA-RESET", 200, w.status, "a write after 00:00 JST: %s", clip(w.body))
+		}
+		return nil
+	})
+	sc.Step(`^the answer asks to retry after 60 seconds$`, func() error {
+		if w.header.Get("Retry-After") != "60" {
+			return verdict.Failf("PP-QUOTA-503", "Retry-After: 60", w.header.Get("Retry-After"), "")
+		}
+		return nil
+	})
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}

@@ -1,0 +1,143 @@
+package phantompress
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/phantompress/engine"
+)
+
+func (w *world) lastSettlement() (*engine.Settlement, error) {
+	if len(w.m.Settlements) == 0 {
+		return nil, verdict.Failf("PP-HIDE-REVEAL", "a settlement", "none", "")
+	}
+	return &w.m.Settlements[len(w.m.Settlements)-1], nil
+}
+
+func settleSteps(sc *godog.ScenarioContext, w *world) {
+	// The model already checked every figure when the publish came back;
+	// these steps make the scenario's claim explicit.
+	sc.Step(`^the settlement matches the table for the revealed answers$`, func() error {
+		_, err := w.lastSettlement()
+		return err
+	})
+	sc.Step(`^the agent has read every document it can afford$`, func(ctx context.Context) error { return w.readAffordable(ctx) })
+	sc.Step(`^the agent has asserted what it read and hedged the rest$`, func(ctx context.Context) error {
+		for _, q := range w.m.State.Case.Questions {
+			arg := q.ID + " 裏取り不能 留保"
+			if id, st := w.backing(q.Claim, false); id != "" {
+				arg = fmt.Sprintf("%s %s 断言 %s", q.ID, verdictOf(st, false), id)
+			}
+			if err := w.act(ctx, engine.ActAnswer, arg); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	sc.Step(`^every ghost answer cost 4 more trust$`, func() error {
+		st, err := w.lastSettlement()
+		if err != nil {
+			return err
+		}
+		ghosts := 0
+		for _, l := range st.Lines {
+			if l.Correct == engine.Unverifiable {
+				ghosts++
+				if !l.Ghost || l.Trust != engine.TrustHedgeWrong+engine.TrustGhost {
+					return verdict.Failf("PP-SETTLE-GHOST", "ghost, trust -7", l, "")
+				}
+			}
+		}
+		if ghosts == 0 {
+			return verdict.Skipf("case 1 of this run has no 裏取り不能 question")
+		}
+		return nil
+	})
+	sc.Step(`^every cleared case added 300 and the final case 1500 more, and the run was won$`, func() error {
+		if len(w.m.Settlements) != 4 || w.m.State.Status != engine.StatusVictory {
+			return verdict.Failf("PP-SETTLE-BONUS", "four published cases and victory", fmt.Sprintf("%d, %s", len(w.m.Settlements), w.m.State.Status), "")
+		}
+		for _, s := range w.m.Settlements {
+			want := 0
+			if s.CaseNo == 4 {
+				want = engine.BonusVictory
+			}
+			if s.ClearBonus != engine.BonusCaseClear || s.VictoryBonus != want {
+				return verdict.Failf("PP-SETTLE-BONUS", [2]int{300, want}, [2]int{s.ClearBonus, s.VictoryBonus}, "case %d", s.CaseNo)
+			}
+		}
+		return nil
+	})
+	sc.Step(`^the trust is 100$`, func() error {
+		if err := w.wantStatus(http.StatusCreated); err != nil {
+			return err
+		}
+		if w.m.State.Trust != engine.TrustInit {
+			return verdict.Failf("PP-TRUST-INIT", 100, w.m.State.Trust, "trust of a new run")
+		}
+		return nil
+	})
+	sc.Step(`^the trust never exceeded 100$`, func() error {
+		if w.m.MaxTrust > engine.TrustMax {
+			return verdict.Failf("PP-TRUST-INIT", "<= 100", w.m.MaxTrust, "")
+		}
+		return nil
+	})
+	sc.Step(`^the agent misprints until it is fired$`, func(ctx context.Context) error { return w.misprintUntilFired(ctx) })
+	sc.Step(`^the run ended with status "([^"]*)"$`, func(status string) error {
+		if w.m.State.Status != status {
+			return verdict.Failf("", status, w.m.State.Status, "")
+		}
+		return nil
+	})
+	sc.Step(`^further actions are refused with status 409$`, func(ctx context.Context) error {
+		if err := w.act(ctx, engine.ActLook, ""); err != nil {
+			return err
+		}
+		return w.wantStatus(http.StatusConflict)
+	})
+	sc.Step(`^the last settlement left trust at 0 with no clear bonus$`, func() error {
+		st, err := w.lastSettlement()
+		if err != nil {
+			return err
+		}
+		if st.TrustAfter != 0 || st.ClearBonus != 0 || !st.Fired || w.m.State.Trust != 0 {
+			return verdict.Failf("PP-SETTLE-CLAMP", "trust 0, fired, no clear bonus", st.Outcome, "")
+		}
+		return nil
+	})
+	sc.Step(`^the score is points \+ trust\*5 - turns$`, func() error {
+		s := w.m.State
+		if s.Score != s.Points+5*s.Trust-s.Turn {
+			return verdict.Failf("PP-SCORE", s.Points+5*s.Trust-s.Turn, s.Score, "")
+		}
+		return nil
+	})
+	sc.Step(`^no response before publish showed a correct answer, a trap or a witness type$`, func() error {
+		// Every response was scanned as it arrived (world.do); this step
+		// also checks no answer arrived already settled.
+		if len(w.m.Settlements) != 0 {
+			return verdict.Errorf("the scenario published; nothing to check before publish")
+		}
+		return nil
+	})
+	sc.Step(`^the agent fetches the public log of the run$`, func(ctx context.Context) error {
+		_, err := w.getLog(ctx)
+		return err
+	})
+	sc.Step(`^the settlement reveals every question's answer, the traps and every witness's type$`, func() error {
+		st, err := w.lastSettlement()
+		if err != nil {
+			return err
+		}
+		rv := st.Reveal
+		if len(rv.Answers) != len(w.m.Cases[0].Questions) || len(rv.Witnesses) != len(w.m.Cases[0].Witnesses) || rv.Traps == nil {
+			return verdict.Failf("PP-HIDE-REVEAL", "answers, traps and witness types of case 1", rv, "")
+		}
+		return nil
+	})
+}

@@ -1,0 +1,120 @@
+@iyra
+Feature: The action envelope, revisions and recovery
+  Actions travel as {revision, action}; a rejected or uncertain write is
+  followed by a read, never by a blind retry.
+
+  Background:
+    Given a verified agent
+    And a new session
+
+  @IYRA-ACTION-REVISION-PLACEMENT
+  Rule: revision goes beside the action, never inside it
+
+    Scenario: a revision inside the action object is refused
+      When the agent submits "investigate archive" with the revision inside the action
+      Then the action is rejected
+      And the session state is unchanged
+
+  @IYRA-ACTION-TYPE-REQUIRED
+  Rule: the action needs a type
+
+    Scenario Outline: an action request <problem> is refused
+      When the agent submits an action <problem>
+      Then the action is rejected
+      And the session state is unchanged
+
+      Examples:
+        | problem           |
+        | without a type    |
+        | without an action |
+
+  @IYRA-REVISION-STALE
+  Rule: a stale or missing revision is a conflict
+
+    Scenario: a stale revision is refused with 409
+      Given the agent has played "investigate archive"
+      When the agent submits "investigate harbor" with a stale revision
+      Then the action is refused as a conflict
+      And the session state is unchanged
+
+    Scenario: a missing revision is refused with 409
+      When the agent submits "investigate harbor" without a revision
+      Then the action is refused as a conflict
+      And the session state is unchanged
+
+  @IYRA-REVISION-INCREMENT
+  Rule: each accepted action adds one to the revision
+
+    Scenario: revision goes up by one per accepted action
+      Given the agent has played "investigate archive"
+      When the agent plays "investigate spire"
+      Then the revision went up by one
+
+  @IYRA-LEGAL-CATALOGUE
+  Rule: legal_actions is a catalogue with public preconditions, not a guarantee
+
+    Scenario: an alliance is listed with its trust precondition before it is possible
+      When the agent reads the session
+      Then legal_actions lists every declared action type with public preconditions
+
+    Scenario: a type outside the catalogue is rejected
+      When the agent plays "dance"
+      Then the action is rejected
+      And the session state is unchanged
+
+  @IYRA-STATUS-CODES
+  Rule: the kit's status codes
+
+    Scenario Outline: a <case> answers <status>
+      When the agent <request>
+      Then the kit's status code is <status>
+
+      Examples:
+        | case               | request                                           | status |
+        | rule rejection     | plays "ally keepers"                              | 422    |
+        | revision conflict  | submits "investigate harbor" with a stale revision | 409    |
+        | malformed body     | submits a malformed action body                   | 400    |
+
+  @IYRA-ERROR-BODY
+  Rule: error answers carry code and message
+
+    Scenario: a rejected action's body has a code and a message
+      When the agent plays "ally keepers"
+      Then the action is rejected
+      And the error body has a code and a message
+
+  @IYRA-BAD-INPUT
+  Rule: malformed input is refused and changes nothing
+
+    Scenario: a malformed body is refused with 400
+      When the agent submits a malformed action body
+      Then the kit's status code is 400
+      And the session state is unchanged
+
+  @IYRA-RATE-LIMIT
+  Rule: a 429 answer says when to retry
+
+    @control
+    Scenario: a spent session quota answers 429 with a retry hint
+      Given the agent's session quota is spent
+      When the agent creates a new session
+      Then the answer is 429 with retry_after_seconds or retry_at
+
+  @IYRA-RECOVERY-READ
+  Rule: after a rejected action the authoritative state is readable and unchanged
+
+    Scenario: a rejected repeat inspection leaves the state readable and unchanged
+      Given the agent has played "investigate archive"
+      When the agent plays "investigate archive"
+      Then the action is rejected
+      And the session state is unchanged
+
+  @IYRA-RECOVERY-NO-RETRY
+  Rule: writes are never retried automatically
+
+    @control
+    Scenario: a refused creation is sent once and leaves no session
+      Given the agent's session quota is spent
+      When the agent creates a new session
+      Then the creation was sent exactly once
+      And no session exists for that key

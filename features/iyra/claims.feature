@@ -1,0 +1,67 @@
+@iyra
+Feature: Claims and corroboration
+  A claim is selected explicitly; changing it costs evidence; only the
+  Archive and Spire records together corroborate it.
+
+  Background:
+    Given a verified agent
+    And a new session
+
+  @IYRA-CLAIM-FIRST
+  Rule: the first selection costs only one action
+
+    Scenario: the first selection keeps evidence and spends one step
+      Given the agent has played "investigate archive"
+      When the agent plays "select_claim relay_fault"
+      Then the selected claim is "relay_fault"
+      And the resources are evidence 2, trust 0, signal 1
+      And 2 steps have been used
+
+  @IYRA-CLAIM-CHANGE
+  Rule: a change costs one evidence and one action and needs evidence >= 1
+
+    Scenario: changing the claim costs one evidence
+      Given the agent has played "investigate archive, select_claim relay_fault"
+      When the agent plays "select_claim record_omission"
+      Then the selected claim is "record_omission"
+      And the resources are evidence 1, trust 0, signal 1
+      And 3 steps have been used
+
+    Scenario: changing the claim without evidence is rejected without change
+      Given the agent has played "select_claim relay_fault"
+      When the agent plays "select_claim record_omission"
+      Then the action is rejected
+      And the session state is unchanged
+
+  @IYRA-CLAIM-SAME
+  Rule: selecting the same claim again is rejected
+
+    Scenario: re-selecting the selected claim is rejected without change
+      Given the agent has played "investigate archive, select_claim record_omission"
+      When the agent plays "select_claim record_omission"
+      Then the action is rejected
+      And the session state is unchanged
+
+  @IYRA-CLAIM-CORROBORATION
+  Rule: both the Archive and the Spire records are needed
+
+    Scenario: without the Spire record the corroborated claim is not verified
+      Given a new session of the "quiet_city" variant
+      And the agent has played "investigate archive, investigate harbor, ally keepers, ally drifters, select_claim record_omission"
+      When the agent plays "broadcast"
+      Then the ending is "unverified_broadcast"
+
+  @IYRA-VARIANT-CLAIM
+  Rule: each variant's records corroborate one claim
+
+    Scenario Outline: in <variant> the records corroborate <claim>
+      Given a new session of the "<variant>" variant
+      And the agent has played "investigate archive, investigate spire, investigate harbor, select_claim <claim>"
+      When the agent plays "broadcast"
+      Then the ending is "truth_released"
+
+      Examples:
+        | variant      | claim           |
+        | quiet_city   | record_omission |
+        | harbor_rumor | record_omission |
+        | spire_echo   | relay_fault     |

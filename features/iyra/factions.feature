@@ -1,0 +1,65 @@
+@iyra
+Feature: Factions and the coalition
+  Trust unlocks alliances; each faction joins once for the same effect.
+
+  Background:
+    Given a verified agent
+    And a new session
+
+  @IYRA-ALLY-TRUST
+  Rule: an alliance needs trust >= 2
+
+    Scenario: allying without trust is rejected without change
+      When the agent plays "ally keepers"
+      Then the action is rejected
+      And the session state is unchanged
+
+    Scenario: allying with trust 2 is accepted
+      Given the agent has played "investigate harbor"
+      When the agent plays "ally keepers"
+      Then the action is accepted
+      And the allies are "keepers"
+
+  @IYRA-ALLY-SIGNAL
+  Rule: an alliance adds the faction and one signal
+
+    Scenario: allying with the keepers adds them and one signal
+      Given the agent has played "investigate harbor"
+      When the agent plays "ally keepers"
+      Then the allies are "keepers"
+      And the resources are evidence 2, trust 2, signal 1
+
+  @IYRA-FACTION-PARITY
+  Rule: both factions have the same resource effect
+
+    Scenario Outline: allying with the <faction> has the common effect
+      Given the agent has played "investigate harbor"
+      When the agent plays "ally <faction>"
+      Then the resources are evidence 2, trust 2, signal 1
+
+      Examples:
+        | faction  |
+        | keepers  |
+        | drifters |
+
+  @IYRA-ALLY-REPEAT
+  Rule: a faction is recruited once
+
+    Scenario: recruiting the keepers twice is rejected without change
+      Given the agent has played "investigate harbor, ally keepers"
+      When the agent plays "ally keepers"
+      Then the action is rejected
+      And the session state is unchanged
+
+  @IYRA-ALLY-SET
+  Rule: allies is a set
+
+    Scenario: a duplicate recruitment does not add a second entry
+      Given the agent has played "investigate harbor, ally drifters"
+      When the agent plays "ally drifters"
+      Then the allies are "drifters"
+
+    Scenario: both factions appear once each
+      Given the agent has played "investigate harbor, ally keepers, ally drifters"
+      When the agent reads the session
+      Then the allies are "drifters, keepers"

@@ -1,0 +1,88 @@
+@iyra
+Feature: Identity: acceptance, proof of work and the Bearer key
+  A new agent explicitly accepts, solves the SHA-256 proof locally and
+  receives its api_key once.
+
+  @IYRA-ACCEPT-FIELDS
+  Rule: acceptance returns the identifiers and the challenge
+
+    Scenario: acceptance returns agent_id, challenge_id, challenge, difficulty and expires_at
+      When a new agent accepts the play task
+      Then the acceptance carries agent_id, challenge_id, challenge, difficulty and expires_at
+
+  @IYRA-PROOF-POW
+  Rule: the proof is a SHA-256 digest of challenge and solution starting with difficulty zeroes
+
+    Scenario: a solution meeting the difficulty is accepted and discloses a key
+      Given a new agent has accepted the play task
+      When the agent verifies with a valid solution
+      Then the verification succeeds and discloses an api_key
+
+    Scenario: a solution missing the difficulty is rejected
+      Given a new agent has accepted the play task
+      When the agent verifies with a solution whose digest misses the difficulty
+      Then the verification is refused without a key
+
+  @IYRA-PROOF-EXPIRY
+  Rule: a challenge is usable only before expires_at
+
+    @control
+    Scenario: a valid solution after expires_at is rejected
+      Given a new agent has accepted the play task
+      And the challenge has expired
+      When the agent verifies with a valid solution
+      Then the verification is refused without a key
+
+  @IYRA-PROOF-DECIMAL
+  Rule: the solution is a canonical decimal string
+
+    Scenario Outline: a non-canonical spelling is rejected even when its digest qualifies
+      Given a new agent has accepted the play task
+      When the agent verifies with a qualifying <spelling> solution
+      Then the verification is refused without a key
+
+      Examples:
+        | spelling     |
+        | leading-zero |
+        | plus-sign    |
+        | fraction     |
+        | empty        |
+        | negative     |
+
+  @IYRA-PROOF-CHALLENGE-BINDING
+  Rule: the challenge must come from the same acceptance
+
+    Scenario: a challenge from another acceptance is rejected
+      Given a new agent has accepted the play task
+      When the agent verifies with a valid solution to another acceptance's challenge
+      Then the verification is refused without a key
+
+  @IYRA-KEY-ONCE
+  Rule: the api_key is disclosed once
+
+    Scenario: a second verification never discloses the key again
+      Given a new agent has verified
+      When the agent verifies again with a valid solution
+      Then the verification is refused without a key
+
+  @IYRA-AUTH-BEARER
+  Rule: authenticated endpoints require the Bearer key
+
+    Scenario Outline: the assignment without a valid Bearer key is refused with 401
+      Given a verified agent
+      When the agent reads its assignment <credentials>
+      Then the answer status is 401
+
+      Examples:
+        | credentials            |
+        | without credentials    |
+        | with an unknown key    |
+        | with a non-Bearer key  |
+
+  @IYRA-AUTH-NO-URL-KEY
+  Rule: a key in the URL is not a credential
+
+    Scenario: a key passed as a query parameter is refused
+      Given a verified agent
+      When the agent reads its assignment with the key in the URL
+      Then the answer status is 401

@@ -1,0 +1,67 @@
+@iyra
+Feature: Visibility, progress and replay
+  Truth and field notes stay private; progress and the replay report the
+  run publicly and verifiably.
+
+  Background:
+    Given a verified agent
+    And a new session
+
+  @IYRA-VISIBILITY
+  Rule: truth and field notes never reach public state, endings or replays
+
+    Scenario: a full investigation and verified broadcast reveals nothing private
+      Given the agent has gathered everything and selected the corroborated claim
+      When the agent plays "broadcast"
+      Then no public field reveals the truth or field notes
+
+    Scenario: the replay reveals nothing private
+      Given the agent has played "investigate archive, investigate harbor, investigate spire, withdraw"
+      When the agent reads the replay
+      Then no public field reveals the truth or field notes
+
+  @IYRA-REPLAY
+  Rule: the replay carries integrity, outcome, version and ranking eligibility
+
+    Scenario: the replay of a finished session carries the inspection fields
+      Given the agent has played "investigate archive, withdraw"
+      When the agent reads the replay
+      Then the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible
+
+  @IYRA-REPLAY-INTEGRITY
+  Rule: the replay's hash chain recomputes
+
+    Scenario: the replay chain recomputes over the accepted actions
+      Given the agent has tried "investigate archive, investigate archive, investigate harbor, ally keepers, broadcast"
+      When the agent reads the replay
+      Then the replay's hash chain recomputes over 4 accepted actions
+
+  @IYRA-PROGRESS
+  Rule: progress mirrors the observation
+
+    Scenario: the progress panel mirrors the observation
+      Given the agent has played "investigate harbor, ally keepers, select_claim relay_fault"
+      When the agent reads the session
+      Then the progress panel mirrors the observation
+
+  @IYRA-MILESTONES
+  Rule: milestones record the first lead, the coalition and the broadcast decision
+
+    Scenario Outline: after "<actions>" the milestones are <milestones>
+      Given the agent has played "<actions>"
+      When the agent reads the session
+      Then the milestones are "<milestones>"
+
+      Examples:
+        | actions                                    | milestones                                      |
+        | select_claim relay_fault                   |                                                 |
+        | investigate harbor                         | first_lead                                      |
+        | investigate harbor, ally keepers, withdraw | first_lead, coalition_formed, broadcast_decision |
+
+  @IYRA-PERSONAL-BEST
+  Rule: the replay reports the personal-best dimensions
+
+    Scenario: the replay reports evidence, allies, steps and ending
+      Given the agent has played "investigate harbor, ally drifters, withdraw"
+      When the agent reads the replay
+      Then the personal-best dimensions are evidence 2, allies 1, steps 3, ending "withdrawn"

@@ -1,0 +1,123 @@
+@phantom-press
+Feature: API surface, registration and errors
+  The contract document, registration, authentication and the error codes
+  every endpoint shares.
+
+  @PP-API-DOC
+  Rule: GET /api serves the contract document
+
+    Scenario: The API root serves the game's document
+      When the agent fetches the API document
+      Then the document names the game and lists its endpoints
+
+  @PP-REGISTER
+  Rule: registration takes a name of 1-32 characters
+
+    Scenario: A valid name gets an API key
+      When a new agent registers with a name of 12 characters
+      Then the registration succeeds with an API key
+
+    Scenario Outline: A bad name is refused
+      When a new agent registers with a name of <length> characters
+      Then the request is refused with status 400
+
+      Examples:
+        | length |
+        | 0      |
+        | 33     |
+
+  @PP-REGISTER-RESPONSE
+  Rule: registration answers agent_id, name and a flib_ key
+
+    Scenario: The registration answer has the reference shape
+      When a new agent registers with a name of 32 characters
+      Then the registration answer carries agent_id, name and a flib_ key
+
+  @PP-NARRATIVE-JA
+  Rule: narrative text is Japanese
+
+    Scenario: Narratives are written in Japanese
+      Given a fresh run
+      When the agent looks at the case
+      Then the narrative is written in Japanese
+
+  @PP-OPENAPI
+  Rule: responses match the OpenAPI document
+
+    Scenario: A session's responses all match the document
+      Given a fresh run
+      When the agent reads a document
+      Then the public log of the run can be fetched
+
+  @PP-ERROR-BODY
+  Rule: errors carry a code and a message
+
+    Scenario: An error answer is a JSON body with code and message
+      Given a fresh run
+      When the agent sends an action without authorization
+      Then the error body carries the code "unauthorized" and a message
+
+  @PP-ERR-400
+  Rule: a malformed body is 400 and changes nothing
+
+    Scenario Outline: Malformed action bodies are refused
+      Given a fresh run
+      When the agent sends the raw action body <body>
+      Then the request is refused with status 400
+      And nothing about the run changed
+
+      Examples:
+        | body                        |
+        | {"action":                  |
+        | {"action": 5}               |
+        | {"arg": "d1"}               |
+        | {"action": "dance"}         |
+        | ["look"]                    |
+
+  @PP-ERR-401
+  Rule: missing or invalid authorization is 401
+
+    Scenario: An action without a key is refused
+      Given a fresh run
+      When the agent sends an action without authorization
+      Then the request is refused with status 401
+      And nothing about the run changed
+
+    Scenario: An action with an unknown key is refused
+      Given a fresh run
+      When the agent sends an action with an invalid key
+      Then the request is refused with status 401
+
+  @PP-ERR-403
+  Rule: another agent's run is 403
+
+    Scenario: Acting on another agent's run is forbidden
+      Given a fresh run
+      When another agent acts on the run
+      Then the request is refused with status 403
+      And nothing about the run changed
+
+  @PP-ERR-404
+  Rule: a missing run is 404
+
+    Scenario: Acting on a run that does not exist
+      Given a registered agent
+      When the agent acts on a run that does not exist
+      Then the request is refused with status 404
+
+  @PP-ERR-409-FINISHED
+  Rule: a finished run refuses actions with 409
+
+    Scenario: A won run refuses further actions
+      Given a run played through to the end
+      When the agent looks at the case
+      Then the request is refused with status 409
+
+  @PP-ERR-409-CONCURRENT @control
+  Rule: concurrent requests on one run get 409 and never corrupt state
+
+    Scenario: Two simultaneous actions on one run
+      Given a fresh run
+      And the server holds each action for a moment
+      When the agent sends two actions on the run at once
+      Then one succeeds, the other is refused with 409, and one turn was spent

@@ -1,0 +1,150 @@
+@phantom-press
+Feature: Cases, AP and the actions of a turn
+
+  @PP-CASE-TABLE
+  Rule: each case has the counts of the per_case table
+
+    Scenario: Every case matches its row of the table
+      Given a fresh run
+      When the agent plays through every case
+      Then each case showed the AP, documents, witnesses and questions of its row
+
+  @PP-CASE-ORDER
+  Rule: cases come in order
+
+    Scenario: Publishing a case opens the next one
+      Given a fresh run
+      And the agent has answered every question with a hedge
+      When the agent publishes the paper
+      Then case 2 is open with fresh AP
+
+    Scenario: The four cases come as 1, 2, 3, 4
+      Given a fresh run
+      When the agent plays through every case
+      Then the cases came in the order 1, 2, 3, 4
+
+  @PP-AP-COST
+  Rule: read costs 2 AP and interview 3
+
+    Scenario: Reading costs 2 AP
+      Given a fresh run
+      When the agent reads a document
+      Then the action succeeds and spends one turn
+      And the AP fell by 2
+
+    Scenario: Interviewing costs 3 AP
+      Given a fresh run
+      When the agent interviews a witness
+      Then the action succeeds and spends one turn
+      And the AP fell by 3
+
+  @PP-AP-NO-CARRY
+  Rule: AP does not carry over
+
+    Scenario: Unspent AP is lost at publish
+      Given a fresh run
+      And the agent has answered every question with a hedge
+      When the agent publishes the paper
+      Then case 2 is open with fresh AP
+
+  @PP-AP-EXHAUSTED
+  Rule: answer and publish work without AP
+
+    Scenario: Answering and publishing with no AP left
+      Given a fresh run
+      And the agent has spent all its AP
+      And the agent has answered every question with a hedge
+      When the agent publishes the paper
+      Then case 2 is open with fresh AP
+
+  @PP-AP-INSUFFICIENT
+  Rule: reading without enough AP is refused
+
+    Scenario: Reading with too little AP
+      Given a fresh run
+      And the agent has spent all its AP
+      When the agent reads a document
+      Then the action is refused without spending a turn
+      And nothing about the run changed
+
+    Scenario: Reading a document twice
+      Given a fresh run
+      And the agent has read a document
+      When the agent reads the same document again
+      Then the action is refused without spending a turn
+
+  @PP-ACTION-TURN
+  Rule: look, read, interview, answer and publish each spend one turn
+
+    Scenario: Looking spends one turn
+      Given a fresh run
+      When the agent looks at the case
+      Then the action succeeds and spends one turn
+
+  @PP-ACTION-OK-FALSE
+  Rule: an invalid action is ok:false and spends no turn
+
+    Scenario Outline: Invalid moves change nothing
+      Given a fresh run
+      When the agent performs "<action>" with "<arg>"
+      Then the action is refused without spending a turn
+      And nothing about the run changed
+
+      Examples:
+        | action    | arg        |
+        | read      | d99        |
+        | read      |            |
+        | interview | w9 t1      |
+        | publish   |            |
+
+  @PP-STATUS
+  Rule: status spends no turn and is not logged
+
+    Scenario: Checking status
+      Given a fresh run
+      And the agent has looked at the case
+      When the agent checks its status
+      Then the action succeeds without spending a turn
+      And the public log lists 1 action, the look
+
+  @PP-AVAILABLE-ACTIONS
+  Rule: available_actions lists exactly what is valid
+
+    Scenario: publish is offered only once every question is answered
+      Given a fresh run
+      When the agent answers every question with a hedge
+      Then the available actions match the run's situation
+
+    Scenario: read is not offered without AP
+      Given a fresh run
+      When the agent spends all its AP
+      Then the available actions match the run's situation
+
+  @PP-STATE-VIEW
+  Rule: the PublicStateView carries the run's resources
+
+    Scenario: The state after an action
+      Given a fresh run
+      When the agent looks at the case
+      Then the state shows the run's resources and the case's public face
+
+  @PP-EVENTS
+  Rule: events describe what an action did
+
+    Scenario: Reading yields a document event
+      Given a fresh run
+      When the agent reads a document
+      Then the events hold one document event for that document
+
+  @PP-DOC-FORMAT
+  Rule: a read document exposes kind, origin and claims
+
+    Scenario: A document read in full
+      Given a fresh run
+      When the agent reads a document
+      Then the document shows its kind, origin, text and the claims it takes a stance on
+
+    Scenario: A testimony taken in full
+      Given a fresh run
+      When the agent interviews a witness
+      Then the testimony shows its source, origin, text and the claims it takes a stance on

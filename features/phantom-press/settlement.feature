@@ -1,0 +1,90 @@
+@phantom-press
+Feature: Publishing and settlement
+
+  @PP-PUBLISH-ALL-ANSWERED
+  Rule: publish needs every question answered
+
+    Scenario: Publishing with a question unanswered
+      Given a fresh run
+      And the agent has answered every question but one
+      When the agent publishes the paper
+      Then the action is refused without spending a turn
+      And nothing about the run changed
+
+  @PP-SETTLE-TABLE
+  Rule: answers settle exactly by the table
+
+    Scenario: Hedged answers settle by the table
+      Given a fresh run
+      And the agent has answered every question with a hedge
+      When the agent publishes the paper
+      Then the settlement matches the table for the revealed answers
+
+    Scenario: Assertions backed by what the agent read settle by the table
+      Given a fresh run
+      And the agent has read every document it can afford
+      And the agent has asserted what it read and hedged the rest
+      When the agent publishes the paper
+      Then the settlement matches the table for the revealed answers
+
+  @PP-SETTLE-GHOST
+  Rule: 真 or 偽 where the answer is 裏取り不能 costs 4 more trust
+
+    Scenario: Hedging true on every question
+      Given a fresh run
+      And the agent has answered every question with "真 留保"
+      When the agent publishes the paper
+      Then the settlement matches the table for the revealed answers
+      And every ghost answer cost 4 more trust
+
+  @PP-SETTLE-BONUS
+  Rule: a cleared case adds 300, the final case 1500 more
+
+    Scenario: Playing all four cases through
+      Given a fresh run
+      When the agent plays through every case
+      Then every cleared case added 300 and the final case 1500 more, and the run was won
+
+  @PP-TRUST-INIT
+  Rule: trust starts at 100 and never exceeds it
+
+    Scenario: A new run starts with full trust
+      Given a registered agent
+      When the agent starts a run with the body {"budget_turns": 50}
+      Then the trust is 100
+
+    Scenario: Trust never rises above 100
+      Given a fresh run
+      When the agent plays through every case
+      Then the trust never exceeded 100
+
+  @PP-SETTLE-FIRED
+  Rule: trust 0 fires the trainee
+
+    Scenario: Misprints until trust runs out
+      Given a fresh run
+      When the agent misprints until it is fired
+      Then the run ended with status "fired"
+      And further actions are refused with status 409
+
+  @PP-SETTLE-CLAMP
+  Rule: trust stops at 0 and a fired case is not cleared
+
+    Scenario: The publish that fires the trainee
+      Given a fresh run
+      When the agent misprints until it is fired
+      Then the last settlement left trust at 0 with no clear bonus
+
+  @PP-SCORE
+  Rule: score = points + trust*5 - turns
+
+    Scenario: The score after publishing
+      Given a fresh run
+      And the agent has answered every question with a hedge
+      When the agent publishes the paper
+      Then the score is points + trust*5 - turns
+
+    Scenario: The score of a finished run
+      Given a fresh run
+      When the agent plays through every case
+      Then the score is points + trust*5 - turns

@@ -1,0 +1,167 @@
+package iyra
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Kind classifies a rejection so the server can pick its status without the
+// engine knowing HTTP: bad input (400), a state conflict (409) or a rule
+// rejection of a well-formed action (422). IYRA-STATUS-CODES
+type Kind int
+
+// The rejection kinds.
+const (
+	BadInput Kind = iota
+	Conflict
+	RuleRejected
+)
+
+// Rejection is why an action was not accepted. Rule names the catalogue
+// rule the rejection enforces; Code is the machine-readable error code.
+type Rejection struct {
+	Kind    Kind
+	Code    string
+	Rule    string
+	Message string
+}
+
+// Error lets a rejection travel as an error.
+func (r *Rejection) Error() string { return r.Code + ": " + r.Message }
+
+// reject builds a Rejection.
+func reject(kind Kind, code, rule, format string, args ...any) *Rejection {
+	return &Rejection{Kind: kind, Code: code, Rule: rule, Message: fmt.Sprintf(format, args...)}
+}
+
+// Action is one caller-selected action with its declared parameter. Field
+// order is fixed: it is also the canonical encoding the replay chain hashes.
+type Action struct {
+	Type    string `json:"type"`
+	Site    string `json:"site,omitempty"`
+	Faction string `json:"faction,omitempty"`
+	Claim   string `json:"claim,omitempty"`
+}
+
+// Canonical returns the action's canonical JSON (IYRA-REPLAY-INTEGRITY).
+func (a Action) Canonical() []byte {
+	raw, _ := json.Marshal(a) // a struct of strings always marshals
+	return raw
+}
+
+// params names the one parameter each action type declares.
+var params = map[string]string{
+	TypeInvestigate: "site",
+	TypeAlly:        "faction",
+	TypeSelectClaim: "claim",
+	TypeBroadcast:   "",
+	TypeWithdraw:    "",
+}
+
+// Submission is a decoded action request: the revision beside the action.
+// Invalid holds a rule rejection of the action itself (unknown type,
+// undeclared parameter); it is reported only after the session and
+// revision checks, so a stale request is always a conflict first.
+type Submission struct {
+	Revision int
+	Action   Action
+	Invalid  *Rejection
+}
+
+// DecodeSubmission parses an action request body {revision, action}. It
+// enforces the envelope rules before any game rule: a JSON object
+// (IYRA-BAD-INPUT), revision beside and never inside the action
+// (IYRA-ACTION-REVISION-PLACEMENT), a present integer revision
+// (IYRA-REVISION-STALE: missing is a conflict), action.type present
+// (IYRA-ACTION-TYPE-REQUIRED).
+func DecodeSubmission(body []byte) (Submission, *Rejection) {
+	var env map[string]json.RawMessage
+	if err := strictUnmarshal(body, &env); err != nil || env == nil {
+		return Submission{}, reject(BadInput, "malformed_json", "IYRA-BAD-INPUT", "body must be a JSON object {revision, action}")
+	}
+	rawAction, ok := env["action"]
+	if !ok || isNull(rawAction) {
+		return Submission{}, reject(BadInput, "action_required", "IYRA-ACTION-TYPE-REQUIRED", "body must carry an action object beside revision")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(rawAction, &fields); err != nil || fields == nil {
+		return Submission{}, reject(BadInput, "invalid_action", "IYRA-BAD-INPUT", "action must be a JSON object")
+	}
+	if _, inside := fields["revision"]; inside {
+		return Submission{}, reject(BadInput, "revision_inside_action", "IYRA-ACTION-REVISION-PLACEMENT", "revision belongs beside action, never inside it")
+	}
+	rev, rej := decodeRevision(env)
+	if rej != nil {
+		return Submission{}, rej
+	}
+	a, rej := decodeAction(fields)
+	if rej != nil && rej.Kind == BadInput {
+		return Submission{}, rej
+	}
+	return Submission{Revision: rev, Action: a, Invalid: rej}, nil
+}
+
+// decodeRevision reads the revision beside the action: missing is a conflict, a wrong type bad input.
+func decodeRevision(env map[string]json.RawMessage) (int, *Rejection) {
+	raw, ok := env["revision"]
+	if !ok || isNull(raw) {
+		return 0, reject(Conflict, "revision_required", "IYRA-REVISION-STALE", "revision is required beside action; read the session state for the latest revision")
+	}
+	var rev int
+	if err := json.Unmarshal(raw, &rev); err != nil || rev < 0 {
+		return 0, reject(BadInput, "invalid_revision", "IYRA-BAD-INPUT", "revision must be a non-negative integer")
+	}
+	return rev, nil
+}
+
+// decodeAction reads the type and the one declared parameter. Unknown
+// types and undeclared parameters are rule rejections of a well-formed
+// request (422), not malformed input.
+func decodeAction(fields map[string]json.RawMessage) (Action, *Rejection) {
+	var a Action
+	raw, ok := fields["type"]
+	if !ok || json.Unmarshal(raw, &a.Type) != nil || a.Type == "" {
+		return a, reject(BadInput, "action_type_required", "IYRA-ACTION-TYPE-REQUIRED", "action.type is required and must be a string")
+	}
+	param, known := params[a.Type]
+	if !known {
+		return a, reject(RuleRejected, "unknown_action", "IYRA-LEGAL-CATALOGUE", "action type %q is not in legal_actions", a.Type)
+	}
+	for k := range fields {
+		if k != "type" && k != param {
+			return a, reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "%s does not declare parameter %q", a.Type, k)
+		}
+	}
+	if param == "" {
+		return a, nil
+	}
+	var v string
+	if raw, ok := fields[param]; !ok || json.Unmarshal(raw, &v) != nil || v == "" {
+		return a, reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "%s requires a string %s", a.Type, param)
+	}
+	switch param {
+	case "site":
+		a.Site = v
+	case "faction":
+		a.Faction = v
+	case "claim":
+		a.Claim = v
+	}
+	return a, nil
+}
+
+// strictUnmarshal decodes exactly one JSON value, refusing trailing data.
+func strictUnmarshal(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("trailing data after JSON value")
+	}
+	return nil
+}
+
+// isNull reports whether a raw JSON value is null.
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }

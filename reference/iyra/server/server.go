@@ -1,0 +1,225 @@
+// Package server is the Echoes of Iyra reference HTTP server: the whole v5
+// surface of spec/iyra/openapi.yaml (acceptance, proof-of-work
+// verification, Bearer keys, assignment, sessions under Idempotency-Key,
+// actions, replay, trust) over the pure engine in reference/iyra. Every
+// request is served under one mutex, so concurrent callers never observe or
+// produce a torn state; all randomness comes from Options.Seed.
+package server
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/agentgames/conformance/reference/iyra"
+)
+
+// The published identifiers of the one game this server hosts.
+const (
+	BasePath  = "/api/v5"
+	Slug      = "echoes-of-iyra"
+	VersionID = "xgv_e3baba90b92558c7b5d8d598"
+	Campaign  = "challenge-play-w1"
+)
+
+// Options configures a server. Zero values pick the documented defaults.
+type Options struct {
+	Seed int64
+	// Now is the clock (nil: time.Now); challenge expiry and quotas read it.
+	Now func() time.Time
+	// Log receives one line per request when set.
+	Log *log.Logger
+	// Rules are the game rules (zero value: iyra.DefaultRules()). Tests pass
+	// broken rules to build targets that violate one rule.
+	Rules *iyra.Rules
+	// Pack is the content (nil: the embedded fixtures).
+	Pack *iyra.Pack
+	// Difficulty is the proof-of-work difficulty in hex zeroes (0: 4).
+	Difficulty int
+	// ChallengeTTL is how long a challenge stays valid (0: 10 minutes).
+	ChallengeTTL time.Duration
+	// SessionQuota is the sessions an agent may create per UTC day (0: 100000).
+	SessionQuota int
+}
+
+// Server is the reference server. Create it with New.
+type Server struct {
+	opts   Options
+	rules  iyra.Rules
+	pack   *iyra.Pack
+	mu     sync.Mutex
+	rng    *rand.Rand
+	agents map[string]*agent
+	keys   map[string]*agent
+	chals  map[string]*challenge
+	sess   map[string]*session
+	mux    *http.ServeMux
+}
+
+type agent struct {
+	id, name, model string
+	key             string
+	verified        bool
+	idem            map[string]*idemEntry
+	quotaDay        string
+	quotaUsed       int
+}
+
+type challenge struct {
+	id, agentID, value string
+	difficulty         int
+	expires            time.Time
+	used               bool
+}
+
+type session struct {
+	id, owner, key, variant string
+	game                    *iyra.Game
+}
+
+type idemEntry struct {
+	fingerprint string
+	sessionID   string
+}
+
+// New builds a server from opts.
+func New(opts Options) *Server {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Difficulty == 0 {
+		opts.Difficulty = 4
+	}
+	if opts.ChallengeTTL == 0 {
+		opts.ChallengeTTL = 10 * time.Minute
+	}
+	if opts.SessionQuota == 0 {
+		opts.SessionQuota = 100000
+	}
+	s := &Server{
+		opts: opts, rules: iyra.DefaultRules(), pack: opts.Pack,
+		rng:    rand.New(rand.NewPCG(uint64(opts.Seed), 0x1a7a)),
+		agents: map[string]*agent{}, keys: map[string]*agent{},
+		chals: map[string]*challenge{}, sess: map[string]*session{},
+	}
+	if opts.Rules != nil {
+		s.rules = *opts.Rules
+	}
+	if s.pack == nil {
+		s.pack = iyra.DefaultPack()
+	}
+	s.routes()
+	return s
+}
+
+// ServeHTTP serves one request, logging it when Options.Log is set.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	s.mux.ServeHTTP(rec, r)
+	if s.opts.Log != nil {
+		// The path only: a query could carry a misplaced key.
+		s.opts.Log.Printf("%s %s %d %s", r.Method, r.URL.Path, rec.status, time.Since(start).Round(time.Microsecond))
+	}
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+// WriteHeader records the status for the request log.
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// reply is a handler's answer: a status, a JSON body and optional headers.
+type reply struct {
+	status int
+	body   any
+	header map[string]string
+}
+
+// apiError is the error body of every 4xx (IYRA-ERROR-BODY).
+type apiError struct {
+	Code              string `json:"code"`
+	Message           string `json:"message"`
+	RetryAfterSeconds *int   `json:"retry_after_seconds,omitempty"`
+	RetryAt           string `json:"retry_at,omitempty"`
+	Revision          *int   `json:"revision,omitempty"`
+}
+
+// fail builds an error answer (IYRA-ERROR-BODY).
+func fail(status int, code, message string) reply {
+	return reply{status: status, body: apiError{Code: code, Message: message}}
+}
+
+// route adapts a handler to http: it reads the body before taking the lock,
+// runs the handler under the lock and writes JSON.
+func (s *Server) route(method string, h func(r *http.Request, body []byte) reply) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method {
+			w.Header().Set("Allow", method)
+			write(w, fail(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed here; use "+method))
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+		if err != nil {
+			write(w, fail(http.StatusBadRequest, "unreadable_body", "the request body could not be read"))
+			return
+		}
+		s.mu.Lock()
+		out := h(r, body)
+		s.mu.Unlock()
+		write(w, out)
+	}
+}
+
+// write sends a reply as JSON; answers are never cached because state moves.
+func write(w http.ResponseWriter, out reply) {
+	for k, v := range out.header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(out.status)
+	_ = json.NewEncoder(w).Encode(out.body)
+}
+
+// routes registers the v5 surface. Patterns carry no method so a wrong
+// method gets a JSON 405 instead of the mux's plain-text one.
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.Handle(BasePath+"/tasks/play", s.route(http.MethodGet, s.playPreview))
+	m.Handle(BasePath+"/tasks/play/accept", s.route(http.MethodPost, s.accept))
+	m.Handle(BasePath+"/agents/verify", s.route(http.MethodPost, s.verify))
+	m.Handle(BasePath+"/store/{slug}", s.route(http.MethodGet, s.storeDetail))
+	m.Handle(BasePath+"/store/{slug}/versions/{version}", s.route(http.MethodGet, s.storeVersion))
+	m.Handle(BasePath+"/store/{slug}/assignment", s.route(http.MethodGet, s.assignment))
+	m.Handle(BasePath+"/store/{slug}/sessions", s.route(http.MethodPost, s.createSession))
+	m.Handle(BasePath+"/idempotency/status", s.route(http.MethodGet, s.idempotencyStatus))
+	m.Handle(BasePath+"/sessions/{id}", s.route(http.MethodGet, s.readSession))
+	m.Handle(BasePath+"/sessions/{id}/actions", s.route(http.MethodPost, s.act))
+	m.Handle(BasePath+"/sessions/{id}/replay", s.route(http.MethodGet, s.replay))
+	m.Handle(BasePath+"/trust", s.route(http.MethodGet, s.trust))
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		write(w, fail(http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path))
+	})
+	s.mux = m
+}
+
+// token draws n random bytes from the seeded generator as hex.
+func (s *Server) token(n int) string {
+	buf := make([]byte, 0, n+8)
+	for len(buf) < n {
+		buf = binary.LittleEndian.AppendUint64(buf, s.rng.Uint64())
+	}
+	return hex.EncodeToString(buf[:n])
+}
