@@ -1,0 +1,141 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/cli"
+	"github.com/agentgames/conformance/conformance/protocols"
+)
+
+// serveAll starts what `conformance serve` serves, on a loopback port.
+func serveAll(t *testing.T, logs io.Writer) string {
+	t.Helper()
+	srv := httptest.NewServer(cli.ServeMux(protocols.All(), 1, log.New(logs, "", 0)))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestServeThenRunEachProtocolWritesAllReports(t *testing.T) {
+	var logs bytes.Buffer
+	base := serveAll(t, &logs)
+	targets := map[string]string{"iyra": base, "phantom-press": base + "/game/phantom-press/api"}
+	for protocol, target := range targets {
+		dir := t.TempDir()
+		junit, js, html := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.html")
+		code, out, errOut := run("run", "--target", target, "--protocol", protocol, "--checks", "3",
+			"--junit", junit, "--json", js, "--html", html, "--cases", dir)
+		require.Equal(t, 0, code, "%s: %s\n%s", protocol, tail(out), errOut)
+		assert.Contains(t, out, "RESULT: PASS")
+		assertJUnit(t, junit)
+		assertJSONKeyedByRule(t, js, protocol)
+		page, err := os.ReadFile(html)
+		require.NoError(t, err)
+		assert.Contains(t, string(page), "<html")
+	}
+	assert.Contains(t, logs.String(), "POST /api/v5/store/echoes-of-iyra/sessions 201", "one log line per request")
+}
+
+func assertJUnit(t *testing.T, path string) {
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+	}
+	require.NoError(t, xml.Unmarshal(raw, &doc))
+	assert.Positive(t, doc.Tests)
+	assert.Zero(t, doc.Failures)
+}
+
+func assertJSONKeyedByRule(t *testing.T, path, protocol string) {
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var doc struct {
+		Rules map[string]struct {
+			Protocol string `json:"protocol"`
+			Quote    string `json:"quote"`
+			Status   string `json:"status"`
+		} `json:"rules"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	require.NotEmpty(t, doc.Rules)
+	for id, r := range doc.Rules {
+		assert.Equal(t, protocol, r.Protocol, id)
+		assert.NotEmpty(t, r.Quote, id)
+	}
+}
+
+func TestEmbeddedRunOfEveryProtocolPasses(t *testing.T) {
+	code, out, errOut := run("run", "--checks", "2", "--quiet")
+	require.Equal(t, 0, code, "%s\n%s", tail(out), errOut)
+	for _, p := range protocols.All() {
+		assert.Contains(t, out, p.Name)
+	}
+}
+
+func TestBrokenTargetFailsAndItsCaseReplays(t *testing.T) {
+	// A deployment that answers every action with a malformed body breaks
+	// the contract: the run must fail (exit 1), not error and not pass.
+	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/actions") {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"revision":"not-a-number"}`))
+			return
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	defer broken.Close()
+	dir := t.TempDir()
+	code, out, _ := run("run", "--target", broken.URL, "--protocol", "iyra", "--checks", "-1", "--cases", dir)
+	require.Equal(t, 1, code, tail(out))
+	cases, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	require.NotEmpty(t, cases)
+	code, out, _ = run("replay", cases[0])
+	assert.Equal(t, 1, code, "the case still fails against the broken target: %s", tail(out))
+	good := serveAll(t, io.Discard)
+	code, out, _ = run("replay", cases[0], "--target", good)
+	assert.Equal(t, 0, code, "and passes against the reference: %s", tail(out))
+}
+
+func TestRulesAndVectors(t *testing.T) {
+	code, out, _ := run("rules", "--uncovered")
+	assert.Equal(t, 0, code)
+	assert.Empty(t, out, "every rule is checked")
+	code, out, _ = run("rules", "--protocol", "iyra", "--format", "json")
+	require.Equal(t, 0, code)
+	var rows []struct {
+		ID        string   `json:"id"`
+		Level     string   `json:"level"`
+		Quote     string   `json:"quote"`
+		Scenarios []string `json:"scenarios"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	require.NotEmpty(t, rows)
+	for _, r := range rows {
+		assert.NotEmpty(t, r.Scenarios, r.ID)
+	}
+	code, out, _ = run("vectors")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, " 0 mismatches")
+}
+
+func tail(s string) string {
+	if len(s) > 3000 {
+		return "…" + s[len(s)-3000:]
+	}
+	return s
+}
