@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/httplog"
 )
 
 const serveExamples = `  conformance serve                                  # every protocol on 127.0.0.1:8080
@@ -64,7 +65,7 @@ func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int 
 }
 
 // ServeMux mounts each protocol's reference server under its base path,
-// with an index at / and one log line per request.
+// with an index at / and one log line per request (reference/httplog).
 func ServeMux(ps []*suite.Protocol, seed int64, logger *log.Logger) http.Handler {
 	mux := http.NewServeMux()
 	index := map[string]string{}
@@ -78,27 +79,6 @@ func ServeMux(ps []*suite.Protocol, seed int64, logger *log.Logger) http.Handler
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"service": "conformance reference servers", "protocols": index})
 	})
-	return logRequests(mux, logger)
+	return httplog.Handler(mux, logger)
 }
 
-// statusWriter remembers the status a handler wrote, for the log line.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
-}
-
-// logRequests logs method, path, status and duration; never headers or
-// bodies, which may hold keys.
-func logRequests(next http.Handler, logger *log.Logger) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(sw, r)
-		logger.Printf("%s %s %d %s", r.Method, r.URL.Path, sw.status, time.Since(start).Round(time.Microsecond))
-	})
-}

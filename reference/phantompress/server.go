@@ -7,6 +7,7 @@ package phantompress
 import (
 	"encoding/hex"
 	"fmt"
+	"github.com/agentgames/conformance/reference/httplog"
 	"hash/fnv"
 	"log"
 	"math/rand/v2"
@@ -167,24 +168,9 @@ func (s *Server) caseRNG(seed string) *rand.Rand {
 	return rand.New(rand.NewPCG(h.Sum64(), 0x5eed))
 }
 
-// ServeHTTP routes a request under BasePath.
+// ServeHTTP routes a request under BasePath, logging it when a logger is set.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-	s.route(rw, r)
-	if s.logger != nil {
-		s.logger.Printf("%s %s %d %s", r.Method, r.URL.Path, rw.status, time.Since(start).Round(time.Microsecond))
-	}
-}
-
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
+	httplog.Handler(http.HandlerFunc(s.route), s.logger).ServeHTTP(w, r)
 }
 
 // route dispatches on method and path segments.

@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/agentgames/conformance/reference/httplog"
 	"io"
 	"log"
 	"math/rand/v2"
@@ -120,24 +121,7 @@ func New(opts Options) *Server {
 
 // ServeHTTP serves one request, logging it when Options.Log is set.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	rec := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-	s.mux.ServeHTTP(rec, r)
-	if s.opts.Log != nil {
-		// The path only: a query could carry a misplaced key.
-		s.opts.Log.Printf("%s %s %d %s", r.Method, r.URL.Path, rec.status, time.Since(start).Round(time.Microsecond))
-	}
-}
-
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-// WriteHeader records the status for the request log.
-func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
+	httplog.Handler(s.mux, s.opts.Log).ServeHTTP(w, r)
 }
 
 // reply is a handler's answer: a status, a JSON body and optional headers.
