@@ -81,4 +81,3 @@ func ServeMux(ps []*suite.Protocol, seed int64, logger *log.Logger) http.Handler
 	})
 	return httplog.Handler(mux, logger)
 }
-
