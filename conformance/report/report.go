@@ -103,21 +103,11 @@ func ruleIndex(r *verdict.Report) map[string]verdict.RuleInfo {
 	return idx
 }
 
-// ruleStatuses folds, for every rule cited by a result, the worst status of
-// the results citing it. It walks the results once instead of calling
-// Report.RuleStatus per rule, which regroups all results each time.
+// ruleStatuses folds, for every rule, what the results decided of it
+// (verdict.Result.RuleStatuses): a failure counts against the rule that
+// failed, not against every rule its scenario is tagged with.
 func ruleStatuses(r *verdict.Report) map[string]verdict.Status {
-	out := map[string]verdict.Status{}
-	for _, res := range r.Results {
-		for _, id := range res.Rules {
-			if st, ok := out[id]; ok {
-				out[id] = verdict.Worse(st, res.Status)
-			} else {
-				out[id] = res.Status
-			}
-		}
-	}
-	return out
+	return r.RuleStatusMap()
 }
 
 // ruleStatus is the report status of one rule: the fold of its results or

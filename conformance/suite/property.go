@@ -100,6 +100,7 @@ func (ex *execution) result(tb *propTB) verdict.Result {
 		err = verdict.Errorf("rapid: %s", tb.message())
 	}
 	ex.pr.apply(&res, err)
+	res.Stopped = res.FailedRule != ""
 	if ex.lastRec != nil {
 		res.Transcript = ex.lastRec.Exchanges()
 	}

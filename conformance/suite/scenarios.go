@@ -83,6 +83,7 @@ func (pr *protocolRun) scenarioResult(s *godog.Scenario, err error, rec *driver.
 		Rules: pr.ruleTags(s), Transcript: rec.Exchanges()}
 	err = pr.normalizeError(err, res.Rules)
 	pr.apply(&res, err)
+	res.Stopped = res.FailedRule != ""
 	for _, f := range rec.Findings() {
 		pr.applyFinding(&res, f)
 	}
@@ -125,12 +126,11 @@ func (pr *protocolRun) apply(res *verdict.Result, err error) {
 // a passing scenario and is listed as a warning otherwise.
 func (pr *protocolRun) applyFinding(res *verdict.Result, finding error) {
 	st := verdict.Classify(finding, pr.cat.LevelOf)
-	if res.Status == verdict.Pass && st == verdict.Fail {
+	if res.Status == verdict.Pass && (st == verdict.Fail || st == verdict.Warn) {
 		pr.apply(res, finding)
-		return
-	}
-	if res.Status == verdict.Pass {
-		res.Status = st
+		if st == verdict.Fail {
+			return
+		}
 	}
 	res.Warnings = append(res.Warnings, finding.Error())
 }

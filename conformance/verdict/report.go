@@ -104,11 +104,12 @@ func (r *Report) ExitCode() int {
 	return 0
 }
 
-// ByRule groups results under each rule ID they check, sorted by ID.
+// ByRule groups results under each rule they decided something of (see
+// Result.RuleStatuses), sorted by name.
 func (r *Report) ByRule() map[string][]Result {
 	out := map[string][]Result{}
 	for _, res := range r.Results {
-		for _, id := range res.Rules {
+		for id := range res.RuleStatuses() {
 			out[id] = append(out[id], res)
 		}
 	}
@@ -118,17 +119,24 @@ func (r *Report) ByRule() map[string][]Result {
 	return out
 }
 
-// RuleStatus folds the results of one rule: its worst status, or "" when no
-// result checked it.
+// RuleStatus folds what every result decided of one rule: its worst status,
+// or "" when no result touched it.
 func (r *Report) RuleStatus(id string) Status {
-	var st Status
-	for _, res := range r.ByRule()[id] {
-		if st == "" {
-			st = res.Status
+	return r.RuleStatusMap()[id]
+}
+
+// RuleStatusMap folds RuleStatuses over all results in one pass.
+func (r *Report) RuleStatusMap() map[string]Status {
+	out := map[string]Status{}
+	for _, res := range r.Results {
+		for id, st := range res.RuleStatuses() {
+			if prev, ok := out[id]; ok {
+				st = foldRule(prev, st)
+			}
+			out[id] = st
 		}
-		st = Worse(st, res.Status)
 	}
-	return st
+	return out
 }
 
 // Failed reports whether any result failed on rule id; tests of broken
@@ -140,4 +148,16 @@ func (r *Report) Failed(id string) bool {
 		}
 	}
 	return false
+}
+
+// foldRule combines two verdicts on one rule: a skip says nothing, so any
+// decided verdict wins over it; otherwise the worse one wins.
+func foldRule(a, b Status) Status {
+	switch {
+	case a == Skip:
+		return b
+	case b == Skip:
+		return a
+	}
+	return Worse(a, b)
 }

@@ -142,13 +142,16 @@ type Exchange struct {
 
 // Result is the outcome of one scenario or property check.
 type Result struct {
-	Protocol   string        `json:"protocol"`
-	Feature    string        `json:"feature"`
-	Name       string        `json:"name"`
-	Kind       string        `json:"kind"` // "scenario" or "property"
-	Rules      []string      `json:"rules"`
-	Status     Status        `json:"status"`
-	FailedRule string        `json:"failed_rule,omitempty"`
+	Protocol   string   `json:"protocol"`
+	Feature    string   `json:"feature"`
+	Name       string   `json:"name"`
+	Kind       string   `json:"kind"` // "scenario" or "property"
+	Rules      []string `json:"rules"`
+	Status     Status   `json:"status"`
+	FailedRule string   `json:"failed_rule,omitempty"`
+	// Stopped means a step failed on FailedRule and the check ended there,
+	// so its other rules were not decided (see RuleStatuses).
+	Stopped    bool          `json:"stopped,omitempty"`
 	Message    string        `json:"message,omitempty"`
 	Expected   string        `json:"expected,omitempty"`
 	Observed   string        `json:"observed,omitempty"`
@@ -158,4 +161,27 @@ type Result struct {
 	Sequence   []string      `json:"sequence,omitempty"`
 	CaseFile   string        `json:"case_file,omitempty"`
 	Duration   time.Duration `json:"duration_ns"`
+}
+
+// RuleStatuses says what this result decided of each rule it touches. A
+// failure or warning counts against FailedRule only: when the check stopped
+// there, its other rules were not decided and count as skipped; when the
+// failure was found in passing (a schema mismatch), its own rules passed.
+func (r Result) RuleStatuses() map[string]Status {
+	out := make(map[string]Status, len(r.Rules)+1)
+	blamed := r.FailedRule != "" && (r.Status == Fail || r.Status == Warn)
+	for _, id := range r.Rules {
+		switch {
+		case !blamed:
+			out[id] = r.Status
+		case r.Stopped:
+			out[id] = Skip
+		default:
+			out[id] = Pass
+		}
+	}
+	if blamed {
+		out[r.FailedRule] = r.Status
+	}
+	return out
 }
