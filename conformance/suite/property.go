@@ -50,63 +50,102 @@ func (pr *protocolRun) runProperty(ctx context.Context, prop Property) verdict.R
 	}
 	configureRapid(checks, pr.cfg.Seed)
 	ex := &execution{pr: pr, prop: prop, ctx: ctx}
+	if pr.ref == nil {
+		ex.maxStarts = checks + liveShrinkBudget
+	}
 	tb := &propTB{name: prop.Name}
 	tb.run(func() { rapid.Check(tb, ex.check) })
 	res := ex.result(tb)
 	res.Duration = time.Since(start)
-	pr.cases.record(pr, &res, propertyCase(prop, ex.lastSeq))
+	pr.cases.record(pr, &res, propertyCase(prop, ex.failSeq()))
 	pr.cfg.Progress.Done(res)
 	return res
 }
 
-// execution keeps the state of the latest rapid check.
+// liveShrinkBudget is how many machines (sessions, runs) shrinking may start
+// on a live target beyond the checks themselves: every start spends the
+// deployment's quota, so a failure is reported with the smallest sequence
+// found within it.
+const liveShrinkBudget = 30
+
+// execution is one property's rapid run: it counts the machines started,
+// keeps the latest failure, and stops touching the target after a harness
+// error, since shrinking through an outage or an exhausted quota only
+// spends more of it.
 type execution struct {
-	pr      *protocolRun
-	prop    Property
-	ctx     context.Context
-	lastSeq []Action
-	lastErr error
-	lastRec *driver.Recorder
+	pr        *protocolRun
+	prop      Property
+	ctx       context.Context
+	starts    int
+	maxStarts int // 0: unlimited
+	halted    bool
+	fail      *failedCheck
+}
+
+// failedCheck is the latest check that failed, with its action sequence.
+type failedCheck struct {
+	seq []Action
+	err error
+	rec *driver.Recorder
 }
 
 // check is the rapid property: start a machine, draw and apply actions.
 func (ex *execution) check(t *rapid.T) {
-	ex.lastSeq, ex.lastErr, ex.lastRec = nil, nil, &driver.Recorder{}
-	m, err := ex.prop.New(ex.ctx, ex.pr.env(ex.lastRec))
+	if ex.halted || (ex.maxStarts > 0 && ex.starts >= ex.maxStarts) {
+		t.SkipNow() // an invalid case to rapid: shrinking ends without a request
+	}
+	ex.starts++
+	rec := &driver.Recorder{}
+	m, err := ex.prop.New(ex.ctx, ex.pr.env(rec))
 	if err != nil {
-		ex.lastErr = err
+		ex.failed(nil, err, rec)
 		t.Fatalf("starting %s: %v", ex.prop.Name, err)
 	}
+	var seq []Action
 	for i := 0; i < propertySteps; i++ {
 		a := m.Draw(t)
-		ex.lastSeq = append(ex.lastSeq, a)
+		seq = append(seq, a)
 		if err := m.Apply(ex.ctx, a); err != nil {
-			ex.lastErr = err
+			ex.failed(seq, err, rec)
 			t.Fatalf("step %d %s: %v", i+1, a, err)
 		}
 	}
 }
 
-// result classifies the property's outcome.
+func (ex *execution) failed(seq []Action, err error, rec *driver.Recorder) {
+	ex.fail = &failedCheck{seq: seq, err: err, rec: rec}
+	var f *verdict.Failure
+	if !errors.As(err, &f) {
+		ex.halted = true
+	}
+}
+
+func (ex *execution) failSeq() []Action {
+	if ex.fail == nil {
+		return nil
+	}
+	return ex.fail.seq
+}
+
+// result classifies the property's outcome from the latest failure, which
+// is the most shrunk one; rapid's own message only explains a failure no
+// check recorded.
 func (ex *execution) result(tb *propTB) verdict.Result {
 	res := verdict.Result{Protocol: ex.pr.p.Name, Feature: "properties", Name: ex.prop.Name, Kind: "property",
 		Rules: ex.prop.Rules, Seed: tb.seed()}
-	if !tb.Failed() {
+	switch {
+	case ex.fail != nil:
+		ex.pr.apply(&res, ex.fail.err)
+		res.Transcript = ex.fail.rec.Exchanges()
+		for _, a := range ex.fail.seq {
+			res.Sequence = append(res.Sequence, string(a))
+		}
+	case tb.Failed():
+		ex.pr.apply(&res, verdict.Errorf("rapid: %s", tb.message()))
+	default:
 		res.Status = verdict.Pass
-		return res
 	}
-	err := ex.lastErr
-	if err == nil {
-		err = verdict.Errorf("rapid: %s", tb.message())
-	}
-	ex.pr.apply(&res, err)
 	res.Stopped = res.FailedRule != ""
-	if ex.lastRec != nil {
-		res.Transcript = ex.lastRec.Exchanges()
-	}
-	for _, a := range ex.lastSeq {
-		res.Sequence = append(res.Sequence, string(a))
-	}
 	return res
 }
 

@@ -182,3 +182,33 @@ func find(t *testing.T, rep *verdict.Report, name string) verdict.Result {
 	t.Fatalf("no result named %q in %d results", name, len(rep.Results))
 	return verdict.Result{}
 }
+
+// liveToy serves a toy server the test keeps a handle on.
+func liveToy(t *testing.T, f fault) (*toyServer, string) {
+	srv := &toyServer{fault: f}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return srv, hs.URL
+}
+
+func TestShrinkingALiveTargetIsBounded(t *testing.T) {
+	srv, url := liveToy(t, addsTwo)
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{toyProtocol(addsTwo)},
+		Target: url, Checks: 5, Seed: 3, Tags: "@property", CaseDir: t.TempDir()})
+	require.NoError(t, err)
+	prop := find(t, rep, "counter matches model")
+	assert.Equal(t, verdict.Fail, prop.Status)
+	assert.LessOrEqual(t, srv.resets, 5+30, "checks plus the live shrink budget")
+	assert.NotEmpty(t, prop.Sequence)
+}
+
+func TestAQuotaStopsThePropertyWithoutHammering(t *testing.T) {
+	srv, url := liveToy(t, quotaAfter20)
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{toyProtocol(healthy)},
+		Target: url, Checks: 50, Seed: 3, Tags: "@property", CaseDir: t.TempDir()})
+	require.NoError(t, err)
+	prop := find(t, rep, "counter matches model")
+	assert.Equal(t, verdict.Error, prop.Status, "an exhausted quota is an error, not a fail")
+	assert.Equal(t, 2, rep.ExitCode())
+	assert.Less(t, srv.requests, 40, "after the first 429 the property stops touching the target")
+}

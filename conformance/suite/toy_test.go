@@ -26,18 +26,30 @@ const (
 	noHeader          // breaks TOY-HINT, a REFERENCE rule: a warning only
 	stringValue       // breaks the OpenAPI document (TOY-OPENAPI)
 	leaksSecret       // echoes the bearer key in its body
+	quotaAfter20      // answers 429 to every write after the 20th request
 )
 
 // toyServer is a counter that only goes up, with an optional defect.
 type toyServer struct {
-	mu    sync.Mutex
-	value int
-	fault fault
+	mu       sync.Mutex
+	value    int
+	fault    fault
+	requests int
+	resets   int // one per scenario or property check
 }
 
 func (s *toyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.requests++
+	if s.fault == quotaAfter20 && s.requests > 20 && r.Method == http.MethodPost {
+		w.Header().Set("Retry-After", "3600")
+		http.Error(w, `{"code":"daily_write_limit"}`, http.StatusTooManyRequests)
+		return
+	}
+	if r.URL.Path == "/toy/counter/reset" {
+		s.resets++
+	}
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/toy/counter/incr":
 		s.value++
