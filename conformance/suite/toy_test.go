@@ -21,12 +21,12 @@ import (
 type fault int
 
 const (
-	healthy     fault = iota
-	addsTwo           // breaks TOY-INCR
-	noHeader          // breaks TOY-HINT, a REFERENCE rule: a warning only
-	stringValue       // breaks the OpenAPI document (TOY-OPENAPI)
-	leaksSecret       // echoes the bearer key in its body
-	quotaAfter20      // answers 429 to every write after the 20th request
+	healthy      fault = iota
+	addsTwo            // breaks TOY-INCR
+	noHeader           // breaks TOY-HINT, a REFERENCE rule: a warning only
+	stringValue        // breaks the OpenAPI document (TOY-OPENAPI)
+	leaksSecret        // echoes the bearer key in its body
+	quotaAfter20       // answers 429 to every write after the 20th request
 )
 
 // toyServer is a counter that only goes up, with an optional defect.
