@@ -209,9 +209,18 @@ func (pr *protocolRun) newDriver() error {
 	if err != nil {
 		return err
 	}
-	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.budget,
+	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.writeBudget(),
 		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout})
 	return nil
+}
+
+// writeBudget is the run's --max-writes budget, or against a live target
+// without one, the protocol's own LiveWriteBudget.
+func (pr *protocolRun) writeBudget() *driver.Budget {
+	if pr.ref == nil && pr.cfg.MaxWrites == 0 && pr.p.LiveWriteBudget > 0 {
+		return driver.NewBudget(pr.p.LiveWriteBudget)
+	}
+	return pr.budget
 }
 
 // oasRule is the catalogue rule an OpenAPI mismatch breaks by default.
