@@ -88,7 +88,7 @@ func parseFile(fsys fs.FS, protocol, path string) ([]Scenario, error) {
 	var out []Scenario
 	for _, p := range gherkin.Pickles(*doc, path, ids.NewId) {
 		s := Scenario{Protocol: protocol, File: path, Feature: doc.Feature.Name, Name: p.Name, Rule: ruleOf[p.AstNodeIds[0]]}
-		s.Line = lineOf(doc.Feature, p.AstNodeIds[0])
+		s.Line = lineOf(doc.Feature, p.AstNodeIds[len(p.AstNodeIds)-1])
 		for _, t := range p.Tags {
 			s.Tags = append(s.Tags, t.Name)
 		}
@@ -113,11 +113,23 @@ func ruleNames(f *messages.Feature) map[string]string {
 	return m
 }
 
+// lineOf finds the line of a scenario, or of an outline's example row, by
+// its AST id, so every expanded example has a line of its own.
 func lineOf(f *messages.Feature, id string) int64 {
 	var line int64
 	visit := func(s *messages.Scenario) {
-		if s != nil && s.Id == id {
+		if s == nil {
+			return
+		}
+		if s.Id == id {
 			line = s.Location.Line
+		}
+		for _, ex := range s.Examples {
+			for _, row := range ex.TableBody {
+				if row.Id == id {
+					line = row.Location.Line
+				}
+			}
 		}
 	}
 	for _, c := range f.Children {

@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -33,11 +31,6 @@ type Case struct {
 	Message  string   `json:"message,omitempty"`
 }
 
-// scenarioCase starts a scenario's case; record resolves its line.
-func scenarioCase(s *godog.Scenario) Case {
-	return Case{Kind: "scenario", Name: s.Name, Scenario: s.Uri}
-}
-
 func propertyCase(p Property, seq []Action) Case {
 	return Case{Kind: "property", Name: p.Name, Property: p.Name, Sequence: seq}
 }
@@ -54,26 +47,12 @@ func (w *caseWriter) record(pr *protocolRun, res *verdict.Result, c Case) {
 	if res.Status != verdict.Fail && res.Status != verdict.Error {
 		return
 	}
-	if c.Kind == "scenario" {
-		c.Scenario = pr.scenarioRef(c.Scenario, c.Name)
-	}
 	c.Version, c.Protocol, c.Seed, c.Target = 1, pr.p.Name, pr.cfg.Seed, pr.cfg.Target
 	c.Rule, c.Message = res.FailedRule, res.Message
 	path, err := w.write(c)
 	if err == nil {
 		res.CaseFile = path
 	}
-}
-
-// scenarioRef finds "file:line" of the named scenario in file.
-func (pr *protocolRun) scenarioRef(file, name string) string {
-	scenarios, _ := pr.selectedScenarios()
-	for _, s := range scenarios {
-		if s.File == file && s.Name == name {
-			return fmt.Sprintf("%s:%d", s.File, s.Line)
-		}
-	}
-	return file
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

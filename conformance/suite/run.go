@@ -141,11 +141,25 @@ type protocolRun struct {
 	clock   *Clock
 	stop    func()
 	feature map[string]string // feature file -> feature name
-	chosen  map[string]bool   // scenarioKey of every selected scenario
+	chosen  map[string]string // scenario key -> "file:line" of each selected scenario
+	seen    map[string]int    // pickles met so far per file and name
 }
 
-// scenarioKey identifies a scenario across the kit's parse and godog's.
-func scenarioKey(file, name string) string { return file + "\x00" + name }
+// scenarioKey identifies a scenario across the kit's parse and godog's,
+// which share no IDs: the file, the name, and which occurrence of that name
+// in the file it is (outline rows may share a name). Both walk a file's
+// pickles in the same order.
+func scenarioKey(file, name string, n int) string {
+	return fmt.Sprintf("%s\x00%s\x00%d", file, name, n)
+}
+
+// nextKey returns the key of the next pickle named name in file.
+func nextKey(seen map[string]int, file, name string) string {
+	base := file + "\x00" + name
+	n := seen[base]
+	seen[base] = n + 1
+	return scenarioKey(file, name, n)
+}
 
 func (r *run) prepare(ctx context.Context, p *Protocol) (*protocolRun, error) {
 	cat, err := p.catalogue()
@@ -255,14 +269,16 @@ func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr.feature, pr.chosen = map[string]string{}, map[string]bool{}
+	pr.feature, pr.chosen, pr.seen = map[string]string{}, map[string]string{}, map[string]int{}
+	parsed := map[string]int{}
 	match, _ := parseTags(selection(pr.cfg.Tags, pr.cfg.Rules))
 	var out []features.Scenario
 	for _, s := range all {
 		pr.feature[s.File] = s.Feature
+		key := nextKey(parsed, s.File, s.Name)
 		if pr.keeps(s, match) {
 			out = append(out, s)
-			pr.chosen[scenarioKey(s.File, s.Name)] = true
+			pr.chosen[key] = fmt.Sprintf("%s:%d", s.File, s.Line)
 		}
 	}
 	return out, nil

@@ -51,10 +51,10 @@ func (pr *protocolRun) initScenario(sc *godog.ScenarioContext, col *collector) {
 	rec := &driver.Recorder{}
 	env := pr.env(rec)
 	var start time.Time
-	chosen := false
+	ref := "" // "file:line" of this scenario when selected
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		// Selection happens here, with the kit's full tag expressions.
-		if chosen = pr.chosen[scenarioKey(s.Uri, s.Name)]; !chosen {
+		if ref = pr.chosen[nextKey(pr.seen, s.Uri, s.Name)]; ref == "" {
 			return ctx, godog.ErrSkip
 		}
 		start = time.Now()
@@ -62,12 +62,12 @@ func (pr *protocolRun) initScenario(sc *godog.ScenarioContext, col *collector) {
 		return ctx, nil
 	})
 	sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
-		if !chosen {
+		if ref == "" {
 			return ctx, nil
 		}
 		res := pr.scenarioResult(s, err, rec)
 		res.Duration = time.Since(start)
-		pr.cases.record(pr, &res, scenarioCase(s))
+		pr.cases.record(pr, &res, Case{Kind: "scenario", Name: s.Name, Scenario: ref})
 		col.add(res)
 		pr.cfg.Progress.Done(res)
 		return ctx, nil

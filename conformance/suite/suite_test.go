@@ -50,7 +50,7 @@ func TestHealthyToyPassesEmbeddedAndLive(t *testing.T) {
 		assert.Equal(t, verdict.Pass, statusOf(rep, "one increment from zero"))
 		assert.Equal(t, verdict.Skip, statusOf(rep, "an unsupported capability is skipped"))
 		assert.Equal(t, verdict.Pass, statusOf(rep, "counter matches model"))
-		assert.Len(t, rep.Results, 5)
+		assert.Len(t, rep.Results, 7)
 	}
 }
 
@@ -156,10 +156,10 @@ func TestRuleSelectionRunsOnlyThatRule(t *testing.T) {
 
 func TestTagExpressionsSelectScenarios(t *testing.T) {
 	for expr, want := range map[string]int{
-		"@TOY-INCR":                        2,
+		"@TOY-INCR":                        4,
 		"@toy and not @TOY-INCR":           2,
-		"@TOY-INCR or @TOY-HINT":           3,
-		"@TOY-INCR,@TOY-HINT":              3, // godog's legacy syntax
+		"@TOY-INCR or @TOY-HINT":           5,
+		"@TOY-INCR,@TOY-HINT":              5, // godog's legacy syntax
 		"@toy && ~@TOY-INCR && ~@TOY-HINT": 1,
 	} {
 		rep := runToy(t, healthy, false, suite.Config{Tags: expr, Checks: -1})
@@ -231,4 +231,23 @@ func TestProtocolLiveWriteBudgetAppliesOnlyToLiveTargetsWithoutMaxWrites(t *test
 	rep, err = suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Checks: -1, CaseDir: t.TempDir()})
 	require.NoError(t, err)
 	assert.Equal(t, verdict.Pass, statusOf(rep, "two increments"), "the embedded reference has no budget")
+}
+
+func TestReplayRunsOnlyTheFailingOutlineRow(t *testing.T) {
+	rep := runToy(t, addsTwo, true, suite.Config{Checks: -1})
+	var failing []verdict.Result
+	for _, r := range rep.Results {
+		if r.Name == "repeated increments" {
+			failing = append(failing, r)
+		}
+	}
+	require.Len(t, failing, 2)
+	assert.Equal(t, verdict.Pass, failing[0].Status, "one increment is right even when broken")
+	require.Equal(t, verdict.Fail, failing[1].Status)
+	c, err := suite.LoadCase(failing[1].CaseFile)
+	require.NoError(t, err)
+	assert.Equal(t, "toy/counter.feature:27", c.Scenario, "the example row's own line")
+	again := runToyReplay(t, addsTwo, c)
+	require.Len(t, again.Results, 1)
+	assert.Equal(t, verdict.Fail, again.Results[0].Status)
 }

@@ -129,6 +129,14 @@ func toySteps(sc *godog.ScenarioContext, env *suite.Env) {
 		}
 		return w.call(ctx, "POST", "/counter/incr")
 	})
+	sc.When(`^the agent increments the counter (\d+) times$`, func(ctx context.Context, n int) error {
+		for i := 0; i < n; i++ {
+			if err := w.call(ctx, "POST", "/counter/incr"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	sc.When(`^the agent reads the counter$`, func(ctx context.Context) error { return w.call(ctx, "GET", "/counter") })
 	sc.Then(`^the counter reads (\d+)$`, func(ctx context.Context, want int) error {
 		if err := w.call(ctx, "GET", "/counter"); err != nil {

@@ -16,6 +16,16 @@ Feature: Counter
       When the agent increments the counter twice
       Then the counter reads 2
 
+    Scenario Outline: repeated increments
+      Given a fresh counter
+      When the agent increments the counter <n> times
+      Then the counter reads <n>
+
+      Examples:
+        | n |
+        | 1 |
+        | 3 |
+
   @TOY-HINT
   Rule: responses carry the toy header
 
