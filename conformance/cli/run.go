@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/report"
@@ -62,12 +63,30 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	if err != nil {
 		return suite.Config{}, err
 	}
+	if err := o.out.check(); err != nil {
+		return suite.Config{}, err
+	}
 	cfg := suite.Config{Protocols: ps, Target: o.target, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
 	if !o.quiet {
 		cfg.Progress = report.NewConsole(stdout, report.ConsoleOptions{Color: o.color})
 	}
 	return cfg, nil
+}
+
+// check fails fast when a report could not be written, so a long run is
+// not wasted on a typo in a path.
+func (out outputs) check() error {
+	for flag, path := range map[string]string{"--junit": out.junit, "--json": out.json, "--html": out.html} {
+		if path == "" {
+			continue
+		}
+		dir := filepath.Dir(path)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s %s: folder %s does not exist", flag, path, dir)
+		}
+	}
+	return nil
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
