@@ -112,11 +112,18 @@ func (ex *execution) check(t *rapid.T) {
 	}
 }
 
+// failed records a failing check. A broken rule replaces the previous
+// failure (rapid is shrinking it); a harness error or skip halts the
+// property but never hides a broken rule already found.
 func (ex *execution) failed(seq []Action, err error, rec *driver.Recorder) {
-	ex.fail = &failedCheck{seq: seq, err: err, rec: rec}
 	var f *verdict.Failure
-	if !errors.As(err, &f) {
-		ex.halted = true
+	if errors.As(err, &f) {
+		ex.fail = &failedCheck{seq: seq, err: err, rec: rec}
+		return
+	}
+	ex.halted = true
+	if ex.fail == nil {
+		ex.fail = &failedCheck{seq: seq, err: err, rec: rec}
 	}
 }
 

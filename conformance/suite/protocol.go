@@ -81,6 +81,9 @@ type Env struct {
 	Reference http.Handler
 	// Clock, when non-nil, is the embedded reference's adjustable clock.
 	Clock *Clock
+	// MaxWrites is the run's --max-writes (0: not set), for protocols that
+	// plan their own spending against a live target.
+	MaxWrites int
 }
 
 // Shared is a concurrency-safe run-wide cache.

@@ -250,7 +250,7 @@ func oasRule(cat *spec.Catalogue) string {
 // env builds a fresh Env recording into rec.
 func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 	return &Env{HTTP: pr.drv.WithRecorder(rec), Catalogue: pr.cat, Seed: pr.cfg.Seed,
-		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock}
+		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites}
 }
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {

@@ -251,3 +251,15 @@ func TestReplayRunsOnlyTheFailingOutlineRow(t *testing.T) {
 	require.Len(t, again.Results, 1)
 	assert.Equal(t, verdict.Fail, again.Results[0].Status)
 }
+
+func TestABudgetRunningOutWhileShrinkingKeepsTheFailure(t *testing.T) {
+	// A tight write budget ends the shrinking with skips; the broken rule
+	// found before must still be the verdict.
+	_, url := liveToy(t, addsTwo)
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{toyProtocol(addsTwo)},
+		Target: url, Checks: 5, Seed: 3, Tags: "@property", MaxWrites: 40, CaseDir: t.TempDir()})
+	require.NoError(t, err)
+	prop := find(t, rep, "counter matches model")
+	assert.Equal(t, verdict.Fail, prop.Status, prop.Message)
+	assert.Equal(t, "TOY-INCR", prop.FailedRule)
+}
