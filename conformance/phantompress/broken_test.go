@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	pp "github.com/agentgames/conformance/reference/phantompress"
@@ -20,13 +21,25 @@ type mutator func(req map[string]any, body map[string]any, inner func(action, ar
 
 // breaker wraps the reference so that action responses pass through m.
 func breaker(m mutator) http.Handler {
-	ref := pp.New(suite.ReferenceConfig{Seed: 3})
+	return breakWith(pp.New(suite.ReferenceConfig{Seed: 3}), nil, m)
+}
+
+// breakWith wraps ref: pre may rewrite an action request before the
+// reference sees it, m rewrites the decoded action response.
+func breakWith(ref *pp.Server, pre func(in map[string]any), m mutator) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/action") {
 			ref.ServeHTTP(w, r)
 			return
 		}
 		raw, _ := io.ReadAll(r.Body)
+		if pre != nil {
+			var in map[string]any
+			if json.Unmarshal(raw, &in) == nil {
+				pre(in)
+				raw, _ = json.Marshal(in)
+			}
+		}
 		call := func(body []byte) *httptest.ResponseRecorder {
 			rr := httptest.NewRecorder()
 			req := httptest.NewRequest(http.MethodPost, r.URL.Path, bytes.NewReader(body))
@@ -59,12 +72,13 @@ func copyResponse(w http.ResponseWriter, rec *httptest.ResponseRecorder) {
 	w.Write(rec.Body.Bytes())
 }
 
-// runAgainst runs the whole suite against h served over HTTP.
-func runAgainst(t *testing.T, h http.Handler) (exit int, failed func(string) bool, summary string) {
+// runAgainst runs the suite, or only the checks of rules, against h served
+// over HTTP: a live target, so the kit's quota allowances apply.
+func runAgainst(t *testing.T, h http.Handler, rules ...string) (exit int, failed func(string) bool, summary string) {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{Protocol}, Target: srv.URL, Seed: 11, Checks: 5})
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{Protocol}, Target: srv.URL, Seed: 11, Checks: 5, Rules: rules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,10 +144,163 @@ func TestBrokenTargets(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			exit, failed, sum := runAgainst(t, breaker(c.m))
+			exit, failed, sum := runAgainst(t, breaker(c.m), c.rule)
 			if exit != 1 || !failed(c.rule) {
 				t.Fatalf("exit %d, %s failed: %v\n%s", exit, c.rule, failed(c.rule), sum)
 			}
 		})
+	}
+}
+
+// runID extracts the run ID of an action path.
+func runID(path string) string {
+	f := strings.Split(strings.TrimSuffix(path, "/action"), "/")
+	return f[len(f)-1]
+}
+
+// leaking wraps the reference so every action answer passes through leak,
+// which may read the run's hidden reveal.
+func leaking(leak func(rv map[string]any, body map[string]any)) http.Handler {
+	ref := pp.New(suite.ReferenceConfig{Seed: 3})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/action") {
+			ref.ServeHTTP(w, r)
+			return
+		}
+		rv, _ := ref.RevealOf(runID(r.URL.Path))
+		rec := httptest.NewRecorder()
+		ref.ServeHTTP(rec, r)
+		var body map[string]any
+		if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &body) != nil || body["ok"] != true {
+			copyResponse(w, rec)
+			return
+		}
+		var pub map[string]any
+		raw, _ := json.Marshal(rv)
+		json.Unmarshal(raw, &pub)
+		if st, _ := body["state"].(map[string]any); st != nil && st["status"] == "active" && !hasEvent(body, "published") {
+			leak(pub, body)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(body)
+	})
+}
+
+func hasEvent(body map[string]any, typ string) bool {
+	evs, _ := body["events"].([]any)
+	for _, e := range evs {
+		if m, _ := e.(map[string]any); m["type"] == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAuditedBrokenTargets keeps the independent audit's most important
+// broken servers: each must fail with the rule it breaks.
+func TestAuditedBrokenTargets(t *testing.T) {
+	cases := []struct {
+		name, rule string
+		h          http.Handler
+	}{
+		// noassertok: a properly backed assertion is never recorded.
+		{"noassertok", "PP-ANSWER-ASSERT-SOURCES", breakWith(pp.New(suite.ReferenceConfig{Seed: 3}), func(in map[string]any) {
+			if in["action"] != "answer" {
+				return
+			}
+			f := strings.Fields(in["arg"].(string))
+			if len(f) >= 4 && f[2] == "断言" && f[1] != "裏取り不能" {
+				in["arg"] = strings.Join(f[:3], " ") // the reference refuses it for want of a source
+			}
+		}, func(map[string]any, map[string]any, func(string, string) map[string]any) {})},
+		// leakfield: the correct verdict under a question's verdict_hint.
+		{"leakfield", "PP-HIDE-BEFORE-PUBLISH", leaking(func(rv, body map[string]any) {
+			st := body["state"].(map[string]any)
+			answers, _ := rv["answers"].(map[string]any)
+			for _, q := range st["case"].(map[string]any)["questions"].([]any) {
+				qm := q.(map[string]any)
+				qm["verdict_hint"] = answers[qm["id"].(string)]
+			}
+		})},
+		// leaknarr: the answers whispered in the narrative, without 正解.
+		{"leaknarr", "PP-HIDE-BEFORE-PUBLISH", leaking(func(rv, body map[string]any) {
+			answers, _ := rv["answers"].(map[string]any)
+			for q, v := range answers {
+				body["narrative"] = body["narrative"].(string) + "（デスクの耳打ち：" + q + "は" + v.(string) + "）"
+			}
+		})},
+		// apneg: a read with too little AP goes through and AP turns negative.
+		{"apneg", "PP-AP-INSUFFICIENT", breaker(func(in map[string]any, b map[string]any, _ func(string, string) map[string]any) {
+			if b["code"] != "no_ap" {
+				return
+			}
+			st := b["state"].(map[string]any)
+			st["ap"] = num(st["ap"]) - 2
+			st["turn"] = num(st["turn"]) + 1
+			b["turn"], b["ok"] = st["turn"], true
+			delete(b, "code")
+			delete(b, "error")
+		})},
+		// seededlb: seeded runs are ranked.
+		{"seededlb", "PP-RUN-SEEDED", seededOnBoard()},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			exit, failed, sum := runAgainst(t, c.h, c.rule)
+			if exit != 1 || !failed(c.rule) {
+				t.Fatalf("exit %d, %s failed: %v\n%s", exit, c.rule, failed(c.rule), sum)
+			}
+		})
+	}
+}
+
+// seededOnBoard ranks every seeded run on the leaderboard.
+func seededOnBoard() http.Handler {
+	ref := pp.New(suite.ReferenceConfig{Seed: 3})
+	var seeded []map[string]any
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/runs"):
+			raw, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(raw))
+			rec := httptest.NewRecorder()
+			ref.ServeHTTP(rec, r)
+			var in, out map[string]any
+			json.Unmarshal(raw, &in)
+			json.Unmarshal(rec.Body.Bytes(), &out)
+			if in["seed"] != nil && out["run_id"] != nil {
+				seeded = append(seeded, map[string]any{"rank": 1, "agent": map[string]any{"id": "agt_seeded", "name": "seeded"}, "score": 9999, "run_id": out["run_id"]})
+			}
+			copyResponse(w, rec)
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/leaderboard"):
+			rec := httptest.NewRecorder()
+			ref.ServeHTTP(rec, r)
+			var out map[string]any
+			json.Unmarshal(rec.Body.Bytes(), &out)
+			es, _ := out["entries"].([]any)
+			for _, e := range seeded {
+				es = append([]any{e}, es...)
+			}
+			out["entries"] = es
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(out)
+		default:
+			ref.ServeHTTP(w, r)
+		}
+	})
+}
+
+// TestUTCResetIsAFailure runs the quota-reset check against an embedded
+// reference whose quota day turns at midnight UTC (the audit's utcreset):
+// PP-QUOTA-RESET must fail, not error.
+func TestUTCResetIsAFailure(t *testing.T) {
+	p := *Protocol
+	p.Reference = func(cfg suite.ReferenceConfig) http.Handler { return pp.New(cfg, pp.WithQuotaDayIn(time.UTC)) }
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{&p}, Seed: 5, Checks: -1, Rules: []string{"PP-QUOTA-RESET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ExitCode() != 1 || !rep.Failed("PP-QUOTA-RESET") {
+		t.Fatalf("exit %d\n%s", rep.ExitCode(), summarize(rep))
 	}
 }

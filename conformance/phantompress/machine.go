@@ -3,6 +3,7 @@ package phantompress
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -14,9 +15,13 @@ import (
 )
 
 // machine plays random legal and illegal actions on one run of the target
-// while the observation-synced model predicts each outcome.
+// while the observation-synced model predicts each outcome. Its first
+// action starts the run with a custom seed drawn by rapid, so a replayed or
+// shrunk sequence meets the same cases again (seeded runs are allowed; they
+// only stay off the leaderboard).
 type machine struct {
-	w *world
+	w    *world
+	idle bool // the live run allowance is spent: apply nothing
 }
 
 // step is the JSON form of one drawn action.
@@ -25,12 +30,29 @@ type step struct {
 	Arg    string `json:"arg,omitempty"`
 }
 
-// newMachine starts a run with a small budget so budget exhaustion is
-// reached as well.
+// actStart is the machine's own first action: start a run with seed Arg.
+const actStart = "start"
+
+// newMachine prepares a check. On a live target the checks and their
+// shrinking may start at most livePropertyRuns runs: past that, a check
+// that has not failed yet skips, and one that has is left as it stands (an
+// idle machine applies nothing, so rapid keeps the failure found so far).
 func newMachine(ctx context.Context, env *suite.Env) (suite.Machine, error) {
 	w := newWorld(env)
-	if err := w.startRun(ctx, 40, nil); err != nil {
-		return nil, err
+	if live(env) {
+		p := poolOf(env)
+		p.mu.Lock()
+		over, failed := p.propRuns >= livePropertyRuns || p.spent(env) != "", p.propFailed
+		if !over {
+			p.propRuns++
+		}
+		p.mu.Unlock()
+		switch {
+		case over && failed:
+			return &machine{w: w, idle: true}, nil
+		case over:
+			return nil, verdict.Skipf("the property's allowance of %d runs on a live target is spent", livePropertyRuns)
+		}
 	}
 	return &machine{w: w}, nil
 }
@@ -38,6 +60,14 @@ func newMachine(ctx context.Context, env *suite.Env) (suite.Machine, error) {
 // Draw picks an action: mostly legal moves of the current situation, with
 // malformed and out-of-place ones mixed in.
 func (m *machine) Draw(t *rapid.T) suite.Action {
+	if m.w.m == nil && !m.idle {
+		raw, _ := json.Marshal(step{Action: actStart, Arg: fmt.Sprintf("pp-property-%d", rapid.IntRange(0, 1<<16).Draw(t, "seed"))})
+		return raw
+	}
+	if m.w.m == nil {
+		raw, _ := json.Marshal(step{Action: engine.ActStatus})
+		return raw
+	}
 	s := m.w.m.State
 	var docs, srcs, qs []string
 	for _, d := range s.Case.Documents {
@@ -95,5 +125,25 @@ func (m *machine) Apply(ctx context.Context, a suite.Action) error {
 	if err := json.Unmarshal(a, &st); err != nil {
 		return verdict.Errorf("bad action %s: %v", a, err)
 	}
-	return m.w.act(ctx, st.Action, st.Arg)
+	if m.idle {
+		return nil
+	}
+	if st.Action == actStart {
+		seed := st.Arg
+		return m.w.startRun(ctx, 40, &seed)
+	}
+	if m.w.m == nil {
+		return nil // a sequence whose start was shrunk away
+	}
+	if err := m.w.act(ctx, st.Action, st.Arg); err != nil {
+		var f *verdict.Failure
+		if errors.As(err, &f) {
+			p := poolOf(m.w.env)
+			p.mu.Lock()
+			p.propFailed = true
+			p.mu.Unlock()
+		}
+		return err
+	}
+	return nil
 }

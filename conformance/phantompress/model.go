@@ -1,8 +1,10 @@
 package phantompress
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -13,7 +15,9 @@ import (
 // target showed: the last state, the documents read and the testimonies
 // taken in the current case, and every settlement revealed so far. It never
 // sees a target's hidden truth; it predicts each action's outcome from the
-// seed's rules applied to what it observed.
+// seed's rules applied to what it observed. Answers and rejections are
+// counted from the model's own accepted predictions, so a target that shows
+// neither (the seed defines no such state fields) is still checked.
 type Model struct {
 	State       engine.StateView
 	Docs        map[string]engine.Document
@@ -21,6 +25,16 @@ type Model struct {
 	Cases       []engine.CaseView
 	Settlements []engine.Settlement
 	MaxTrust    int
+	// Answers and Rejections of the current case, as the model counted them.
+	Answers    map[string]engine.Answer
+	Rejections map[string]int
+	// Seen are the bodies the target showed during the current case, kept
+	// for the after-the-fact hiding check at publish (PP-HIDE-BEFORE-PUBLISH).
+	Seen []seenBody
+	// Said lists, per question, every verdict the agent submitted this case.
+	Said map[string]map[engine.Verdict]bool
+	// Shows lists the state keys the target's last answer held.
+	Shows map[string]bool
 }
 
 // NewModel starts a model from a run's first state.
@@ -34,6 +48,10 @@ func NewModel(s engine.StateView) *Model {
 func (m *Model) resetCase() {
 	m.Docs = map[string]engine.Document{}
 	m.Testimonies = map[string]engine.Testimony{}
+	m.Answers = map[string]engine.Answer{}
+	m.Rejections = map[string]int{}
+	m.Seen = nil
+	m.Said = map[string]map[engine.Verdict]bool{}
 }
 
 // Expect is what the model predicts for one action.
@@ -47,9 +65,22 @@ type Expect struct {
 	Rejected bool
 	Record   *engine.Answer
 	Publish  bool
+	// Alt400: a 400 answer is as valid as ok:false (an action missing its
+	// required arg: the seed allows either reading).
+	Alt400 bool
+	// HedgeOnly: a refused assertion on a hedge-only question; the seed does
+	// not say whether the refusal costs a turn, so an ok:true refusal that
+	// spends one turn and records nothing is accepted too.
+	HedgeOnly bool
+	// AnyBacks: a predicted rejection where at least one cited source backs
+	// the assertion (only the kit's all-sources choice rejects it).
+	AnyBacks bool
 }
 
 func refused(rule string) Expect { return Expect{HTTP: 200, OK: false, Rule: rule} }
+
+// needsArg lists the actions whose arg the seed marks required (必須).
+var needsArg = map[string]bool{engine.ActRead: true, engine.ActInterview: true, engine.ActAnswer: true, engine.ActComment: true}
 
 // Predict says what action with arg must do from the observed state.
 func (m *Model) Predict(action, arg string) Expect {
@@ -61,6 +92,10 @@ func (m *Model) Predict(action, arg string) Expect {
 		return Expect{HTTP: 409, Rule409: "PP-ERR-409-FINISHED"}
 	case engine.ConsumesTurn(action) && s.Turn >= s.BudgetTurns:
 		return Expect{HTTP: 409, Rule409: "PP-RUN-BUDGET-SPENT"}
+	case needsArg[action] && strings.TrimSpace(arg) == "":
+		e := refused("PP-ACTION-ARG-REQUIRED")
+		e.Alt400 = true
+		return e
 	}
 	switch action {
 	case engine.ActLook:
@@ -73,22 +108,29 @@ func (m *Model) Predict(action, arg string) Expect {
 		return m.predictAnswer(arg)
 	case engine.ActPublish:
 		for _, q := range s.Case.Questions {
-			if _, ok := s.Answers[q.ID]; !ok {
+			if _, ok := m.Answers[q.ID]; !ok {
 				return refused("PP-PUBLISH-ALL-ANSWERED")
 			}
 		}
-		return Expect{HTTP: 200, OK: true, Rule: "PP-PUBLISH-ALL-ANSWERED", Turns: 1, Publish: true}
+		rule := "PP-PUBLISH-ALL-ANSWERED"
+		if s.AP < engine.APRead {
+			rule = "PP-AP-EXHAUSTED"
+		}
+		return Expect{HTTP: 200, OK: true, Rule: rule, Turns: 1, Publish: true}
 	}
 	switch n := utf8.RuneCountInString(arg); {
-	case n == 0:
-		return refused("PP-ACTION-OK-FALSE")
 	case n > engine.MaxCommentRunes:
 		return refused("PP-COMMENT-LENGTH")
-	case s.CommentsLeft <= 0:
+	case s.CommentsLeft <= 0 && m.commentsCounted():
 		return refused("PP-COMMENT")
 	}
 	return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT"}
 }
+
+// commentsCounted reports whether the target shows the kit's comments_left
+// (the seed only says 100 per run; the model cannot count what it cannot see
+// of comments made before it joined, so it trusts the field when present).
+func (m *Model) commentsCounted() bool { return m.Shows == nil || m.Shows["comments_left"] }
 
 func (m *Model) headline(id string) (engine.Headline, bool) {
 	for _, d := range m.State.Case.Documents {
@@ -120,7 +162,7 @@ func (m *Model) predictRead(arg string) Expect {
 	case !ok:
 		return refused("PP-ACTION-OK-FALSE")
 	case h.Read:
-		return refused("PP-AP-INSUFFICIENT")
+		return refused("PP-READ-ONCE")
 	case m.State.AP < engine.APRead:
 		return refused("PP-AP-INSUFFICIENT")
 	}
@@ -130,14 +172,14 @@ func (m *Model) predictRead(arg string) Expect {
 func (m *Model) predictInterview(arg string) Expect {
 	w, t, ok := engine.ParseInterview(arg)
 	if !ok {
-		return refused("PP-ACTION-OK-FALSE")
+		return refused("PP-INTERVIEW-GRAMMAR")
 	}
 	tv, ok := m.topic(w + ":" + t)
 	switch {
 	case !ok:
 		return refused("PP-ACTION-OK-FALSE")
 	case tv.Interviewed:
-		return refused("PP-AP-INSUFFICIENT")
+		return refused("PP-READ-ONCE")
 	case m.State.AP < engine.APInterview:
 		return refused("PP-AP-INSUFFICIENT")
 	}
@@ -153,6 +195,16 @@ func (m *Model) observedSource(id string) (engine.Source, bool) {
 		return t.AsSource(), true
 	}
 	return engine.Source{}, false
+}
+
+// usesAlias reports whether an answer argument spells its verdict or
+// confidence in English.
+func usesAlias(arg string) bool {
+	f := engine.Fields(arg)
+	if len(f) < 3 {
+		return false
+	}
+	return !strings.ContainsAny(f[1], "真偽裏") || (f[2] != string(engine.Assert) && f[2] != string(engine.Hedge))
 }
 
 func (m *Model) predictAnswer(arg string) Expect {
@@ -187,22 +239,41 @@ func (m *Model) predictAnswer(arg string) Expect {
 		cited = append(cited, src)
 	}
 	switch {
-	case a.Confidence == engine.Assert && m.State.Rejections[q.ID] >= engine.MaxRejections:
-		return refused("PP-ANSWER-HEDGE-ONLY")
+	case a.Confidence == engine.Assert && m.Rejections[q.ID] >= engine.MaxRejections:
+		e := refused("PP-ANSWER-HEDGE-ONLY")
+		e.HedgeOnly, e.Record = true, &a
+		return e
 	case a.NeedsSource() && len(cited) == 0:
 		return refused("PP-ANSWER-MALFORMED")
 	}
 	if a.NeedsSource() {
+		backing := 0
 		for _, s := range cited {
-			if !engine.Backs(s, q.Claim, a.Verdict) {
-				return Expect{HTTP: 200, OK: true, Rule: "PP-ANSWER-REJECT", Turns: 1, Rejected: true, Record: &a}
+			if engine.Backs(s, q.Claim, a.Verdict) {
+				backing++
 			}
 		}
-		return Expect{HTTP: 200, OK: true, Rule: "PP-ANSWER-ASSERT-SOURCES", Turns: 1, Record: &a}
+		if backing < len(cited) {
+			return Expect{HTTP: 200, OK: true, Rule: "PP-ANSWER-REJECT", Turns: 1, Rejected: true, Record: &a, AnyBacks: backing > 0}
+		}
 	}
 	rule := "PP-ANSWER-HEDGE-NO-SOURCE"
-	if a.Confidence == engine.Assert {
+	switch {
+	case a.NeedsSource():
+		rule = "PP-ANSWER-ASSERT-SOURCES"
+	case a.Confidence == engine.Assert:
 		rule = "PP-ANSWER-UNVERIFIABLE-NO-SOURCE"
+	}
+	_, had := m.Answers[q.ID]
+	switch {
+	case usesAlias(arg):
+		rule = "PP-ANSWER-ALIASES"
+	case strings.Contains(arg, ","):
+		rule = "PP-ANSWER-SEPARATORS"
+	case had:
+		rule = "PP-ANSWER-OVERWRITE"
+	case m.State.AP < engine.APRead && !a.NeedsSource():
+		rule = "PP-AP-EXHAUSTED"
 	}
 	return Expect{HTTP: 200, OK: true, Rule: rule, Turns: 1, Record: &a}
 }
@@ -216,18 +287,28 @@ func (m *Model) Check(action, arg string, e Expect, status int, r *actionRespons
 		}
 		return nil
 	}
+	if e.Alt400 && status == 400 {
+		return nil
+	}
 	if status != e.HTTP {
-		rule := e.Rule409
-		if rule == "" {
-			rule = "PP-RUN-BUDGET-SPENT"
-			if m.State.Status != engine.StatusActive {
-				rule = "PP-ERR-409-FINISHED"
-			}
+		rule := e.Rule
+		if e.HTTP == 409 || rule == "" {
+			rule = e.Rule409
 		}
 		return verdict.Failf(rule, e.HTTP, status, "%s %q from turn %d of %d, status %s", action, arg, m.State.Turn, m.State.BudgetTurns, m.State.Status)
 	}
 	if r == nil {
 		return nil
+	}
+	if r.Narrative != "" && !hasJapanese(r.Narrative) {
+		return verdict.Failf("PP-NARRATIVE-JA", "a Japanese narrative", r.Narrative, "%s %q", action, arg)
+	}
+	if e.HedgeOnly && r.OK {
+		if err := m.checkHedgeOnlyTurn(e, r); err != nil {
+			return err
+		}
+		m.absorb(r)
+		return m.checkAvailable(r.AvailableActions)
 	}
 	if err := m.checkBasics(action, arg, e, r); err != nil {
 		return err
@@ -237,8 +318,57 @@ func (m *Model) Check(action, arg string, e Expect, status int, r *actionRespons
 			return err
 		}
 	}
+	m.learn(e)
 	m.absorb(r)
 	return m.checkAvailable(r.AvailableActions)
+}
+
+// checkHedgeOnlyTurn accepts a refused fourth assertion answered ok:true
+// when it spent exactly one turn and recorded nothing (PP-ANSWER-HEDGE-ONLY).
+func (m *Model) checkHedgeOnlyTurn(e Expect, r *actionResponse) error {
+	before, after := m.State, r.State
+	if after.Turn != before.Turn+1 {
+		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "ok:false, or ok:true spending one turn", fmt.Sprintf("ok:true, turn %d -> %d", before.Turn, after.Turn), "an assertion on a hedge-only question")
+	}
+	if r.has["answers"] {
+		if got, ok := after.Answers[e.Record0()]; ok && got.Confidence == engine.Assert {
+			if prev, had := m.Answers[e.Record0()]; !had || prev.Confidence != engine.Assert {
+				return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "no assertion recorded", got, "an assertion on a hedge-only question")
+			}
+		}
+	}
+	return nil
+}
+
+// Record0 is the question an expectation is about, if any.
+func (e Expect) Record0() string {
+	if e.Record == nil {
+		return ""
+	}
+	return e.Record.Question
+}
+
+// learn applies an accepted prediction to the model's own answer book.
+func (m *Model) learn(e Expect) {
+	if !e.OK || e.Record == nil {
+		return
+	}
+	if e.Rejected {
+		m.Rejections[e.Record.Question]++
+		return
+	}
+	m.Answers[e.Record.Question] = *e.Record
+}
+
+// okRule names the rule an ok mismatch breaks.
+func okRule(e Expect) string {
+	if e.Rejected {
+		if e.AnyBacks {
+			return "PP-ANSWER-BACKING"
+		}
+		return "PP-ANSWER-REJECT"
+	}
+	return e.Rule
 }
 
 // checkBasics checks ok, turn, AP, answers and rejections.
@@ -246,16 +376,9 @@ func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) err
 	before, after := m.State, r.State
 	switch {
 	case r.OK != e.OK:
-		rule := e.Rule
-		if e.Rejected || (e.Record != nil && e.Record.NeedsSource()) {
-			rule = "PP-ANSWER-BACKING"
-			if e.Rejected {
-				rule = "PP-ANSWER-REJECT"
-			}
-		}
-		return verdict.Failf(rule, fmt.Sprintf("ok:%v", e.OK), fmt.Sprintf("ok:%v (%s %s)", r.OK, r.Code, r.Error), "%s %q", action, arg)
+		return verdict.Failf(okRule(e), fmt.Sprintf("ok:%v", e.OK), fmt.Sprintf("ok:%v (%s %s)", r.OK, r.Code, r.Error), "%s %q", action, arg)
 	case r.Turn != after.Turn:
-		return verdict.Failf("PP-ACTION-TURN", after.Turn, r.Turn, "the response's turn differs from state.turn")
+		return verdict.Failf("PP-ACTION-RESPONSE", after.Turn, r.Turn, "the response's turn differs from state.turn")
 	case !e.OK && after.Turn != before.Turn:
 		return verdict.Failf("PP-ACTION-OK-FALSE", before.Turn, after.Turn, "ok:false %s %q spent a turn", action, arg)
 	case e.OK && after.Turn != before.Turn+e.Turns:
@@ -264,6 +387,8 @@ func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) err
 			rule = "PP-ACTION-TURN"
 		}
 		return verdict.Failf(rule, before.Turn+e.Turns, after.Turn, "turn after %s %q", action, arg)
+	case after.AP < 0:
+		return verdict.Failf("PP-AP-INSUFFICIENT", "AP >= 0", after.AP, "AP after %s %q", action, arg)
 	case !e.Publish && after.AP != before.AP-e.APCost:
 		rule := "PP-AP-COST"
 		if !e.OK {
@@ -274,7 +399,7 @@ func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) err
 		return verdict.Failf("PP-ACTION-OK-FALSE", before.Trust, after.Trust, "trust changed outside publish")
 	case after.Trust > engine.TrustMax:
 		return verdict.Failf("PP-TRUST-INIT", "trust <= 100", after.Trust, "")
-	case after.Score != engine.Score(after.Points, after.Trust, after.Turn):
+	case r.has["score"] && r.has["points"] && after.Score != engine.Score(after.Points, after.Trust, after.Turn):
 		return verdict.Failf("PP-SCORE", engine.Score(after.Points, after.Trust, after.Turn), after.Score,
 			"points %d, trust %d, turns %d", after.Points, after.Trust, after.Turn)
 	}
@@ -284,15 +409,25 @@ func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) err
 	return m.checkAnswers(e, r)
 }
 
-// checkAnswers checks the recorded answers and the rejection counts.
+// canon spells an answer's verdict and confidence canonically, whatever
+// alias a target stores them under.
+func canon(a engine.Answer) engine.Answer {
+	if p, err := engine.ParseAnswer("q " + string(a.Verdict) + " " + string(a.Confidence)); err == nil {
+		a.Verdict, a.Confidence = p.Verdict, p.Confidence
+	}
+	return a
+}
+
+// checkAnswers compares the answers and rejection counts a target shows (the
+// kit's state fields, when present) with the model's own book after e.
 func (m *Model) checkAnswers(e Expect, r *actionResponse) error {
-	before, after := m.State, r.State
+	after := r.State
 	want := map[string]engine.Answer{}
-	for k, v := range before.Answers {
+	for k, v := range m.Answers {
 		want[k] = v
 	}
 	rej := map[string]int{}
-	for k, v := range before.Rejections {
+	for k, v := range m.Rejections {
 		rej[k] = v
 	}
 	rule := "PP-ACTION-OK-FALSE"
@@ -300,23 +435,28 @@ func (m *Model) checkAnswers(e Expect, r *actionResponse) error {
 		rule = e.Rule
 		if e.Rejected {
 			rej[e.Record.Question]++
+			rule = okRule(e)
 		} else {
 			want[e.Record.Question] = *e.Record
-			rule = "PP-ANSWER-OVERWRITE"
 		}
 	}
-	for q, a := range want {
-		got, ok := after.Answers[q]
-		if !ok || got.Verdict != a.Verdict || got.Confidence != a.Confidence || !sameSet(got.Sources, a.Sources) {
-			return verdict.Failf(rule, a, got, "answer of %s", q)
+	if r.has["answers"] {
+		for q, a := range want {
+			got, ok := after.Answers[q]
+			got = canon(got)
+			if !ok || got.Verdict != a.Verdict || got.Confidence != a.Confidence || (got.Sources != nil && !sameSet(got.Sources, a.Sources)) {
+				return verdict.Failf(rule, a, got, "answer of %s", q)
+			}
+		}
+		if len(after.Answers) != len(want) {
+			return verdict.Failf(rule, len(want), len(after.Answers), "number of recorded answers")
 		}
 	}
-	if len(after.Answers) != len(want) {
-		return verdict.Failf(rule, len(want), len(after.Answers), "number of recorded answers")
-	}
-	for q, n := range rej {
-		if after.Rejections[q] != n {
-			return verdict.Failf("PP-ANSWER-REJECT", n, after.Rejections[q], "rejections of %s", q)
+	if r.has["rejections"] {
+		for q, n := range rej {
+			if after.Rejections[q] != n {
+				return verdict.Failf(okRule(e), n, after.Rejections[q], "rejections of %s", q)
+			}
 		}
 	}
 	return nil
@@ -358,10 +498,12 @@ func (m *Model) absorb(r *actionResponse) {
 		m.MaxTrust = r.State.Trust
 	}
 	m.State = r.State
+	m.Shows = r.has
 }
 
-// Expected lists the actions valid in s, as the model judges them.
-func Expected(s engine.StateView) []string {
+// Expected lists the actions valid now, as the model judges them.
+func (m *Model) Expected() []string {
+	s := m.State
 	if s.Status != engine.StatusActive {
 		return []string{engine.ActStatus}
 	}
@@ -384,22 +526,51 @@ func Expected(s engine.StateView) []string {
 			out = append(out, engine.ActInterview)
 		}
 		out = append(out, engine.ActAnswer)
-		if len(s.Answers) == len(s.Case.Questions) {
+		if len(m.Answers) == len(s.Case.Questions) {
 			out = append(out, engine.ActPublish)
 		}
 	}
 	out = append(out, engine.ActStatus)
-	if s.CommentsLeft > 0 {
+	if s.CommentsLeft > 0 || !m.commentsCounted() {
 		out = append(out, engine.ActComment)
 	}
 	return out
 }
 
-func (m *Model) checkAvailable(got []string) error {
-	want := Expected(m.State)
+// actionNames reduces available_actions entries to their action names: a
+// target may list "read <資料ID>" templates where the kit lists "read".
+func actionNames(list []string) []string {
+	var out []string
+	for _, a := range list {
+		if f := strings.Fields(a); len(f) > 0 {
+			out = append(out, f[0])
+		}
+	}
+	return out
+}
+
+func (m *Model) checkAvailable(list []string) error {
+	got, want := actionNames(list), m.Expected()
+	if m.State.Status != engine.StatusActive && len(got) == 0 {
+		return nil // nothing is valid on a finished run but status, which a target may leave unlisted
+	}
 	if !sameSet(want, got) {
-		return verdict.Failf("PP-AVAILABLE-ACTIONS", want, got, "turn %d, AP %d, %d/%d answered", m.State.Turn, m.State.AP,
-			len(m.State.Answers), len(m.State.Case.Questions))
+		return verdict.Failf("PP-AVAILABLE-ACTIONS", want, list, "turn %d, AP %d, %d/%d answered", m.State.Turn, m.State.AP,
+			len(m.Answers), len(m.State.Case.Questions))
 	}
 	return nil
+}
+
+// stateKeys lists the keys the target's state object holds, so checks of
+// the kit's optional state fields run only where a target shows them.
+func stateKeys(body []byte) map[string]bool {
+	var v struct {
+		State map[string]json.RawMessage `json:"state"`
+	}
+	json.Unmarshal(body, &v)
+	out := map[string]bool{}
+	for k := range v.State {
+		out[k] = true
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package phantompress
 
 import (
 	"context"
+	"errors"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
@@ -58,11 +59,38 @@ func (w *world) spendAllAP(ctx context.Context) error {
 	return nil
 }
 
+// spendAPKeepingUnread spends AP, interviews first, until less than a
+// read's cost is left while an unread document remains: the next read must
+// be refused for want of AP, not because the document was read.
+func (w *world) spendAPKeepingUnread(ctx context.Context) error {
+	for w.m.State.AP >= engine.APRead {
+		unread := 0
+		for _, d := range w.m.State.Case.Documents {
+			if !d.Read {
+				unread++
+			}
+		}
+		switch src := w.unheardTopic(); {
+		case src != "" && w.m.State.AP >= engine.APInterview:
+			if err := w.act(ctx, engine.ActInterview, src); err != nil {
+				return err
+			}
+		case unread >= 2:
+			if err := w.act(ctx, engine.ActRead, w.unreadDoc()); err != nil {
+				return err
+			}
+		default:
+			return verdict.Skipf("case %d cannot be left short of AP with a document unread", w.m.State.CaseNo)
+		}
+	}
+	return nil
+}
+
 // answerAll answers every unanswered question with "<qid> <rest>".
 func (w *world) answerAll(ctx context.Context, rest string, skip int) error {
 	qs := w.m.State.Case.Questions
 	for i := 0; i < len(qs)-skip; i++ {
-		if _, done := w.m.State.Answers[qs[i].ID]; done {
+		if _, done := w.m.Answers[qs[i].ID]; done {
 			continue
 		}
 		if err := w.act(ctx, engine.ActAnswer, qs[i].ID+" "+rest); err != nil {
@@ -117,9 +145,18 @@ func (w *world) answerFromOfficials(ctx context.Context) error {
 	return nil
 }
 
-// playThrough plays every case to its publish.
+// playThrough plays every case to its publish: a look, one interview, the
+// documents AP allows, assertions of what officials say.
 func (w *world) playThrough(ctx context.Context) error {
 	for i := 0; i < 4 && w.m.State.Status == engine.StatusActive; i++ {
+		if err := w.act(ctx, engine.ActLook, ""); err != nil {
+			return err
+		}
+		if src := w.unheardTopic(); src != "" {
+			if err := w.act(ctx, engine.ActInterview, src); err != nil {
+				return err
+			}
+		}
 		if err := w.readAffordable(ctx); err != nil {
 			return err
 		}
@@ -147,5 +184,55 @@ func (w *world) misprintUntilFired(ctx context.Context) error {
 	if w.m.State.Status != engine.StatusFired {
 		return verdict.Skipf("the target's cases did not let misprints exhaust trust (status %s)", w.m.State.Status)
 	}
+	return nil
+}
+
+// hedgeThrough finishes the run by hedging 裏取り不能 on every question of
+// every case: cheap, never fired (at most 26 wrong hedges of -3 trust).
+func (w *world) hedgeThrough(ctx context.Context) error {
+	for i := 0; i < 4 && w.m.State.Status == engine.StatusActive; i++ {
+		if err := w.answerAll(ctx, "裏取り不能 留保", 0); err != nil {
+			return err
+		}
+		if err := w.act(ctx, engine.ActPublish, ""); err != nil {
+			return err
+		}
+	}
+	if w.m.State.Status == engine.StatusActive {
+		return verdict.Errorf("the run is still active after four publishes")
+	}
+	return nil
+}
+
+// sharedRun is a finished run one scenario played and later scenarios that
+// only inspect it reuse, sparing a live deployment's quota.
+type sharedRun struct {
+	run string
+	m   *Model
+	me  *identity
+	err error
+}
+
+// playedRun adopts the run's one played-through run, playing it first if
+// no scenario has. A failure while playing is every dependent's failure.
+func (w *world) playedRun(ctx context.Context) error {
+	p := poolOf(w.env)
+	p.playMu.Lock()
+	defer p.playMu.Unlock()
+	if p.played == nil {
+		err := w.startRun(ctx, defaultBudget, nil)
+		if err == nil {
+			err = w.playThrough(ctx)
+		}
+		var s *verdict.Skipped
+		if errors.As(err, &s) {
+			return err
+		}
+		p.played = &sharedRun{run: w.run, m: w.m, me: w.me, err: err}
+	}
+	if p.played.err != nil {
+		return p.played.err
+	}
+	w.run, w.m, w.me = p.played.run, p.played.m, p.played.me
 	return nil
 }

@@ -53,7 +53,12 @@ func (m *Model) checkPublish(r *actionResponse) error {
 		}
 	}
 	if st == nil {
-		return verdict.Failf("PP-HIDE-REVEAL", "a published event with the settlement and reveal", r.Events, "")
+		// The settlement's shape is the kit's choice; a target that reveals
+		// in another shape cannot be settled exactly by the runner.
+		return verdict.Failf("PP-EVENTS", "a published event with the kit's settlement and reveal", r.Events, "")
+	}
+	if err := m.checkHidden(st.Reveal); err != nil {
+		return err
 	}
 	if err := m.checkReveal(st.Reveal); err != nil {
 		return err
@@ -61,18 +66,18 @@ func (m *Model) checkPublish(r *actionResponse) error {
 	before := m.State
 	var graded []engine.Graded
 	for _, q := range before.Case.Questions {
-		a := before.Answers[q.ID]
+		a := m.Answers[q.ID]
 		graded = append(graded, engine.Graded{Question: q.ID, Verdict: a.Verdict, Confidence: a.Confidence, Correct: st.Reveal.Answers[q.ID]})
 	}
 	want := engine.Settle(before.CaseNo, before.Trust, graded)
 	if err := checkLines(want, st.Outcome); err != nil {
 		return err
 	}
-	return m.checkAfterPublish(want, r.State)
+	return m.checkAfterPublish(want, st.Outcome, r)
 }
 
 // checkReveal checks the reveal is complete and agrees with what was read
-// and with the law over the revealed material.
+// and heard and with the law over the revealed material.
 func (m *Model) checkReveal(rv engine.Reveal) error {
 	c := m.State.Case
 	for _, q := range c.Questions {
@@ -90,17 +95,48 @@ func (m *Model) checkReveal(rv engine.Reveal) error {
 			}
 		}
 	}
+	for id, t := range m.Testimonies {
+		for _, rt := range rv.Testimonies {
+			if rt.Source == id && !sameClaims(rt.Claims, t.Claims) {
+				return verdict.Failf("PP-HIDE-REVEAL", t.Claims, rt.Claims, "revealed claims of testimony %s differ from what was heard", id)
+			}
+		}
+	}
 	if len(rv.Documents) == 0 {
 		return m.checkObservedLaw(rv)
 	}
 	src := revealedSources(rv)
-	for _, q := range c.Questions {
-		if want := engine.Law(src, q.Claim); rv.Answers[q.ID] != want {
-			return verdict.Failf(ruleOfBranch(engine.Branch(src, q.Claim)), want, rv.Answers[q.ID],
-				"%s (claim %s) over the revealed material", q.ID, q.Claim)
+	for _, s := range src {
+		if s.Origin == "" && s.Kind != engine.KindOfficial {
+			// Independence is judged by the kit's origin field (PP-LAW-INDEPENDENCE);
+			// without it the law over secondaries cannot be re-derived.
+			return m.checkObservedLaw(rv)
 		}
 	}
+	for _, q := range c.Questions {
+		want := engine.Law(src, q.Claim)
+		if rv.Answers[q.ID] == want {
+			continue
+		}
+		if engine.Law(ownOrigins(src), q.Claim) == rv.Answers[q.ID] {
+			return verdict.Failf("PP-LAW-INDEPENDENCE", want, rv.Answers[q.ID],
+				"%s (claim %s): the target counts secondaries that share an origin as independent", q.ID, q.Claim)
+		}
+		return verdict.Failf(ruleOfBranch(engine.Branch(src, q.Claim)), want, rv.Answers[q.ID],
+			"%s (claim %s) over the revealed material", q.ID, q.Claim)
+	}
 	return nil
+}
+
+// ownOrigins gives every source an origin of its own: the law as a target
+// would apply it that treats every secondary as independent.
+func ownOrigins(src []engine.Source) []engine.Source {
+	out := make([]engine.Source, len(src))
+	for i, s := range src {
+		s.Origin = s.ID
+		out[i] = s
+	}
+	return out
 }
 
 // checkObservedLaw is the check left when a target reveals only answers: an
@@ -128,14 +164,20 @@ func (m *Model) checkObservedLaw(rv engine.Reveal) error {
 	return nil
 }
 
+// sameClaims compares two claim lists as sets.
 func sameClaims(a, b []engine.ClaimRef) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for i := range a {
-		if a[i] != b[i] {
+	seen := map[engine.ClaimRef]int{}
+	for _, c := range a {
+		seen[c]++
+	}
+	for _, c := range b {
+		if seen[c] == 0 {
 			return false
 		}
+		seen[c]--
 	}
 	return true
 }
@@ -162,6 +204,9 @@ func checkLines(want, got engine.Outcome) error {
 		return verdict.Failf("PP-SETTLE-TABLE", [2]int{want.AnswerPoints, want.TrustDelta}, [2]int{got.AnswerPoints, got.TrustDelta}, "answer points and trust delta")
 	case want.Fired && (got.ClearBonus != 0 || got.Cleared || got.TrustAfter != 0):
 		return verdict.Failf("PP-SETTLE-CLAMP", "trust 0, no clear bonus", got, "a fired case")
+	case want.Victory && want.ClearBonus != got.ClearBonus && want.VictoryBonus == got.VictoryBonus:
+		// Whether case #4 earns the clear bonus beside VICTORY is the kit's reading.
+		return verdict.Failf("PP-SETTLE-VICTORY", want.ClearBonus, got.ClearBonus, "clear bonus of the final case")
 	case want.ClearBonus != got.ClearBonus || want.VictoryBonus != got.VictoryBonus || want.Points != got.Points:
 		return verdict.Failf("PP-SETTLE-BONUS", [3]int{want.ClearBonus, want.VictoryBonus, want.Points}, [3]int{got.ClearBonus, got.VictoryBonus, got.Points}, "clear bonus, victory bonus, case points")
 	}
@@ -169,8 +214,8 @@ func checkLines(want, got engine.Outcome) error {
 }
 
 // checkAfterPublish checks the run's state after a publish.
-func (m *Model) checkAfterPublish(want engine.Outcome, after engine.StateView) error {
-	before := m.State
+func (m *Model) checkAfterPublish(want, got engine.Outcome, r *actionResponse) error {
+	before, after := m.State, r.State
 	switch {
 	case after.Trust != want.TrustAfter:
 		rule := "PP-SETTLE-TABLE"
@@ -178,7 +223,7 @@ func (m *Model) checkAfterPublish(want engine.Outcome, after engine.StateView) e
 			rule = "PP-SETTLE-CLAMP"
 		}
 		return verdict.Failf(rule, want.TrustAfter, after.Trust, "trust after publishing case %d", before.CaseNo)
-	case after.Points != before.Points+want.Points:
+	case r.has["points"] && after.Points != before.Points+got.Points:
 		return verdict.Failf("PP-SETTLE-BONUS", before.Points+want.Points, after.Points, "points after publishing case %d", before.CaseNo)
 	case want.Fired && after.Status != engine.StatusFired:
 		return verdict.Failf("PP-SETTLE-FIRED", engine.StatusFired, after.Status, "trust reached 0")
@@ -197,7 +242,7 @@ func (m *Model) checkAfterPublish(want engine.Outcome, after engine.StateView) e
 	if after.AP != spec.AP {
 		return verdict.Failf("PP-AP-NO-CARRY", spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
 	}
-	if len(after.Answers) != 0 {
+	if r.has["answers"] && len(after.Answers) != 0 {
 		return verdict.Failf("PP-CASE-ORDER", "no answers in a new case", after.Answers, "")
 	}
 	return CheckCaseTable(after.Case, after.AP)

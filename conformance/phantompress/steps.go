@@ -33,11 +33,20 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	settleSteps(sc, w)
 	lawSteps(sc, w)
 	quotaSteps(sc, w)
+	moreSteps(sc, w)
 }
 
 func (w *world) wantStatus(code int) error {
 	if w.status != code {
 		return verdict.Failf("", code, w.status, "body %s", clip(w.body))
+	}
+	return nil
+}
+
+// wantCreated accepts 200 or 201 for a creation: the seed names neither.
+func (w *world) wantCreated() error {
+	if !created2xx(w.status) {
+		return verdict.Failf("", "200 or 201", w.status, "body %s", clip(w.body))
 	}
 	return nil
 }
@@ -69,7 +78,7 @@ func apiSteps(sc *godog.ScenarioContext, w *world) {
 	})
 	sc.Step(`^a new agent registers with a name of (\d+) characters$`, func(ctx context.Context, n int) error {
 		_, err := w.do(ctx, http.MethodPost, "/register", "", map[string]string{"name": strings.Repeat("a", n)}, nil)
-		if err == nil && w.status == http.StatusCreated {
+		if err == nil && created2xx(w.status) {
 			poolOf(w.env).regs++
 			json.Unmarshal(w.body, &w.reg)
 			if k, ok := w.reg["api_key"].(string); ok {
@@ -79,7 +88,7 @@ func apiSteps(sc *godog.ScenarioContext, w *world) {
 		return err
 	})
 	sc.Step(`^the registration succeeds with an API key$`, func() error {
-		if err := w.wantStatus(http.StatusCreated); err != nil {
+		if err := w.wantCreated(); err != nil {
 			return err
 		}
 		if k, _ := w.reg["api_key"].(string); k == "" {
@@ -142,8 +151,8 @@ func apiSteps(sc *godog.ScenarioContext, w *world) {
 	})
 	sc.Step(`^the error body carries the code "([^"]*)" and a message$`, func(code string) error {
 		e := w.errBody()
-		if e.Code != code || e.Message == "" {
-			return verdict.Failf("PP-ERROR-BODY", fmt.Sprintf("{code: %s, message}", code), clip(w.body), "status %d", w.status)
+		if e.Code != code || (e.Message == "" && e.Error == "") {
+			return verdict.Failf("PP-ERROR-BODY", fmt.Sprintf("{code: %s, error or message}", code), clip(w.body), "status %d", w.status)
 		}
 		return nil
 	})
@@ -182,11 +191,18 @@ func apiSteps(sc *godog.ScenarioContext, w *world) {
 		_, err := w.do(ctx, http.MethodPost, "/runs/run_000000000000/action", w.me.Key, map[string]string{"action": "look"}, nil)
 		return err
 	})
-	sc.Step(`^a run played through to the end$`, func(ctx context.Context) error {
-		if err := w.startRun(ctx, defaultBudget, nil); err != nil {
-			return err
+	sc.Step(`^a run played through to the end$`, w.playedRun)
+	sc.Step(`^the agent sends the unknown action "([^"]*)"$`, func(ctx context.Context, action string) error {
+		w.mark()
+		_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, map[string]string{"action": action}, nil)
+		return err
+	})
+	sc.Step(`^the unknown action is refused with 400 or ok:false$`, func() error {
+		var r actionResponse
+		if w.status == http.StatusBadRequest || (w.status == http.StatusOK && json.Unmarshal(w.body, &r) == nil && !r.OK) {
+			return nil
 		}
-		return w.playThrough(ctx)
+		return verdict.Failf("PP-ACTION-OK-FALSE", "400, or ok:false", fmt.Sprintf("%d %s", w.status, clip(w.body)), "an action the seed does not list")
 	})
 	concurrencySteps(sc, w)
 }

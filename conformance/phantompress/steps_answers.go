@@ -81,8 +81,8 @@ func answerSteps(sc *godog.ScenarioContext, w *world) {
 	})
 	sc.Step(`^the answer is recorded as "([^"]*)" "([^"]*)"$`, func(v, c string) error {
 		q := engine.Fields(w.fill("{q}"))[0]
-		a, ok := w.m.State.Answers[q]
-		if !w.last.OK || !ok || string(a.Verdict) != v || string(a.Confidence) != c {
+		a, ok := w.m.Answers[q]
+		if w.last == nil || !w.last.OK || !ok || string(a.Verdict) != v || string(a.Confidence) != c {
 			return verdict.Failf("", fmt.Sprintf("%s recorded as %s %s", q, v, c), fmt.Sprintf("%v %+v", w.last.OK, a), "")
 		}
 		return nil
@@ -90,7 +90,7 @@ func answerSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the answer is recorded with both documents as sources$`, func() error {
 		q := w.fill("{q}")
 		want := engine.Fields(w.fill("{read1} {read2}"))
-		if a := w.m.State.Answers[q]; !sameSet(a.Sources, want) {
+		if a := w.m.Answers[q]; !sameSet(a.Sources, want) {
 			return verdict.Failf("PP-ANSWER-SEPARATORS", want, a.Sources, "sources recorded for %s", q)
 		}
 		return nil
@@ -138,8 +138,8 @@ func answerSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent asserts that question citing the testimony$`, func(ctx context.Context) error { return assertCiting(ctx, w.source, false) })
 	sc.Step(`^the agent asserts the opposite of the document on that question$`, func(ctx context.Context) error { return assertCiting(ctx, w.doc, true) })
 	sc.Step(`^the assertion is recorded$`, func() error {
-		a, ok := w.m.State.Answers[w.question]
-		if !w.last.OK || !ok || a.Confidence != engine.Assert || w.last.State.Rejections[w.question] != w.before.Rejections[w.question] {
+		a, ok := w.m.Answers[w.question]
+		if w.last == nil || !w.last.OK || !ok || a.Confidence != engine.Assert || w.m.Rejections[w.question] != w.beforeRejections[w.question] {
 			return verdict.Failf("PP-ANSWER-ASSERT-SOURCES", "the assertion recorded", clip(w.body), "")
 		}
 		return nil
@@ -155,11 +155,11 @@ func answerSteps(sc *godog.ScenarioContext, w *world) {
 	})
 	sc.Step(`^the answer is rejected at the cost of a turn$`, func() error {
 		r := w.last
-		if r == nil || !r.OK || r.State.Turn != w.before.Turn+1 || r.State.Rejections[w.question] != w.before.Rejections[w.question]+1 {
+		if r == nil || !r.OK || r.State.Turn != w.before.Turn+1 || w.m.Rejections[w.question] != w.beforeRejections[w.question]+1 {
 			return verdict.Failf("PP-ANSWER-REJECT", "ok:true, one turn spent, one more rejection", clip(w.body), "")
 		}
-		if _, recorded := r.State.Answers[w.question]; recorded {
-			return verdict.Failf("PP-ANSWER-REJECT", "the answer not recorded", r.State.Answers[w.question], "")
+		if _, recorded := w.m.Answers[w.question]; recorded {
+			return verdict.Failf("PP-ANSWER-REJECT", "the answer not recorded", w.m.Answers[w.question], "")
 		}
 		return nil
 	})
@@ -190,12 +190,23 @@ func answerSteps(sc *godog.ScenarioContext, w *world) {
 	})
 	sc.Step(`^the question accepts only hedges$`, func() error {
 		s := w.m.State
-		listed := false
+		listed := !w.m.Shows["hedge_only"] // the kit's field; checked where a target shows it
 		for _, q := range s.HedgeOnly {
 			listed = listed || q == w.question
 		}
-		if s.Rejections[w.question] != engine.MaxRejections || !listed {
-			return verdict.Failf("PP-ANSWER-HEDGE-ONLY", fmt.Sprintf("%s with 3 rejections, listed hedge_only", w.question), fmt.Sprintf("%v %v", s.Rejections, s.HedgeOnly), "")
+		if w.m.Rejections[w.question] != engine.MaxRejections || !listed {
+			return verdict.Failf("PP-ANSWER-HEDGE-ONLY", fmt.Sprintf("%s with 3 rejections, listed hedge_only", w.question), fmt.Sprintf("%v %v", w.m.Rejections, s.HedgeOnly), "")
+		}
+		return nil
+	})
+	sc.Step(`^the assertion is not recorded$`, func() error {
+		before, had := w.beforeAnswers[w.question]
+		now, has := w.m.Answers[w.question]
+		if has && (!had || before.Confidence != now.Confidence) {
+			return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "no assertion recorded", now, "")
+		}
+		if w.last != nil && w.last.OK && w.last.State.Turn != w.before.Turn+1 {
+			return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "ok:false, or ok:true spending one turn", clip(w.body), "")
 		}
 		return nil
 	})

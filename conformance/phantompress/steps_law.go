@@ -114,6 +114,18 @@ var lawCases = map[string]lawCase{
 	}},
 }
 
+// originless reports whether a reveal shows a secondary source without the
+// kit's origin field, without which independence cannot be judged
+// (PP-DOC-FORMAT, PP-LAW-INDEPENDENCE).
+func originless(rv engine.Reveal) bool {
+	for _, s := range revealedSources(rv) {
+		if s.Kind != engine.KindOfficial && s.Origin == "" {
+			return true
+		}
+	}
+	return false
+}
+
 func lawSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^every claim (.+) was revealed as "([^"]*)"$`, func(phrase, want string) error {
 		lc, ok := lawCases[strings.TrimSuffix(phrase, ",")]
@@ -125,6 +137,9 @@ func lawSteps(sc *godog.ScenarioContext, w *world) {
 			rv := st.Reveal
 			if len(rv.Documents) == 0 {
 				return verdict.Skipf("the target's reveal does not disclose the case's material")
+			}
+			if originless(rv) && lc.rule != "PP-LAW-TRUE-OFFICIAL" && !strings.HasPrefix(phrase, "an official record contradicts") {
+				return verdict.Failf("PP-DOC-FORMAT", "an origin on every secondary source", "none", "case %d: independence cannot be judged", st.CaseNo)
 			}
 			for _, q := range rv.Questions {
 				if !lc.pick(weigh(rv, q.Claim), rv) {
@@ -145,6 +160,9 @@ func lawSteps(sc *godog.ScenarioContext, w *world) {
 		n := 0
 		for _, st := range w.m.Settlements {
 			src := revealedSources(st.Reveal)
+			if originless(st.Reveal) {
+				return verdict.Failf("PP-DOC-FORMAT", "an origin on every secondary source", "none", "case %d: independence cannot be judged", st.CaseNo)
+			}
 			for _, q := range st.Reveal.Questions {
 				n++
 				if want := engine.Law(src, q.Claim); st.Reveal.Answers[q.ID] != want {

@@ -16,62 +16,77 @@ import (
 // resetAfter makes the scenario move the embedded clock past 00:00 JST when
 // it ends, so a quota it spent never leaks into later scenarios.
 func (w *world) resetAfter() {
-	w.cleanup = append(w.cleanup, func() {
-		advanceToReset(w.env.Clock)
-		p := poolOf(w.env)
-		p.mu.Lock()
-		p.writes, p.regs, p.cur = 0, 0, nil
-		p.mu.Unlock()
-	})
+	w.cleanup = append(w.cleanup, func() { w.newDay() })
+}
+
+// newDay moves the embedded clock past 00:00 JST and zeroes the pool's
+// counters: every daily quota starts afresh.
+func (w *world) newDay() {
+	advanceToReset(w.env.Clock)
+	p := poolOf(w.env)
+	p.mu.Lock()
+	p.writes, p.regs = 0, 0
+	if p.cur != nil {
+		p.cur.runs, p.cur.writes = 0, 0
+	}
+	p.mu.Unlock()
+}
+
+// freshDay starts a new quota day on the embedded reference so a scenario
+// knows every counter exactly, and starts another one when it ends.
+func (w *world) freshDay() (controller, error) {
+	c, err := w.control()
+	if err != nil {
+		return nil, err
+	}
+	w.newDay()
+	w.resetAfter()
+	return c, nil
 }
 
 func quotaSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent has made 1000 writes today$`, func() error {
-		c, err := w.control()
+	sc.Step(`^the agent has made (\d+) writes today$`, func(n int) error {
+		c, err := w.freshDay()
 		if err != nil {
 			return err
 		}
-		w.me.burned = true
 		w.quota = true
 		w.mark()
-		return c.SpendWrites(w.me.Key, 1000-w.me.writes)
+		return c.SpendWrites(w.me.Key, n)
 	})
-	sc.Step(`^all agents together have made 3000 writes today$`, func() error {
-		c, err := w.control()
+	sc.Step(`^all agents together have made (\d+) writes today$`, func(n int) error {
+		c, err := w.freshDay()
 		if err != nil {
 			return err
 		}
-		w.resetAfter()
 		w.quota = true
 		w.mark()
-		c.SpendAllWrites(3000)
+		c.SpendAllWrites(n)
 		return nil
 	})
-	sc.Step(`^the agent has started 30 runs today$`, func(ctx context.Context) error {
-		if _, err := w.control(); err != nil {
+	sc.Step(`^the agent has started (\d+) runs today$`, func(ctx context.Context, n int) error {
+		if _, err := w.freshDay(); err != nil {
 			return err
 		}
-		w.me.burned = true
-		for w.me.runs < 30 {
+		for i := 1; i <= n; i++ {
 			if _, err := w.do(ctx, http.MethodPost, "/runs", w.me.Key, map[string]int{"budget_turns": 1}, nil); err != nil {
 				return err
 			}
 			w.me.runs++
-			if w.status != http.StatusCreated {
-				return verdict.Failf("PP-QUOTA-RUNS", 201, w.status, "run %d of the day", w.me.runs)
+			if !created2xx(w.status) {
+				return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", w.status, "run %d of the day", i)
 			}
 		}
 		w.quota = true
 		return nil
 	})
-	sc.Step(`^200 agents have registered today$`, func() error {
-		c, err := w.control()
+	sc.Step(`^(\d+) agents have registered today$`, func(n int) error {
+		c, err := w.freshDay()
 		if err != nil {
 			return err
 		}
-		w.resetAfter()
 		w.quota = true
-		c.SpendRegistrations(200)
+		c.SpendRegistrations(n)
 		return nil
 	})
 	sc.Step(`^the quota store is unavailable$`, func() error {
@@ -113,15 +128,27 @@ func quotaSteps(sc *godog.ScenarioContext, w *world) {
 		}
 		return nil
 	})
-	sc.Step(`^the clock passes 00:00 JST$`, func() error {
+	sc.Step(`^the clock passes 00:00 JST$`, func(ctx context.Context) error {
 		if w.env.Clock == nil {
 			return verdict.Skipf("needs the embedded clock")
+		}
+		// First to 23:58 JST of the same day: a quota that turns at another
+		// hour (UTC midnight is 09:00 JST) has reset by now, wrongly.
+		jst := time.FixedZone("JST", 9*3600)
+		now := w.env.Clock.Now().In(jst)
+		w.env.Clock.Advance(time.Date(now.Year(), now.Month(), now.Day(), 23, 58, 0, 0, jst).Sub(now))
+		w.quota = true
+		if _, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, map[string]string{"action": "look"}, nil); err != nil {
+			return err
+		}
+		if w.status != http.StatusTooManyRequests {
+			return verdict.Failf("PP-QUOTA-RESET", 429, w.status, "a write at 23:58 JST of the day the quota was spent: %s", clip(w.body))
 		}
 		advanceToReset(w.env.Clock)
 		return nil
 	})
 	sc.Step(`^the agent can look at the case again$`, func(ctx context.Context) error {
-		w.quota = false
+		w.quota = true // a 429 here is the rule's failure, not a harness error
 		if err := w.act(ctx, engine.ActLook, ""); err != nil {
 			return err
 		}

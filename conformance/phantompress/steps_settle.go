@@ -62,18 +62,18 @@ func settleSteps(sc *godog.ScenarioContext, w *world) {
 			return verdict.Failf("PP-SETTLE-BONUS", "four published cases and victory", fmt.Sprintf("%d, %s", len(w.m.Settlements), w.m.State.Status), "")
 		}
 		for _, s := range w.m.Settlements {
-			want := 0
+			want, clear := 0, engine.BonusCaseClear
 			if s.CaseNo == 4 {
-				want = engine.BonusVictory
+				want, clear = engine.BonusVictory, s.ClearBonus // case 4's clear bonus is PP-SETTLE-VICTORY's
 			}
-			if s.ClearBonus != engine.BonusCaseClear || s.VictoryBonus != want {
+			if s.ClearBonus != clear || s.VictoryBonus != want {
 				return verdict.Failf("PP-SETTLE-BONUS", [2]int{300, want}, [2]int{s.ClearBonus, s.VictoryBonus}, "case %d", s.CaseNo)
 			}
 		}
 		return nil
 	})
 	sc.Step(`^the trust is 100$`, func() error {
-		if err := w.wantStatus(http.StatusCreated); err != nil {
+		if err := w.wantCreated(); err != nil {
 			return err
 		}
 		if w.m.State.Trust != engine.TrustInit {
@@ -111,19 +111,32 @@ func settleSteps(sc *godog.ScenarioContext, w *world) {
 		return nil
 	})
 	sc.Step(`^the score is points \+ trust\*5 - turns$`, func() error {
+		if !w.m.Shows["score"] {
+			return verdict.Skipf("the target shows no score in its state (the seed defines none)")
+		}
 		s := w.m.State
 		if s.Score != s.Points+5*s.Trust-s.Turn {
 			return verdict.Failf("PP-SCORE", s.Points+5*s.Trust-s.Turn, s.Score, "")
 		}
 		return nil
 	})
-	sc.Step(`^no response before publish showed a correct answer, a trap or a witness type$`, func() error {
-		// Every response was scanned as it arrived (world.do); this step
-		// also checks no answer arrived already settled.
-		if len(w.m.Settlements) != 0 {
-			return verdict.Errorf("the scenario published; nothing to check before publish")
+	sc.Step(`^nothing shown before the publish held a revealed answer, trap or witness type$`, func() error {
+		// The model compared every body of the case with the reveal when the
+		// publish came back (Model.checkHidden); here it must have had both.
+		if len(w.m.Settlements) == 0 {
+			return verdict.Failf("PP-HIDE-REVEAL", "a publish with its reveal", "none", "")
+		}
+		st := w.m.Settlements[len(w.m.Settlements)-1]
+		if len(st.Reveal.Answers) == 0 {
+			return verdict.Failf("PP-HIDE-REVEAL", "the revealed answers", st.Reveal, "")
 		}
 		return nil
+	})
+	sc.Step(`^the agent has looked at the case and interviewed a witness$`, func(ctx context.Context) error {
+		if err := w.act(ctx, engine.ActLook, ""); err != nil {
+			return err
+		}
+		return w.act(ctx, engine.ActInterview, w.unheardTopic())
 	})
 	sc.Step(`^the agent fetches the public log of the run$`, func(ctx context.Context) error {
 		_, err := w.getLog(ctx)

@@ -1,9 +1,6 @@
 package phantompress
 
 import (
-	"encoding/json"
-	"strings"
-
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
@@ -17,6 +14,8 @@ type actionResponse struct {
 	AvailableActions []string         `json:"available_actions"`
 	Code             string           `json:"code"`
 	Error            string           `json:"error"`
+	// has lists the keys of the target's state object.
+	has map[string]bool
 }
 
 // created is the body of POST /runs.
@@ -61,52 +60,4 @@ type runLog struct {
 	Review *struct {
 		Text string `json:"text"`
 	} `json:"review"`
-}
-
-// hiddenKeys are keys that would carry hidden truth; none may appear in
-// anything a target shows before publish (PP-HIDE-BEFORE-PUBLISH).
-var hiddenKeys = map[string]bool{
-	"correct": true, "correct_answer": true, "correct_answers": true, "truth": true, "answer_key": true,
-	"trap": true, "traps": true, "tampered": true, "fabricated": true, "witness_type": true,
-	"liar": true, "honest": true, "reveal": true,
-}
-
-// leaks walks a JSON body and returns the path of the first hidden-truth
-// key, skipping publish settlements (where the reveal belongs). Inside a
-// witness object a "type" key is a leak too.
-func leaks(body []byte) string {
-	var v any
-	if json.Unmarshal(body, &v) != nil {
-		return ""
-	}
-	return walkLeak(v, "$", false)
-}
-
-func walkLeak(v any, path string, inWitness bool) string {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, c := range x {
-			if k == "settlement" {
-				continue
-			}
-			if hiddenKeys[strings.ToLower(k)] || (inWitness && k == "type") {
-				return path + "." + k
-			}
-			if p := walkLeak(c, path+"."+k, k == "witnesses"); p != "" {
-				return p
-			}
-		}
-	case []any:
-		for _, c := range x {
-			if p := walkLeak(c, path+"[]", inWitness); p != "" {
-				return p
-			}
-		}
-	case string:
-		// The paper's word for a correct answer never belongs in play text.
-		if strings.Contains(x, "正解") {
-			return path + " (text mentions 正解)"
-		}
-	}
-	return ""
 }

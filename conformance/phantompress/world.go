@@ -19,32 +19,66 @@ import (
 type identity struct {
 	Key, ID, Name string
 	runs, writes  int
-	burned        bool
 }
 
-// pool shares identities across scenarios so a run registers few agents and
-// never exceeds the target's per-key run quota; against the embedded
-// reference it also moves the clock past 00:00 JST before the server-wide
-// quota would run out.
+// pool shares one identity across scenarios. Against the embedded
+// reference it moves the clock past 00:00 JST before a quota would run out;
+// against a live deployment it never registers another agent to get around
+// a quota: once the seed's limits or the kit's live write budget are near,
+// checks skip (PP-QUOTA-RUNS, PP-QUOTA-WRITES-AGENT).
 type pool struct {
 	mu     sync.Mutex
 	cur    *identity
-	writes int
+	writes int // writes of the run (live) or since the last reset (embedded)
 	regs   int
 	n      int
+	// propRuns counts the runs property checks started; propFailed is set
+	// once a property check failed (see newMachine).
+	propRuns   int
+	propFailed bool
+	// played is the shared played-through run (see playedRun).
+	playMu sync.Mutex
+	played *sharedRun
 }
 
-// Headroom the pool keeps below the seed's limits.
+// Headroom the pool keeps below the seed's limits, and the kit's own
+// allowance on a live deployment.
 const (
 	runsPerIdentity   = 25
 	writesPerIdentity = 900
 	writesBeforeReset = 2500
 	regsBeforeReset   = 150
+	// LiveWriteBudget is how many writes a run spends at most on a live
+	// deployment (well under the seed's 1000 per agent and 3000 for all
+	// agents a day); past it no new run is started and checks skip.
+	LiveWriteBudget = 400
+	// liveRunsPerKey keeps a live run below the seed's 30 runs per key.
+	liveRunsPerKey = 28
+	// livePropertyRuns caps the runs the property checks (and their
+	// shrinking) may start on a live deployment.
+	livePropertyRuns = 8
 )
 
 func poolOf(env *suite.Env) *pool {
 	v, _ := env.Shared.Once("phantom-press/pool", func() (any, error) { return &pool{}, nil })
 	return v.(*pool)
+}
+
+// live reports whether the target is a live deployment (no embedded
+// reference to control).
+func live(env *suite.Env) bool { return env.Reference == nil || env.Clock == nil }
+
+// spent reports, for a live target, why no further run may be started.
+func (p *pool) spent(env *suite.Env) string {
+	switch {
+	case !live(env):
+		return ""
+	case p.writes >= LiveWriteBudget:
+		return fmt.Sprintf("the kit's live write budget (%d writes) is spent", LiveWriteBudget)
+	case p.cur != nil && p.cur.runs >= liveRunsPerKey:
+		return fmt.Sprintf("the agent started %d runs today; the seed allows 30 per key", p.cur.runs)
+	}
+	return ""
 }
 
 // world is one scenario's state.
@@ -62,19 +96,25 @@ type world struct {
 	expect Expect
 	before engine.StateView
 
-	quota    bool // the scenario expects 429/503 answers
-	doc      string
-	question string
-	source   string
-	first    *created
-	second   *created
-	reg      map[string]any
-	cleanup  []func()
+	quota bool // the scenario expects 429/503 answers
+	// publishing is set while a publish is in flight: its answer is never
+	// kept for the hiding check.
+	publishing       bool
+	beforeAnswers    map[string]engine.Answer
+	beforeRejections map[string]int
+	doc              string
+	question         string
+	source           string
+	first            *created
+	second           *created
+	reg              map[string]any
+	cleanup          []func()
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }
 
-// do sends one request, counting writes and scanning for leaks.
+// do sends one request, counting writes and keeping what the target showed
+// before publish for the hiding check.
 func (w *world) do(ctx context.Context, method, path string, key string, body any, raw []byte) (*driver.Response, error) {
 	req := driver.Request{Method: method, Path: path, JSON: body, Raw: raw, Header: map[string]string{}}
 	if key != "" {
@@ -83,7 +123,7 @@ func (w *world) do(ctx context.Context, method, path string, key string, body an
 	if w.quota {
 		req.Allow = []int{http.StatusTooManyRequests, http.StatusServiceUnavailable}
 	}
-	if driver.IsWrite(method) {
+	if driver.IsWrite(method) && !isStatus(body) && path != "/register" {
 		p := poolOf(w.env)
 		p.mu.Lock()
 		p.writes++
@@ -97,25 +137,44 @@ func (w *world) do(ctx context.Context, method, path string, key string, body an
 		return nil, err
 	}
 	w.status, w.header, w.body = resp.Status, resp.Header, resp.Body
-	if !strings.HasPrefix(path, "/runs") {
-		return resp, nil
-	}
-	if p := leaks(resp.Body); p != "" {
-		return nil, verdict.Failf("PP-HIDE-BEFORE-PUBLISH", "no hidden truth outside a publish settlement", p, "%s %s", method, path)
+	if w.keeps(path, resp.Status) {
+		w.m.see(method+" "+path, resp.Body)
 	}
 	return resp, nil
 }
 
-// identity returns the pooled agent, registering one when needed.
+// keeps reports whether an answer belongs to the current case's pre-publish
+// record: the run's actions, and its public log before any publish (later
+// logs hold earlier cases' reveals).
+func (w *world) keeps(path string, status int) bool {
+	if w.m == nil || w.publishing || status != http.StatusOK || w.m.State.Status != engine.StatusActive {
+		return false
+	}
+	return path == "/runs/"+w.run+"/action" || (path == "/runs/"+w.run && len(w.m.Settlements) == 0)
+}
+
+// isStatus reports whether body is the status action, which is no write.
+func isStatus(body any) bool {
+	b, ok := body.(map[string]string)
+	return ok && b["action"] == engine.ActStatus
+}
+
+// identity returns the pooled agent, registering it on first use. Against
+// the embedded reference the clock crosses 00:00 JST when the agent nears a
+// quota; against a live target the check skips instead.
 func (w *world) identity(ctx context.Context) (*identity, error) {
 	p := poolOf(w.env)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if w.env.Clock != nil && (p.writes >= writesBeforeReset || p.regs >= regsBeforeReset) {
+	if !live(w.env) && p.cur != nil && (p.writes >= writesBeforeReset || p.regs >= regsBeforeReset ||
+		p.cur.runs >= runsPerIdentity || p.cur.writes >= writesPerIdentity) {
 		advanceToReset(w.env.Clock)
-		p.writes, p.regs, p.cur = 0, 0, nil
+		p.writes, p.regs, p.cur.runs, p.cur.writes = 0, 0, 0, 0
 	}
-	if p.cur == nil || p.cur.burned || p.cur.runs >= runsPerIdentity || p.cur.writes >= writesPerIdentity {
+	if why := p.spent(w.env); why != "" {
+		return nil, verdict.Skipf("%s", why)
+	}
+	if p.cur == nil {
 		p.n++
 		id, err := w.register(ctx, fmt.Sprintf("pp-conformance-%d", p.n))
 		if err != nil {
@@ -146,8 +205,8 @@ func (w *world) register(ctx context.Context, name string) (*identity, error) {
 		AgentID string `json:"agent_id"`
 		APIKey  string `json:"api_key"`
 	}
-	if resp.Status != http.StatusCreated && resp.Status != http.StatusOK {
-		return nil, verdict.Failf("PP-REGISTER", "201", resp.Status, "registering %q: %s", name, resp.Body)
+	if !created2xx(resp.Status) {
+		return nil, verdict.Failf("PP-REGISTER", "200 or 201", resp.Status, "registering %q: %s", name, resp.Body)
 	}
 	if err := resp.Decode("PP-REGISTER", &reg); err != nil {
 		return nil, err
@@ -165,6 +224,12 @@ func (w *world) startRun(ctx context.Context, budget int, seed *string) error {
 	if err != nil {
 		return err
 	}
+	return w.startRunAs(ctx, me, budget, seed)
+}
+
+// startRunAs starts a run for me.
+func (w *world) startRunAs(ctx context.Context, me *identity, budget int, seed *string) error {
+	w.me = me
 	body := map[string]any{"budget_turns": budget}
 	if seed != nil {
 		body["seed"] = *seed
@@ -174,18 +239,22 @@ func (w *world) startRun(ctx context.Context, budget int, seed *string) error {
 		return err
 	}
 	me.runs++
-	if resp.Status != http.StatusCreated {
-		return verdict.Failf("PP-RUN-CREATE", 201, resp.Status, "POST /runs: %s", resp.Body)
+	if !created2xx(resp.Status) {
+		return verdict.Failf("PP-RUN-CREATE", "200 or 201", resp.Status, "POST /runs: %s", resp.Body)
 	}
 	var c created
 	if err := resp.Decode("PP-RUN-CREATE", &c); err != nil {
 		return err
 	}
-	return w.adopt(&c)
+	return w.adopt(&c, resp.Body)
 }
 
+// created2xx accepts either success status for a creation: the seed names
+// none (201 is the kit's choice, PP-REGISTER-RESPONSE).
+func created2xx(status int) bool { return status == http.StatusCreated || status == http.StatusOK }
+
 // adopt makes c the scenario's run.
-func (w *world) adopt(c *created) error {
+func (w *world) adopt(c *created, body []byte) error {
 	if c.RunID == "" || c.State.Status != engine.StatusActive || c.State.CaseNo != 1 {
 		return verdict.Failf("PP-RUN-CREATE", "an active run at case 1", fmt.Sprintf("%s %s case %d", c.RunID, c.State.Status, c.State.CaseNo), "")
 	}
@@ -197,6 +266,8 @@ func (w *world) adopt(c *created) error {
 	}
 	w.run = c.RunID
 	w.m = NewModel(c.State)
+	w.m.Shows = stateKeys(body)
+	w.m.see("POST /runs", body)
 	return nil
 }
 
@@ -211,7 +282,14 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 	}
 	e := w.m.Predict(action, arg)
 	w.before, w.expect, w.last = w.m.State, e, nil
+	w.beforeAnswers = copyAnswers(w.m.Answers)
+	w.beforeRejections = copyCounts(w.m.Rejections)
+	if action == engine.ActAnswer {
+		w.m.noteSaid(arg)
+	}
+	w.publishing = action == engine.ActPublish
 	resp, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, body, nil)
+	w.publishing = false
 	if err != nil {
 		return err
 	}
@@ -223,6 +301,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		if err := resp.Decode("PP-STATE-VIEW", &r); err != nil {
 			return err
 		}
+		r.has = stateKeys(resp.Body)
 		w.last = &r
 	}
 	return w.m.Check(action, arg, e, resp.Status, w.last)
@@ -240,11 +319,14 @@ func (w *world) mark() {
 // which neither spends a turn nor counts as a write.
 func (w *world) fetchState(ctx context.Context) (engine.StateView, error) {
 	saved := w.quota
-	w.quota = false
+	w.quota = true
 	defer func() { w.quota = saved }()
 	resp, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, map[string]string{"action": "status"}, nil)
 	if err != nil {
 		return engine.StateView{}, err
+	}
+	if resp.Status == http.StatusTooManyRequests {
+		return engine.StateView{}, verdict.Failf("PP-STATUS-NOT-WRITE", 200, resp.Status, "status refused for a spent write quota: %s", clip(resp.Body))
 	}
 	var r actionResponse
 	if resp.Status != http.StatusOK {
@@ -286,3 +368,19 @@ func hasJapanese(s string) bool {
 }
 
 func repeatRunes(n int) string { return strings.Repeat("校", n) }
+
+func copyAnswers(m map[string]engine.Answer) map[string]engine.Answer {
+	out := map[string]engine.Answer{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func copyCounts(m map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

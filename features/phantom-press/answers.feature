@@ -104,13 +104,20 @@ Feature: Answers and their sources
       When the agent asserts a question the document says nothing about, citing it
       Then the answer is rejected at the cost of a turn
 
-  @PP-ANSWER-BACKING
-  Rule: every cited source must back the assertion
-
-    Scenario: Asserting the opposite of what the document says
+    Scenario: Citing a document that says the opposite
       Given a fresh run
       And the agent has read a document that takes a stance on a question
       When the agent asserts the opposite of the document on that question
+      Then the answer is rejected at the cost of a turn
+
+  @PP-ANSWER-BACKING
+  Rule: every cited source must back the assertion (the kit's reading)
+
+    Scenario: One backing and one silent source
+      Given a fresh run
+      And the agent has read a document that takes a stance on a question
+      And the agent has read another document silent on that question
+      When the agent asserts that question citing both documents
       Then the answer is rejected at the cost of a turn
 
   @PP-ANSWER-HEDGE-ONLY
@@ -120,7 +127,7 @@ Feature: Answers and their sources
       Given a fresh run
       And the agent has been rejected 3 times on a question
       When the agent asserts that question is unverifiable
-      Then the action is refused without spending a turn
+      Then the assertion is not recorded
       And the question accepts only hedges
 
     Scenario: A hedge after three rejections

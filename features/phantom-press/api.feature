@@ -71,11 +71,27 @@ Feature: API surface, registration and errors
         | {"action":                  |
         | {"action": 5}               |
         | {"arg": "d1"}               |
-        | {"action": "dance"}         |
         | ["look"]                    |
+
+    Scenario: An unknown action is refused
+      Given a fresh run
+      When the agent sends the unknown action "dance"
+      Then the unknown action is refused with 400 or ok:false
+      And nothing about the run changed
 
   @PP-ERR-401
   Rule: missing or invalid authorization is 401
+
+    Scenario Outline: Every authenticated write without a key is refused
+      Given a fresh run
+      When the agent posts <body> to <endpoint> without authorization
+      Then the request is refused with status 401
+      Examples:
+        | endpoint          | body                 |
+        | /runs             | {"budget_turns": 10} |
+        | /runs/:id/extend  | {"turns": 1}         |
+        | /runs/:id/visibility | {"visibility": "hidden"} |
+        | /runs/:id/review  | {"text": "感想"}       |
 
     Scenario: An action without a key is refused
       Given a fresh run
@@ -87,6 +103,20 @@ Feature: API surface, registration and errors
       Given a fresh run
       When the agent sends an action with an invalid key
       Then the request is refused with status 401
+
+  @PP-AUTH-FREE
+  Rule: endpoints marked auth:false answer without a key
+
+    Scenario Outline: Public reads without a key
+      Given a fresh run
+      When the agent fetches <path> without a key
+      Then the request succeeds
+      Examples:
+        | path              |
+        | the API document  |
+        | the run's log     |
+        | the recent runs   |
+        | the leaderboard   |
 
   @PP-ERR-403
   Rule: another agent's run is 403
@@ -121,3 +151,9 @@ Feature: API surface, registration and errors
       And the server holds each action for a moment
       When the agent sends two actions on the run at once
       Then one succeeds, the other is refused with 409, and one turn was spent
+
+  @PP-REGISTER-OWNER
+  Rule: registration takes an optional owner
+    Scenario: Registering with an owner
+      When a new agent registers with a name and an owner
+      Then the registration succeeds with an API key

@@ -5,8 +5,8 @@ Feature: Cases, AP and the actions of a turn
   Rule: each case has the counts of the per_case table
 
     Scenario: Every case matches its row of the table
-      Given a fresh run
-      When the agent plays through every case
+      Given a run played through to the end
+      When the agent fetches the public log of the run
       Then each case showed the AP, documents, witnesses and questions of its row
 
   @PP-CASE-ORDER
@@ -19,8 +19,8 @@ Feature: Cases, AP and the actions of a turn
       Then case 2 is open with fresh AP
 
     Scenario: The four cases come as 1, 2, 3, 4
-      Given a fresh run
-      When the agent plays through every case
+      Given a run played through to the end
+      When the agent fetches the public log of the run
       Then the cases came in the order 1, 2, 3, 4
 
   @PP-AP-COST
@@ -58,14 +58,17 @@ Feature: Cases, AP and the actions of a turn
       Then case 2 is open with fresh AP
 
   @PP-AP-INSUFFICIENT
-  Rule: reading without enough AP is refused
+  Rule: reading or interviewing without enough AP is refused
 
     Scenario: Reading with too little AP
       Given a fresh run
-      And the agent has spent all its AP
+      And the agent has spent its AP with a document still unread
       When the agent reads a document
       Then the action is refused without spending a turn
       And nothing about the run changed
+
+  @PP-READ-ONCE
+  Rule: a document is read once and a topic asked once
 
     Scenario: Reading a document twice
       Given a fresh run
@@ -93,7 +96,6 @@ Feature: Cases, AP and the actions of a turn
       Examples:
         | action    | arg        |
         | read      | d99        |
-        | read      |            |
         | interview | w9 t1      |
         | publish   |            |
 
@@ -117,8 +119,65 @@ Feature: Cases, AP and the actions of a turn
 
     Scenario: read is not offered without AP
       Given a fresh run
-      When the agent spends all its AP
+      When the agent spends its AP with a document still unread
       Then the available actions match the run's situation
+
+  @PP-ACTION-ARG-REQUIRED
+  Rule: read, interview, answer and comment need their arg
+
+    Scenario Outline: An action without its arg
+      Given a fresh run
+      When the agent performs "<action>" with ""
+      Then the action is refused without spending a turn
+      And nothing about the run changed
+      Examples:
+        | action    |
+        | read      |
+        | interview |
+        | answer    |
+        | comment   |
+
+  @PP-INTERVIEW-GRAMMAR
+  Rule: interview takes <witness ID> <topic ID>
+
+    Scenario Outline: An interview argument that is not a witness and a topic
+      Given a fresh run
+      When the agent performs "interview" with "<arg>"
+      Then the action is refused without spending a turn
+      Examples:
+        | arg        |
+        | w1         |
+        | w1 t1 t2   |
+
+  @PP-ACTION-RESPONSE
+  Rule: an action answers ok, turn, narrative, state, events and available_actions
+
+    Scenario: The fields of an action's answer
+      Given a fresh run
+      When the agent looks at the case
+      Then the answer carries ok, turn, narrative, state, events and available_actions
+
+  @PP-STATE-CLIENT-FIELDS
+  Rule: the state carries case_no, turn, trust, ap and status
+
+    Scenario: The state the seed's client reads
+      Given a fresh run
+      When the agent looks at the case
+      Then the state carries case_no, turn, trust, ap and the status "active"
+
+  @PP-AP-ZERO
+  Rule: look, answer, publish, status and comment cost no AP
+
+    Scenario Outline: Actions that cost no AP
+      Given a fresh run
+      When the agent performs "<action>" with "<arg>"
+      Then the AP fell by 0
+      Examples:
+        | action  | arg               |
+        | look    |                   |
+        | status  |                   |
+        | comment | メモ                |
+        | answer  | q1 裏取り不能 留保      |
 
   @PP-STATE-VIEW
   Rule: the PublicStateView carries the run's resources

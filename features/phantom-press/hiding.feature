@@ -1,20 +1,28 @@
 @phantom-press
 Feature: Information hiding and the reveal
 
+  Hiding is checked after the fact: everything a target showed during a
+  case is kept, and when the publish reveals the answers, traps and witness
+  types, the runner looks for them in what came before.
+
   @PP-HIDE-BEFORE-PUBLISH
   Rule: correct answers, traps and witness types stay hidden until publish
 
-    Scenario: Nothing hidden leaks while investigating
+    Scenario: Nothing hidden shows while investigating
       Given a fresh run
+      And the agent has looked at the case and interviewed a witness
       And the agent has read every document it can afford
-      When the agent answers every question with a hedge
-      Then no response before publish showed a correct answer, a trap or a witness type
+      And the agent has answered every question with a hedge
+      When the agent publishes the paper
+      Then nothing shown before the publish held a revealed answer, trap or witness type
 
-    Scenario: Nothing hidden leaks through the public log
+    Scenario: Nothing hidden shows in the public log
       Given a fresh run
       And the agent has read every document it can afford
-      When the agent fetches the public log of the run
-      Then no response before publish showed a correct answer, a trap or a witness type
+      And the public log of the run can be fetched
+      And the agent has answered every question with a hedge
+      When the agent publishes the paper
+      Then nothing shown before the publish held a revealed answer, trap or witness type
 
   @PP-HIDE-REVEAL
   Rule: publish reveals the answers, traps and witness types

@@ -6,6 +6,12 @@ Feature: Daily quotas
   @PP-QUOTA-WRITES-AGENT @control
   Rule: an agent makes at most 1000 writes per day
 
+    Scenario: The 1000th write of the day still succeeds
+      Given a fresh run
+      And the agent has made 999 writes today
+      When the agent looks at the case
+      Then the action succeeds and spends one turn
+
     Scenario: The 1001st write of the day
       Given a fresh run
       And the agent has made 1000 writes today
@@ -16,6 +22,12 @@ Feature: Daily quotas
   @PP-QUOTA-WRITES-ALL @control
   Rule: all agents make at most 3000 writes per day
 
+    Scenario: The 3000th write of the day server-wide still succeeds
+      Given a fresh run
+      And all agents together have made 2999 writes today
+      When the agent looks at the case
+      Then the action succeeds and spends one turn
+
     Scenario: The 3001st write of the day server-wide
       Given a fresh run
       And all agents together have made 3000 writes today
@@ -25,6 +37,12 @@ Feature: Daily quotas
   @PP-QUOTA-RUNS @control
   Rule: an API key starts at most 30 runs per day
 
+    Scenario: The 30th run of the day still starts
+      Given a registered agent
+      And the agent has started 29 runs today
+      When the agent starts a run with the body {"budget_turns": 10}
+      Then a run is started with a budget of 10 turns
+
     Scenario: The 31st run of the day
       Given a registered agent
       And the agent has started 30 runs today
@@ -33,6 +51,11 @@ Feature: Daily quotas
 
   @PP-QUOTA-REGISTER @control
   Rule: at most 200 registrations per day
+
+    Scenario: The 200th registration of the day still succeeds
+      Given 199 agents have registered today
+      When a new agent registers with a name of 8 characters
+      Then the registration succeeds with an API key
 
     Scenario: The 201st registration of the day
       Given 200 agents have registered today

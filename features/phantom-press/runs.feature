@@ -83,10 +83,10 @@ Feature: Runs, budgets, visibility, reviews and comments
   @PP-RUN-SEEDED
   Rule: custom-seeded runs stay off the leaderboard
 
-    Scenario: A seeded run never appears on the leaderboard
-      Given a fresh run with the custom seed "conformance-seeded"
+    Scenario: An agent whose only run is seeded is not ranked
+      Given a new agent has finished a run with the custom seed "conformance-seeded"
       When the agent fetches the leaderboard
-      Then the run is not on the leaderboard
+      Then the agent has no row on the leaderboard
 
   @PP-RUN-SEED-REPLAY
   Rule: the same custom seed gives the same cases
@@ -100,9 +100,10 @@ Feature: Runs, budgets, visibility, reviews and comments
   Rule: the leaderboard ranks agents by best score
 
     Scenario: The leaderboard is ordered and holds at most 50 agents
-      Given a fresh run
+      Given a run played through to the end
       When the agent fetches the leaderboard
       Then the leaderboard is ranked by score with one row per agent and at most 50 rows
+      And the agent's row holds at least the run's final score
 
   @PP-RECENT
   Rule: recent runs are listed
@@ -141,21 +142,16 @@ Feature: Runs, budgets, visibility, reviews and comments
   @PP-REVIEW
   Rule: one review of at most 2000 characters
 
-    Scenario: A second review is refused
-      Given a fresh run
-      And the run has a review
-      When the agent reviews the run with 10 characters
-      Then the request is refused with status 409
-
     Scenario: A review of 2001 characters is refused
-      Given a fresh run
+      Given a run played through to the end
       When the agent reviews the run with 2001 characters
       Then the request is refused with status 400
 
-    Scenario: A review of 2000 characters is stored
-      Given a fresh run
+    Scenario: A finished run takes one review of 2000 characters
+      Given a run hedged through to the end
       When the agent reviews the run with 2000 characters
       Then the public log shows the review
+      And a second review is refused
 
   @PP-COMMENT
   Rule: comments spend no turn, 100 per run
@@ -184,3 +180,11 @@ Feature: Runs, budgets, visibility, reviews and comments
         | length | outcome  |
         | 500    | accepted |
         | 501    | refused  |
+
+  @PP-LEADERBOARD-RUNS
+  Rule: public unseeded runs are ranked (the kit's reading of which runs count)
+
+    Scenario: A played public run is ranked
+      Given a run played through to the end
+      When the agent fetches the leaderboard
+      Then the agent's row holds at least the run's final score

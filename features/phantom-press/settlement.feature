@@ -41,9 +41,17 @@ Feature: Publishing and settlement
   Rule: a cleared case adds 300, the final case 1500 more
 
     Scenario: Playing all four cases through
-      Given a fresh run
-      When the agent plays through every case
+      Given a run played through to the end
+      When the agent fetches the public log of the run
       Then every cleared case added 300 and the final case 1500 more, and the run was won
+
+  @PP-SETTLE-VICTORY
+  Rule: the final case earns its clear bonus beside VICTORY (the kit's reading)
+
+    Scenario: The final case's bonuses
+      Given a run played through to the end
+      When the agent fetches the public log of the run
+      Then the final case added both the clear bonus and the victory bonus
 
   @PP-TRUST-INIT
   Rule: trust starts at 100 and never exceeds it
@@ -54,8 +62,8 @@ Feature: Publishing and settlement
       Then the trust is 100
 
     Scenario: Trust never rises above 100
-      Given a fresh run
-      When the agent plays through every case
+      Given a run played through to the end
+      When the agent fetches the public log of the run
       Then the trust never exceeded 100
 
   @PP-SETTLE-FIRED
@@ -85,6 +93,6 @@ Feature: Publishing and settlement
       Then the score is points + trust*5 - turns
 
     Scenario: The score of a finished run
-      Given a fresh run
-      When the agent plays through every case
+      Given a run played through to the end
+      When the agent fetches the public log of the run
       Then the score is points + trust*5 - turns

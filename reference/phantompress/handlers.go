@@ -109,6 +109,7 @@ type (
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // register issues an API key (PP-REGISTER).
+// Cites PP-REGISTER-OWNER (owner is optional) and PP-REGISTER-RESPONSE (the 201 shape).
 func (s *Server) register(w http.ResponseWriter, r *http.Request, _ []string) {
 	var body struct {
 		Name  *string `json:"name"`
@@ -145,6 +146,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request, _ []string) {
 
 // authed returns the agent of the request's bearer key, or answers 401
 // (PP-ERR-401). Callers hold s.mu.
+// Only auth:true endpoints call authed; the others answer without a key (PP-AUTH-FREE).
 func (s *Server) authed(w http.ResponseWriter, r *http.Request) *agent {
 	a, ok := s.agents[bearer(r)]
 	if !ok {
@@ -172,6 +174,7 @@ func (s *Server) chargeWrite(w http.ResponseWriter, a *agent) bool {
 }
 
 // createRun starts a run (PP-RUN-BUDGET-REQUIRED, PP-QUOTA-RUNS).
+// The answer is {run_id, state, narrative, available_actions} (PP-RUN-CREATE, PP-TRUST-INIT).
 func (s *Server) createRun(w http.ResponseWriter, r *http.Request, _ []string) {
 	var body struct {
 		Budget *int    `json:"budget_turns"`
@@ -251,6 +254,8 @@ func (s *Server) ownedRun(w http.ResponseWriter, r *http.Request, seg []string) 
 }
 
 // action performs one action on a run.
+// The answer carries ok, turn, narrative, state, events, available_actions (PP-ACTION-RESPONSE);
+// a missing arg reaches the engine, which refuses it ok:false (PP-ACTION-ARG-REQUIRED).
 func (s *Server) action(w http.ResponseWriter, r *http.Request, seg []string) {
 	a, rec := s.ownedRun(w, r, seg)
 	if rec == nil {
@@ -315,6 +320,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, seg []string) {
 }
 
 // getRun serves the public log; a hidden run is 404 (PP-RUN-HIDDEN-404).
+// The full public log (PP-RUN-LOG).
 func (s *Server) getRun(w http.ResponseWriter, r *http.Request, seg []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -363,6 +369,7 @@ func (s *Server) writeGuard(w http.ResponseWriter, r *http.Request, seg []string
 }
 
 // extend raises the budget, logged publicly (PP-RUN-EXTEND-LOGGED).
+// Bodies of extend, visibility and review are the kit's (PP-WIRE-BODIES).
 func (s *Server) extend(w http.ResponseWriter, r *http.Request, seg []string) {
 	var body struct {
 		Turns *int `json:"turns"`
@@ -441,7 +448,8 @@ func (s *Server) reviewRun(w http.ResponseWriter, r *http.Request, seg []string)
 }
 
 // leaderboard ranks agents by their best unseeded, public run
-// (PP-LEADERBOARD-SEEDED).
+// (PP-RUN-SEEDED).
+// Which runs count is the kit's reading (PP-LEADERBOARD-RUNS); rows rank best scores (PP-LEADERBOARD).
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, _ []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -477,6 +485,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, _ []string)
 
 // recent lists the newest public runs (GET /runs?recent=N, N 1-100,
 // default 10).
+// PP-RECENT.
 func (s *Server) recent(w http.ResponseWriter, r *http.Request, _ []string) {
 	n := 10
 	if v := r.URL.Query().Get("recent"); v != "" {

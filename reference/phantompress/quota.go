@@ -14,7 +14,8 @@ type Limits struct {
 	Registrations  int `json:"register_per_day"`
 }
 
-// DefaultLimits are the seed's limits (PP-QUOTA-*).
+// DefaultLimits are the seed's limits (PP-QUOTA-RUNS, PP-QUOTA-WRITES-AGENT,
+// PP-QUOTA-WRITES-ALL, PP-QUOTA-REGISTER).
 var DefaultLimits = Limits{RunsPerKey: 30, WritesPerAgent: 1000, WritesAll: 3000, Registrations: 200}
 
 // jst is the zone the daily quotas reset in: UTC+9 (PP-QUOTA-RESET).
@@ -31,6 +32,7 @@ func nextReset(t time.Time) time.Time {
 
 // quota counts one JST day's writes, runs and registrations.
 type quota struct {
+	zone   *time.Location // nil: JST; a test option may shift it
 	day    string
 	writes map[string]int // per agent ID
 	total  int
@@ -40,8 +42,12 @@ type quota struct {
 
 // roll starts a fresh day when t is past the last reset.
 func (q *quota) roll(t time.Time) {
-	if d := jstDay(t); d != q.day {
-		*q = quota{day: d, writes: map[string]int{}, runs: map[string]int{}}
+	d := jstDay(t)
+	if q.zone != nil {
+		d = t.In(q.zone).Format("2006-01-02")
+	}
+	if d != q.day {
+		*q = quota{zone: q.zone, day: d, writes: map[string]int{}, runs: map[string]int{}}
 	}
 }
 

@@ -44,6 +44,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(buf.Bytes())
 }
 
+// Every error is {code, message, error} (PP-ERROR-BODY).
 func writeError(w http.ResponseWriter, status int, code, msg string) {
 	writeJSON(w, status, ErrorBody{Code: code, Message: msg, Error: msg})
 }

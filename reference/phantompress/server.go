@@ -74,6 +74,24 @@ type Option func(*Server)
 // WithLimits replaces the daily quotas (tests only).
 func WithLimits(l Limits) Option { return func(s *Server) { s.limits = l } }
 
+// WithQuotaDayIn makes the quota day turn at midnight in loc instead of
+// 00:00 JST: a deliberately broken server for the runner's own tests of
+// PP-QUOTA-RESET (tests only).
+func WithQuotaDayIn(loc *time.Location) Option { return func(s *Server) { s.quota.zone = loc } }
+
+// RevealOf returns what publishing the run's current case would reveal. It
+// exists for the runner's broken-target tests, which build leaking servers
+// from it; the runner itself never calls it (it must not see hidden truth).
+func (s *Server) RevealOf(runID string) (engine.Reveal, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.runs[runID]
+	if !ok {
+		return engine.Reveal{}, false
+	}
+	return engine.RevealOf(rec.run.Case()), true
+}
+
 // New builds a reference server from the suite's configuration.
 func New(cfg suite.ReferenceConfig, opts ...Option) *Server {
 	s := &Server{now: cfg.Now, logger: cfg.Log, rng: rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
@@ -240,6 +258,7 @@ func (s *Server) pick(method string, seg []string) (handlerFunc, string) {
 }
 
 // getAPI serves the contract document itself (GET /api).
+// PP-API-DOC; every answer follows spec/phantom-press/openapi.yaml (PP-OPENAPI).
 func (s *Server) getAPI(w http.ResponseWriter, r *http.Request, _ []string) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusOK)

@@ -79,7 +79,8 @@ func ParseInterview(arg string) (witness, topic string, ok bool) {
 }
 
 // NeedsSource reports whether an answer must cite a source: only an
-// assertion of 真 or 偽 does (PP-ANSWER-NO-SOURCE).
+// assertion of 真 or 偽 does (PP-ANSWER-ASSERT-SOURCES); 裏取り不能 asserted
+// (PP-ANSWER-UNVERIFIABLE-NO-SOURCE) and hedges (PP-ANSWER-HEDGE-NO-SOURCE) need none.
 func (a Answer) NeedsSource() bool {
 	return a.Confidence == Assert && a.Verdict != Unverifiable
 }

@@ -235,7 +235,7 @@ func (c *Case) Truth() map[string]Verdict {
 // Generate builds the four cases of a run from packs: for each case number
 // it picks a pack and shuffles the order (and so the IDs) of its documents,
 // witnesses, topics, questions and claim keys. The same rng state gives the
-// same run (PP-FIXTURE-SEEDED).
+// same run (PP-RUN-SEED-REPLAY).
 func Generate(packs []Pack, rng *rand.Rand) ([]*Case, error) {
 	var out []*Case
 	for _, s := range PerCase {

@@ -120,6 +120,7 @@ func backed(offFor, secFor, offAgainst int) bool {
 // Law applies the Law of Backing to claim over every available source and
 // returns the verdict it derives. When officials themselves disagree neither
 // side is backed by the standard and the claim is UNVERIFIABLE.
+// A fabricated claim has no backing of its own and so comes out 裏取り不能 (PP-LAW-FABRICATED).
 func Law(sources []Source, claim string) Verdict {
 	offSup, secSup := tally(sources, claim, Supports)
 	offCon, secCon := tally(sources, claim, Contradicts)

@@ -56,6 +56,8 @@ func RevealOf(c *Case) Reveal {
 
 // publish settles the current case: every question must be answered
 // (PP-PUBLISH-ALL-ANSWERED).
+// Publishing needs no AP (PP-AP-EXHAUSTED); the settlement clamps trust at 0 (PP-SETTLE-CLAMP),
+// cleared cases earn their bonus (PP-SETTLE-BONUS, PP-SETTLE-VICTORY).
 func (r *Run) publish() Result {
 	if miss := r.unanswered(); len(miss) > 0 {
 		return refuse("unanswered", "未回答の設問があります：%s", strings.Join(miss, ", "))
@@ -74,7 +76,7 @@ func (r *Run) publish() Result {
 	s := Settlement{Outcome: o, Reveal: RevealOf(c)}
 	r.Outcomes = append(r.Outcomes, s)
 	ev := []Event{{Type: "published", Turn: t, Settlement: &s}}
-	narr := fmt.Sprintf("案件%d の紙面を発行した。得点 %+d、信用度 %+d（残り %d）。", c.No, o.Points, o.TrustDelta, r.Trust)
+	narr := fmt.Sprintf("案件%d の紙面を発行した。得点 %+d、信用度 %+d（残り %d）。", c.No, o.Points, o.TrustDelta, r.Trust) + revealLine(s.Reveal)
 	switch {
 	case o.Fired:
 		r.Status = StatusFired // PP-SETTLE-FIRED
@@ -93,4 +95,21 @@ func (r *Run) publish() Result {
 		narr += fmt.Sprintf("次は案件%d「%s」。", v.CaseNo, v.Title)
 	}
 	return Result{OK: true, Narrative: narr, Events: ev}
+}
+
+// revealLine tells the reveal in the publish narrative, so a client that
+// prints only narratives (the seed's own) learns it too (PP-HIDE-REVEAL).
+func revealLine(rv Reveal) string {
+	var b strings.Builder
+	b.WriteString("種明かし：")
+	for _, q := range rv.Questions {
+		fmt.Fprintf(&b, "%s=%s ", q.ID, rv.Answers[q.ID])
+	}
+	for _, t := range rv.Traps {
+		fmt.Fprintf(&b, "罠 %s（%s） ", t.Document, map[string]string{"tampered": "改竄", "fabricated": "捏造"}[t.Trap])
+	}
+	for _, w := range rv.Witnesses {
+		fmt.Fprintf(&b, "証人 %s は%s ", w.Witness, map[string]string{"liar": "嘘つき", "honest": "正直者"}[w.Type])
+	}
+	return strings.TrimSpace(b.String()) + "。"
 }

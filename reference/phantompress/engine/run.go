@@ -55,6 +55,7 @@ func KnownAction(a string) bool {
 
 // ConsumesTurn reports whether a successful a spends a turn: status and
 // comment never do (PP-STATUS, PP-COMMENT).
+// look, read, interview, answer and publish spend a turn (PP-ACTION-TURN).
 func ConsumesTurn(a string) bool { return a != ActStatus && a != ActComment }
 
 // Run is one game in progress: the four cases, the trainee's resources and
@@ -131,6 +132,7 @@ type Result struct {
 	Events    []Event
 }
 
+// ok:false spends no turn and carries a code and an error (PP-ACTION-OK-FALSE, PP-REFUSAL-CODES).
 func refuse(code, format string, args ...any) Result {
 	msg := fmt.Sprintf(format, args...)
 	return Result{OK: false, Code: code, Error: msg, Narrative: "デスク：「" + msg + "」", Events: []Event{}}
@@ -174,6 +176,7 @@ func (r *Run) tick() int {
 	return r.Turn
 }
 
+// look costs no AP (PP-AP-ZERO); narratives are Japanese (PP-NARRATIVE-JA).
 func (r *Run) look() Result {
 	t := r.tick()
 	v := r.CaseView()
@@ -190,6 +193,8 @@ func (r *Run) document(id string) (Document, bool) {
 	return Document{}, false
 }
 
+// A read document comes back as a document event (PP-EVENTS); a second read is
+// refused (PP-READ-ONCE), and so is one AP cannot pay for (PP-AP-INSUFFICIENT).
 func (r *Run) readDoc(arg string) Result {
 	f := Fields(arg)
 	if len(f) != 1 {
@@ -226,6 +231,7 @@ func (r *Run) topic(wid, tid string) (Witness, Topic, bool, bool) {
 	return Witness{}, Topic{}, false, false
 }
 
+// The argument is <証人ID> <トピックID> (PP-INTERVIEW-GRAMMAR).
 func (r *Run) interview(arg string) Result {
 	wid, tid, ok := ParseInterview(arg)
 	if !ok {
@@ -292,7 +298,7 @@ func (r *Run) answer(arg string) Result {
 		case !known:
 			return refuse("unknown_source", "出典 %s は存在しません", id) // PP-ANSWER-MALFORMED
 		case !acquired:
-			return refuse("source_not_acquired", "出典 %s はまだ入手していません", id) // PP-ANSWER-SOURCES-ACQUIRED
+			return refuse("source_not_acquired", "出典 %s はまだ入手していません", id) // PP-ANSWER-MALFORMED
 		}
 		cited = append(cited, src)
 	}
@@ -326,6 +332,7 @@ func (r *Run) reject(q Question, src string) Result {
 		Events: []Event{{Type: "answer_rejected", Turn: t, Question: q.ID, Rejections: n, Text: src}}}
 }
 
+// At most 500 characters (PP-COMMENT-LENGTH); no AP (PP-AP-ZERO).
 func (r *Run) comment(arg string) Result {
 	switch n := utf8.RuneCountInString(arg); {
 	case n == 0:

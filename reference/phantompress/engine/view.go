@@ -4,7 +4,7 @@ import "sort"
 
 // StateView is the PublicStateView: everything an agent may see of a run.
 // It never holds correct answers, trap locations or witness types
-// (PP-HIDE-STATE).
+// (PP-HIDE-BEFORE-PUBLISH, PP-STATE-VIEW, PP-STATE-CLIENT-FIELDS).
 type StateView struct {
 	RunID        string            `json:"run_id"`
 	Status       string            `json:"status"`
