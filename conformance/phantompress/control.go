@@ -2,6 +2,8 @@ package phantompress
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -70,6 +72,13 @@ func concurrencySteps(sc *godog.ScenarioContext, w *world) {
 		w.reg = map[string]any{"statuses": statuses}
 		return nil
 	})
+	sc.Step(`^the agent sends (\d+) looks on the run in parallel$`, func(ctx context.Context, n int) error {
+		w.mark()
+		return w.parallelLooks(ctx, n)
+	})
+	sc.Step(`^each is answered 200 or 409, and the turns spent equal the looks accepted$`, func(ctx context.Context) error {
+		return w.checkParallel(ctx)
+	})
 	sc.Step(`^one succeeds, the other is refused with 409, and one turn was spent$`, func(ctx context.Context) error {
 		st := w.reg["statuses"].([]int)
 		ok, conflict := 0, 0
@@ -93,4 +102,78 @@ func concurrencySteps(sc *godog.ScenarioContext, w *world) {
 		}
 		return nil
 	})
+}
+
+// parallelLooks sends n looks on the run at the same moment, with no
+// server-side delay: safe on a live target (n writes). Statuses and the
+// turns of the accepted answers are kept for checkParallel.
+func (w *world) parallelLooks(ctx context.Context, n int) error {
+	statuses := make([]int, n)
+	turns := make([]int, n)
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodPost, Path: "/runs/" + w.run + "/action",
+				Header: map[string]string{"Authorization": "Bearer " + w.me.Key}, JSON: map[string]string{"action": "look"},
+				Allow: []int{http.StatusConflict}})
+			errs[i] = err
+			if resp == nil {
+				return
+			}
+			statuses[i] = resp.Status
+			var r actionResponse
+			if resp.Status == http.StatusOK && json.Unmarshal(resp.Body, &r) == nil {
+				turns[i] = r.State.Turn
+			}
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	w.reg = map[string]any{"statuses": statuses, "turns": turns}
+	return nil
+}
+
+// checkParallel checks parallel looks (PP-ERR-409-CONCURRENT): each was
+// accepted or refused with 409, at least one was accepted, the accepted
+// ones were numbered one turn apart, and the run spent exactly one turn per
+// accepted look: no lost or doubled update.
+func (w *world) checkParallel(ctx context.Context) error {
+	statuses, turns := w.reg["statuses"].([]int), w.reg["turns"].([]int)
+	seen := map[int]bool{}
+	accepted := 0
+	for i, st := range statuses {
+		switch st {
+		case http.StatusOK:
+			accepted++
+			t := turns[i]
+			if t <= w.snap.Turn || t > w.snap.Turn+len(statuses) || seen[t] {
+				return verdict.Failf("PP-ERR-409-CONCURRENT", fmt.Sprintf("distinct turns after %d", w.snap.Turn), turns, "turns of the accepted looks (statuses %v)", statuses)
+			}
+			seen[t] = true
+		case http.StatusConflict:
+		default:
+			return verdict.Failf("PP-ERR-409-CONCURRENT", "200 or 409", statuses, "parallel looks on one run")
+		}
+	}
+	if accepted == 0 {
+		return verdict.Failf("PP-ERR-409-CONCURRENT", "at least one look accepted", statuses, "parallel looks on one run")
+	}
+	s, err := w.fetchState(ctx)
+	if err != nil {
+		return err
+	}
+	if s.Turn != w.snap.Turn+accepted {
+		return verdict.Failf("PP-ERR-409-CONCURRENT", w.snap.Turn+accepted, s.Turn, "turn after %d accepted of %d parallel looks (statuses %v)", accepted, len(statuses), statuses)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 var lawRule = map[string]string{
 	"true-official": "PP-LAW-TRUE-OFFICIAL", "true-secondary": "PP-LAW-TRUE-SECONDARY",
 	"false-official": "PP-LAW-FALSE", "false-secondary": "PP-LAW-FALSE",
+	"unverifiable-both-backed": "PP-LAW-BOTH-BACKED",
 }
 
 func ruleOfBranch(b string) string {
@@ -225,10 +226,13 @@ func (m *Model) checkAfterPublish(want, got engine.Outcome, r *actionResponse) e
 		return verdict.Failf(rule, want.TrustAfter, after.Trust, "trust after publishing case %d", before.CaseNo)
 	case r.has["points"] && after.Points != before.Points+got.Points:
 		return verdict.Failf("PP-SETTLE-BONUS", before.Points+want.Points, after.Points, "points after publishing case %d", before.CaseNo)
-	case want.Fired && after.Status != engine.StatusFired:
+	case want.Fired && after.Status == engine.StatusActive:
 		return verdict.Failf("PP-SETTLE-FIRED", engine.StatusFired, after.Status, "trust reached 0")
-	case want.Victory && after.Status != engine.StatusVictory:
-		return verdict.Failf("PP-SETTLE-BONUS", engine.StatusVictory, after.Status, "case 4 published")
+	case want.Victory && after.Status == engine.StatusActive:
+		return verdict.Failf("PP-STATE-STATUS-ENDED", engine.StatusVictory, after.Status, "case 4 published")
+	case (want.Fired && after.Status != engine.StatusFired) || (want.Victory && after.Status != engine.StatusVictory):
+		// Only leaving "active" is the seed's; the names are the kit's.
+		return verdict.Failf("PP-STATE-VIEW", map[bool]string{true: engine.StatusFired, false: engine.StatusVictory}[want.Fired], after.Status, "the kit's name of an ended status")
 	case !want.Fired && !want.Victory && after.Status != engine.StatusActive:
 		return verdict.Failf("PP-SETTLE-FIRED", engine.StatusActive, after.Status, "trust %d left", after.Trust)
 	}

@@ -34,6 +34,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	lawSteps(sc, w)
 	quotaSteps(sc, w)
 	moreSteps(sc, w)
+	fireSteps(sc, w)
 }
 
 func (w *world) wantStatus(code int) error {

@@ -89,8 +89,17 @@ func settleSteps(sc *godog.ScenarioContext, w *world) {
 	})
 	sc.Step(`^the agent misprints until it is fired$`, func(ctx context.Context) error { return w.misprintUntilFired(ctx) })
 	sc.Step(`^the run ended with status "([^"]*)"$`, func(status string) error {
-		if w.m.State.Status != status {
-			return verdict.Failf("", status, w.m.State.Status, "")
+		switch got := w.m.State.Status; {
+		case got == engine.StatusActive:
+			return verdict.Failf("PP-STATE-STATUS-ENDED", status, got, "the run should have ended")
+		case got != status:
+			return verdict.Failf("PP-STATE-VIEW", status, got, "the kit's name of an ended status")
+		}
+		return nil
+	})
+	sc.Step(`^the state's status is no longer "active"$`, func() error {
+		if got := w.m.State.Status; got == engine.StatusActive {
+			return verdict.Failf("PP-STATE-STATUS-ENDED", "a status other than active", got, "after case %d, trust %d", w.m.State.CaseNo, w.m.State.Trust)
 		}
 		return nil
 	})

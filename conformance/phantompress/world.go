@@ -50,7 +50,8 @@ const (
 	regsBeforeReset   = 150
 	// LiveWriteBudget is how many writes a run spends at most on a live
 	// deployment (well under the seed's 1000 per agent and 3000 for all
-	// agents a day); past it no new run is started and checks skip.
+	// agents a day) unless --max-writes sets the budget; past it no new run
+	// is started and checks skip.
 	LiveWriteBudget = 400
 	// liveRunsPerKey keeps a live run below the seed's 30 runs per key.
 	liveRunsPerKey = 28
@@ -73,7 +74,7 @@ func (p *pool) spent(env *suite.Env) string {
 	switch {
 	case !live(env):
 		return ""
-	case p.writes >= LiveWriteBudget:
+	case env.MaxWrites == 0 && p.writes >= LiveWriteBudget:
 		return fmt.Sprintf("the kit's live write budget (%d writes) is spent", LiveWriteBudget)
 	case p.cur != nil && p.cur.runs >= liveRunsPerKey:
 		return fmt.Sprintf("the agent started %d runs today; the seed allows 30 per key", p.cur.runs)

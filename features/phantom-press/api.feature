@@ -143,9 +143,15 @@ Feature: API surface, registration and errors
       When the agent looks at the case
       Then the request is refused with status 409
 
-  @PP-ERR-409-CONCURRENT @control
+  @PP-ERR-409-CONCURRENT
   Rule: concurrent requests on one run get 409 and never corrupt state
 
+    Scenario: Parallel actions on one run spend one turn per accepted action
+      Given a fresh run
+      When the agent sends 4 looks on the run in parallel
+      Then each is answered 200 or 409, and the turns spent equal the looks accepted
+
+    @control
     Scenario: Two simultaneous actions on one run
       Given a fresh run
       And the server holds each action for a moment

@@ -165,6 +165,19 @@ Feature: Cases, AP and the actions of a turn
       When the agent looks at the case
       Then the state carries case_no, turn, trust, ap and the status "active"
 
+  @PP-STATE-STATUS-ENDED
+  Rule: state.status leaves "active" when the run ends
+
+    Scenario: A fired trainee's run is no longer active
+      Given a fresh run
+      When the agent misprints until it is fired
+      Then the state's status is no longer "active"
+
+    Scenario: A run that published case #4 is no longer active
+      Given a run played through to the end
+      When the agent fetches the public log of the run
+      Then the state's status is no longer "active"
+
   @PP-AP-ZERO
   Rule: look, answer, publish, status and comment cost no AP
 

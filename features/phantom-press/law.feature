@@ -65,6 +65,13 @@ Feature: The Law of Backing
       When the agent fetches the public log of the run
       Then every claim secondaries of only one origin support was revealed as "裏取り不能"
 
+  @PP-LAW-BOTH-BACKED
+  Rule: a claim backed on both sides by independent secondaries is UNVERIFIABLE (the kit's reading)
+
+    Scenario: Two independent secondaries for and two against, no official
+      When the agent fetches the public log of the run
+      Then every claim two independent secondaries support and two others contradict, with no official either way, was revealed as "裏取り不能"
+
   @PP-LAW-DOC-KINDS
   Rule: official is primary; article, memo, letter and diary are secondary
 

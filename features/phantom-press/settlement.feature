@@ -75,6 +75,11 @@ Feature: Publishing and settlement
       Then the run ended with status "fired"
       And further actions are refused with status 409
 
+    Scenario: Trust left between 1 and 10 does not fire
+      Given two fresh runs with one custom seed
+      When the agent answers the second run, case by case, so that a publish leaves trust between 1 and 10
+      Then that run is still active, and its status says so
+
   @PP-SETTLE-CLAMP
   Rule: trust stops at 0 and a fired case is not cleared
 

@@ -85,7 +85,7 @@ func TestPacksCoverEveryBranch(t *testing.T) {
 			}
 		}
 	}
-	for _, b := range []string{"true-official", "true-secondary", "false-official", "false-secondary", "unverifiable-insufficient"} {
+	for _, b := range []string{"true-official", "true-secondary", "false-official", "false-secondary", "unverifiable-insufficient", "unverifiable-both-backed"} {
 		if !branches[b] {
 			t.Errorf("no question on branch %s", b)
 		}

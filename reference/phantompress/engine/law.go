@@ -119,7 +119,11 @@ func backed(offFor, secFor, offAgainst int) bool {
 
 // Law applies the Law of Backing to claim over every available source and
 // returns the verdict it derives. When officials themselves disagree neither
-// side is backed by the standard and the claim is UNVERIFIABLE.
+// side is backed by the standard and the claim is UNVERIFIABLE. When both
+// sides meet the seed's standard through secondaries (each backed by two
+// independent secondaries, no official either way) the seed names no
+// verdict; the kit reads it as UNVERIFIABLE, since neither side is derivable
+// without the other being derivable too (PP-LAW-BOTH-BACKED).
 // A fabricated claim has no backing of its own and so comes out 裏取り不能 (PP-LAW-FABRICATED).
 func Law(sources []Source, claim string) Verdict {
 	offSup, secSup := tally(sources, claim, Supports)
@@ -151,6 +155,9 @@ func Branch(sources []Source, claim string) string {
 			return "false-official"
 		}
 		return "false-secondary"
+	}
+	if offSup+offCon == 0 && secSup >= 2 && secCon >= 2 {
+		return "unverifiable-both-backed" // PP-LAW-BOTH-BACKED
 	}
 	if offSup > 0 && offCon > 0 {
 		return "unverifiable-official-conflict"

@@ -79,12 +79,12 @@ func (r *Run) publish() Result {
 	narr := fmt.Sprintf("案件%d の紙面を発行した。得点 %+d、信用度 %+d（残り %d）。", c.No, o.Points, o.TrustDelta, r.Trust) + revealLine(s.Reveal)
 	switch {
 	case o.Fired:
-		r.Status = StatusFired // PP-SETTLE-FIRED
+		r.Status = StatusFired // PP-SETTLE-FIRED, PP-STATE-STATUS-ENDED
 		ev = append(ev, Event{Type: "fired", Turn: t, Text: "信用度が尽きた。クビだ。"})
 		narr += "信用度が尽き、編集長から解雇を言い渡された。"
 	case o.Victory:
 		r.Cleared++
-		r.Status = StatusVictory // PP-SETTLE-VICTORY
+		r.Status = StatusVictory // PP-SETTLE-VICTORY, PP-STATE-STATUS-ENDED
 		ev = append(ev, Event{Type: "victory", Turn: t, Text: "4本の案件を刷り抜いた。本採用だ。"})
 		narr += "4本の案件を刷り抜き、本採用が決まった！"
 	default:
