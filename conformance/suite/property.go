@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"sync"
 	"testing"
@@ -80,6 +81,18 @@ type execution struct {
 	maxStarts int // 0: unlimited
 	halted    bool
 	fail      *failedCheck
+	findings  map[string]error // soft findings of every check, by message
+}
+
+// collect keeps the soft findings (schema mismatches, departures from
+// reference choices) of one check, once each across all checks.
+func (ex *execution) collect(rec *driver.Recorder) {
+	for _, f := range rec.Findings() {
+		if ex.findings == nil {
+			ex.findings = map[string]error{}
+		}
+		ex.findings[f.Error()] = f
+	}
 }
 
 // failedCheck is the latest check that failed, with its action sequence.
@@ -96,6 +109,7 @@ func (ex *execution) check(t *rapid.T) {
 	}
 	ex.starts++
 	rec := &driver.Recorder{}
+	defer ex.collect(rec)
 	m, err := ex.prop.New(ex.ctx, ex.pr.env(rec))
 	if err != nil {
 		ex.failed(nil, err, rec)
@@ -153,6 +167,9 @@ func (ex *execution) result(tb *propTB) verdict.Result {
 		res.Status = verdict.Pass
 	}
 	res.Stopped = res.FailedRule != ""
+	for _, msg := range sortedKeys(ex.findings) {
+		ex.pr.applyFinding(&res, ex.findings[msg])
+	}
 	return res
 }
 
@@ -256,3 +273,12 @@ func ReplaySequence(ctx context.Context, prop Property, env *Env, seq []Action) 
 }
 
 var errNoProperty = errors.New("no such property")
+
+func sortedKeys(m map[string]error) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

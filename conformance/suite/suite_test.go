@@ -263,3 +263,11 @@ func TestABudgetRunningOutWhileShrinkingKeepsTheFailure(t *testing.T) {
 	assert.Equal(t, verdict.Fail, prop.Status, prop.Message)
 	assert.Equal(t, "TOY-INCR", prop.FailedRule)
 }
+
+func TestPropertyFindingsDecideAPassingProperty(t *testing.T) {
+	rep := runToy(t, resetAccepted, true, suite.Config{Checks: 3, Tags: "@property"})
+	prop := find(t, rep, "counter matches model")
+	assert.Equal(t, verdict.Fail, prop.Status, "the machine agreed, but a response broke the OpenAPI document")
+	assert.Equal(t, "TOY-OPENAPI", prop.FailedRule)
+	assert.Contains(t, prop.Expected, "resetCounter")
+}

@@ -21,12 +21,13 @@ import (
 type fault int
 
 const (
-	healthy      fault = iota
-	addsTwo            // breaks TOY-INCR
-	noHeader           // breaks TOY-HINT, a REFERENCE rule: a warning only
-	stringValue        // breaks the OpenAPI document (TOY-OPENAPI)
-	leaksSecret        // echoes the bearer key in its body
-	quotaAfter20       // answers 429 to every write after the 20th request
+	healthy       fault = iota
+	addsTwo             // breaks TOY-INCR
+	noHeader            // breaks TOY-HINT, a REFERENCE rule: a warning only
+	stringValue         // breaks the OpenAPI document (TOY-OPENAPI)
+	leaksSecret         // echoes the bearer key in its body
+	quotaAfter20        // answers 429 to every write after the 20th request
+	resetAccepted       // answers a reset 202, a status the document does not list
 )
 
 // toyServer is a counter that only goes up, with an optional defect.
@@ -67,6 +68,9 @@ func (s *toyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Toy", "yes")
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if s.fault == resetAccepted && r.URL.Path == "/toy/counter/reset" {
+		w.WriteHeader(http.StatusAccepted)
+	}
 	switch s.fault {
 	case stringValue:
 		fmt.Fprintf(w, `{"value":"%d"}`, s.value)
