@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/iyra"
@@ -61,20 +63,160 @@ type rewrites struct {
 }
 
 func (s rewrites) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	tamper{h: s.h, resp: func(_ *http.Request, _ *int, m map[string]any) { s.edit(m) }}.ServeHTTP(w, r)
+}
+
+// tamper is a target that edits requests before the reference sees them
+// and JSON object answers (and their status) before the runner does.
+type tamper struct {
+	h    http.Handler
+	req  func(r *http.Request, body []byte) []byte
+	resp func(r *http.Request, status *int, m map[string]any)
+}
+
+func (s tamper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if s.req != nil {
+		body = s.req(r, body)
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
 	rec := httptest.NewRecorder()
 	s.h.ServeHTTP(rec, r)
-	body := rec.Body.Bytes()
+	out, status := rec.Body.Bytes(), rec.Code
 	var m map[string]any
-	if json.Unmarshal(body, &m) == nil && m != nil {
-		s.edit(m)
-		body, _ = json.Marshal(m)
+	if s.resp != nil && json.Unmarshal(out, &m) == nil && m != nil {
+		s.resp(r, &status, m)
+		out, _ = json.Marshal(m)
 	}
 	for k, v := range rec.Header() {
 		w.Header()[k] = v
 	}
 	w.Header().Del("Content-Length")
-	w.WriteHeader(rec.Code)
-	_, _ = w.Write(body)
+	w.WriteHeader(status)
+	_, _ = w.Write(out)
+}
+
+// ref is an unmodified reference server.
+func ref() http.Handler { return server.New(server.Options{Seed: 3}) }
+
+// isActions reports whether r submits an action.
+func isActions(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/actions")
+}
+
+// keyIgnoresRequest binds an Idempotency-Key to nothing: a key reused with
+// another body silently becomes a new key, creating a second session.
+func keyIgnoresRequest() http.Handler {
+	var mu sync.Mutex
+	seen := map[string]string{}
+	n := 0
+	return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+		key := r.Header.Get("Idempotency-Key")
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/sessions") || key == "" {
+			return body
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		fp := r.URL.Path + string(body)
+		if prev, ok := seen[key]; ok && prev != fp {
+			n++
+			r.Header.Set("Idempotency-Key", fmt.Sprintf("%s-again-%d", key, n))
+		} else if !ok {
+			seen[key] = fp
+		}
+		return body
+	}}
+}
+
+// replayLies reports every replay as a verified success with no actions.
+func replayLies() http.Handler {
+	return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
+		if strings.HasSuffix(r.URL.Path, "/replay") && *st == http.StatusOK {
+			m["outcome"], m["ending"], m["actions"] = "success", "truth_released", []any{}
+		}
+	}}
+}
+
+// keyInAssignment echoes the caller's api_key in the assignment.
+func keyInAssignment() http.Handler {
+	return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
+		if strings.HasSuffix(r.URL.Path, "/assignment") && *st == http.StatusOK {
+			m["api_key"] = strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		}
+	}}
+}
+
+// sessionsWithoutAuth serves every session URL to any caller, acting with
+// the credential of whoever first used it.
+func sessionsWithoutAuth() http.Handler {
+	var mu sync.Mutex
+	owner := map[string]string{}
+	inner := ref()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, rest, ok := strings.Cut(r.URL.Path, "/sessions/"); ok {
+			id, _, _ := strings.Cut(rest, "/")
+			mu.Lock()
+			if a := r.Header.Get("Authorization"); a != "" && owner[id] == "" {
+				owner[id] = a
+			}
+			if a := owner[id]; a != "" {
+				r.Header.Set("Authorization", a)
+			}
+			mu.Unlock()
+		}
+		inner.ServeHTTP(w, r)
+	})
+}
+
+// weakerProof advertises difficulty 4 but checks only 3 zeroes.
+func weakerProof() http.Handler {
+	return tamper{h: server.New(server.Options{Seed: 3, Difficulty: 3}), resp: func(r *http.Request, st *int, m map[string]any) {
+		if strings.HasSuffix(r.URL.Path, "/tasks/play/accept") && *st/100 == 2 {
+			m["difficulty"] = 4
+		}
+	}}
+}
+
+// noFallbackPath serves state only at its own state_url, not at the
+// contract's /sessions/{id}.
+func noFallbackPath() http.Handler {
+	inner := tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
+		if u, ok := m["state_url"].(string); ok {
+			m["state_url"] = strings.Replace(u, "/sessions/", "/state/", 1)
+		}
+	}}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		switch {
+		case strings.HasPrefix(p, server.BasePath+"/state/"):
+			r.URL.Path = server.BasePath + "/sessions/" + strings.TrimPrefix(p, server.BasePath+"/state/")
+		case r.Method == http.MethodGet && strings.HasPrefix(p, server.BasePath+"/sessions/") && strings.Count(p, "/") == 4:
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"code":"not_found","message":"no such path"}`))
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
+}
+
+// nextStepWrites offers a session-creating POST after a verified replay.
+func nextStepWrites() http.Handler {
+	return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
+		if strings.HasSuffix(r.URL.Path, "/replay") && *st == http.StatusOK {
+			m["voluntary_next_steps"] = []any{map[string]any{"method": "POST", "path": server.BasePath + "/store/helios-relay/sessions"}}
+		}
+	}}
+}
+
+// answerField sets a top-level field of every session answer when asks for it.
+func answerField(name string, value any, when func(m map[string]any) bool) http.Handler {
+	return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
+		if _, isSession := m["observation"]; isSession && when(m) {
+			m[name] = value
+		}
+	}}
 }
 
 // leakTruth adds the variant's server-secret truth to every observation.
@@ -117,6 +259,15 @@ func TestBrokenTargetsAreCaught(t *testing.T) {
 		{"accepts stale revisions", acceptsStale{server.New(server.Options{Seed: 3})}, "IYRA-REVISION-STALE"},
 		{"truth in public state", rewrites{server.New(server.Options{Seed: 3}), leakTruth}, "IYRA-VISIBILITY"},
 		{"field notes in the epilogue", rewrites{server.New(server.Options{Seed: 3}), leakNotesInEpilogue}, "IYRA-VISIBILITY"},
+		{"Idempotency-Key bound to nothing (B1)", keyIgnoresRequest(), "IYRA-SESSION-KEY-REUSE"},
+		{"replay misreports the run (B2)", replayLies(), "IYRA-REPLAY-FAITHFUL"},
+		{"score never the evidence (B7)", answerField("score", 0, func(map[string]any) bool { return true }), "IYRA-SCORE"},
+		{"withdrawal reported a failure (B8)", answerField("outcome", "failure", func(m map[string]any) bool { return m["outcome"] == "draw" }), "IYRA-OUTCOME"},
+		{"api_key echoed in the assignment (B13)", keyInAssignment(), "IYRA-KEY-ONCE"},
+		{"sessions need no credentials (B14)", sessionsWithoutAuth(), "IYRA-AUTH-BEARER"},
+		{"proof checked one zero short (B15)", weakerProof(), "IYRA-PROOF-POW"},
+		{"no fallback session path (B17)", noFallbackPath(), "IYRA-RECOVERY-FALLBACK-PATH"},
+		{"a next step that writes (B18)", nextStepWrites(), "IYRA-NEXT-STEPS-READ-ONLY"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

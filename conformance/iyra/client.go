@@ -1,12 +1,14 @@
 package iyra
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -17,6 +19,12 @@ import (
 
 // Slug is the game the runner plays; it is the only Iyra slug.
 const Slug = "echoes-of-iyra"
+
+// ContractVersion is the version the source contract describes. The
+// assignment "may differ from this public preview during rollout", so the
+// game rules (the catalogue's $.game.gameplay_contract rules) are only
+// checked against a target that assigns this version.
+const ContractVersion = "xgv_e3baba90b92558c7b5d8d598"
 
 // identity is one verified agent: reused across scenarios through
 // env.Shared so a live deployment is asked for one registration per run.
@@ -54,20 +62,54 @@ func (s *sessionDoc) rev() int {
 
 // client wraps the driver with the Iyra calls every step and machine
 // needs. It remembers every response body it saw so visibility checks can
-// scan them all.
+// scan them all, and every api_key it learned so that no later response
+// may carry it again.
 type client struct {
 	env    *suite.Env
 	id     *identity
 	bodies [][]byte
+	watch  []string
+	// noVariant remembers that the target refused the variant field, so
+	// later creations of the check do not send it again.
+	noVariant bool
 }
 
 // do sends req through the driver and keeps the body for visibility scans.
+// A response carrying a key the client already learned breaks
+// IYRA-KEY-ONCE: the key "is disclosed once".
 func (c *client) do(ctx context.Context, req driver.Request) (*driver.Response, error) {
 	resp, err := c.env.HTTP.Do(ctx, req)
-	if err == nil {
-		c.bodies = append(c.bodies, resp.Body)
+	if err != nil {
+		return resp, err
 	}
-	return resp, err
+	c.bodies = append(c.bodies, resp.Body)
+	for _, k := range c.watch {
+		if bytes.Contains(resp.Body, []byte(k)) {
+			return resp, verdict.Failf("IYRA-KEY-ONCE", "no response after the verification carries the api_key",
+				"the api_key again", "%s %s answered %d with the key in its body", req.Method, req.Path, resp.Status)
+		}
+	}
+	return resp, nil
+}
+
+// learnKey registers a disclosed key: redacted from every report, and
+// watched in every later response (IYRA-KEY-ONCE).
+func (c *client) learnKey(key string) {
+	if key == "" {
+		return
+	}
+	c.env.HTTP.Secrets().Add(key)
+	if !slices.Contains(c.watch, key) {
+		c.watch = append(c.watch, key)
+	}
+}
+
+// note records a soft finding: a REFERENCE rule the target departs from,
+// which warns without stopping the check.
+func (c *client) note(rule string, expected, observed any, detail string, args ...any) {
+	if rec := c.env.HTTP.Recorder(); rec != nil {
+		rec.Finding(verdict.Failf(rule, expected, observed, detail, args...))
+	}
 }
 
 // authed adds the Bearer header of the client's identity.
@@ -128,7 +170,13 @@ func (c *client) create(ctx context.Context, slug, key string, body any) (*drive
 	return c.do(ctx, req)
 }
 
-// newSession creates a session that must succeed: setup for a scenario.
+// errVariantRefused is newSession's answer when the target refuses the
+// kit's optional variant field (IYRA-VARIANTS): a certain refusal of a
+// REFERENCE choice, after which the caller may skip or create without it.
+var errVariantRefused = verdict.Skipf("the target refuses the optional variant field at session creation (IYRA-VARIANTS)")
+
+// newSession creates a session that must succeed: setup for a scenario. A
+// refusal of a creation naming a variant is errVariantRefused.
 func (c *client) newSession(ctx context.Context, variant string) (*sessionDoc, string, error) {
 	key := freshKey()
 	resp, err := c.create(ctx, Slug, key, createBody(c.id.Version, variant))
@@ -138,10 +186,29 @@ func (c *client) newSession(ctx context.Context, variant string) (*sessionDoc, s
 	if resp.Status == http.StatusTooManyRequests || resp.Status == http.StatusServiceUnavailable {
 		return nil, "", verdict.Errorf("the target refused a new session with %d (quota): %s", resp.Status, clip(resp.Body))
 	}
+	if variant != "" && resp.Status/100 == 4 {
+		c.note("IYRA-VARIANTS", "a session of variant "+variant, resp.Status, "creation with the variant field: %s", clip(resp.Body))
+		return nil, "", errVariantRefused
+	}
 	if resp.Status/100 != 2 {
 		return nil, "", verdict.Failf("IYRA-SESSION-SHAPE", "201 with a session", resp.Status, "creating a session: %s", clip(resp.Body))
 	}
 	s, err := decodeSession(resp)
+	return s, key, err
+}
+
+// anySession creates a session, of variant if the target accepts the
+// field and of its own choice otherwise: the refusal was certain, so the
+// second creation is a new request, not a blind retry.
+func (c *client) anySession(ctx context.Context, variant string) (*sessionDoc, string, error) {
+	if c.noVariant {
+		variant = ""
+	}
+	s, key, err := c.newSession(ctx, variant)
+	if err == errVariantRefused {
+		c.noVariant = true
+		return c.newSession(ctx, "")
+	}
 	return s, key, err
 }
 

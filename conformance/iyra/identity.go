@@ -2,6 +2,7 @@ package iyra
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -56,15 +57,22 @@ func (c *client) mustAccept(ctx context.Context) (*acceptance, error) {
 	if err != nil {
 		return nil, err
 	}
+	return acceptanceOf("IYRA-ACCEPT-FIELDS", resp)
+}
+
+// acceptanceOf reads a 2xx acceptance carrying every field the contract
+// names (IYRA-ACCEPT-FIELDS); any 2xx will do, the exact status is a shape
+// choice (IYRA-OPENAPI).
+func acceptanceOf(rule string, resp *driver.Response) (*acceptance, error) {
 	if resp.Status/100 != 2 {
-		return nil, verdict.Failf("IYRA-ACCEPT-FIELDS", "a 2xx acceptance", resp.Status, "%s", clip(resp.Body))
+		return nil, verdict.Failf(rule, "a 2xx acceptance", resp.Status, "%s", clip(resp.Body))
 	}
 	var a acceptance
-	if err := resp.Decode("IYRA-ACCEPT-FIELDS", &a); err != nil {
+	if err := resp.Decode(rule, &a); err != nil {
 		return nil, err
 	}
 	if missing := a.complete(); missing != "" {
-		return nil, verdict.Failf("IYRA-ACCEPT-FIELDS", "agent_id, challenge_id, challenge, difficulty, expires_at", clip(resp.Body), "missing or invalid %s", missing)
+		return nil, verdict.Failf(rule, "agent_id, challenge_id, challenge, difficulty, expires_at", clip(resp.Body), "missing or invalid %s", missing)
 	}
 	return &a, nil
 }
@@ -90,10 +98,8 @@ func (c *client) verify(ctx context.Context, agentID, challengeID, solution stri
 	var out struct {
 		APIKey string `json:"api_key"`
 	}
-	_ = resp.Decode("IYRA-KEY-ONCE", &out) // a body without a key is judged by the caller
-	if out.APIKey != "" {
-		c.env.HTTP.Secrets().Add(out.APIKey)
-	}
+	_ = json.Unmarshal(resp.Body, &out) // a body without a key is judged by the caller
+	c.learnKey(out.APIKey)
 	return resp, out.APIKey, nil
 }
 
@@ -146,11 +152,22 @@ func (c *client) assignedVersion(ctx context.Context, id *identity) (string, err
 // sharedIdentity returns the run's verified agent, registering it the first
 // time (one registration per run spares a live deployment's quota).
 func (c *client) sharedIdentity(ctx context.Context) (*identity, error) {
-	v, err := c.env.Shared.Once("iyra/identity", func() (any, error) { return c.register(ctx) })
+	return c.sharedAs(ctx, "iyra/identity")
+}
+
+// otherIdentity returns a second verified agent of the run, whose key must
+// neither read nor change the first agent's sessions (IYRA-AUTH-BEARER).
+func (c *client) otherIdentity(ctx context.Context) (*identity, error) {
+	return c.sharedAs(ctx, "iyra/identity/other")
+}
+
+// sharedAs returns the run-wide identity cached under name.
+func (c *client) sharedAs(ctx context.Context, name string) (*identity, error) {
+	v, err := c.env.Shared.Once(name, func() (any, error) { return c.register(ctx) })
 	if err != nil {
 		return nil, err
 	}
 	id := v.(*identity)
-	c.env.HTTP.Secrets().Add(id.APIKey)
+	c.learnKey(id.APIKey)
 	return id, nil
 }

@@ -25,13 +25,25 @@ type world struct {
 
 	lastKey string      // the key a creation step used
 	acc     *acceptance // identity scenarios
-	second  *sessionDoc // a second session (site facts)
+	first   *sessionDoc // a first finished session (factions)
+	second  *sessionDoc // a second session (site facts, factions)
 	replay  []byte
+	probes  []*driver.Response // answers to credential probes
+
+	tags   []string                 // the scenario's tags, without @
+	played map[string][]iyra.Action // accepted actions per session ID
+	claim  string                   // how the corroborated claim was learned, for messages
 }
 
 // Steps registers every Iyra step on sc for one scenario.
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
-	w := &world{client: &client{env: env}}
+	w := &world{client: &client{env: env}, played: map[string][]iyra.Action{}}
+	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
+		for _, t := range s.Tags {
+			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
+		}
+		return ctx, nil
+	})
 	w.identitySteps(sc)
 	w.discoverySteps(sc)
 	w.sessionSteps(sc)
@@ -39,6 +51,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w.stateSteps(sc)
 	w.endingSteps(sc)
 	w.replaySteps(sc)
+	w.claimSteps(sc)
 }
 
 // markWhen remembers where the When step starts in the transcript.
@@ -92,38 +105,72 @@ func setupRule(a iyra.Action) string {
 	return "IYRA-LEGAL-CATALOGUE"
 }
 
+// versionBound reports whether the scenario checks a rule of the gameplay
+// contract, which binds only the version the contract describes.
+func (w *world) versionBound() bool {
+	for _, t := range w.tags {
+		if r, ok := w.env.Catalogue.Rule(t); ok && strings.HasPrefix(r.Path, "$.game.gameplay_contract") {
+			return true
+		}
+	}
+	return false
+}
+
 // play submits one action at the latest revision and, when accepted,
 // adopts the answer as the authoritative state.
 func (w *world) play(ctx context.Context, a iyra.Action) (*driver.Response, error) {
 	if w.sess == nil {
 		return nil, verdict.Errorf("no session: the scenario must create one first")
 	}
-	resp, err := w.submit(ctx, w.sess, envelope(w.sess.rev(), a), nil)
-	if err != nil {
-		return nil, err
-	}
-	if resp.Status/100 == 2 {
-		s, err := decodeSession(resp)
-		if err != nil {
-			return resp, err
-		}
+	resp, s, err := w.playOn(ctx, w.sess, a)
+	if s != nil {
 		w.sess = s
 	}
-	return resp, nil
+	return resp, err
+}
+
+// playOn submits one action to session s at its latest revision; the new
+// state is returned when the action is accepted, and the action is
+// remembered as accepted (IYRA-REPLAY-FAITHFUL).
+func (w *world) playOn(ctx context.Context, s *sessionDoc, a iyra.Action) (*driver.Response, *sessionDoc, error) {
+	resp, err := w.submit(ctx, s, envelope(s.rev(), a), nil)
+	if err != nil || resp.Status/100 != 2 {
+		return resp, nil, err
+	}
+	next, err := decodeSession(resp)
+	if err != nil {
+		return resp, nil, err
+	}
+	w.played[next.SessionID] = append(w.played[next.SessionID], a)
+	return resp, next, nil
 }
 
 // playAll plays a setup script; every action must be accepted.
 func (w *world) playAll(ctx context.Context, script string) error {
-	for _, a := range parseScript(script) {
-		resp, err := w.play(ctx, a)
-		if err != nil {
-			return err
-		}
-		if resp.Status/100 != 2 {
-			return verdict.Failf(setupRule(a), "setup action accepted", resp.Status, "%s %s: %s", a.Type, string(a.Canonical()), clip(resp.Body))
-		}
+	s, err := w.playScript(ctx, w.sess, script)
+	if s != nil {
+		w.sess = s
 	}
-	return nil
+	return err
+}
+
+// playScript plays a setup script on session s, every action accepted, and
+// returns the latest state.
+func (w *world) playScript(ctx context.Context, s *sessionDoc, script string) (*sessionDoc, error) {
+	if s == nil {
+		return nil, verdict.Errorf("no session: the scenario must create one first")
+	}
+	for _, a := range parseScript(script) {
+		resp, next, err := w.playOn(ctx, s, a)
+		if err != nil {
+			return s, err
+		}
+		if next == nil {
+			return s, verdict.Failf(setupRule(a), "setup action accepted", resp.Status, "%s %s: %s", a.Type, string(a.Canonical()), clip(resp.Body))
+		}
+		s = next
+	}
+	return s, nil
 }
 
 // tryAll plays a script in which some actions may be refused, re-reading

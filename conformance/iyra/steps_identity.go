@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -29,14 +31,25 @@ func (w *world) identitySteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the agent verifies with a valid solution to another acceptance's challenge$`, w.verifyForeign)
 	sc.Step(`^the verification succeeds and discloses an api_key$`, w.verificationSucceeds)
 	sc.Step(`^the verification is refused without a key$`, w.verificationRefused)
+	sc.Step(`^the verification does not disclose the key again$`, w.keyNotDisclosedAgain)
+	sc.Step(`^the answer does not carry the api_key$`, w.answerKeyless)
 	sc.Step(`^the agent's session quota is spent$`, w.quotaSpent)
 }
 
-// aVerifiedAgent adopts the run's shared identity.
+// aVerifiedAgent adopts the run's shared identity. A scenario checking a
+// game rule skips when the assignment is another version than the one the
+// contract describes: that version's rules "may differ from this public
+// preview".
 func (w *world) aVerifiedAgent(ctx context.Context) error {
 	id, err := w.sharedIdentity(ctx)
 	w.id = id
-	return err
+	if err != nil {
+		return err
+	}
+	if id.Version != ContractVersion && w.versionBound() {
+		return verdict.Skipf("the assigned version %s is not the contract's %s; its game rules may differ", id.Version, ContractVersion)
+	}
+	return nil
 }
 
 // newAgentAccepts is the When step posting a fresh acceptance.
@@ -49,17 +62,8 @@ func (w *world) acceptanceComplete() error {
 	if err := w.needLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 2 {
-		return verdict.Failf("", "a 2xx acceptance", w.last.Status, "%s", clip(w.last.Body))
-	}
-	var a acceptance
-	if err := w.last.Decode("", &a); err != nil {
-		return err
-	}
-	if missing := a.complete(); missing != "" {
-		return verdict.Failf("", "agent_id, challenge_id, challenge, difficulty, expires_at", clip(w.last.Body), "missing or invalid %s", missing)
-	}
-	return nil
+	_, err := acceptanceOf("", w.last)
+	return err
 }
 
 // newAgentHasAccepted is the Given step: a fresh, complete acceptance.
@@ -121,17 +125,19 @@ func (w *world) verifyValid(ctx context.Context) error {
 	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
 }
 
-// verifyMissing submits a canonical solution whose digest fails.
+// verifyMissing submits a canonical solution whose digest has exactly
+// difficulty-1 leading zeroes: the nearest miss, so a target checking one
+// zero too few accepts it (IYRA-PROOF-POW).
 func (w *world) verifyMissing(ctx context.Context) error {
-	if *w.acc.Difficulty == 0 {
+	d := *w.acc.Difficulty
+	if d == 0 {
 		return verdict.Skipf("difficulty 0: every solution qualifies")
 	}
-	for n := uint64(0); ; n++ {
-		s := strconv.FormatUint(n, 10)
-		if !proof.Meets(proof.Digest(w.acc.Challenge, s), *w.acc.Difficulty) {
-			return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, s)
-		}
+	sol, err := qualifying(ctx, w.acc.Challenge, d-1, func(n uint64) string { return strconv.FormatUint(n, 10) }, d)
+	if err != nil {
+		return err
 	}
+	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
 }
 
 // spellings are the non-canonical forms IYRA-PROOF-DECIMAL rejects.
@@ -148,22 +154,24 @@ func (w *world) verifySpelling(ctx context.Context, kind string) error {
 	if kind == "empty" {
 		return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, "")
 	}
-	sol, err := qualifying(ctx, w.acc.Challenge, *w.acc.Difficulty, spellings[kind])
+	sol, err := qualifying(ctx, w.acc.Challenge, *w.acc.Difficulty, spellings[kind], -1)
 	if err != nil {
 		return err
 	}
 	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
 }
 
-// qualifying searches n for the first spelling form(n) meeting difficulty.
-func qualifying(ctx context.Context, challenge string, difficulty int, form func(uint64) string) (string, error) {
+// qualifying searches n for the first spelling form(n) whose digest meets
+// difficulty and, when below is not negative, does not meet below.
+func qualifying(ctx context.Context, challenge string, difficulty int, form func(uint64) string, below int) (string, error) {
 	for n := uint64(1); ; n++ {
 		if n&0xffff == 0 && ctx.Err() != nil {
 			return "", verdict.Errorf("searching a qualifying spelling: %v", ctx.Err())
 		}
 		s := form(n)
 		sum := sha256.Sum256([]byte(challenge + s))
-		if proof.Meets(hex.EncodeToString(sum[:]), difficulty) {
+		digest := hex.EncodeToString(sum[:])
+		if proof.Meets(digest, difficulty) && (below < 0 || !proof.Meets(digest, below)) {
 			return s, nil
 		}
 	}
@@ -205,14 +213,53 @@ func (w *world) verificationRefused() error {
 	if err := w.needLast(); err != nil {
 		return err
 	}
-	var out struct {
-		APIKey string `json:"api_key"`
-	}
-	_ = w.last.Decode("", &out)
-	if w.last.Status/100 != 4 || out.APIKey != "" {
+	if w.last.Status/100 != 4 || disclosedKey(w.last) != "" {
 		return verdict.Failf("", "a 4xx refusal without an api_key", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
+}
+
+// keyNotDisclosedAgain requires a repeated verification to disclose no key,
+// whatever its status: the contract says the key is disclosed once, not how
+// a second attempt is answered (IYRA-KEY-ONCE).
+func (w *world) keyNotDisclosedAgain() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if disclosedKey(w.last) != "" {
+		return verdict.Failf("", "no api_key in the answer to a second verification", "an api_key", "status %d", w.last.Status)
+	}
+	if w.last.Status/100 != 4 {
+		w.note("IYRA-STATUS-CODES", 409, w.last.Status, "a second verification of an agent")
+	}
+	return nil
+}
+
+// answerKeyless requires a 2xx answer that carries none of the keys the
+// run learned (IYRA-KEY-ONCE); client.do already refuses any answer that
+// does, so this step states the expectation and checks the status.
+func (w *world) answerKeyless() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status/100 != 2 {
+		return verdict.Errorf("the request meant to show the key's absence was refused with %d", w.last.Status)
+	}
+	for _, k := range w.watch {
+		if strings.Contains(string(w.last.Body), k) {
+			return verdict.Failf("", "no api_key", "the api_key again", "status %d", w.last.Status)
+		}
+	}
+	return nil
+}
+
+// disclosedKey returns the api_key an answer carries, "" when none.
+func disclosedKey(resp *driver.Response) string {
+	var out struct {
+		APIKey string `json:"api_key"`
+	}
+	_ = json.Unmarshal(resp.Body, &out)
+	return out.APIKey
 }
 
 // quotaSpender is the embedded reference's control to spend an agent's
@@ -237,30 +284,58 @@ func (w *world) quotaSpent(ctx context.Context) error {
 	return nil
 }
 
-// statusIs is the exact-status check of the scenario's own rule.
-func (w *world) statusIs(code int) error {
-	if err := w.needLast(); err != nil {
-		return err
-	}
-	if w.last.Status != code {
-		return verdict.Failf("", code, w.last.Status, "%s", clip(w.last.Body))
-	}
-	return nil
-}
-
 // readAssignment reads the assignment with the given credential variant
 // (IYRA-AUTH-BEARER, IYRA-AUTH-NO-URL-KEY).
 func (w *world) readAssignment(ctx context.Context, how string) error {
-	req := driver.Request{Method: http.MethodGet, Path: "/store/" + Slug + "/assignment", Header: map[string]string{}}
+	req := driver.Request{Method: http.MethodGet, Path: "/store/" + Slug + "/assignment"}
+	if how == "with the key in the URL" {
+		req.Header = map[string]string{}
+		req.Path += "?api_key=" + w.id.APIKey
+	} else {
+		var err error
+		if req, err = w.credentialed(ctx, req, how); err != nil {
+			return err
+		}
+	}
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
+}
+
+// credentialed sets the Authorization header a credential variant names:
+// the agent's own key ("" or "with its key"), none, an unknown key, the
+// key under another scheme, or another verified agent's key.
+func (w *world) credentialed(ctx context.Context, req driver.Request, how string) (driver.Request, error) {
+	req.Header = map[string]string{}
 	switch how {
-	case "":
-		req = w.authed(req)
+	case "", "with its key":
+		return w.authed(req), nil
+	case "without credentials":
 	case "with an unknown key":
 		req.Header["Authorization"] = "Bearer aa_" + freshKey()
 	case "with a non-Bearer key":
 		req.Header["Authorization"] = "Basic " + w.id.APIKey
-	case "with the key in the URL":
-		req.Path += "?api_key=" + w.id.APIKey
+	case "with another agent's key":
+		other, err := w.otherIdentity(ctx)
+		if err != nil {
+			return req, err
+		}
+		req.Header["Authorization"] = "Bearer " + other.APIKey
+	default:
+		return req, verdict.Errorf("unknown credential variant %q", how)
 	}
-	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
+	return req, nil
+}
+
+// refusedUnauthenticated requires a refusal (4xx) of a request without a
+// valid key; the exact 401 is the kit's choice (IYRA-STATUS-CODES).
+func (w *world) refusedUnauthenticated() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status/100 != 4 {
+		return verdict.Failf("", "a 4xx refusal", w.last.Status, "%s", clip(w.last.Body))
+	}
+	if w.last.Status != http.StatusUnauthorized {
+		w.note("IYRA-STATUS-CODES", 401, w.last.Status, "a request without a valid Bearer key")
+	}
+	return nil
 }

@@ -2,9 +2,10 @@ package iyra
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -36,15 +37,20 @@ func (w *world) playSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the agent reads the session$`, w.readsSession)
 	sc.Step(`^the action is accepted$`, w.accepted)
 	sc.Step(`^the action is rejected$`, w.rejected)
-	sc.Step(`^the action is refused as a conflict$`, w.conflict)
+	sc.Step(`^the action is refused as stale$`, w.refusedStale)
+	sc.Step(`^the agent submits "([^"]*)" (without credentials|with an unknown key|with another agent's key)$`, w.submitAs)
+	sc.Step(`^legal_actions is empty$`, w.legalEmpty)
 	sc.Step(`^the kit's status code is (\d+)$`, w.kitStatus)
 	sc.Step(`^the error body has a code and a message$`, w.errorBody)
 	sc.Step(`^the session state is unchanged$`, w.unchanged)
 	sc.Step(`^the revision went up by one$`, w.revisionUp)
-	sc.Step(`^legal_actions lists every declared action type with public preconditions$`, w.legalCatalogue)
+	sc.Step(`^legal_actions lists every declared action type with its parameters and public preconditions$`, w.legalCatalogue)
 }
 
-// playsOne is the When step submitting one scripted action.
+// playsOne is the When step submitting one scripted action. After a
+// rejection it reads the authoritative state, as the contract asks
+// (IYRA-RECOVERY-READ), so the Then steps judge the state after the
+// request, not the one before it.
 func (w *world) playsOne(ctx context.Context, script string) error {
 	acts := parseScript(script)
 	if len(acts) != 1 {
@@ -53,7 +59,31 @@ func (w *world) playsOne(ctx context.Context, script string) error {
 	if err := w.needSession(); err != nil {
 		return err
 	}
-	return w.when(ctx, func() (*driver.Response, error) { return w.play(ctx, acts[0]) })
+	return w.when(ctx, func() (*driver.Response, error) {
+		resp, err := w.play(ctx, acts[0])
+		if err != nil || resp.Status/100 != 4 {
+			return resp, err
+		}
+		_, s, err := w.read(ctx, w.sess)
+		if s != nil {
+			w.sess = s
+		}
+		return resp, err
+	})
+}
+
+// submitAs is the When step submitting a legal action with a missing,
+// unknown or foreign credential (IYRA-AUTH-BEARER).
+func (w *world) submitAs(ctx context.Context, script, how string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	a := parseScript(script)[0]
+	req, err := w.credentialed(ctx, driver.Request{Method: http.MethodPost, Path: w.rel(w.sess.ActionsURL), JSON: envelope(w.sess.rev(), a)}, how)
+	if err != nil {
+		return err
+	}
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
 }
 
 // submitVariant submits an action with a deliberately wrong envelope.
@@ -126,35 +156,20 @@ func (w *world) readsSession(ctx context.Context) error {
 }
 
 // gatherAndSelect inspects every site, allies with the keepers and selects
-// the claim the session's variant does or does not corroborate.
+// the claim the gathered records do or do not corroborate, whichever
+// variant the session plays (IYRA-ENDING-SUCCESS, IYRA-ENDING-UNVERIFIED).
 func (w *world) gatherAndSelect(ctx context.Context, which string) error {
 	if err := w.playAll(ctx, "investigate archive, investigate spire, investigate harbor, ally keepers"); err != nil {
 		return err
 	}
-	v, ok := identifyVariant(w.sess)
-	if !ok {
-		return verdict.Skipf("the session's variant is unknown to the kit (variant %q, archive testimony %q)", w.sess.Variant, w.sess.Observation.ArchiveTestimony)
+	claim, err := w.corroborated(ctx, w.sess)
+	if err != nil {
+		return err
 	}
-	claim := v.Corroborates
 	if which == "uncorroborated" {
 		claim = otherClaim(claim)
 	}
 	return w.playAll(ctx, "select_claim "+string(claim))
-}
-
-// identifyVariant names the kit variant a session plays: by its variant
-// field, or by matching revealed facts against the kit's fixtures.
-func identifyVariant(s *sessionDoc) (iyra.Variant, bool) {
-	pack := iyra.DefaultPack()
-	if v, ok := pack.Variant(s.Variant); ok {
-		return v, true
-	}
-	for _, v := range pack.Variants {
-		if s.Observation.ArchiveTestimony != "" && v.ArchiveTestimony == s.Observation.ArchiveTestimony {
-			return v, true
-		}
-	}
-	return iyra.Variant{}, false
 }
 
 // otherClaim returns the claim that is not c.
@@ -188,13 +203,15 @@ func (w *world) rejected() error {
 	return nil
 }
 
-// conflict requires 409, the contract's answer to a stale or missing revision.
-func (w *world) conflict() error {
-	if err := w.needLast(); err != nil {
+// refusedStale requires a refusal (4xx) of a stale or missing revision;
+// the contract maps neither to a status, the kit answers 409
+// (IYRA-REVISION-STALE, IYRA-STATUS-CODES).
+func (w *world) refusedStale() error {
+	if err := w.rejected(); err != nil {
 		return err
 	}
 	if w.last.Status != http.StatusConflict {
-		return verdict.Failf("", 409, w.last.Status, "%s", clip(w.last.Body))
+		w.note("IYRA-STATUS-CODES", 409, w.last.Status, "a stale or missing revision")
 	}
 	return nil
 }
@@ -262,24 +279,63 @@ func (w *world) revisionUp() error {
 	return nil
 }
 
-// legalCatalogue checks every declared type is listed with its public
-// preconditions, whatever the state (IYRA-LEGAL-CATALOGUE).
+// declaredParams are the parameter values each parameterised action type
+// declares in the contract (world.locations, world.factions,
+// investigation.claims).
+var declaredParams = map[string][]string{
+	iyra.TypeInvestigate: {"site", "archive", "harbor", "spire"},
+	iyra.TypeAlly:        {"faction", "keepers", "drifters"},
+	iyra.TypeSelectClaim: {"claim", "relay_fault", "record_omission"},
+}
+
+// legalCatalogue checks, whatever the state of an active session, that
+// legal_actions lists every declared type (as a set: a type may have one
+// entry per parameter value) with its declared parameter values somewhere
+// in its entries and a public_preconditions list, the alliance's trust gate
+// among them (IYRA-LEGAL-CATALOGUE).
 func (w *world) legalCatalogue() error {
+	m, err := jsonObject("", w.last)
+	if err != nil {
+		return err
+	}
+	raw, _ := m["legal_actions"].([]any)
+	entries := map[string][]any{}
+	for _, e := range raw {
+		obj, _ := e.(map[string]any)
+		t := str(obj["type"])
+		if _, ok := obj["public_preconditions"].([]any); !ok {
+			return verdict.Failf("", "a public_preconditions list for "+t, e, "legal_actions entry")
+		}
+		entries[t] = append(entries[t], e)
+	}
+	want := slices.Sorted(slices.Values(iyra.ActionTypes))
+	if got := slices.Sorted(maps.Keys(entries)); !slices.Equal(got, want) {
+		return verdict.Failf("", want, got, "legal_actions types (ally is listed even while trust < 2)")
+	}
+	for t, words := range declaredParams {
+		text, _ := json.Marshal(entries[t])
+		for _, word := range words {
+			if !strings.Contains(string(text), `"`+word+`"`) {
+				return verdict.Failf("", t+" declaring "+strings.Join(words, ", "), string(text), "legal_actions lacks %q", word)
+			}
+		}
+	}
+	for _, e := range entries[iyra.TypeAlly] {
+		if pre, _ := e.(map[string]any)["public_preconditions"].([]any); len(pre) == 0 {
+			return verdict.Failf("", "ally's public precondition trust >= 2", e, "legal_actions entry")
+		}
+	}
+	return nil
+}
+
+// legalEmpty requires a finished session to list no legal action
+// (IYRA-LEGAL-AFTER-END).
+func (w *world) legalEmpty() error {
 	if err := w.needSession(); err != nil {
 		return err
 	}
-	var listed []string
-	for _, la := range w.sess.LegalActions {
-		if len(la.PublicPreconditions) == 0 {
-			return verdict.Failf("", "public_preconditions for "+la.Type, la, "legal_actions entry")
-		}
-		listed = append(listed, la.Type)
-	}
-	sort.Strings(listed)
-	want := slices.Clone(iyra.ActionTypes)
-	sort.Strings(want)
-	if !slices.Equal(listed, want) {
-		return verdict.Failf("", want, listed, "legal_actions types (ally is listed even while trust < 2)")
+	if len(w.sess.LegalActions) != 0 {
+		return verdict.Failf("", "no legal_actions", len(w.sess.LegalActions), "legal_actions of a finished session")
 	}
 	return nil
 }

@@ -3,10 +3,14 @@ package iyra
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
+	"path"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 
@@ -35,23 +39,28 @@ func (w *world) sessionSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the agent repeats the creation with the same Idempotency-Key$`, func(ctx context.Context) error {
 		return w.createWith(ctx, Slug, w.key, createBody(w.id.Version, ""))
 	})
-	sc.Step(`^the agent reuses the Idempotency-Key for (another version|another game)$`, w.reuseKey)
+	sc.Step(`^the agent reuses the Idempotency-Key for (another version|another game|another intended session)$`, w.reuseKey)
 	sc.Step(`^the agent looks up the session's Idempotency-Key$`, func(ctx context.Context) error { return w.lookUp(ctx, w.key) })
 	sc.Step(`^the agent looks up an unused Idempotency-Key$`, func(ctx context.Context) error { return w.lookUp(ctx, freshKey()) })
 	sc.Step(`^the creation is refused$`, w.creationRefused)
 	sc.Step(`^no session exists for that key$`, w.noSessionForKey)
 	sc.Step(`^the same session is returned$`, w.sameSession)
+	sc.Step(`^the reuse creates no new session$`, w.noNewSession)
 	sc.Step(`^the key still names the original session$`, w.keyNamesOriginal)
 	sc.Step(`^the look-up names the session$`, w.lookUpNames)
 	sc.Step(`^the look-up reports not found$`, w.lookUpNotFound)
 	sc.Step(`^the response carries the session links and state fields$`, w.sessionShape)
-	sc.Step(`^the observation has exactly the declared fields$`, w.observationFields)
+	sc.Step(`^the observation has the declared fields$`, w.observationFields)
 	sc.Step(`^the observation is in its initial state$`, w.observationInitial)
 	sc.Step(`^the session plays the "([^"]*)" variant$`, w.playsVariant)
 	sc.Step(`^the agent plays the same investigations in a second session of that variant$`, w.secondSession)
 	sc.Step(`^both sessions revealed identical site facts$`, w.identicalFacts)
 	sc.Step(`^the answer is 429 with retry_after_seconds or retry_at$`, w.rateLimited)
-	sc.Step(`^the creation was sent exactly once$`, w.sentOnce)
+	sc.Step(`^no session exists for that key once the quota has reset$`, w.noSessionAfterReset)
+	sc.Step(`^the agent reads the session at the contract's fallback path$`, w.readFallback)
+	sc.Step(`^the answer is the session's authoritative state$`, w.sameAuthoritative)
+	sc.Step(`^the agent reads the session, its replay and its key's status (without credentials|with an unknown key|with another agent's key)$`, w.probeReads)
+	sc.Step(`^every read is refused without the session's data$`, w.probesRefused)
 }
 
 // givenSession creates the scenario's session; a variant the target does
@@ -96,12 +105,66 @@ func (w *world) createBadKey(ctx context.Context, problem string) error {
 	return w.createWith(ctx, Slug, badKeys[problem], createBody(w.id.Version, ""))
 }
 
-// reuseKey sends the session's key with another version or game.
+// reuseKey sends the session's key with another game, another version, or
+// a body the target would accept for another intended session (another
+// variant). For the last, a control creation with a fresh key first shows
+// the body would create a session, so only the key can stop it; a target
+// refusing the control (no variant field) skips (IYRA-SESSION-KEY-REUSE).
 func (w *world) reuseKey(ctx context.Context, other string) error {
-	if other == "another game" {
+	switch other {
+	case "another game":
 		return w.createWith(ctx, "helios-relay", w.key, createBody(w.id.Version, ""))
+	case "another version":
+		return w.createWith(ctx, Slug, w.key, createBody("xgv_000000000000000000000000", ""))
 	}
-	return w.createWith(ctx, Slug, w.key, createBody("xgv_000000000000000000000000", ""))
+	variant := otherVariant(w.sess.Variant)
+	if _, _, err := w.newSession(ctx, variant); err != nil {
+		return err
+	}
+	return w.createWith(ctx, Slug, w.key, createBody(w.id.Version, variant))
+}
+
+// otherVariant names a kit variant other than v.
+func otherVariant(v string) string {
+	for _, kv := range iyra.DefaultPack().Variants {
+		if kv.ID != v {
+			return kv.ID
+		}
+	}
+	return ""
+}
+
+// noNewSession requires a reused key to create nothing: a refusal, or the
+// key's original session (IYRA-SESSION-KEY-REUSE); the kit refuses with 409
+// (IYRA-STATUS-CODES).
+func (w *world) noNewSession() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	switch {
+	case w.last.Status/100 == 4:
+		if w.last.Status != http.StatusConflict && w.last.Status != http.StatusNotFound {
+			w.note("IYRA-STATUS-CODES", 409, w.last.Status, "a reused Idempotency-Key")
+		}
+		var out struct {
+			SessionID string `json:"session_id"`
+		}
+		_ = json.Unmarshal(w.last.Body, &out)
+		if out.SessionID != "" && out.SessionID != w.sess.SessionID {
+			return verdict.Failf("", "no new session", out.SessionID, "a refusal naming another session")
+		}
+		return nil
+	case w.last.Status/100 == 2:
+		s, err := decodeSession(w.last)
+		if err != nil {
+			return err
+		}
+		if s.SessionID != w.sess.SessionID {
+			return verdict.Failf("", "a refusal or the original session "+w.sess.SessionID, s.SessionID, "the reused Idempotency-Key created another session")
+		}
+		return nil
+	}
+	return verdict.Failf("", "a refusal or the original session", w.last.Status, "%s", clip(w.last.Body))
 }
 
 // lookUp is the When step querying /idempotency/status for key.
@@ -167,8 +230,30 @@ func (w *world) sameSession() error {
 	return nil
 }
 
-type statusDoc struct {
-	SessionID string `json:"session_id"`
+// statusSession finds the session an idempotency status answer names: its
+// session_id, a nested session object, or the last segment of its
+// state_url. The contract names no shape (IYRA-IDEMPOTENCY-STATUS).
+func statusSession(body []byte) string {
+	var m map[string]any
+	if json.Unmarshal(body, &m) != nil {
+		return ""
+	}
+	if id := str(m["session_id"]); id != "" {
+		return id
+	}
+	if nested, ok := m["session"].(map[string]any); ok {
+		if id := str(nested["session_id"]); id != "" {
+			return id
+		}
+		if id := str(nested["id"]); id != "" {
+			return id
+		}
+		m = nested
+	}
+	if u := str(m["state_url"]); u != "" {
+		return path.Base(strings.TrimRight(u, "/"))
+	}
+	return ""
 }
 
 // keyNamesOriginal looks the session's key up again after a refused reuse.
@@ -184,12 +269,8 @@ func (w *world) lookUpNames() error {
 	if w.last.Status != http.StatusOK {
 		return verdict.Failf("", "200 naming the session", w.last.Status, "%s", clip(w.last.Body))
 	}
-	var st statusDoc
-	if err := w.last.Decode("", &st); err != nil {
-		return err
-	}
-	if st.SessionID != w.sess.SessionID {
-		return verdict.Failf("", w.sess.SessionID, st.SessionID, "idempotency status session_id")
+	if got := statusSession(w.last.Body); got != w.sess.SessionID {
+		return verdict.Failf("", w.sess.SessionID, got, "the session the idempotency status names: %s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -199,9 +280,7 @@ func (w *world) lookUpNotFound() error {
 	if err := w.needLast(); err != nil {
 		return err
 	}
-	var st statusDoc
-	_ = json.Unmarshal(w.last.Body, &st)
-	if w.last.Status != http.StatusNotFound || st.SessionID != "" {
+	if w.last.Status != http.StatusNotFound || statusSession(w.last.Body) != "" {
 		return verdict.Failf("", "404 not found", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
@@ -249,15 +328,31 @@ func keys(m map[string]any) []string {
 var observationKeys = []string{"allies", "archive_checked", "archive_testimony", "chapter", "collected_sources", "ending",
 	"epilogue", "evidence", "harbor_checked", "harbor_testimony", "phase", "selected_claim", "signal", "spire_checked", "spire_fact", "trust"}
 
-// observationFields requires exactly the declared observation fields (IYRA-OBSERVATION-FIELDS).
+// observationFields requires every declared observation field; the
+// contract never says "exactly", so extra fields only warn through the
+// kit's document (IYRA-OBSERVATION-FIELDS, IYRA-OPENAPI).
 func (w *world) observationFields() error {
 	m, err := w.ok2xx()
 	if err != nil {
 		return err
 	}
 	obs, _ := m["observation"].(map[string]any)
-	if got := keys(obs); !slices.Equal(got, observationKeys) {
-		return verdict.Failf("", observationKeys, got, "observation fields")
+	var missing, extra []string
+	for _, k := range observationKeys {
+		if _, ok := obs[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	for _, k := range keys(obs) {
+		if !slices.Contains(observationKeys, k) {
+			extra = append(extra, k)
+		}
+	}
+	if len(missing) > 0 {
+		return verdict.Failf("", observationKeys, keys(obs), "observation lacks %v", missing)
+	}
+	if len(extra) > 0 {
+		w.note("IYRA-OPENAPI", observationKeys, keys(obs), "observation carries undeclared fields %v", extra)
 	}
 	return nil
 }
@@ -282,6 +377,9 @@ func (w *world) observationInitial() error {
 	want := iyra.NewGame(iyra.DefaultRules(), iyra.Variant{}, nil, "").View().Observation
 	got := w.sess.Observation
 	want.Chapter = got.Chapter // the chapter name is IYRA-CHAPTER-NAMES
+	if got.Phase != iyra.PhaseFinished {
+		want.Phase = got.Phase // the contract names only "finished"
+	}
 	if diff := diffObs(want, got); diff != "" {
 		return verdict.Failf("", "the initial observation", "a different one", "%s", diff)
 	}
@@ -292,6 +390,9 @@ func (w *world) observationInitial() error {
 func (w *world) playsVariant(v string) error {
 	if err := w.needLast(); err != nil {
 		return err
+	}
+	if w.last.Status/100 != 2 {
+		return verdict.Failf("IYRA-VARIANTS", "a session of variant "+v, w.last.Status, "%s", clip(w.last.Body))
 	}
 	s, err := decodeSession(w.last)
 	if err != nil {
@@ -304,17 +405,33 @@ func (w *world) playsVariant(v string) error {
 }
 
 // secondSession replays the three inspections in another session of the
-// same variant.
+// same variant: asked for by the variant field, or found among new
+// sessions when the target refuses the field. A target that names no
+// variant cannot show which sessions share one, and skips.
 func (w *world) secondSession(ctx context.Context) error {
-	first, firstKey := w.sess, w.key
-	if err := w.givenSession(ctx, first.Variant); err != nil {
-		return err
+	first := w.sess
+	if first.Variant == "" {
+		return verdict.Skipf("the target names no variant, so two sessions of one variant cannot be told apart")
 	}
-	err := w.when(ctx, func() (*driver.Response, error) {
-		return nil, w.playAll(ctx, "investigate archive, investigate harbor, investigate spire")
+	var second *sessionDoc
+	for range sameRecordsTries {
+		s, _, err := w.anySession(ctx, first.Variant)
+		if err != nil {
+			return err
+		}
+		if s.Variant == first.Variant {
+			second = s
+			break
+		}
+	}
+	if second == nil {
+		return verdict.Skipf("no second session of variant %s in %d tries", first.Variant, sameRecordsTries)
+	}
+	return w.when(ctx, func() (*driver.Response, error) {
+		var err error
+		w.second, err = w.playScript(ctx, second, "investigate archive, investigate harbor, investigate spire")
+		return nil, err
 	})
-	w.second, w.sess, w.key = w.sess, first, firstKey
-	return err
 }
 
 // identicalFacts compares the texts two sessions of one variant revealed (IYRA-SITE-FACTS-FIXED).
@@ -349,21 +466,93 @@ func (w *world) rateLimited() error {
 	return nil
 }
 
-// sentOnce counts the creation writes the When step sent
-// (IYRA-RECOVERY-NO-RETRY): a refused write is never repeated blindly.
-func (w *world) sentOnce() error {
-	rec := w.env.HTTP.Recorder()
-	if rec == nil {
-		return verdict.Errorf("no transcript recorder")
+// noSessionAfterReset moves the embedded clock past the quota reset and
+// looks the refused creation's key up again: a platform that retried the
+// write on its own would now show a session (IYRA-RECOVERY-NO-RETRY).
+func (w *world) noSessionAfterReset(ctx context.Context) error {
+	if w.env.Clock == nil {
+		return verdict.Skipf("needs the embedded reference's clock to pass the quota reset")
 	}
-	n := 0
-	for _, x := range rec.Exchanges()[w.mark:] {
-		if x.Method == http.MethodPost && strings.Contains(x.URL, "/sessions") {
-			n++
+	w.env.Clock.Advance(25 * time.Hour)
+	return w.noSessionForKey(ctx)
+}
+
+// readFallback is the When step reading the contract's fallback path
+// /sessions/{session_id} under the base path (IYRA-RECOVERY-FALLBACK-PATH).
+func (w *world) readFallback(ctx context.Context) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	req := w.authed(driver.Request{Method: http.MethodGet, Path: "/sessions/" + url.PathEscape(w.sess.SessionID)})
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
+}
+
+// sameAuthoritative requires the answer to be the scenario session's
+// state: same session, revision and observation.
+func (w *world) sameAuthoritative() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status != http.StatusOK {
+		return verdict.Failf("", "200 with the session state", w.last.Status, "%s", clip(w.last.Body))
+	}
+	s, err := decodeSession(w.last)
+	if err != nil {
+		return err
+	}
+	if s.SessionID != w.sess.SessionID || s.rev() != w.sess.rev() {
+		return verdict.Failf("", fmt.Sprintf("session %s at revision %d", w.sess.SessionID, w.sess.rev()),
+			fmt.Sprintf("session %s at revision %d", s.SessionID, s.rev()), "the fallback path")
+	}
+	if diff := diffObs(w.sess.Observation, s.Observation); diff != "" {
+		return verdict.Failf("", "the observation at state_url", "a different one", "%s", diff)
+	}
+	return nil
+}
+
+// probeReads is the When step reading the session's state, replay and
+// idempotency status with a missing, unknown or foreign credential
+// (IYRA-AUTH-BEARER).
+func (w *world) probeReads(ctx context.Context, how string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	paths := []string{w.rel(w.sess.StateURL), w.rel(w.sess.ReplayURL), "/idempotency/status"}
+	w.probes = nil
+	w.markWhen()
+	for _, p := range paths {
+		req, err := w.credentialed(ctx, driver.Request{Method: http.MethodGet, Path: p}, how)
+		if err != nil {
+			return err
 		}
+		req.Header["Idempotency-Key"] = w.key
+		resp, err := w.do(ctx, req)
+		if err != nil {
+			return err
+		}
+		w.probes = append(w.probes, resp)
 	}
-	if n != 1 || w.last.Status/100 == 2 {
-		return verdict.Failf("", "one refused creation request", n, "status %d", w.last.Status)
+	w.last = w.probes[len(w.probes)-1]
+	return nil
+}
+
+// probesRefused requires every probe refused with a 4xx that carries none
+// of the session's data; the kit answers 401 without a valid key and 404
+// for another agent's session (IYRA-STATUS-CODES).
+func (w *world) probesRefused() error {
+	if len(w.probes) == 0 {
+		return verdict.Errorf("no credential probe was made")
+	}
+	for _, resp := range w.probes {
+		var m map[string]any
+		_ = json.Unmarshal(resp.Body, &m)
+		leaked := m["observation"] != nil || m["integrity"] != nil || m["actions"] != nil || statusSession(resp.Body) == w.sess.SessionID
+		if resp.Status/100 != 4 || leaked {
+			return verdict.Failf("", "a 4xx refusal without the session's data", resp.Status, "%s", clip(resp.Body))
+		}
+		if resp.Status != http.StatusUnauthorized && resp.Status != http.StatusNotFound {
+			w.note("IYRA-STATUS-CODES", "401 or 404", resp.Status, "a read without the session owner's key")
+		}
 	}
 	return nil
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 
@@ -38,6 +40,8 @@ func (w *world) endingSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the session is still active$`, w.active)
 	sc.Step(`^the epilogue is empty$`, func() error { return w.epilogue(false) })
 	sc.Step(`^the epilogue is set$`, func() error { return w.epilogue(true) })
+	sc.Step(`^the session carries every terminal summary field$`, w.terminalSummary)
+	sc.Step(`^the session's time limit has passed$`, w.timeLimitPassed)
 }
 
 // resources checks evidence, trust and signal of the latest state.
@@ -169,7 +173,11 @@ func (w *world) ending(want string) error {
 		return err
 	}
 	if got := w.sess.Observation.Ending; got != want {
-		return verdict.Failf("", want, got, "observation.ending")
+		detail := "observation.ending"
+		if w.claim != "" {
+			detail += ", the selected claim's corroboration learned from " + w.claim
+		}
+		return verdict.Failf("", want, got, "%s", detail)
 	}
 	return nil
 }
@@ -187,13 +195,19 @@ func (w *world) reasonCode() error {
 	return nil
 }
 
-// outcome checks the session's outcome (IYRA-OUTCOME).
+// outcome checks the session's outcome: a finished session's is the
+// objective's success, failure or draw (IYRA-OUTCOME), an active one's the
+// kit's in_progress (IYRA-OUTCOME-IN-PROGRESS).
 func (w *world) outcome(want string) error {
 	if err := w.needSession(); err != nil {
 		return err
 	}
+	rule := "IYRA-OUTCOME"
+	if want == iyra.InProgress {
+		rule = "IYRA-OUTCOME-IN-PROGRESS"
+	}
 	if w.sess.Outcome != want {
-		return verdict.Failf("", want, w.sess.Outcome, "outcome")
+		return verdict.Failf(rule, want, w.sess.Outcome, "outcome with ending %q", w.sess.Observation.Ending)
 	}
 	return nil
 }
@@ -214,7 +228,43 @@ func (w *world) scoreIsEvidence() error {
 	if err := w.ending(iyra.TruthReleased); err != nil {
 		return err
 	}
-	return w.score(w.sess.Observation.Evidence)
+	if want := w.sess.Observation.Evidence; w.sess.Score == nil || *w.sess.Score != want {
+		return verdict.Failf("IYRA-SCORE", want, fmtPtr(w.sess.Score), "score at truth_released")
+	}
+	return nil
+}
+
+// summaryFields are observer.terminal_hold.summary_fields.
+var summaryFields = []string{"outcome", "score", "ending", "allies", "epilogue", "selected_claim", "collected_sources"}
+
+// terminalSummary requires every terminal summary field in a finished
+// session's answer, at the top level, in the observation or in a summary
+// object (IYRA-TERMINAL-SUMMARY).
+func (w *world) terminalSummary() error {
+	m, err := w.ok2xx()
+	if err != nil {
+		return err
+	}
+	var missing []string
+	for _, f := range summaryFields {
+		if m[f] == nil && at(m, "observation", f) == nil && at(m, "summary", f) == nil && at(m, "terminal_summary", f) == nil {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		return verdict.Failf("", summaryFields, keys(m), "a finished session lacks %v", missing)
+	}
+	return nil
+}
+
+// timeLimitPassed moves the embedded reference's clock past the contract's
+// max_duration_seconds (IYRA-DURATION-LIMIT).
+func (w *world) timeLimitPassed() error {
+	if w.env.Clock == nil {
+		return verdict.Skipf("needs the embedded reference's clock to pass max_duration_seconds")
+	}
+	w.env.Clock.Advance(181 * time.Second)
+	return nil
 }
 
 // fmtPtr shows an optional integer, "absent" when missing.
@@ -287,6 +337,10 @@ func (w *world) replaySteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the agent reads the replay$`, w.readsReplay)
 	sc.Step(`^no public field reveals the truth or field notes$`, w.nothingPrivate)
 	sc.Step(`^the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible$`, w.replayFields)
+	sc.Step(`^the replay reports the session's outcome, ending and version$`, w.replayAgrees)
+	sc.Step(`^the replay lists exactly the accepted actions$`, w.replayActions)
+	sc.Step(`^every voluntary next step is a read request$`, w.nextStepsRead)
+	sc.Step(`^the replay is verified but not ranking-eligible$`, w.verifiedNotEligible)
 	sc.Step(`^the replay's hash chain recomputes over (\d+) accepted actions$`, w.replayChain)
 	sc.Step(`^the progress panel mirrors the observation$`, w.progressMirrors)
 	sc.Step(`^the milestones are "([^"]*)"$`, w.milestones)
@@ -320,25 +374,56 @@ func (w *world) nothingPrivate() error {
 	return nil
 }
 
-// privateKeys are field names that would carry private content.
-var privateKeys = []string{"truth", "field_notes", "fieldnotes", "notes", "secret"}
+// The field names that would carry private content: truth is server-secret
+// and may appear in no response, field notes are participant-only and may
+// appear in no public surface.
+var (
+	truthKeys = []string{"truth", "secret"}
+	noteKeys  = []string{"field_notes", "fieldnotes", "notes"}
+)
 
-// checkPrivate fails when a body has a private-looking key anywhere, or
-// any truth or field-notes text of the kit's variants.
+// publicSurfaces returns the parts of a response that are public: the
+// observation and progress of a session answer (the rest of it goes to
+// the participant only), or the whole of any other answer that reports a
+// run, such as a replay.
+func publicSurfaces(v any) []any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if _, isSession := m["observation"]; isSession {
+		return []any{m["observation"], m["progress"]}
+	}
+	if m["integrity"] != nil || m["final_observation"] != nil || m["actions"] != nil {
+		return []any{m}
+	}
+	return nil
+}
+
+// checkPrivate fails when a body carries a truth key or a kit variant's
+// truth text anywhere, or a field-notes key or text in a public surface
+// (IYRA-VISIBILITY). A deployment's own truth under an innocent key is out
+// of its reach: the catalogue entry says so.
 func checkPrivate(body []byte) error {
 	var v any
 	if json.Unmarshal(body, &v) != nil {
 		return nil
 	}
-	if k := privateKey(v); k != "" {
-		return verdict.Failf("IYRA-VISIBILITY", "no private field", k, "a public response carries %q", k)
+	if k := privateKey(v, truthKeys); k != "" {
+		return verdict.Failf("IYRA-VISIBILITY", "no server-secret field", k, "a response carries %q", k)
 	}
-	text := string(body)
+	public, _ := json.Marshal(publicSurfaces(v))
+	for _, p := range publicSurfaces(v) {
+		if k := privateKey(p, noteKeys); k != "" {
+			return verdict.Failf("IYRA-VISIBILITY", "no participant-only field in public state", k, "a public surface carries %q", k)
+		}
+	}
 	for _, vr := range iyra.DefaultPack().Variants {
-		for _, secret := range []string{vr.Truth, vr.FieldNotes} {
-			if secret != "" && strings.Contains(text, jsonText(secret)) {
-				return verdict.Failf("IYRA-VISIBILITY", "no private text", secret, "variant %s private text in a public response", vr.ID)
-			}
+		if vr.Truth != "" && strings.Contains(string(body), jsonText(vr.Truth)) {
+			return verdict.Failf("IYRA-VISIBILITY", "no server-secret text", vr.Truth, "variant %s truth in a response", vr.ID)
+		}
+		if vr.FieldNotes != "" && strings.Contains(string(public), jsonText(vr.FieldNotes)) {
+			return verdict.Failf("IYRA-VISIBILITY", "no participant-only text in public state", vr.FieldNotes, "variant %s field notes in a public surface", vr.ID)
 		}
 	}
 	return nil
@@ -350,21 +435,21 @@ func jsonText(s string) string {
 	return string(b[1 : len(b)-1])
 }
 
-// privateKey finds a private-looking key at any depth of a JSON value.
-func privateKey(v any) string {
+// privateKey finds a key of names at any depth of a JSON value.
+func privateKey(v any, names []string) string {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, child := range t {
-			if slices.Contains(privateKeys, strings.ToLower(k)) {
+			if slices.Contains(names, strings.ToLower(k)) {
 				return k
 			}
-			if found := privateKey(child); found != "" {
+			if found := privateKey(child, names); found != "" {
 				return found
 			}
 		}
 	case []any:
 		for _, child := range t {
-			if found := privateKey(child); found != "" {
+			if found := privateKey(child, names); found != "" {
 				return found
 			}
 		}
@@ -377,8 +462,10 @@ type replayDoc struct {
 	SessionID              string       `json:"session_id"`
 	VersionID              string       `json:"version_id"`
 	Outcome                string       `json:"outcome"`
+	Ending                 string       `json:"ending"`
 	TrustedRankingEligible *bool        `json:"trusted_ranking_eligible"`
 	Actions                []iyra.Entry `json:"actions"`
+	VoluntaryNextSteps     []any        `json:"voluntary_next_steps"`
 	Integrity              *struct {
 		Verified *bool  `json:"verified"`
 		Seed     string `json:"seed"`
@@ -414,6 +501,121 @@ func (w *world) replayFields() error {
 		return verdict.Failf("", "outcome and trusted_ranking_eligible", clip(w.replay), "replay")
 	case r.VersionID != w.id.Version:
 		return verdict.Failf("", w.id.Version, r.VersionID, "replay version_id")
+	}
+	return nil
+}
+
+// replayAgrees requires the replay's outcome, version and (when it states
+// one) ending to be the finished session's (IYRA-REPLAY-FAITHFUL).
+func (w *world) replayAgrees() error {
+	r, err := w.replayDoc()
+	if err != nil {
+		return err
+	}
+	s := w.sess
+	switch {
+	case r.Outcome != s.Outcome:
+		return verdict.Failf("", s.Outcome, r.Outcome, "replay outcome of a session that ended %s", s.Observation.Ending)
+	case r.VersionID != w.id.Version:
+		return verdict.Failf("", w.id.Version, r.VersionID, "replay version_id")
+	case r.Ending != "" && r.Ending != s.Observation.Ending:
+		return verdict.Failf("", s.Observation.Ending, r.Ending, "replay ending")
+	}
+	return nil
+}
+
+// replayActions requires the replay's action list to be exactly the
+// session's accepted actions, in order (IYRA-REPLAY-FAITHFUL). The
+// contract does not name the list: it is the "actions" array, or else the
+// one top-level array whose entries are actions or hold one; a replay with
+// none the runner can read skips.
+func (w *world) replayActions() error {
+	if _, err := w.replayDoc(); err != nil {
+		return err
+	}
+	list, ok := actionList(w.replay)
+	if !ok {
+		return verdict.Skipf("the replay has no list of actions the kit can read: %s", clip(w.replay))
+	}
+	var got []string
+	for _, raw := range list {
+		var entry struct {
+			iyra.Action
+			Nested *iyra.Action `json:"action"`
+		}
+		_ = json.Unmarshal(raw, &entry)
+		a := entry.Action
+		if entry.Nested != nil {
+			a = *entry.Nested
+		}
+		got = append(got, string(a.Canonical()))
+	}
+	var want []string
+	for _, a := range w.played[w.sess.SessionID] {
+		want = append(want, string(a.Canonical()))
+	}
+	if !slices.Equal(got, want) {
+		return verdict.Failf("", want, got, "the replay's actions against the accepted ones")
+	}
+	return nil
+}
+
+// actionList finds a replay's list of actions: its "actions" array, or the
+// top-level array whose first entry has a type or an action.
+func actionList(replay []byte) ([]json.RawMessage, bool) {
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(replay, &doc) != nil {
+		return nil, false
+	}
+	var list []json.RawMessage
+	if raw, ok := doc["actions"]; ok {
+		return list, json.Unmarshal(raw, &list) == nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(doc)) {
+		var entries []map[string]json.RawMessage
+		if json.Unmarshal(doc[k], &entries) != nil || len(entries) == 0 {
+			continue
+		}
+		if _, typed := entries[0]["type"]; typed || entries[0]["action"] != nil {
+			return list, json.Unmarshal(doc[k], &list) == nil
+		}
+	}
+	return nil, false
+}
+
+// nextStepsRead requires, after a verified replay, a voluntary_next_steps
+// list whose every entry is a read request (IYRA-NEXT-STEPS-READ-ONLY).
+func (w *world) nextStepsRead() error {
+	r, err := w.replayDoc()
+	if err != nil {
+		return err
+	}
+	if r.Integrity == nil || r.Integrity.Verified == nil || !*r.Integrity.Verified {
+		return verdict.Failf("IYRA-REPLAY", "integrity.verified true for an untouched session", clip(w.replay), "replay")
+	}
+	if r.VoluntaryNextSteps == nil {
+		return verdict.Failf("", "a voluntary_next_steps list", clip(w.replay), "a verified replay")
+	}
+	for _, e := range r.VoluntaryNextSteps {
+		m, _ := e.(map[string]any)
+		if method := strings.ToUpper(str(m["method"])); method != http.MethodGet && method != http.MethodHead {
+			return verdict.Failf("", "a read request (GET or HEAD)", e, "voluntary_next_steps entry")
+		}
+	}
+	return nil
+}
+
+// verifiedNotEligible requires a verified replay that is not
+// ranking-eligible: the kit's reference makes eligibility a separate check
+// that a caller-selected variant fails (IYRA-RANKING-SEPARATE).
+func (w *world) verifiedNotEligible() error {
+	r, err := w.replayDoc()
+	if err != nil {
+		return err
+	}
+	verified := r.Integrity != nil && r.Integrity.Verified != nil && *r.Integrity.Verified
+	if !verified || r.TrustedRankingEligible == nil || *r.TrustedRankingEligible {
+		return verdict.Failf("", "integrity.verified true, trusted_ranking_eligible false", clip(w.replay), "replay of a session whose variant the caller chose")
 	}
 	return nil
 }

@@ -29,17 +29,17 @@ Feature: The action envelope, revisions and recovery
         | without an action |
 
   @IYRA-REVISION-STALE
-  Rule: a stale or missing revision is a conflict
+  Rule: a stale or missing revision is refused and changes nothing
 
-    Scenario: a stale revision is refused with 409
+    Scenario: a stale revision is refused
       Given the agent has played "investigate archive"
       When the agent submits "investigate harbor" with a stale revision
-      Then the action is refused as a conflict
+      Then the action is refused as stale
       And the session state is unchanged
 
-    Scenario: a missing revision is refused with 409
+    Scenario: a missing revision is refused
       When the agent submits "investigate harbor" without a revision
-      Then the action is refused as a conflict
+      Then the action is refused as stale
       And the session state is unchanged
 
   @IYRA-REVISION-INCREMENT
@@ -51,11 +51,16 @@ Feature: The action envelope, revisions and recovery
       Then the revision went up by one
 
   @IYRA-LEGAL-CATALOGUE
-  Rule: legal_actions is a catalogue with public preconditions, not a guarantee
+  Rule: legal_actions is a catalogue with parameters and public preconditions, not a guarantee
 
     Scenario: an alliance is listed with its trust precondition before it is possible
       When the agent reads the session
-      Then legal_actions lists every declared action type with public preconditions
+      Then legal_actions lists every declared action type with its parameters and public preconditions
+
+    Scenario: every site stays listed after one is inspected
+      Given the agent has played "investigate archive"
+      When the agent reads the session
+      Then legal_actions lists every declared action type with its parameters and public preconditions
 
     Scenario: a type outside the catalogue is rejected
       When the agent plays "dance"
@@ -109,12 +114,21 @@ Feature: The action envelope, revisions and recovery
       Then the action is rejected
       And the session state is unchanged
 
+  @IYRA-RECOVERY-FALLBACK-PATH
+  Rule: the contract's fallback path serves the authoritative state
+
+    Scenario: /sessions/{session_id} answers the state that state_url answers
+      Given the agent has played "investigate archive"
+      When the agent reads the session at the contract's fallback path
+      Then the answer is the session's authoritative state
+
   @IYRA-RECOVERY-NO-RETRY
-  Rule: writes are never retried automatically
+  Rule: the platform never retries a refused write on its own
 
     @control
-    Scenario: a refused creation is sent once and leaves no session
+    Scenario: a creation refused for quota leaves no session, even after the reset
       Given the agent's session quota is spent
       When the agent creates a new session
-      Then the creation was sent exactly once
+      Then the creation is refused
       And no session exists for that key
+      And no session exists for that key once the quota has reset

@@ -42,14 +42,32 @@ Feature: Claims and corroboration
       Then the action is rejected
       And the session state is unchanged
 
+  @IYRA-CLAIM-EXPLICIT
+  Rule: the claim is chosen explicitly, never inferred
+
+    Scenario: gathering every record selects no claim
+      Given the agent has played "investigate archive, investigate spire"
+      When the agent plays "investigate harbor"
+      Then the selected claim is ""
+
+    Scenario: a broadcast without a selected claim is unverified, whatever the records show
+      Given the agent has played "investigate archive, investigate spire, investigate harbor, ally keepers"
+      When the agent plays "broadcast"
+      Then the ending is "unverified_broadcast"
+      And the selected claim is ""
+
   @IYRA-CLAIM-CORROBORATION
   Rule: both the Archive and the Spire records are needed
 
-    Scenario: without the Spire record the corroborated claim is not verified
-      Given a new session of the "quiet_city" variant
-      And the agent has played "investigate archive, investigate harbor, ally keepers, ally drifters, select_claim record_omission"
+    Scenario Outline: without the Spire record <claim> is not verified, whichever records the session has
+      Given the agent has played "investigate archive, investigate harbor, ally keepers, ally drifters, select_claim <claim>"
       When the agent plays "broadcast"
       Then the ending is "unverified_broadcast"
+
+      Examples:
+        | claim           |
+        | relay_fault     |
+        | record_omission |
 
   @IYRA-VARIANT-CLAIM
   Rule: each variant's records corroborate one claim

@@ -22,11 +22,23 @@ Feature: Discovery of the game before and after registration
       Then the store entry names the game and its version with links
 
   @IYRA-STORE-VERSION
-  Rule: the version document is the rules projection; strategy content is opt-in
+  Rule: the version document is that exact version; strategy content is opt-in
 
     Scenario: the default projection carries no learning content
       When the agent reads the assigned version with include ""
       Then the version document is the "rules_projection" without learning content
+
+    Scenario Outline: an explicit <layer> opt-in still answers the assigned version
+      When the agent reads the assigned version with include "<layer>"
+      Then the version document is the assigned version
+
+      Examples:
+        | layer    |
+        | learning |
+        | audit    |
+
+  @IYRA-STORE-LAYERS
+  Rule: an opt-in layer is a top-level object named after it
 
     Scenario Outline: an explicit opt-in adds the <layer> layer
       When the agent reads the assigned version with include "<layer>"

@@ -18,6 +18,7 @@ Feature: Endings, score and the terminal state
   @IYRA-ENDING-SUCCESS
   Rule: a corroborated claim with evidence >= 4 and signal >= 3 releases the truth
 
+    @IYRA-OUTCOME
     Scenario: a corroborated, well-supported broadcast releases the truth
       Given the agent has gathered everything and selected the corroborated claim
       When the agent plays "broadcast"
@@ -27,21 +28,29 @@ Feature: Endings, score and the terminal state
   @IYRA-ENDING-UNVERIFIED
   Rule: any other broadcast is unverified
 
+    @IYRA-OUTCOME
     Scenario: broadcasting the uncorroborated claim is unverified
       Given the agent has gathered everything and selected the uncorroborated claim
       When the agent plays "broadcast"
       Then the ending is "unverified_broadcast"
       And the outcome is "failure"
 
-    Scenario: broadcasting the corroborated claim with too little evidence is unverified
-      Given a new session of the "spire_echo" variant
-      And the agent has played "investigate archive, investigate spire, select_claim relay_fault"
+    @IYRA-OUTCOME
+    Scenario Outline: broadcasting <claim> with evidence 3 is unverified, whichever records the session has
+      Given the agent has played "investigate archive, investigate spire, select_claim <claim>"
       When the agent plays "broadcast"
       Then the ending is "unverified_broadcast"
+      And the outcome is "failure"
+
+      Examples:
+        | claim           |
+        | relay_fault     |
+        | record_omission |
 
   @IYRA-WITHDRAW
   Rule: withdrawing ends without broadcasting
 
+    @IYRA-OUTCOME
     Scenario: withdrawing is a draw
       Given the agent has played "investigate archive"
       When the agent plays "withdraw"
@@ -62,6 +71,26 @@ Feature: Endings, score and the terminal state
       When the agent reads the session
       Then 2 steps have been used
 
+  @IYRA-BUDGET-LAST-ACTION
+  Rule: a broadcast or withdrawal as the ninth action keeps its own ending
+
+    Scenario: a withdrawal as the ninth accepted action ends withdrawn
+      Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
+      When the agent plays "withdraw"
+      Then the ending is "withdrawn"
+      And the session is finished
+
+  @IYRA-DURATION-LIMIT
+  Rule: a session ends once its 180 seconds have passed
+
+    @control
+    Scenario: a session read after its time limit has ended
+      Given the agent has played "investigate archive"
+      And the session's time limit has passed
+      When the agent reads the session
+      Then the ending is "budget_exhausted"
+      And the session is finished
+
   @IYRA-REASON-CODES
   Rule: the ending is one of the four reason codes
 
@@ -76,15 +105,31 @@ Feature: Endings, score and the terminal state
         | withdraw  | withdraw                |
 
   @IYRA-OUTCOME
-  Rule: the outcome follows the ending
+  Rule: a finished session's outcome follows the objective
+
+    Scenario Outline: a <ending> ending is a <outcome>
+      Given the agent has played "<actions>"
+      When the agent reads the session
+      Then the ending is "<ending>"
+      And the outcome is "<outcome>"
+
+      Examples:
+        | actions                      | ending               | outcome |
+        | broadcast                    | unverified_broadcast | failure |
+        | investigate harbor, withdraw | withdrawn            | draw    |
+
+    Scenario: a budget_exhausted ending is a failure
+      Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
+      When the agent plays "select_claim record_omission"
+      Then the ending is "budget_exhausted"
+      And the outcome is "failure"
+
+  @IYRA-OUTCOME-IN-PROGRESS
+  Rule: an active session is in progress
 
     Scenario: a live session is in progress
       When the agent reads the session
       Then the outcome is "in_progress"
-
-    Scenario: an unverified broadcast is a failure
-      When the agent plays "broadcast"
-      Then the outcome is "failure"
 
   @IYRA-SCORE
   Rule: the score is the evidence at a verified ending
@@ -94,10 +139,26 @@ Feature: Endings, score and the terminal state
       When the agent plays "broadcast"
       Then the score equals the evidence
 
+  @IYRA-SCORE-ZERO
+  Rule: every other ending scores zero
+
     Scenario: an unverified ending scores zero
       Given the agent has played "investigate archive, investigate harbor"
       When the agent plays "broadcast"
       Then the score is 0
+
+  @IYRA-TERMINAL-SUMMARY
+  Rule: a finished session carries the terminal summary fields
+
+    Scenario Outline: a session ended by <how> carries outcome, score, ending, allies, epilogue, selected_claim and collected_sources
+      Given the agent has played "<actions>"
+      When the agent reads the session
+      Then the session carries every terminal summary field
+
+      Examples:
+        | how       | actions                                                               |
+        | broadcast | investigate harbor, ally keepers, select_claim relay_fault, broadcast |
+        | withdraw  | investigate archive, withdraw                                         |
 
   @IYRA-EPILOGUE
   Rule: the epilogue is empty until a broadcast or withdrawal ending
@@ -139,3 +200,11 @@ Feature: Endings, score and the terminal state
       When the agent plays "investigate archive"
       Then the action is rejected
       And the session state is unchanged
+
+  @IYRA-LEGAL-AFTER-END
+  Rule: a finished session lists no legal actions
+
+    Scenario: a withdrawn session lists no legal actions
+      Given the agent has played "withdraw"
+      When the agent reads the session
+      Then legal_actions is empty

@@ -63,3 +63,13 @@ Feature: Factions and the coalition
       Given the agent has played "investigate harbor, ally keepers, ally drifters"
       When the agent reads the session
       Then the allies are "drifters, keepers"
+
+  @IYRA-FACTION-CONSEQUENCE
+  Rule: a verified ending states each ally's publication consequence
+
+    @IYRA-FACTION-PARITY
+    Scenario: verified endings with the keepers and with the drifters differ only in their epilogue
+      Given the agent has released the truth allied with the keepers
+      When the agent releases the truth allied with the drifters in a second session on the same records
+      Then both verified endings have the same resources, outcome and score
+      And their epilogues differ

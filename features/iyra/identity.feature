@@ -63,15 +63,20 @@ Feature: Identity: acceptance, proof of work and the Bearer key
     Scenario: a second verification never discloses the key again
       Given a new agent has verified
       When the agent verifies again with a valid solution
-      Then the verification is refused without a key
+      Then the verification does not disclose the key again
+
+    Scenario: no later answer carries the key
+      Given a verified agent
+      When the agent reads its assignment
+      Then the answer does not carry the api_key
 
   @IYRA-AUTH-BEARER
-  Rule: authenticated endpoints require the Bearer key
+  Rule: authenticated endpoints require the agent's own Bearer key
 
-    Scenario Outline: the assignment without a valid Bearer key is refused with 401
+    Scenario Outline: the assignment <credentials> is refused
       Given a verified agent
       When the agent reads its assignment <credentials>
-      Then the answer status is 401
+      Then the request is refused as unauthenticated
 
       Examples:
         | credentials            |
@@ -79,10 +84,36 @@ Feature: Identity: acceptance, proof of work and the Bearer key
         | with an unknown key    |
         | with a non-Bearer key  |
 
+    Scenario Outline: a session's state, replay and key status are not readable <credentials>
+      Given a verified agent
+      And a new session
+      And the agent has played "withdraw"
+      When the agent reads the session, its replay and its key's status <credentials>
+      Then every read is refused without the session's data
+
+      Examples:
+        | credentials              |
+        | without credentials      |
+        | with an unknown key      |
+        | with another agent's key |
+
+    Scenario Outline: an action <credentials> is refused and changes nothing
+      Given a verified agent
+      And a new session
+      When the agent submits "investigate archive" <credentials>
+      Then the action is rejected
+      And the session state is unchanged
+
+      Examples:
+        | credentials              |
+        | without credentials      |
+        | with an unknown key      |
+        | with another agent's key |
+
   @IYRA-AUTH-NO-URL-KEY
   Rule: a key in the URL is not a credential
 
     Scenario: a key passed as a query parameter is refused
       Given a verified agent
       When the agent reads its assignment with the key in the URL
-      Then the answer status is 401
+      Then the request is refused as unauthenticated

@@ -28,6 +28,32 @@ Feature: Visibility, progress and replay
       When the agent reads the replay
       Then the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible
 
+  @IYRA-REPLAY-FAITHFUL
+  Rule: the replay reports the run as played
+
+    Scenario: the replay of a withdrawn run reports its outcome, ending, version and accepted actions
+      Given the agent has tried "investigate archive, investigate archive, ally keepers, investigate harbor, withdraw"
+      When the agent reads the replay
+      Then the replay reports the session's outcome, ending and version
+      And the replay lists exactly the accepted actions
+
+  @IYRA-NEXT-STEPS-READ-ONLY
+  Rule: after a verified replay only read requests are offered
+
+    Scenario: every voluntary next step is a read request
+      Given the agent has played "investigate archive, withdraw"
+      When the agent reads the replay
+      Then every voluntary next step is a read request
+
+  @IYRA-RANKING-SEPARATE
+  Rule: ranking eligibility is a check of its own
+
+    Scenario: a verified replay of a caller-selected variant is not ranking-eligible
+      Given a new session of the "quiet_city" variant
+      And the agent has played "withdraw"
+      When the agent reads the replay
+      Then the replay is verified but not ranking-eligible
+
   @IYRA-REPLAY-INTEGRITY
   Rule: the replay's hash chain recomputes
 

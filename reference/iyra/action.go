@@ -3,7 +3,10 @@ package iyra
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"math"
 )
 
 // Kind classifies a rejection so the server can pick its status without the
@@ -70,14 +73,17 @@ type Submission struct {
 }
 
 // DecodeSubmission parses an action request body {revision, action}. It
-// enforces the envelope rules before any game rule: a JSON object
-// (IYRA-BAD-INPUT), revision beside and never inside the action
+// enforces the envelope rules before any game rule: one JSON object without
+// repeated keys (IYRA-BAD-INPUT), revision beside and never inside the action
 // (IYRA-ACTION-REVISION-PLACEMENT), a present integer revision
 // (IYRA-REVISION-STALE: missing is a conflict), action.type present
 // (IYRA-ACTION-TYPE-REQUIRED).
 func DecodeSubmission(body []byte) (Submission, *Rejection) {
+	if err := CheckStrictJSON(body); err != nil {
+		return Submission{}, reject(BadInput, "malformed_json", "IYRA-BAD-INPUT", "body must be one JSON object {revision, action}: %v", err)
+	}
 	var env map[string]json.RawMessage
-	if err := strictUnmarshal(body, &env); err != nil || env == nil {
+	if err := json.Unmarshal(body, &env); err != nil || env == nil {
 		return Submission{}, reject(BadInput, "malformed_json", "IYRA-BAD-INPUT", "body must be a JSON object {revision, action}")
 	}
 	rawAction, ok := env["action"]
@@ -108,11 +114,25 @@ func decodeRevision(env map[string]json.RawMessage) (int, *Rejection) {
 	if !ok || isNull(raw) {
 		return 0, reject(Conflict, "revision_required", "IYRA-REVISION-STALE", "revision is required beside action; read the session state for the latest revision")
 	}
-	var rev int
-	if err := json.Unmarshal(raw, &rev); err != nil || rev < 0 {
+	rev, ok := integral(raw)
+	if !ok {
 		return 0, reject(BadInput, "invalid_revision", "IYRA-BAD-INPUT", "revision must be a non-negative integer")
 	}
 	return rev, nil
+}
+
+// maxRevision bounds a revision: no session gets near it (nine actions).
+const maxRevision = 1 << 30
+
+// integral reads a JSON number with an integral value, whatever its
+// spelling: 1, 1.0 and 1e0 are all revision 1 (IYRA-BAD-INPUT). Strings,
+// fractions, negatives and huge values are not.
+func integral(raw json.RawMessage) (int, bool) {
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil || f != math.Trunc(f) || f < 0 || f > maxRevision {
+		return 0, false
+	}
+	return int(f), true
 }
 
 // decodeAction reads the type and the one declared parameter. Unknown
@@ -151,16 +171,66 @@ func decodeAction(fields map[string]json.RawMessage) (Action, *Rejection) {
 	return a, nil
 }
 
-// strictUnmarshal decodes exactly one JSON value, refusing trailing data.
-func strictUnmarshal(body []byte, v any) error {
+// CheckStrictJSON reports whether body is exactly one JSON value in which no
+// object repeats a key. encoding/json keeps the last of repeated keys, so
+// {"site":"moon","site":"archive"} would otherwise mean what a reader of the
+// first key does not expect (IYRA-BAD-INPUT).
+func CheckStrictJSON(body []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(v); err != nil {
+	if err := scanValue(dec); err != nil {
 		return err
 	}
-	if dec.More() {
-		return fmt.Errorf("trailing data after JSON value")
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("trailing data after the JSON value")
 	}
 	return nil
+}
+
+// scanValue reads one JSON value from dec token by token, checking the keys
+// of every object it contains.
+func scanValue(dec *json.Decoder) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return errors.New("not valid JSON")
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	switch delim {
+	case '{':
+		return scanObject(dec)
+	case '[':
+		for dec.More() {
+			if err := scanValue(dec); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // the closing ]
+		return err
+	}
+	return errors.New("not valid JSON")
+}
+
+// scanObject reads an object's members after its '{', refusing a key seen twice.
+func scanObject(dec *json.Decoder) error {
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return errors.New("not valid JSON")
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return fmt.Errorf("key %q appears twice in one object", key)
+		}
+		seen[key] = true
+		if err := scanValue(dec); err != nil {
+			return err
+		}
+	}
+	_, err := dec.Token() // the closing }
+	return err
 }
 
 // isNull reports whether a raw JSON value is null.

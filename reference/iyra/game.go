@@ -59,7 +59,7 @@ func NewGame(rules Rules, v Variant, epilogues map[string]string, chainSeed stri
 			Chapter: ChapterArrival, Allies: []string{}, CollectedSources: []string{},
 			Phase: PhaseInvestigating,
 		},
-		outcome: InProgress,
+		outcome: InProgress, // IYRA-OUTCOME-IN-PROGRESS; score starts at 0 (IYRA-SCORE-ZERO)
 		log:     Log{Seed: chainSeed, Head: chainSeed},
 	}
 }
@@ -139,10 +139,34 @@ func (g *Game) accept(a Action) {
 	g.steps++
 	g.revision++
 	g.log.append(g.revision, a)
-	if !g.Terminal() && g.steps >= g.rules.MaxSteps {
+	if g.steps < g.rules.MaxSteps {
+		return
+	}
+	switch {
+	case !g.Terminal():
 		g.finish(BudgetExhausted, Failure) // IYRA-BUDGET: epilogue stays empty
+	case g.rules.BudgetOverridesEnding:
+		// The other reading of IYRA-BUDGET-LAST-ACTION: the budget's ending
+		// replaces the ninth action's own, with its empty epilogue and no score.
+		g.obs.Epilogue, g.score = "", 0
+		g.finish(BudgetExhausted, Failure)
 	}
 }
+
+// Expire ends a session still open with budget_exhausted because its
+// max_duration_seconds have passed, without spending a step or writing the
+// replay log (IYRA-DURATION-LIMIT). It reports whether the session ended.
+func (g *Game) Expire() bool {
+	if g.Terminal() {
+		return false
+	}
+	g.finish(BudgetExhausted, Failure)
+	return true
+}
+
+// MaxDuration returns the session's time limit in seconds, 0 for none
+// (IYRA-DURATION-LIMIT).
+func (g *Game) MaxDuration() int { return g.rules.MaxDurationSeconds }
 
 // investigate inspects a site once (IYRA-SITE-ONCE), applies its effect
 // (IYRA-SITE-EFFECTS), reveals its fixed public fact (IYRA-SITE-REVEAL) and
@@ -180,7 +204,9 @@ func (g *Game) siteSlots(s Site) (*bool, *string) {
 }
 
 // siteFact is the authored public account a site reveals; it comes from
-// the variant's public texts only, never from truth or field notes.
+// the variant's public texts only, never from truth or field notes
+// (IYRA-VISIBILITY), and is the same in every session of the variant
+// (IYRA-SITE-FACTS-FIXED).
 func (g *Game) siteFact(s Site) string {
 	switch s {
 	case Archive:
@@ -213,7 +239,8 @@ func (g *Game) ally(f Faction) *Rejection {
 	return nil
 }
 
-// selectClaim selects or changes the claim: the first selection costs only
+// selectClaim selects or changes the claim, only ever on the caller's
+// explicit request (IYRA-CLAIM-EXPLICIT): the first selection costs only
 // the action (IYRA-CLAIM-FIRST), a change also costs evidence and needs
 // enough of it (IYRA-CLAIM-CHANGE), the same claim is rejected
 // (IYRA-CLAIM-SAME).
@@ -264,9 +291,9 @@ func (g *Game) withdraw() {
 	g.finish(Withdrawn, Draw)
 }
 
-// finish sets the ending, the three terminal signals (IYRA-TERMINAL-SIGNALS)
-// and, for broadcast and withdrawal endings only, the epilogue
-// (IYRA-EPILOGUE).
+// finish sets the ending, the three terminal signals (IYRA-TERMINAL-SIGNALS),
+// the outcome the objective names for it (IYRA-OUTCOME) and, for broadcast
+// and withdrawal endings only, the epilogue (IYRA-EPILOGUE).
 func (g *Game) finish(ending, outcome string) {
 	g.obs.Ending = ending
 	g.obs.Phase = PhaseFinished
@@ -277,7 +304,8 @@ func (g *Game) finish(ending, outcome string) {
 }
 
 // epilogue composes the author-declared public ending; a verified ending
-// adds each ally's declared publication consequence.
+// adds each ally's declared publication consequence
+// (IYRA-FACTION-CONSEQUENCE), its only difference between the factions.
 func (g *Game) epilogue(ending string) string {
 	parts := []string{g.epilogues[ending]}
 	if ending == TruthReleased {

@@ -231,3 +231,67 @@ func BenchmarkEngineSteps(b *testing.B) {
 	}
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 }
+
+// nineActions is a script whose ninth accepted action is last.
+func nineActions(last Action) []Action {
+	return []Action{inv(Archive), inv(Harbor), inv(Spire), ally(Keepers), ally(Drifters),
+		claim(RelayFault), claim(RecordOmission), claim(RelayFault), last}
+}
+
+// TestBudgetLastAction checks the kit's reading keeps a ninth action's own
+// ending and the other reading replaces it with budget_exhausted
+// (IYRA-BUDGET-LAST-ACTION).
+func TestBudgetLastAction(t *testing.T) {
+	for _, overrides := range []bool{false, true} {
+		rules := DefaultRules()
+		rules.BudgetOverridesEnding = overrides
+		v, _ := DefaultPack().Variant("quiet_city")
+		g := NewGame(rules, v, DefaultPack().Epilogues, "")
+		mustApply(t, g, nineActions(Action{Type: TypeWithdraw})...)
+		o := g.View().Observation
+		want, epilogue := Withdrawn, true
+		if overrides {
+			want, epilogue = BudgetExhausted, false
+		}
+		if o.Ending != want || (o.Epilogue != "") != epilogue || !g.Terminal() {
+			t.Errorf("overrides %v: ending %q epilogue %q", overrides, o.Ending, o.Epilogue)
+		}
+	}
+}
+
+// TestExpireEndsWithoutAStep checks a time-limit ending spends no step, adds
+// no replay entry and keeps the chain verifiable (IYRA-DURATION-LIMIT).
+func TestExpireEndsWithoutAStep(t *testing.T) {
+	g := newQuiet(t)
+	mustApply(t, g, inv(Archive))
+	if !g.Expire() || g.Expire() {
+		t.Fatal("Expire must end an open session once")
+	}
+	view, rp := g.View(), g.Replay()
+	if view.Observation.Ending != BudgetExhausted || view.Outcome != Failure || view.Revision != 1 || view.Progress.StepsUsed != 1 {
+		t.Errorf("after expiry: %+v", view)
+	}
+	if len(rp.Actions) != 1 || !rp.Integrity.Verified || view.Observation.Epilogue != "" {
+		t.Errorf("replay after expiry: %+v", rp)
+	}
+	if rej := g.Apply(inv(Spire)); rej == nil || rej.Rule != "IYRA-TERMINAL-REJECTS" {
+		t.Errorf("an action after expiry: %v", rej)
+	}
+}
+
+// TestCheckStrictJSON checks repeated keys at any depth and trailing data
+// are refused, and ordinary documents are not (IYRA-BAD-INPUT).
+func TestCheckStrictJSON(t *testing.T) {
+	good := []string{`{}`, `{"a":[{"b":1},{"b":2}],"c":{"d":null}}`, `[1,"x",true]`, `"s"`}
+	bad := []string{`{"a":1,"a":2}`, `{"x":{"a":1,"a":1}}`, `[{"k":1,"k":2}]`, `{"a":1} {}`, `{"a":`, ``}
+	for _, s := range good {
+		if err := CheckStrictJSON([]byte(s)); err != nil {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	for _, s := range bad {
+		if CheckStrictJSON([]byte(s)) == nil {
+			t.Errorf("%s accepted", s)
+		}
+	}
+}

@@ -50,7 +50,8 @@ const (
 // Claims lists the claims in a fixed order.
 var Claims = []Claim{RelayFault, RecordOmission}
 
-// Variant is one challenge variant: the public facts each site reveals, the
+// Variant is one challenge variant (IYRA-VARIANTS): its ID names it in
+// sessions and replays, and it fixes the public facts each site reveals, the
 // structured record facts the claims' predictions are compared with, and
 // the private texts that must never be projected into public state.
 type Variant struct {

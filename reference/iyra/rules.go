@@ -24,6 +24,15 @@ type Rules struct {
 	MinSignal   int
 	// ChangeCost is the evidence a claim change costs: IYRA-CLAIM-CHANGE.
 	ChangeCost int
+	// MaxDurationSeconds ends a session that long after its creation
+	// (IYRA-DURATION-LIMIT); 0 means no limit. The engine has no clock: the
+	// server measures the time and calls Game.Expire.
+	MaxDurationSeconds int
+	// BudgetOverridesEnding makes a ninth accepted action that broadcasts or
+	// withdraws end budget_exhausted instead of its own ending. The kit's
+	// choice is false (IYRA-BUDGET-LAST-ACTION); the runner's lockstep model
+	// also plays the other reading so that a target making it only warns.
+	BudgetOverridesEnding bool
 }
 
 // DefaultRules are the rules of version xgv_e3baba90b92558c7b5d8d598.
@@ -40,6 +49,8 @@ func DefaultRules() Rules {
 		MinEvidence:  4, // IYRA-ENDING-SUCCESS
 		MinSignal:    3, // IYRA-ENDING-SUCCESS
 		ChangeCost:   1, // IYRA-CLAIM-CHANGE
+		// IYRA-LIMITS, IYRA-DURATION-LIMIT
+		MaxDurationSeconds: 180,
 	}
 }
 

@@ -57,7 +57,7 @@ func (g *Game) View() View {
 	}
 	if g.Terminal() {
 		v.Status, v.Terminal = StatusFinished, true
-		v.LegalActions = []LegalAction{} // IYRA-TERMINAL-REJECTS
+		v.LegalActions = []LegalAction{} // IYRA-TERMINAL-REJECTS, IYRA-LEGAL-AFTER-END
 	}
 	return v
 }

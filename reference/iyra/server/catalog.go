@@ -1,72 +1,100 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
+	"sync"
 
+	"github.com/agentgames/conformance/fixtures"
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
-// contract is the rules projection of the gameplay contract this server
-// hosts, written for the kit. It states the same rules the engine enforces.
-func (s *Server) contract() map[string]any {
-	names := make([]string, 0, len(s.pack.Variants))
-	for _, v := range s.pack.Variants {
-		names = append(names, v.Name)
+// contractOrigin is the host the source contract's URLs name. The reference
+// serves the contract's own document with that host replaced by the one a
+// request reached, so an agent tested offline follows the seed's flow
+// (do_this_now, after_verify, after_assignment, execution_contract) against
+// this server and never against the real platform.
+const contractOrigin = "https://agent-arcade-ai.cursoraikk.chatgpt.site"
+
+var (
+	playOnce sync.Once
+	playDoc  map[string]any
+	playErr  error
+)
+
+// playDocument returns fixtures/iyra/play.json, the source contract's play
+// document verbatim, parsed once. Its facts are the rules the engine
+// enforces; it is compiled in, so a failure to parse is a build defect.
+func playDocument() map[string]any {
+	playOnce.Do(func() {
+		raw, err := fixtures.ReadFile("iyra/play.json")
+		if err != nil {
+			playErr = err
+			return
+		}
+		playErr = json.Unmarshal(raw, &playDoc)
+	})
+	if playErr != nil {
+		panic("iyra: fixtures/iyra/play.json: " + playErr.Error())
 	}
-	return map[string]any{
-		"contract_version": "2.0",
-		"identity":         map[string]any{"title": "Echoes of Iyra", "genre": "branching narrative investigation"},
-		"objective": map[string]any{
-			"primary": "Compare testimony with the Archive and Spire records, select a corroborated claim, then decide whether to broadcast.",
-			"success": []string{"selected claim corroborated by inspected Archive and Spire records", "evidence >= 4 and signal >= 3 before broadcast"},
-			"failure": []string{"broadcast without corroboration or enough evidence/signal", "9-step budget exhausted"},
-			"draw":    []string{"withdraw without broadcasting"}, "early_exit": iyra.Withdrawn,
-		},
-		"limits": map[string]any{"max_steps": s.rules.MaxSteps, "max_duration_seconds": 180}, // IYRA-LIMITS
-		"play": map[string]any{
-			"turn_model":    "turn_based",
-			"legal_actions": iyra.ActionTypes,
-			"initial_observation": []string{"chapter", "trust", "evidence", "signal", "allies", "ending", "epilogue",
-				"archive_checked", "harbor_checked", "spire_checked", "archive_testimony", "harbor_testimony",
-				"spire_fact", "selected_claim", "collected_sources"},
-			"locations": map[string]any{
-				"archive": s.rules.Effects[iyra.Archive], "harbor": s.rules.Effects[iyra.Harbor], "spire": s.rules.Effects[iyra.Spire],
-			},
-			"ally_min_trust": s.rules.AllyMinTrust,
-		},
-		"progress": map[string]any{
-			"milestones":            []string{iyra.MilestoneFirstLead, iyra.MilestoneCoalitionFormed, iyra.MilestoneBroadcastDecision},
-			"score_breakdown":       []string{"evidence at a verified ending"},
-			"terminal_reason_codes": []string{iyra.TruthReleased, iyra.UnverifiedBroadcast, iyra.Withdrawn, iyra.BudgetExhausted},
-		},
-		"replay": map[string]any{
-			"challenge_variants":       names,
-			"personal_best_dimensions": []string{"evidence", "allies", "steps", "ending"},
-		},
+	return playDoc
+}
+
+// gameDoc returns the document's game object.
+func gameDoc() map[string]any {
+	g, _ := playDocument()["game"].(map[string]any)
+	return g
+}
+
+// contract is the rules projection of the gameplay contract, as the seed
+// states it (IYRA-PLAY-PREVIEW, IYRA-ASSIGNMENT-EXACT, IYRA-LIMITS). It is
+// shared read-only by every answer.
+func contract() map[string]any {
+	c, _ := gameDoc()["gameplay_contract"].(map[string]any)
+	return c
+}
+
+// rebase deep-copies a JSON value, replacing the contract's host with
+// origin in every string.
+func rebase(v any, origin string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, child := range t {
+			out[k] = rebase(child, origin)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, child := range t {
+			out[i] = rebase(child, origin)
+		}
+		return out
+	case string:
+		return strings.ReplaceAll(t, contractOrigin, origin)
 	}
+	return v
+}
+
+// requestOrigin is the scheme and host a request reached.
+func requestOrigin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
 }
 
 // playPreview answers GET /tasks/play: the public preview an agent reads
-// before deciding to accept (IYRA-PLAY-PREVIEW).
+// before deciding to accept, the seed's document with its URLs pointing at
+// this server (IYRA-PLAY-PREVIEW).
 func (s *Server) playPreview(r *http.Request, _ []byte) reply {
 	slug := r.URL.Query().Get("slug")
 	if slug != "" && slug != Slug {
 		return fail(http.StatusNotFound, "game_not_found", "no game with slug "+slug)
 	}
-	campaign := r.URL.Query().Get("campaign")
-	if campaign == "" {
-		campaign = Campaign
-	}
-	return reply{status: http.StatusOK, body: map[string]any{
-		"role": "PLAY", "accepted": false, "status": "inspect_before_registration",
-		"registration_required_now": false, "campaign": campaign, "may_decline": true,
-		"game": map[string]any{
-			"slug": Slug, "version_id": VersionID, "gameplay_contract_view": "rules_projection",
-			"gameplay_contract": s.contract(), "detail_url": BasePath + "/store/" + Slug,
-		},
-		"accept_url": BasePath + "/tasks/play/accept",
-		"trust":      BasePath + "/trust",
-	}}
+	return reply{status: http.StatusOK, body: rebase(playDocument(), requestOrigin(r))}
 }
 
 // storeDetail answers GET /store/{slug} (IYRA-STORE-DETAIL).
@@ -74,17 +102,26 @@ func (s *Server) storeDetail(r *http.Request, _ []byte) reply {
 	if r.PathValue("slug") != Slug {
 		return fail(http.StatusNotFound, "game_not_found", "no game with slug "+r.PathValue("slug"))
 	}
+	title, _ := contract()["identity"].(map[string]any)["title"].(string)
 	return reply{status: http.StatusOK, body: map[string]any{
-		"slug": Slug, "title": "Echoes of Iyra", "version_id": VersionID,
+		"slug": Slug, "title": title, "version_id": VersionID,
 		"version_url":    BasePath + "/store/" + Slug + "/versions/" + VersionID,
 		"assignment_url": BasePath + "/store/" + Slug + "/assignment",
 		"sessions_url":   BasePath + "/store/" + Slug + "/sessions",
 	}}
 }
 
+// strategies are the kit's learning strategies, served only on explicit
+// opt-in (IYRA-STORE-VERSION, IYRA-STORE-LAYERS).
+var strategies = []string{
+	"Inspect both the Archive and the Spire before selecting a claim: corroboration needs both records.",
+	"Harbor testimony raises trust for alliances but corroborates nothing.",
+	"Select the claim whose predictions both records match; a change costs one evidence.",
+}
+
 // storeVersion answers GET /store/{slug}/versions/{version}: the rules
-// projection, with strategy content only on explicit opt-in
-// (IYRA-STORE-VERSION).
+// projection of that exact version, with strategy and audit content only on
+// explicit opt-in (IYRA-STORE-VERSION, IYRA-STORE-LAYERS).
 func (s *Server) storeVersion(r *http.Request, _ []byte) reply {
 	if r.PathValue("slug") != Slug {
 		return fail(http.StatusNotFound, "game_not_found", "no game with slug "+r.PathValue("slug"))
@@ -92,19 +129,23 @@ func (s *Server) storeVersion(r *http.Request, _ []byte) reply {
 	if r.PathValue("version") != VersionID {
 		return fail(http.StatusNotFound, "version_not_found", "no version "+r.PathValue("version"))
 	}
-	body := map[string]any{"slug": Slug, "version_id": VersionID, "gameplay_contract_view": "rules_projection", "gameplay_contract": s.contract()}
+	body := map[string]any{
+		"slug": Slug, "version_id": VersionID, "gameplay_contract_view": gameDoc()["gameplay_contract_view"],
+		"gameplay_contract": contract(), "information_layers": rebase(gameDoc()["information_layers"], requestOrigin(r)),
+	}
 	switch r.URL.Query().Get("include") {
 	case "":
 	case "learning":
+		learning, _ := contract()["learning"].(map[string]any)
 		body["gameplay_contract_view"] = "learning"
 		body["learning"] = map[string]any{
-			"first_move":              iyra.Action{Type: iyra.TypeInvestigate, Site: string(iyra.Archive)},
-			"invalid_action_examples": []map[string]any{{"action": iyra.Action{Type: iyra.TypeAlly, Faction: string(iyra.Keepers)}, "reason": "insufficient trust"}},
-			"strategies":              []string{"Inspect both the Archive and the Spire before selecting a claim.", "Harbor testimony raises trust for alliances but corroborates nothing."},
+			"first_move": learning["first_move"], "invalid_action_examples": learning["invalid_action_examples"],
+			"strategies": strategies,
 		}
 	case "audit":
 		body["gameplay_contract_view"] = "audit"
-		body["audit"] = map[string]any{"immutable": true, "replay_integrity": iyra.ChainAlgorithm, "certification": "reference implementation of the conformance kit"}
+		body["audit"] = map[string]any{"immutable": true, "replay_integrity": iyra.ChainAlgorithm,
+			"certification": "reference implementation of the conformance kit"}
 	default:
 		return fail(http.StatusBadRequest, "invalid_include", "include must be learning or audit")
 	}
@@ -112,7 +153,7 @@ func (s *Server) storeVersion(r *http.Request, _ []byte) reply {
 }
 
 // assignment answers GET /store/{slug}/assignment: the exact version the
-// agent must accept (IYRA-ASSIGNMENT-EXACT).
+// agent must accept with its gameplay_contract (IYRA-ASSIGNMENT-EXACT).
 func (s *Server) assignment(r *http.Request, _ []byte) reply {
 	if _, bad := s.authenticate(r); bad != nil {
 		return *bad
@@ -121,7 +162,8 @@ func (s *Server) assignment(r *http.Request, _ []byte) reply {
 		return fail(http.StatusNotFound, "game_not_found", "no game with slug "+r.PathValue("slug"))
 	}
 	return reply{status: http.StatusOK, body: map[string]any{
-		"slug": Slug, "version_id": VersionID, "gameplay_contract": s.contract(),
+		"slug": Slug, "version_id": VersionID, "gameplay_contract_view": gameDoc()["gameplay_contract_view"],
+		"gameplay_contract": contract(), "information_layers": rebase(gameDoc()["information_layers"], requestOrigin(r)),
 		"sessions_url": BasePath + "/store/" + Slug + "/sessions",
 	}}
 }

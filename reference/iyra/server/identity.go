@@ -3,10 +3,12 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/agentgames/conformance/reference/iyra"
 	"github.com/agentgames/conformance/reference/iyra/proof"
 )
 
@@ -139,15 +141,23 @@ func unauthorized(msg string) *reply {
 	return &out
 }
 
-// decodeObject decodes a JSON object body strictly typed; a wrong type or
-// non-object body is an error (IYRA-BAD-INPUT).
+// decodeObject decodes a JSON object body strictly typed; a body that is not
+// one object, repeats a key or has a field of the wrong type is an error
+// whose message names the field in the contract's terms, never a Go type
+// (IYRA-BAD-INPUT).
 func decodeObject(body []byte, v any) error {
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(body, &probe); err != nil {
+	if err := iyra.CheckStrictJSON(body); err != nil {
 		return err
 	}
-	if probe == nil {
-		return errors.New("body is null")
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(body, &probe) != nil || probe == nil {
+		return errors.New("the body is not a JSON object")
 	}
-	return json.Unmarshal(body, v)
+	var typeErr *json.UnmarshalTypeError
+	if err := json.Unmarshal(body, v); errors.As(err, &typeErr) {
+		return fmt.Errorf("field %s has the wrong type (a JSON %s)", typeErr.Field, typeErr.Value)
+	} else if err != nil {
+		return errors.New("the body could not be read as the request object")
+	}
+	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/agentgames/conformance/reference/httplog"
 	"io"
 	"log"
 	"math/rand/v2"
@@ -18,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentgames/conformance/reference/httplog"
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
@@ -82,6 +82,12 @@ type challenge struct {
 type session struct {
 	id, owner, key, variant string
 	game                    *iyra.Game
+	created                 time.Time
+	// chosen records that the caller selected the variant (IYRA-VARIANTS),
+	// timedOut that the session ran past its time limit
+	// (IYRA-DURATION-LIMIT); either makes it ranking-ineligible
+	// (IYRA-RANKING-SEPARATE).
+	chosen, timedOut bool
 }
 
 type idemEntry struct {
@@ -124,6 +130,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	httplog.Handler(s.mux, s.opts.Log).ServeHTTP(w, r)
 }
 
+// maxBody is the largest request body the server reads (64 KiB); every
+// body the contract describes is far smaller.
+const maxBody = 1 << 16
+
 // reply is a handler's answer: a status, a JSON body and optional headers.
 type reply struct {
 	status int
@@ -154,9 +164,14 @@ func (s *Server) route(method string, h func(r *http.Request, body []byte) reply
 			write(w, fail(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed here; use "+method))
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		if err != nil {
 			write(w, fail(http.StatusBadRequest, "unreadable_body", "the request body could not be read"))
+			return
+		}
+		if len(body) > maxBody {
+			// IYRA-BAD-INPUT: too large is refused as such, never truncated and misread.
+			write(w, fail(http.StatusRequestEntityTooLarge, "payload_too_large", "the request body exceeds 64 KiB"))
 			return
 		}
 		s.mu.Lock()
@@ -166,7 +181,8 @@ func (s *Server) route(method string, h func(r *http.Request, body []byte) reply
 	}
 }
 
-// write sends a reply as JSON; answers are never cached because state moves.
+// write sends a reply as JSON (IYRA-OPENAPI: the shapes of
+// spec/iyra/openapi.yaml); answers are never cached because state moves.
 func write(w http.ResponseWriter, out reply) {
 	for k, v := range out.header {
 		w.Header().Set(k, v)

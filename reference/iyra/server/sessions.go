@@ -16,11 +16,13 @@ var keyFormat = regexp.MustCompile(`^[A-Za-z0-9._:-]{8,128}$`)
 type createRequest struct {
 	ReadyToAct        *bool   `json:"ready_to_act"`
 	AcceptedVersionID *string `json:"accepted_version_id"`
-	// Variant optionally picks the challenge variant (IYRA-VARIANT-SELECT).
+	// Variant optionally picks the challenge variant (IYRA-VARIANTS).
 	Variant *string `json:"variant"`
 }
 
-// sessionResponse is every session answer (IYRA-SESSION-SHAPE).
+// sessionResponse is every session answer (IYRA-SESSION-SHAPE); a finished
+// session's carries the terminal summary fields: outcome and score at the
+// top level, the rest in the observation (IYRA-TERMINAL-SUMMARY).
 type sessionResponse struct {
 	SessionID  string `json:"session_id"`
 	Slug       string `json:"slug"`
@@ -78,7 +80,9 @@ func (s *Server) createSession(r *http.Request, body []byte) reply {
 		if prior.fingerprint != fp {
 			return fail(http.StatusConflict, "idempotency_key_reused", "this Idempotency-Key already names a session for a different game, version or request")
 		}
-		return reply{status: http.StatusOK, body: s.sessionBody(s.sess[prior.sessionID]), header: map[string]string{"Idempotent-Replayed": "true"}}
+		ss := s.sess[prior.sessionID]
+		s.expire(ss)
+		return reply{status: http.StatusOK, body: s.sessionBody(ss), header: map[string]string{"Idempotent-Replayed": "true"}}
 	}
 	if out, ok := s.checkCreate(r.PathValue("slug"), req); !ok {
 		return out
@@ -162,7 +166,8 @@ func (s *Server) SpendSessionQuota(apiKey string) bool {
 }
 
 // newSession picks the variant, asked for or drawn from the seeded
-// generator (IYRA-VARIANT-SELECT), and starts the game.
+// generator (IYRA-VARIANTS), and starts the game and its clock
+// (IYRA-DURATION-LIMIT).
 func (s *Server) newSession(a *agent, key string, req createRequest) *session {
 	var v iyra.Variant
 	if req.Variant != nil {
@@ -171,10 +176,21 @@ func (s *Server) newSession(a *agent, key string, req createRequest) *session {
 		v = s.pack.Variants[s.rng.IntN(len(s.pack.Variants))]
 	}
 	id := "ses_" + s.token(12)
-	ss := &session{id: id, owner: a.id, key: key, variant: v.ID,
+	ss := &session{id: id, owner: a.id, key: key, variant: v.ID, created: s.opts.Now(), chosen: req.Variant != nil,
 		game: iyra.NewGame(s.rules, v, s.pack.Epilogues, iyra.ChainSeed(id, VersionID))}
 	s.sess[id] = ss
 	return ss
+}
+
+// expire ends a session that has outlived max_duration_seconds: the first
+// request touching it afterwards finds it finished budget_exhausted
+// (IYRA-DURATION-LIMIT, a REFERENCE choice: the contract declares the limit
+// but not its effect).
+func (s *Server) expire(ss *session) {
+	limit := time.Duration(ss.game.MaxDuration()) * time.Second
+	if limit > 0 && s.opts.Now().Sub(ss.created) >= limit && ss.game.Expire() {
+		ss.timedOut = true
+	}
 }
 
 // idempotencyStatus answers GET /idempotency/status: the session a key
@@ -207,13 +223,17 @@ func (s *Server) owned(r *http.Request) (*session, *reply) {
 	}
 	ss, ok := s.sess[r.PathValue("id")]
 	if !ok || ss.owner != a.id {
+		// IYRA-AUTH-BEARER: another agent's key neither reads nor acts.
 		out := fail(http.StatusNotFound, "session_not_found", "no session "+r.PathValue("id"))
 		return nil, &out
 	}
+	s.expire(ss)
 	return ss, nil
 }
 
-// readSession answers GET /sessions/{id} with the authoritative state.
+// readSession answers GET /sessions/{id}, the state_url and the contract's
+// fallback path alike, with the authoritative state (IYRA-RECOVERY-READ,
+// IYRA-RECOVERY-FALLBACK-PATH).
 func (s *Server) readSession(r *http.Request, _ []byte) reply {
 	ss, bad := s.owned(r)
 	if bad != nil {
@@ -269,7 +289,8 @@ type replayResponse struct {
 	iyra.Replay
 }
 
-// replay answers GET /sessions/{id}/replay once the session has ended.
+// replay answers GET /sessions/{id}/replay once the session has ended: the
+// run as played (IYRA-REPLAY, IYRA-REPLAY-FAITHFUL).
 func (s *Server) replay(r *http.Request, _ []byte) reply {
 	ss, bad := s.owned(r)
 	if bad != nil {
@@ -281,7 +302,9 @@ func (s *Server) replay(r *http.Request, _ []byte) reply {
 	rp := ss.game.Replay()
 	return reply{status: http.StatusOK, body: replayResponse{
 		SessionID: ss.id, Slug: Slug, VersionID: VersionID,
-		TrustedRankingEligible: rp.Integrity.Verified, Replay: rp,
+		// IYRA-RANKING-SEPARATE: eligibility is its own check, not integrity.
+		TrustedRankingEligible: rp.Integrity.Verified && !ss.chosen && !ss.timedOut, Replay: rp,
+		// IYRA-NEXT-STEPS-READ-ONLY: read requests only; nothing starts a session.
 		VoluntaryNextSteps: []map[string]any{
 			{"method": "GET", "path": BasePath + "/store/" + Slug, "description": "read the game's store entry"},
 			{"method": "GET", "path": BasePath + "/trust", "description": "read the operator's trust document"},
