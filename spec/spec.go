@@ -37,7 +37,10 @@ type Catalogue struct {
 	Protocol string `json:"protocol"`
 	Title    string `json:"title"`
 	Seed     string `json:"seed"`
-	Rules    []Rule `json:"rules"`
+	// Source is the fixtures/ path of the verbatim copy of the seed, which
+	// the reference serves and the catalogue's quotes are checked against.
+	Source string `json:"source"`
+	Rules  []Rule `json:"rules"`
 }
 
 // IDPattern is the shape of every rule ID: an upper-case protocol prefix and

@@ -1,0 +1,178 @@
+package spec_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/fixtures"
+	"github.com/agentgames/conformance/spec"
+)
+
+// pathStep is one step of a catalogue path: an object key or an array index.
+var pathStep = regexp.MustCompile(`^(?:\.([A-Za-z0-9_]+)|\[(\d+)\])`)
+
+// valueAt returns the raw JSON at a path such as $.a.b[6], as the source
+// spells it.
+func valueAt(doc json.RawMessage, path string) (json.RawMessage, error) {
+	if !strings.HasPrefix(path, "$") {
+		return nil, fmt.Errorf("path %q does not start with $", path)
+	}
+	cur, rest := doc, path[1:]
+	for rest != "" {
+		m := pathStep.FindStringSubmatch(rest)
+		if m == nil {
+			return nil, fmt.Errorf("path %q: cannot read %q", path, rest)
+		}
+		rest = rest[len(m[0]):]
+		next, err := step(cur, m[1], m[2])
+		if err != nil {
+			return nil, fmt.Errorf("path %q: %w", path, err)
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+func step(cur json.RawMessage, key, index string) (json.RawMessage, error) {
+	if key != "" {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(cur, &obj); err != nil {
+			return nil, fmt.Errorf("%s is not inside an object", key)
+		}
+		next, ok := obj[key]
+		if !ok {
+			return nil, fmt.Errorf("no key %s", key)
+		}
+		return next, nil
+	}
+	var arr []json.RawMessage
+	i, _ := strconv.Atoi(index)
+	if err := json.Unmarshal(cur, &arr); err != nil || i >= len(arr) {
+		return nil, fmt.Errorf("no element %d", i)
+	}
+	return arr[i], nil
+}
+
+// quoteFits reports whether quote is the source's words at raw: part of a
+// string value, or of the source's own spelling of any other value.
+func quoteFits(raw json.RawMessage, quote string) bool {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.Contains(s, quote)
+	}
+	return strings.Contains(string(raw), quote)
+}
+
+func source(t *testing.T, cat *spec.Catalogue) json.RawMessage {
+	t.Helper()
+	raw, err := fixtures.ReadFile(cat.Source)
+	require.NoError(t, err, "%s: source %q", cat.Protocol, cat.Source)
+	return raw
+}
+
+// TestEveryQuoteIsTheSourcesWordsAtItsPath: a rule's quote must stand in
+// the source contract exactly where its path points, not just anywhere.
+func TestEveryQuoteIsTheSourcesWordsAtItsPath(t *testing.T) {
+	for _, p := range spec.Protocols() {
+		cat, err := spec.Load(p)
+		require.NoError(t, err)
+		raw := source(t, cat)
+		for _, r := range cat.Rules {
+			v, err := valueAt(raw, r.Path)
+			if err != nil {
+				t.Errorf("%s: %v", r.ID, err)
+				continue
+			}
+			assert.True(t, quoteFits(v, r.Quote), "%s: %q is not the contract's words at %s", r.ID, r.Quote, r.Path)
+		}
+	}
+}
+
+func TestQuoteCheckRejectsMisplacedQuotes(t *testing.T) {
+	doc := json.RawMessage(`{"a":{"b":["first words","second words"]},"n":9}`)
+	v, err := valueAt(doc, "$.a.b[1]")
+	require.NoError(t, err)
+	assert.True(t, quoteFits(v, "second"))
+	assert.False(t, quoteFits(v, "first"), "words from elsewhere in the document do not count")
+	v, err = valueAt(doc, "$.n")
+	require.NoError(t, err)
+	assert.True(t, quoteFits(v, "9"))
+	for _, bad := range []string{"a.b", "$.a.c", "$.a.b[2]", "$.n.x", "$.a!"} {
+		_, err := valueAt(doc, bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+// TestSourcesAreTheSeedsVerbatim compares the embedded copies with the
+// published contracts when they lie beside the checkout (locally and in CI).
+func TestSourcesAreTheSeedsVerbatim(t *testing.T) {
+	for _, p := range spec.Protocols() {
+		cat, err := spec.Load(p)
+		require.NoError(t, err)
+		seed, err := os.ReadFile(filepath.Join("..", "..", "shared", "seeds", cat.Seed))
+		if err != nil {
+			t.Skipf("seeds not beside the checkout: %v", err)
+		}
+		assert.Equal(t, string(seed), string(source(t, cat)), "%s: fixtures/%s differs from the seed", p, cat.Source)
+	}
+}
+
+// TestCitationsMatchTheCatalogue: every rule ID cited in a protocol's
+// reference or runner code exists (a stale citation sends a reader to a rule
+// that does not exist), and every rule is cited beside the reference code
+// that implements it.
+func TestCitationsMatchTheCatalogue(t *testing.T) {
+	for _, p := range spec.Protocols() {
+		cat, err := spec.Load(p)
+		require.NoError(t, err)
+		prefix := strings.SplitN(cat.Rules[0].ID, "-", 2)[0]
+		cite := regexp.MustCompile(`\b` + prefix + `(?:-[A-Z0-9]+)+\b`)
+		dir := strings.ReplaceAll(p, "-", "")
+		reference := citations(t, cite, filepath.Join("..", "reference", dir))
+		runner := citations(t, cite, filepath.Join("..", "conformance", dir))
+		for _, cited := range []map[string]string{reference, runner} {
+			for id, where := range cited {
+				_, ok := cat.Rule(id)
+				assert.True(t, ok, "%s cites %s, which the catalogue does not hold", where, id)
+			}
+		}
+		for _, r := range cat.Rules {
+			_, ok := reference[r.ID]
+			assert.True(t, ok, "%s is cited nowhere in reference/%s", r.ID, dir)
+		}
+	}
+}
+
+// citations maps each rule ID cited in the non-test Go files under root to
+// the first place citing it.
+func citations(t *testing.T, cite *regexp.Regexp, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		for i, line := range strings.Split(string(src), "\n") {
+			for _, id := range cite.FindAllString(line, -1) {
+				if _, seen := out[id]; !seen {
+					out[id] = fmt.Sprintf("%s:%d", path, i+1)
+				}
+			}
+		}
+		return err
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, out, "no citations under %s: is the walk looking in the right place?", root)
+	return out
+}
