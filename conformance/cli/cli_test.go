@@ -47,6 +47,7 @@ func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
 		{[]string{"run", "--tags", "@a and ("}, "tag expression", "bad tag expression"},
 		{[]string{"rules", "--format", "yaml"}, "--format must be text or json", "bad format"},
 		{[]string{"replay"}, "give exactly one case file", "missing case file"},
+		{[]string{"run", "--rule", "IYRA-NO-SUCH-RULE"}, "unknown rule IYRA-NO-SUCH-RULE", "a typo in --rule"},
 		{[]string{"run", "--json", "/no/such/dir/r.json"}, "folder /no/such/dir does not exist", "reports are checked before the run"},
 		{[]string{"replay", "/no/such/case.json"}, "reading case file", "missing file"},
 	}

@@ -18,7 +18,7 @@ const runExamples = `  conformance run                                   # every
   conformance run --target https://play.example.com --protocol iyra --junit r.xml
   conformance run --target http://127.0.0.1:8080/game/phantom-press/api --protocol phantom-press \
       --rate 5 --max-writes 300 --json r.json --html r.html
-  conformance run --protocol iyra --rule IYRA-TRUST-GATE --seed 7
+  conformance run --protocol iyra --rule IYRA-ALLY-TRUST --seed 7
   conformance run --tags '@iyra and not @control' --checks 100
 `
 
@@ -45,7 +45,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.Uint64Var(&o.seed, "seed", 0, "seed for property tests and the embedded servers (0: random, printed)")
 	fs.IntVar(&o.checks, "checks", 0, "rapid checks per property test (0: 20, negative: none)")
 	fs.Float64Var(&o.rate, "rate", 0, "at most this many requests per second to the target (0: unlimited)")
-	fs.IntVar(&o.maxWrites, "max-writes", 0, "budget of state-changing requests; checks past it are skipped (0: unlimited)")
+	fs.IntVar(&o.maxWrites, "max-writes", 0, "budget of state-changing requests; checks past it are skipped (0: unlimited, or a protocol's own live-target budget)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "per-request timeout")
 	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary, not live progress")

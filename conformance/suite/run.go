@@ -85,12 +85,37 @@ func Run(ctx context.Context, cfg Config) (*verdict.Report, error) {
 	if len(cfg.Protocols) == 0 {
 		return nil, errors.New("no protocol selected")
 	}
+	if err := checkRules(cfg.Protocols, cfg.Rules); err != nil {
+		return nil, err
+	}
 	r, rep := newRun(cfg)
 	for _, p := range cfg.Protocols {
 		r.protocol(ctx, p, rep)
 	}
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
+}
+
+// checkRules refuses --rule IDs that no selected protocol catalogues: a
+// typo would otherwise select nothing and read as "nothing tested".
+func checkRules(ps []*Protocol, ids []string) error {
+	for _, id := range ids {
+		if !catalogued(ps, strings.TrimPrefix(id, "@")) {
+			return fmt.Errorf("unknown rule %s: no selected protocol catalogues it (see conformance rules)", id)
+		}
+	}
+	return nil
+}
+
+func catalogued(ps []*Protocol, id string) bool {
+	for _, p := range ps {
+		if cat, err := p.catalogue(); err == nil {
+			if _, ok := cat.Rule(id); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // newRun fills in defaults and starts an empty report.
