@@ -199,6 +199,7 @@ func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
 		return nil, verdict.Errorf("%s %s: reading body: %v", req.Method, req.Path, err)
 	}
 	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rbody}
+	d.opts.Secrets.Learn(rbody)
 	d.record(hreq, body, resp, time.Since(start), nil)
 	if d.opts.Validator != nil {
 		d.rec.Finding(d.opts.Validator.Validate(hreq, resp.Status, resp.Header, rbody))

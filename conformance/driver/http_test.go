@@ -129,3 +129,16 @@ func TestKeyLearnedAfterItsResponseIsStillRedacted(t *testing.T) {
 	d.Secrets().Add(key) // the step reads the key from the response, then registers it
 	assert.NotContains(t, rec.Exchanges()[0].RespBody, key)
 }
+
+func TestKeysInAnyResponseAreLearnedWhateverTheStatus(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `{"agent":{"api_key":"flib_should_not_have_been_issued"},"tokens":[{"refresh_token":"rt_abcdefgh"}],"idempotency_key":"not-a-secret-123"}`)
+	}))
+	defer srv.Close()
+	d := driver.NewHTTP(driver.HTTPOptions{BaseURL: srv.URL})
+	_, err := d.Do(context.Background(), driver.Request{Method: "POST", Path: "/register"})
+	require.NoError(t, err)
+	got := d.Secrets().Redact("flib_should_not_have_been_issued rt_abcdefgh not-a-secret-123")
+	assert.Equal(t, "[REDACTED] [REDACTED] not-a-secret-123", got)
+}

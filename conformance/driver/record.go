@@ -1,7 +1,10 @@
 package driver
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -35,7 +38,62 @@ func (s *Secrets) Add(v string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, have := range s.values {
+		if have == v {
+			return
+		}
+	}
 	s.values = append(s.values, v)
+}
+
+// secretField matches the JSON field names whose string values are
+// credentials: api_key, apiKey, endpoint_secret, token, password.
+var secretField = regexp.MustCompile(`(?i)(^|[_-])(api[_-]?key|apikey|secret|token|password)$`)
+
+// Learn registers every credential-named string field of a JSON body. The
+// driver calls it on every response, whatever its status, so a key that a
+// broken target hands out where it should have refused is still redacted
+// in the failure that reports it.
+func (s *Secrets) Learn(body []byte) {
+	if !mayHoldSecret(body) {
+		return
+	}
+	var v any
+	if json.Unmarshal(body, &v) == nil {
+		s.learn(v)
+	}
+}
+
+// fieldEndings are the tails of credential field names as JSON spells them
+// (`"api_key"`, `"apiKey"`, `"SECRET"` all end so, whatever the case of the
+// first letter), for a filter that spares parsing most bodies.
+var fieldEndings = [][]byte{[]byte(`ey"`), []byte(`EY"`), []byte(`ecret"`), []byte(`ECRET"`),
+	[]byte(`oken"`), []byte(`OKEN"`), []byte(`assword"`), []byte(`ASSWORD"`)}
+
+func mayHoldSecret(body []byte) bool {
+	for _, w := range fieldEndings {
+		if bytes.Contains(body, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Secrets) learn(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			if str, ok := x.(string); ok && secretField.MatchString(k) {
+				s.Add(str)
+				continue
+			}
+			s.learn(x)
+		}
+	case []any:
+		for _, x := range t {
+			s.learn(x)
+		}
+	}
 }
 
 // Redact returns text with every registered secret replaced.

@@ -86,6 +86,11 @@ type Env struct {
 	MaxWrites int
 }
 
+// Live reports whether the target is a live deployment rather than the
+// embedded reference: checks then spend a real quota and cannot use the
+// reference's controls.
+func (e *Env) Live() bool { return e.Reference == nil }
+
 // Shared is a concurrency-safe run-wide cache.
 type Shared struct {
 	mu sync.Mutex

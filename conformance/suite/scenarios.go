@@ -113,12 +113,15 @@ func (pr *protocolRun) apply(res *verdict.Result, err error) {
 	if err == nil {
 		return
 	}
-	res.Message = err.Error()
+	// Failures quote what the target sent, keys included: redact them as
+	// the transcripts are.
+	redact := pr.secrets.Redact
+	res.Message = redact(err.Error())
 	var f *verdict.Failure
 	if errors.As(err, &f) {
 		res.FailedRule = f.RuleID
-		res.Expected = fmt.Sprint(f.Expected)
-		res.Observed = fmt.Sprint(f.Observed)
+		res.Expected = redact(fmt.Sprint(f.Expected))
+		res.Observed = redact(fmt.Sprint(f.Observed))
 	}
 }
 
@@ -132,7 +135,7 @@ func (pr *protocolRun) applyFinding(res *verdict.Result, finding error) {
 			return
 		}
 	}
-	res.Warnings = append(res.Warnings, finding.Error())
+	res.Warnings = append(res.Warnings, pr.secrets.Redact(finding.Error()))
 }
 
 // ruleTags returns the scenario's tags that name catalogued rules, the

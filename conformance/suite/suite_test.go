@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -270,4 +271,17 @@ func TestPropertyFindingsDecideAPassingProperty(t *testing.T) {
 	assert.Equal(t, verdict.Fail, prop.Status, "the machine agreed, but a response broke the OpenAPI document")
 	assert.Equal(t, "TOY-OPENAPI", prop.FailedRule)
 	assert.Contains(t, prop.Expected, "resetCounter")
+}
+
+func TestAKeyQuotedInAFailureIsRedacted(t *testing.T) {
+	rep := runToy(t, issuesKeyAddsTwo, true, suite.Config{Checks: -1})
+	require.Equal(t, 1, rep.ExitCode())
+	r := find(t, rep, "two increments")
+	assert.Contains(t, r.Message, "target said")
+	raw, err := json.Marshal(rep)
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), "toy_issued_key_0123456789")
+	c, err := os.ReadFile(r.CaseFile)
+	require.NoError(t, err)
+	assert.NotContains(t, string(c), "toy_issued_key_0123456789")
 }

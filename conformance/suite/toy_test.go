@@ -21,13 +21,14 @@ import (
 type fault int
 
 const (
-	healthy       fault = iota
-	addsTwo             // breaks TOY-INCR
-	noHeader            // breaks TOY-HINT, a REFERENCE rule: a warning only
-	stringValue         // breaks the OpenAPI document (TOY-OPENAPI)
-	leaksSecret         // echoes the bearer key in its body
-	quotaAfter20        // answers 429 to every write after the 20th request
-	resetAccepted       // answers a reset 202, a status the document does not list
+	healthy          fault = iota
+	addsTwo                // breaks TOY-INCR
+	noHeader               // breaks TOY-HINT, a REFERENCE rule: a warning only
+	stringValue            // breaks the OpenAPI document (TOY-OPENAPI)
+	leaksSecret            // echoes the bearer key in its body
+	quotaAfter20           // answers 429 to every write after the 20th request
+	resetAccepted          // answers a reset 202, a status the document does not list
+	issuesKeyAddsTwo       // adds two, and hands out a key with every answer
 )
 
 // toyServer is a counter that only goes up, with an optional defect.
@@ -54,7 +55,7 @@ func (s *toyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/toy/counter/incr":
 		s.value++
-		if s.fault == addsTwo && s.value > 1 {
+		if (s.fault == addsTwo || s.fault == issuesKeyAddsTwo) && s.value > 1 {
 			s.value++
 		}
 	case r.Method == http.MethodPost && r.URL.Path == "/toy/counter/reset":
@@ -76,6 +77,8 @@ func (s *toyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"value":"%d"}`, s.value)
 	case leaksSecret:
 		fmt.Fprintf(w, `{"value":%d,"echo":%q}`, s.value, r.Header.Get("Authorization"))
+	case issuesKeyAddsTwo:
+		fmt.Fprintf(w, `{"value":%d,"api_key":"toy_issued_key_0123456789"}`, s.value)
 	default:
 		fmt.Fprintf(w, `{"value":%d}`, s.value)
 	}
@@ -151,7 +154,7 @@ func toySteps(sc *godog.ScenarioContext, env *suite.Env) {
 			return err
 		}
 		if got != want {
-			return verdict.Failf("TOY-INCR", want, got, "counter after increments")
+			return verdict.Failf("TOY-INCR", want, got, "counter after increments; target said %s", w.last.Body)
 		}
 		return nil
 	})
