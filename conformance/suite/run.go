@@ -165,9 +165,10 @@ type protocolRun struct {
 	ref     http.Handler
 	clock   *Clock
 	stop    func()
-	feature map[string]string // feature file -> feature name
-	chosen  map[string]string // scenario key -> "file:line" of each selected scenario
-	seen    map[string]int    // pickles met so far per file and name
+	feature map[string]string   // feature file -> feature name
+	chosen  map[string]string   // scenario key -> "file:line" of the scenarios this pass runs
+	seen    map[string]int      // pickles met so far per file and name, in this pass
+	passes  []map[string]string // the selected scenarios, split into passes
 }
 
 // scenarioKey identifies a scenario across the kit's parse and godog's,
@@ -294,19 +295,57 @@ func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr.feature, pr.chosen, pr.seen = map[string]string{}, map[string]string{}, map[string]int{}
+	pr.feature = map[string]string{}
 	parsed := map[string]int{}
 	match, _ := parseTags(selection(pr.cfg.Tags, pr.cfg.Rules))
 	var out []features.Scenario
+	var keys []string
 	for _, s := range all {
 		pr.feature[s.File] = s.Feature
 		key := nextKey(parsed, s.File, s.Name)
 		if pr.keeps(s, match) {
-			out = append(out, s)
-			pr.chosen[key] = fmt.Sprintf("%s:%d", s.File, s.Line)
+			out, keys = append(out, s), append(keys, key)
 		}
 	}
+	pr.passes = pr.plan(out, keys)
 	return out, nil
+}
+
+// plan splits the selected scenarios into passes. Against a live target
+// the first pass holds one scenario per catalogued rule, so a quota or
+// --max-writes budget that runs out still leaves every rule checked once;
+// the second pass runs the rest. The embedded reference runs one pass in
+// file order.
+func (pr *protocolRun) plan(scenarios []features.Scenario, keys []string) []map[string]string {
+	first, rest := map[string]string{}, map[string]string{}
+	covered := map[string]bool{}
+	for i, s := range scenarios {
+		ref := fmt.Sprintf("%s:%d", s.File, s.Line)
+		if pr.ref != nil || pr.addsCoverage(s, covered) {
+			first[keys[i]] = ref
+		} else {
+			rest[keys[i]] = ref
+		}
+	}
+	return []map[string]string{first, rest}
+}
+
+// addsCoverage reports whether s checks a rule no earlier first-pass
+// scenario checks, and marks its rules covered if so.
+func (pr *protocolRun) addsCoverage(s features.Scenario, covered map[string]bool) bool {
+	fresh := false
+	for _, t := range s.Tags {
+		id := strings.TrimPrefix(t, "@")
+		if _, ok := pr.cat.Rule(id); ok && !covered[id] {
+			fresh = true
+		}
+	}
+	if fresh {
+		for _, t := range s.Tags {
+			covered[strings.TrimPrefix(t, "@")] = true
+		}
+	}
+	return fresh
 }
 
 func (pr *protocolRun) keeps(s features.Scenario, match tagExpr) bool {

@@ -15,10 +15,22 @@ import (
 	"github.com/agentgames/conformance/features"
 )
 
-// runFeatures runs the protocol's selected scenarios through godog and
-// returns one result per scenario.
+// runFeatures runs the protocol's selected scenarios through godog, pass
+// by pass (see plan), and returns one result per scenario.
 func (pr *protocolRun) runFeatures(ctx context.Context) []verdict.Result {
 	col := &collector{}
+	for _, pass := range pr.passes {
+		if len(pass) > 0 {
+			pr.chosen, pr.seen = pass, map[string]int{}
+			pr.runPass(ctx, col)
+		}
+	}
+	return col.results
+}
+
+// runPass runs godog once over every feature file; the Before hook skips
+// the pickles outside pr.chosen.
+func (pr *protocolRun) runPass(ctx context.Context, col *collector) {
 	paths := features.PathsFS(pr.p.featureFS(), pr.p.Name)
 	suite := godog.TestSuite{
 		Name:                pr.p.Name,
@@ -30,7 +42,6 @@ func (pr *protocolRun) runFeatures(ctx context.Context) []verdict.Result {
 		},
 	}
 	suite.Run()
-	return col.results
 }
 
 // collector gathers scenario results from godog's hooks.

@@ -285,3 +285,15 @@ func TestAKeyQuotedInAFailureIsRedacted(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(c), "toy_issued_key_0123456789")
 }
+
+func TestLiveRunsCheckEveryRuleOnceBeforeTheRest(t *testing.T) {
+	// Four writes: enough for one scenario of each rule, not for all. File
+	// order would spend them on TOY-INCR's examples and never reach the
+	// header rule.
+	rep := runToy(t, healthy, true, suite.Config{Checks: -1, MaxWrites: 4})
+	assert.Equal(t, verdict.Pass, statusOf(rep, "one increment from zero"))
+	assert.Equal(t, verdict.Pass, statusOf(rep, "the header is present"))
+	assert.Equal(t, verdict.Skip, statusOf(rep, "two increments"), "the budget ran out in the second pass")
+	assert.Equal(t, "one increment from zero", rep.Results[0].Name)
+	assert.Equal(t, "the header is present", rep.Results[1].Name)
+}
