@@ -107,11 +107,15 @@ func isActions(r *http.Request) bool {
 
 // keyIgnoresRequest binds an Idempotency-Key to nothing: a key reused with
 // another body silently becomes a new key, creating a second session.
-func keyIgnoresRequest() http.Handler {
+func keyIgnoresRequest() http.Handler { return keyIgnoresRequestOn(ref()) }
+
+// keyIgnoresRequestOn is keyIgnoresRequest in front of inner, judging the
+// body and path the caller sent.
+func keyIgnoresRequestOn(inner http.Handler) http.Handler {
 	var mu sync.Mutex
 	seen := map[string]string{}
 	n := 0
-	return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+	return tamper{h: inner, req: func(r *http.Request, body []byte) []byte {
 		key := r.Header.Get("Idempotency-Key")
 		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/sessions") || key == "" {
 			return body

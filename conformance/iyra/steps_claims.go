@@ -15,9 +15,10 @@ import (
 // whose corroborated claim the runner first has to learn.
 func (w *world) claimSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the agent has released the truth allied with the keepers$`, w.releasedWithKeepers)
-	sc.Step(`^the agent releases the truth allied with the drifters in a second session on the same records$`, w.releaseWithDrifters)
+	sc.Step(`^the agent releases the truth allied with the (keepers|drifters) in a second session on the same records$`, w.releaseSecond)
 	sc.Step(`^both verified endings have the same resources, outcome and score$`, w.endingsAtPar)
 	sc.Step(`^their epilogues differ$`, w.epiloguesDiffer)
+	sc.Step(`^their epilogues are identical$`, w.epiloguesIdentical)
 }
 
 // records are the two public records corroboration is judged on.
@@ -142,9 +143,10 @@ func (w *world) releasedWithKeepers(ctx context.Context) error {
 	return err
 }
 
-// releaseWithDrifters is the When step: the same play on the same records,
-// allied with the drifters instead.
-func (w *world) releaseWithDrifters(ctx context.Context) error {
+// releaseSecond is the When step: the same play on the same records,
+// allied with faction (the drifters to compare, the keepers again to
+// show the epilogue follows from the ally and records alone).
+func (w *world) releaseSecond(ctx context.Context, faction string) error {
 	if w.first == nil {
 		return verdict.Errorf("no first verified ending")
 	}
@@ -153,7 +155,7 @@ func (w *world) releaseWithDrifters(ctx context.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		w.second, err = w.releaseTruth(ctx, s, string(iyra.Drifters))
+		w.second, err = w.releaseTruth(ctx, s, faction)
 		return nil, err
 	})
 }
@@ -178,15 +180,32 @@ func (w *world) endingsAtPar() error {
 
 // epiloguesDiffer requires the declared publication consequence of each
 // ally in its verified epilogue: the two epilogues differ
-// (IYRA-FACTION-CONSEQUENCE).
+// (IYRA-FACTION-CONSEQUENCE). That alone a per-session nonce would pass;
+// epiloguesIdentical checks the same ally gives the same epilogue.
 func (w *world) epiloguesDiffer() error {
 	if w.first == nil || w.second == nil {
 		return verdict.Errorf("two verified endings are needed")
 	}
 	a, b := w.first.Observation.Epilogue, w.second.Observation.Epilogue
-	if a == "" || a == b {
+	if a == "" || b == "" || a == b {
 		return verdict.Failf("IYRA-FACTION-CONSEQUENCE", "two different epilogues, each with its ally's consequence", b,
 			"keepers epilogue %q", a)
+	}
+	return nil
+}
+
+// epiloguesIdentical requires two verified endings with the same ally on
+// the same records to carry the same epilogue: the consequence is the
+// ally's, so what tells the two factions' epilogues apart must be the ally,
+// not the session (IYRA-FACTION-CONSEQUENCE).
+func (w *world) epiloguesIdentical() error {
+	if w.first == nil || w.second == nil {
+		return verdict.Errorf("two verified endings are needed")
+	}
+	a, b := w.first.Observation.Epilogue, w.second.Observation.Epilogue
+	if a == "" || a != b {
+		return verdict.Failf("IYRA-FACTION-CONSEQUENCE", a, b,
+			"the epilogues of two verified endings allied with %v on the same records", w.second.Observation.Allies)
 	}
 	return nil
 }

@@ -105,23 +105,82 @@ func (w *world) createBadKey(ctx context.Context, problem string) error {
 	return w.createWith(ctx, Slug, badKeys[problem], createBody(w.id.Version, ""))
 }
 
-// reuseKey sends the session's key with another game, another version, or
-// a body the target would accept for another intended session (another
-// variant). For the last, a control creation with a fresh key first shows
-// the body would create a session, so only the key can stop it; a target
-// refusing the control (no variant field) skips (IYRA-SESSION-KEY-REUSE).
+// OtherGame is the contract's alternative game a reused key is sent to
+// ($.alternatives); its version comes from its own assignment.
+const OtherGame = "helios-relay"
+
+// unassignedVersion is a version no assignment names.
+const unassignedVersion = "xgv_000000000000000000000000"
+
+// reuseKey sends the session's key with a body for another game, another
+// version, or another intended session (another variant). Each body is
+// first sent with a fresh key, the control: only a body the target would
+// accept can show what the reused key does, so a refused control skips
+// rather than passing on a refusal that had nothing to do with the key
+// (IYRA-SESSION-KEY-REUSE).
 func (w *world) reuseKey(ctx context.Context, other string) error {
-	switch other {
-	case "another game":
-		return w.createWith(ctx, "helios-relay", w.key, createBody(w.id.Version, ""))
-	case "another version":
-		return w.createWith(ctx, Slug, w.key, createBody("xgv_000000000000000000000000", ""))
-	}
-	variant := otherVariant(w.sess.Variant)
-	if _, _, err := w.newSession(ctx, variant); err != nil {
+	if err := w.needSession(); err != nil {
 		return err
 	}
-	return w.createWith(ctx, Slug, w.key, createBody(w.id.Version, variant))
+	slug, body, err := w.reuseBody(ctx, other)
+	if err != nil {
+		return err
+	}
+	resp, err := w.create(ctx, slug, freshKey(), body)
+	if err != nil {
+		return err
+	}
+	if resp.Status/100 != 2 {
+		return verdict.Skipf("the target refuses a creation for %s even with a fresh key (%d), so a reused key cannot be told apart: %s",
+			other, resp.Status, clip(resp.Body))
+	}
+	if v, _ := body["variant"].(string); v != "" {
+		s, err := decodeSession(resp)
+		if err != nil {
+			return err
+		}
+		if s.Variant != v {
+			return verdict.Skipf("the target ignores the variant field (asked for %q), so no body names another intended session", v)
+		}
+	}
+	return w.createWith(ctx, slug, w.key, body)
+}
+
+// reuseBody returns the game and creation body standing for other: the
+// contract's alternative game at the version its assignment names; the
+// contract's preview version when the assignment names another, else an
+// unassigned one; or, since the contract's body has no other field that
+// tells two intended sessions apart, another kit variant.
+func (w *world) reuseBody(ctx context.Context, other string) (string, map[string]any, error) {
+	switch other {
+	case "another game":
+		v, err := w.otherGameVersion(ctx)
+		return OtherGame, createBody(v, ""), err
+	case "another version":
+		v := ContractVersion
+		if v == w.id.Version {
+			v = unassignedVersion
+		}
+		return Slug, createBody(v, ""), nil
+	}
+	return Slug, createBody(w.id.Version, otherVariant(w.sess.Variant)), nil
+}
+
+// otherGameVersion reads the version OtherGame's assignment names for the
+// scenario's agent; a target without that game skips.
+func (w *world) otherGameVersion(ctx context.Context) (string, error) {
+	resp, err := w.do(ctx, w.authed(driver.Request{Method: http.MethodGet, Path: "/store/" + OtherGame + "/assignment"}))
+	if err != nil {
+		return "", err
+	}
+	var out struct {
+		VersionID string `json:"version_id"`
+	}
+	_ = json.Unmarshal(resp.Body, &out)
+	if resp.Status != http.StatusOK || out.VersionID == "" {
+		return "", verdict.Skipf("the target assigns no version of %s (%d), so a key cannot be reused for another game", OtherGame, resp.Status)
+	}
+	return out.VersionID, nil
 }
 
 // otherVariant names a kit variant other than v.

@@ -237,9 +237,15 @@ func (w *world) scoreIsEvidence() error {
 // summaryFields are observer.terminal_hold.summary_fields.
 var summaryFields = []string{"outcome", "score", "ending", "allies", "epilogue", "selected_claim", "collected_sources"}
 
+// summaryHolders are where a terminal summary field may sit: the answer's
+// top level, its observation, or a summary object.
+var summaryHolders = []string{"", "observation", "summary", "terminal_summary"}
+
 // terminalSummary requires every terminal summary field in a finished
 // session's answer, at the top level, in the observation or in a summary
-// object (IYRA-TERMINAL-SUMMARY).
+// object (IYRA-TERMINAL-SUMMARY). A field is there when its key is: the
+// contract never says how an empty claim, epilogue or source list is
+// written, so JSON null counts as present.
 func (w *world) terminalSummary() error {
 	m, err := w.ok2xx()
 	if err != nil {
@@ -247,14 +253,47 @@ func (w *world) terminalSummary() error {
 	}
 	var missing []string
 	for _, f := range summaryFields {
-		if m[f] == nil && at(m, "observation", f) == nil && at(m, "summary", f) == nil && at(m, "terminal_summary", f) == nil {
+		if !slices.ContainsFunc(summaryHolders, func(h string) bool { return hasKey(holder(m, h), f) }) {
 			missing = append(missing, f)
 		}
 	}
 	if len(missing) > 0 {
-		return verdict.Failf("", summaryFields, keys(m), "a finished session lacks %v", missing)
+		return verdict.Failf("", summaryFields, summaryKeys(m), "a finished session lacks %v in every place a summary field may sit", missing)
 	}
 	return nil
+}
+
+// holder returns the object named h in m (m itself for ""), nil when absent.
+func holder(m map[string]any, h string) map[string]any {
+	if h == "" {
+		return m
+	}
+	obj, _ := m[h].(map[string]any)
+	return obj
+}
+
+// hasKey reports whether obj holds key, whatever its value (null included).
+func hasKey(obj map[string]any, key string) bool {
+	_, ok := obj[key]
+	return ok
+}
+
+// summaryKeys lists the keys of every place a summary field may sit, as
+// "top level: [...]; observation: [...]", for the failure message.
+func summaryKeys(m map[string]any) string {
+	var parts []string
+	for _, h := range summaryHolders {
+		obj := holder(m, h)
+		if obj == nil {
+			continue
+		}
+		name := h
+		if name == "" {
+			name = "top level"
+		}
+		parts = append(parts, fmt.Sprintf("%s: %v", name, keys(obj)))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // timeLimitPassed moves the embedded reference's clock past the contract's

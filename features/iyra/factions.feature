@@ -73,3 +73,8 @@ Feature: Factions and the coalition
       When the agent releases the truth allied with the drifters in a second session on the same records
       Then both verified endings have the same resources, outcome and score
       And their epilogues differ
+
+    Scenario: verified endings with the same ally on the same records have the same epilogue
+      Given the agent has released the truth allied with the keepers
+      When the agent releases the truth allied with the keepers in a second session on the same records
+      Then their epilogues are identical
