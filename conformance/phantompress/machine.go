@@ -39,7 +39,7 @@ const actStart = "start"
 // idle machine applies nothing, so rapid keeps the failure found so far).
 func newMachine(ctx context.Context, env *suite.Env) (suite.Machine, error) {
 	w := newWorld(env)
-	if live(env) {
+	if env.Live() {
 		p := poolOf(env)
 		p.mu.Lock()
 		over, failed := p.propRuns >= livePropertyRuns || p.spent(env) != "", p.propFailed

@@ -371,12 +371,41 @@ func okRule(e Expect) string {
 	return e.Rule
 }
 
+// refusalRule names the rule a refusal breaks when the model accepts the
+// action: the rule that forbids the target's own refusal code where the
+// code says why (an answer refused for AP, a source-free 裏取り不能
+// assertion or hedge refused for want of a source), else okRule.
+func refusalRule(action, arg string, before engine.StateView, e Expect, r *actionResponse) string {
+	if !e.OK || r.OK {
+		return okRule(e)
+	}
+	switch {
+	case r.Code == "no_ap" && action != engine.ActRead && action != engine.ActInterview:
+		if before.AP < engine.APRead {
+			return "PP-AP-EXHAUSTED" // 尽きても回答・発行は可能
+		}
+		return "PP-AP-ZERO"
+	case r.Code == "source_required" && action == engine.ActAnswer:
+		a, err := engine.ParseAnswer(arg)
+		switch {
+		case err != nil:
+		case a.Confidence == engine.Hedge:
+			return "PP-ANSWER-HEDGE-NO-SOURCE"
+		case a.Verdict == engine.Unverifiable && len(a.Sources) == 0:
+			return "PP-ANSWER-UNVERIFIABLE-NO-SOURCE" // 『裏取り不能・断言』は出典不要
+		case len(a.Sources) > 0:
+			return "PP-ANSWER-ASSERT-SOURCES" // sources were given
+		}
+	}
+	return okRule(e)
+}
+
 // checkBasics checks ok, turn, AP, answers and rejections.
 func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) error {
 	before, after := m.State, r.State
 	switch {
 	case r.OK != e.OK:
-		return verdict.Failf(okRule(e), fmt.Sprintf("ok:%v", e.OK), fmt.Sprintf("ok:%v (%s %s)", r.OK, r.Code, r.Error), "%s %q", action, arg)
+		return verdict.Failf(refusalRule(action, arg, before, e, r), fmt.Sprintf("ok:%v", e.OK), fmt.Sprintf("ok:%v (%s %s)", r.OK, r.Code, r.Error), "%s %q", action, arg)
 	case r.Turn != after.Turn:
 		return verdict.Failf("PP-ACTION-RESPONSE", after.Turn, r.Turn, "the response's turn differs from state.turn")
 	case !e.OK && after.Turn != before.Turn:
@@ -438,6 +467,7 @@ func (m *Model) checkAnswers(e Expect, r *actionResponse) error {
 			rule = okRule(e)
 		} else {
 			want[e.Record.Question] = *e.Record
+			rule = acceptRule(e, r)
 		}
 	}
 	if r.has["answers"] {
@@ -460,6 +490,21 @@ func (m *Model) checkAnswers(e Expect, r *actionResponse) error {
 		}
 	}
 	return nil
+}
+
+// acceptRule names the rule an answer the model records breaks when the
+// target rejected it instead (an answer_rejected event for its question):
+// a 裏取り不能 assertion needs no backing, so its rejection is blamed there
+// rather than on PP-ANSWER-OVERWRITE when the question held an answer.
+func acceptRule(e Expect, r *actionResponse) string {
+	a := e.Record
+	for _, ev := range r.Events {
+		if ev.Type == "answer_rejected" && ev.Question == a.Question &&
+			a.Verdict == engine.Unverifiable && a.Confidence == engine.Assert {
+			return "PP-ANSWER-UNVERIFIABLE-NO-SOURCE"
+		}
+	}
+	return e.Rule
 }
 
 func sameSet(a, b []string) bool {

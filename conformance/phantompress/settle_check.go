@@ -1,6 +1,8 @@
 package phantompress
 
 import (
+	"fmt"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
@@ -71,6 +73,9 @@ func (m *Model) checkPublish(r *actionResponse) error {
 		graded = append(graded, engine.Graded{Question: q.ID, Verdict: a.Verdict, Confidence: a.Confidence, Correct: st.Reveal.Answers[q.ID]})
 	}
 	want := engine.Settle(before.CaseNo, before.Trust, graded)
+	if err := checkNotFired(want, st.Outcome, r.State); err != nil {
+		return err
+	}
 	if err := checkLines(want, st.Outcome); err != nil {
 		return err
 	}
@@ -181,6 +186,23 @@ func sameClaims(a, b []engine.ClaimRef) bool {
 		seen[c]--
 	}
 	return true
+}
+
+// checkNotFired blames PP-SETTLE-FIRED first when the target fired a
+// trainee the table leaves trust to: the target agrees on the trust left
+// (above 0) yet marks the case fired, withholds the clear, or ends the run.
+// The missing clear bonus that follows is that rule's consequence, not a
+// separate PP-SETTLE-BONUS fault.
+func checkNotFired(want, got engine.Outcome, after engine.StateView) error {
+	if want.Fired || got.TrustAfter != want.TrustAfter || want.TrustAfter <= 0 {
+		return nil
+	}
+	ended := after.Status != engine.StatusActive && !want.Victory
+	if got.Fired || (!got.Cleared && got.ClearBonus == 0) || ended { // PP-SETTLE-FIRED: クビは信用度0のときだけ
+		return verdict.Failf("PP-SETTLE-FIRED", fmt.Sprintf("cleared, status active, trust %d left", want.TrustAfter),
+			fmt.Sprintf("fired %v, cleared %v, status %s", got.Fired, got.Cleared, after.Status), "publishing case %d", want.CaseNo)
+	}
+	return nil
 }
 
 // checkLines compares the target's settlement with the table's.

@@ -21,6 +21,7 @@ const defaultBudget = 150
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w := newWorld(env)
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
+		w.failed = err != nil
 		for _, f := range w.cleanup {
 			f()
 		}
@@ -112,6 +113,7 @@ func apiSteps(sc *godog.ScenarioContext, w *world) {
 		return err
 	})
 	sc.Step(`^a fresh run$`, func(ctx context.Context) error { return w.startRun(ctx, defaultBudget, nil) })
+	sc.Step(`^an active run$`, w.activeRun)
 	sc.Step(`^the agent looks at the case$`, func(ctx context.Context) error {
 		w.mark()
 		return w.act(ctx, engine.ActLook, "")

@@ -97,9 +97,9 @@ func caseSteps(sc *godog.ScenarioContext, w *world) {
 	})
 	sc.Step(`^the state shows the run's resources and the case's public face$`, func() error {
 		s := w.last.State
-		if s.RunID != w.run || s.Status != engine.StatusActive || s.TurnLimit != engine.TurnLimit || s.Trust != 100 ||
+		if s.RunID != w.run || s.Status != engine.StatusActive || s.TurnLimit != engine.TurnLimit || s.Trust != w.before.Trust ||
 			s.Case.CaseNo != s.CaseNo || len(s.Case.Questions) == 0 || s.Case.Questions[0].Claim == "" {
-			return verdict.Failf("PP-STATE-VIEW", "run_id, status active, turn_limit 200, trust 100, case with claims", s, "")
+			return verdict.Failf("PP-STATE-VIEW", fmt.Sprintf("run_id, status active, turn_limit 200, trust %d as before, case with claims", w.before.Trust), s, "")
 		}
 		return nil
 	})

@@ -39,6 +39,9 @@ type pool struct {
 	// played is the shared played-through run (see playedRun).
 	playMu sync.Mutex
 	played *sharedRun
+	// desk is the shared run of scenarios that need an active run but not
+	// a fresh one (see activeRun).
+	desk *sharedRun
 }
 
 // Headroom the pool keeps below the seed's limits, and the kit's own
@@ -65,14 +68,10 @@ func poolOf(env *suite.Env) *pool {
 	return v.(*pool)
 }
 
-// live reports whether the target is a live deployment (no embedded
-// reference to control).
-func live(env *suite.Env) bool { return env.Reference == nil || env.Clock == nil }
-
 // spent reports, for a live target, why no further run may be started.
 func (p *pool) spent(env *suite.Env) string {
 	switch {
-	case !live(env):
+	case !env.Live():
 		return ""
 	case env.MaxWrites == 0 && p.writes >= LiveWriteBudget:
 		return fmt.Sprintf("the kit's live write budget (%d writes) is spent", LiveWriteBudget)
@@ -110,6 +109,8 @@ type world struct {
 	second           *created
 	reg              map[string]any
 	cleanup          []func()
+	// failed is set when the scenario ended in anything but a pass.
+	failed bool
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }
@@ -167,7 +168,7 @@ func (w *world) identity(ctx context.Context) (*identity, error) {
 	p := poolOf(w.env)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !live(w.env) && p.cur != nil && (p.writes >= writesBeforeReset || p.regs >= regsBeforeReset ||
+	if !w.env.Live() && p.cur != nil && (p.writes >= writesBeforeReset || p.regs >= regsBeforeReset ||
 		p.cur.runs >= runsPerIdentity || p.cur.writes >= writesPerIdentity) {
 		advanceToReset(w.env.Clock)
 		p.writes, p.regs, p.cur.runs, p.cur.writes = 0, 0, 0, 0
@@ -317,8 +318,27 @@ func (w *world) mark() {
 }
 
 // fetchState reads the run's current state through the status action,
-// which neither spends a turn nor counts as a write.
+// which neither spends a turn nor counts as a write. It reads twice: a
+// target whose status spends a turn is blamed under PP-STATUS here, not
+// under whatever rule the caller checks with the state it read.
 func (w *world) fetchState(ctx context.Context) (engine.StateView, error) {
+	first, err := w.readStatus(ctx)
+	if err != nil {
+		return engine.StateView{}, err
+	}
+	second, err := w.readStatus(ctx)
+	if err != nil {
+		return engine.StateView{}, err
+	}
+	if second.Turn != first.Turn { // PP-STATUS: ターン非消費
+		return engine.StateView{}, verdict.Failf("PP-STATUS", fmt.Sprintf("turn %d again", first.Turn), fmt.Sprintf("turn %d", second.Turn),
+			"two status reads in a row moved the turn")
+	}
+	return second, nil
+}
+
+// readStatus performs one status action and returns the state it shows.
+func (w *world) readStatus(ctx context.Context) (engine.StateView, error) {
 	saved := w.quota
 	w.quota = true
 	defer func() { w.quota = saved }()

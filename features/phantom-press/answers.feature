@@ -5,7 +5,7 @@ Feature: Answers and their sources
   Rule: answers follow <qid> <verdict> <confidence> [sources...]
 
     Scenario Outline: Well-formed answers are recorded
-      Given a fresh run
+      Given an active run
       And the agent has read two documents
       When the agent answers "<answer>"
       Then the answer is recorded as "<verdict>" "<confidence>"
@@ -18,7 +18,7 @@ Feature: Answers and their sources
         | {q} 裏取り不能 断言 {read1}            | 裏取り不能    | 断言        |
 
     Scenario Outline: Malformed answers are refused
-      Given a fresh run
+      Given an active run
       When the agent answers "<answer>"
       Then the action is refused without spending a turn
 
@@ -34,7 +34,7 @@ Feature: Answers and their sources
   Rule: English aliases are accepted
 
     Scenario Outline: English verdicts and confidences
-      Given a fresh run
+      Given an active run
       When the agent answers "<answer>"
       Then the answer is recorded as "<verdict>" "<confidence>"
 
@@ -49,7 +49,7 @@ Feature: Answers and their sources
   Rule: sources may be separated by commas or spaces
 
     Scenario Outline: Two sources, either separator
-      Given a fresh run
+      Given an active run
       And the agent has read two documents
       When the agent answers "<answer>"
       Then the answer is recorded with both documents as sources
@@ -64,14 +64,14 @@ Feature: Answers and their sources
   Rule: assertions need read or interviewed sources
 
     Scenario: An assertion backed by a document the agent read
-      Given a fresh run
+      Given an active run
       And the agent has read a document that takes a stance on a question
       When the agent asserts that question citing the document
       Then the action succeeds and spends one turn
       And the assertion is recorded
 
     Scenario: An assertion backed by a testimony the agent took
-      Given a fresh run
+      Given an active run
       And the agent has interviewed a witness that takes a stance on a question
       When the agent asserts that question citing the testimony
       Then the assertion is recorded
@@ -80,7 +80,7 @@ Feature: Answers and their sources
   Rule: unknown, unacquired or missing sources are ok:false
 
     Scenario Outline: Assertions with bad sources
-      Given a fresh run
+      Given an active run
       And the agent has read two documents
       When the agent answers "<answer>"
       Then the action is refused without spending a turn
@@ -99,13 +99,13 @@ Feature: Answers and their sources
   Rule: a non-backing source is rejected at the cost of a turn
 
     Scenario: Citing a document that does not back the assertion
-      Given a fresh run
+      Given an active run
       And the agent has read a document
       When the agent asserts a question the document says nothing about, citing it
       Then the answer is rejected at the cost of a turn
 
     Scenario: Citing a document that says the opposite
-      Given a fresh run
+      Given an active run
       And the agent has read a document that takes a stance on a question
       When the agent asserts the opposite of the document on that question
       Then the answer is rejected at the cost of a turn
@@ -114,7 +114,7 @@ Feature: Answers and their sources
   Rule: every cited source must back the assertion (the kit's reading)
 
     Scenario: One backing and one silent source
-      Given a fresh run
+      Given an active run
       And the agent has read a document that takes a stance on a question
       And the agent has read another document silent on that question
       When the agent asserts that question citing both documents
@@ -124,14 +124,14 @@ Feature: Answers and their sources
   Rule: after 3 rejections only hedges are accepted
 
     Scenario: A fourth assertion after three rejections
-      Given a fresh run
+      Given an active run
       And the agent has been rejected 3 times on a question
       When the agent asserts that question is unverifiable
       Then the assertion is not recorded
       And the question accepts only hedges
 
     Scenario: A hedge after three rejections
-      Given a fresh run
+      Given an active run
       And the agent has been rejected 3 times on a question
       When the agent hedges on that question
       Then the action succeeds and spends one turn
@@ -141,7 +141,7 @@ Feature: Answers and their sources
   Rule: 裏取り不能 asserted needs no source
 
     Scenario: Asserting unverifiable without a source
-      Given a fresh run
+      Given an active run
       When the agent answers "{q} 裏取り不能 断言"
       Then the answer is recorded as "裏取り不能" "断言"
 
@@ -149,7 +149,7 @@ Feature: Answers and their sources
   Rule: a hedge needs no source
 
     Scenario: Hedging true without a source
-      Given a fresh run
+      Given an active run
       When the agent answers "{q} 真 留保"
       Then the answer is recorded as "真" "留保"
 
@@ -157,7 +157,7 @@ Feature: Answers and their sources
   Rule: answers can be overwritten until publish
 
     Scenario: A second answer replaces the first
-      Given a fresh run
+      Given an active run
       And the agent has answered "{q} 真 留保"
       When the agent answers "{q} 偽 留保"
       Then the answer is recorded as "偽" "留保"
@@ -166,6 +166,6 @@ Feature: Answers and their sources
   Rule: refusals carry a code and an error
 
     Scenario: An unknown question is refused with a code
-      Given a fresh run
+      Given an active run
       When the agent answers "q99 真 留保"
       Then the refusal carries the code "unknown_question" and an error message

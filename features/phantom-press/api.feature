@@ -37,7 +37,7 @@ Feature: API surface, registration and errors
   Rule: narrative text is Japanese
 
     Scenario: Narratives are written in Japanese
-      Given a fresh run
+      Given an active run
       When the agent looks at the case
       Then the narrative is written in Japanese
 
@@ -45,7 +45,7 @@ Feature: API surface, registration and errors
   Rule: responses match the OpenAPI document
 
     Scenario: A session's responses all match the document
-      Given a fresh run
+      Given an active run
       When the agent reads a document
       Then the public log of the run can be fetched
 
@@ -53,7 +53,7 @@ Feature: API surface, registration and errors
   Rule: errors carry a code and a message
 
     Scenario: An error answer is a JSON body with code and message
-      Given a fresh run
+      Given an active run
       When the agent sends an action without authorization
       Then the error body carries the code "unauthorized" and a message
 
@@ -61,7 +61,7 @@ Feature: API surface, registration and errors
   Rule: a malformed body is 400 and changes nothing
 
     Scenario Outline: Malformed action bodies are refused
-      Given a fresh run
+      Given an active run
       When the agent sends the raw action body <body>
       Then the request is refused with status 400
       And nothing about the run changed
@@ -74,7 +74,7 @@ Feature: API surface, registration and errors
         | ["look"]                    |
 
     Scenario: An unknown action is refused
-      Given a fresh run
+      Given an active run
       When the agent sends the unknown action "dance"
       Then the unknown action is refused with 400 or ok:false
       And nothing about the run changed
@@ -83,7 +83,7 @@ Feature: API surface, registration and errors
   Rule: missing or invalid authorization is 401
 
     Scenario Outline: Every authenticated write without a key is refused
-      Given a fresh run
+      Given an active run
       When the agent posts <body> to <endpoint> without authorization
       Then the request is refused with status 401
       Examples:
@@ -94,13 +94,13 @@ Feature: API surface, registration and errors
         | /runs/:id/review  | {"text": "感想"}       |
 
     Scenario: An action without a key is refused
-      Given a fresh run
+      Given an active run
       When the agent sends an action without authorization
       Then the request is refused with status 401
       And nothing about the run changed
 
     Scenario: An action with an unknown key is refused
-      Given a fresh run
+      Given an active run
       When the agent sends an action with an invalid key
       Then the request is refused with status 401
 
@@ -108,7 +108,7 @@ Feature: API surface, registration and errors
   Rule: endpoints marked auth:false answer without a key
 
     Scenario Outline: Public reads without a key
-      Given a fresh run
+      Given an active run
       When the agent fetches <path> without a key
       Then the request succeeds
       Examples:
@@ -122,7 +122,7 @@ Feature: API surface, registration and errors
   Rule: another agent's run is 403
 
     Scenario: Acting on another agent's run is forbidden
-      Given a fresh run
+      Given an active run
       When another agent acts on the run
       Then the request is refused with status 403
       And nothing about the run changed

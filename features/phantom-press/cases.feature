@@ -27,13 +27,13 @@ Feature: Cases, AP and the actions of a turn
   Rule: read costs 2 AP and interview 3
 
     Scenario: Reading costs 2 AP
-      Given a fresh run
+      Given an active run
       When the agent reads a document
       Then the action succeeds and spends one turn
       And the AP fell by 2
 
     Scenario: Interviewing costs 3 AP
-      Given a fresh run
+      Given an active run
       When the agent interviews a witness
       Then the action succeeds and spends one turn
       And the AP fell by 3
@@ -71,7 +71,7 @@ Feature: Cases, AP and the actions of a turn
   Rule: a document is read once and a topic asked once
 
     Scenario: Reading a document twice
-      Given a fresh run
+      Given an active run
       And the agent has read a document
       When the agent reads the same document again
       Then the action is refused without spending a turn
@@ -80,7 +80,7 @@ Feature: Cases, AP and the actions of a turn
   Rule: look, read, interview, answer and publish each spend one turn
 
     Scenario: Looking spends one turn
-      Given a fresh run
+      Given an active run
       When the agent looks at the case
       Then the action succeeds and spends one turn
 
@@ -88,7 +88,7 @@ Feature: Cases, AP and the actions of a turn
   Rule: an invalid action is ok:false and spends no turn
 
     Scenario Outline: Invalid moves change nothing
-      Given a fresh run
+      Given an active run
       When the agent performs "<action>" with "<arg>"
       Then the action is refused without spending a turn
       And nothing about the run changed
@@ -126,7 +126,7 @@ Feature: Cases, AP and the actions of a turn
   Rule: read, interview, answer and comment need their arg
 
     Scenario Outline: An action without its arg
-      Given a fresh run
+      Given an active run
       When the agent performs "<action>" with ""
       Then the action is refused without spending a turn
       And nothing about the run changed
@@ -141,7 +141,7 @@ Feature: Cases, AP and the actions of a turn
   Rule: interview takes <witness ID> <topic ID>
 
     Scenario Outline: An interview argument that is not a witness and a topic
-      Given a fresh run
+      Given an active run
       When the agent performs "interview" with "<arg>"
       Then the action is refused without spending a turn
       Examples:
@@ -153,7 +153,7 @@ Feature: Cases, AP and the actions of a turn
   Rule: an action answers ok, turn, narrative, state, events and available_actions
 
     Scenario: The fields of an action's answer
-      Given a fresh run
+      Given an active run
       When the agent looks at the case
       Then the answer carries ok, turn, narrative, state, events and available_actions
 
@@ -182,7 +182,7 @@ Feature: Cases, AP and the actions of a turn
   Rule: look, answer, publish, status and comment cost no AP
 
     Scenario Outline: Actions that cost no AP
-      Given a fresh run
+      Given an active run
       When the agent performs "<action>" with "<arg>"
       Then the AP fell by 0
       Examples:
@@ -196,7 +196,7 @@ Feature: Cases, AP and the actions of a turn
   Rule: the PublicStateView carries the run's resources
 
     Scenario: The state after an action
-      Given a fresh run
+      Given an active run
       When the agent looks at the case
       Then the state shows the run's resources and the case's public face
 
@@ -204,7 +204,7 @@ Feature: Cases, AP and the actions of a turn
   Rule: events describe what an action did
 
     Scenario: Reading yields a document event
-      Given a fresh run
+      Given an active run
       When the agent reads a document
       Then the events hold one document event for that document
 
@@ -212,11 +212,11 @@ Feature: Cases, AP and the actions of a turn
   Rule: a read document exposes kind, origin and claims
 
     Scenario: A document read in full
-      Given a fresh run
+      Given an active run
       When the agent reads a document
       Then the document shows its kind, origin, text and the claims it takes a stance on
 
     Scenario: A testimony taken in full
-      Given a fresh run
+      Given an active run
       When the agent interviews a witness
       Then the testimony shows its source, origin, text and the claims it takes a stance on

@@ -101,6 +101,7 @@ Feature: Runs, budgets, visibility, reviews and comments
 
     Scenario: The leaderboard is ordered and holds at most 50 agents
       Given a run played through to the end
+      And the agent has finished a second run
       When the agent fetches the leaderboard
       Then the leaderboard is ranked by score with one row per agent and at most 50 rows
       And the agent's row holds at least the run's final score
@@ -157,7 +158,7 @@ Feature: Runs, budgets, visibility, reviews and comments
   Rule: comments spend no turn, 100 per run
 
     Scenario: A comment spends no turn
-      Given a fresh run
+      Given an active run
       When the agent comments "校閲の方針を決めた"
       Then the action succeeds without spending a turn
 
@@ -172,7 +173,7 @@ Feature: Runs, budgets, visibility, reviews and comments
   Rule: a comment holds at most 500 characters
 
     Scenario Outline: Comment length
-      Given a fresh run
+      Given an active run
       When the agent comments with <length> characters
       Then the comment is <outcome>
 

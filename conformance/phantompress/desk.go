@@ -1,0 +1,111 @@
+package phantompress
+
+import (
+	"context"
+
+	"github.com/agentgames/conformance/reference/phantompress/engine"
+)
+
+// deskBudget is the budget of the shared desk run: the turn limit, so the
+// run serves as many scenarios as its four cases allow.
+const deskBudget = engine.TurnLimit
+
+// Headroom a desk case must have left to serve one more scenario: the
+// largest need of a scenario that starts on "an active run" (two reads, an
+// interview, a few answers, a rejection or three).
+const (
+	deskTurnsLeft   = 40
+	deskAPLeft      = 6
+	deskUnreadLeft  = 3
+	deskOpenAnswers = 2
+)
+
+// activeRun gives the scenario a run it may act on. Against the embedded
+// reference that is a fresh run, so scenarios stay independent. Against a
+// live target the scenario joins the shared desk run while its current case
+// still has the headroom above; otherwise the desk publishes the case with
+// hedges and moves to the next one, and only a finished desk starts a new
+// run. A scenario that ends in anything but a pass drops the desk, since
+// the model may no longer match the target. The per-key allowance of 30
+// runs a day then covers many scenarios per run (PP-QUOTA-RUNS).
+func (w *world) activeRun(ctx context.Context) error {
+	if !w.env.Live() {
+		return w.startRun(ctx, defaultBudget, nil)
+	}
+	p := poolOf(w.env)
+	p.playMu.Lock()
+	defer p.playMu.Unlock()
+	if d := p.desk; d != nil {
+		w.run, w.m, w.me = d.run, d.m, d.me
+		if err := w.turnPage(ctx); err != nil {
+			p.desk = nil
+			return err
+		}
+		if !deskReady(w.m) {
+			p.desk = nil
+		}
+	}
+	if p.desk == nil {
+		if err := w.startRun(ctx, deskBudget, nil); err != nil {
+			return err
+		}
+		p.desk = &sharedRun{run: w.run, m: w.m, me: w.me}
+	}
+	w.first = &created{RunID: w.run, State: w.m.State}
+	desk := p.desk
+	w.cleanup = append(w.cleanup, func() {
+		if w.failed {
+			p.playMu.Lock()
+			if p.desk == desk {
+				p.desk = nil
+			}
+			p.playMu.Unlock()
+		}
+	})
+	return nil
+}
+
+// turnPage publishes the desk's current case with hedges on every question
+// until a case with enough headroom is open or the run is over.
+func (w *world) turnPage(ctx context.Context) error {
+	for w.m.State.Status == engine.StatusActive && !deskReady(w.m) && turnsLeft(w.m) >= deskTurnsLeft {
+		for _, q := range w.m.State.Case.Questions {
+			if err := w.act(ctx, engine.ActAnswer, q.ID+" 裏取り不能 留保"); err != nil {
+				return err
+			}
+		}
+		if err := w.act(ctx, engine.ActPublish, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deskReady reports whether the desk's current case can serve one more
+// scenario: active, turns and AP to spare, unread documents, an unheard
+// topic, questions still open and no rejection yet.
+func deskReady(m *Model) bool {
+	s := m.State
+	if s.Status != engine.StatusActive || turnsLeft(m) < deskTurnsLeft || s.AP < deskAPLeft {
+		return false
+	}
+	unread, unheard := 0, false
+	for _, d := range s.Case.Documents {
+		if !d.Read {
+			unread++
+		}
+	}
+	for _, wt := range s.Case.Witnesses {
+		for _, t := range wt.Topics {
+			unheard = unheard || !t.Interviewed
+		}
+	}
+	for _, n := range m.Rejections {
+		if n > 0 {
+			return false
+		}
+	}
+	return unread >= deskUnreadLeft && unheard && len(s.Case.Questions)-len(m.Answers) >= deskOpenAnswers
+}
+
+func turnsLeft(m *Model) int { return m.State.BudgetTurns - m.State.Turn }
