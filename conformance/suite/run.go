@@ -312,31 +312,36 @@ func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
 }
 
 // plan splits the selected scenarios into passes. Against a live target
-// the first pass holds one scenario per catalogued rule, so a quota or
-// --max-writes budget that runs out still leaves every rule checked once;
-// the second pass runs the rest. The embedded reference runs one pass in
-// file order.
+// the first pass holds one scenario per MUST rule and the second one per
+// remaining rule, so a quota or --max-writes budget that runs out still
+// leaves the binding rules checked first; the last pass runs the rest. The
+// embedded reference runs one pass in file order.
 func (pr *protocolRun) plan(scenarios []features.Scenario, keys []string) []map[string]string {
-	first, rest := map[string]string{}, map[string]string{}
+	passes := []map[string]string{{}, {}, {}}
+	placed := make([]bool, len(scenarios))
 	covered := map[string]bool{}
-	for i, s := range scenarios {
-		ref := fmt.Sprintf("%s:%d", s.File, s.Line)
-		if pr.ref != nil || pr.addsCoverage(s, covered) {
-			first[keys[i]] = ref
-		} else {
-			rest[keys[i]] = ref
+	for pass, must := range []bool{true, false} {
+		for i, s := range scenarios {
+			if !placed[i] && (pr.ref != nil || pr.addsCoverage(s, covered, must)) {
+				passes[pass][keys[i]], placed[i] = fmt.Sprintf("%s:%d", s.File, s.Line), true
+			}
 		}
 	}
-	return []map[string]string{first, rest}
+	for i, s := range scenarios {
+		if !placed[i] {
+			passes[2][keys[i]] = fmt.Sprintf("%s:%d", s.File, s.Line)
+		}
+	}
+	return passes
 }
 
-// addsCoverage reports whether s checks a rule no earlier first-pass
-// scenario checks, and marks its rules covered if so.
-func (pr *protocolRun) addsCoverage(s features.Scenario, covered map[string]bool) bool {
+// addsCoverage reports whether s checks a rule (a MUST rule, when mustOnly)
+// no scenario placed before it checks, and marks its rules covered if so.
+func (pr *protocolRun) addsCoverage(s features.Scenario, covered map[string]bool, mustOnly bool) bool {
 	fresh := false
 	for _, t := range s.Tags {
 		id := strings.TrimPrefix(t, "@")
-		if _, ok := pr.cat.Rule(id); ok && !covered[id] {
+		if r, ok := pr.cat.Rule(id); ok && !covered[id] && (!mustOnly || r.Level == verdict.Must) {
 			fresh = true
 		}
 	}
