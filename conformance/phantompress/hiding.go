@@ -121,33 +121,13 @@ func (h *hider) leaksVerdict(q, s string) bool {
 	return ok && v == want && !h.said[q][v]
 }
 
+// walk searches a decoded body for hidden truth of the current case and
+// returns the path and reason of the first leak, or "" when there is none.
+// q is the question the enclosing objects speak of.
 func (h *hider) walk(v any, path, q string) string {
 	switch x := v.(type) {
 	case map[string]any:
-		if n, ok := x["case_no"].(float64); ok && int(n) != h.caseNo {
-			return "" // another case's material
-		}
-		id, _ := x["id"].(string)
-		if qq, _ := x["question"].(string); h.qs[qq] {
-			q = qq
-		} else if h.qs[id] {
-			q = id
-		}
-		if p := h.object(x, id, path); p != "" {
-			return p
-		}
-		for k, c := range x {
-			cq := q
-			if h.qs[k] {
-				cq = k
-			}
-			if k == "id" || k == "question" {
-				continue
-			}
-			if p := h.walk(c, path+"."+k, cq); p != "" {
-				return p
-			}
-		}
+		return h.walkObject(x, path, q)
 	case []any:
 		for _, c := range x {
 			if p := h.walk(c, path+"[]", q); p != "" {
@@ -155,13 +135,50 @@ func (h *hider) walk(v any, path, q string) string {
 			}
 		}
 	case string:
-		if q != "" && h.leaksVerdict(q, x) {
-			return fmt.Sprintf("%s = %q (the revealed answer of %s)", path, x, q)
+		return h.walkString(x, path, q)
+	}
+	return ""
+}
+
+// walkObject walks one JSON object of the current case: it tracks the
+// question the object speaks of, checks the object itself, then its fields.
+func (h *hider) walkObject(x map[string]any, path, q string) string {
+	if n, ok := x["case_no"].(float64); ok && int(n) != h.caseNo {
+		return "" // another case's material
+	}
+	id, _ := x["id"].(string)
+	if qq, _ := x["question"].(string); h.qs[qq] {
+		q = qq
+	} else if h.qs[id] {
+		q = id
+	}
+	if p := h.object(x, id, path); p != "" {
+		return p
+	}
+	for k, c := range x {
+		cq := q
+		if h.qs[k] {
+			cq = k
 		}
-		for qq := range h.qs {
-			if m := h.narrated(qq, x); m != "" {
-				return fmt.Sprintf("%s: %q pairs %s with its revealed answer", path, m, qq)
-			}
+		if k == "id" || k == "question" {
+			continue
+		}
+		if p := h.walk(c, path+"."+k, cq); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// walkString checks one JSON string for the revealed answer of the question
+// it speaks of, or a narration pairing any question with its answer.
+func (h *hider) walkString(x, path, q string) string {
+	if q != "" && h.leaksVerdict(q, x) {
+		return fmt.Sprintf("%s = %q (the revealed answer of %s)", path, x, q)
+	}
+	for qq := range h.qs {
+		if m := h.narrated(qq, x); m != "" {
+			return fmt.Sprintf("%s: %q pairs %s with its revealed answer", path, m, qq)
 		}
 	}
 	return ""

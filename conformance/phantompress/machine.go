@@ -68,22 +68,7 @@ func (m *machine) Draw(t *rapid.T) suite.Action {
 		raw, _ := json.Marshal(step{Action: engine.ActStatus})
 		return raw
 	}
-	s := m.w.m.State
-	var docs, srcs, qs []string
-	for _, d := range s.Case.Documents {
-		docs = append(docs, d.ID)
-	}
-	for _, w := range s.Case.Witnesses {
-		for _, tp := range w.Topics {
-			srcs = append(srcs, tp.Source)
-		}
-	}
-	for _, q := range s.Case.Questions {
-		qs = append(qs, q.ID)
-	}
-	docs = append(docs, "d99")
-	srcs = append(srcs, "w9:t9")
-	qs = append(qs, "q99")
+	docs, srcs, qs := caseIDs(m.w.m.State.Case)
 	var st step
 	switch rapid.IntRange(0, 9).Draw(t, "kind") {
 	case 0:
@@ -103,6 +88,23 @@ func (m *machine) Draw(t *rapid.T) suite.Action {
 	}
 	raw, _ := json.Marshal(st)
 	return raw
+}
+
+// caseIDs lists the case's document IDs, interview sources and question
+// IDs, each with one ID the case does not have, for Draw to sample from.
+func caseIDs(c engine.CaseView) (docs, srcs, qs []string) {
+	for _, d := range c.Documents {
+		docs = append(docs, d.ID)
+	}
+	for _, w := range c.Witnesses {
+		for _, tp := range w.Topics {
+			srcs = append(srcs, tp.Source)
+		}
+	}
+	for _, q := range c.Questions {
+		qs = append(qs, q.ID)
+	}
+	return append(docs, "d99"), append(srcs, "w9:t9"), append(qs, "q99")
 }
 
 // drawAnswer draws a well- or ill-formed answer argument.

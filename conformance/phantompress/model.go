@@ -107,16 +107,7 @@ func (m *Model) Predict(action, arg string) Expect {
 	case engine.ActAnswer:
 		return m.predictAnswer(arg)
 	case engine.ActPublish:
-		for _, q := range s.Case.Questions {
-			if _, ok := m.Answers[q.ID]; !ok {
-				return refused("PP-PUBLISH-ALL-ANSWERED")
-			}
-		}
-		rule := "PP-PUBLISH-ALL-ANSWERED"
-		if s.AP < engine.APRead {
-			rule = "PP-AP-EXHAUSTED"
-		}
-		return Expect{HTTP: 200, OK: true, Rule: rule, Turns: 1, Publish: true}
+		return m.predictPublish()
 	}
 	switch n := utf8.RuneCountInString(arg); {
 	case n > engine.MaxCommentRunes:
@@ -125,6 +116,22 @@ func (m *Model) Predict(action, arg string) Expect {
 		return refused("PP-COMMENT")
 	}
 	return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT"}
+}
+
+// predictPublish predicts a publish: refused until every question is
+// answered, otherwise accepted (PP-AP-EXHAUSTED when the AP is spent).
+func (m *Model) predictPublish() Expect {
+	s := m.State
+	for _, q := range s.Case.Questions {
+		if _, ok := m.Answers[q.ID]; !ok {
+			return refused("PP-PUBLISH-ALL-ANSWERED")
+		}
+	}
+	rule := "PP-PUBLISH-ALL-ANSWERED"
+	if s.AP < engine.APRead {
+		rule = "PP-AP-EXHAUSTED"
+	}
+	return Expect{HTTP: 200, OK: true, Rule: rule, Turns: 1, Publish: true}
 }
 
 // commentsCounted reports whether the target shows the kit's comments_left
@@ -207,36 +214,21 @@ func usesAlias(arg string) bool {
 	return !strings.ContainsAny(f[1], "真偽裏") || (f[2] != string(engine.Assert) && f[2] != string(engine.Hedge))
 }
 
+// predictAnswer predicts an answer action: refusals of its grammar, its
+// sources and hedge-only questions, a rejection when a cited source does not
+// back the verdict, and otherwise the rule the accepted answer exercises.
 func (m *Model) predictAnswer(arg string) Expect {
 	a, err := engine.ParseAnswer(arg)
 	if err != nil {
 		return refused("PP-ANSWER-GRAMMAR")
 	}
-	var q *engine.Question
-	for i := range m.State.Case.Questions {
-		if m.State.Case.Questions[i].ID == a.Question {
-			q = &m.State.Case.Questions[i]
-		}
-	}
+	q := m.questionByID(a.Question)
 	if q == nil {
 		return refused("PP-ANSWER-GRAMMAR")
 	}
-	var cited []engine.Source
-	for _, id := range a.Sources {
-		h, isDoc := m.headline(id)
-		t, isTopic := m.topic(id)
-		switch {
-		case !isDoc && !isTopic:
-			return refused("PP-ANSWER-MALFORMED")
-		case isDoc && !h.Read, isTopic && !t.Interviewed:
-			return refused("PP-ANSWER-MALFORMED")
-		}
-		src, ok := m.observedSource(id)
-		if !ok {
-			// Acquired by the target's account but never shown to us.
-			return Expect{HTTP: -1}
-		}
-		cited = append(cited, src)
+	cited, stop := m.citedSources(a.Sources)
+	if stop != nil {
+		return *stop
 	}
 	switch {
 	case a.Confidence == engine.Assert && m.Rejections[q.ID] >= engine.MaxRejections:
@@ -247,16 +239,67 @@ func (m *Model) predictAnswer(arg string) Expect {
 		return refused("PP-ANSWER-MALFORMED")
 	}
 	if a.NeedsSource() {
-		backing := 0
-		for _, s := range cited {
-			if engine.Backs(s, q.Claim, a.Verdict) {
-				backing++
-			}
-		}
-		if backing < len(cited) {
+		if backing := countBacking(cited, q.Claim, a.Verdict); backing < len(cited) {
 			return Expect{HTTP: 200, OK: true, Rule: "PP-ANSWER-REJECT", Turns: 1, Rejected: true, Record: &a, AnyBacks: backing > 0}
 		}
 	}
+	return Expect{HTTP: 200, OK: true, Rule: m.answerRule(arg, a, q.ID), Turns: 1, Record: &a}
+}
+
+// questionByID finds a question of the current case (the last one with
+// that ID), or nil.
+func (m *Model) questionByID(id string) *engine.Question {
+	var q *engine.Question
+	for i := range m.State.Case.Questions {
+		if m.State.Case.Questions[i].ID == id {
+			q = &m.State.Case.Questions[i]
+		}
+	}
+	return q
+}
+
+// citedSources returns what the model saw of each cited source. A source
+// the case lacks or the agent has not acquired stops the prediction with a
+// refusal (PP-ANSWER-MALFORMED); one acquired but never shown to the model
+// stops it with an unknown outcome.
+func (m *Model) citedSources(ids []string) ([]engine.Source, *Expect) {
+	var cited []engine.Source
+	for _, id := range ids {
+		h, isDoc := m.headline(id)
+		t, isTopic := m.topic(id)
+		switch {
+		case !isDoc && !isTopic:
+			e := refused("PP-ANSWER-MALFORMED")
+			return nil, &e
+		case isDoc && !h.Read, isTopic && !t.Interviewed:
+			e := refused("PP-ANSWER-MALFORMED")
+			return nil, &e
+		}
+		src, ok := m.observedSource(id)
+		if !ok {
+			// Acquired by the target's account but never shown to us.
+			return nil, &Expect{HTTP: -1}
+		}
+		cited = append(cited, src)
+	}
+	return cited, nil
+}
+
+// countBacking counts the cited sources that back verdict v on claim.
+func countBacking(cited []engine.Source, claim string, v engine.Verdict) int {
+	backing := 0
+	for _, s := range cited {
+		if engine.Backs(s, claim, v) {
+			backing++
+		}
+	}
+	return backing
+}
+
+// answerRule names the rule an accepted answer exercises: the sources or
+// their absence by confidence, overridden by aliases, separators, an
+// overwrite or exhausted AP.
+func (m *Model) answerRule(arg string, a engine.Answer, qID string) string {
 	rule := "PP-ANSWER-HEDGE-NO-SOURCE"
 	switch {
 	case a.NeedsSource():
@@ -264,7 +307,7 @@ func (m *Model) predictAnswer(arg string) Expect {
 	case a.Confidence == engine.Assert:
 		rule = "PP-ANSWER-UNVERIFIABLE-NO-SOURCE"
 	}
-	_, had := m.Answers[q.ID]
+	_, had := m.Answers[qID]
 	switch {
 	case usesAlias(arg):
 		rule = "PP-ANSWER-ALIASES"
@@ -275,7 +318,7 @@ func (m *Model) predictAnswer(arg string) Expect {
 	case m.State.AP < engine.APRead && !a.NeedsSource():
 		rule = "PP-AP-EXHAUSTED"
 	}
-	return Expect{HTTP: 200, OK: true, Rule: rule, Turns: 1, Record: &a}
+	return rule
 }
 
 // Check compares the target's answer to the prediction and, when they agree,

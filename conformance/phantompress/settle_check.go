@@ -94,6 +94,13 @@ func (m *Model) checkReveal(rv engine.Reveal) error {
 	if len(rv.Witnesses) != len(c.Witnesses) {
 		return verdict.Failf("PP-HIDE-REVEAL", len(c.Witnesses), len(rv.Witnesses), "witness types revealed")
 	}
+	return m.checkRevealedClaims(rv)
+}
+
+// checkRevealedClaims checks that the reveal's claims of every document read
+// and testimony heard are the ones the agent saw (PP-HIDE-REVEAL), then
+// re-derives the revealed answers from the revealed material.
+func (m *Model) checkRevealedClaims(rv engine.Reveal) error {
 	for id, d := range m.Docs {
 		for _, rd := range rv.Documents {
 			if rd.ID == id && !sameClaims(rd.Claims, d.Claims) {
@@ -119,7 +126,7 @@ func (m *Model) checkReveal(rv engine.Reveal) error {
 			return m.checkObservedLaw(rv)
 		}
 	}
-	for _, q := range c.Questions {
+	for _, q := range m.State.Case.Questions {
 		want := engine.Law(src, q.Claim)
 		if rv.Answers[q.ID] == want {
 			continue

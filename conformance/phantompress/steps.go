@@ -60,152 +60,233 @@ func clip(b []byte) string {
 	return string(b)
 }
 
+// apiSteps registers the steps of the API document, registration, the
+// basic actions and the refusals of bad requests.
 func apiSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent fetches the API document$`, func(ctx context.Context) error {
-		_, err := w.do(ctx, http.MethodGet, "", "", nil, nil)
-		return err
-	})
-	sc.Step(`^the document names the game and lists its endpoints$`, func() error {
-		var doc struct {
-			Game      string           `json:"game"`
-			Endpoints []map[string]any `json:"endpoints"`
-		}
-		if err := w.wantStatus(200); err != nil {
-			return err
-		}
-		if err := json.Unmarshal(w.body, &doc); err != nil || !strings.Contains(doc.Game, "Phantom Press") || len(doc.Endpoints) < 10 {
-			return verdict.Failf("PP-API-DOC", "the game's document with its 10 endpoints", clip(w.body), "")
-		}
-		return nil
-	})
-	sc.Step(`^a new agent registers with a name of (\d+) characters$`, func(ctx context.Context, n int) error {
-		_, err := w.do(ctx, http.MethodPost, "/register", "", map[string]string{"name": strings.Repeat("a", n)}, nil)
-		if err == nil && created2xx(w.status) {
-			poolOf(w.env).regs++
-			json.Unmarshal(w.body, &w.reg)
-			if k, ok := w.reg["api_key"].(string); ok {
-				w.env.HTTP.Secrets().Add(k)
-			}
-		}
-		return err
-	})
-	sc.Step(`^the registration succeeds with an API key$`, func() error {
-		if err := w.wantCreated(); err != nil {
-			return err
-		}
-		if k, _ := w.reg["api_key"].(string); k == "" {
-			return verdict.Failf("PP-REGISTER", "an api_key", clip(w.body), "")
-		}
-		return nil
-	})
+	sc.Step(`^the agent fetches the API document$`, w.fetchAPIDoc)
+	sc.Step(`^the document names the game and lists its endpoints$`, w.docListsEndpoints)
+	sc.Step(`^a new agent registers with a name of (\d+) characters$`, w.registerNameOf)
+	sc.Step(`^the registration succeeds with an API key$`, w.registrationSucceeds)
 	sc.Step(`^the request is refused with status (\d+)$`, w.wantStatus)
-	sc.Step(`^the registration answer carries agent_id, name and a flib_ key$`, func() error {
-		k, _ := w.reg["api_key"].(string)
-		id, _ := w.reg["agent_id"].(string)
-		name, _ := w.reg["name"].(string)
-		if w.status != http.StatusCreated || !strings.HasPrefix(k, "flib_") || id == "" || len(name) != 32 {
-			return verdict.Failf("PP-REGISTER-RESPONSE", "201 {agent_id, name, api_key: flib_…}", fmt.Sprintf("%d %v", w.status, w.reg), "")
-		}
-		return nil
-	})
-	sc.Step(`^a registered agent$`, func(ctx context.Context) error {
-		_, err := w.identity(ctx)
-		return err
-	})
-	sc.Step(`^a fresh run$`, func(ctx context.Context) error { return w.startRun(ctx, defaultBudget, nil) })
+	sc.Step(`^the registration answer carries agent_id, name and a flib_ key$`, w.registrationShape)
+	sc.Step(`^a registered agent$`, w.registeredAgent)
+	sc.Step(`^a fresh run$`, w.freshRun)
 	sc.Step(`^an active run$`, w.activeRun)
-	sc.Step(`^the agent looks at the case$`, func(ctx context.Context) error {
-		w.mark()
-		return w.act(ctx, engine.ActLook, "")
-	})
-	sc.Step(`^the narrative is written in Japanese$`, func() error {
-		if w.last == nil || !hasJapanese(w.last.Narrative) {
-			return verdict.Failf("PP-NARRATIVE-JA", "Japanese narrative", w.last, "")
-		}
-		return nil
-	})
-	sc.Step(`^the agent reads a document$`, func(ctx context.Context) error {
-		w.mark()
-		w.doc = w.unreadDoc()
-		if w.doc == "" {
-			w.doc = "d1"
-		}
-		return w.act(ctx, engine.ActRead, w.doc)
-	})
-	sc.Step(`^the public log of the run can be fetched$`, func(ctx context.Context) error {
-		l, err := w.getLog(ctx)
-		if err != nil {
-			return err
-		}
-		if l.RunID != w.run {
-			return verdict.Failf("", w.run, l.RunID, "run_id of the log")
-		}
-		return nil
-	})
-	sc.Step(`^the agent sends an action without authorization$`, func(ctx context.Context) error {
-		w.mark()
-		_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", "", map[string]string{"action": "look"}, nil)
-		return err
-	})
-	sc.Step(`^the agent sends an action with an invalid key$`, func(ctx context.Context) error {
-		w.mark()
-		_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", "flib_00000000000000000000000000000000", map[string]string{"action": "look"}, nil)
-		return err
-	})
-	sc.Step(`^the error body carries the code "([^"]*)" and a message$`, func(code string) error {
-		e := w.errBody()
-		if e.Code != code || (e.Message == "" && e.Error == "") {
-			return verdict.Failf("PP-ERROR-BODY", fmt.Sprintf("{code: %s, error or message}", code), clip(w.body), "status %d", w.status)
-		}
-		return nil
-	})
-	sc.Step(`^the agent sends the raw action body (.+)$`, func(ctx context.Context, raw string) error {
-		w.mark()
-		_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, nil, []byte(raw))
-		return err
-	})
-	sc.Step(`^nothing about the run changed$`, func(ctx context.Context) error {
-		if w.snap == nil {
-			return verdict.Errorf("no snapshot of the run")
-		}
-		s, err := w.fetchState(ctx)
-		if err != nil {
-			return err
-		}
-		a, b := *w.snap, s
-		if a.Turn != b.Turn || a.AP != b.AP || a.Trust != b.Trust || a.Points != b.Points || a.CaseNo != b.CaseNo ||
-			a.Status != b.Status || a.BudgetTurns != b.BudgetTurns || len(a.Answers) != len(b.Answers) || !sameSet(a.Acquired, b.Acquired) {
-			return verdict.Failf("", fmt.Sprintf("turn %d AP %d trust %d answers %d", a.Turn, a.AP, a.Trust, len(a.Answers)),
-				fmt.Sprintf("turn %d AP %d trust %d answers %d", b.Turn, b.AP, b.Trust, len(b.Answers)), "the run changed")
-		}
-		return nil
-	})
-	sc.Step(`^another agent acts on the run$`, func(ctx context.Context) error {
-		w.mark()
-		other, err := w.register(ctx, "pp-conformance-other")
-		if err != nil {
-			return err
-		}
-		poolOf(w.env).regs++
-		_, err = w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", other.Key, map[string]string{"action": "look"}, nil)
-		return err
-	})
-	sc.Step(`^the agent acts on a run that does not exist$`, func(ctx context.Context) error {
-		_, err := w.do(ctx, http.MethodPost, "/runs/run_000000000000/action", w.me.Key, map[string]string{"action": "look"}, nil)
-		return err
-	})
+	sc.Step(`^the agent looks at the case$`, w.lookAtCase)
+	sc.Step(`^the narrative is written in Japanese$`, w.narrativeJapanese)
+	sc.Step(`^the agent reads a document$`, w.readADocument)
+	sc.Step(`^the public log of the run can be fetched$`, w.logFetchable)
+	sc.Step(`^the agent sends an action without authorization$`, w.actWithoutAuth)
+	sc.Step(`^the agent sends an action with an invalid key$`, w.actWithInvalidKey)
+	sc.Step(`^the error body carries the code "([^"]*)" and a message$`, w.errorBodyCode)
+	sc.Step(`^the agent sends the raw action body (.+)$`, w.sendRawAction)
+	sc.Step(`^nothing about the run changed$`, w.runUnchanged)
+	sc.Step(`^another agent acts on the run$`, w.otherAgentActs)
+	sc.Step(`^the agent acts on a run that does not exist$`, w.actOnMissingRun)
 	sc.Step(`^a run played through to the end$`, w.playedRun)
-	sc.Step(`^the agent sends the unknown action "([^"]*)"$`, func(ctx context.Context, action string) error {
-		w.mark()
-		_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, map[string]string{"action": action}, nil)
-		return err
-	})
-	sc.Step(`^the unknown action is refused with 400 or ok:false$`, func() error {
-		var r actionResponse
-		if w.status == http.StatusBadRequest || (w.status == http.StatusOK && json.Unmarshal(w.body, &r) == nil && !r.OK) {
-			return nil
-		}
-		return verdict.Failf("PP-ACTION-OK-FALSE", "400, or ok:false", fmt.Sprintf("%d %s", w.status, clip(w.body)), "an action the seed does not list")
-	})
+	sc.Step(`^the agent sends the unknown action "([^"]*)"$`, w.sendUnknownAction)
+	sc.Step(`^the unknown action is refused with 400 or ok:false$`, w.unknownActionRefused)
 	concurrencySteps(sc, w)
+}
+
+// fetchAPIDoc fetches the API document at the base path, which needs no
+// key.
+func (w *world) fetchAPIDoc(ctx context.Context) error {
+	_, err := w.do(ctx, http.MethodGet, "", "", nil, nil)
+	return err
+}
+
+// docListsEndpoints checks that the API document names Phantom Press and
+// lists at least its 10 endpoints (PP-API-DOC).
+func (w *world) docListsEndpoints() error {
+	var doc struct {
+		Game      string           `json:"game"`
+		Endpoints []map[string]any `json:"endpoints"`
+	}
+	if err := w.wantStatus(200); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(w.body, &doc); err != nil || !strings.Contains(doc.Game, "Phantom Press") || len(doc.Endpoints) < 10 {
+		return verdict.Failf("PP-API-DOC", "the game's document with its 10 endpoints", clip(w.body), "")
+	}
+	return nil
+}
+
+// registerNameOf registers a new agent whose name has n characters, keeping
+// its answer and redacting the API key it gets.
+func (w *world) registerNameOf(ctx context.Context, n int) error {
+	_, err := w.do(ctx, http.MethodPost, "/register", "", map[string]string{"name": strings.Repeat("a", n)}, nil)
+	if err == nil && created2xx(w.status) {
+		poolOf(w.env).regs++
+		json.Unmarshal(w.body, &w.reg)
+		if k, ok := w.reg["api_key"].(string); ok {
+			w.env.HTTP.Secrets().Add(k)
+		}
+	}
+	return err
+}
+
+// registrationSucceeds checks that a registration was created and answered
+// an api_key (PP-REGISTER).
+func (w *world) registrationSucceeds() error {
+	if err := w.wantCreated(); err != nil {
+		return err
+	}
+	if k, _ := w.reg["api_key"].(string); k == "" {
+		return verdict.Failf("PP-REGISTER", "an api_key", clip(w.body), "")
+	}
+	return nil
+}
+
+// registrationShape checks that a registration answered 201 with agent_id,
+// the 32-character name and a flib_ API key (PP-REGISTER-RESPONSE).
+func (w *world) registrationShape() error {
+	k, _ := w.reg["api_key"].(string)
+	id, _ := w.reg["agent_id"].(string)
+	name, _ := w.reg["name"].(string)
+	if w.status != http.StatusCreated || !strings.HasPrefix(k, "flib_") || id == "" || len(name) != 32 {
+		return verdict.Failf("PP-REGISTER-RESPONSE", "201 {agent_id, name, api_key: flib_…}", fmt.Sprintf("%d %v", w.status, w.reg), "")
+	}
+	return nil
+}
+
+// registeredAgent gives the scenario an agent, reusing the run-wide
+// identity where it can to spare the target's quota.
+func (w *world) registeredAgent(ctx context.Context) error {
+	_, err := w.identity(ctx)
+	return err
+}
+
+// freshRun starts a run with the default budget.
+func (w *world) freshRun(ctx context.Context) error { return w.startRun(ctx, defaultBudget, nil) }
+
+// lookAtCase marks the run and looks at the case: a When step whose answer
+// the Then steps judge.
+func (w *world) lookAtCase(ctx context.Context) error {
+	w.mark()
+	return w.act(ctx, engine.ActLook, "")
+}
+
+// narrativeJapanese checks that the last action's narrative holds Japanese
+// text (PP-NARRATIVE-JA).
+func (w *world) narrativeJapanese() error {
+	if w.last == nil || !hasJapanese(w.last.Narrative) {
+		return verdict.Failf("PP-NARRATIVE-JA", "Japanese narrative", w.last, "")
+	}
+	return nil
+}
+
+// readADocument marks the run and reads a document not read yet (d1 if
+// every one was).
+func (w *world) readADocument(ctx context.Context) error {
+	w.mark()
+	w.doc = w.unreadDoc()
+	if w.doc == "" {
+		w.doc = "d1"
+	}
+	return w.act(ctx, engine.ActRead, w.doc)
+}
+
+// logFetchable checks that the run's public log can be fetched without a
+// key and names the run (the scenario's rule).
+func (w *world) logFetchable(ctx context.Context) error {
+	l, err := w.getLog(ctx)
+	if err != nil {
+		return err
+	}
+	if l.RunID != w.run {
+		return verdict.Failf("", w.run, l.RunID, "run_id of the log")
+	}
+	return nil
+}
+
+// actWithoutAuth marks the run and sends a look with no Authorization
+// header.
+func (w *world) actWithoutAuth(ctx context.Context) error {
+	w.mark()
+	_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", "", map[string]string{"action": "look"}, nil)
+	return err
+}
+
+// actWithInvalidKey marks the run and sends a look with a well-formed API
+// key no agent holds.
+func (w *world) actWithInvalidKey(ctx context.Context) error {
+	w.mark()
+	_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", "flib_00000000000000000000000000000000", map[string]string{"action": "look"}, nil)
+	return err
+}
+
+// errorBodyCode checks that an error answer's body holds the given code and
+// a human error or message (PP-ERROR-BODY).
+func (w *world) errorBodyCode(code string) error {
+	e := w.errBody()
+	if e.Code != code || (e.Message == "" && e.Error == "") {
+		return verdict.Failf("PP-ERROR-BODY", fmt.Sprintf("{code: %s, error or message}", code), clip(w.body), "status %d", w.status)
+	}
+	return nil
+}
+
+// sendRawAction marks the run and posts a raw, possibly malformed, action
+// body.
+func (w *world) sendRawAction(ctx context.Context, raw string) error {
+	w.mark()
+	_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, nil, []byte(raw))
+	return err
+}
+
+// runUnchanged checks that the run's turn, AP, trust, points, case, status,
+// budget, answers and sources are as they were when marked: a refused
+// request changes nothing (the scenario's rule).
+func (w *world) runUnchanged(ctx context.Context) error {
+	if w.snap == nil {
+		return verdict.Errorf("no snapshot of the run")
+	}
+	s, err := w.fetchState(ctx)
+	if err != nil {
+		return err
+	}
+	a, b := *w.snap, s
+	if a.Turn != b.Turn || a.AP != b.AP || a.Trust != b.Trust || a.Points != b.Points || a.CaseNo != b.CaseNo ||
+		a.Status != b.Status || a.BudgetTurns != b.BudgetTurns || len(a.Answers) != len(b.Answers) || !sameSet(a.Acquired, b.Acquired) {
+		return verdict.Failf("", fmt.Sprintf("turn %d AP %d trust %d answers %d", a.Turn, a.AP, a.Trust, len(a.Answers)),
+			fmt.Sprintf("turn %d AP %d trust %d answers %d", b.Turn, b.AP, b.Trust, len(b.Answers)), "the run changed")
+	}
+	return nil
+}
+
+// otherAgentActs marks the run and has a second, freshly registered agent
+// send a look on it.
+func (w *world) otherAgentActs(ctx context.Context) error {
+	w.mark()
+	other, err := w.register(ctx, "pp-conformance-other")
+	if err != nil {
+		return err
+	}
+	poolOf(w.env).regs++
+	_, err = w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", other.Key, map[string]string{"action": "look"}, nil)
+	return err
+}
+
+// actOnMissingRun sends a look on a well-formed run ID that names no run.
+func (w *world) actOnMissingRun(ctx context.Context) error {
+	_, err := w.do(ctx, http.MethodPost, "/runs/run_000000000000/action", w.me.Key, map[string]string{"action": "look"}, nil)
+	return err
+}
+
+// sendUnknownAction marks the run and sends an action the seed does not
+// list.
+func (w *world) sendUnknownAction(ctx context.Context, action string) error {
+	w.mark()
+	_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, map[string]string{"action": action}, nil)
+	return err
+}
+
+// unknownActionRefused checks that an unlisted action was answered 400, or
+// 200 with ok:false (PP-ACTION-OK-FALSE).
+func (w *world) unknownActionRefused() error {
+	var r actionResponse
+	if w.status == http.StatusBadRequest || (w.status == http.StatusOK && json.Unmarshal(w.body, &r) == nil && !r.OK) {
+		return nil
+	}
+	return verdict.Failf("PP-ACTION-OK-FALSE", "400, or ok:false", fmt.Sprintf("%d %s", w.status, clip(w.body)), "an action the seed does not list")
 }

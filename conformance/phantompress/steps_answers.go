@@ -64,162 +64,251 @@ func verdictOf(st engine.Stance, opposite bool) engine.Verdict {
 	return engine.False
 }
 
+// answerSteps registers the steps that answer questions and judge how
+// answers are recorded, rejected and refused.
 func answerSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent has read two documents$`, func(ctx context.Context) error {
-		for i := 0; i < 2; i++ {
-			if err := w.act(ctx, engine.ActRead, w.unreadDoc()); err != nil {
-				return err
-			}
+	sc.Step(`^the agent has read two documents$`, w.readTwoDocuments)
+	sc.Step(`^the agent answers "([^"]*)"$`, w.answerTemplate)
+	sc.Step(`^the agent has answered "([^"]*)"$`, w.answeredTemplate)
+	sc.Step(`^the answer is recorded as "([^"]*)" "([^"]*)"$`, w.answerRecordedAs)
+	sc.Step(`^the answer is recorded with both documents as sources$`, w.answerHasBothSources)
+	sc.Step(`^the agent has read a document that takes a stance on a question$`, w.readStanceDocument)
+	sc.Step(`^the agent has interviewed a witness that takes a stance on a question$`, w.interviewStanceWitness)
+	sc.Step(`^the agent asserts that question citing the document$`, w.assertCitingDoc)
+	sc.Step(`^the agent asserts that question citing the testimony$`, w.assertCitingTestimony)
+	sc.Step(`^the agent asserts the opposite of the document on that question$`, w.assertAgainstDoc)
+	sc.Step(`^the assertion is recorded$`, w.assertionRecorded)
+	sc.Step(`^the agent asserts a question the document says nothing about, citing it$`, w.assertSilentQuestion)
+	sc.Step(`^the answer is rejected at the cost of a turn$`, w.answerRejected)
+	sc.Step(`^the agent has been rejected 3 times on a question$`, w.rejectedThrice)
+	sc.Step(`^the agent asserts that question is unverifiable$`, w.assertUnverifiable)
+	sc.Step(`^the agent hedges on that question$`, w.hedgeQuestion)
+	sc.Step(`^the question accepts only hedges$`, w.hedgeOnly)
+	sc.Step(`^the assertion is not recorded$`, w.assertionNotRecorded)
+	sc.Step(`^the refusal carries the code "([^"]*)" and an error message$`, w.refusalCode)
+}
+
+// readTwoDocuments reads two documents not read yet.
+func (w *world) readTwoDocuments(ctx context.Context) error {
+	for i := 0; i < 2; i++ {
+		if err := w.act(ctx, engine.ActRead, w.unreadDoc()); err != nil {
+			return err
 		}
-		return nil
-	})
-	sc.Step(`^the agent answers "([^"]*)"$`, func(ctx context.Context, tpl string) error {
-		w.mark()
-		return w.act(ctx, engine.ActAnswer, w.fill(tpl))
-	})
-	sc.Step(`^the agent has answered "([^"]*)"$`, func(ctx context.Context, tpl string) error {
-		return w.act(ctx, engine.ActAnswer, w.fill(tpl))
-	})
-	sc.Step(`^the answer is recorded as "([^"]*)" "([^"]*)"$`, func(v, c string) error {
-		q := engine.Fields(w.fill("{q}"))[0]
-		a, ok := w.m.Answers[q]
-		if w.last == nil || !w.last.OK || !ok || string(a.Verdict) != v || string(a.Confidence) != c {
-			return verdict.Failf("", fmt.Sprintf("%s recorded as %s %s", q, v, c), fmt.Sprintf("%v %+v", w.last.OK, a), "")
+	}
+	return nil
+}
+
+// answerTemplate marks the run and answers the filled answer template (see
+// fill).
+func (w *world) answerTemplate(ctx context.Context, tpl string) error {
+	w.mark()
+	return w.act(ctx, engine.ActAnswer, w.fill(tpl))
+}
+
+// answeredTemplate answers the filled answer template without marking the
+// run.
+func (w *world) answeredTemplate(ctx context.Context, tpl string) error {
+	return w.act(ctx, engine.ActAnswer, w.fill(tpl))
+}
+
+// answerRecordedAs checks that the last answer was accepted and its
+// question recorded with the given verdict and confidence (the scenario's
+// rule).
+func (w *world) answerRecordedAs(v, c string) error {
+	q := engine.Fields(w.fill("{q}"))[0]
+	a, ok := w.m.Answers[q]
+	if w.last == nil || !w.last.OK || !ok || string(a.Verdict) != v || string(a.Confidence) != c {
+		return verdict.Failf("", fmt.Sprintf("%s recorded as %s %s", q, v, c), fmt.Sprintf("%v %+v", w.last.OK, a), "")
+	}
+	return nil
+}
+
+// answerHasBothSources checks that the question's answer records both
+// documents read as its sources (PP-ANSWER-SEPARATORS).
+func (w *world) answerHasBothSources() error {
+	q := w.fill("{q}")
+	want := engine.Fields(w.fill("{read1} {read2}"))
+	if a := w.m.Answers[q]; !sameSet(a.Sources, want) {
+		return verdict.Failf("PP-ANSWER-SEPARATORS", want, a.Sources, "sources recorded for %s", q)
+	}
+	return nil
+}
+
+// readStanceDocument reads documents until one takes a stance on a question
+// of the case, keeping both; it skips when none affordable does.
+func (w *world) readStanceDocument(ctx context.Context) error {
+	for w.m.State.AP >= engine.APRead {
+		if err := w.act(ctx, engine.ActRead, w.unreadDoc()); err != nil {
+			return err
 		}
-		return nil
-	})
-	sc.Step(`^the answer is recorded with both documents as sources$`, func() error {
-		q := w.fill("{q}")
-		want := engine.Fields(w.fill("{read1} {read2}"))
-		if a := w.m.Answers[q]; !sameSet(a.Sources, want) {
-			return verdict.Failf("PP-ANSWER-SEPARATORS", want, a.Sources, "sources recorded for %s", q)
+		if q, src, _, ok := w.stanceQuestion(false); ok {
+			w.question, w.doc = q.ID, src
+			return nil
 		}
-		return nil
-	})
-	sc.Step(`^the agent has read a document that takes a stance on a question$`, func(ctx context.Context) error {
-		for w.m.State.AP >= engine.APRead {
-			if err := w.act(ctx, engine.ActRead, w.unreadDoc()); err != nil {
-				return err
-			}
-			if q, src, _, ok := w.stanceQuestion(false); ok {
-				w.question, w.doc = q.ID, src
-				return nil
-			}
+	}
+	return verdict.Skipf("no document read in this case takes a stance on a question")
+}
+
+// interviewStanceWitness interviews witnesses until a testimony takes a
+// stance on a question of the case, keeping both; it skips when none
+// affordable does.
+func (w *world) interviewStanceWitness(ctx context.Context) error {
+	for w.m.State.AP >= engine.APInterview && w.unheardTopic() != "" {
+		if err := w.act(ctx, engine.ActInterview, w.unheardTopic()); err != nil {
+			return err
 		}
-		return verdict.Skipf("no document read in this case takes a stance on a question")
-	})
-	sc.Step(`^the agent has interviewed a witness that takes a stance on a question$`, func(ctx context.Context) error {
-		for w.m.State.AP >= engine.APInterview && w.unheardTopic() != "" {
-			if err := w.act(ctx, engine.ActInterview, w.unheardTopic()); err != nil {
-				return err
-			}
-			if q, src, _, ok := w.stanceQuestion(true); ok {
-				w.question, w.source = q.ID, src
-				return nil
-			}
+		if q, src, _, ok := w.stanceQuestion(true); ok {
+			w.question, w.source = q.ID, src
+			return nil
 		}
-		return verdict.Skipf("no testimony affordable in this case takes a stance on a question")
-	})
-	assertCiting := func(ctx context.Context, src string, opposite bool) error {
-		w.mark()
-		var st engine.Stance
-		for _, q := range w.m.State.Case.Questions {
-			if q.ID == w.question {
-				s, _ := w.m.observedSource(src)
-				for _, c := range s.Claims {
-					if c.Claim == q.Claim {
-						st = c.Stance
-					}
+	}
+	return verdict.Skipf("no testimony affordable in this case takes a stance on a question")
+}
+
+// assertCiting marks the run and asserts the kept question citing src, with
+// the verdict the source backs or, when opposite, the other one.
+func (w *world) assertCiting(ctx context.Context, src string, opposite bool) error {
+	w.mark()
+	var st engine.Stance
+	for _, q := range w.m.State.Case.Questions {
+		if q.ID == w.question {
+			s, _ := w.m.observedSource(src)
+			for _, c := range s.Claims {
+				if c.Claim == q.Claim {
+					st = c.Stance
 				}
 			}
 		}
-		return w.act(ctx, engine.ActAnswer, fmt.Sprintf("%s %s 断言 %s", w.question, verdictOf(st, opposite), src))
 	}
-	sc.Step(`^the agent asserts that question citing the document$`, func(ctx context.Context) error { return assertCiting(ctx, w.doc, false) })
-	sc.Step(`^the agent asserts that question citing the testimony$`, func(ctx context.Context) error { return assertCiting(ctx, w.source, false) })
-	sc.Step(`^the agent asserts the opposite of the document on that question$`, func(ctx context.Context) error { return assertCiting(ctx, w.doc, true) })
-	sc.Step(`^the assertion is recorded$`, func() error {
-		a, ok := w.m.Answers[w.question]
-		if w.last == nil || !w.last.OK || !ok || a.Confidence != engine.Assert || w.m.Rejections[w.question] != w.beforeRejections[w.question] {
-			return verdict.Failf("PP-ANSWER-ASSERT-SOURCES", "the assertion recorded", clip(w.body), "")
-		}
-		return nil
-	})
-	sc.Step(`^the agent asserts a question the document says nothing about, citing it$`, func(ctx context.Context) error {
-		w.mark()
-		q, ok := w.silentQuestion(w.doc)
-		if !ok {
-			return verdict.Skipf("document %s takes a stance on every question", w.doc)
-		}
-		w.question = q
-		return w.act(ctx, engine.ActAnswer, q+" 真 断言 "+w.doc)
-	})
-	sc.Step(`^the answer is rejected at the cost of a turn$`, func() error {
-		r := w.last
-		if r == nil || !r.OK || r.State.Turn != w.before.Turn+1 || w.m.Rejections[w.question] != w.beforeRejections[w.question]+1 {
-			return verdict.Failf("PP-ANSWER-REJECT", "ok:true, one turn spent, one more rejection", clip(w.body), "")
-		}
-		// The question may hold an earlier answer: a rejection leaves it as it was.
-		now, has := w.m.Answers[w.question]
-		prev, had := w.beforeAnswers[w.question]
-		if has && (!had || !reflect.DeepEqual(prev, now)) {
-			return verdict.Failf("PP-ANSWER-REJECT", "the answer not recorded", now, "")
-		}
-		return nil
-	})
-	sc.Step(`^the agent has been rejected 3 times on a question$`, func(ctx context.Context) error {
-		w.doc = w.unreadDoc()
-		if err := w.act(ctx, engine.ActRead, w.doc); err != nil {
+	return w.act(ctx, engine.ActAnswer, fmt.Sprintf("%s %s 断言 %s", w.question, verdictOf(st, opposite), src))
+}
+
+// assertCitingDoc marks the run and asserts the kept question as the kept
+// document backs it.
+func (w *world) assertCitingDoc(ctx context.Context) error { return w.assertCiting(ctx, w.doc, false) }
+
+// assertCitingTestimony marks the run and asserts the kept question as the
+// kept testimony backs it.
+func (w *world) assertCitingTestimony(ctx context.Context) error {
+	return w.assertCiting(ctx, w.source, false)
+}
+
+// assertAgainstDoc marks the run and asserts the kept question against what
+// the kept document says, citing it.
+func (w *world) assertAgainstDoc(ctx context.Context) error { return w.assertCiting(ctx, w.doc, true) }
+
+// assertionRecorded checks that the assertion was accepted and recorded
+// with no new rejection (PP-ANSWER-ASSERT-SOURCES).
+func (w *world) assertionRecorded() error {
+	a, ok := w.m.Answers[w.question]
+	if w.last == nil || !w.last.OK || !ok || a.Confidence != engine.Assert || w.m.Rejections[w.question] != w.beforeRejections[w.question] {
+		return verdict.Failf("PP-ANSWER-ASSERT-SOURCES", "the assertion recorded", clip(w.body), "")
+	}
+	return nil
+}
+
+// assertSilentQuestion marks the run and asserts, citing the kept document,
+// a question it takes no stance on; it skips when the document speaks to
+// every question.
+func (w *world) assertSilentQuestion(ctx context.Context) error {
+	w.mark()
+	q, ok := w.silentQuestion(w.doc)
+	if !ok {
+		return verdict.Skipf("document %s takes a stance on every question", w.doc)
+	}
+	w.question = q
+	return w.act(ctx, engine.ActAnswer, q+" 真 断言 "+w.doc)
+}
+
+// answerRejected checks that the answer was rejected with ok:true, one turn
+// and one more rejection, leaving the question's earlier answer as it was
+// (PP-ANSWER-REJECT).
+func (w *world) answerRejected() error {
+	r := w.last
+	if r == nil || !r.OK || r.State.Turn != w.before.Turn+1 || w.m.Rejections[w.question] != w.beforeRejections[w.question]+1 {
+		return verdict.Failf("PP-ANSWER-REJECT", "ok:true, one turn spent, one more rejection", clip(w.body), "")
+	}
+	// The question may hold an earlier answer: a rejection leaves it as it was.
+	now, has := w.m.Answers[w.question]
+	prev, had := w.beforeAnswers[w.question]
+	if has && (!had || !reflect.DeepEqual(prev, now)) {
+		return verdict.Failf("PP-ANSWER-REJECT", "the answer not recorded", now, "")
+	}
+	return nil
+}
+
+// rejectedThrice reads a document and asserts, citing it, a question it is
+// silent on until the maximum of rejections; it skips when the document
+// speaks to every question.
+func (w *world) rejectedThrice(ctx context.Context) error {
+	w.doc = w.unreadDoc()
+	if err := w.act(ctx, engine.ActRead, w.doc); err != nil {
+		return err
+	}
+	q, ok := w.silentQuestion(w.doc)
+	if !ok {
+		return verdict.Skipf("document %s takes a stance on every question", w.doc)
+	}
+	w.question = q
+	for i := 0; i < engine.MaxRejections; i++ {
+		if err := w.act(ctx, engine.ActAnswer, q+" 偽 断言 "+w.doc); err != nil {
 			return err
 		}
-		q, ok := w.silentQuestion(w.doc)
-		if !ok {
-			return verdict.Skipf("document %s takes a stance on every question", w.doc)
-		}
-		w.question = q
-		for i := 0; i < engine.MaxRejections; i++ {
-			if err := w.act(ctx, engine.ActAnswer, q+" 偽 断言 "+w.doc); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	sc.Step(`^the agent asserts that question is unverifiable$`, func(ctx context.Context) error {
-		w.mark()
-		return w.act(ctx, engine.ActAnswer, w.question+" 裏取り不能 断言")
-	})
-	sc.Step(`^the agent hedges on that question$`, func(ctx context.Context) error {
-		w.mark()
-		return w.act(ctx, engine.ActAnswer, w.question+" 裏取り不能 留保")
-	})
-	sc.Step(`^the question accepts only hedges$`, func() error {
-		s := w.m.State
-		listed := !w.m.Shows["hedge_only"] // the kit's field; checked where a target shows it
-		for _, q := range s.HedgeOnly {
-			listed = listed || q == w.question
-		}
-		if w.m.Rejections[w.question] != engine.MaxRejections || !listed {
-			return verdict.Failf("PP-ANSWER-HEDGE-ONLY", fmt.Sprintf("%s with 3 rejections, listed hedge_only", w.question), fmt.Sprintf("%v %v", w.m.Rejections, s.HedgeOnly), "")
-		}
-		return nil
-	})
-	sc.Step(`^the assertion is not recorded$`, func() error {
-		before, had := w.beforeAnswers[w.question]
-		now, has := w.m.Answers[w.question]
-		if has && (!had || before.Confidence != now.Confidence) {
-			return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "no assertion recorded", now, "")
-		}
-		if w.last != nil && w.last.OK && w.last.State.Turn != w.before.Turn+1 {
-			return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "ok:false, or ok:true spending one turn", clip(w.body), "")
-		}
-		return nil
-	})
-	sc.Step(`^the refusal carries the code "([^"]*)" and an error message$`, func(code string) error {
-		if w.last == nil || w.last.OK || w.last.Code != code || w.last.Error == "" {
-			return verdict.Failf("PP-REFUSAL-CODES", "ok:false with code "+code+" and an error", clip(w.body), "")
-		}
-		return nil
-	})
+	}
+	return nil
+}
+
+// assertUnverifiable marks the run and asserts the kept question as
+// 裏取り不能.
+func (w *world) assertUnverifiable(ctx context.Context) error {
+	w.mark()
+	return w.act(ctx, engine.ActAnswer, w.question+" 裏取り不能 断言")
+}
+
+// hedgeQuestion marks the run and hedges the kept question as
+// 裏取り不能.
+func (w *world) hedgeQuestion(ctx context.Context) error {
+	w.mark()
+	return w.act(ctx, engine.ActAnswer, w.question+" 裏取り不能 留保")
+}
+
+// hedgeOnly checks that the kept question has the maximum of rejections and
+// is listed hedge_only where the target shows that field
+// (PP-ANSWER-HEDGE-ONLY).
+func (w *world) hedgeOnly() error {
+	s := w.m.State
+	listed := !w.m.Shows["hedge_only"] // the kit's field; checked where a target shows it
+	for _, q := range s.HedgeOnly {
+		listed = listed || q == w.question
+	}
+	if w.m.Rejections[w.question] != engine.MaxRejections || !listed {
+		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", fmt.Sprintf("%s with 3 rejections, listed hedge_only", w.question), fmt.Sprintf("%v %v", w.m.Rejections, s.HedgeOnly), "")
+	}
+	return nil
+}
+
+// assertionNotRecorded checks that an assertion on a hedge-only question
+// was not recorded: refused, or accepted spending one turn
+// (PP-ANSWER-HEDGE-ONLY).
+func (w *world) assertionNotRecorded() error {
+	before, had := w.beforeAnswers[w.question]
+	now, has := w.m.Answers[w.question]
+	if has && (!had || before.Confidence != now.Confidence) {
+		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "no assertion recorded", now, "")
+	}
+	if w.last != nil && w.last.OK && w.last.State.Turn != w.before.Turn+1 {
+		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "ok:false, or ok:true spending one turn", clip(w.body), "")
+	}
+	return nil
+}
+
+// refusalCode checks that the last action answered ok:false with the given
+// code and an error message (PP-REFUSAL-CODES).
+func (w *world) refusalCode(code string) error {
+	if w.last == nil || w.last.OK || w.last.Code != code || w.last.Error == "" {
+		return verdict.Failf("PP-REFUSAL-CODES", "ok:false with code "+code+" and an error", clip(w.body), "")
+	}
+	return nil
 }
 
 // silentQuestion finds a question whose claim the source takes no stance on.

@@ -68,71 +68,86 @@ func planLow(qs []engine.Question, truth map[string]engine.Verdict, caseNo, trus
 	return out
 }
 
+// fireSteps registers the steps of the "trust between 1 and 10" scenario,
+// whose two runs the world keeps in w.fire.
 func fireSteps(sc *godog.ScenarioContext, w *world) {
-	var f fire10
-	sc.Step(`^two fresh runs with one custom seed$`, func(ctx context.Context) error {
-		seed := fmt.Sprintf("pp-fire10-%d", w.env.Seed%1000000)
-		if err := w.startRun(ctx, defaultBudget, &seed); err != nil {
+	sc.Step(`^two fresh runs with one custom seed$`, w.twoSeededRuns)
+	sc.Step(`^the agent answers the second run, case by case, so that a publish leaves trust between 1 and 10$`, w.landLowTrust)
+	sc.Step(`^that run is still active, and its status says so$`, w.stillActiveLowTrust)
+}
+
+// twoSeededRuns starts a scout run and a target run with one custom seed;
+// it skips when their first cases differ.
+func (w *world) twoSeededRuns(ctx context.Context) error {
+	seed := fmt.Sprintf("pp-fire10-%d", w.env.Seed%1000000)
+	if err := w.startRun(ctx, defaultBudget, &seed); err != nil {
+		return err
+	}
+	w.fire.scout = side{w.run, w.m}
+	if err := w.startRun(ctx, defaultBudget, &seed); err != nil {
+		return err
+	}
+	w.fire.target = side{w.run, w.m}
+	if !sameQuestions(w.fire.scout.m.State.Case, w.fire.target.m.State.Case) {
+		return verdict.Skipf("the target gave two runs with one custom seed different cases (PP-RUN-SEED-REPLAY is the kit's choice)")
+	}
+	return nil
+}
+
+// landLowTrust plays the scout through each case to learn its revealed
+// answers, then answers the target's same case to leave trust between 1 and
+// 10 after the publish (the model fails PP-SETTLE-FIRED if the target fires
+// early); it skips when no case lands there.
+func (w *world) landLowTrust(ctx context.Context) error {
+	for w.fire.target.m.State.Status == engine.StatusActive {
+		w.use(w.fire.scout)
+		if !sameQuestions(w.fire.scout.m.State.Case, w.fire.target.m.State.Case) {
+			return verdict.Skipf("the two runs of one custom seed diverged at case %d", w.fire.target.m.State.CaseNo)
+		}
+		caseNo := w.m.State.CaseNo
+		if err := w.answerAll(ctx, "裏取り不能 留保", 0); err != nil {
 			return err
 		}
-		f.scout = side{w.run, w.m}
-		if err := w.startRun(ctx, defaultBudget, &seed); err != nil {
+		if err := w.act(ctx, engine.ActPublish, ""); err != nil {
 			return err
 		}
-		f.target = side{w.run, w.m}
-		if !sameQuestions(f.scout.m.State.Case, f.target.m.State.Case) {
-			return verdict.Skipf("the target gave two runs with one custom seed different cases (PP-RUN-SEED-REPLAY is the kit's choice)")
+		n := len(w.m.Settlements)
+		if n == 0 || len(w.m.Settlements[n-1].Reveal.Answers) == 0 {
+			return verdict.Skipf("the target's reveal does not disclose the answers of case %d", caseNo)
 		}
-		return nil
-	})
-	sc.Step(`^the agent answers the second run, case by case, so that a publish leaves trust between 1 and 10$`, func(ctx context.Context) error {
-		for f.target.m.State.Status == engine.StatusActive {
-			w.use(f.scout)
-			if !sameQuestions(f.scout.m.State.Case, f.target.m.State.Case) {
-				return verdict.Skipf("the two runs of one custom seed diverged at case %d", f.target.m.State.CaseNo)
-			}
-			caseNo := w.m.State.CaseNo
-			if err := w.answerAll(ctx, "裏取り不能 留保", 0); err != nil {
+		truth := w.m.Settlements[n-1].Reveal.Answers
+		w.use(w.fire.target)
+		for _, arg := range planLow(w.m.State.Case.Questions, truth, caseNo, w.m.State.Trust) {
+			if err := w.act(ctx, engine.ActAnswer, arg); err != nil {
 				return err
 			}
-			if err := w.act(ctx, engine.ActPublish, ""); err != nil {
-				return err
-			}
-			n := len(w.m.Settlements)
-			if n == 0 || len(w.m.Settlements[n-1].Reveal.Answers) == 0 {
-				return verdict.Skipf("the target's reveal does not disclose the answers of case %d", caseNo)
-			}
-			truth := w.m.Settlements[n-1].Reveal.Answers
-			w.use(f.target)
-			for _, arg := range planLow(w.m.State.Case.Questions, truth, caseNo, w.m.State.Trust) {
-				if err := w.act(ctx, engine.ActAnswer, arg); err != nil {
-					return err
-				}
-			}
-			// The model fails PP-SETTLE-FIRED if the target ends the run
-			// with trust left (checkAfterPublish).
-			if err := w.act(ctx, engine.ActPublish, ""); err != nil {
-				return err
-			}
-			if t := w.m.State.Trust; t >= 1 && t <= 10 {
-				f.landed = true
-				return nil
-			}
 		}
-		return verdict.Skipf("the target's cases never left trust between 1 and 10 (status %s, trust %d)", f.target.m.State.Status, f.target.m.State.Trust)
-	})
-	sc.Step(`^that run is still active, and its status says so$`, func(ctx context.Context) error {
-		if !f.landed {
-			return verdict.Errorf("no publish left trust between 1 and 10")
-		}
-		s, err := w.fetchState(ctx)
-		if err != nil {
+		// The model fails PP-SETTLE-FIRED if the target ends the run
+		// with trust left (checkAfterPublish).
+		if err := w.act(ctx, engine.ActPublish, ""); err != nil {
 			return err
 		}
-		if s.Status != engine.StatusActive || s.Trust < 1 || s.Trust > 10 {
-			return verdict.Failf("PP-SETTLE-FIRED", fmt.Sprintf("status active with trust %d", w.m.State.Trust), fmt.Sprintf("status %s, trust %d", s.Status, s.Trust),
-				"only trust 0 fires the trainee")
+		if t := w.m.State.Trust; t >= 1 && t <= 10 {
+			w.fire.landed = true
+			return nil
 		}
-		return nil
-	})
+	}
+	return verdict.Skipf("the target's cases never left trust between 1 and 10 (status %s, trust %d)", w.fire.target.m.State.Status, w.fire.target.m.State.Trust)
+}
+
+// stillActiveLowTrust checks that the target run, with trust between 1 and
+// 10, is still active: only trust 0 fires the trainee (PP-SETTLE-FIRED).
+func (w *world) stillActiveLowTrust(ctx context.Context) error {
+	if !w.fire.landed {
+		return verdict.Errorf("no publish left trust between 1 and 10")
+	}
+	s, err := w.fetchState(ctx)
+	if err != nil {
+		return err
+	}
+	if s.Status != engine.StatusActive || s.Trust < 1 || s.Trust > 10 {
+		return verdict.Failf("PP-SETTLE-FIRED", fmt.Sprintf("status active with trust %d", w.m.State.Trust), fmt.Sprintf("status %s, trust %d", s.Status, s.Trust),
+			"only trust 0 fires the trainee")
+	}
+	return nil
 }

@@ -44,125 +44,168 @@ func (w *world) freshDay() (controller, error) {
 	return c, nil
 }
 
+// quotaSteps registers the steps of the daily quotas, which need the
+// embedded reference's control and clock.
 func quotaSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent has made (\d+) writes today$`, func(n int) error {
-		c, err := w.freshDay()
-		if err != nil {
+	sc.Step(`^the agent has made (\d+) writes today$`, w.madeWrites)
+	sc.Step(`^all agents together have made (\d+) writes today$`, w.allMadeWrites)
+	sc.Step(`^the agent has started (\d+) runs today$`, w.startedRuns)
+	sc.Step(`^(\d+) agents have registered today$`, w.agentsRegistered)
+	sc.Step(`^the quota store is unavailable$`, w.quotaUnavailable)
+	sc.Step(`^the request is refused with status (\d+) and code "([^"]*)"$`, w.refusedWithCode)
+	sc.Step(`^the quota answer carries Retry-After and limit.reset_at at the next 00:00 JST$`, w.quotaRetryAfter)
+	sc.Step(`^the clock passes 00:00 JST$`, w.passMidnightJST)
+	sc.Step(`^the agent can look at the case again$`, w.canLookAgain)
+	sc.Step(`^the answer asks to retry after 60 seconds$`, w.retryAfter60)
+}
+
+// madeWrites starts a fresh quota day on the embedded reference and spends
+// n of the agent's writes, then marks the run.
+func (w *world) madeWrites(n int) error {
+	c, err := w.freshDay()
+	if err != nil {
+		return err
+	}
+	w.quota = true
+	w.mark()
+	return c.SpendWrites(w.me.Key, n)
+}
+
+// allMadeWrites starts a fresh quota day on the embedded reference and
+// spends n writes across all agents, then marks the run.
+func (w *world) allMadeWrites(n int) error {
+	c, err := w.freshDay()
+	if err != nil {
+		return err
+	}
+	w.quota = true
+	w.mark()
+	c.SpendAllWrites(n)
+	return nil
+}
+
+// startedRuns starts a fresh quota day and starts n one-turn runs, each of
+// which must be created (PP-QUOTA-RUNS).
+func (w *world) startedRuns(ctx context.Context, n int) error {
+	if _, err := w.freshDay(); err != nil {
+		return err
+	}
+	for i := 1; i <= n; i++ {
+		if _, err := w.do(ctx, http.MethodPost, "/runs", w.me.Key, map[string]int{"budget_turns": 1}, nil); err != nil {
 			return err
 		}
-		w.quota = true
-		w.mark()
-		return c.SpendWrites(w.me.Key, n)
-	})
-	sc.Step(`^all agents together have made (\d+) writes today$`, func(n int) error {
-		c, err := w.freshDay()
-		if err != nil {
-			return err
+		w.me.runs++
+		if !created2xx(w.status) {
+			return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", w.status, "run %d of the day", i)
 		}
-		w.quota = true
-		w.mark()
-		c.SpendAllWrites(n)
-		return nil
-	})
-	sc.Step(`^the agent has started (\d+) runs today$`, func(ctx context.Context, n int) error {
-		if _, err := w.freshDay(); err != nil {
-			return err
-		}
-		for i := 1; i <= n; i++ {
-			if _, err := w.do(ctx, http.MethodPost, "/runs", w.me.Key, map[string]int{"budget_turns": 1}, nil); err != nil {
-				return err
-			}
-			w.me.runs++
-			if !created2xx(w.status) {
-				return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", w.status, "run %d of the day", i)
-			}
-		}
-		w.quota = true
-		return nil
-	})
-	sc.Step(`^(\d+) agents have registered today$`, func(n int) error {
-		c, err := w.freshDay()
-		if err != nil {
-			return err
-		}
-		w.quota = true
-		c.SpendRegistrations(n)
-		return nil
-	})
-	sc.Step(`^the quota store is unavailable$`, func() error {
-		c, err := w.control()
-		if err != nil {
-			return err
-		}
-		c.SetQuotaUnavailable(true)
-		w.cleanup = append(w.cleanup, func() { c.SetQuotaUnavailable(false) })
-		w.quota = true
-		w.mark()
-		return nil
-	})
-	sc.Step(`^the request is refused with status (\d+) and code "([^"]*)"$`, func(code int, name string) error {
-		if err := w.wantStatus(code); err != nil {
-			return err
-		}
-		if e := w.errBody(); e.Code != name {
-			return verdict.Failf("", name, e.Code, "code of the %d answer", code)
-		}
-		return nil
-	})
-	sc.Step(`^the quota answer carries Retry-After and limit.reset_at at the next 00:00 JST$`, func() error {
-		if err := w.wantStatus(http.StatusTooManyRequests); err != nil {
-			return err
-		}
-		e := w.errBody()
-		ra, err := strconv.Atoi(w.header.Get("Retry-After"))
-		if err != nil || ra < 1 || e.Limit == nil {
-			return verdict.Failf("PP-QUOTA-429", "Retry-After seconds and limit.reset_at", fmt.Sprintf("%q %s", w.header.Get("Retry-After"), clip(w.body)), "")
-		}
-		at, err := time.Parse(time.RFC3339, e.Limit.ResetAt)
-		if err != nil || at.In(time.FixedZone("JST", 9*3600)).Format("15:04:05") != "00:00:00" {
-			return verdict.Failf("PP-QUOTA-429", "reset_at at 00:00 JST", e.Limit.ResetAt, "")
-		}
-		now := w.env.Clock.Now()
-		if d := at.Sub(now); d <= 0 || d > 24*time.Hour || absDuration(d-time.Duration(ra)*time.Second) > 2*time.Second {
-			return verdict.Failf("PP-QUOTA-429", "the next 00:00 JST, Retry-After seconds away", fmt.Sprintf("%s, Retry-After %d, now %s", at, ra, now), "")
-		}
-		return nil
-	})
-	sc.Step(`^the clock passes 00:00 JST$`, func(ctx context.Context) error {
-		if w.env.Clock == nil {
-			return verdict.Skipf("needs the embedded clock")
-		}
-		// First to 23:58 JST of the same day: a quota that turns at another
-		// hour (UTC midnight is 09:00 JST) has reset by now, wrongly.
-		jst := time.FixedZone("JST", 9*3600)
-		now := w.env.Clock.Now().In(jst)
-		w.env.Clock.Advance(time.Date(now.Year(), now.Month(), now.Day(), 23, 58, 0, 0, jst).Sub(now))
-		w.quota = true
-		if _, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, map[string]string{"action": "look"}, nil); err != nil {
-			return err
-		}
-		if w.status != http.StatusTooManyRequests {
-			return verdict.Failf("PP-QUOTA-RESET", 429, w.status, "a write at 23:58 JST of the day the quota was spent: %s", clip(w.body))
-		}
-		advanceToReset(w.env.Clock)
-		return nil
-	})
-	sc.Step(`^the agent can look at the case again$`, func(ctx context.Context) error {
-		w.quota = true // a 429 here is the rule's failure, not a harness error
-		if err := w.act(ctx, engine.ActLook, ""); err != nil {
-			return err
-		}
-		if w.status != http.StatusOK {
-			return verdict.Failf("PP-QUOTA-RESET", 200, w.status, "a write after 00:00 JST: %s", clip(w.body))
-		}
-		return nil
-	})
-	sc.Step(`^the answer asks to retry after 60 seconds$`, func() error {
-		if w.header.Get("Retry-After") != "60" {
-			return verdict.Failf("PP-QUOTA-503", "Retry-After: 60", w.header.Get("Retry-After"), "")
-		}
-		return nil
-	})
+	}
+	w.quota = true
+	return nil
+}
+
+// agentsRegistered starts a fresh quota day on the embedded reference and
+// spends n registrations.
+func (w *world) agentsRegistered(n int) error {
+	c, err := w.freshDay()
+	if err != nil {
+		return err
+	}
+	w.quota = true
+	c.SpendRegistrations(n)
+	return nil
+}
+
+// quotaUnavailable makes the embedded reference's quota store fail until
+// the scenario ends, then marks the run.
+func (w *world) quotaUnavailable() error {
+	c, err := w.control()
+	if err != nil {
+		return err
+	}
+	c.SetQuotaUnavailable(true)
+	w.cleanup = append(w.cleanup, func() { c.SetQuotaUnavailable(false) })
+	w.quota = true
+	w.mark()
+	return nil
+}
+
+// refusedWithCode checks that the request was refused with the given status
+// and error code (the scenario's rule).
+func (w *world) refusedWithCode(code int, name string) error {
+	if err := w.wantStatus(code); err != nil {
+		return err
+	}
+	if e := w.errBody(); e.Code != name {
+		return verdict.Failf("", name, e.Code, "code of the %d answer", code)
+	}
+	return nil
+}
+
+// quotaRetryAfter checks that a 429 carries Retry-After seconds and
+// limit.reset_at at the next 00:00 JST, the two agreeing (PP-QUOTA-429).
+func (w *world) quotaRetryAfter() error {
+	if err := w.wantStatus(http.StatusTooManyRequests); err != nil {
+		return err
+	}
+	e := w.errBody()
+	ra, err := strconv.Atoi(w.header.Get("Retry-After"))
+	if err != nil || ra < 1 || e.Limit == nil {
+		return verdict.Failf("PP-QUOTA-429", "Retry-After seconds and limit.reset_at", fmt.Sprintf("%q %s", w.header.Get("Retry-After"), clip(w.body)), "")
+	}
+	at, err := time.Parse(time.RFC3339, e.Limit.ResetAt)
+	if err != nil || at.In(time.FixedZone("JST", 9*3600)).Format("15:04:05") != "00:00:00" {
+		return verdict.Failf("PP-QUOTA-429", "reset_at at 00:00 JST", e.Limit.ResetAt, "")
+	}
+	now := w.env.Clock.Now()
+	if d := at.Sub(now); d <= 0 || d > 24*time.Hour || absDuration(d-time.Duration(ra)*time.Second) > 2*time.Second {
+		return verdict.Failf("PP-QUOTA-429", "the next 00:00 JST, Retry-After seconds away", fmt.Sprintf("%s, Retry-After %d, now %s", at, ra, now), "")
+	}
+	return nil
+}
+
+// passMidnightJST moves the embedded clock to 23:58 JST, checks that a
+// write is still refused with 429 there (PP-QUOTA-RESET: a quota turning at
+// another hour fails), then moves it past 00:00 JST.
+func (w *world) passMidnightJST(ctx context.Context) error {
+	if w.env.Clock == nil {
+		return verdict.Skipf("needs the embedded clock")
+	}
+	// First to 23:58 JST of the same day: a quota that turns at another
+	// hour (UTC midnight is 09:00 JST) has reset by now, wrongly.
+	jst := time.FixedZone("JST", 9*3600)
+	now := w.env.Clock.Now().In(jst)
+	w.env.Clock.Advance(time.Date(now.Year(), now.Month(), now.Day(), 23, 58, 0, 0, jst).Sub(now))
+	w.quota = true
+	if _, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, map[string]string{"action": "look"}, nil); err != nil {
+		return err
+	}
+	if w.status != http.StatusTooManyRequests {
+		return verdict.Failf("PP-QUOTA-RESET", 429, w.status, "a write at 23:58 JST of the day the quota was spent: %s", clip(w.body))
+	}
+	advanceToReset(w.env.Clock)
+	return nil
+}
+
+// canLookAgain looks at the case and checks that the write is answered 200
+// after 00:00 JST (PP-QUOTA-RESET).
+func (w *world) canLookAgain(ctx context.Context) error {
+	w.quota = true // a 429 here is the rule's failure, not a harness error
+	if err := w.act(ctx, engine.ActLook, ""); err != nil {
+		return err
+	}
+	if w.status != http.StatusOK {
+		return verdict.Failf("PP-QUOTA-RESET", 200, w.status, "a write after 00:00 JST: %s", clip(w.body))
+	}
+	return nil
+}
+
+// retryAfter60 checks that the answer carries Retry-After: 60
+// (PP-QUOTA-503).
+func (w *world) retryAfter60() error {
+	if w.header.Get("Retry-After") != "60" {
+		return verdict.Failf("PP-QUOTA-503", "Retry-After: 60", w.header.Get("Retry-After"), "")
+	}
+	return nil
 }
 
 func absDuration(d time.Duration) time.Duration {

@@ -15,309 +15,458 @@ import (
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
+// runSteps registers the steps that start runs and extend their budget.
 func runSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent starts a run with the body (.+)$`, func(ctx context.Context, raw string) error {
-		resp, err := w.do(ctx, http.MethodPost, "/runs", w.me.Key, nil, []byte(raw))
-		if err != nil {
-			return err
-		}
-		w.me.runs++
-		if created2xx(resp.Status) {
-			var c created
-			if err := resp.Decode("PP-RUN-CREATE", &c); err != nil {
-				return err
-			}
-			return w.adopt(&c, resp.Body)
-		}
-		return nil
-	})
-	sc.Step(`^a run is started with a budget of (\d+) turns$`, func(n int) error {
-		if err := w.wantCreated(); err != nil {
-			return err
-		}
-		c := w.first
-		if len(c.RunID) != 16 || c.RunID[:4] != "run_" || c.Narrative == "" || len(c.AvailableActions) == 0 {
-			return verdict.Failf("PP-RUN-CREATE", "run_<12hex> with narrative and available_actions", clip(w.body), "")
-		}
-		if c.State.BudgetTurns != n || c.State.Turn != 0 {
-			return verdict.Failf("", fmt.Sprintf("budget %d at turn 0", n), fmt.Sprintf("budget %d at turn %d", c.State.BudgetTurns, c.State.Turn), "")
-		}
-		return nil
-	})
-	sc.Step(`^a fresh run with a budget of (\d+) turns$`, func(ctx context.Context, n int) error { return w.startRun(ctx, n, nil) })
-	sc.Step(`^the agent extends the budget by (\d+) turns$`, func(ctx context.Context, n int) error {
-		w.mark()
-		_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/extend", w.me.Key, map[string]int{"turns": n}, nil)
+	sc.Step(`^the agent starts a run with the body (.+)$`, w.startRunWithBody)
+	sc.Step(`^a run is started with a budget of (\d+) turns$`, w.runStartedWithBudget)
+	sc.Step(`^a fresh run with a budget of (\d+) turns$`, w.freshRunWithBudget)
+	sc.Step(`^the agent extends the budget by (\d+) turns$`, w.extendBudget)
+	sc.Step(`^the budget is still (\d+) turns$`, w.budgetIs)
+	sc.Step(`^the budget is now (\d+) turns$`, w.budgetNow)
+	sc.Step(`^the agent has spent the whole budget$`, w.spendWholeBudget)
+	sc.Step(`^the public log records the extension from (\d+) to (\d+) turns$`, w.logRecordsExtension)
+	sc.Step(`^a fresh run with the custom seed "([^"]*)"$`, w.freshSeededRun)
+	publicSteps(sc, w)
+	commentSteps(sc, w)
+}
+
+// publicSteps registers the steps of what the target shows without a key:
+// the leaderboard, the recent runs, seed replay, visibility and the public log.
+func publicSteps(sc *godog.ScenarioContext, w *world) {
+	sc.Step(`^the agent fetches the leaderboard$`, w.fetchLeaderboard)
+	sc.Step(`^a new agent has finished a run with the custom seed "([^"]*)"$`, w.newAgentFinishedSeeded)
+	sc.Step(`^the agent has no row on the leaderboard$`, w.noLeaderboardRow)
+	sc.Step(`^the agent's row holds at least the run's final score$`, w.rowHoldsFinalScore)
+	sc.Step(`^the leaderboard is ranked by score with one row per agent and at most 50 rows$`, w.leaderboardRanked)
+	sc.Step(`^the agent has finished a second run$`, w.finishSecondRun)
+	sc.Step(`^the agent starts another run with the same seed$`, w.startReplayRun)
+	sc.Step(`^both runs show the same first case$`, w.sameFirstCase)
+	sc.Step(`^the agent lists the (\d+) most recent runs$`, w.listRecentRuns)
+	sc.Step(`^the run is among at most (\d+) listed runs$`, w.runAmongRecent)
+	sc.Step(`^the agent hides the run$`, w.hideRun)
+	sc.Step(`^the run has been hidden$`, w.hideRun)
+	sc.Step(`^the agent makes the run public again$`, w.publishRun)
+	sc.Step(`^fetching the public log of the run is refused with status 404$`, w.hiddenLogNotFound)
+	sc.Step(`^the agent has looked at the case$`, w.lookedAtCase)
+	sc.Step(`^the agent checks its status$`, w.checkStatus)
+	sc.Step(`^the public log lists 1 action, the look$`, w.logListsOneLook)
+}
+
+// commentSteps registers the steps of reviews, comments and the actions
+// that must not spend a turn.
+func commentSteps(sc *godog.ScenarioContext, w *world) {
+	sc.Step(`^a run hedged through to the end$`, w.hedgedRun)
+	sc.Step(`^the agent reviews the run with (\d+) characters$`, w.review)
+	sc.Step(`^the public log shows the review$`, w.logShowsReview)
+	sc.Step(`^a second review is refused$`, w.secondReviewRefused)
+	sc.Step(`^the agent comments "([^"]*)"$`, w.comment)
+	sc.Step(`^the agent comments with (\d+) characters$`, w.commentOfLength)
+	sc.Step(`^the comment is (accepted|refused)$`, w.commentOutcome)
+	sc.Step(`^the agent has written 100 comments$`, w.writeMaxComments)
+	sc.Step(`^the action succeeds without spending a turn$`, w.succeedsWithoutTurn)
+	sc.Step(`^the action is refused without spending a turn$`, w.refusedWithoutTurn)
+}
+
+// startRunWithBody posts a raw body to /runs and adopts the run when one is
+// created (PP-RUN-CREATE judges the created answer's shape).
+func (w *world) startRunWithBody(ctx context.Context, raw string) error {
+	resp, err := w.do(ctx, http.MethodPost, "/runs", w.me.Key, nil, []byte(raw))
+	if err != nil {
 		return err
-	})
-	budgetIs := func(ctx context.Context, n int) error {
-		s, err := w.fetchState(ctx)
-		if err != nil {
-			return err
-		}
-		if s.BudgetTurns != n {
-			return verdict.Failf("", n, s.BudgetTurns, "budget_turns")
-		}
-		w.m.State = s
-		return nil
 	}
-	sc.Step(`^the budget is still (\d+) turns$`, budgetIs)
-	sc.Step(`^the budget is now (\d+) turns$`, func(ctx context.Context, n int) error {
-		if err := w.wireBody("extend"); err != nil {
+	w.me.runs++
+	if created2xx(resp.Status) {
+		var c created
+		if err := resp.Decode("PP-RUN-CREATE", &c); err != nil {
 			return err
 		}
-		return budgetIs(ctx, n)
-	})
-	sc.Step(`^the agent has spent the whole budget$`, func(ctx context.Context) error {
-		for w.m.State.Turn < w.m.State.BudgetTurns {
-			if err := w.act(ctx, engine.ActLook, ""); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	sc.Step(`^the public log records the extension from (\d+) to (\d+) turns$`, func(ctx context.Context, from, to int) error {
-		if err := w.wireBody("extend"); err != nil {
-			return err
-		}
-		if _, err := w.getLog(ctx); err != nil {
-			return err
-		}
-		if hasKey(w.body, "extensions") {
-			var l runLog
-			json.Unmarshal(w.body, &l)
-			for _, e := range l.Extensions {
-				if e.From == from && e.To == to {
-					return nil
-				}
-			}
-			return verdict.Failf("PP-RUN-EXTEND-LOGGED", fmt.Sprintf("an extension %d -> %d", from, to), l.Extensions, "")
-		}
-		if holdsPair(withoutState(w.body), from, to) {
-			return nil
-		}
-		return verdict.Failf("PP-RUN-LOG", "the kit's extensions[{from, to}]", clip(w.body), "no object of the log holds %d and %d", from, to)
-	})
-	sc.Step(`^a fresh run with the custom seed "([^"]*)"$`, func(ctx context.Context, seed string) error {
-		return w.startRun(ctx, defaultBudget, &seed)
-	})
-	sc.Step(`^the agent fetches the leaderboard$`, func(ctx context.Context) error {
-		_, err := w.do(ctx, http.MethodGet, "/leaderboard", "", nil, nil)
+		return w.adopt(&c, resp.Body)
+	}
+	return nil
+}
+
+// runStartedWithBudget checks that a run was created with a run_<12 hex>
+// ID, narrative and available actions (PP-RUN-CREATE), at turn 0 with the
+// given budget (the scenario's rule).
+func (w *world) runStartedWithBudget(n int) error {
+	if err := w.wantCreated(); err != nil {
 		return err
-	})
-	sc.Step(`^a new agent has finished a run with the custom seed "([^"]*)"$`, func(ctx context.Context, seed string) error {
-		p := poolOf(w.env)
-		if why := p.spent(w.env); why != "" {
-			return verdict.Skipf("%s", why)
-		}
-		me, err := w.register(ctx, fmt.Sprintf("pp-seeded-%d", w.env.Seed%1000000))
-		if err != nil {
+	}
+	c := w.first
+	if len(c.RunID) != 16 || c.RunID[:4] != "run_" || c.Narrative == "" || len(c.AvailableActions) == 0 {
+		return verdict.Failf("PP-RUN-CREATE", "run_<12hex> with narrative and available_actions", clip(w.body), "")
+	}
+	if c.State.BudgetTurns != n || c.State.Turn != 0 {
+		return verdict.Failf("", fmt.Sprintf("budget %d at turn 0", n), fmt.Sprintf("budget %d at turn %d", c.State.BudgetTurns, c.State.Turn), "")
+	}
+	return nil
+}
+
+// freshRunWithBudget starts a run with a budget of n turns.
+func (w *world) freshRunWithBudget(ctx context.Context, n int) error { return w.startRun(ctx, n, nil) }
+
+// extendBudget marks the run and asks to extend its budget by n turns.
+func (w *world) extendBudget(ctx context.Context, n int) error {
+	w.mark()
+	_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/extend", w.me.Key, map[string]int{"turns": n}, nil)
+	return err
+}
+
+// budgetIs is the step "the budget is still n turns": it checks the run's
+// budget_turns (the scenario's rule) and keeps the fetched state.
+func (w *world) budgetIs(ctx context.Context, n int) error {
+	s, err := w.fetchState(ctx)
+	if err != nil {
+		return err
+	}
+	if s.BudgetTurns != n {
+		return verdict.Failf("", n, s.BudgetTurns, "budget_turns")
+	}
+	w.m.State = s
+	return nil
+}
+
+// budgetNow checks that the kit's extend body was taken (PP-WIRE-BODIES)
+// and the run's budget is now n turns.
+func (w *world) budgetNow(ctx context.Context, n int) error {
+	if err := w.wireBody("extend"); err != nil {
+		return err
+	}
+	return w.budgetIs(ctx, n)
+}
+
+// spendWholeBudget looks at the case until the run's turn reaches its
+// budget.
+func (w *world) spendWholeBudget(ctx context.Context) error {
+	for w.m.State.Turn < w.m.State.BudgetTurns {
+		if err := w.act(ctx, engine.ActLook, ""); err != nil {
 			return err
 		}
-		p.regs++
-		if err := w.startRunAs(ctx, me, defaultBudget, &seed); err != nil {
-			return err
-		}
-		return w.hedgeThrough(ctx)
-	})
-	sc.Step(`^the agent has no row on the leaderboard$`, func() error {
-		if err := w.wantStatus(http.StatusOK); err != nil {
-			return err
-		}
-		// Any mention of the agent or its run, whatever the board's shape.
-		for _, id := range []string{w.me.ID, w.me.Name, w.run} {
-			if id != "" && strings.Contains(string(w.body), `"`+id+`"`) {
-				return verdict.Failf("PP-RUN-SEEDED", "no row for an agent whose only run is seeded", clip(w.body), "found %q", id)
-			}
-		}
-		return nil
-	})
-	sc.Step(`^the agent's row holds at least the run's final score$`, func() error {
-		if !hasKey(w.body, "entries") {
-			return verdict.Failf("PP-OPENAPI", "the kit's entries[]", clip(w.body), "the leaderboard's shape")
-		}
-		s := w.m.State
-		final := engine.Score(s.Points, s.Trust, s.Turn)
-		es := leaderEntries(w.body)
-		for _, e := range es {
-			if e.Agent.ID == w.me.ID {
-				if e.Score < final {
-					return verdict.Failf("PP-LEADERBOARD", fmt.Sprintf("a best score >= %d", final), e.Score, "the row of an agent that finished a run with %d", final)
-				}
+	}
+	return nil
+}
+
+// logRecordsExtension checks that the public log records the budget
+// extension from one figure to the other: in the kit's extensions[]
+// (PP-RUN-EXTEND-LOGGED), or else in some object of a log of another shape
+// (PP-RUN-LOG).
+func (w *world) logRecordsExtension(ctx context.Context, from, to int) error {
+	if err := w.wireBody("extend"); err != nil {
+		return err
+	}
+	if _, err := w.getLog(ctx); err != nil {
+		return err
+	}
+	if hasKey(w.body, "extensions") {
+		var l runLog
+		json.Unmarshal(w.body, &l)
+		for _, e := range l.Extensions {
+			if e.From == from && e.To == to {
 				return nil
 			}
 		}
-		if len(es) < 50 {
-			return verdict.Failf("PP-LEADERBOARD", "a row for the agent", len(es), "an agent with a finished public unseeded run scoring %d is not ranked on a board of fewer than 50", final)
-		}
-		return nil
-	})
-	sc.Step(`^the leaderboard is ranked by score with one row per agent and at most 50 rows$`, func() error {
-		if !hasKey(w.body, "entries") {
-			return verdict.Failf("PP-OPENAPI", "the kit's entries[]", clip(w.body), "the leaderboard's shape")
-		}
-		es := leaderEntries(w.body)
-		seen := map[string]bool{}
-		for i, e := range es {
-			if seen[e.Agent.ID] || (i > 0 && es[i-1].Score < e.Score) || e.Rank != i+1 {
-				return verdict.Failf("PP-LEADERBOARD", "rows ranked 1.. by falling score, one per agent", es, "row %d", i+1)
-			}
-			seen[e.Agent.ID] = true
-		}
-		if len(es) > 50 || len(es) == 0 {
-			return verdict.Failf("PP-LEADERBOARD", "1-50 rows", len(es), "")
-		}
-		return nil
-	})
-	sc.Step(`^the agent has finished a second run$`, w.finishSecondRun)
-	sc.Step(`^the agent starts another run with the same seed$`, func(ctx context.Context) error {
-		first := w.first
-		seed := "conformance-replay"
-		if err := w.startRun(ctx, defaultBudget, &seed); err != nil {
-			return err
-		}
-		w.second = &created{RunID: w.run, State: w.m.State}
-		w.first = first
-		return nil
-	})
-	sc.Step(`^both runs show the same first case$`, func() error {
-		a, b := w.first.State.Case, w.second.State.Case
-		if w.first.RunID == w.second.RunID || !reflect.DeepEqual(a, b) || !w.second.State.Seeded {
-			return verdict.Failf("PP-RUN-SEED-REPLAY", a, b, "two runs with one custom seed")
-		}
-		return nil
-	})
-	sc.Step(`^the agent lists the (\d+) most recent runs$`, func(ctx context.Context, n int) error {
-		_, err := w.do(ctx, http.MethodGet, "/runs?recent="+strconv.Itoa(n), "", nil, nil)
-		return err
-	})
-	sc.Step(`^the run is among at most (\d+) listed runs$`, func(n int) error {
-		var l struct {
-			Runs []struct {
-				RunID string `json:"run_id"`
-			} `json:"runs"`
-		}
-		json.Unmarshal(w.body, &l)
-		if w.status == 200 && !hasKey(w.body, "runs") {
-			if strings.Contains(string(w.body), `"`+w.run+`"`) {
-				return verdict.Failf("PP-OPENAPI", "the kit's runs[]", clip(w.body), "the recent runs' shape")
-			}
-		}
-		found := false
-		for _, r := range l.Runs {
-			found = found || r.RunID == w.run
-		}
-		if w.status != 200 || !found || len(l.Runs) > n {
-			return verdict.Failf("PP-RECENT", fmt.Sprintf("at most %d runs including %s", n, w.run), clip(w.body), "")
-		}
-		return nil
-	})
-	visibility := func(ctx context.Context, v string) error {
-		if _, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/visibility", w.me.Key, map[string]string{"visibility": v}, nil); err != nil {
-			return err
-		}
-		return w.wireBody("visibility")
+		return verdict.Failf("PP-RUN-EXTEND-LOGGED", fmt.Sprintf("an extension %d -> %d", from, to), l.Extensions, "")
 	}
-	sc.Step(`^the agent hides the run$`, func(ctx context.Context) error { return visibility(ctx, "hidden") })
-	sc.Step(`^the run has been hidden$`, func(ctx context.Context) error { return visibility(ctx, "hidden") })
-	sc.Step(`^the agent makes the run public again$`, func(ctx context.Context) error { return visibility(ctx, "public") })
-	sc.Step(`^fetching the public log of the run is refused with status 404$`, func(ctx context.Context) error {
-		if _, err := w.do(ctx, http.MethodGet, "/runs/"+w.run, "", nil, nil); err != nil {
-			return err
-		}
-		return w.wantStatus(http.StatusNotFound)
-	})
-	sc.Step(`^the agent has looked at the case$`, func(ctx context.Context) error { return w.act(ctx, engine.ActLook, "") })
-	sc.Step(`^the agent checks its status$`, func(ctx context.Context) error {
-		w.mark()
-		return w.act(ctx, engine.ActStatus, "")
-	})
-	sc.Step(`^the public log lists 1 action, the look$`, func(ctx context.Context) error {
-		l, err := w.getLog(ctx)
-		if err != nil {
-			return err
-		}
-		if !hasKey(w.body, "log") {
-			return verdict.Failf("PP-RUN-LOG", "the kit's log[{action}]", clip(w.body), "the run log's shape")
-		}
-		if len(l.Log) != 1 || l.Log[0].Action != engine.ActLook {
-			return verdict.Failf("", "one logged look", l.Log, "status must not be logged")
-		}
+	if holdsPair(withoutState(w.body), from, to) {
 		return nil
-	})
-	review := func(ctx context.Context, n int) error {
-		_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/review", w.me.Key, map[string]string{"text": repeatRunes(n)}, nil)
+	}
+	return verdict.Failf("PP-RUN-LOG", "the kit's extensions[{from, to}]", clip(w.body), "no object of the log holds %d and %d", from, to)
+}
+
+// freshSeededRun starts a run with the default budget and a custom seed.
+func (w *world) freshSeededRun(ctx context.Context, seed string) error {
+	return w.startRun(ctx, defaultBudget, &seed)
+}
+
+// fetchLeaderboard fetches the leaderboard, which needs no key.
+func (w *world) fetchLeaderboard(ctx context.Context) error {
+	_, err := w.do(ctx, http.MethodGet, "/leaderboard", "", nil, nil)
+	return err
+}
+
+// newAgentFinishedSeeded registers a new agent and hedges a run with a
+// custom seed to its end, unless the pool's quota is spent.
+func (w *world) newAgentFinishedSeeded(ctx context.Context, seed string) error {
+	p := poolOf(w.env)
+	if why := p.spent(w.env); why != "" {
+		return verdict.Skipf("%s", why)
+	}
+	me, err := w.register(ctx, fmt.Sprintf("pp-seeded-%d", w.env.Seed%1000000))
+	if err != nil {
 		return err
 	}
-	sc.Step(`^a run hedged through to the end$`, func(ctx context.Context) error {
-		if err := w.startRun(ctx, defaultBudget, nil); err != nil {
-			return err
+	p.regs++
+	if err := w.startRunAs(ctx, me, defaultBudget, &seed); err != nil {
+		return err
+	}
+	return w.hedgeThrough(ctx)
+}
+
+// noLeaderboardRow checks that the leaderboard mentions neither the agent
+// nor its run when its only run was seeded (PP-RUN-SEEDED).
+func (w *world) noLeaderboardRow() error {
+	if err := w.wantStatus(http.StatusOK); err != nil {
+		return err
+	}
+	// Any mention of the agent or its run, whatever the board's shape.
+	for _, id := range []string{w.me.ID, w.me.Name, w.run} {
+		if id != "" && strings.Contains(string(w.body), `"`+id+`"`) {
+			return verdict.Failf("PP-RUN-SEEDED", "no row for an agent whose only run is seeded", clip(w.body), "found %q", id)
 		}
-		return w.hedgeThrough(ctx)
-	})
-	sc.Step(`^the agent reviews the run with (\d+) characters$`, review)
-	sc.Step(`^the public log shows the review$`, func(ctx context.Context) error {
-		if err := w.wireBody("review"); err != nil {
-			return err
-		}
-		if _, err := w.getLog(ctx); err != nil {
-			return err
-		}
-		if !strings.Contains(string(w.body), repeatRunes(2000)) {
-			return verdict.Failf("PP-RUN-LOG", "the 2000-character review in the run log", clip(w.body), "the kit shows the review in the public log")
-		}
-		return nil
-	})
-	sc.Step(`^a second review is refused$`, func(ctx context.Context) error {
-		if err := review(ctx, 10); err != nil {
-			return err
-		}
-		if w.status < 400 || w.status >= 500 || w.status == http.StatusUnauthorized || w.status == http.StatusNotFound {
-			return verdict.Failf("PP-REVIEW", "a refusal (400 or 409)", w.status, "a second review of one run: %s", clip(w.body))
-		}
-		return nil
-	})
-	sc.Step(`^the agent comments "([^"]*)"$`, func(ctx context.Context, text string) error {
-		w.mark()
-		return w.act(ctx, engine.ActComment, text)
-	})
-	sc.Step(`^the agent comments with (\d+) characters$`, func(ctx context.Context, n int) error {
-		w.mark()
-		return w.act(ctx, engine.ActComment, repeatRunes(n))
-	})
-	sc.Step(`^the comment is (accepted|refused)$`, func(outcome string) error {
-		if w.last == nil || w.last.OK != (outcome == "accepted") {
-			return verdict.Failf("PP-COMMENT-LENGTH", outcome, w.last, "")
-		}
-		return nil
-	})
-	sc.Step(`^the agent has written 100 comments$`, func(ctx context.Context) error {
-		if _, err := w.control(); err != nil {
-			return err
-		}
-		for i := 0; i < engine.MaxComments; i++ {
-			if err := w.act(ctx, engine.ActComment, "メモ"+strconv.Itoa(i)); err != nil {
-				return err
+	}
+	return nil
+}
+
+// rowHoldsFinalScore checks that the agent's leaderboard row holds at least
+// the final score of its finished run, or that a full board of 50 may leave
+// it out (PP-LEADERBOARD; PP-OPENAPI for the board's shape).
+func (w *world) rowHoldsFinalScore() error {
+	if !hasKey(w.body, "entries") {
+		return verdict.Failf("PP-OPENAPI", "the kit's entries[]", clip(w.body), "the leaderboard's shape")
+	}
+	s := w.m.State
+	final := engine.Score(s.Points, s.Trust, s.Turn)
+	es := leaderEntries(w.body)
+	for _, e := range es {
+		if e.Agent.ID == w.me.ID {
+			if e.Score < final {
+				return verdict.Failf("PP-LEADERBOARD", fmt.Sprintf("a best score >= %d", final), e.Score, "the row of an agent that finished a run with %d", final)
 			}
+			return nil
 		}
-		w.mark()
-		return nil
-	})
-	sc.Step(`^the action succeeds without spending a turn$`, func() error {
-		if w.last == nil || !w.last.OK || w.last.State.Turn != w.before.Turn {
-			return verdict.Failf("", fmt.Sprintf("ok:true at turn %d", w.before.Turn), w.last, "")
+	}
+	if len(es) < 50 {
+		return verdict.Failf("PP-LEADERBOARD", "a row for the agent", len(es), "an agent with a finished public unseeded run scoring %d is not ranked on a board of fewer than 50", final)
+	}
+	return nil
+}
+
+// leaderboardRanked checks that the leaderboard holds 1 to 50 rows ranked
+// 1.. by falling score, one per agent (PP-LEADERBOARD; PP-OPENAPI for the
+// board's shape).
+func (w *world) leaderboardRanked() error {
+	if !hasKey(w.body, "entries") {
+		return verdict.Failf("PP-OPENAPI", "the kit's entries[]", clip(w.body), "the leaderboard's shape")
+	}
+	es := leaderEntries(w.body)
+	seen := map[string]bool{}
+	for i, e := range es {
+		if seen[e.Agent.ID] || (i > 0 && es[i-1].Score < e.Score) || e.Rank != i+1 {
+			return verdict.Failf("PP-LEADERBOARD", "rows ranked 1.. by falling score, one per agent", es, "row %d", i+1)
 		}
-		return nil
-	})
-	sc.Step(`^the action is refused without spending a turn$`, func() error {
-		if w.last == nil && w.expect.Alt400 && w.status == http.StatusBadRequest {
-			return nil // a missing required arg may be a 400 (the run is checked unchanged where it matters)
+		seen[e.Agent.ID] = true
+	}
+	if len(es) > 50 || len(es) == 0 {
+		return verdict.Failf("PP-LEADERBOARD", "1-50 rows", len(es), "")
+	}
+	return nil
+}
+
+// startReplayRun starts a second run with the custom seed of the first and
+// keeps it as the second run, leaving the first as it was.
+func (w *world) startReplayRun(ctx context.Context) error {
+	first := w.first
+	seed := "conformance-replay"
+	if err := w.startRun(ctx, defaultBudget, &seed); err != nil {
+		return err
+	}
+	w.second = &created{RunID: w.run, State: w.m.State}
+	w.first = first
+	return nil
+}
+
+// sameFirstCase checks that two distinct runs started with one custom seed
+// show the same first case and are marked seeded (PP-RUN-SEED-REPLAY).
+func (w *world) sameFirstCase() error {
+	a, b := w.first.State.Case, w.second.State.Case
+	if w.first.RunID == w.second.RunID || !reflect.DeepEqual(a, b) || !w.second.State.Seeded {
+		return verdict.Failf("PP-RUN-SEED-REPLAY", a, b, "two runs with one custom seed")
+	}
+	return nil
+}
+
+// listRecentRuns fetches the n most recent runs, which needs no key.
+func (w *world) listRecentRuns(ctx context.Context, n int) error {
+	_, err := w.do(ctx, http.MethodGet, "/runs?recent="+strconv.Itoa(n), "", nil, nil)
+	return err
+}
+
+// runAmongRecent checks that the recent runs hold at most n runs including
+// the scenario's (PP-RECENT; PP-OPENAPI when the run shows up outside the
+// kit's runs[]).
+func (w *world) runAmongRecent(n int) error {
+	var l struct {
+		Runs []struct {
+			RunID string `json:"run_id"`
+		} `json:"runs"`
+	}
+	json.Unmarshal(w.body, &l)
+	if w.status == 200 && !hasKey(w.body, "runs") {
+		if strings.Contains(string(w.body), `"`+w.run+`"`) {
+			return verdict.Failf("PP-OPENAPI", "the kit's runs[]", clip(w.body), "the recent runs' shape")
 		}
-		if w.last == nil || w.last.OK || w.last.State.Turn != w.before.Turn {
-			return verdict.Failf("", fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
+	}
+	found := false
+	for _, r := range l.Runs {
+		found = found || r.RunID == w.run
+	}
+	if w.status != 200 || !found || len(l.Runs) > n {
+		return verdict.Failf("PP-RECENT", fmt.Sprintf("at most %d runs including %s", n, w.run), clip(w.body), "")
+	}
+	return nil
+}
+
+// visibility sets the run's visibility and checks the kit's body was taken
+// (PP-WIRE-BODIES).
+func (w *world) visibility(ctx context.Context, v string) error {
+	if _, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/visibility", w.me.Key, map[string]string{"visibility": v}, nil); err != nil {
+		return err
+	}
+	return w.wireBody("visibility")
+}
+
+// hideRun sets the run's visibility to hidden (PP-WIRE-BODIES judges the
+// kit's body).
+func (w *world) hideRun(ctx context.Context) error { return w.visibility(ctx, "hidden") }
+
+// publishRun sets the run's visibility back to public (PP-WIRE-BODIES
+// judges the kit's body).
+func (w *world) publishRun(ctx context.Context) error { return w.visibility(ctx, "public") }
+
+// hiddenLogNotFound checks that the run's public log answers 404 (the
+// scenario's rule).
+func (w *world) hiddenLogNotFound(ctx context.Context) error {
+	if _, err := w.do(ctx, http.MethodGet, "/runs/"+w.run, "", nil, nil); err != nil {
+		return err
+	}
+	return w.wantStatus(http.StatusNotFound)
+}
+
+// lookedAtCase looks at the case once, without marking the run.
+func (w *world) lookedAtCase(ctx context.Context) error { return w.act(ctx, engine.ActLook, "") }
+
+// checkStatus marks the run and sends the status action.
+func (w *world) checkStatus(ctx context.Context) error {
+	w.mark()
+	return w.act(ctx, engine.ActStatus, "")
+}
+
+// logListsOneLook checks that the public log lists the look alone: the
+// status action is not logged (the scenario's rule; PP-RUN-LOG for the
+// log's shape).
+func (w *world) logListsOneLook(ctx context.Context) error {
+	l, err := w.getLog(ctx)
+	if err != nil {
+		return err
+	}
+	if !hasKey(w.body, "log") {
+		return verdict.Failf("PP-RUN-LOG", "the kit's log[{action}]", clip(w.body), "the run log's shape")
+	}
+	if len(l.Log) != 1 || l.Log[0].Action != engine.ActLook {
+		return verdict.Failf("", "one logged look", l.Log, "status must not be logged")
+	}
+	return nil
+}
+
+// review posts a review of n characters on the run.
+func (w *world) review(ctx context.Context, n int) error {
+	_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/review", w.me.Key, map[string]string{"text": repeatRunes(n)}, nil)
+	return err
+}
+
+// hedgedRun starts a run with the default budget and hedges it through to
+// its end.
+func (w *world) hedgedRun(ctx context.Context) error {
+	if err := w.startRun(ctx, defaultBudget, nil); err != nil {
+		return err
+	}
+	return w.hedgeThrough(ctx)
+}
+
+// logShowsReview checks that the kit's review body was taken
+// (PP-WIRE-BODIES) and the public log shows the 2000-character review
+// (PP-RUN-LOG).
+func (w *world) logShowsReview(ctx context.Context) error {
+	if err := w.wireBody("review"); err != nil {
+		return err
+	}
+	if _, err := w.getLog(ctx); err != nil {
+		return err
+	}
+	if !strings.Contains(string(w.body), repeatRunes(2000)) {
+		return verdict.Failf("PP-RUN-LOG", "the 2000-character review in the run log", clip(w.body), "the kit shows the review in the public log")
+	}
+	return nil
+}
+
+// secondReviewRefused sends a second review of the run and checks that it
+// is refused with a 4xx other than 401 and 404 (PP-REVIEW).
+func (w *world) secondReviewRefused(ctx context.Context) error {
+	if err := w.review(ctx, 10); err != nil {
+		return err
+	}
+	if w.status < 400 || w.status >= 500 || w.status == http.StatusUnauthorized || w.status == http.StatusNotFound {
+		return verdict.Failf("PP-REVIEW", "a refusal (400 or 409)", w.status, "a second review of one run: %s", clip(w.body))
+	}
+	return nil
+}
+
+// comment marks the run and comments the given text.
+func (w *world) comment(ctx context.Context, text string) error {
+	w.mark()
+	return w.act(ctx, engine.ActComment, text)
+}
+
+// commentOfLength marks the run and comments a text of n characters.
+func (w *world) commentOfLength(ctx context.Context, n int) error {
+	w.mark()
+	return w.act(ctx, engine.ActComment, repeatRunes(n))
+}
+
+// commentOutcome checks that the last comment was accepted or refused as
+// the outline says (PP-COMMENT-LENGTH).
+func (w *world) commentOutcome(outcome string) error {
+	if w.last == nil || w.last.OK != (outcome == "accepted") {
+		return verdict.Failf("PP-COMMENT-LENGTH", outcome, w.last, "")
+	}
+	return nil
+}
+
+// writeMaxComments writes the run's maximum number of comments on the
+// embedded reference, then marks the run.
+func (w *world) writeMaxComments(ctx context.Context) error {
+	if _, err := w.control(); err != nil {
+		return err
+	}
+	for i := 0; i < engine.MaxComments; i++ {
+		if err := w.act(ctx, engine.ActComment, "メモ"+strconv.Itoa(i)); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	w.mark()
+	return nil
+}
+
+// succeedsWithoutTurn checks that the last action answered ok:true at the
+// marked turn (the scenario's rule).
+func (w *world) succeedsWithoutTurn() error {
+	if w.last == nil || !w.last.OK || w.last.State.Turn != w.before.Turn {
+		return verdict.Failf("", fmt.Sprintf("ok:true at turn %d", w.before.Turn), w.last, "")
+	}
+	return nil
+}
+
+// refusedWithoutTurn checks that the last action answered ok:false at the
+// marked turn, or 400 where the expectation allows it for a missing
+// argument (the scenario's rule).
+func (w *world) refusedWithoutTurn() error {
+	if w.last == nil && w.expect.Alt400 && w.status == http.StatusBadRequest {
+		return nil // a missing required arg may be a 400 (the run is checked unchanged where it matters)
+	}
+	if w.last == nil || w.last.OK || w.last.State.Turn != w.before.Turn {
+		return verdict.Failf("", fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
+	}
+	return nil
 }
 
 // finishSecondRun hedges a second public, unseeded run of the scenario's

@@ -18,148 +18,213 @@ func (w *world) lastSettlement() (*engine.Settlement, error) {
 	return &w.m.Settlements[len(w.m.Settlements)-1], nil
 }
 
+// settleSteps registers the steps of publishing's settlement, trust, score
+// and the reveal. The model already checked every figure when the publish
+// came back; these steps make the scenario's claim explicit.
 func settleSteps(sc *godog.ScenarioContext, w *world) {
-	// The model already checked every figure when the publish came back;
-	// these steps make the scenario's claim explicit.
-	sc.Step(`^the settlement matches the table for the revealed answers$`, func() error {
-		_, err := w.lastSettlement()
+	sc.Step(`^the settlement matches the table for the revealed answers$`, w.settlementMatches)
+	sc.Step(`^the agent has read every document it can afford$`, w.readAffordable)
+	sc.Step(`^the agent has asserted what it read and hedged the rest$`, w.assertReadHedgeRest)
+	sc.Step(`^every ghost answer cost 4 more trust$`, w.ghostCost)
+	sc.Step(`^every cleared case added 300 and the final case 1500 more, and the run was won$`, w.bonusesAndVictory)
+	sc.Step(`^the trust is 100$`, w.trustIs100)
+	sc.Step(`^the trust never exceeded 100$`, w.trustNeverAbove100)
+	sc.Step(`^the agent misprints until it is fired$`, w.misprintUntilFired)
+	sc.Step(`^the run ended with status "([^"]*)"$`, w.endedWithStatus)
+	sc.Step(`^the state's status is no longer "active"$`, w.noLongerActive)
+	sc.Step(`^further actions are refused with status 409$`, w.furtherActionsConflict)
+	sc.Step(`^the last settlement left trust at 0 with no clear bonus$`, w.settlementClamped)
+	sc.Step(`^the score is points \+ trust\*5 - turns$`, w.scoreFormula)
+	sc.Step(`^nothing shown before the publish held a revealed answer, trap or witness type$`, w.nothingLeaked)
+	sc.Step(`^the agent has looked at the case and interviewed a witness$`, w.lookedAndInterviewed)
+	sc.Step(`^the agent fetches the public log of the run$`, w.fetchLog)
+	sc.Step(`^the settlement reveals every question's answer, the traps and every witness's type$`, w.revealComplete)
+}
+
+// settlementMatches checks that a settlement exists (PP-HIDE-REVEAL): the
+// model already checked every figure when the publish came back, so this
+// step only makes the scenario's claim explicit.
+func (w *world) settlementMatches() error {
+	_, err := w.lastSettlement()
+	return err
+}
+
+// assertReadHedgeRest answers every question: asserted, citing a source
+// read, where one backs it, hedged as 裏取り不能 otherwise.
+func (w *world) assertReadHedgeRest(ctx context.Context) error {
+	for _, q := range w.m.State.Case.Questions {
+		arg := q.ID + " 裏取り不能 留保"
+		if id, st := w.backing(q.Claim, false); id != "" {
+			arg = fmt.Sprintf("%s %s 断言 %s", q.ID, verdictOf(st, false), id)
+		}
+		if err := w.act(ctx, engine.ActAnswer, arg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ghostCost checks that every 裏取り不能 question of the last
+// settlement was a ghost costing the wrong hedge's trust plus the ghost's
+// (PP-SETTLE-GHOST); it skips when the case has none.
+func (w *world) ghostCost() error {
+	st, err := w.lastSettlement()
+	if err != nil {
 		return err
-	})
-	sc.Step(`^the agent has read every document it can afford$`, func(ctx context.Context) error { return w.readAffordable(ctx) })
-	sc.Step(`^the agent has asserted what it read and hedged the rest$`, func(ctx context.Context) error {
-		for _, q := range w.m.State.Case.Questions {
-			arg := q.ID + " 裏取り不能 留保"
-			if id, st := w.backing(q.Claim, false); id != "" {
-				arg = fmt.Sprintf("%s %s 断言 %s", q.ID, verdictOf(st, false), id)
-			}
-			if err := w.act(ctx, engine.ActAnswer, arg); err != nil {
-				return err
+	}
+	ghosts := 0
+	for _, l := range st.Lines {
+		if l.Correct == engine.Unverifiable {
+			ghosts++
+			if !l.Ghost || l.Trust != engine.TrustHedgeWrong+engine.TrustGhost {
+				return verdict.Failf("PP-SETTLE-GHOST", "ghost, trust -7", l, "")
 			}
 		}
-		return nil
-	})
-	sc.Step(`^every ghost answer cost 4 more trust$`, func() error {
-		st, err := w.lastSettlement()
-		if err != nil {
-			return err
+	}
+	if ghosts == 0 {
+		return verdict.Skipf("case 1 of this run has no 裏取り不能 question")
+	}
+	return nil
+}
+
+// bonusesAndVictory checks that four cases were published, the run was won,
+// and each case added the clear bonus with the victory bonus on the last
+// (PP-SETTLE-BONUS).
+func (w *world) bonusesAndVictory() error {
+	if len(w.m.Settlements) != 4 || w.m.State.Status != engine.StatusVictory {
+		return verdict.Failf("PP-SETTLE-BONUS", "four published cases and victory", fmt.Sprintf("%d, %s", len(w.m.Settlements), w.m.State.Status), "")
+	}
+	for _, s := range w.m.Settlements {
+		want, clear := 0, engine.BonusCaseClear
+		if s.CaseNo == 4 {
+			want, clear = engine.BonusVictory, s.ClearBonus // case 4's clear bonus is PP-SETTLE-VICTORY's
 		}
-		ghosts := 0
-		for _, l := range st.Lines {
-			if l.Correct == engine.Unverifiable {
-				ghosts++
-				if !l.Ghost || l.Trust != engine.TrustHedgeWrong+engine.TrustGhost {
-					return verdict.Failf("PP-SETTLE-GHOST", "ghost, trust -7", l, "")
-				}
-			}
+		if s.ClearBonus != clear || s.VictoryBonus != want {
+			return verdict.Failf("PP-SETTLE-BONUS", [2]int{300, want}, [2]int{s.ClearBonus, s.VictoryBonus}, "case %d", s.CaseNo)
 		}
-		if ghosts == 0 {
-			return verdict.Skipf("case 1 of this run has no 裏取り不能 question")
-		}
-		return nil
-	})
-	sc.Step(`^every cleared case added 300 and the final case 1500 more, and the run was won$`, func() error {
-		if len(w.m.Settlements) != 4 || w.m.State.Status != engine.StatusVictory {
-			return verdict.Failf("PP-SETTLE-BONUS", "four published cases and victory", fmt.Sprintf("%d, %s", len(w.m.Settlements), w.m.State.Status), "")
-		}
-		for _, s := range w.m.Settlements {
-			want, clear := 0, engine.BonusCaseClear
-			if s.CaseNo == 4 {
-				want, clear = engine.BonusVictory, s.ClearBonus // case 4's clear bonus is PP-SETTLE-VICTORY's
-			}
-			if s.ClearBonus != clear || s.VictoryBonus != want {
-				return verdict.Failf("PP-SETTLE-BONUS", [2]int{300, want}, [2]int{s.ClearBonus, s.VictoryBonus}, "case %d", s.CaseNo)
-			}
-		}
-		return nil
-	})
-	sc.Step(`^the trust is 100$`, func() error {
-		if err := w.wantCreated(); err != nil {
-			return err
-		}
-		if w.m.State.Trust != engine.TrustInit {
-			return verdict.Failf("PP-TRUST-INIT", 100, w.m.State.Trust, "trust of a new run")
-		}
-		return nil
-	})
-	sc.Step(`^the trust never exceeded 100$`, func() error {
-		if w.m.MaxTrust > engine.TrustMax {
-			return verdict.Failf("PP-TRUST-INIT", "<= 100", w.m.MaxTrust, "")
-		}
-		return nil
-	})
-	sc.Step(`^the agent misprints until it is fired$`, func(ctx context.Context) error { return w.misprintUntilFired(ctx) })
-	sc.Step(`^the run ended with status "([^"]*)"$`, func(status string) error {
-		switch got := w.m.State.Status; {
-		case got == engine.StatusActive:
-			return verdict.Failf("PP-STATE-STATUS-ENDED", status, got, "the run should have ended")
-		case got != status:
-			return verdict.Failf("PP-STATE-VIEW", status, got, "the kit's name of an ended status")
-		}
-		return nil
-	})
-	sc.Step(`^the state's status is no longer "active"$`, func() error {
-		if got := w.m.State.Status; got == engine.StatusActive {
-			return verdict.Failf("PP-STATE-STATUS-ENDED", "a status other than active", got, "after case %d, trust %d", w.m.State.CaseNo, w.m.State.Trust)
-		}
-		return nil
-	})
-	sc.Step(`^further actions are refused with status 409$`, func(ctx context.Context) error {
-		if err := w.act(ctx, engine.ActLook, ""); err != nil {
-			return err
-		}
-		return w.wantStatus(http.StatusConflict)
-	})
-	sc.Step(`^the last settlement left trust at 0 with no clear bonus$`, func() error {
-		st, err := w.lastSettlement()
-		if err != nil {
-			return err
-		}
-		if st.TrustAfter != 0 || st.ClearBonus != 0 || !st.Fired || w.m.State.Trust != 0 {
-			return verdict.Failf("PP-SETTLE-CLAMP", "trust 0, fired, no clear bonus", st.Outcome, "")
-		}
-		return nil
-	})
-	sc.Step(`^the score is points \+ trust\*5 - turns$`, func() error {
-		if !w.m.Shows["score"] {
-			return verdict.Skipf("the target shows no score in its state (the seed defines none)")
-		}
-		s := w.m.State
-		if s.Score != s.Points+5*s.Trust-s.Turn {
-			return verdict.Failf("PP-SCORE", s.Points+5*s.Trust-s.Turn, s.Score, "")
-		}
-		return nil
-	})
-	sc.Step(`^nothing shown before the publish held a revealed answer, trap or witness type$`, func() error {
-		// The model compared every body of the case with the reveal when the
-		// publish came back (Model.checkHidden); here it must have had both.
-		if len(w.m.Settlements) == 0 {
-			return verdict.Failf("PP-HIDE-REVEAL", "a publish with its reveal", "none", "")
-		}
-		st := w.m.Settlements[len(w.m.Settlements)-1]
-		if len(st.Reveal.Answers) == 0 {
-			return verdict.Failf("PP-HIDE-REVEAL", "the revealed answers", st.Reveal, "")
-		}
-		return nil
-	})
-	sc.Step(`^the agent has looked at the case and interviewed a witness$`, func(ctx context.Context) error {
-		if err := w.act(ctx, engine.ActLook, ""); err != nil {
-			return err
-		}
-		return w.act(ctx, engine.ActInterview, w.unheardTopic())
-	})
-	sc.Step(`^the agent fetches the public log of the run$`, func(ctx context.Context) error {
-		_, err := w.getLog(ctx)
+	}
+	return nil
+}
+
+// trustIs100 checks that a run was created with the initial trust
+// (PP-TRUST-INIT).
+func (w *world) trustIs100() error {
+	if err := w.wantCreated(); err != nil {
 		return err
-	})
-	sc.Step(`^the settlement reveals every question's answer, the traps and every witness's type$`, func() error {
-		st, err := w.lastSettlement()
-		if err != nil {
-			return err
-		}
-		rv := st.Reveal
-		if len(rv.Answers) != len(w.m.Cases[0].Questions) || len(rv.Witnesses) != len(w.m.Cases[0].Witnesses) || rv.Traps == nil {
-			return verdict.Failf("PP-HIDE-REVEAL", "answers, traps and witness types of case 1", rv, "")
-		}
-		return nil
-	})
+	}
+	if w.m.State.Trust != engine.TrustInit {
+		return verdict.Failf("PP-TRUST-INIT", 100, w.m.State.Trust, "trust of a new run")
+	}
+	return nil
+}
+
+// trustNeverAbove100 checks that the trust the model saw never exceeded its
+// maximum (PP-TRUST-INIT).
+func (w *world) trustNeverAbove100() error {
+	if w.m.MaxTrust > engine.TrustMax {
+		return verdict.Failf("PP-TRUST-INIT", "<= 100", w.m.MaxTrust, "")
+	}
+	return nil
+}
+
+// endedWithStatus checks that the run ended (PP-STATE-STATUS-ENDED) with
+// the kit's name of the given status (PP-STATE-VIEW).
+func (w *world) endedWithStatus(status string) error {
+	switch got := w.m.State.Status; {
+	case got == engine.StatusActive:
+		return verdict.Failf("PP-STATE-STATUS-ENDED", status, got, "the run should have ended")
+	case got != status:
+		return verdict.Failf("PP-STATE-VIEW", status, got, "the kit's name of an ended status")
+	}
+	return nil
+}
+
+// noLongerActive checks that the run's status is no longer active
+// (PP-STATE-STATUS-ENDED).
+func (w *world) noLongerActive() error {
+	if got := w.m.State.Status; got == engine.StatusActive {
+		return verdict.Failf("PP-STATE-STATUS-ENDED", "a status other than active", got, "after case %d, trust %d", w.m.State.CaseNo, w.m.State.Trust)
+	}
+	return nil
+}
+
+// furtherActionsConflict sends a look and checks that it is refused with
+// 409 (the scenario's rule).
+func (w *world) furtherActionsConflict(ctx context.Context) error {
+	if err := w.act(ctx, engine.ActLook, ""); err != nil {
+		return err
+	}
+	return w.wantStatus(http.StatusConflict)
+}
+
+// settlementClamped checks that the last settlement clamped trust at 0,
+// fired the trainee and paid no clear bonus (PP-SETTLE-CLAMP).
+func (w *world) settlementClamped() error {
+	st, err := w.lastSettlement()
+	if err != nil {
+		return err
+	}
+	if st.TrustAfter != 0 || st.ClearBonus != 0 || !st.Fired || w.m.State.Trust != 0 {
+		return verdict.Failf("PP-SETTLE-CLAMP", "trust 0, fired, no clear bonus", st.Outcome, "")
+	}
+	return nil
+}
+
+// scoreFormula checks that a shown score is points + 5×trust − turns
+// (PP-SCORE); it skips when the target shows no score.
+func (w *world) scoreFormula() error {
+	if !w.m.Shows["score"] {
+		return verdict.Skipf("the target shows no score in its state (the seed defines none)")
+	}
+	s := w.m.State
+	if s.Score != s.Points+5*s.Trust-s.Turn {
+		return verdict.Failf("PP-SCORE", s.Points+5*s.Trust-s.Turn, s.Score, "")
+	}
+	return nil
+}
+
+// nothingLeaked checks that a publish came back with its revealed answers
+// (PP-HIDE-REVEAL): the model compared every earlier body of the case with
+// the reveal then (Model.checkHidden).
+func (w *world) nothingLeaked() error {
+	// The model compared every body of the case with the reveal when the
+	// publish came back (Model.checkHidden); here it must have had both.
+	if len(w.m.Settlements) == 0 {
+		return verdict.Failf("PP-HIDE-REVEAL", "a publish with its reveal", "none", "")
+	}
+	st := w.m.Settlements[len(w.m.Settlements)-1]
+	if len(st.Reveal.Answers) == 0 {
+		return verdict.Failf("PP-HIDE-REVEAL", "the revealed answers", st.Reveal, "")
+	}
+	return nil
+}
+
+// lookedAndInterviewed looks at the case and interviews a witness not heard
+// yet.
+func (w *world) lookedAndInterviewed(ctx context.Context) error {
+	if err := w.act(ctx, engine.ActLook, ""); err != nil {
+		return err
+	}
+	return w.act(ctx, engine.ActInterview, w.unheardTopic())
+}
+
+// fetchLog fetches the run's public log, which needs no key.
+func (w *world) fetchLog(ctx context.Context) error {
+	_, err := w.getLog(ctx)
+	return err
+}
+
+// revealComplete checks that the last settlement reveals the answer of
+// every question, the traps and the type of every witness of case 1
+// (PP-HIDE-REVEAL).
+func (w *world) revealComplete() error {
+	st, err := w.lastSettlement()
+	if err != nil {
+		return err
+	}
+	rv := st.Reveal
+	if len(rv.Answers) != len(w.m.Cases[0].Questions) || len(rv.Witnesses) != len(w.m.Cases[0].Witnesses) || rv.Traps == nil {
+		return verdict.Failf("PP-HIDE-REVEAL", "answers, traps and witness types of case 1", rv, "")
+	}
+	return nil
 }

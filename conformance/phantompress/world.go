@@ -108,6 +108,7 @@ type world struct {
 	first            *created
 	second           *created
 	reg              map[string]any
+	fire             fire10 // the two runs of the "trust between 1 and 10" scenario
 	cleanup          []func()
 	// failed is set when the scenario ended in anything but a pass.
 	failed bool
