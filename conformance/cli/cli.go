@@ -94,10 +94,22 @@ func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flagSet {
 	return &flagSet{FlagSet: fs}
 }
 
-// parse parses flags, allowing them after positional arguments too; it
-// returns done=true with the exit code when parsing ended the command (help
-// asked, or a bad flag).
+// parse parses flags for a verb that takes no positional argument: a stray
+// one (a URL without --target, say) is a usage error, never ignored.
 func (fs *flagSet) parse(args []string) (code int, done bool) {
+	code, done = fs.parseWithArgs(args)
+	if !done && len(fs.positional) > 0 {
+		fmt.Fprintf(fs.Output(), "conformance %s: unexpected argument %q (flags start with --; did you mean --target %s?)\n",
+			fs.Name(), fs.positional[0], fs.positional[0])
+		return ExitError, true
+	}
+	return code, done
+}
+
+// parseWithArgs parses flags, allowing them after positional arguments
+// too; it returns done=true with the exit code when parsing ended the
+// command (help asked, or a bad flag).
+func (fs *flagSet) parseWithArgs(args []string) (code int, done bool) {
 	err := fs.Parse(args)
 	for err == nil && fs.NArg() > 0 {
 		rest := fs.Args()

@@ -48,6 +48,12 @@ func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
 		{[]string{"rules", "--format", "yaml"}, "--format must be text or json", "bad format"},
 		{[]string{"replay"}, "give exactly one case file", "missing case file"},
 		{[]string{"run", "--rule", "IYRA-NO-SUCH-RULE"}, "unknown rule IYRA-NO-SUCH-RULE", "a typo in --rule"},
+		{[]string{"run", "http://127.0.0.1:1", "--protocol", "iyra"}, `unexpected argument "http://127.0.0.1:1"`, "a URL without --target must not run the embedded suite"},
+		{[]string{"rules", "iyra"}, `unexpected argument "iyra"`, "stray argument"},
+		{[]string{"run", "--timeout", "-1s"}, "--timeout must be positive", "negative timeout"},
+		{[]string{"run", "--rate", "-5"}, "--rate must be zero", "negative rate"},
+		{[]string{"run", "--target", "ftp://x", "--protocol", "iyra"}, "is not an http(s) URL", "target scheme checked first"},
+		{[]string{"run", "--json", "/tmp"}, "is a folder, not a file", "a report path that is a folder"},
 		{[]string{"run", "--json", "/no/such/dir/r.json"}, "folder /no/such/dir does not exist", "reports are checked before the run"},
 		{[]string{"replay", "/no/such/case.json"}, "reading case file", "missing file"},
 	}

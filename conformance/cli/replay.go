@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/agentgames/conformance/conformance/suite"
 )
@@ -18,7 +19,7 @@ func replayCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("replay", "replay FILE [--target URL] [flags]", replayExamples, stderr)
 	var o runOptions
 	o.bind(fs)
-	if code, done := fs.parse(args); done {
+	if code, done := fs.parseWithArgs(args); done {
 		return code
 	}
 	if len(fs.positional) != 1 {
@@ -44,7 +45,7 @@ func replayCmd(args []string, stdout, stderr io.Writer) int {
 		where = "the embedded reference"
 	}
 	fmt.Fprintf(stdout, "replaying %s %q (%s) against %s\n", c.Kind, c.Name, c.Rule, where)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := suite.Replay(ctx, cfg, c)
 	return finish(rep, err, o, stdout, stderr)

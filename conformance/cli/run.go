@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/report"
@@ -56,8 +57,8 @@ func (o *runOptions) bind(fs *flagSet) {
 }
 
 func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
-	if o.target != "" && o.protocol == "" {
-		return suite.Config{}, fmt.Errorf("--target needs --protocol: which contract should the deployment be checked against?")
+	if err := o.checkValues(); err != nil {
+		return suite.Config{}, err
 	}
 	ps, err := selectProtocols(o.protocol)
 	if err != nil {
@@ -74,6 +75,27 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	return cfg, nil
 }
 
+// checkValues refuses flag values that could only fail later, before any
+// request is sent.
+func (o *runOptions) checkValues() error {
+	switch {
+	case o.target != "" && o.protocol == "":
+		return fmt.Errorf("--target needs --protocol: which contract should the deployment be checked against?")
+	case o.timeout <= 0:
+		return fmt.Errorf("--timeout must be positive, not %s", o.timeout)
+	case o.rate < 0:
+		return fmt.Errorf("--rate must be zero (unlimited) or positive, not %g", o.rate)
+	case o.maxWrites < 0:
+		return fmt.Errorf("--max-writes must be zero (unlimited) or positive, not %d", o.maxWrites)
+	}
+	if o.target != "" {
+		if _, err := suite.ResolveBase(o.target, "/"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // check fails fast when a report could not be written, so a long run is
 // not wasted on a typo in a path.
 func (out outputs) check() error {
@@ -84,6 +106,9 @@ func (out outputs) check() error {
 		dir := filepath.Dir(path)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("%s %s: folder %s does not exist", flag, path, dir)
+		}
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			return fmt.Errorf("%s %s: is a folder, not a file", flag, path)
 		}
 	}
 	return nil
@@ -101,7 +126,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conformance run:", err)
 		return ExitError
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := suite.Run(ctx, cfg)
 	return finish(rep, err, o, stdout, stderr)

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
@@ -49,7 +50,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 
 func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
 		<-ctx.Done()

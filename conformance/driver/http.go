@@ -37,6 +37,9 @@ type HTTPOptions struct {
 	Budget    *Budget
 	Secrets   *Secrets
 	Validator Validator
+	// Breaker stops a run from sending requests to a target that has
+	// stopped answering (shared by the drivers of one protocol run).
+	Breaker *Breaker
 	// MaxRetryWait caps how long a read waits on a 429 Retry-After before
 	// the runner gives up and reports an error.
 	MaxRetryWait time.Duration
@@ -97,16 +100,17 @@ type Request struct {
 
 // Response is what the target answered.
 type Response struct {
-	Status int
-	Header http.Header
-	Body   []byte
+	Status  int
+	Header  http.Header
+	Body    []byte
+	secrets *Secrets
 }
 
 // Decode unmarshals the body into v; a body that is not JSON is a failure of
 // rule, since every documented response is JSON.
 func (r *Response) Decode(rule string, v any) error {
 	if err := json.Unmarshal(r.Body, v); err != nil {
-		return verdict.Failf(rule, "a JSON body", clip(r.Body), "status %d: %v", r.Status, err)
+		return verdict.Failf(rule, "a JSON body", r.secrets.Clip(r.Body), "status %d: %v", r.Status, err)
 	}
 	return nil
 }
@@ -134,13 +138,13 @@ func (d *HTTP) Do(ctx context.Context, req Request) (*Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		wait, quota := quotaAnswer(resp)
-		if !quota || allowed(req.Allow, resp.Status) {
+		wait, busy := busyAnswer(resp)
+		if !busy || allowed(req.Allow, resp.Status) {
 			return resp, nil
 		}
 		if write || attempt >= 3 || wait > d.opts.MaxRetryWait {
-			return nil, verdict.Errorf("target quota or rate limit: %s %s answered %d (%s); writes are never retried",
-				req.Method, req.Path, resp.Status, strings.TrimSpace(clip(resp.Body)))
+			return nil, verdict.Errorf("target over quota, rate-limited or unavailable: %s %s answered %d (%s); writes are never retried",
+				req.Method, req.Path, resp.Status, strings.TrimSpace(d.opts.Secrets.Clip(resp.Body)))
 		}
 		if err := sleep(ctx, wait); err != nil {
 			return nil, verdict.Errorf("waiting for Retry-After: %v", err)
@@ -148,14 +152,15 @@ func (d *HTTP) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 }
 
-// quotaAnswer reports whether resp is a quota/rate answer (429, or 503 with
-// Retry-After) and how long it asks to wait.
-func quotaAnswer(resp *Response) (time.Duration, bool) {
-	ra := resp.Header.Get("Retry-After")
-	if resp.Status != http.StatusTooManyRequests && !(resp.Status == http.StatusServiceUnavailable && ra != "") {
-		return 0, false
+// busyAnswer reports whether resp says the target cannot serve now (429
+// over quota or rate, 502/503/504 unavailable) rather than anything about a
+// rule, and how long it asks to wait.
+func busyAnswer(resp *Response) (time.Duration, bool) {
+	switch resp.Status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return parseRetryAfter(resp.Header.Get("Retry-After")), true
 	}
-	return parseRetryAfter(ra), true
+	return 0, false
 }
 
 func parseRetryAfter(v string) time.Duration {
@@ -187,24 +192,45 @@ func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
 	defer cancel()
+	if err := d.opts.Breaker.check(); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	hresp, err := d.opts.Client.Do(hreq.WithContext(ctx))
 	if err != nil {
 		d.record(hreq, body, nil, time.Since(start), err)
+		d.opts.Breaker.failed()
 		return nil, verdict.Errorf("%s %s: %v", req.Method, d.opts.Secrets.Redact(hreq.URL.String()), err)
 	}
 	defer hresp.Body.Close()
-	rbody, err := io.ReadAll(hresp.Body)
+	rbody, err := readBody(hresp.Body)
 	if err != nil {
-		return nil, verdict.Errorf("%s %s: reading body: %v", req.Method, req.Path, err)
+		d.opts.Breaker.failed()
+		return nil, verdict.Errorf("%s %s: %v", req.Method, req.Path, err)
 	}
-	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rbody}
+	d.opts.Breaker.answered()
+	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rbody, secrets: d.opts.Secrets}
 	d.opts.Secrets.Learn(rbody)
 	d.record(hreq, body, resp, time.Since(start), nil)
 	if d.opts.Validator != nil {
 		d.rec.Finding(d.opts.Validator.Validate(hreq, resp.Status, resp.Header, rbody))
 	}
 	return resp, nil
+}
+
+// MaxResponse bounds a response body: no documented answer comes near it,
+// and a target streaming without end must not exhaust the runner's memory.
+const MaxResponse = 16 << 20
+
+func readBody(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxResponse+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading body: %w", err)
+	case len(b) > MaxResponse:
+		return nil, fmt.Errorf("response body larger than %d MiB", MaxResponse>>20)
+	}
+	return b, nil
 }
 
 func (d *HTTP) build(ctx context.Context, req Request) (*http.Request, []byte, error) {

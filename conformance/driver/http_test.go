@@ -142,3 +142,79 @@ func TestKeysInAnyResponseAreLearnedWhateverTheStatus(t *testing.T) {
 	got := d.Secrets().Redact("flib_should_not_have_been_issued rt_abcdefgh not-a-secret-123")
 	assert.Equal(t, "[REDACTED] [REDACTED] not-a-secret-123", got)
 }
+
+func TestSecretFieldNamesInEveryCase(t *testing.T) {
+	s := &driver.Secrets{}
+	s.Learn([]byte(`{"endpointSecret":"es_0123456789","accessToken":"at_0123456789","API_KEY":"ak_0123456789","idempotency_key":"idem-0123456789"}`))
+	assert.Equal(t, "[REDACTED] [REDACTED] [REDACTED] idem-0123456789",
+		s.Redact("es_0123456789 at_0123456789 ak_0123456789 idem-0123456789"))
+}
+
+func TestALongerSecretIsNotLeftHalfRedacted(t *testing.T) {
+	s := &driver.Secrets{}
+	s.Add("aa_short")
+	s.Add("aa_short_and_longer")
+	assert.Equal(t, "[REDACTED] [REDACTED]", s.Redact("aa_short_and_longer aa_short"))
+}
+
+func TestClipNeverCutsThroughAKey(t *testing.T) {
+	s := &driver.Secrets{}
+	key := "aa_0123456789abcdef"
+	s.Add(key)
+	body := strings.Repeat("x", driver.MaxBody-4) + key
+	assert.NotContains(t, s.Clip([]byte(body)), "aa_0")
+}
+
+func TestAnUnavailableTargetIsAHarnessErrorNotARuleVerdict(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Retry-After", "0")
+		w.WriteHeader(http.StatusBadGateway)
+	}))
+	defer srv.Close()
+	d := driver.NewHTTP(driver.HTTPOptions{BaseURL: srv.URL})
+	var he *verdict.HarnessError
+	_, err := d.Do(context.Background(), driver.Request{Method: "GET", Path: "/"})
+	assert.True(t, errors.As(err, &he), "got %v", err)
+	assert.Equal(t, int32(4), n.Load(), "a read is retried three times")
+	_, err = d.Do(context.Background(), driver.Request{Method: "POST", Path: "/"})
+	assert.True(t, errors.As(err, &he), "got %v", err)
+	assert.Equal(t, int32(5), n.Load(), "a write is sent once")
+	resp, err := d.Do(context.Background(), driver.Request{Method: "POST", Path: "/", Allow: []int{502}})
+	require.NoError(t, err)
+	assert.Equal(t, 502, resp.Status, "a step that expects it sees it")
+}
+
+func TestAnEndlessBodyIsCutOffAsAHarnessError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := []byte(strings.Repeat("x", 1<<20))
+		for i := 0; i < 20; i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	_, err := driver.NewHTTP(driver.HTTPOptions{BaseURL: srv.URL}).Do(context.Background(), driver.Request{Method: "GET", Path: "/"})
+	var he *verdict.HarnessError
+	require.True(t, errors.As(err, &he), "got %v", err)
+	assert.Contains(t, err.Error(), "larger than 16 MiB")
+}
+
+func TestTheBreakerStopsSendingToADeadTarget(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		conn.Close() // a transport failure for the client
+	}))
+	defer srv.Close()
+	d := driver.NewHTTP(driver.HTTPOptions{BaseURL: srv.URL, Breaker: &driver.Breaker{}})
+	for i := 0; i < 6; i++ {
+		_, err := d.Do(context.Background(), driver.Request{Method: "POST", Path: "/"})
+		var he *verdict.HarnessError
+		require.True(t, errors.As(err, &he), "request %d: %v", i, err)
+	}
+	assert.Equal(t, int32(driver.BreakerThreshold), n.Load(), "after the threshold nothing more is sent")
+}

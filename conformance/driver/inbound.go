@@ -48,6 +48,7 @@ type InboundOptions struct {
 // it got. Fields are raw (secrets and all): the step needs real values; the
 // transcript copy is redacted.
 type InboundRequest struct {
+	secrets     *Secrets
 	Method      string
 	Path        string
 	Query       string
@@ -63,7 +64,7 @@ type InboundRequest struct {
 // rule, since the agent sent it.
 func (r *InboundRequest) Decode(rule string, v any) error {
 	if err := json.Unmarshal(r.Body, v); err != nil {
-		return verdict.Failf(rule, "a JSON request body", clip(r.Body), "%s %s: %v", r.Method, r.Path, err)
+		return verdict.Failf(rule, "a JSON request body", r.secrets.Clip(r.Body), "%s %s: %v", r.Method, r.Path, err)
 	}
 	return nil
 }
@@ -193,7 +194,7 @@ func (in *Inbound) serve(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(cw, r)
 	}
 	rec.served(r, body, cw.status, w.Header(), cw.body.Bytes(), time.Since(start), in.opts.Secrets)
-	in.queue(&InboundRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(),
+	in.queue(&InboundRequest{secrets: in.opts.Secrets, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(),
 		Body: body, Received: start, Status: cw.status, ReplyHeader: w.Header().Clone(), Reply: cw.body.Bytes()})
 }
 

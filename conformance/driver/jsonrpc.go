@@ -146,7 +146,7 @@ func (c *JSONRPC) Notify(ctx context.Context, method string, params any) error {
 		return err
 	}
 	if resp.Status < 200 || resp.Status > 299 {
-		return verdict.Failf(c.rule, "2xx (202 Accepted) for notification "+method, resp.Status, "body %s", clip(resp.Body))
+		return verdict.Failf(c.rule, "2xx (202 Accepted) for notification "+method, resp.Status, "body %s", c.http.Secrets().Clip(resp.Body))
 	}
 	return nil
 }
@@ -165,12 +165,12 @@ func (c *JSONRPC) InitializeMCP(ctx context.Context, version string, clientInfo 
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	if err := json.Unmarshal(raw, &got); err != nil || got.ProtocolVersion == "" {
-		return verdict.Failf(c.rule, "an initialize result with protocolVersion", clip(raw), "")
+		return verdict.Failf(c.rule, "an initialize result with protocolVersion", c.http.Secrets().Clip(raw), "")
 	}
 	c.SetHeader(MCPProtocolHeader, got.ProtocolVersion)
 	if result != nil {
 		if err := json.Unmarshal(raw, result); err != nil {
-			return verdict.Failf(c.rule, fmt.Sprintf("an initialize result decodable as %T", result), clip(raw), "%v", err)
+			return verdict.Failf(c.rule, fmt.Sprintf("an initialize result decodable as %T", result), c.http.Secrets().Clip(raw), "%v", err)
 		}
 	}
 	return c.Notify(ctx, "notifications/initialized", nil)
@@ -219,7 +219,7 @@ func (c *JSONRPC) responseTo(id int64, resp *Response) (map[string]json.RawMessa
 	if !isEventStream(resp.Header.Get("Content-Type")) {
 		msg, ok := decodeResponse(resp.Body, id)
 		if !ok {
-			return nil, verdict.Failf(c.rule, fmt.Sprintf("a JSON-RPC 2.0 response with id %d", id), clip(resp.Body),
+			return nil, verdict.Failf(c.rule, fmt.Sprintf("a JSON-RPC 2.0 response with id %d", id), c.http.Secrets().Clip(resp.Body),
 				"status %d", resp.Status)
 		}
 		return msg, nil
@@ -234,7 +234,7 @@ func (c *JSONRPC) responseTo(id int64, resp *Response) (map[string]json.RawMessa
 	}
 	if found == nil {
 		return nil, verdict.Failf(c.rule, fmt.Sprintf("an SSE data event holding the JSON-RPC response with id %d", id),
-			clip(resp.Body), "status %d", resp.Status)
+			c.http.Secrets().Clip(resp.Body), "status %d", resp.Status)
 	}
 	return found, nil
 }
@@ -250,7 +250,7 @@ func (c *JSONRPC) outcome(method string, msg map[string]json.RawMessage, result 
 	if raw, ok := msg["error"]; ok {
 		var e RPCError
 		if err := json.Unmarshal(raw, &e); err != nil || e.Message == "" && e.Code == 0 {
-			return verdict.Failf(c.rule, "an error object {code, message}", clip(raw), "method %s", method)
+			return verdict.Failf(c.rule, "an error object {code, message}", c.http.Secrets().Clip(raw), "method %s", method)
 		}
 		return &e
 	}
@@ -258,7 +258,7 @@ func (c *JSONRPC) outcome(method string, msg map[string]json.RawMessage, result 
 		return nil
 	}
 	if err := json.Unmarshal(msg["result"], result); err != nil {
-		return verdict.Failf(c.rule, fmt.Sprintf("a %s result decodable as %T", method, result), clip(msg["result"]), "%v", err)
+		return verdict.Failf(c.rule, fmt.Sprintf("a %s result decodable as %T", method, result), c.http.Secrets().Clip(msg["result"]), "%v", err)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package driver
 
 import (
 	"context"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -82,4 +84,45 @@ func (b *Budget) Used() int64 {
 		return 0
 	}
 	return b.used.Load()
+}
+
+// BreakerThreshold is how many transport failures in a row (refused
+// connections, timeouts, broken bodies) open a Breaker.
+const BreakerThreshold = 3
+
+// Breaker counts transport failures in a row. Once open it stays open for
+// the rest of the protocol's run: requests fail at once with a harness error
+// instead of each waiting out --timeout against a target that is down. An
+// answer before the threshold resets the count. A nil Breaker never opens.
+type Breaker struct {
+	mu       sync.Mutex
+	failures int
+}
+
+func (b *Breaker) check() error {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.failures >= BreakerThreshold {
+		return verdict.Errorf("target not answering: %d transport failures in a row, so this request was not sent", b.failures)
+	}
+	return nil
+}
+
+func (b *Breaker) failed() {
+	if b != nil {
+		b.mu.Lock()
+		b.failures++
+		b.mu.Unlock()
+	}
+}
+
+func (b *Breaker) answered() {
+	if b != nil {
+		b.mu.Lock()
+		b.failures = 0
+		b.mu.Unlock()
+	}
 }

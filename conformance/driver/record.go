@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -43,12 +43,26 @@ func (s *Secrets) Add(v string) {
 			return
 		}
 	}
-	s.values = append(s.values, v)
+	// Longest first, so a secret that is a prefix of another never leaves
+	// the longer one's tail behind.
+	i := sort.Search(len(s.values), func(i int) bool { return len(s.values[i]) < len(v) })
+	s.values = append(s.values, "")
+	copy(s.values[i+1:], s.values[i:])
+	s.values[i] = v
 }
 
-// secretField matches the JSON field names whose string values are
-// credentials: api_key, apiKey, endpoint_secret, token, password.
-var secretField = regexp.MustCompile(`(?i)(^|[_-])(api[_-]?key|apikey|secret|token|password)$`)
+// secretField reports whether a JSON field name names a credential:
+// api_key, apiKey, endpointSecret, access_token, PASSWORD... (but not
+// idempotency_key, which is an identifier).
+func secretField(name string) bool {
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+	for _, tail := range []string{"apikey", "secret", "token", "password"} {
+		if strings.HasSuffix(n, tail) {
+			return true
+		}
+	}
+	return false
+}
 
 // Learn registers every credential-named string field of a JSON body. The
 // driver calls it on every response, whatever its status, so a key that a
@@ -83,7 +97,7 @@ func (s *Secrets) learn(v any) {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
-			if str, ok := x.(string); ok && secretField.MatchString(k) {
+			if str, ok := x.(string); ok && secretField(k) {
 				s.Add(str)
 				continue
 			}
@@ -168,8 +182,8 @@ func (x rawExchange) redact() verdict.Exchange {
 	}
 	return verdict.Exchange{
 		Method: x.method, URL: s.Redact(x.url), Status: x.status, Elapsed: x.elapsed, Note: s.Redact(x.note),
-		ReqHeader: s.headerMap(x.reqHeader), ReqBody: s.Redact(clip(x.reqBody)),
-		RespHeader: s.headerMap(x.respHeader), RespBody: s.Redact(clip(x.respBody)),
+		ReqHeader: s.headerMap(x.reqHeader), ReqBody: s.Clip(x.reqBody),
+		RespHeader: s.headerMap(x.respHeader), RespBody: s.Clip(x.respBody),
 	}
 }
 
@@ -227,9 +241,15 @@ func (r *Recorder) Findings() []error {
 	return append([]error(nil), r.findings...)
 }
 
-func clip(b []byte) string {
-	if len(b) > MaxBody {
-		return string(b[:MaxBody]) + "…(truncated)"
+// Clip redacts b, then bounds it to MaxBody for display. Redacting first
+// matters: a cut through the middle of a key would leave its head behind.
+func (s *Secrets) Clip(b []byte) string {
+	text := string(b)
+	if s != nil {
+		text = s.Redact(text)
 	}
-	return string(b)
+	if len(text) > MaxBody {
+		return text[:MaxBody] + "…(truncated)"
+	}
+	return text
 }

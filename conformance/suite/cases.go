@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -74,12 +73,19 @@ func (w *caseWriter) write(c Case) (string, error) {
 	if len(name) > 80 {
 		name = name[:80]
 	}
-	path := filepath.Join(w.dir, fmt.Sprintf("%s-%d.json", name, time.Now().UnixNano()%1e6))
 	raw, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return "", err
 	}
-	return path, os.WriteFile(path, raw, 0o644)
+	f, err := os.CreateTemp(w.dir, name+"-*.json") // a fresh name: cases never overwrite each other
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if _, err := f.Write(raw); err != nil {
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // LoadCase reads a case file.
@@ -106,13 +112,21 @@ func Replay(ctx context.Context, cfg Config, c *Case) (*verdict.Report, error) {
 	}
 	if c.Kind == "scenario" {
 		cfg.Scenarios = []string{c.Scenario}
-		return Run(ctx, cfg)
+		rep, err := Run(ctx, cfg)
+		if err == nil && len(rep.Results) == 0 && len(rep.Errors) == 0 {
+			err = fmt.Errorf("scenario %s (%q) is not in the features any more: were they changed since the case was written?", c.Scenario, c.Name)
+		}
+		return rep, err
 	}
 	return replayProperty(ctx, cfg, c)
 }
 
 // replayProperty applies the case's saved sequence once, without rapid.
 func replayProperty(ctx context.Context, cfg Config, c *Case) (*verdict.Report, error) {
+	if len(c.Sequence) == 0 {
+		return nil, fmt.Errorf("case %q has no action sequence to replay: the property failed outside an action (%s); re-run it with --seed %d --rule %s",
+			c.Name, c.Message, c.Seed, c.Rule)
+	}
 	prop, ok := findProperty(cfg.Protocols[0], c.Property)
 	if !ok {
 		return nil, fmt.Errorf("%w: %s has no property %q", errNoProperty, c.Protocol, c.Property)

@@ -232,6 +232,10 @@ func ResolveBase(target, basePath string) (string, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", fmt.Errorf("target %q is not an http(s) URL", target)
 	}
+	if u.User != nil {
+		// Credentials in a URL would reach every report and case file.
+		return "", fmt.Errorf("target URL carries credentials (user:password@): the kit does not send them and would print them")
+	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = basePath
 	}
@@ -250,7 +254,7 @@ func (pr *protocolRun) newDriver() error {
 		return err
 	}
 	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.writeBudget(),
-		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout})
+		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: &driver.Breaker{}})
 	return nil
 }
 
@@ -377,18 +381,10 @@ func (pr *protocolRun) selectedProperties() []Property {
 	return out
 }
 
-// selectsProperty applies --rule and --tags to a property: it runs when one
-// of its rules is selected, or under a tag expression that @property matches.
+// selectsProperty applies --rule and --tags to a property exactly as to a
+// scenario tagged @property, its protocol and its rules.
 func (pr *protocolRun) selectsProperty(prop Property) bool {
-	if len(pr.cfg.Rules) > 0 {
-		for _, id := range prop.Rules {
-			if containsString(pr.cfg.Rules, id) {
-				return true
-			}
-		}
-		return false
-	}
-	match, _ := parseTags(pr.cfg.Tags)
+	match, _ := parseTags(selection(pr.cfg.Tags, pr.cfg.Rules))
 	tags := map[string]bool{"@property": true, "@" + pr.p.Name: true}
 	for _, id := range prop.Rules {
 		tags["@"+id] = true

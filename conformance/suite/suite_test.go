@@ -301,3 +301,29 @@ func TestLiveRunsCheckEveryRuleOnceBeforeTheRest(t *testing.T) {
 	assert.Equal(t, []string{"one increment from zero", "an unsupported capability is skipped", "the header is present"}, names,
 		"one scenario per MUST rule, then one per remaining rule, then the rest")
 }
+
+func TestReplayRefusesWhatItCannotReproduce(t *testing.T) {
+	p := toyProtocol(healthy)
+	cfg := suite.Config{Protocols: []*suite.Protocol{p}}
+	_, err := suite.Replay(context.Background(), cfg, &suite.Case{Version: 1, Protocol: "toy", Kind: "property",
+		Name: "counter matches model", Property: "counter matches model"})
+	assert.ErrorContains(t, err, "no action sequence to replay")
+	_, err = suite.Replay(context.Background(), cfg, &suite.Case{Version: 1, Protocol: "toy", Kind: "scenario",
+		Name: "gone", Scenario: "toy/counter.feature:999"})
+	assert.ErrorContains(t, err, "not in the features any more")
+}
+
+func TestTargetCredentialsInTheURLAreRefused(t *testing.T) {
+	_, err := suite.ResolveBase("https://user:hunter2@example.com", "/api")
+	assert.ErrorContains(t, err, "credentials")
+	assert.NotContains(t, err.Error(), "hunter2")
+}
+
+func TestRuleWithAnAtSignSelectsThePropertyToo(t *testing.T) {
+	rep := runToy(t, healthy, false, suite.Config{Rules: []string{"@TOY-INCR"}, Checks: 2})
+	find(t, rep, "counter matches model")
+	rep = runToy(t, healthy, false, suite.Config{Rules: []string{"TOY-INCR"}, Tags: "not @property", Checks: 2})
+	for _, r := range rep.Results {
+		assert.NotEqual(t, "property", r.Kind, "--tags applies to properties under --rule too")
+	}
+}
