@@ -138,7 +138,7 @@ func lawSteps(sc *godog.ScenarioContext, w *world) {
 
 // claimsRevealedAs checks, over every settlement's reveal, that each claim
 // the named law selection picks was revealed with the given verdict (the
-// selection's PP-LAW rule; PP-DOC-FORMAT when secondaries lack an origin);
+// selection's own law rule; PP-DOC-FORMAT when secondaries lack an origin);
 // it skips when no claim fits.
 func (w *world) claimsRevealedAs(phrase, want string) error {
 	lc, ok := lawCases[strings.TrimSuffix(phrase, ",")]
