@@ -36,10 +36,6 @@ type Protocol struct {
 	Steps func(sc *godog.ScenarioContext, env *Env)
 	// Properties are the rapid state machines run after the features.
 	Properties []Property
-	// LiveWriteBudget is the protocol's own --max-writes against a live
-	// target when the run sets none: a deployment with a daily write quota
-	// should not lose most of it to one conformance run. 0 means none.
-	LiveWriteBudget int
 	// Catalogue, Features and OpenAPI override the embedded spec/ and
 	// features/ files; nil means embedded. The kit's own tests use them to
 	// run toy protocols through the real runner.

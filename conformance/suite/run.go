@@ -253,18 +253,9 @@ func (pr *protocolRun) newDriver() error {
 	if err != nil {
 		return err
 	}
-	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.writeBudget(),
+	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.budget,
 		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: &driver.Breaker{}})
 	return nil
-}
-
-// writeBudget is the run's --max-writes budget, or against a live target
-// without one, the protocol's own LiveWriteBudget.
-func (pr *protocolRun) writeBudget() *driver.Budget {
-	if pr.ref == nil && pr.cfg.MaxWrites == 0 && pr.p.LiveWriteBudget > 0 {
-		return driver.NewBudget(pr.p.LiveWriteBudget)
-	}
-	return pr.budget
 }
 
 // oasRule is the catalogue rule an OpenAPI mismatch breaks by default.

@@ -214,26 +214,6 @@ func TestAQuotaStopsThePropertyWithoutHammering(t *testing.T) {
 	assert.Less(t, srv.requests, 40, "after the first 429 the property stops touching the target")
 }
 
-func TestProtocolLiveWriteBudgetAppliesOnlyToLiveTargetsWithoutMaxWrites(t *testing.T) {
-	p := toyProtocol(healthy)
-	p.LiveWriteBudget = 1
-	srv, url := liveToy(t, healthy)
-	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: url,
-		Checks: -1, CaseDir: t.TempDir()})
-	require.NoError(t, err)
-	assert.Equal(t, verdict.Skip, statusOf(rep, "one increment from zero"), "the second write is past the budget")
-	assert.Equal(t, 1, srv.resets)
-
-	rep, err = suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: url,
-		Checks: -1, MaxWrites: 100, CaseDir: t.TempDir()})
-	require.NoError(t, err)
-	assert.Equal(t, verdict.Pass, statusOf(rep, "one increment from zero"), "an explicit --max-writes wins")
-
-	rep, err = suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Checks: -1, CaseDir: t.TempDir()})
-	require.NoError(t, err)
-	assert.Equal(t, verdict.Pass, statusOf(rep, "two increments"), "the embedded reference has no budget")
-}
-
 func TestReplayRunsOnlyTheFailingOutlineRow(t *testing.T) {
 	rep := runToy(t, addsTwo, true, suite.Config{Checks: -1})
 	var failing []verdict.Result
