@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"sort"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 //go:embed */rules.json */openapi.yaml
@@ -21,7 +20,7 @@ var files embed.FS
 // level, and the quote from the source contract with its location there.
 type Rule struct {
 	ID    string        `json:"id"`
-	Level verdict.Level `json:"level"`
+	Level Level `json:"level"`
 	Title string        `json:"title"`
 	// Quote is the source contract's own words. For a REFERENCE rule it is the
 	// nearest text the choice hangs on, and Choice says what the kit chose.
@@ -91,11 +90,11 @@ func (r Rule) check() error {
 	switch {
 	case !IDPattern.MatchString(r.ID):
 		return fmt.Errorf("rule ID %q does not match %s", r.ID, IDPattern)
-	case r.Level != verdict.Must && r.Level != verdict.Should && r.Level != verdict.Reference:
+	case r.Level != Must && r.Level != Should && r.Level != Reference:
 		return fmt.Errorf("rule %s: level %q is not MUST, SHOULD or REFERENCE", r.ID, r.Level)
 	case r.Quote == "" || r.Path == "" || r.Title == "":
 		return fmt.Errorf("rule %s: title, quote and path are required", r.ID)
-	case r.Level == verdict.Reference && r.Choice == "":
+	case r.Level == Reference && r.Choice == "":
 		return fmt.Errorf("rule %s: a REFERENCE rule must say its choice", r.ID)
 	}
 	return nil
@@ -113,11 +112,11 @@ func (c *Catalogue) Rule(id string) (Rule, bool) {
 
 // LevelOf returns the level of rule id; unknown IDs count as MUST so that a
 // typo in a step can never soften a failure into a warning.
-func (c *Catalogue) LevelOf(id string) verdict.Level {
+func (c *Catalogue) LevelOf(id string) Level {
 	if r, ok := c.Rule(id); ok {
 		return r.Level
 	}
-	return verdict.Must
+	return Must
 }
 
 // OpenAPI returns the raw OpenAPI 3 document of a protocol.

@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/spec"
 )
 
@@ -24,7 +23,7 @@ func TestEveryCatalogueLoadsWithItsOpenAPIDocument(t *testing.T) {
 }
 
 func TestCheckRejectsMalformedEntries(t *testing.T) {
-	good := spec.Rule{ID: "X-A", Level: verdict.Must, Title: "t", Quote: "q", Path: "$.a"}
+	good := spec.Rule{ID: "X-A", Level: spec.Must, Title: "t", Quote: "q", Path: "$.a"}
 	cases := []struct {
 		mutate func(*spec.Rule)
 		why    string
@@ -34,7 +33,7 @@ func TestCheckRejectsMalformedEntries(t *testing.T) {
 		{func(r *spec.Rule) { r.Level = "MAY" }, "only MUST, SHOULD, REFERENCE"},
 		{func(r *spec.Rule) { r.Quote = "" }, "every rule quotes its source"},
 		{func(r *spec.Rule) { r.Path = "" }, "every rule says where the quote stands"},
-		{func(r *spec.Rule) { r.Level = verdict.Reference }, "a reference choice must say what it chose"},
+		{func(r *spec.Rule) { r.Level = spec.Reference }, "a reference choice must say what it chose"},
 	}
 	for _, c := range cases {
 		r := good
@@ -48,9 +47,9 @@ func TestCheckRejectsMalformedEntries(t *testing.T) {
 }
 
 func TestUnknownRuleIsMustSoATypoNeverSoftensAFailure(t *testing.T) {
-	cat := &spec.Catalogue{Rules: []spec.Rule{{ID: "X-REF", Level: verdict.Reference}}}
-	assert.Equal(t, verdict.Reference, cat.LevelOf("X-REF"))
-	assert.Equal(t, verdict.Must, cat.LevelOf("X-REFF"))
+	cat := &spec.Catalogue{Rules: []spec.Rule{{ID: "X-REF", Level: spec.Reference}}}
+	assert.Equal(t, spec.Reference, cat.LevelOf("X-REF"))
+	assert.Equal(t, spec.Must, cat.LevelOf("X-REFF"))
 }
 
 func TestUnknownProtocolNamesTheKnownOnes(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"log"
 	"net/http"
 	"sync"
 	"time"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/features"
+	"github.com/agentgames/conformance/reference/skeleton"
 	"github.com/agentgames/conformance/spec"
 )
 
@@ -47,17 +47,9 @@ type Protocol struct {
 	Vector func(kind string, input json.RawMessage) (any, error)
 }
 
-// ReferenceConfig configures a reference server.
-type ReferenceConfig struct {
-	// Seed makes every random choice of the server (keys, challenges, case
-	// generation) reproducible.
-	Seed int64
-	// Now is the server's clock; tests move it to cross a daily reset. Nil
-	// means time.Now.
-	Now func() time.Time
-	// Log, when set, receives one line per request (conformance serve).
-	Log *log.Logger
-}
+// ReferenceConfig configures a reference server; it lives on the
+// reference side (skeleton.Config) so that servers never import the runner.
+type ReferenceConfig = skeleton.Config
 
 // Env is what a protocol's steps and machines get for one scenario or one
 // property check.
@@ -112,29 +104,11 @@ func (s *Shared) Once(key string, make func() (any, error)) (any, error) {
 	return v, nil
 }
 
-// Clock is an adjustable clock shared by an embedded reference server and
-// the steps that drive it.
-type Clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+// Clock is the embedded reference's adjustable clock (skeleton.Clock).
+type Clock = skeleton.Clock
 
 // NewClock returns a clock reading t.
-func NewClock(t time.Time) *Clock { return &Clock{now: t} }
-
-// Now reads the clock.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
+func NewClock(t time.Time) *Clock { return skeleton.NewClock(t) }
 
 // Property is a rapid state machine that drives the target and the
 // reference model side by side.

@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/agentgames/conformance/spec"
 )
 
 // Status is the outcome of one check.
@@ -93,16 +95,15 @@ func Skipf(format string, args ...any) error {
 	return &Skipped{Reason: fmt.Sprintf(format, args...)}
 }
 
-// Level is how binding a rule is. MUST rules fail a target, SHOULD rules warn,
-// REFERENCE rules are the kit's own choices where a contract is silent and
-// only ever warn.
-type Level string
+// Level is how binding a rule is (spec.Level: the catalogue owns it, so
+// spec never imports the runner).
+type Level = spec.Level
 
 // The rule levels.
 const (
-	Must      Level = "MUST"
-	Should    Level = "SHOULD"
-	Reference Level = "REFERENCE"
+	Must      = spec.Must
+	Should    = spec.Should
+	Reference = spec.Reference
 )
 
 // Classify maps a step error to a status. levelOf resolves a failed rule's

