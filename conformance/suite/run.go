@@ -229,8 +229,8 @@ func (pr *protocolRun) startReference() (string, error) {
 // no path gets the documented base path appended.
 func ResolveBase(target, basePath string) (string, error) {
 	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("target %q is not an http(s) URL", target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
+		return "", fmt.Errorf("target %q is not an http(s) or ws(s) URL", target)
 	}
 	if u.User != nil {
 		// Credentials in a URL would reach every report and case file.

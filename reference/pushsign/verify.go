@@ -59,7 +59,7 @@ func (v *Verifier) Verify(s Signed) Reason {
 	if err != nil || outsideSkew(now, ts) {
 		return StaleTimestamp
 	}
-	if !v.signatureMatches(s) {
+	if !v.SignatureMatches(s) {
 		return BadSignature
 	}
 	return v.remember(s.Nonce, now)
@@ -71,9 +71,9 @@ func outsideSkew(now, ts time.Time) bool {
 	return d > Skew || d < -Skew
 }
 
-// signatureMatches compares in constant time (hmac.Equal) the digest the
-// request carries with the one its parts produce.
-func (v *Verifier) signatureMatches(s Signed) bool {
+// SignatureMatches compares in constant time (hmac.Equal) the digest the
+// request carries with the one its parts produce, nothing else.
+func (v *Verifier) SignatureMatches(s Signed) bool {
 	got, ok := strings.CutPrefix(s.Signature, Prefix)
 	if !ok {
 		return false

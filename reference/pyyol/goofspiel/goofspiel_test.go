@@ -97,7 +97,7 @@ func TestSameSeedSameOrderAndOpenIsAscending(t *testing.T) {
 
 func TestTieRules(t *testing.T) {
 	for _, c := range []struct {
-		tie           string
+		tie    string
 		scores [2]int
 		pool2  int
 	}{{goofspiel.Carry, [2]int{0, 0}, 6}, {goofspiel.Split, [2]int{1, 1}, 4}} {
