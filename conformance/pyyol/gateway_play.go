@@ -46,6 +46,10 @@ type gwRun struct {
 	pongs    int
 	refusal  error
 	seat     int
+	answered []goofspiel.Move
+	// stray is the card of a round-0 response that must not count (late,
+	// under another id, for another round), 0 if none was sent.
+	stray int
 }
 
 // next reads one frame; silence past the wait limit is the gateway's
@@ -54,7 +58,12 @@ func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
 	raw, err := g.ws.Next(ctx)
 	if err != nil {
 		if errors.Is(err, driver.ErrTimeout) {
-			return frame{}, verdict.Failf("", waitingFor, "silence for "+waitLimit.String(), "the gateway sent nothing: the match wedged")
+			rule := ""
+			if _, last := g.roundOf(goofspiel.StandardCards - 1); last && g.end == nil {
+				// PYYOL-WS-GAME-END: every round resolved, no game_end came.
+				rule = "PYYOL-WS-GAME-END"
+			}
+			return frame{}, verdict.Failf(rule, waitingFor, "silence for "+waitLimit.String(), "the gateway sent nothing: the match wedged")
 		}
 		return frame{}, err
 	}
@@ -91,6 +100,10 @@ func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
 	}
 	for {
 		f, err := g.next(ctx, "registered or error")
+		if err != nil && g.closed() {
+			// A socket the gateway closed instead of answering register.
+			return frame{T: "closed", raw: json.RawMessage(`"the socket closed"`)}, nil
+		}
 		if err != nil || f.T != "ping" {
 			return f, err
 		}
@@ -98,11 +111,21 @@ func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
 	}
 }
 
+// closed reports whether the socket has ended.
+func (g *gwRun) closed() bool {
+	select {
+	case <-g.ws.Done():
+		return true
+	default:
+		return false
+	}
+}
+
 // behaviour says how the agent answers round 0; every other turn is
 // answered with the lowest card but one when it can (so a fallback is
 // visible as the lowest card), or the prize card when bidPrize.
 type behaviour struct {
-	round0   string // answer, silent, illegal, error, late, other-id, drop
+	round0   string // answer, silent, illegal, error, late, other-id, wrong-round, drop
 	bidPrize bool
 	usage    bool
 	ping     bool
@@ -135,7 +158,8 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 		case "event":
 			g.events = append(g.events, f)
 			if held != nil && f.Type == goofspiel.RoundRevealed {
-				err = g.ws.Send(ctx, map[string]any{"t": "response", "id": held.ID, "move": goofspiel.Move{Round: 0, Card: slices.Max(held.View.LegalActions)}})
+				g.stray = lateCard(held.View)
+				err = g.ws.Send(ctx, map[string]any{"t": "response", "id": held.ID, "move": goofspiel.Move{Round: 0, Card: g.stray}})
 				held = nil
 			}
 		case "game_end":
@@ -161,10 +185,14 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 // answer sends a legal move.
 func (g *gwRun) answer(ctx context.Context, f frame, b behaviour) error {
 	v := f.View
+	if len(v.LegalActions) == 0 {
+		return verdict.Failf("PYYOL-GOOF-LEGAL-ACTIONS", "the cards in hand", "no legal actions", "round %d's view", v.Round)
+	}
 	card := slices.Max(v.LegalActions)
 	if b.bidPrize && slices.Contains(v.LegalActions, v.CurrentPrize) {
 		card = v.CurrentPrize
 	}
+	g.answered = append(g.answered, goofspiel.Move{Round: v.Round, Card: card})
 	resp := map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: v.Round, Card: card}}
 	if b.usage {
 		resp["usage"] = map[string]any{"provider": "kit", "model": "none", "prompt_tokens": 1, "completion_tokens": "not a number"}
@@ -175,6 +203,9 @@ func (g *gwRun) answer(ctx context.Context, f frame, b behaviour) error {
 // misbehave answers round 0 the way the scenario asks; it returns the turn
 // to answer late, if any.
 func (g *gwRun) misbehave(ctx context.Context, f frame, how string) (*frame, error) {
+	if len(f.View.LegalActions) == 0 {
+		return nil, verdict.Failf("PYYOL-GOOF-LEGAL-ACTIONS", "the cards in hand", "no legal actions", "round 0's view")
+	}
 	high := slices.Max(f.View.LegalActions)
 	switch how {
 	case "silent":
@@ -185,7 +216,11 @@ func (g *gwRun) misbehave(ctx context.Context, f frame, how string) (*frame, err
 		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: 0, Card: high + 100}})
 	case "error":
 		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "error": "handler raised"})
+	case "wrong-round":
+		g.stray = high
+		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: 5, Card: high}})
 	case "other-id":
+		g.stray = high
 		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID + "-not-this-turn", "move": goofspiel.Move{Round: 0, Card: high}})
 	case "drop":
 		g.ws.Close()
@@ -199,6 +234,14 @@ func (g *gwRun) misbehave(ctx context.Context, f frame, how string) (*frame, err
 		return nil, nil
 	}
 	return nil, verdict.Errorf("unknown round-0 behaviour %q", how)
+}
+
+// lateCard is the card a late answer to round 0 bids: the second highest,
+// so that neither the fallback (lowest) nor the agent's usual answer
+// (highest) can be mistaken for it.
+func lateCard(v *goofspiel.View) int {
+	hand := sorted(v.LegalActions)
+	return hand[max(len(hand)-2, 0)]
 }
 
 // roundOf finds round n as round_revealed showed it, or, for an event the

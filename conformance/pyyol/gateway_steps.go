@@ -23,6 +23,7 @@ var round0 = map[string]string{
 	"answering round 0 with a handler error":          "error",
 	"answering round 0 only after it resolved":        "late",
 	"answering round 0 under another turn's id":       "other-id",
+	"answering round 0 for another round":             "wrong-round",
 	"dropping the socket in round 0 and reconnecting": "drop",
 }
 
@@ -38,6 +39,8 @@ func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 	sc.Step(`^the match ended with game_end and the full history$`, g.ended)
 	sc.Step(`^events arrived in strictly increasing seq order$`, g.ordered)
 	sc.Step(`^initialize and every turn carried an id$`, g.ids)
+	sc.Step(`^event and game_end frames carried no id$`, g.oneWay)
+	sc.Step(`^every answered turn was played as answered$`, g.asAnswered)
 	sc.Step(`^every turn view followed the Goofspiel rules$`, g.views)
 	sc.Step(`^every round resolved by the rules$`, g.rounds)
 	sc.Step(`^the commitment matched the reveal$`, g.commitment)
@@ -89,8 +92,11 @@ func (g *gwRun) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if f.T != "registered" || (g.agentID != "" && f.AgentID != g.agentID) || f.AgentID == "" {
+	if f.T != "registered" || f.AgentID == "" {
 		return verdict.Failf("PYYOL-WS-REGISTERED", `{"t":"registered","agent_id":"`+g.agentID+`"}`, string(f.raw), "the answer to register")
+	}
+	if g.agentID != "" && f.AgentID != g.agentID {
+		return verdict.Failf("PYYOL-WS-AGENT-KEY", g.agentID, f.AgentID, "the agent id the key resolves to")
 	}
 	g.agentID = f.AgentID
 	return nil
@@ -138,13 +144,41 @@ func (g *gwRun) fellBack() error {
 	if len(g.turns) == 0 || g.turns[0].View == nil {
 		return verdict.Errorf("no round-0 turn was seen")
 	}
-	low := slices.Min(g.turns[0].View.LegalActions)
+	v := g.turns[0].View
+	low := slices.Min(v.LegalActions)
 	r, ok := g.roundOf(0)
 	if !ok {
 		return verdict.Failf("", "round_revealed for round 0", "none", "the round never resolved")
 	}
-	if r.Cards[g.seat] != low {
-		return verdict.Failf("", low, r.Cards[g.seat], "round 0's card for seat %d: the fallback bids the lowest card", g.seat)
+	switch got := r.Cards[g.seat]; {
+	case got == low:
+		return nil
+	case got == g.stray:
+		// The card the agent sent in a way that must not count.
+		return verdict.Failf("", low, got, "round 0's card for seat %d: the response must not have counted", g.seat)
+	default:
+		return verdict.Failf("PYYOL-GOOF-FALLBACK-LOWEST", low, got, "round 0's fallback card for seat %d", g.seat)
+	}
+}
+
+// asAnswered checks that every move the agent answered in time was the
+// one played (a late or stray response must not replace it).
+func (g *gwRun) asAnswered() error {
+	for _, mv := range g.answered {
+		r, ok := g.roundOf(mv.Round)
+		if ok && r.Cards[g.seat] != mv.Card {
+			return verdict.Failf("", mv.Card, r.Cards[g.seat], "the card played in round %d, which the agent answered in time", mv.Round)
+		}
+	}
+	return nil
+}
+
+// oneWay checks that no event or game_end frame asks for a response.
+func (g *gwRun) oneWay() error {
+	for _, f := range g.frames {
+		if (f.T == "event" || f.T == "game_end") && f.ID != "" {
+			return verdict.Failf("PYYOL-WS-ONE-WAY", "no id", f.ID, "a one-way %s frame carries an id as if it wanted a response", f.T)
+		}
 	}
 	return nil
 }
@@ -187,13 +221,18 @@ func (g *gwRun) ordered() error {
 }
 
 func (g *gwRun) ids() error {
-	for _, f := range append(append([]frame{}, g.inits...), g.turns...) {
-		if f.ID == "" {
-			return verdict.Failf("", "an id", string(f.raw), "%s frame", f.T)
-		}
-	}
 	if len(g.inits) == 0 {
 		return verdict.Failf("PYYOL-WS-INITIALIZE", "an initialize frame", "none", "the match start")
+	}
+	for _, f := range g.inits {
+		if f.ID == "" || f.Seat == nil {
+			return verdict.Failf("PYYOL-WS-INITIALIZE", "an id and the seat", string(f.raw), "initialize frame")
+		}
+	}
+	for _, f := range g.turns {
+		if f.ID == "" {
+			return verdict.Failf("PYYOL-WS-TURN", "an id", string(f.raw), "turn frame")
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package pyyol
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -26,6 +27,10 @@ type pushRun struct {
 	sent   []map[string]any
 	match  *Referee
 	nonce  int
+	// onRefusal names the rule a 401 breaks in this scenario, when the
+	// refusal reason alone cannot tell.
+	onRefusal string
+	route     string
 }
 
 func pushSteps(sc *godog.ScenarioContext, env *suite.Env) {
@@ -63,6 +68,7 @@ func (p *pushRun) setup() error {
 }
 
 func (p *pushRun) health(ctx context.Context) (err error) {
+	p.onRefusal = "PYYOL-PUSH-HEALTH"
 	p.last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "GET", Path: "/health"})
 	return err
 }
@@ -77,6 +83,7 @@ func (p *pushRun) post(ctx context.Context, path string, body map[string]any) (e
 }
 
 func (p *pushRun) lifecycle(ctx context.Context, route string) error {
+	p.route = route
 	bodies := map[string]map[string]any{
 		"handshake":  {},
 		"initialize": {"match_id": "mt_kit_probe", "game": "goofspiel", "seat": 0, "players": 2, "rules": goofspiel.Standard()},
@@ -152,6 +159,9 @@ func (p *pushRun) lastChar(ctx context.Context) error {
 }
 
 func (p *pushRun) skewed(ctx context.Context, seconds int) error {
+	if seconds <= 300 && seconds >= -300 {
+		p.onRefusal = "PYYOL-SIGN-SKEW-WINDOW"
+	}
 	return p.raw(ctx, "/turn", p.signedHeaders("/turn", time.Now().Add(-time.Duration(seconds)*time.Second), p.secret))
 }
 
@@ -171,6 +181,7 @@ func (p *pushRun) unsigned(ctx context.Context) error {
 }
 
 func (p *pushRun) query(ctx context.Context) error {
+	p.onRefusal = "PYYOL-SIGN-PATH"
 	return p.raw(ctx, "/turn?kit=1", p.signedHeaders("/turn", time.Now(), p.secret))
 }
 
@@ -181,11 +192,37 @@ func (p *pushRun) fullMatch(ctx context.Context) error {
 	return err
 }
 
+// status wants the last answer's status. A 404 or 405 means the route is
+// not where the siblings rule puts it; a 401 to a request the kit signed
+// correctly blames the signing rule the refusal reason points at.
 func (p *pushRun) status(want int) error {
-	if p.last.Status != want {
-		return verdict.Failf("", want, p.last.Status, "status of the last request; body %s", p.env.HTTP.Secrets().Clip(p.last.Body))
+	if p.last.Status == want {
+		return nil
 	}
-	return nil
+	rule := ""
+	switch {
+	case p.last.Status == 404 || p.last.Status == 405:
+		rule = "PYYOL-PUSH-SIBLINGS"
+	case want == 200 && p.last.Status == 401:
+		rule = p.refusalRule()
+	}
+	return verdict.Failf(rule, want, p.last.Status, "status of the last request; body %s", p.env.HTTP.Secrets().Clip(p.last.Body))
+}
+
+// refusalRule is the rule a refusal of a well-signed request breaks.
+func (p *pushRun) refusalRule() string {
+	if p.onRefusal != "" {
+		return p.onRefusal
+	}
+	var body struct{ Reason string }
+	json.Unmarshal(p.last.Body, &body)
+	switch body.Reason {
+	case "missing_signature":
+		return "PYYOL-SIGN-HEADERS"
+	case "stale_timestamp":
+		return "PYYOL-SIGN-SKEW-WINDOW"
+	}
+	return "PYYOL-SIGN-STRING"
 }
 
 func (p *pushRun) healthy() error {
@@ -219,7 +256,17 @@ func (p *pushRun) accepted() error {
 	return nil
 }
 
-func (p *pushRun) acked() error { return p.status(200) }
+// ackRules names the rule each lifecycle route's acknowledgement keeps.
+var ackRules = map[string]string{"handshake": "PYYOL-PUSH-HANDSHAKE", "initialize": "PYYOL-PUSH-INITIALIZE",
+	"event": "PYYOL-PUSH-EVENT-ACK", "game-end": "PYYOL-PUSH-GAME-END-ACK"}
+
+func (p *pushRun) acked() error {
+	err := p.status(200)
+	if f := (*verdict.Failure)(nil); errors.As(err, &f) && f.RuleID == "" {
+		f.RuleID = ackRules[p.route]
+	}
+	return err
+}
 
 func (p *pushRun) legalMove() error {
 	if err := p.status(200); err != nil {

@@ -16,7 +16,7 @@ Feature: The agent gateway: the deterministic fallback and id correlation
       Then round 0 of the agent's seat took its lowest card
       And the match ended with game_end and the full history
 
-  @PYYOL-WS-FALLBACK-ILLEGAL @PYYOL-GOOF-MOVE
+  @PYYOL-WS-FALLBACK-ILLEGAL
   Rule: an illegal move takes the fallback
 
     Scenario: a card the seat does not hold
@@ -37,7 +37,15 @@ Feature: The agent gateway: the deterministic fallback and id correlation
     Scenario: round 0 answered after it resolved
       When the agent plays the match answering round 0 only after it resolved
       Then round 0 of the agent's seat took its lowest card
+      And every answered turn was played as answered
       And every turn view followed the Goofspiel rules
+
+  @PYYOL-GOOF-MOVE
+  Rule: a move must echo the view's round
+
+    Scenario: round 0 answered for another round
+      When the agent plays the match answering round 0 for another round
+      Then round 0 of the agent's seat took its lowest card
 
   @PYYOL-WS-CORRELATION
   Rule: a response with another id decides nothing

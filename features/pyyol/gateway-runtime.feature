@@ -13,7 +13,7 @@ Feature: The agent gateway: handshake, lifecycle frames, heartbeats
       When the agent connects and registers with a wrong token
       Then the gateway refused with error unauthorized and closed the socket
 
-  @PYYOL-WS-HELLO @PYYOL-WS-REGISTERED @PYYOL-WS-AGENT-KEY @PYYOL-REF-MINT @PYYOL-REF-SANDBOX-MATCH @PYYOL-WS-ENVELOPE @PYYOL-WS-GAME-END @PYYOL-WS-CONTEXT @PYYOL-REF-FRAMES
+  @PYYOL-WS-GAME-END @PYYOL-WS-HELLO @PYYOL-WS-REGISTERED @PYYOL-WS-AGENT-KEY @PYYOL-WS-ENVELOPE @PYYOL-WS-CONTEXT @PYYOL-REF-MINT @PYYOL-REF-SANDBOX-MATCH @PYYOL-REF-FRAMES
   Rule: hello, register, registered, then a match to game_end with the full record
 
     Scenario: a whole practice match
@@ -36,6 +36,7 @@ Feature: The agent gateway: handshake, lifecycle frames, heartbeats
       When the agent connects and registers
       And the agent plays the match answering every turn
       Then events arrived in strictly increasing seq order
+      And event and game_end frames carried no id
 
   @PYYOL-WS-PING
   Rule: the gateway answers a ping with a pong

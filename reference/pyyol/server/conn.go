@@ -13,9 +13,11 @@ import (
 
 // link is one registered socket of an agent.
 type link struct {
+	g       *Gateway
 	conn    *websocket.Conn
 	agentID string
 	anyID   bool
+	expired map[string]bool // ids of turns that timed out (LateApplies)
 
 	wmu     sync.Mutex
 	mu      sync.Mutex
@@ -24,13 +26,14 @@ type link struct {
 	once    sync.Once
 }
 
-func newLink(conn *websocket.Conn, agentID string, anyID bool) *link {
-	return &link{conn: conn, agentID: agentID, anyID: anyID, pending: map[string]chan Frame{}, closed: make(chan struct{})}
+func newLink(g *Gateway, conn *websocket.Conn) *link {
+	return &link{g: g, conn: conn, anyID: g.opts.Tamper == AnyID, expired: map[string]bool{},
+		pending: map[string]chan Frame{}, closed: make(chan struct{})}
 }
 
 // send writes one frame as JSON text.
 func (l *link) send(frame any) error {
-	data, err := json.Marshal(frame)
+	frames, err := l.g.rewrite(frame)
 	if err != nil {
 		return err
 	}
@@ -38,7 +41,12 @@ func (l *link) send(frame any) error {
 	defer l.wmu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return l.conn.Write(ctx, websocket.MessageText, data)
+	for _, data := range frames {
+		if err := l.conn.Write(ctx, websocket.MessageText, data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // expect registers a waiter for the response echoing id.
@@ -53,6 +61,7 @@ func (l *link) expect(id string) chan Frame {
 func (l *link) forget(id string) {
 	l.mu.Lock()
 	delete(l.pending, id)
+	l.expired[id] = true
 	l.mu.Unlock()
 }
 
@@ -63,7 +72,7 @@ func (l *link) deliver(f Frame) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ch, ok := l.pending[f.ID]
-	if !ok && l.anyID {
+	if !ok && (l.anyID || (l.expired[f.ID] && l.g.opts.Tamper == LateApplies)) {
 		for _, id := range slices.Sorted(mapKeys(l.pending)) {
 			ch, ok, f.ID = l.pending[id], true, id
 			break
@@ -98,7 +107,7 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 	conn.SetReadLimit(1 << 20)
 	defer conn.CloseNow()
 	ctx := context.Background()
-	l := newLink(conn, "", g.opts.Tamper == AnyID)
+	l := newLink(g, conn)
 	// PYYOL-WS-HELLO: "On connect the gateway sends {"t":"hello","version":"1.0"}".
 	if l.send(Frame{T: "hello", Version: "1.0"}) != nil {
 		return
@@ -115,6 +124,11 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l.agentID = id
+	if g.opts.Tamper == NoReregister && g.isPlaying(id) {
+		l.send(Frame{T: "error", Error: "already_connected"})
+		conn.Close(websocket.StatusPolicyViolation, "already connected")
+		return
+	}
 	// PYYOL-WS-REGISTERED: {"t":"registered","agent_id":...}.
 	if l.send(Frame{T: "registered", AgentID: id}) != nil {
 		return

@@ -65,7 +65,7 @@ func ruleSet(p *Practice) (goofspiel.Rules, int) {
 	if p == nil {
 		return r, seat
 	}
-	if p.FairnessMode == goofspiel.Open || p.FairnessMode == goofspiel.Shuffled {
+	if p.FairnessMode == goofspiel.Open || p.FairnessMode == goofspiel.Shuffled || p.FairnessMode == "" {
 		r.FairnessMode = p.FairnessMode
 	}
 	if p.TieRule == goofspiel.Split || p.TieRule == goofspiel.Carry {
@@ -92,6 +92,9 @@ type matchRun struct {
 // wedged on purpose (the NoFallback tamper).
 func (g *Gateway) playMatch(agentID string, p *Practice) bool {
 	rules, seat := ruleSet(p)
+	if g.opts.Tamper == FakeOpen {
+		rules.FairnessMode = goofspiel.Shuffled
+	}
 	id, seed := g.nextMatchID()
 	m, err := goofspiel.New(rules, seed)
 	if err != nil {
@@ -127,9 +130,14 @@ func (r *matchRun) agentBids() bool {
 	resp, ok := r.ask(turnFrame{T: "turn", ID: id, MatchID: r.id, Game: "goofspiel", View: r.m.View(r.seat)}, id)
 	if ok && resp.Error == "" {
 		var mv goofspiel.Move
-		if json.Unmarshal(resp.Move, &mv) == nil && r.m.Bid(r.seat, mv) == nil {
-			r.record(mv.Round, resp)
-			return true
+		if json.Unmarshal(resp.Move, &mv) == nil {
+			if r.g.opts.Tamper == IgnoresRound {
+				mv.Round = r.m.Round()
+			}
+			if r.m.Bid(r.seat, mv) == nil {
+				r.record(mv.Round, resp)
+				return true
+			}
 		}
 	}
 	if r.g.opts.Tamper == NoFallback {
@@ -138,6 +146,11 @@ func (r *matchRun) agentBids() bool {
 	// PYYOL-WS-FALLBACK-TIMEOUT, PYYOL-WS-FALLBACK-ILLEGAL,
 	// PYYOL-WS-FALLBACK-ERROR (PYYOL-REF-ERROR-RESPONSE): whatever went
 	// wrong, the engine bids the seat's lowest card and the match goes on.
+	if r.g.opts.Tamper == FallbackHighest {
+		hand := r.m.Hand(r.seat)
+		r.m.Bid(r.seat, goofspiel.Move{Round: r.m.Round(), Card: hand[len(hand)-1]})
+		return true
+	}
 	r.m.Fallback(r.seat)
 	return true
 }
@@ -209,6 +222,14 @@ func (r *matchRun) flush() {
 		slices.Reverse(events)
 	}
 	for _, e := range events {
+		if r.g.opts.Tamper == FakeOpen && e.Type == goofspiel.MatchCreated {
+			p := map[string]any{}
+			for k, v := range e.Payload.(map[string]any) {
+				p[k] = v
+			}
+			p["fairness_mode"] = goofspiel.Open
+			e.Payload = p
+		}
 		r.push(eventFrame{T: "event", MatchID: r.id, Seq: e.Seq, Type: e.Type, Payload: e.Payload})
 	}
 	r.sent = r.m.LastSeq()

@@ -24,23 +24,6 @@ import (
 // BasePath+"/agent/connect", as the docs' wss://api.pyyol.com/v1/agent/connect.
 const BasePath = "/v1"
 
-// Tamper names a deliberate defect, for the kit's own tests: a broken
-// gateway the runner must catch.
-type Tamper string
-
-// The defects the tamper tests use.
-const (
-	// AnyID applies any response to the turn in flight, whatever its id.
-	AnyID Tamper = "any-id"
-	// NoFallback applies an illegal card as it stands when it is a card at
-	// all, and on a timeout waits forever instead of falling back.
-	NoFallback Tamper = "no-fallback"
-	// AcceptAnyToken registers any token.
-	AcceptAnyToken Tamper = "accept-any-token"
-	// UnorderedEvents sends each round's events in reverse order.
-	UnorderedEvents Tamper = "unordered-events"
-)
-
 // Options configures a gateway.
 type Options struct {
 	skeleton.Config
@@ -50,6 +33,10 @@ type Options struct {
 	// PingEvery is the gateway's own heartbeat (default 5 s).
 	PingEvery time.Duration
 	Tamper    Tamper
+	// Rewrite, when set, sees every frame the gateway sends as a JSON
+	// object and returns the frames to send instead (none drops it): the
+	// kit's tests build broken gateways with it.
+	Rewrite func(frame map[string]any) []map[string]any
 }
 
 // Gateway is the reference gateway.
@@ -134,4 +121,11 @@ func (g *Gateway) nextMatchID() (string, []byte) {
 	n := g.matches
 	g.mu.Unlock()
 	return fmt.Sprintf("mt_%s", hex.EncodeToString(g.derive("match", n, 6))), g.derive("seed", n, 32)
+}
+
+// isPlaying reports whether a match is driving the agent's seat.
+func (g *Gateway) isPlaying(agentID string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.playing[agentID]
 }
