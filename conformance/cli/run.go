@@ -36,6 +36,7 @@ type runOptions struct {
 	timeout                       time.Duration
 	quiet, color                  bool
 	out                           outputs
+	pyyol                         pyyolFlags
 }
 
 func (o *runOptions) bind(fs *flagSet) {
@@ -54,6 +55,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.out.junit, "junit", "", "write a JUnit XML report to this file")
 	fs.StringVar(&o.out.json, "json", "", "write a JSON report (results keyed by rule ID) to this file")
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
+	o.pyyol.bind(fs)
 }
 
 func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
@@ -67,6 +69,7 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	if err := o.out.check(); err != nil {
 		return suite.Config{}, err
 	}
+	o.pyyol.apply()
 	cfg := suite.Config{Protocols: ps, Target: o.target, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
 	if !o.quiet {

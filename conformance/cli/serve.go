@@ -43,7 +43,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	logger := log.New(stdout, "", log.LstdFlags)
 	handler := ServeMux(ps, *seed, logger)
 	for _, p := range ps {
-		fmt.Fprintf(stdout, "serving %-14s %s at http://%s%s\n", p.Name, p.Title, ln.Addr(), p.BasePath)
+		fmt.Fprintf(stdout, "serving %-14s %s at %s\n", p.Name, p.Title, servedURL(p, ln.Addr()))
 	}
 	return serveUntilInterrupt(ln, handler, stderr)
 }

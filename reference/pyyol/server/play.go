@@ -119,6 +119,9 @@ func (g *Gateway) playMatch(agentID string, p *Practice) bool {
 	}
 	// PYYOL-WS-GAME-END: the final result and the full record.
 	run.push(gameEndFrame{T: "game_end", MatchID: id, Game: "goofspiel", Seat: seat, Result: res})
+	if g.opts.Referee != nil {
+		g.opts.Referee.Finished(agentID, res.Result)
+	}
 	return true
 }
 
@@ -128,17 +131,26 @@ func (r *matchRun) agentBids() bool {
 	id := fmt.Sprintf("turn_%s_%d", r.id, r.m.Round())
 	// PYYOL-WS-TURN: a turn frame with an id and the seat's view.
 	resp, ok := r.ask(turnFrame{T: "turn", ID: id, MatchID: r.id, Game: "goofspiel", View: r.m.View(r.seat)}, id)
+	why := "no response in time"
+	if ok && resp.Error != "" {
+		why = "handler error: " + resp.Error
+	}
 	if ok && resp.Error == "" {
 		var mv goofspiel.Move
-		if json.Unmarshal(resp.Move, &mv) == nil {
+		err := json.Unmarshal(resp.Move, &mv)
+		if err == nil {
 			if r.g.opts.Tamper == IgnoresRound {
 				mv.Round = r.m.Round()
 			}
-			if r.m.Bid(r.seat, mv) == nil {
+			if err = r.m.Bid(r.seat, mv); err == nil {
 				r.record(mv.Round, resp)
 				return true
 			}
 		}
+		why = "illegal move " + string(resp.Move) + ": " + err.Error()
+	}
+	if ref := r.g.opts.Referee; ref != nil {
+		ref.Fallback(r.agentID, r.m.Round(), why)
 	}
 	if r.g.opts.Tamper == NoFallback {
 		return false

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
 
@@ -37,6 +38,16 @@ type Options struct {
 	// object and returns the frames to send instead (none drops it): the
 	// kit's tests build broken gateways with it.
 	Rewrite func(frame map[string]any) []map[string]any
+	// Referee, when set, hears of every move the gateway refused or missed
+	// and of every finished match (`conformance simulate --listen` fails
+	// loudly on them).
+	Referee Referee
+}
+
+// Referee hears what a gateway decided about an agent's moves.
+type Referee interface {
+	Fallback(agentID string, round int, why string)
+	Finished(agentID string, res goofspiel.Result)
 }
 
 // Gateway is the reference gateway.
