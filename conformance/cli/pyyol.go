@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -22,10 +23,12 @@ import (
 	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/features"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 	"github.com/agentgames/conformance/reference/skeleton"
+	"github.com/agentgames/conformance/spec"
 )
 
 // pyyolFlags are the credentials a live Pyyol run needs.
@@ -173,4 +176,28 @@ func simulateGateway(addr string, seed uint64, stdout, stderr io.Writer) int {
 	case <-ctx.Done():
 		return ExitError
 	}
+}
+
+// protocolSpec is a protocol's catalogue and features, honouring the
+// overrides of a protocol that shares a catalogue folder (Pyyol's two
+// sides both come from spec/pyyol).
+func protocolSpec(p *suite.Protocol) (*spec.Catalogue, fs.FS, error) {
+	fsys := p.Features
+	if fsys == nil {
+		fsys = features.FS()
+	}
+	if p.Catalogue != nil {
+		return p.Catalogue, fsys, nil
+	}
+	cat, err := spec.Load(p.Name)
+	return cat, fsys, err
+}
+
+// vectorDir is the vectors/ folder of a protocol: its catalogue's source
+// folder when it overrides the catalogue, else its name.
+func vectorDir(p *suite.Protocol) string {
+	if p.Catalogue != nil && p.Catalogue.Source != "" {
+		return strings.SplitN(p.Catalogue.Source, "/", 2)[0]
+	}
+	return p.Name
 }

@@ -68,11 +68,11 @@ func catalogueRows(protocol string, onlyUncovered bool) ([]ruleRow, error) {
 }
 
 func protocolRows(p *suite.Protocol) ([]ruleRow, error) {
-	cat, err := spec.Load(p.Name)
+	cat, fsys, err := protocolSpec(p)
 	if err != nil {
 		return nil, err
 	}
-	scenarios, err := features.Parse(p.Name)
+	scenarios, err := features.ParseFS(fsys, p.Name)
 	if err != nil {
 		return nil, err
 	}

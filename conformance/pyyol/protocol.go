@@ -47,9 +47,11 @@ func credentials() Credentials {
 
 // Gateway describes pyyol-gateway to the runner.
 func Gateway() *suite.Protocol {
-	return side("pyyol-gateway", "Pyyol agent gateway (WebSocket runtime)", server.BasePath, "gateway-",
+	p := side("pyyol-gateway", "Pyyol agent gateway (WebSocket runtime)", server.BasePath, "gateway-",
 		func(cfg suite.ReferenceConfig) http.Handler { return server.New(server.Options{Config: cfg}) },
 		gatewaySteps, []byte(gatewayOpenAPI))
+	p.Vector = nil // the signing vectors are the push side's
+	return p
 }
 
 // Push describes pyyol-push to the runner.

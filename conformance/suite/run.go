@@ -230,7 +230,7 @@ func (pr *protocolRun) startReference() (string, error) {
 func ResolveBase(target, basePath string) (string, error) {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
-		return "", fmt.Errorf("target %q is not an http(s) or ws(s) URL", target)
+		return "", fmt.Errorf("target %q is not an http(s) URL (nor a ws(s) one, for a WebSocket protocol)", target)
 	}
 	if u.User != nil {
 		// Credentials in a URL would reach every report and case file.
