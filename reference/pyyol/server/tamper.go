@@ -1,6 +1,10 @@
 package server
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentgames/conformance/reference/pyyol/manifest"
+)
 
 // Tamper names a deliberate defect, for the kit's own tests: a broken
 // gateway the runner must catch. The zero value is a faithful gateway.
@@ -27,7 +31,38 @@ const (
 	UnorderedEvents Tamper = "unordered-events"
 	// FakeOpen announces open prizes but shuffles them.
 	FakeOpen Tamper = "fake-open"
+	// VerifiesAnything reports every endpoint verified.
+	VerifiesAnything Tamper = "verifies-anything"
+	// SignsWrongPath signs the platform's calls over the path "/".
+	SignsWrongPath Tamper = "signs-wrong-path"
+	// CertifiesAnyone lets uncertified agents queue.
+	CertifiesAnyone Tamper = "certifies-anyone"
+	// ShowsDisabledTiers puts disabled tiers on the public menu.
+	ShowsDisabledTiers Tamper = "shows-disabled-tiers"
+	// OpenAdmin serves the admin API without a token.
+	OpenAdmin Tamper = "open-admin"
+	// AcceptsAnyTiers stores tier sets without validating them.
+	AcceptsAnyTiers Tamper = "accepts-any-tiers"
+	// IgnoresLimits queues stakes beyond the agent's limits.
+	IgnoresLimits Tamper = "ignores-limits"
+	// KeepsTieStakes takes the rake from a tied match.
+	KeepsTieStakes Tamper = "keeps-tie-stakes"
 )
+
+// skipRule drops the field errors Options.SkipField names: a platform
+// that forgot one field rule.
+func (g *Gateway) skipRule(errs []manifest.FieldError) []manifest.FieldError {
+	if g.opts.SkipField == "" {
+		return errs
+	}
+	var out []manifest.FieldError
+	for _, e := range errs {
+		if e.Field != g.opts.SkipField {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 // rewrite passes a frame through Options.Rewrite; without one it is the
 // frame itself, already encoded.
