@@ -24,7 +24,7 @@ import (
 // agent id and key (without them the runner mints a practice key at the
 // reference's documented endpoint) and the push endpoint secret.
 type Credentials struct {
-	AgentID, Token, Secret string
+	AgentID, Token, Secret, AdminToken string
 }
 
 var (

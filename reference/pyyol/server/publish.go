@@ -183,7 +183,8 @@ func (g *Gateway) call(ctx context.Context, method, target string, body []byte, 
 	return resp.StatusCode
 }
 
-// sign adds the push headers (PYYOL-SIGN-HEADERS, PYYOL-SIGN-STRING) with a
+// sign adds the push headers (PYYOL-MANIFEST-PLATFORM-SIGNS: PYYOL-SIGN-HEADERS,
+// PYYOL-SIGN-STRING over the endpoint secret) with a
 // fresh nonce.
 func (g *Gateway) sign(req *http.Request, body []byte, secret string) {
 	g.mu.Lock()
