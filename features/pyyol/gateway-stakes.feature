@@ -11,7 +11,7 @@ Feature: Stake tiers
       When anyone reads the stake tiers of goofspiel
       Then the menu lists only enabled tiers, by ordering, strictly increasing
 
-  @PYYOL-STAKES-ADMIN @PYYOL-REF-ADMIN-TOKEN
+  @PYYOL-STAKES-ADMIN @PYYOL-STAKES-PUBLIC @PYYOL-REF-ADMIN-TOKEN
   Rule: the admin set includes disabled tiers; the public menu does not
 
     Scenario: a disabled tier

@@ -53,6 +53,11 @@ func (g *Gateway) submit(w http.ResponseWriter, r *http.Request, agentID string)
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request"})
 		return
 	}
+	raw, ok := g.tamperManifest(raw)
+	if !ok {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_manifest"})
+		return
+	}
 	// PYYOL-MANIFEST-FORMAT, PYYOL-MANIFEST-CAMELCASE: manifest.Parse.
 	m, errs := manifest.Parse(raw)
 	if errs == nil {

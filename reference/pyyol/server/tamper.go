@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/agentgames/conformance/reference/pyyol/manifest"
@@ -47,7 +48,23 @@ const (
 	IgnoresLimits Tamper = "ignores-limits"
 	// KeepsTieStakes takes the rake from a tied match.
 	KeepsTieStakes Tamper = "keeps-tie-stakes"
+	// RejectsYAML accepts JSON manifests only.
+	RejectsYAML Tamper = "rejects-yaml"
+	// AcceptsSnakeCase reads manifest_version as manifestVersion.
+	AcceptsSnakeCase Tamper = "accepts-snake-case"
 )
+
+// tamperManifest applies the manifest defects to a submitted body; false
+// refuses it.
+func (g *Gateway) tamperManifest(raw []byte) ([]byte, bool) {
+	switch g.opts.Tamper {
+	case RejectsYAML:
+		return raw, bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{"))
+	case AcceptsSnakeCase:
+		return bytes.ReplaceAll(raw, []byte("manifest_version"), []byte("manifestVersion")), true
+	}
+	return raw, true
+}
 
 // skipRule drops the field errors Options.SkipField names: a platform
 // that forgot one field rule.
