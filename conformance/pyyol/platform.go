@@ -133,6 +133,7 @@ func adminToken(env *suite.Env) (string, error) {
 		return t, nil
 	}
 	if !env.Live() {
+		env.HTTP.Secrets().Add(server.AdminToken)
 		return server.AdminToken, nil
 	}
 	return "", verdict.Skipf("the stake-tier admin checks need --admin-token against a live platform")
