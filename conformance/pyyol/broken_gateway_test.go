@@ -161,10 +161,10 @@ func failedRules(rep *verdict.Report) []string {
 // TestBrokenGatewaysFailTheirRule: each broken gateway, served over
 // loopback and checked live, fails with the rule it breaks named.
 func TestBrokenGatewaysFailTheirRule(t *testing.T) {
-	defer pyyol.SetWaitLimit(2 * time.Second)()
+	defer pyyol.SetWaitLimit(3 * time.Second)()
 	for _, c := range brokenGateways() {
 		t.Run(c.rule, func(t *testing.T) {
-			c.opts.TurnTimeout = 300 * time.Millisecond
+			c.opts.TurnTimeout = 600 * time.Millisecond
 			srv := httptest.NewServer(server.New(c.opts))
 			defer srv.Close()
 			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule)
@@ -180,7 +180,7 @@ func TestBrokenGatewaysFailTheirRule(t *testing.T) {
 func TestHealthyGatewayPassesLive(t *testing.T) {
 	pyyol.SetCredentials(pyyol.Credentials{AdminToken: server.AdminToken})
 	defer pyyol.SetCredentials(pyyol.Credentials{})
-	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 300 * time.Millisecond}))
+	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 600 * time.Millisecond}))
 	defer srv.Close()
 	target := "ws" + srv.URL[len("http"):] + "/v1/agent/connect"
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Gateway()}, Target: target,

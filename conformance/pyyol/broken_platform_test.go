@@ -32,7 +32,7 @@ func brokenPlatforms() []struct {
 	rule string
 	h    http.Handler
 } {
-	gw := func(o server.Options) http.Handler { o.TurnTimeout = 300 * time.Millisecond; return server.New(o) }
+	gw := func(o server.Options) http.Handler { o.TurnTimeout = 600 * time.Millisecond; return server.New(o) }
 	tampered := func(t server.Tamper) http.Handler { return gw(server.Options{Tamper: t}) }
 	skips := func(field string) http.Handler { return gw(server.Options{SkipField: field}) }
 	out := []struct {
@@ -79,6 +79,7 @@ func TestBrokenPlatformsFailTheirRule(t *testing.T) {
 	pyyol.SetCredentials(pyyol.Credentials{AdminToken: server.AdminToken})
 	defer pyyol.SetCredentials(pyyol.Credentials{})
 	defer pyyol.SetWaitLimit(3 * time.Second)()
+	defer pyyol.SetPropagation(time.Second)()
 	for _, c := range brokenPlatforms() {
 		t.Run(strings.TrimPrefix(c.rule, "PYYOL-"), func(t *testing.T) {
 			srv := httptest.NewServer(c.h)

@@ -9,3 +9,11 @@ func SetWaitLimit(d time.Duration) func() {
 	waitLimit = d
 	return func() { waitLimit = old }
 }
+
+// SetPropagation shortens the wait for a tier change to reach the public
+// menu and returns a restore.
+func SetPropagation(d time.Duration) func() {
+	old := propagation
+	propagation = d
+	return func() { propagation = old }
+}

@@ -154,6 +154,9 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 			g.pongs++
 		case "initialize":
 			g.inits = append(g.inits, f)
+			if f.ID == "" {
+				return verdict.Failf("PYYOL-WS-INITIALIZE", "an initialize carrying an id", string(f.raw), "initialize frame")
+			}
 			if f.Seat != nil {
 				g.seat = *f.Seat
 			}
@@ -169,6 +172,10 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 			g.end = &f
 		case "turn":
 			g.turns = append(g.turns, f)
+			if f.ID == "" {
+				// PYYOL-WS-TURN: a turn without an id cannot be answered.
+				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying an id", string(f.raw), "turn frame")
+			}
 			if f.View == nil {
 				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying a view", string(f.raw), "turn frame")
 			}

@@ -34,6 +34,11 @@ func platformStakeSteps(sc *godog.ScenarioContext, p *platRun) {
 }
 
 const stakesPath = "/games/goofspiel/stakes"
+
+// propagation is how long a tier change may take to reach the public menu
+// ("Changes take effect within ~10s").
+var propagation = 12 * time.Second
+
 const adminStakesPath = "/admin/games/goofspiel/stakes"
 
 func (p *platRun) adminToken() (err error) {
@@ -127,7 +132,7 @@ func (p *platRun) disabledHidden(ctx context.Context) error {
 		return verdict.Failf("PYYOL-STAKES-ADMIN", "the full set with the disabled kit_probe tier", fmt.Sprint(ts), "the admin GET after the PUT")
 	}
 	// "Changes take effect within ~10s": the public menu may lag a little.
-	deadline := time.Now().Add(12 * time.Second)
+	deadline := time.Now().Add(propagation)
 	for {
 		if err := p.readPublic(ctx); err != nil {
 			return err

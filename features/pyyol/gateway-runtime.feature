@@ -53,4 +53,5 @@ Feature: The agent gateway: handshake, lifecycle frames, heartbeats
       When the agent connects and registers
       And the agent plays the match answering every turn with usage records
       Then the game_end lists the usage with meter_source sdk
+      And every answered turn was played as answered
       And every round resolved by the rules

@@ -44,7 +44,7 @@ Feature: The push protocol: the kit plays the platform against an agent's hosted
   Rule: a turn for a game without a handler answers 501 no_turn_handler
 
     Scenario: a turn for a game the agent does not play
-      When the platform sends a signed turn for "mafia"
+      When the platform sends a signed turn for a game the agent does not list
       Then the answer is 501 no_turn_handler
 
   @PYYOL-PUSH-LEGAL-MOVES @PYYOL-PUSH-PROTOCOL-FIELD @PYYOL-REF-BASELINE
