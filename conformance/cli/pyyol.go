@@ -32,18 +32,23 @@ import (
 )
 
 // pyyolFlags are the credentials a live Pyyol run needs.
-type pyyolFlags struct{ secret, token, agentID, adminToken string }
+type pyyolFlags struct {
+	secret, token, agentID, adminToken string
+	deadline                           time.Duration
+}
 
 func (f *pyyolFlags) bind(fs *flagSet) {
 	fs.StringVar(&f.secret, "secret", "", "pyyol-push: the agent endpoint's secret (never printed)")
 	fs.StringVar(&f.token, "token", "", "pyyol-gateway: the agent key to register with (default: mint a practice key)")
 	fs.StringVar(&f.agentID, "agent-id", "", "pyyol-gateway: the agent id the key belongs to")
+	fs.DurationVar(&f.deadline, "deadline", 2*time.Minute, "pyyol-gateway: how long to wait for a live gateway to start a match for the agent")
 	fs.StringVar(&f.adminToken, "admin-token", "", "pyyol-gateway: a platform token for the stake-tier admin checks (never printed)")
 }
 
 // apply hands the credentials to the Pyyol steps.
 func (f *pyyolFlags) apply() {
-	pyyol.SetCredentials(pyyol.Credentials{AgentID: f.agentID, Token: f.token, Secret: f.secret, AdminToken: f.adminToken})
+	pyyol.SetCredentials(pyyol.Credentials{AgentID: f.agentID, Token: f.token, Secret: f.secret, AdminToken: f.adminToken,
+		Deadline: f.deadline})
 }
 
 // servedURL is what `serve` prints for a protocol: the gateway's socket,

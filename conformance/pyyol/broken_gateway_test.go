@@ -192,3 +192,30 @@ func TestHealthyGatewayPassesLive(t *testing.T) {
 		t.Errorf("exit %d: %v", rep.ExitCode(), failedRules(rep))
 	}
 }
+
+// TestGatewayThatSchedulesNoMatchSkips: when matches start is the
+// platform's choice, so a gateway that starts none within --deadline makes
+// the match checks skip, never fail.
+func TestGatewayThatSchedulesNoMatchSkips(t *testing.T) {
+	pyyol.SetCredentials(pyyol.Credentials{Deadline: 500 * time.Millisecond})
+	defer pyyol.SetCredentials(pyyol.Credentials{})
+	defer pyyol.SetWaitLimit(300 * time.Millisecond)()
+	quiet := func(f map[string]any) []map[string]any {
+		switch f["t"] {
+		case "hello", "registered", "error", "pong":
+			return []map[string]any{f}
+		}
+		return nil
+	}
+	srv := httptest.NewServer(server.New(server.Options{Rewrite: quiet}))
+	defer srv.Close()
+	rep := runLive(t, pyyol.Gateway(), srv.URL, "PYYOL-WS-GAME-END")
+	if len(rep.Results) == 0 {
+		t.Fatal("nothing ran")
+	}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Skip {
+			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
+		}
+	}
+}

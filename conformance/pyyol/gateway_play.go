@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -67,6 +68,11 @@ func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
 		}
 		return frame{}, err
 	}
+	return g.accept(raw)
+}
+
+// accept decodes and keeps one frame, checking it against its schema.
+func (g *gwRun) accept(raw json.RawMessage) (frame, error) {
 	var f frame
 	if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
 		return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
@@ -77,6 +83,30 @@ func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
 		g.env.HTTP.Recorder().Finding(err)
 	}
 	return f, nil
+}
+
+// nextOf reads the next frame of a match. Before the match has started,
+// silence until the deadline means the platform scheduled no match for the
+// agent: a skip, since when matches start is the platform's choice
+// (PYYOL-REF-SANDBOX-MATCH); after it started, silence is a wedge.
+func (g *gwRun) nextOf(ctx context.Context, started bool) (frame, error) {
+	if started {
+		return g.next(ctx, "the next frame of the match")
+	}
+	deadline := time.Now().Add(matchDeadline())
+	for {
+		raw, err := g.ws.Next(ctx)
+		if errors.Is(err, driver.ErrTimeout) && time.Now().Before(deadline) {
+			continue
+		}
+		if errors.Is(err, driver.ErrTimeout) {
+			return frame{}, verdict.Skipf("no match started for the agent within %v (--deadline)", matchDeadline())
+		}
+		if err != nil {
+			return frame{}, err
+		}
+		return g.accept(raw)
+	}
 }
 
 // register runs the handshake on a fresh socket.
@@ -142,11 +172,13 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 			return err
 		}
 	}
+	started := false
 	for g.end == nil {
-		f, err := g.next(ctx, "the next frame of the match")
+		f, err := g.nextOf(ctx, started)
 		if err != nil {
 			return err
 		}
+		started = started || f.T == "initialize" || f.T == "turn"
 		switch f.T {
 		case "ping":
 			err = g.ws.Send(ctx, map[string]string{"t": "pong"})

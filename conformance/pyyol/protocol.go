@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing/fstest"
+	"time"
 
 	"github.com/cucumber/godog"
 
@@ -25,6 +26,17 @@ import (
 // reference's documented endpoint) and the push endpoint secret.
 type Credentials struct {
 	AgentID, Token, Secret, AdminToken string
+	// Deadline bounds the wait for a live gateway to start a match for the
+	// agent (default 2 minutes).
+	Deadline time.Duration
+}
+
+// matchDeadline is the run's --deadline.
+func matchDeadline() time.Duration {
+	if d := credentials().Deadline; d > 0 {
+		return d
+	}
+	return 2 * time.Minute
 }
 
 var (
