@@ -161,9 +161,10 @@ func failedRules(rep *verdict.Report) []string {
 // TestBrokenGatewaysFailTheirRule: each broken gateway, served over
 // loopback and checked live, fails with the rule it breaks named.
 func TestBrokenGatewaysFailTheirRule(t *testing.T) {
-	defer pyyol.SetWaitLimit(3 * time.Second)()
+	t.Cleanup(pyyol.SetWaitLimit(3 * time.Second))
 	for _, c := range brokenGateways() {
 		t.Run(c.rule, func(t *testing.T) {
+			t.Parallel()
 			c.opts.TurnTimeout = 600 * time.Millisecond
 			srv := httptest.NewServer(server.New(c.opts))
 			defer srv.Close()

@@ -77,11 +77,12 @@ func brokenPlatforms() []struct {
 // over loopback with the admin token, fails with the rule it breaks named.
 func TestBrokenPlatformsFailTheirRule(t *testing.T) {
 	pyyol.SetCredentials(pyyol.Credentials{AdminToken: server.AdminToken})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
-	defer pyyol.SetWaitLimit(3 * time.Second)()
-	defer pyyol.SetPropagation(time.Second)()
+	t.Cleanup(func() { pyyol.SetCredentials(pyyol.Credentials{}) })
+	t.Cleanup(pyyol.SetWaitLimit(3 * time.Second))
+	t.Cleanup(pyyol.SetPropagation(time.Second))
 	for _, c := range brokenPlatforms() {
 		t.Run(strings.TrimPrefix(c.rule, "PYYOL-"), func(t *testing.T) {
+			t.Parallel()
 			srv := httptest.NewServer(c.h)
 			defer srv.Close()
 			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule)
