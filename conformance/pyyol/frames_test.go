@@ -2,6 +2,8 @@ package pyyol
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
@@ -41,5 +43,21 @@ func TestFrameSchemasJudgeFrames(t *testing.T) {
 		if checkFrame(json.RawMessage(raw), typ) == nil {
 			t.Errorf("%s passed: %s", typ, raw)
 		}
+	}
+}
+
+// TestPushAnswersAreValidatedAgainstTheOpenAPI: the push routes' document
+// loads at the directory of any endpoint.url and judges a /health answer.
+func TestPushAnswersAreValidatedAgainstTheOpenAPI(t *testing.T) {
+	v := pushValidator("https://agent.example/deep/path")
+	if v == nil {
+		t.Fatal("no validator")
+	}
+	req := httptest.NewRequest("GET", "https://agent.example/deep/path/health", nil)
+	if err := v.Validate(req, 200, http.Header{"Content-Type": {"application/json"}}, []byte(`{"status":"healthy"}`)); err != nil {
+		t.Errorf("healthy: %v", err)
+	}
+	if err := v.Validate(req, 200, http.Header{"Content-Type": {"application/json"}}, []byte(`{"status":"ok"}`)); err == nil {
+		t.Error("a health status other than healthy passed")
 	}
 }

@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/oas"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pushsign"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
+	"github.com/agentgames/conformance/spec"
 )
 
 // waitLimit bounds every wait for a gateway frame; a live gateway's turn
@@ -48,8 +50,27 @@ func pushSecret(env *suite.Env) (string, error) {
 func pushDrivers(env *suite.Env, secret string) (*driver.SignedHTTP, *driver.HMACSigner) {
 	secrets := env.HTTP.Secrets()
 	signer := driver.NewHMACSigner(secret, driver.PyyolScheme(), secrets)
-	signed := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: pushBase(env), Secrets: secrets, Timeout: 30 * time.Second}, signer)
+	opts := driver.HTTPOptions{BaseURL: pushBase(env), Secrets: secrets, Timeout: 30 * time.Second}
+	if v := pushValidator(opts.BaseURL); v != nil {
+		opts.Validator = v
+	}
+	signed := driver.NewSignedHTTP(opts, signer)
 	return signed.WithRecorder(env.HTTP.Recorder()), signer
+}
+
+// pushValidator checks the agent's answers against spec/pyyol/openapi.yaml
+// at the routes' directory (nil if the document does not load).
+func pushValidator(base string) *oas.Validator {
+	doc, err := spec.OpenAPI("pyyol")
+	u, uerr := url.Parse(base)
+	if err != nil || uerr != nil {
+		return nil
+	}
+	v, err := oas.Load(doc, u.Path, "PYYOL-OPENAPI")
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 // headersFor signs body for path with secret at time t and nonce, as the
