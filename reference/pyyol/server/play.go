@@ -58,7 +58,8 @@ func (g *Gateway) practice(agentID string, reg Frame) {
 			go g.practice(agentID, Frame{Games: []string{"goofspiel"}})
 		}
 	}()
-	for i := 0; i < max(reg.Matches, 1); i++ {
+	// A registration asks for at most maxMatches practice matches.
+	for i := 0; i < min(max(reg.Matches, 1), maxMatches); i++ {
 		if !g.playMatch(agentID, reg.Practice) {
 			return
 		}
@@ -70,6 +71,9 @@ func (g *Gateway) practice(agentID string, reg Frame) {
 		}
 	}
 }
+
+// maxMatches bounds the practice matches one registration may ask for.
+const maxMatches = 10000
 
 // ruleSet applies a practice request to the standard rules
 // (PYYOL-REF-PRACTICE-RULES); unknown values fall back to the standard.
