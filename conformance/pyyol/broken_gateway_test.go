@@ -63,7 +63,7 @@ func brokenGateways() []struct {
 		{"PYYOL-WS-CORRELATION", server.Options{Tamper: server.AnyID}},
 		{"PYYOL-WS-LATE-RESPONSE", server.Options{Tamper: server.LateApplies}},
 		{"PYYOL-WS-EVENT-SEQ", server.Options{Tamper: server.UnorderedEvents}},
-		{"PYYOL-WS-ONE-WAY", server.Options{Rewrite: set("event", "", func(f map[string]any) { f["id"] = "ack_me" })}},
+		{"PYYOL-WS-ONE-WAY", server.Options{Tamper: server.AwaitsEventAcks}},
 		{"PYYOL-WS-GAME-END", server.Options{Rewrite: drop("game_end", "")}},
 		{"PYYOL-WS-CONTEXT", server.Options{Rewrite: set("game_end", "", func(f map[string]any) { r := result(f); r["history"] = ints(r["history"])[:5] })}},
 		{"PYYOL-WS-PING", server.Options{Rewrite: drop("pong", "")}},

@@ -40,7 +40,7 @@ func sorted(xs []int) []int { return slices.Sorted(slices.Values(xs)) }
 // expectedHand is 1..13 without the agent's bids before round n.
 func (g *gwRun) expectedHand(n int) []int {
 	var hand []int
-	for c := 1; c <= goofspiel.StandardCards; c++ {
+	for c := 1; c <= g.rules().Cards; c++ {
 		hand = append(hand, c)
 	}
 	for i := 0; i < n; i++ {
@@ -76,6 +76,9 @@ func (g *gwRun) historyMatches(v *goofspiel.View) error {
 func (g *gwRun) rules() goofspiel.Rules {
 	created, _ := g.payload(goofspiel.MatchCreated)
 	r := goofspiel.Standard()
+	if n, ok := created["cards"].(float64); ok && n >= 1 && n <= 52 {
+		r.Cards, r.Rounds = int(n), int(n)
+	}
 	if s, ok := created["tie_rule"].(string); ok {
 		r.TieRule = s
 	}
@@ -90,7 +93,7 @@ func (g *gwRun) rules() goofspiel.Rules {
 func (g *gwRun) rounds() error {
 	rules := g.rules()
 	carried, scores := 0, [2]int{}
-	for n := 0; n < goofspiel.StandardCards; n++ {
+	for n := 0; n < g.rules().Cards; n++ {
 		r, ok := g.roundOf(n)
 		if !ok {
 			return verdict.Failf("PYYOL-GOOF-ROUNDS", "round_revealed for round "+fmt.Sprint(n), "none", "13 rounds")
@@ -175,7 +178,7 @@ func (g *gwRun) openOrder() error {
 	if g.rules().FairnessMode != goofspiel.Open {
 		return verdict.Skipf("the target did not honour the practice request for open prizes (PYYOL-REF-PRACTICE-RULES)")
 	}
-	for n := 0; n < goofspiel.StandardCards; n++ {
+	for n := 0; n < g.rules().Cards; n++ {
 		if r, ok := g.roundOf(n); ok && r.Prize != n+1 {
 			return verdict.Failf("PYYOL-GOOF-OPEN", n+1, r.Prize, "the prize of round %d in open mode", n)
 		}

@@ -60,7 +60,7 @@ func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
 	if err != nil {
 		if errors.Is(err, driver.ErrTimeout) {
 			rule := ""
-			if _, last := g.roundOf(goofspiel.StandardCards - 1); last && g.end == nil {
+			if _, last := g.roundOf(g.rules().Cards - 1); last && g.end == nil {
 				// PYYOL-WS-GAME-END: every round resolved, no game_end came.
 				rule = "PYYOL-WS-GAME-END"
 			}

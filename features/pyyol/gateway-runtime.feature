@@ -29,14 +29,21 @@ Feature: The agent gateway: handshake, lifecycle frames, heartbeats
       And the agent plays the match answering every turn
       Then initialize and every turn carried an id
 
-  @PYYOL-WS-EVENT-SEQ @PYYOL-WS-ONE-WAY
-  Rule: events come in seq order and need no response
+  @PYYOL-WS-EVENT-SEQ
+  Rule: events come in seq order
 
     Scenario: the events of a match
       When the agent connects and registers
       And the agent plays the match answering every turn
       Then events arrived in strictly increasing seq order
-      And event and game_end frames carried no id
+
+  @PYYOL-WS-ONE-WAY
+  Rule: event and game_end need no response
+
+    Scenario: an agent that never answers an event
+      When the agent connects and registers
+      And the agent plays the match answering every turn
+      Then the match ended with game_end and the full history
 
   @PYYOL-WS-PING
   Rule: the gateway answers a ping with a pong

@@ -260,7 +260,27 @@ func (r *matchRun) flush() {
 			p["fairness_mode"] = goofspiel.Open
 			e.Payload = p
 		}
+		if r.g.opts.Tamper == AwaitsEventAcks {
+			r.awaitAck(e)
+			continue
+		}
 		r.push(eventFrame{T: "event", MatchID: r.id, Seq: e.Seq, Type: e.Type, Payload: e.Payload})
 	}
 	r.sent = r.m.LastSeq()
+}
+
+// awaitAck is the AwaitsEventAcks defect: an event sent as if it were
+// synchronous, the match held until the agent answers it or leaves.
+func (r *matchRun) awaitAck(e goofspiel.Event) {
+	l := r.g.current(r.agentID)
+	if l == nil {
+		return
+	}
+	id := fmt.Sprintf("ev_%s_%d", r.id, e.Seq)
+	ch := l.expect(id)
+	l.send(map[string]any{"t": "event", "id": id, "match_id": r.id, "seq": e.Seq, "type": e.Type, "payload": e.Payload})
+	select {
+	case <-ch:
+	case <-l.closed:
+	}
 }

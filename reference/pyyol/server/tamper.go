@@ -48,6 +48,8 @@ const (
 	IgnoresLimits Tamper = "ignores-limits"
 	// KeepsTieStakes takes the rake from a tied match.
 	KeepsTieStakes Tamper = "keeps-tie-stakes"
+	// AwaitsEventAcks holds the match until the agent answers each event.
+	AwaitsEventAcks Tamper = "awaits-event-acks"
 	// RejectsYAML accepts JSON manifests only.
 	RejectsYAML Tamper = "rejects-yaml"
 	// AcceptsSnakeCase reads manifest_version as manifestVersion.
