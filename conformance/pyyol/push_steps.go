@@ -17,6 +17,9 @@ import (
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 )
 
+// securityBody is what the security checks sign and send.
+var securityBody = []byte(`{"protocol":"1.0"}`)
+
 // pushRun is one push scenario: the kit as the platform.
 type pushRun struct {
 	env    *suite.Env
@@ -40,12 +43,13 @@ func pushSteps(sc *godog.ScenarioContext, env *suite.Env) {
 	sc.Step(`^the platform sends a signed (handshake|initialize|event|game-end)$`, p.lifecycle)
 	sc.Step(`^the platform sends a signed turn for a fresh Goofspiel view$`, p.freshTurn)
 	sc.Step(`^the platform sends a signed turn for a game the agent does not list$`, p.otherGameTurn)
-	sc.Step(`^the platform sends a turn signed with another secret$`, p.wrongSecret)
-	sc.Step(`^the platform sends a turn whose signature differs in its last character$`, p.lastChar)
-	sc.Step(`^the platform sends a turn with a timestamp (-?\d+) seconds off$`, p.skewed)
-	sc.Step(`^the platform sends a signed turn, then the same request again$`, p.replay)
-	sc.Step(`^the platform sends a turn without the signature headers$`, p.unsigned)
-	sc.Step(`^the platform sends a signed turn to a URL with a query string$`, p.query)
+	sc.Step(`^the platform sends a request signed with another secret$`, p.wrongSecret)
+	sc.Step(`^the platform sends a request whose signature differs in its last character$`, p.lastChar)
+	sc.Step(`^the platform sends a request with a timestamp (-?\d+) seconds off$`, p.skewed)
+	sc.Step(`^the platform sends a signed request, then the same request again$`, p.replay)
+	sc.Step(`^the platform sends a request without the signature headers$`, p.unsigned)
+	sc.Step(`^the platform sends a signed request to a URL with a query string$`, p.query)
+	sc.Step(`^the request is accepted$`, p.acceptedRequest)
 	sc.Step(`^the platform plays a full refereed Goofspiel match$`, p.fullMatch)
 	sc.Step(`^the agent reports healthy$`, p.healthy)
 	sc.Step(`^the handshake is accepted and lists goofspiel$`, p.accepted)
@@ -104,7 +108,25 @@ func (p *pushRun) turnBody(game string) map[string]any {
 }
 
 func (p *pushRun) freshTurn(ctx context.Context) error {
+	if err := p.requireGoofspiel(ctx); err != nil {
+		return err
+	}
 	return p.post(ctx, "/turn", p.turnBody("goofspiel"))
+}
+
+// requireGoofspiel skips the Goofspiel checks for an agent whose handshake
+// does not list goofspiel: the kit referees Goofspiel only.
+func (p *pushRun) requireGoofspiel(ctx context.Context) error {
+	if err := p.post(ctx, "/handshake", map[string]any{}); err != nil {
+		return err
+	}
+	var hs struct {
+		SupportedGames []string `json:"supportedGames"`
+	}
+	if p.last.Status == 200 && json.Unmarshal(p.last.Body, &hs) == nil && !slices.Contains(hs.SupportedGames, "goofspiel") {
+		return verdict.Skipf("the agent does not list goofspiel; the kit referees Goofspiel only")
+	}
+	return nil
 }
 
 // otherGameTurn sends a turn for a documented game the handshake does not
@@ -125,11 +147,10 @@ func (p *pushRun) otherGameTurn(ctx context.Context) error {
 	return verdict.Skipf("the agent lists every documented game: none is left without a handler")
 }
 
-// raw sends a hand-signed turn through the unsigned driver.
+// raw sends a hand-signed handshake through the unsigned driver: the
+// security checks use the one signed route every agent answers 200.
 func (p *pushRun) raw(ctx context.Context, path string, headers map[string]string) (err error) {
-	body := p.turnBody("goofspiel")
-	body["protocol"] = "1.0"
-	data, _ := json.Marshal(body)
+	data := securityBody
 	p.last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "POST", Path: path, Raw: data, Header: headers, Allow: []int{401}})
 	return err
 }
@@ -140,9 +161,7 @@ func (p *pushRun) freshNonce() string {
 }
 
 func (p *pushRun) signedHeaders(path string, at time.Time, secret string) map[string]string {
-	body := p.turnBody("goofspiel")
-	body["protocol"] = "1.0"
-	data, _ := json.Marshal(body)
+	data := securityBody
 	return headersFor(secret, "POST", p.pathPrefix()+path, data, at, p.freshNonce())
 }
 
@@ -157,11 +176,11 @@ func (p *pushRun) pathPrefix() string {
 }
 
 func (p *pushRun) wrongSecret(ctx context.Context) error {
-	return p.raw(ctx, "/turn", p.signedHeaders("/turn", time.Now(), p.secret+"-not"))
+	return p.raw(ctx, "/handshake", p.signedHeaders("/handshake", time.Now(), p.secret+"-not"))
 }
 
 func (p *pushRun) lastChar(ctx context.Context) error {
-	h := p.signedHeaders("/turn", time.Now(), p.secret)
+	h := p.signedHeaders("/handshake", time.Now(), p.secret)
 	sig := []byte(h["X-Arena-Signature"])
 	if sig[len(sig)-1] == '0' {
 		sig[len(sig)-1] = '1'
@@ -169,37 +188,40 @@ func (p *pushRun) lastChar(ctx context.Context) error {
 		sig[len(sig)-1] = '0'
 	}
 	h["X-Arena-Signature"] = string(sig)
-	return p.raw(ctx, "/turn", h)
+	return p.raw(ctx, "/handshake", h)
 }
 
 func (p *pushRun) skewed(ctx context.Context, seconds int) error {
 	if seconds <= 300 && seconds >= -300 {
 		p.onRefusal = "PYYOL-SIGN-SKEW-WINDOW"
 	}
-	return p.raw(ctx, "/turn", p.signedHeaders("/turn", time.Now().Add(-time.Duration(seconds)*time.Second), p.secret))
+	return p.raw(ctx, "/handshake", p.signedHeaders("/handshake", time.Now().Add(-time.Duration(seconds)*time.Second), p.secret))
 }
 
 func (p *pushRun) replay(ctx context.Context) error {
-	h := p.signedHeaders("/turn", time.Now(), p.secret)
-	if err := p.raw(ctx, "/turn", h); err != nil {
+	h := p.signedHeaders("/handshake", time.Now(), p.secret)
+	if err := p.raw(ctx, "/handshake", h); err != nil {
 		return err
 	}
 	if p.last.Status != 200 {
-		return verdict.Failf("PYYOL-PUSH-TURN", 200, p.last.Status, "the first, genuine request must be accepted before its replay can be judged")
+		return verdict.Failf(p.refusalRule(), 200, p.last.Status, "the first, genuine request must be accepted before its replay can be judged")
 	}
-	return p.raw(ctx, "/turn", h)
+	return p.raw(ctx, "/handshake", h)
 }
 
 func (p *pushRun) unsigned(ctx context.Context) error {
-	return p.raw(ctx, "/turn", map[string]string{"Content-Type": "application/json"})
+	return p.raw(ctx, "/handshake", map[string]string{"Content-Type": "application/json"})
 }
 
 func (p *pushRun) query(ctx context.Context) error {
 	p.onRefusal = "PYYOL-SIGN-PATH"
-	return p.raw(ctx, "/turn?kit=1", p.signedHeaders("/turn", time.Now(), p.secret))
+	return p.raw(ctx, "/handshake?kit=1", p.signedHeaders("/handshake", time.Now(), p.secret))
 }
 
 func (p *pushRun) fullMatch(ctx context.Context) error {
+	if err := p.requireGoofspiel(ctx); err != nil {
+		return err
+	}
 	p.match = &Referee{Push: p.signed, Seed: p.env.Seed}
 	_, err := p.match.Play(ctx)
 	p.sent = append(p.sent, p.match.Sent...)
@@ -264,8 +286,8 @@ func (p *pushRun) accepted() error {
 	if err := p.last.Decode("PYYOL-PUSH-HANDSHAKE", &body); err != nil {
 		return err
 	}
-	if !body.Accepted || !slices.Contains(body.SupportedGames, "goofspiel") {
-		return verdict.Failf("PYYOL-PUSH-HANDSHAKE", "accepted true, supportedGames with goofspiel", string(p.last.Body), "handshake")
+	if !body.Accepted || len(body.SupportedGames) == 0 {
+		return verdict.Failf("PYYOL-PUSH-HANDSHAKE", "accepted true and the supportedGames", string(p.last.Body), "handshake")
 	}
 	return nil
 }
@@ -273,6 +295,8 @@ func (p *pushRun) accepted() error {
 // ackRules names the rule each lifecycle route's acknowledgement keeps.
 var ackRules = map[string]string{"handshake": "PYYOL-PUSH-HANDSHAKE", "initialize": "PYYOL-PUSH-INITIALIZE",
 	"event": "PYYOL-PUSH-EVENT-ACK", "game-end": "PYYOL-PUSH-GAME-END-ACK"}
+
+func (p *pushRun) acceptedRequest() error { return p.status(200) }
 
 func (p *pushRun) acked() error {
 	err := p.status(200)
