@@ -94,7 +94,10 @@ func (p *platRun) setLimit(ctx context.Context, field, minus string, n int64) er
 
 // playRanked plays matches on the socket until one ends with a stake.
 func (p *platRun) playRanked(ctx context.Context, prize string) error {
-	for {
+	for played := 0; ; played++ {
+		if played == 3 {
+			return verdict.Skipf("three matches ended without a stake record in game_end (PYYOL-REF-QUEUE): the settlement cannot be read")
+		}
 		p.g.end = nil
 		if err := p.g.play(ctx, behaviour{round0: "answer", bidPrize: prize != ""}); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -17,8 +18,11 @@ type tier struct {
 	Label    string `json:"label"`
 	Coins    int64  `json:"coins"`
 	Ordering int    `json:"ordering"`
-	Enabled  bool   `json:"enabled"`
+	Enabled  *bool  `json:"enabled,omitempty"`
 }
+
+// on reports whether a tier is enabled; a menu may leave the flag out.
+func (t tier) on() bool { return t.Enabled == nil || *t.Enabled }
 
 func platformStakeSteps(sc *godog.ScenarioContext, p *platRun) {
 	sc.Step(`^the platform's admin token$`, p.adminToken)
@@ -66,11 +70,12 @@ func (p *platRun) menuOrdered() error {
 	if err != nil {
 		return err
 	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Ordering < ts[j].Ordering })
 	for i, t := range ts {
-		if !t.Enabled {
+		if !t.on() {
 			return verdict.Failf("PYYOL-STAKES-PUBLIC", "enabled tiers only", t.Key, "the public menu lists a disabled tier")
 		}
-		if t.Coins <= 0 || (i > 0 && (t.Ordering <= ts[i-1].Ordering || t.Coins <= ts[i-1].Coins)) {
+		if t.Coins <= 0 || (i > 0 && t.Coins <= ts[i-1].Coins) {
 			return verdict.Failf("PYYOL-STAKES-PUBLIC", "positive amounts strictly increasing by ordering", fmt.Sprint(ts), "the public menu")
 		}
 	}
@@ -104,7 +109,8 @@ func (p *platRun) addDisabled(ctx context.Context) error {
 			top = t
 		}
 	}
-	ts = append(ts, tier{Key: "kit_probe", Label: "Kit probe", Coins: top.Coins + 1000, Ordering: top.Ordering + 1, Enabled: false})
+	off := false
+	ts = append(ts, tier{Key: "kit_probe", Label: "Kit probe", Coins: top.Coins + 1000, Ordering: top.Ordering + 1, Enabled: &off})
 	if err := p.put(ctx, ts); err != nil {
 		return err
 	}
@@ -197,7 +203,8 @@ func (p *platRun) noToken(ctx context.Context, how string) error {
 	if how == "reads" {
 		return p.call(ctx, "GET", adminStakesPath, nil, "")
 	}
-	return p.put(ctx, []tier{{Key: "kit_free", Label: "Free", Coins: 1, Ordering: 0, Enabled: true}})
+	on := true
+	return p.put(ctx, []tier{{Key: "kit_free", Label: "Free", Coins: 1, Ordering: 0, Enabled: &on}})
 }
 
 func (p *platRun) adminRefused() error {
