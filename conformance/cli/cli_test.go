@@ -63,3 +63,9 @@ func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
 		assert.Contains(t, errOut, c.want, c.why)
 	}
 }
+
+func TestUncoveredAsJSONIsAnEmptyList(t *testing.T) {
+	code, out, errOut := run("rules", "--uncovered", "--format", "json")
+	assert.Equal(t, 0, code, errOut)
+	assert.JSONEq(t, "[]", out, "CI scripts expect [] when every rule is checked, never null")
+}

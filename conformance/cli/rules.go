@@ -52,7 +52,7 @@ func catalogueRows(protocol string, onlyUncovered bool) ([]ruleRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rows []ruleRow
+	rows := []ruleRow{} // never nil: JSON readers expect [] when nothing matches
 	for _, p := range ps {
 		pr, err := protocolRows(p)
 		if err != nil {

@@ -125,14 +125,27 @@ func (r *Report) RuleStatus(id string) Status {
 	return r.RuleStatusMap()[id]
 }
 
-// RuleStatusMap folds RuleStatuses over all results in one pass.
+// RuleStatusMap folds RuleStatuses over all results in one pass. A rule
+// that no check decided, but whose check failed on another rule and stopped
+// before reaching it (see Result.RuleStatuses), takes that check's status
+// rather than "skip": with --rule it is the rule the user asked about, the
+// summary counts its check as failed, and every report must say the same.
 func (r *Report) RuleStatusMap() map[string]Status {
 	out := map[string]Status{}
+	blocked := map[string]Status{}
 	for _, res := range r.Results {
 		for id, st := range res.RuleStatuses() {
 			if prev, ok := out[id]; ok {
 				st = foldRule(prev, st)
 			}
+			out[id] = st
+			if res.blocks(id) {
+				blocked[id] = Worse(blocked[id], res.Status)
+			}
+		}
+	}
+	for id, st := range blocked {
+		if out[id] == Skip {
 			out[id] = st
 		}
 	}

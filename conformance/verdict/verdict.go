@@ -164,6 +164,12 @@ type Result struct {
 	Duration   time.Duration `json:"duration_ns"`
 }
 
+// blocks reports whether this result stopped on a failure (or warning) of
+// another rule before it could decide rule id.
+func (r Result) blocks(id string) bool {
+	return r.Stopped && r.FailedRule != "" && r.FailedRule != id && (r.Status == Fail || r.Status == Warn)
+}
+
 // RuleStatuses says what this result decided of each rule it touches. A
 // failure or warning counts against FailedRule only: when the check stopped
 // there, its other rules were not decided and count as skipped; when the
