@@ -26,7 +26,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S]", serveExamples, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	protocol := fs.String("protocol", "", "protocol(s) to serve, comma-separated (default: all)")
-	seed := fs.Int64("seed", 1, "seed for every random choice of the reference servers")
+	seed := fs.Uint64("seed", 1, "seed for every random choice of the reference servers; the same world as run --seed")
 	if code, done := fs.parse(args); done {
 		return code
 	}
@@ -42,9 +42,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	logger := log.New(stdout, "", log.LstdFlags)
 	handler := ServeMux(ps, *seed, logger)
-	for _, p := range ps {
-		fmt.Fprintf(stdout, "serving %-14s %s at http://%s%s\n", p.Name, p.Title, ln.Addr(), p.BasePath)
-	}
+	Banner(stdout, ps, ln.Addr().String())
 	return serveUntilInterrupt(ln, handler, stderr)
 }
 
@@ -65,13 +63,25 @@ func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int 
 	return ExitPass
 }
 
+// Banner prints one line per service, `serving NAME TITLE at URL`, so that
+// scripts can find every one: the protocol's base path over HTTP, then one
+// ws:// line per WebSocket path it declares.
+func Banner(w io.Writer, ps []*suite.Protocol, addr string) {
+	for _, p := range ps {
+		fmt.Fprintf(w, "serving %s %s at http://%s%s\n", p.Name, p.Title, addr, p.BasePath)
+		for _, ws := range p.WebSocketPaths {
+			fmt.Fprintf(w, "serving %s %s at ws://%s%s%s\n", p.Name, p.Title, addr, p.BasePath, ws)
+		}
+	}
+}
+
 // ServeMux mounts each protocol's reference server under its base path,
 // with an index at / and one log line per request (reference/httplog).
-func ServeMux(ps []*suite.Protocol, seed int64, logger *log.Logger) http.Handler {
+func ServeMux(ps []*suite.Protocol, seed uint64, logger *log.Logger) http.Handler {
 	mux := http.NewServeMux()
 	index := map[string]string{}
 	for _, p := range ps {
-		h := p.Reference(suite.ReferenceConfig{Seed: seed})
+		h := p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(seed)})
 		mux.Handle(p.BasePath, h)
 		mux.Handle(p.BasePath+"/", h)
 		index[p.Name] = p.BasePath

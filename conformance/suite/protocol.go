@@ -30,6 +30,9 @@ type Protocol struct {
 	// with no path gets it appended; the reference handler serves paths that
 	// begin with it.
 	BasePath string
+	// WebSocketPaths are the paths under BasePath that the reference serves
+	// over WebSocket; `conformance serve` prints a ws:// line for each.
+	WebSocketPaths []string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc.

@@ -214,7 +214,7 @@ func (pr *protocolRun) close() { pr.stop() }
 // startReference serves the protocol's reference on a loopback port.
 func (pr *protocolRun) startReference() (string, error) {
 	pr.clock = NewClock(time.Now())
-	pr.ref = pr.p.Reference(ReferenceConfig{Seed: int64(pr.cfg.Seed >> 1), Now: pr.clock.Now})
+	pr.ref = pr.p.Reference(ReferenceConfig{Seed: ReferenceSeed(pr.cfg.Seed), Now: pr.clock.Now})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", fmt.Errorf("starting the embedded reference: %w", err)
@@ -224,6 +224,12 @@ func (pr *protocolRun) startReference() (string, error) {
 	pr.stop = func() { srv.Close() }
 	return "http://" + ln.Addr().String(), nil
 }
+
+// ReferenceSeed is the seed a reference server gets from a run's or serve's
+// --seed N: the same 64 bits read as a signed number, so every N gives its
+// own world and `serve --seed N` builds exactly the world the embedded
+// `run --seed N` checks.
+func ReferenceSeed(seed uint64) int64 { return int64(seed) }
 
 // ResolveBase turns a --target URL into the protocol's base URL: a URL with
 // no path gets the documented base path appended.
