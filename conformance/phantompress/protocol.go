@@ -14,11 +14,14 @@ import (
 
 // Protocol describes The Phantom Press to the runner.
 var Protocol = &suite.Protocol{
-	Name:      "phantom-press",
-	Title:     "幻聴新聞社 (The Phantom Press)",
-	BasePath:  pp.BasePath,
-	Reference: pp.Handler,
-	Steps:     Steps,
+	Name:       "phantom-press",
+	Title:      "幻聴新聞社 (The Phantom Press)",
+	Folder:     "phantom-press",
+	Package:    "phantompress",
+	RulePrefix: "PP",
+	BasePath:   pp.BasePath,
+	Reference:  pp.Handler,
+	Steps:      Steps,
 	Properties: []suite.Property{{
 		Name: "random play against the model",
 		Rules: []string{"PP-ACTION-OK-FALSE", "PP-ACTION-TURN", "PP-AP-COST", "PP-ANSWER-REJECT", "PP-ANSWER-HEDGE-ONLY",

@@ -292,7 +292,7 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 // selectedScenarios lists the scenarios the tag selection keeps, to size the
 // progress display.
 func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
-	all, err := features.ParseFS(pr.p.featureFS(), pr.p.Name)
+	all, err := features.ParseFS(pr.p.featureFS(), pr.p.DataFolder())
 	if err != nil {
 		return nil, err
 	}

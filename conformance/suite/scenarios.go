@@ -31,7 +31,7 @@ func (pr *protocolRun) runFeatures(ctx context.Context) []verdict.Result {
 // runPass runs godog once over every feature file; the Before hook skips
 // the pickles outside pr.chosen.
 func (pr *protocolRun) runPass(ctx context.Context, col *collector) {
-	paths := features.PathsFS(pr.p.featureFS(), pr.p.Name)
+	paths := features.PathsFS(pr.p.featureFS(), pr.p.DataFolder())
 	suite := godog.TestSuite{
 		Name:                pr.p.Name,
 		ScenarioInitializer: func(sc *godog.ScenarioContext) { pr.initScenario(sc, col) },
