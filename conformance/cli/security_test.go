@@ -1,0 +1,60 @@
+package cli_test
+
+import (
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/cli"
+	"github.com/agentgames/conformance/conformance/protocols"
+)
+
+// capture is a server on another port that keeps everything sent to it.
+type capture struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (c *capture) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seen = append(c.seen, r.Method+" "+r.URL.String()+" "+r.Header.Get("Authorization")+" "+string(body))
+}
+
+func (c *capture) all() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.seen...)
+}
+
+// TestARedirectingTargetGetsNoKeyElsewhere: a deployment that redirects every
+// authenticated request to another port of the same host is a harness error
+// (exit 2), and the other port receives nothing at all.
+func TestARedirectingTargetGetsNoKeyElsewhere(t *testing.T) {
+	other := &capture{}
+	elsewhere := httptest.NewServer(other)
+	defer elsewhere.Close()
+	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			http.Redirect(w, r, elsewhere.URL+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+			return
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	defer target.Close()
+	for protocol, base := range map[string]string{"iyra": target.URL, "phantom-press": target.URL + "/game/phantom-press/api"} {
+		code, out, errOut := run("run", "--target", base, "--protocol", protocol, "--checks", "-1", "--cases", t.TempDir())
+		assert.Equal(t, 2, code, "%s: %s\n%s", protocol, tail(out), errOut)
+		assert.Contains(t, out, "redirecting to "+elsewhere.URL, protocol)
+	}
+	require.Empty(t, other.all(), "the other origin received requests: %s", strings.Join(other.all(), "\n"))
+}
