@@ -58,3 +58,32 @@ func TestARedirectingTargetGetsNoKeyElsewhere(t *testing.T) {
 	}
 	require.Empty(t, other.all(), "the other origin received requests: %s", strings.Join(other.all(), "\n"))
 }
+
+// TestTheKeyInTheURLCheckSpendsAThrowawayIdentity: the Iyra check that a key
+// in the URL is refused puts a key into a URL, which access logs keep; that
+// key is never one the run uses for anything but its own registration.
+func TestTheKeyInTheURLCheckSpendsAThrowawayIdentity(t *testing.T) {
+	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	var mu sync.Mutex
+	inURL, bearerUse := map[string]bool{}, map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if k := r.URL.Query().Get("api_key"); k != "" {
+			inURL[k] = true
+		}
+		if k := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "); k != "" {
+			bearerUse[k]++
+		}
+		mu.Unlock()
+		ref.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	code, out, _ := run("run", "--target", srv.URL, "--protocol", "iyra", "--checks", "-1", "--cases", t.TempDir())
+	require.Equal(t, 0, code, tail(out))
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, inURL, "the check ran")
+	for k := range inURL {
+		assert.LessOrEqual(t, bearerUse[k], 1, "the key sent in a URL was used beyond reading its own assignment")
+	}
+}
