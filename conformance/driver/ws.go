@@ -116,6 +116,7 @@ func DialWS(ctx context.Context, url string, header http.Header, opts WSOptions)
 
 // wsDefaults fills the zero fields of opts.
 func wsDefaults(opts WSOptions) WSOptions {
+	opts.Client = withoutRedirects(opts.Client) // a handshake never follows a redirect
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
 	}
