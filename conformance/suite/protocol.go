@@ -95,6 +95,8 @@ type Env struct {
 	// MaxWrites is the run's --max-writes (0: not set), for protocols that
 	// plan their own spending against a live target.
 	MaxWrites int
+	// links hands out the other transports' drivers (env.go).
+	links *links
 }
 
 // Live reports whether the target is a live deployment rather than the

@@ -162,6 +162,7 @@ type protocolRun struct {
 	cat     *spec.Catalogue
 	base    string
 	drv     *driver.HTTP
+	breaker *driver.Breaker
 	ref     http.Handler
 	clock   *Clock
 	stop    func()
@@ -259,8 +260,9 @@ func (pr *protocolRun) newDriver() error {
 	if err != nil {
 		return err
 	}
+	pr.breaker = &driver.Breaker{}
 	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.budget,
-		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: &driver.Breaker{}})
+		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: pr.breaker})
 	return nil
 }
 
@@ -277,7 +279,8 @@ func oasRule(cat *spec.Catalogue) string {
 // env builds a fresh Env recording into rec.
 func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 	return &Env{HTTP: pr.drv.WithRecorder(rec), Catalogue: pr.cat, Seed: pr.cfg.Seed,
-		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites}
+		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites,
+		links: &links{pr: pr, rec: rec}}
 }
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {

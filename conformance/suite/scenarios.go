@@ -73,6 +73,7 @@ func (pr *protocolRun) initScenario(sc *godog.ScenarioContext, col *collector) {
 		return ctx, nil
 	})
 	sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
+		env.close()
 		if ref == "" {
 			return ctx, nil
 		}
