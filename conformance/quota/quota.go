@@ -68,7 +68,9 @@ func (p *Planner) Used() Limits {
 }
 
 // Identity takes one identity from the plan, or returns a skip.
-func (p *Planner) Identity() error { return p.take("identities", p.plan.Identities, &p.used.Identities) }
+func (p *Planner) Identity() error {
+	return p.take("identities", p.plan.Identities, &p.used.Identities)
+}
 
 // Run takes one run from the plan, or returns a skip.
 func (p *Planner) Run() error { return p.take("runs", p.plan.Runs, &p.used.Runs) }
