@@ -46,6 +46,8 @@ type Config struct {
 	CaseDir string
 	// NoProperties skips the property tests (features only).
 	NoProperties bool
+	// Shard runs only this part of the selected checks (--shard i/n).
+	Shard Shard
 }
 
 // DefaultChecks is the number of rapid checks per property when Config.Checks
@@ -73,6 +75,7 @@ type run struct {
 	secrets *driver.Secrets
 	shared  *Shared
 	cases   *caseWriter
+	checks  int // selected checks numbered so far, for --shard
 }
 
 // Run runs the selected protocols against the target and returns the report.
@@ -307,7 +310,7 @@ func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
 	for _, s := range all {
 		pr.feature[s.File] = s.Feature
 		key := nextKey(parsed, s.File, s.Name)
-		if pr.keeps(s, match) {
+		if pr.keeps(s, match) && (len(pr.cfg.Scenarios) > 0 || pr.inShard()) {
 			out, keys = append(out, s), append(keys, key)
 		}
 	}
@@ -374,7 +377,7 @@ func (pr *protocolRun) selectedProperties() []Property {
 	}
 	var out []Property
 	for _, prop := range pr.p.Properties {
-		if pr.selectsProperty(prop) {
+		if pr.selectsProperty(prop) && pr.inShard() {
 			out = append(out, prop)
 		}
 	}
