@@ -35,6 +35,7 @@ func Check(p *suite.Protocol) error {
 		checkCitations(p, cat),
 		checkVectors(p),
 		checkOpenAPI(p),
+		checkSchemas(p),
 	}
 	if errors.Join(errs...) == nil {
 		// The runs are the slow part; a protocol whose data is broken would

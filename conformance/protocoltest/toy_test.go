@@ -129,6 +129,8 @@ func bellProtocol(code string) *suite.Protocol {
 		Catalogue: bellCatalogue(), Source: []byte(bellContract), OpenAPI: []byte(bellOpenAPI),
 		Features:      fstest.MapFS{"bell/bell.feature": {Data: []byte(bellFeature)}},
 		ReferenceCode: fstest.MapFS{"bell.go": {Data: []byte(code)}},
+		SchemaFiles: fstest.MapFS{"rules.json": {Data: []byte(`not a schema`)},
+			"ring.json": {Data: []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","required":["word"]}`)}},
 		VectorFiles: []vectors.File{{Protocol: "bell", Kind: "ring", Path: "bell/ring.json", Vectors: []vectors.Vector{
 			{ID: "three", Input: json.RawMessage(`{"rings":3}`), Expected: json.RawMessage(`{"word":"ding","count":3}`)}}}},
 	}
@@ -169,6 +171,9 @@ func TestEveryKindOfDefectIsReported(t *testing.T) {
 		"missing field":    {func(p *suite.Protocol) { p.Package = "" }, "Package is empty"},
 		"broken reference": {func(p *suite.Protocol) { p.Reference = brokenBell }, "embedded run exits 1"},
 		"bad OpenAPI":      {func(p *suite.Protocol) { p.OpenAPI = []byte("openapi: 3.0.3\npaths: {x: 1}\n") }, "oas:"},
+		"bad frame schema": {func(p *suite.Protocol) {
+			p.SchemaFiles = fstest.MapFS{"frame.json": {Data: []byte(`{"type":"strin"}`)}}
+		}, "schema frame.json"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -65,6 +65,10 @@ type Protocol struct {
 	Source        []byte
 	VectorFiles   []vectors.File
 	ReferenceCode fs.FS
+	// SchemaFiles overrides spec/<Folder>/ as the place of the protocol's
+	// JSON Schemas (every *.json but rules.json), which the contract test
+	// compiles.
+	SchemaFiles fs.FS
 	// Vector recomputes the expected value of one known-answer vector of the
 	// given kind from its input, with the reference code.
 	Vector func(kind string, input json.RawMessage) (any, error)
@@ -95,6 +99,8 @@ type Env struct {
 	// MaxWrites is the run's --max-writes (0: not set), for protocols that
 	// plan their own spending against a live target.
 	MaxWrites int
+	// links hands out the other transports' drivers (env.go).
+	links *links
 }
 
 // Live reports whether the target is a live deployment rather than the

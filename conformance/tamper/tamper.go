@@ -8,7 +8,6 @@ package tamper
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -137,15 +136,6 @@ func Test(t *testing.T, p *suite.Protocol, cases []Case) {
 			}
 		})
 	}
-}
-
-// Errors joins the failures of several cases, for callers outside a test.
-func Errors(p *suite.Protocol, cases []Case) error {
-	var errs []error
-	for _, c := range cases {
-		errs = append(errs, Check(p, c))
-	}
-	return errors.Join(errs...)
 }
 
 func firstLine(s string) string {

@@ -38,6 +38,26 @@ type Report struct {
 	// Errors are harness problems outside any one check (a protocol that
 	// could not start); they make the run exit 2.
 	Errors []string `json:"errors,omitempty"`
+	// Stale lists the --baseline entries whose failure no longer happens:
+	// they fail the run (exit 1) so that baselines only shrink.
+	Stale []BaselineEntry `json:"stale,omitempty"`
+}
+
+// BaselineEntry is one known failure of a --baseline file: a rule, or one
+// check (protocol and check name), with the reason it is expected.
+type BaselineEntry struct {
+	Rule     string `json:"rule,omitempty"`
+	Protocol string `json:"protocol,omitempty"`
+	Check    string `json:"check,omitempty"`
+	Reason   string `json:"reason"`
+}
+
+// Key names the entry: "rule ID" or "check PROTOCOL › NAME".
+func (e BaselineEntry) Key() string {
+	if e.Rule != "" {
+		return "rule " + e.Rule
+	}
+	return "check " + e.Protocol + " › " + e.Check
 }
 
 // Counts tallies results by status.
@@ -96,7 +116,7 @@ func (r *Report) ExitCode() int {
 		return false
 	}
 	switch {
-	case any(Fail):
+	case any(Fail), len(r.Stale) > 0:
 		return 1
 	case r.Status() == Error:
 		return 2
