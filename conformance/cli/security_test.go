@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,5 +86,63 @@ func TestTheKeyInTheURLCheckSpendsAThrowawayIdentity(t *testing.T) {
 	require.NotEmpty(t, inURL, "the check ran")
 	for k := range inURL {
 		assert.LessOrEqual(t, bearerUse[k], 1, "the key sent in a URL was used beyond reading its own assignment")
+	}
+}
+
+// stalledWriter is a client that never reads: every write blocks until
+// the test ends.
+type stalledWriter struct {
+	header  http.Header
+	release chan struct{}
+	stuck   *sync.WaitGroup
+	once    sync.Once
+}
+
+func (s *stalledWriter) Header() http.Header { return s.header }
+func (s *stalledWriter) WriteHeader(int)     {}
+func (s *stalledWriter) Write(p []byte) (int, error) {
+	s.once.Do(s.stuck.Done)
+	<-s.release
+	return len(p), nil
+}
+
+// TestAClientThatNeverReadsFreezesNoServer: while one client's answers
+// are stuck in its connection, every other client of every protocol is
+// still answered within a second.
+func TestAClientThatNeverReadsFreezesNoServer(t *testing.T) {
+	mux := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	release := make(chan struct{})
+	defer close(release)
+	paths := []string{"/api/v5/tasks/play", "/game/phantom-press/api/leaderboard", "/game/phantom-press/api/runs?recent=5"}
+	var stuck sync.WaitGroup
+	for _, p := range paths {
+		for i := 0; i < 10; i++ {
+			stuck.Add(1)
+			go mux.ServeHTTP(&stalledWriter{header: http.Header{}, release: release, stuck: &stuck}, httptest.NewRequest("GET", p, nil))
+		}
+	}
+	waitAtMost(&stuck, time.Second) // every stalled answer is being written (or blocked behind one)
+	for _, p := range paths {
+		answered := make(chan int, 1)
+		go func() {
+			rec := httptest.NewRecorder()
+			mux.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+			answered <- rec.Code
+		}()
+		select {
+		case code := <-answered:
+			assert.Equal(t, http.StatusOK, code, p)
+		case <-time.After(time.Second):
+			t.Fatalf("%s: no answer within a second while another client does not read", p)
+		}
+	}
+}
+
+func waitAtMost(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
 	}
 }
