@@ -180,7 +180,7 @@ func (m *machine) Apply(ctx context.Context, raw suite.Action) error {
 		}
 	}
 	prev := m.sess
-	resp, err := m.c.submit(ctx, prev, envelope(staleOf(prev.rev(), st.Stale), st.Action), nil)
+	resp, err := m.c.submit(ctx, prev, m.c.envelope(prev, staleOf(prev.rev(), st.Stale), st.Action), nil)
 	if err != nil {
 		return err
 	}

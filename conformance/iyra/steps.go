@@ -133,7 +133,7 @@ func (w *world) play(ctx context.Context, a iyra.Action) (*driver.Response, erro
 // state is returned when the action is accepted, and the action is
 // remembered as accepted (IYRA-REPLAY-FAITHFUL).
 func (w *world) playOn(ctx context.Context, s *sessionDoc, a iyra.Action) (*driver.Response, *sessionDoc, error) {
-	resp, err := w.submit(ctx, s, envelope(s.rev(), a), nil)
+	resp, err := w.submit(ctx, s, w.envelope(s, s.rev(), a), nil)
 	if err != nil || resp.Status/100 != 2 {
 		return resp, nil, err
 	}

@@ -579,13 +579,12 @@ func (w *world) replayActions() error {
 	var got []string
 	for _, raw := range list {
 		var entry struct {
-			iyra.Action
-			Nested *iyra.Action `json:"action"`
+			Nested json.RawMessage `json:"action"`
 		}
 		_ = json.Unmarshal(raw, &entry)
-		a := entry.Action
-		if entry.Nested != nil {
-			a = *entry.Nested
+		a := w.fromWire(raw)
+		if len(entry.Nested) > 0 {
+			a = w.fromWire(entry.Nested)
 		}
 		got = append(got, string(a.Canonical()))
 	}
