@@ -105,6 +105,17 @@ func setupRule(a iyra.Action) string {
 	return "IYRA-LEGAL-CATALOGUE"
 }
 
+// rule names the rule a generic step (a status, a refusal, a field shared
+// by several rules) checks: the scenario's first catalogued rule tag.
+func (w *world) rule() string {
+	for _, t := range w.tags {
+		if _, ok := w.env.Catalogue.Rule(t); ok {
+			return t
+		}
+	}
+	return "untagged scenario"
+}
+
 // versionBound reports whether the scenario checks a rule of the gameplay
 // contract, which binds only the version the contract describes.
 func (w *world) versionBound() bool {

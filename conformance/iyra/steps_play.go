@@ -188,7 +188,7 @@ func (w *world) accepted() error {
 		return err
 	}
 	if w.last.Status/100 != 2 {
-		return verdict.Failf("", "the action accepted (2xx)", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "the action accepted (2xx)", w.last.Status, "%s", clip(w.last.Body))
 	}
 	_, err := decodeSession(w.last)
 	return err
@@ -200,7 +200,7 @@ func (w *world) rejected() error {
 		return err
 	}
 	if w.last.Status/100 != 4 {
-		return verdict.Failf("", "a rejection (4xx)", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a rejection (4xx)", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -252,10 +252,10 @@ func (w *world) unchanged(ctx context.Context) error {
 		return err
 	}
 	if now.rev() != w.before.rev() {
-		return verdict.Failf("", w.before.rev(), now.rev(), "revision after a rejected request")
+		return verdict.Failf(w.rule(), w.before.rev(), now.rev(), "revision after a rejected request")
 	}
 	if diff := diffObs(w.before.Observation, now.Observation); diff != "" {
-		return verdict.Failf("", "the observation before the request", "a changed one", "%s", diff)
+		return verdict.Failf(w.rule(), "the observation before the request", "a changed one", "%s", diff)
 	}
 	w.sess = now
 	return nil
@@ -276,7 +276,7 @@ func (w *world) revisionUp() error {
 		return err
 	}
 	if w.sess.rev() != w.before.rev()+1 {
-		return verdict.Failf("", w.before.rev()+1, w.sess.rev(), "revision after one accepted action")
+		return verdict.Failf("IYRA-REVISION-INCREMENT", w.before.rev()+1, w.sess.rev(), "revision after one accepted action")
 	}
 	return nil
 }
@@ -368,7 +368,7 @@ func (w *world) legalEmpty() error {
 		return err
 	}
 	if len(w.sess.LegalActions) != 0 {
-		return verdict.Failf("", "no legal_actions", len(w.sess.LegalActions), "legal_actions of a finished session")
+		return verdict.Failf("IYRA-LEGAL-AFTER-END", "no legal_actions", len(w.sess.LegalActions), "legal_actions of a finished session")
 	}
 	return nil
 }

@@ -211,7 +211,7 @@ func (w *world) noNewSession() error {
 		}
 		_ = json.Unmarshal(w.last.Body, &out)
 		if out.SessionID != "" && out.SessionID != w.sess.SessionID {
-			return verdict.Failf("", "no new session", out.SessionID, "a refusal naming another session")
+			return verdict.Failf(w.rule(), "no new session", out.SessionID, "a refusal naming another session")
 		}
 		return nil
 	case w.last.Status/100 == 2:
@@ -220,11 +220,11 @@ func (w *world) noNewSession() error {
 			return err
 		}
 		if s.SessionID != w.sess.SessionID {
-			return verdict.Failf("", "a refusal or the original session "+w.sess.SessionID, s.SessionID, "the reused Idempotency-Key created another session")
+			return verdict.Failf(w.rule(), "a refusal or the original session "+w.sess.SessionID, s.SessionID, "the reused Idempotency-Key created another session")
 		}
 		return nil
 	}
-	return verdict.Failf("", "a refusal or the original session", w.last.Status, "%s", clip(w.last.Body))
+	return verdict.Failf(w.rule(), "a refusal or the original session", w.last.Status, "%s", clip(w.last.Body))
 }
 
 // lookUp is the When step querying /idempotency/status for key.
@@ -245,7 +245,7 @@ func (w *world) creationRefused() error {
 	}
 	_ = json.Unmarshal(w.last.Body, &out)
 	if w.last.Status/100 != 4 || out.SessionID != "" {
-		return verdict.Failf("", "a 4xx refusal naming no session", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a 4xx refusal naming no session", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -256,7 +256,7 @@ func (w *world) creationRefused() error {
 func (w *world) noSessionForKey(ctx context.Context) error {
 	if w.lastKey == "" {
 		if w.last.Status/100 == 2 {
-			return verdict.Failf("", "no session without a key", w.last.Status, "%s", clip(w.last.Body))
+			return verdict.Failf(w.rule(), "no session without a key", w.last.Status, "%s", clip(w.last.Body))
 		}
 		return nil
 	}
@@ -267,7 +267,7 @@ func (w *world) noSessionForKey(ctx context.Context) error {
 		return err
 	}
 	if resp.Status/100 == 2 && statusSession(resp.Body) != "" {
-		return verdict.Failf("", "no session for the refused key", resp.Status, "%s", clip(resp.Body))
+		return verdict.Failf(w.rule(), "no session for the refused key", resp.Status, "%s", clip(resp.Body))
 	}
 	return nil
 }
@@ -278,14 +278,14 @@ func (w *world) sameSession() error {
 		return err
 	}
 	if w.last.Status/100 != 2 {
-		return verdict.Failf("", "2xx with the original session", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("IYRA-SESSION-KEY-IDEMPOTENT", "2xx with the original session", w.last.Status, "%s", clip(w.last.Body))
 	}
 	s, err := decodeSession(w.last)
 	if err != nil {
 		return err
 	}
 	if s.SessionID != w.sess.SessionID {
-		return verdict.Failf("", w.sess.SessionID, s.SessionID, "the same key and body must return the same session")
+		return verdict.Failf("IYRA-SESSION-KEY-IDEMPOTENT", w.sess.SessionID, s.SessionID, "the same key and body must return the same session")
 	}
 	return nil
 }
@@ -327,10 +327,10 @@ func (w *world) keyNamesOriginal(ctx context.Context) error {
 // lookUpNames requires the look-up to name the scenario's session.
 func (w *world) lookUpNames() error {
 	if w.last.Status != http.StatusOK {
-		return verdict.Failf("", "200 naming the session", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "200 naming the session", w.last.Status, "%s", clip(w.last.Body))
 	}
 	if got := statusSession(w.last.Body); got != w.sess.SessionID {
-		return verdict.Failf("", w.sess.SessionID, got, "the session the idempotency status names: %s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), w.sess.SessionID, got, "the session the idempotency status names: %s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -374,7 +374,7 @@ func (w *world) sessionShape() error {
 		return err
 	}
 	if w.last.Status/100 != 2 {
-		return verdict.Failf("", "a 2xx session response", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("IYRA-SESSION-SHAPE", "a 2xx session response", w.last.Status, "%s", clip(w.last.Body))
 	}
 	m, err := jsonObject("", w.last)
 	if err != nil {
@@ -387,7 +387,7 @@ func (w *world) sessionShape() error {
 		}
 	}
 	if len(missing) > 0 {
-		return verdict.Failf("", sessionFields, keys(m), "missing %v", missing)
+		return verdict.Failf("IYRA-SESSION-SHAPE", sessionFields, keys(m), "missing %v", missing)
 	}
 	return nil
 }
@@ -427,7 +427,7 @@ func (w *world) observationFields() error {
 		}
 	}
 	if len(missing) > 0 {
-		return verdict.Failf("", observationKeys, keys(obs), "observation lacks %v", missing)
+		return verdict.Failf("IYRA-OBSERVATION-FIELDS", observationKeys, keys(obs), "observation lacks %v", missing)
 	}
 	if len(extra) > 0 {
 		w.note("IYRA-OPENAPI", observationKeys, keys(obs), "observation carries undeclared fields %v", extra)
@@ -441,7 +441,7 @@ func (w *world) ok2xx() (map[string]any, error) {
 		return nil, err
 	}
 	if w.last.Status/100 != 2 {
-		return nil, verdict.Failf("", "a 2xx answer", w.last.Status, "%s", clip(w.last.Body))
+		return nil, verdict.Failf(w.rule(), "a 2xx answer", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return jsonObject("", w.last)
 }
@@ -459,7 +459,7 @@ func (w *world) observationInitial() error {
 		want.Phase = got.Phase // the contract names only "finished"
 	}
 	if diff := diffObs(want, got); diff != "" {
-		return verdict.Failf("", "the initial observation", "a different one", "%s", diff)
+		return verdict.Failf(w.rule(), "the initial observation", "a different one", "%s", diff)
 	}
 	return nil
 }
@@ -477,7 +477,7 @@ func (w *world) playsVariant(v string) error {
 		return err
 	}
 	if s.Variant != v {
-		return verdict.Failf("", v, s.Variant, "session variant")
+		return verdict.Failf("IYRA-VARIANTS", v, s.Variant, "session variant")
 	}
 	return nil
 }
@@ -522,7 +522,7 @@ func (w *world) identicalFacts() error {
 		return verdict.Failf("IYRA-SITE-REVEAL", "revealed site texts", a, "first session")
 	}
 	if a.ArchiveTestimony != b.ArchiveTestimony || a.HarborTestimony != b.HarborTestimony || a.SpireFact != b.SpireFact {
-		return verdict.Failf("", []string{a.ArchiveTestimony, a.HarborTestimony, a.SpireFact},
+		return verdict.Failf("IYRA-SITE-FACTS-FIXED", []string{a.ArchiveTestimony, a.HarborTestimony, a.SpireFact},
 			[]string{b.ArchiveTestimony, b.HarborTestimony, b.SpireFact}, "site facts of two %s sessions", w.sess.Variant)
 	}
 	return nil
@@ -539,7 +539,7 @@ func (w *world) rateLimited() error {
 	}
 	_ = json.Unmarshal(w.last.Body, &body)
 	if w.last.Status != http.StatusTooManyRequests || (body.RetryAfterSeconds == nil && body.RetryAt == "") {
-		return verdict.Failf("", "429 with retry_after_seconds or retry_at", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("IYRA-RATE-LIMIT", "429 with retry_after_seconds or retry_at", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -572,18 +572,18 @@ func (w *world) sameAuthoritative() error {
 		return err
 	}
 	if w.last.Status != http.StatusOK {
-		return verdict.Failf("", "200 with the session state", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "200 with the session state", w.last.Status, "%s", clip(w.last.Body))
 	}
 	s, err := decodeSession(w.last)
 	if err != nil {
 		return err
 	}
 	if s.SessionID != w.sess.SessionID || s.rev() != w.sess.rev() {
-		return verdict.Failf("", fmt.Sprintf("session %s at revision %d", w.sess.SessionID, w.sess.rev()),
+		return verdict.Failf(w.rule(), fmt.Sprintf("session %s at revision %d", w.sess.SessionID, w.sess.rev()),
 			fmt.Sprintf("session %s at revision %d", s.SessionID, s.rev()), "the fallback path")
 	}
 	if diff := diffObs(w.sess.Observation, s.Observation); diff != "" {
-		return verdict.Failf("", "the observation at state_url", "a different one", "%s", diff)
+		return verdict.Failf(w.rule(), "the observation at state_url", "a different one", "%s", diff)
 	}
 	return nil
 }
@@ -626,7 +626,7 @@ func (w *world) probesRefused() error {
 		_ = json.Unmarshal(resp.Body, &m)
 		leaked := m["observation"] != nil || m["integrity"] != nil || m["actions"] != nil || statusSession(resp.Body) == w.sess.SessionID
 		if resp.Status/100 != 4 || leaked {
-			return verdict.Failf("", "a 4xx refusal without the session's data", resp.Status, "%s", clip(resp.Body))
+			return verdict.Failf(w.rule(), "a 4xx refusal without the session's data", resp.Status, "%s", clip(resp.Body))
 		}
 		if resp.Status != http.StatusUnauthorized && resp.Status != http.StatusNotFound {
 			w.note("IYRA-STATUS-CODES", "401 or 404", resp.Status, "a read without the session owner's key")

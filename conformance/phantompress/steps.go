@@ -20,6 +20,12 @@ const defaultBudget = 150
 // Steps registers the step definitions of one scenario.
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w := newWorld(env)
+	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
+		for _, t := range s.Tags {
+			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
+		}
+		return ctx, nil
+	})
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
 		w.failed = err != nil
 		for _, f := range w.cleanup {
@@ -38,9 +44,20 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	fireSteps(sc, w)
 }
 
+// rule names the rule a generic step (a status, a refusal, an unchanged
+// run) checks: the scenario's first catalogued rule tag.
+func (w *world) rule() string {
+	for _, t := range w.tags {
+		if _, ok := catalogue().Rule(t); ok {
+			return t
+		}
+	}
+	return "untagged scenario"
+}
+
 func (w *world) wantStatus(code int) error {
 	if w.status != code {
-		return verdict.Failf("", code, w.status, "body %s", clip(w.body))
+		return verdict.Failf(w.rule(), code, w.status, "body %s", clip(w.body))
 	}
 	return nil
 }
@@ -48,7 +65,7 @@ func (w *world) wantStatus(code int) error {
 // wantCreated accepts 200 or 201 for a creation: the seed names neither.
 func (w *world) wantCreated() error {
 	if !created2xx(w.status) {
-		return verdict.Failf("", "200 or 201", w.status, "body %s", clip(w.body))
+		return verdict.Failf(w.rule(), "200 or 201", w.status, "body %s", clip(w.body))
 	}
 	return nil
 }
@@ -195,7 +212,7 @@ func (w *world) logFetchable(ctx context.Context) error {
 		return err
 	}
 	if l.RunID != w.run {
-		return verdict.Failf("", w.run, l.RunID, "run_id of the log")
+		return verdict.Failf(w.rule(), w.run, l.RunID, "run_id of the log")
 	}
 	return nil
 }
@@ -248,7 +265,7 @@ func (w *world) runUnchanged(ctx context.Context) error {
 	a, b := *w.snap, s
 	if a.Turn != b.Turn || a.AP != b.AP || a.Trust != b.Trust || a.Points != b.Points || a.CaseNo != b.CaseNo ||
 		a.Status != b.Status || a.BudgetTurns != b.BudgetTurns || len(a.Answers) != len(b.Answers) || !sameSet(a.Acquired, b.Acquired) {
-		return verdict.Failf("", fmt.Sprintf("turn %d AP %d trust %d answers %d", a.Turn, a.AP, a.Trust, len(a.Answers)),
+		return verdict.Failf(w.rule(), fmt.Sprintf("turn %d AP %d trust %d answers %d", a.Turn, a.AP, a.Trust, len(a.Answers)),
 			fmt.Sprintf("turn %d AP %d trust %d answers %d", b.Turn, b.AP, b.Trust, len(b.Answers)), "the run changed")
 	}
 	return nil

@@ -98,7 +98,7 @@ func (w *world) publishPaper(ctx context.Context) error {
 func (w *world) case2Open() error {
 	s := w.m.State
 	if s.CaseNo != 2 || s.AP != 12 {
-		return verdict.Failf("", "case 2 with 12 AP", fmt.Sprintf("case %d with %d AP", s.CaseNo, s.AP), "")
+		return verdict.Failf(w.rule(), "case 2 with 12 AP", fmt.Sprintf("case %d with %d AP", s.CaseNo, s.AP), "")
 	}
 	return nil
 }
@@ -107,7 +107,7 @@ func (w *world) case2Open() error {
 // turn after the mark (the scenario's rule).
 func (w *world) succeedsSpendingTurn() error {
 	if w.last == nil || !w.last.OK || w.last.State.Turn != w.before.Turn+1 {
-		return verdict.Failf("", fmt.Sprintf("ok:true at turn %d", w.before.Turn+1), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
+		return verdict.Failf(w.rule(), fmt.Sprintf("ok:true at turn %d", w.before.Turn+1), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
 	}
 	return nil
 }

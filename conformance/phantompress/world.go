@@ -112,6 +112,8 @@ type world struct {
 	cleanup          []func()
 	// failed is set when the scenario ended in anything but a pass.
 	failed bool
+	// tags are the scenario's tags, without @.
+	tags []string
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }
@@ -387,7 +389,7 @@ func (w *world) getLog(ctx context.Context) (*runLog, error) {
 		return nil, err
 	}
 	if resp.Status != http.StatusOK {
-		return nil, verdict.Failf("", 200, resp.Status, "GET /runs/%s: %s", w.run, resp.Body)
+		return nil, verdict.Failf(w.rule(), 200, resp.Status, "GET /runs/%s: %s", w.run, resp.Body)
 	}
 	var l runLog
 	return &l, resp.Decode("PP-RUN-LOG", &l)

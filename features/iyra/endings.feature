@@ -139,12 +139,25 @@ Feature: Endings, score and the terminal state
       When the agent plays "broadcast"
       Then the score equals the evidence
 
-  @IYRA-SCORE-ZERO
-  Rule: every other ending scores zero
+  @IYRA-SCORE-UNVERIFIED
+  Rule: every ending but a verified one scores zero
 
-    Scenario: an unverified ending scores zero
-      Given the agent has played "investigate archive, investigate harbor"
-      When the agent plays "broadcast"
+    Scenario Outline: a session ended by <how> scores zero
+      Given the agent has played "<actions>"
+      When the agent plays "<last>"
+      Then the score shown is 0
+
+      Examples:
+        | how                   | actions                                  | last      |
+        | an unverified broadcast | investigate archive, investigate harbor | broadcast |
+        | a withdrawal          | investigate archive, investigate spire   | withdraw  |
+
+  @IYRA-SCORE-ZERO
+  Rule: an active session scores zero, and every answer carries a score (the kit's choice)
+
+    Scenario: an active session scores zero
+      Given the agent has played "investigate archive"
+      When the agent reads the session
       Then the score is 0
 
   @IYRA-TERMINAL-SUMMARY
