@@ -29,8 +29,11 @@ type world struct {
 	second  *sessionDoc // a second session (site facts, factions)
 	replay  []byte
 	probes  []*driver.Response // answers to credential probes
+	// probeHow is the credential variant of the probes.
+	probeHow string
 
 	tags   []string                 // the scenario's tags, without @
+	pair   []pairRun                // the two sessions of a boundary scenario
 	played map[string][]iyra.Action // accepted actions per session ID
 	claim  string                   // how the corroborated claim was learned, for messages
 }
@@ -52,6 +55,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w.endingSteps(sc)
 	w.replaySteps(sc)
 	w.claimSteps(sc)
+	w.boundarySteps(sc)
 }
 
 // markWhen remembers where the When step starts in the transcript.

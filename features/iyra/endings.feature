@@ -25,8 +25,28 @@ Feature: Endings, score and the terminal state
       Then the ending is "truth_released"
       And the outcome is "success"
 
+    Scenario: at exactly evidence 4 and signal 3 one claim of the same records releases the truth
+      When the agent broadcasts each claim on the same records with "investigate archive, investigate spire, investigate harbor" inspected, after a claim change
+      Then both broadcasts were made with evidence 4 and signal 3
+      And exactly one of the two broadcasts releases the truth
+
+    Scenario: at evidence 5 and exactly signal 3 one claim of the same records releases the truth
+      When the agent broadcasts each claim on the same records with "investigate archive, investigate spire, investigate harbor" inspected
+      Then both broadcasts were made with evidence 5 and signal 3
+      And exactly one of the two broadcasts releases the truth
+
   @IYRA-ENDING-UNVERIFIED
   Rule: any other broadcast is unverified
+
+    Scenario: at evidence 3, one short, neither claim of the same records releases the truth
+      When the agent broadcasts each claim on the same records with "investigate archive, investigate spire" inspected
+      Then both broadcasts were made with evidence 3 and signal 3
+      And neither broadcast releases the truth
+
+    Scenario: at evidence 2 after a change without the harbor, neither claim releases the truth
+      When the agent broadcasts each claim on the same records with "investigate archive, investigate spire" inspected, after a claim change
+      Then both broadcasts were made with evidence 2 and signal 3
+      And neither broadcast releases the truth
 
     @IYRA-OUTCOME
     Scenario: broadcasting the uncorroborated claim is unverified
