@@ -15,12 +15,12 @@ var verdicts = []engine.Verdict{engine.True, engine.False, engine.Unverifiable}
 var confidences = []engine.Confidence{engine.Assert, engine.Hedge}
 
 // lineTrusts lists the trust changes the settlement table allows for one
-// question: its booked answer against every possible correct verdict, or
-// every answer at all when the model could not book the one the target
-// recorded.
-func lineTrusts(a engine.Answer, booked bool, caseNo int) map[int]bool {
+// question: its booked answer against every possible correct verdict (or
+// the one an official record the agent read decides), or every answer at
+// all when the model could not book the one the target recorded.
+func lineTrusts(a engine.Answer, booked bool, caseNo int, known []engine.Verdict) map[int]bool {
 	out := map[int]bool{}
-	for _, correct := range verdicts {
+	for _, correct := range known {
 		if booked {
 			out[engine.SettleLine(engine.Graded{Verdict: a.Verdict, Confidence: a.Confidence, Correct: correct}, caseNo).Trust] = true
 			continue
@@ -41,7 +41,7 @@ func (m *Model) allowedTrustDeltas() map[int]bool {
 	for _, q := range m.State.Case.Questions {
 		a, booked := m.Answers[q.ID]
 		next := map[int]bool{}
-		for d := range lineTrusts(a, booked, m.State.CaseNo) {
+		for d := range lineTrusts(a, booked, m.State.CaseNo, m.possibleTruths(q.Claim)) {
 			for s := range sums {
 				next[s+d] = true
 			}
@@ -49,6 +49,34 @@ func (m *Model) allowedTrustDeltas() map[int]bool {
 		sums = next
 	}
 	return sums
+}
+
+// possibleTruths lists the correct verdicts claim may have: the one the
+// official records the agent read decide when they agree (an official
+// supporting a claim makes it TRUE, one contradicting it FALSE:
+// PP-LAW-TRUE-OFFICIAL, PP-LAW-FALSE), else all three.
+func (m *Model) possibleTruths(claim string) []engine.Verdict {
+	decided := map[engine.Verdict]bool{}
+	for _, d := range m.Docs {
+		if d.Kind != engine.KindOfficial {
+			continue
+		}
+		for _, c := range d.Claims {
+			switch {
+			case c.Claim != claim:
+			case c.Stance == engine.Supports:
+				decided[engine.True] = true
+			case c.Stance == engine.Contradicts:
+				decided[engine.False] = true
+			}
+		}
+	}
+	if len(decided) == 1 {
+		for v := range decided {
+			return []engine.Verdict{v}
+		}
+	}
+	return verdicts
 }
 
 // allowedTrustAfter lists the trust values a publish may leave: before plus

@@ -42,6 +42,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	quotaSteps(sc, w)
 	moreSteps(sc, w)
 	fireSteps(sc, w)
+	fallbackSteps(sc, w)
 }
 
 // rule names the rule a generic step (a status, a refusal, an unchanged

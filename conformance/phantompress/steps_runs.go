@@ -465,8 +465,15 @@ func (w *world) succeedsWithoutTurn() error {
 // marked turn, or 400 where the expectation allows it for a missing
 // argument (the scenario's rule).
 func (w *world) refusedWithoutTurn() error {
-	if w.last == nil && w.expect.Alt400 && w.status == http.StatusBadRequest {
-		return nil // a missing required arg may be a 400 (the run is checked unchanged where it matters)
+	if w.last == nil && w.status == http.StatusBadRequest {
+		// The seed gives ok:false no status: a 400 refusal is as faithful
+		// (the run is checked unchanged where it matters, and a state the
+		// body shows must still be at the same turn).
+		var r actionResponse
+		if json.Unmarshal(w.body, &r) == nil && stateKeys(w.body)["turn"] && r.State.Turn != w.before.Turn {
+			return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("turn %d", r.State.Turn), "a 400 refusal that spent a turn")
+		}
+		return nil
 	}
 	if w.last == nil || w.last.OK || w.last.State.Turn != w.before.Turn {
 		return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")

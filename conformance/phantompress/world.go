@@ -114,6 +114,8 @@ type world struct {
 	failed bool
 	// tags are the scenario's tags, without @.
 	tags []string
+	// against counts the answers hedged against an official record.
+	against int
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }
