@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/iyra"
@@ -106,6 +107,42 @@ func TestThresholdsOffByOneAreCaught(t *testing.T) {
 				t.Errorf("%s did not fail (exit %d): %v", c.rule, rep.ExitCode(), failures(rep))
 			}
 		})
+	}
+}
+
+// sessionsWithoutKey creates sessions whatever credentials come with the
+// request: it hands a creation to the reference with the last key it saw
+// issued.
+func sessionsWithoutKey() http.Handler {
+	var mu sync.Mutex
+	var last string
+	return rewriter{h: server.New(server.Options{Seed: 3}),
+		req: func(r *http.Request, body []byte) []byte {
+			mu.Lock()
+			defer mu.Unlock()
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sessions") && last != "" {
+				r.Header.Set("Authorization", "Bearer "+last)
+			}
+			return body
+		},
+		resp: func(r *http.Request, status *int, body any) any {
+			if m, ok := body.(map[string]any); ok {
+				if k, ok := m["api_key"].(string); ok && k != "" {
+					mu.Lock()
+					last = k
+					mu.Unlock()
+				}
+			}
+			return body
+		}}
+}
+
+// A target creating sessions without a valid key fails IYRA-AUTH-BEARER
+// (audit probe M14).
+func TestSessionCreationWithoutKeyIsCaught(t *testing.T) {
+	rep := runLive(t, sessionsWithoutKey(), -1, "IYRA-AUTH-BEARER")
+	if rep.ExitCode() != 1 || !rep.Failed("IYRA-AUTH-BEARER") {
+		t.Errorf("IYRA-AUTH-BEARER did not fail (exit %d): %v", rep.ExitCode(), failures(rep))
 	}
 }
 

@@ -44,6 +44,7 @@ func (w *world) sessionSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the agent looks up an unused Idempotency-Key$`, func(ctx context.Context) error { return w.lookUp(ctx, freshKey()) })
 	sc.Step(`^the creation is refused$`, w.creationRefused)
 	sc.Step(`^no session exists for that key$`, w.noSessionForKey)
+	sc.Step(`^the agent creates a session (without credentials|with an unknown key|with a non-Bearer key)$`, w.createUnauthenticated)
 	sc.Step(`^the look-up answers 404$`, w.lookUpIs404)
 	sc.Step(`^the same session is returned$`, w.sameSession)
 	sc.Step(`^the reuse creates no new session$`, w.noNewSession)
@@ -99,6 +100,23 @@ var badKeys = map[string]string{
 	"too-short": "k-1234x",
 	"spaced":    "kit key with spaces",
 	"too-long":  strings.Repeat("k", 129),
+}
+
+// createUnauthenticated posts a well-formed session creation with a fresh
+// Idempotency-Key but without the agent's own Bearer key (IYRA-AUTH-BEARER:
+// session creation is an authenticated endpoint, after_assignment's
+// Authorization header).
+func (w *world) createUnauthenticated(ctx context.Context, how string) error {
+	key := freshKey()
+	w.lastKey = key
+	req := driver.Request{Method: http.MethodPost, Path: "/store/" + Slug + "/sessions", JSON: createBody(w.id.Version, ""),
+		Allow: []int{http.StatusTooManyRequests, http.StatusServiceUnavailable}}
+	req, err := w.credentialed(ctx, req, how)
+	if err != nil {
+		return err
+	}
+	req.Header["Idempotency-Key"] = key
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
 }
 
 // createBadKey creates with a key outside the contract's format (IYRA-SESSION-KEY-REQUIRED).

@@ -3,6 +3,7 @@ package phantompress
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -125,6 +126,41 @@ func lookCostsNoTurn() http.Handler {
 		}}
 }
 
+// ownerWritesUnchecked lets any key extend, hide or review any run: it
+// hands those requests to the reference with the run owner's key.
+func ownerWritesUnchecked() http.Handler {
+	var mu sync.Mutex
+	owner := map[string]string{}
+	ref := pp.New(suite.ReferenceConfig{Seed: 3})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+		if n := len(parts); n >= 2 && parts[n-2] != "runs" && (parts[n-1] == "extend" || parts[n-1] == "visibility" || parts[n-1] == "review") {
+			mu.Lock()
+			if key := owner[parts[n-2]]; key != "" {
+				r.Header.Set("Authorization", key)
+			}
+			mu.Unlock()
+		}
+		rec := httptest.NewRecorder()
+		ref.ServeHTTP(rec, r)
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/runs") {
+			var c struct {
+				RunID string `json:"run_id"`
+			}
+			if json.Unmarshal(rec.Body.Bytes(), &c) == nil && c.RunID != "" {
+				mu.Lock()
+				owner[c.RunID] = r.Header.Get("Authorization")
+				mu.Unlock()
+			}
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	})
+}
+
 // A target that breaks a MUST rule and a REFERENCE choice in the same
 // answer fails on the MUST rule: a publish that takes no trust, revealed in
 // another event shape, is caught by the seed's invariants in the state
@@ -140,6 +176,7 @@ func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
 		{"publish takes no trust, settlement in another shape", publishKeepsTrust(), "PP-SETTLE-TABLE",
 			[]string{"PP-SETTLE-TABLE", "PP-SETTLE-FIRED", "PP-EVENTS"}},
 		{"look spends no turn", lookCostsNoTurn(), "PP-ACTION-TURN", []string{"PP-ACTION-TURN"}},
+		{"no ownership check on extend, visibility and review", ownerWritesUnchecked(), "PP-ERR-403", []string{"PP-ERR-403"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -100,6 +100,7 @@ func apiSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent sends the raw action body (.+)$`, w.sendRawAction)
 	sc.Step(`^nothing about the run changed$`, w.runUnchanged)
 	sc.Step(`^another agent acts on the run$`, w.otherAgentActs)
+	sc.Step(`^another agent (extends|hides|reviews) the run$`, w.otherAgentWrites)
 	sc.Step(`^the agent acts on a run that does not exist$`, w.actOnMissingRun)
 	sc.Step(`^a run played through to the end$`, w.playedRun)
 	sc.Step(`^the agent sends the unknown action "([^"]*)"$`, w.sendUnknownAction)
@@ -274,6 +275,28 @@ func (w *world) runUnchanged(ctx context.Context) error {
 
 // otherAgentActs marks the run and has a second, freshly registered agent
 // send a look on it.
+// otherAgentWrites sends an owner write (extend, visibility, review) to the
+// run with another agent's key (PP-ERR-403: every owner endpoint).
+func (w *world) otherAgentWrites(ctx context.Context, what string) error {
+	w.mark()
+	other, err := w.register(ctx, "pp-conformance-other")
+	if err != nil {
+		return err
+	}
+	poolOf(w.env).regs++
+	path, body := map[string]string{"extends": "extend", "hides": "visibility", "reviews": "review"}[what], any(nil)
+	switch what {
+	case "extends":
+		body = map[string]int{"turns": 1}
+	case "hides":
+		body = map[string]string{"visibility": "hidden"}
+	default:
+		body = map[string]string{"text": "他人の run への書評"}
+	}
+	_, err = w.do(ctx, http.MethodPost, "/runs/"+w.run+"/"+path, other.Key, body, nil)
+	return err
+}
+
 func (w *world) otherAgentActs(ctx context.Context) error {
 	w.mark()
 	other, err := w.register(ctx, "pp-conformance-other")
