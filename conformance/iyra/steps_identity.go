@@ -204,7 +204,7 @@ func (w *world) verificationSucceeds() error {
 		return err
 	}
 	if w.last.Status/100 != 2 || out.APIKey == "" {
-		return verdict.Failf("", "2xx with an api_key", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("IYRA-PROOF-POW", "2xx with an api_key", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -215,7 +215,7 @@ func (w *world) verificationRefused() error {
 		return err
 	}
 	if w.last.Status/100 != 4 || disclosedKey(w.last) != "" {
-		return verdict.Failf("", "a 4xx refusal without an api_key", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a 4xx refusal without an api_key", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -228,7 +228,7 @@ func (w *world) keyNotDisclosedAgain() error {
 		return err
 	}
 	if disclosedKey(w.last) != "" {
-		return verdict.Failf("", "no api_key in the answer to a second verification", "an api_key", "status %d", w.last.Status)
+		return verdict.Failf("IYRA-KEY-ONCE", "no api_key in the answer to a second verification", "an api_key", "status %d", w.last.Status)
 	}
 	if w.last.Status/100 != 4 {
 		w.note("IYRA-STATUS-CODES", 409, w.last.Status, "a second verification of an agent")
@@ -248,7 +248,7 @@ func (w *world) answerKeyless() error {
 	}
 	for _, k := range w.watch {
 		if strings.Contains(string(w.last.Body), k) {
-			return verdict.Failf("", "no api_key", "the api_key again", "status %d", w.last.Status)
+			return verdict.Failf("IYRA-KEY-ONCE", "no api_key", "the api_key again", "status %d", w.last.Status)
 		}
 	}
 	return nil
@@ -339,7 +339,7 @@ func (w *world) refusedUnauthenticated() error {
 		return err
 	}
 	if w.last.Status/100 != 4 {
-		return verdict.Failf("", "a 4xx refusal", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a 4xx refusal", w.last.Status, "%s", clip(w.last.Body))
 	}
 	if w.last.Status != http.StatusUnauthorized {
 		w.note("IYRA-STATUS-CODES", 401, w.last.Status, "a request without a valid Bearer key")

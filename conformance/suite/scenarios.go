@@ -159,10 +159,17 @@ func (pr *protocolRun) apply(res *verdict.Result, err error) {
 }
 
 // applyFinding folds a soft finding into a result: it decides the verdict of
-// a passing scenario and is listed as a warning otherwise.
+// a passing scenario, and of a warned one when it is a MUST failure (a
+// REFERENCE finding never hides a MUST one, whichever came first); it is
+// listed as a warning otherwise, and a warning it displaces stays listed.
 func (pr *protocolRun) applyFinding(res *verdict.Result, finding error) {
 	st := verdict.Classify(finding, pr.cat.LevelOf)
-	if res.Status == verdict.Pass && (st == verdict.Fail || st == verdict.Warn) {
+	decides := (res.Status == verdict.Pass && (st == verdict.Fail || st == verdict.Warn)) ||
+		(res.Status == verdict.Warn && st == verdict.Fail)
+	if decides {
+		if res.Status == verdict.Warn {
+			res.Warnings = append(res.Warnings, res.Message)
+		}
 		pr.apply(res, finding)
 		if st == verdict.Fail {
 			return
