@@ -21,7 +21,8 @@ type Level struct {
 
 // PublicView is the allow-listed view of a level a solver may see once
 // unlocked (FORGE-SESSION-PUBLIC-VIEW): never the oracle, hidden inputs,
-// validation material, author or difficulty.
+// validation material, author or difficulty: no tier is shown
+// (FORGE-NO-DIFFICULTY-TIERS, FORGE-LEGACY-DIFFICULTY-HIDDEN).
 type PublicView struct {
 	Position    int                 `json:"position"`
 	LevelID     string              `json:"levelId"`

@@ -55,7 +55,8 @@ type Private struct {
 	Validation   json.RawMessage `json:"validation,omitempty"`
 }
 
-// Package is a level as an author submits it, without the legacy difficulty.
+// Package is a level as an author submits it, without the legacy
+// difficulty, in the shape of the kit's puzzle.schema.json (FORGE-REF-SCHEMA).
 type Package struct {
 	ID      string  `json:"id"`
 	Public  Public  `json:"public"`

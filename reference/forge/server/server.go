@@ -63,6 +63,7 @@ func (s *Server) SetEnabled(position int, enabled bool) bool {
 }
 
 func (s *Server) routes() {
+	// FORGE-DOC-SCHEMA, FORGE-DOC-DSL, FORGE-DOC-QUICKSTART: public documents.
 	s.mux.HandleFunc("GET /spec/puzzle.schema.json", s.document("application/schema+json", forgespec.PuzzleSchema))
 	s.mux.HandleFunc("GET /spec/dsl.md", s.document("text/markdown; charset=utf-8", forgespec.DSL))
 	s.mux.HandleFunc("GET /docs/agent-quickstart", s.document("text/markdown; charset=utf-8", []byte(quickstart)))
@@ -101,7 +102,8 @@ func (s *Server) document(contentType string, body []byte) http.HandlerFunc {
 }
 
 // openAPIJSON converts spec/forge/openapi.yaml to the JSON served at
-// /openapi.json (FORGE-DOC-OPENAPI).
+// /openapi.json (FORGE-DOC-OPENAPI), whose shapes are the kit's
+// (FORGE-REF-OPENAPI).
 func openAPIJSON() []byte {
 	raw, err := spec.OpenAPI("forge")
 	if err != nil {
