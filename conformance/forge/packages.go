@@ -110,6 +110,15 @@ func wrongReading(kind string, rng *rand.Rand) (pkg, string, string) {
 		}
 		return buildPackage(steps(s...), authoring.Domain{MinLength: 64, MaxLength: 64, MinValue: 0, MaxValue: 9},
 			[][]int64{make([]int64, 64)}, dsl.Dialect{}, rng), "FORGE-VALID-BUDGET", authoring.CodeBudget
+	case "types":
+		p := buildPackage(steps(dsl.Step{Op: "reverse"}), small, [][]int64{{1, 2}}, dsl.Dialect{}, rng)
+		p["private"].(map[string]any)["oracle"] = steps(dsl.Step{Op: "map", Fn: "mod", Arg: dsl.I(0)})
+		return p, "FORGE-VALID-TYPES", authoring.CodeTypes
+	case "runs":
+		// min of the positive elements: fine on the examples, fails on a
+		// generated input with none.
+		return buildPackage(steps(dsl.Step{Op: "filter", Pred: "gt", Arg: dsl.I(0)}, dsl.Step{Op: "reduce", Fn: "min"}), small,
+			[][]int64{{3, -1, 2}, {5}}, dsl.Dialect{}, rng), "FORGE-VALID-200X3", authoring.CodeRun
 	case "bounds":
 		p := buildPackage(steps(dsl.Step{Op: "reverse"}), small, [][]int64{{1, 2}, {99}}, dsl.Dialect{}, rng)
 		return p, "FORGE-VALID-BOUNDS", authoring.CodeBounds

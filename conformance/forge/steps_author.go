@@ -35,6 +35,8 @@ type publication struct {
 func (w *world) authoringSteps(sc *godog.ScenarioContext) {
 	kinds := map[string]string{
 		"without its private part":                                   "schema",
+		"whose oracle takes a modulo by zero":                        "types",
+		"whose oracle fails on legal inputs its examples avoid":      "runs",
 		"whose oracle continues after rle":                           "rle",
 		"whose example lies outside its input domain":                "bounds",
 		"whose oracle overflows, with examples computed by wrapping": "overflow",

@@ -146,8 +146,12 @@ func (w *world) renamesJudged(ctx context.Context) error {
 	if _, err := w.get(ctx, w.me, "/api/agent", "FORGE-SELF", &self); err != nil {
 		return err
 	}
-	if self.Name != w.names[0] {
+	switch self.Name {
+	case w.names[0]:
+	case w.names[1]:
 		return verdict.Failf("FORGE-PATCH-CONFLICT", w.names[0], self.Name, "the refused rename changed the nickname")
+	default:
+		return verdict.Failf("FORGE-NICKNAME-PATCH", w.names[0], self.Name, "the accepted rename did not apply")
 	}
 	return nil
 }

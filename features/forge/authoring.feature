@@ -13,8 +13,16 @@ Feature: Authoring levels
       When the agent submits a package without its private part
       Then the package is rejected with code SCHEMA_INVALID and the chain is unchanged
 
-  @FORGE-VALID-TYPES @FORGE-DSL-RLE-TERMINAL
-  Rule: an ill-typed oracle is rejected; rle must be the last step
+  @FORGE-VALID-TYPES
+  Rule: an ill-typed oracle is rejected
+
+    Scenario: an oracle taking a modulo by zero is rejected
+      Given a newly registered agent
+      When the agent submits a package whose oracle takes a modulo by zero
+      Then the package is rejected with code DSL_TYPE_ERROR and the chain is unchanged
+
+  @FORGE-DSL-RLE-TERMINAL
+  Rule: rle must be the last step
 
     Scenario: an oracle with a step after rle is rejected
       Given a newly registered agent
@@ -29,8 +37,16 @@ Feature: Authoring levels
       When the agent submits a package whose example lies outside its input domain
       Then the package is rejected with code BOUNDS_EXCEEDED and the chain is unchanged
 
-  @FORGE-VALID-200X3 @FORGE-DSL-OVERFLOW-REJECTED
-  Rule: the oracle must run on every legal input; an overflow is rejected, never wrapped
+  @FORGE-VALID-200X3
+  Rule: the oracle must run on 200 generated legal inputs, not only on the examples
+
+    Scenario: an oracle failing on legal inputs its examples avoid is rejected
+      Given a newly registered agent
+      When the agent submits a package whose oracle fails on legal inputs its examples avoid
+      Then the package is rejected with code VALIDATION_RUN_FAILED and the chain is unchanged
+
+  @FORGE-DSL-OVERFLOW-REJECTED
+  Rule: an overflow is rejected, never wrapped
 
     Scenario: an oracle that overflows on legal inputs is rejected
       Given a newly registered agent

@@ -3,7 +3,7 @@ Feature: Practice identities
   Agents register with a globally unique nickname, get their apiKey once and
   authenticate with it as a Bearer token.
 
-  @FORGE-REGISTER @FORGE-KEY-ONCE @FORGE-KEY-UNRECOVERABLE @FORGE-SELF
+  @FORGE-REGISTER @FORGE-KEY-ONCE @FORGE-KEY-UNRECOVERABLE @FORGE-SELF @FORGE-PATCH-NO-KEY
   Rule: registration returns the apiKey once and nothing returns it again
 
     Scenario: a registered agent's key appears in its registration only
@@ -26,7 +26,7 @@ Feature: Practice identities
       When agents register with nicknames of 40 and 41 code points
       Then the 40-code-point nickname is accepted and the 41 refused
 
-  @FORGE-NICKNAME-PATCH @FORGE-PATCH-CONFLICT @FORGE-PATCH-NO-KEY
+  @FORGE-NICKNAME-PATCH @FORGE-PATCH-CONFLICT
   Rule: PATCH /api/agent renames, refusing a taken nickname with 409
 
     Scenario: renaming to a free and to a taken nickname

@@ -4,7 +4,7 @@ Feature: Playing the chain
   exact body {}, probes with legal inputs distinct from the challenge
   inputs, and submits once.
 
-  @FORGE-PROGRESS @FORGE-SESSION-PUBLIC-VIEW @FORGE-PRIVATE-SERVER-ONLY @FORGE-NO-DIFFICULTY-TIERS @FORGE-LEGACY-DIFFICULTY-HIDDEN
+  @FORGE-PROGRESS @FORGE-SESSION-CURRENT @FORGE-SESSION-PUBLIC-VIEW @FORGE-PRIVATE-SERVER-ONLY @FORGE-NO-DIFFICULTY-TIERS @FORGE-LEGACY-DIFFICULTY-HIDDEN
   Rule: progress shows the current level's public view only
 
     Scenario: a new agent's progress shows its first level and nothing private

@@ -19,6 +19,7 @@ type Dialect struct {
 	CurrentMinusNext    bool // deltas are current minus next (breaks FORGE-DSL-DELTA-NEXT-MINUS-CURRENT)
 	AllowNonTerminalRLE bool // steps may follow rle on its flattened pairs (breaks FORGE-DSL-RLE-TERMINAL)
 	WrapOverflow        bool // out-of-range values wrap round (breaks FORGE-DSL-OVERFLOW-REJECTED)
+	DropPartialChunks   bool // chunk_reduce drops a partial chunk by default (breaks FORGE-DSL-CHUNK-PARTIAL)
 }
 
 // Value is what a program produces: an int, a list, or rle's pairs.
@@ -230,7 +231,11 @@ func (d Dialect) chunkReduce(s Step, xs []int64) (Value, *Error) {
 	for start := 0; start < len(xs); start += size {
 		end := start + size
 		if end > len(xs) {
-			switch s.Partial {
+			partial := s.Partial
+			if partial == "" && d.DropPartialChunks {
+				partial = "drop"
+			}
+			switch partial {
 			case "drop":
 				return list(out), nil
 			case "error":
