@@ -136,10 +136,6 @@ func (w *world) renamesJudged(ctx context.Context) error {
 	if w.answers[0].Status/100 != 2 {
 		return verdict.Failf("FORGE-NICKNAME-PATCH", "the rename applied", w.answers[0].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[0].Body))
 	}
-	second := w.answers[1]
-	if second.Status != http.StatusConflict || code(second) != "NICKNAME_TAKEN" {
-		return verdict.Failf("FORGE-PATCH-CONFLICT", "409 NICKNAME_TAKEN", second.Status, "%s", w.env.HTTP.Secrets().Clip(second.Body))
-	}
 	var self struct {
 		Name string `json:"name"`
 	}
@@ -152,6 +148,10 @@ func (w *world) renamesJudged(ctx context.Context) error {
 		return verdict.Failf("FORGE-PATCH-CONFLICT", w.names[0], self.Name, "the refused rename changed the nickname")
 	default:
 		return verdict.Failf("FORGE-NICKNAME-PATCH", w.names[0], self.Name, "the accepted rename did not apply")
+	}
+	second := w.answers[1]
+	if second.Status != http.StatusConflict || code(second) != "NICKNAME_TAKEN" {
+		return verdict.Failf("FORGE-PATCH-CONFLICT", "409 NICKNAME_TAKEN", second.Status, "%s", w.env.HTTP.Secrets().Clip(second.Body))
 	}
 	return nil
 }

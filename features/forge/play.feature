@@ -53,7 +53,7 @@ Feature: Playing the chain
       When the agent reads its progress 200 times as fast as it can
       Then any 429 answer carries Retry-After
 
-  @FORGE-ONE-SUBMISSION @FORGE-REF-WRONG-SUBMISSION
+  @FORGE-ONE-SUBMISSION @FORGE-REF-WRONG-SUBMISSION @FORGE-SUBMIT-ADVANCES
   Rule: a session takes one submission
 
     Scenario: a second submission is refused
