@@ -1,5 +1,43 @@
 package dsl
 
+// fastMap applies the map functions that cannot overflow with a loop of
+// their own, reporting whether fn was one of them.
+func fastMap(fn string, xs []int64) bool {
+	switch fn {
+	case "abs":
+		for i, x := range xs {
+			if x < 0 {
+				xs[i] = -x
+			}
+		}
+	case "neg":
+		for i, x := range xs {
+			xs[i] = -x
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// mapFunc resolves a map function once per step, so the per-element loop
+// does no string comparison.
+func (d Dialect) mapFunc(fn string, arg *int64) func(int64) (int64, *Error) {
+	switch fn {
+	case "abs":
+		return func(x int64) (int64, *Error) { return abs(x), nil }
+	case "neg":
+		return func(x int64) (int64, *Error) { return -x, nil }
+	case "add":
+		k := *arg
+		return func(x int64) (int64, *Error) { return d.add(x, k) }
+	case "mod":
+		k := *arg
+		return func(x int64) (int64, *Error) { return d.mod(x, k), nil }
+	}
+	return func(x int64) (int64, *Error) { return d.apply(fn, arg, x) }
+}
+
 // apply computes one map function on x.
 func (d Dialect) apply(fn string, arg *int64, x int64) (int64, *Error) {
 	switch fn {

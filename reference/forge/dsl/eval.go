@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // DefaultBudget is the execution budget of one run of an oracle, in cost
@@ -63,12 +64,23 @@ func (d Dialect) Eval(p Program, input []int64, budget int) (Value, error) {
 
 // Run evaluates an already checked program.
 func (d Dialect) Run(p Program, input []int64, budget int) (Value, error) {
-	for _, x := range input {
+	// One copy of the input, then every list step works in place on it:
+	// the caller's slice is never changed and a run allocates at most once
+	// (a run ending in an int hands its buffer back to the pool).
+	buf := getBuffer(len(input))
+	for i, x := range input {
 		if x > MaxSafe || x < -MaxSafe {
+			putBuffer(buf)
 			return Value{}, errAt(CodeOverflow, 0, "input value %d is outside the safe-integer range", x)
 		}
+		buf[i] = x
 	}
-	v := Value{Type: TList, List: input}
+	v := Value{Type: TList, List: buf}
+	defer func() {
+		if v.Type != TList {
+			putBuffer(buf)
+		}
+	}()
 	spent := 0
 	for i, s := range p.Steps {
 		if v.Type == TPairs {
@@ -76,16 +88,35 @@ func (d Dialect) Run(p Program, input []int64, budget int) (Value, error) {
 		}
 		spent += cost(s, v)
 		if spent > budget {
-			return Value{}, errAt(CodeBudget, i+1, "the run needs more than %d cost units", budget)
+			v = Value{Type: TInt}
+			return v, errAt(CodeBudget, i+1, "the run needs more than %d cost units", budget)
 		}
 		next, err := d.step(s, v)
 		if err != nil {
 			err.Step = i + 1
-			return Value{}, err
+			v = Value{Type: TInt}
+			return v, err
 		}
 		v = next
 	}
 	return v, nil
+}
+
+// buffers recycles the working lists of runs that end in an int.
+var buffers = sync.Pool{New: func() any { return new([]int64) }}
+
+func getBuffer(n int) []int64 {
+	p := buffers.Get().(*[]int64)
+	if cap(*p) < n {
+		return make([]int64, n)
+	}
+	return (*p)[:n]
+}
+
+func putBuffer(b []int64) {
+	if cap(b) > 0 && cap(b) <= 1024 {
+		buffers.Put(&b)
+	}
 }
 
 // cost is the budget a step spends on v.
@@ -104,20 +135,18 @@ func (d Dialect) step(s Step, v Value) (Value, *Error) {
 	case "filter":
 		return list(filterList(s, v.List)), nil
 	case "reverse":
-		out := slices.Clone(v.List)
-		slices.Reverse(out)
-		return list(out), nil
+		slices.Reverse(v.List)
+		return v, nil
 	case "sort":
-		out := slices.Clone(v.List)
-		slices.Sort(out)
+		slices.Sort(v.List)
 		if s.Order == "desc" {
-			slices.Reverse(out)
+			slices.Reverse(v.List)
 		}
-		return list(out), nil
+		return v, nil
 	case "take":
-		return list(slices.Clone(v.List[:min(int(*s.N), len(v.List))])), nil
+		return list(v.List[:min(int(*s.N), len(v.List))]), nil
 	case "drop":
-		return list(slices.Clone(v.List[min(int(*s.N), len(v.List)):])), nil
+		return list(v.List[min(int(*s.N), len(v.List)):]), nil
 	case "deltas":
 		return d.deltas(v.List)
 	case "prefix_sum":
@@ -148,9 +177,13 @@ func (d Dialect) mapStep(s Step, v Value) (Value, *Error) {
 		n, err := d.apply(s.Fn, s.Arg, v.Int)
 		return Value{Type: TInt, Int: n}, err
 	}
-	out := make([]int64, len(v.List))
+	out := v.List // in place: the run owns its list
+	if fastMap(s.Fn, out) {
+		return v, nil
+	}
+	f := d.mapFunc(s.Fn, s.Arg)
 	for i, x := range v.List {
-		n, err := d.apply(s.Fn, s.Arg, x)
+		n, err := f(x)
 		if err != nil {
 			return Value{}, err
 		}
@@ -160,7 +193,7 @@ func (d Dialect) mapStep(s Step, v Value) (Value, *Error) {
 }
 
 func filterList(s Step, xs []int64) []int64 {
-	out := make([]int64, 0, len(xs))
+	out := xs[:0] // in place: the write index never passes the read index
 	for _, x := range xs {
 		if keep(s.Pred, s.Arg, x) {
 			out = append(out, x)
@@ -194,7 +227,17 @@ func keep(pred string, arg *int64, x int64) bool {
 // deltas returns next minus current for each adjacent pair
 // (FORGE-DSL-DELTA-NEXT-MINUS-CURRENT); a list shorter than 2 gives [].
 func (d Dialect) deltas(xs []int64) (Value, *Error) {
-	out := make([]int64, 0, max(len(xs)-1, 0))
+	out := xs[:0] // in place: out[i-1] is written after xs[i-1] is read
+	if !d.CurrentMinusNext && !d.WrapOverflow {
+		for i := 1; i < len(xs); i++ {
+			n := xs[i] - xs[i-1]
+			if n > MaxSafe || n < -MaxSafe {
+				return Value{}, errAt(CodeOverflow, 0, "%d - %d is outside the safe-integer range", xs[i], xs[i-1])
+			}
+			out = append(out, n)
+		}
+		return list(out), nil
+	}
 	for i := 1; i < len(xs); i++ {
 		a, b := xs[i], -xs[i-1]
 		if d.CurrentMinusNext {
@@ -210,7 +253,7 @@ func (d Dialect) deltas(xs []int64) (Value, *Error) {
 }
 
 func (d Dialect) prefixSum(xs []int64) (Value, *Error) {
-	out := make([]int64, len(xs))
+	out := xs // in place
 	var acc int64
 	for i, x := range xs {
 		n, err := d.add(acc, x)
@@ -227,7 +270,7 @@ func (d Dialect) prefixSum(xs []int64) (Value, *Error) {
 // (FORGE-DSL-CHUNK-PARTIAL, FORGE-REF-CHUNK-DEFAULT).
 func (d Dialect) chunkReduce(s Step, xs []int64) (Value, *Error) {
 	size := int(*s.Size)
-	out := make([]int64, 0, len(xs)/size+1)
+	out := xs[:0] // in place: chunk i is written at i, read from i*size on
 	for start := 0; start < len(xs); start += size {
 		end := start + size
 		if end > len(xs) {
