@@ -97,3 +97,58 @@ func TestNicknames(t *testing.T) {
 	_, err = e.Register("éééééééééééééééééééééééééééééééééééééééé") // 40
 	assert.Nil(t, err)
 }
+
+func authoredPackage(t *testing.T, id string) []byte {
+	seed, err := forge.SeedPackages()
+	require.NoError(t, err)
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(seed[0], &p))
+	p["id"] = id
+	p["public"].(map[string]any)["title"] = "Authored " + id
+	raw, _ := json.Marshal(p)
+	return raw
+}
+
+func TestAppendIdempotencyAndDuplicates(t *testing.T) {
+	e, _ := newEngine(t)
+	a, b := agent(t, e, "author"), agent(t, e, "other")
+	body := authoredPackage(t, "lvl-one")
+	pub, replay, err := e.Append(a, "key-00000001", body)
+	require.NoError(t, err)
+	assert.False(t, replay)
+	assert.Equal(t, 11, pub.Position)
+	assert.Equal(t, "author", pub.Author)
+	again, replay, err := e.Append(a, "key-00000001", body)
+	require.NoError(t, err)
+	assert.True(t, replay)
+	assert.Equal(t, pub, again)
+	_, _, err = e.Append(a, "key-00000001", authoredPackage(t, "lvl-two"))
+	assert.Equal(t, "IDEMPOTENCY_KEY_REUSED", err.(*forge.Error).Code)
+	_, _, err = e.Append(b, "key-00000001", body)
+	assert.Equal(t, "DUPLICATE_ID", err.(*forge.Error).Code, "keys are per agent: another agent's key is a new attempt")
+	_, _, err = e.Append(a, "short", body)
+	assert.Equal(t, "INVALID_IDEMPOTENCY_KEY", err.(*forge.Error).Code)
+	assert.Equal(t, 11, e.Chain().Length)
+}
+
+func TestAuthorSkipsItsOwnLevelAndRanksShareTies(t *testing.T) {
+	e, _ := newEngine(t)
+	a := agent(t, e, "author")
+	agent(t, e, "idle")
+	_, _, err := e.Append(a, "key-00000001", authoredPackage(t, "lvl-own"))
+	require.NoError(t, err)
+	for pos := 1; pos <= forge.SeedLast; pos++ {
+		s, err := e.OpenSession(a)
+		require.Nil(t, err)
+		_, err = e.Submit(a, s.SessionID, answers(t, pos, s.ChallengeInputs))
+		require.Nil(t, err)
+	}
+	p := e.Progress(a)
+	assert.True(t, p.AtFrontier)
+	assert.Equal(t, []int{11, 10, 1}, []int{p.ChainProgress, p.ClearedLevels, p.SkippedLevels})
+	lb := e.Leaderboards()
+	assert.Equal(t, 1, lb.Solvers[0].Rank)
+	assert.Equal(t, 2, lb.Solvers[1].Rank)
+	assert.Equal(t, 1, lb.Authors[0].AcceptedLevels)
+	assert.Len(t, lb.FirstSolves, 10)
+}
