@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/baseline"
+	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/report"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -39,6 +40,7 @@ type runOptions struct {
 	rate                          float64
 	timeout                       time.Duration
 	quiet, color                  bool
+	allowAuthoring                bool
 	out                           outputs
 }
 
@@ -55,6 +57,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary, not live progress")
 	fs.BoolVar(&o.color, "color", false, "colour the status words")
+	fs.BoolVar(&o.allowAuthoring, "allow-authoring", false, "forge: let a live run append one level (authoring is permanent)")
 	fs.StringVar(&o.out.junit, "junit", "", "write a JUnit XML report to this file")
 	fs.StringVar(&o.out.json, "json", "", "write a JSON report (results keyed by rule ID) to this file")
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
@@ -142,6 +145,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conformance run:", err)
 		return ExitError
 	}
+	forge.SetAllowAuthoring(o.allowAuthoring)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := suite.Run(ctx, cfg)
