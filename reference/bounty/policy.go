@@ -1,6 +1,9 @@
 package bounty
 
-import "hash/fnv"
+import (
+	"hash/fnv"
+	"strconv"
+)
 
 // Moves of the next_move policy (BOUNTY-NEXT-MOVE).
 const (
@@ -173,3 +176,5 @@ func containsInt(list []int, v int) bool {
 	}
 	return false
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
