@@ -32,6 +32,10 @@ type Move struct {
 	Join       bool   `json:"join,omitempty"`
 	Refresh    bool   `json:"refresh,omitempty"`
 	Reason     string `json:"reason"`
+	// Options are the shares a solve move may name under the contract:
+	// the whole tied group when the pick is the kit's spread, else the
+	// one share the policy fixes. Not served.
+	Options []int `json:"-"`
 }
 
 // Caller is who asks: its id, its engine-verified holdings in this round
@@ -46,10 +50,20 @@ type Caller struct {
 // NextMove is the whole policy as a pure function of the board
 // (BOUNTY-NEXT-MOVE): the engine serves it, the runner recomputes it.
 func NextMove(b Board, c Caller) Move {
+	return NextMoveWithRoster(b, c, nil)
+}
+
+// NextMoveWithRoster runs the policy with a given roster in place of the
+// kit's own choice (BOUNTY-ROSTER), so a runner can follow a deployment's
+// roster where the contract leaves the matching open.
+func NextMoveWithRoster(b Board, c Caller, roster []Pair) Move {
 	if c.Closed {
 		return Move{Move: MoveDone, Reason: "this challenge is closed; read the live one"}
 	}
 	p := ComputeProximity(b)
+	if roster != nil && p.CombinableNow {
+		p.Roster, p.Broker = roster, lowestOf(roster)
+	}
 	own, listed := findEntry(b.Entries, c.AgentID)
 	held := c.Held
 	if listed {
@@ -107,11 +121,16 @@ func solveOrWait(b Board, p Proximity, agent string, listed bool, own Entry, hel
 		if indexOf(el.Claimants, agent) >= 0 {
 			return solve(own.WorkingOn, "you are an elected claimant")
 		}
+		claims := claimsBy(b.Entries, agent)
 		if r := indexOf(el.Fill, agent); r >= 0 {
-			return solve(ranked[r%len(ranked)], "you are elected by rank")
+			m := solve(ranked[r%len(ranked)], "you are elected by rank")
+			m.Options = sameClass(ranked, claims, r%len(ranked))
+			return m
 		}
 		if lapsed {
-			return solve(ranked[0], "the election lapsed: every waiter solves")
+			m := solve(ranked[0], "the election lapsed: every waiter solves")
+			m.Options = sameClass(ranked, claims, 0)
+			return m
 		}
 		return Move{Move: MoveWait, Reason: "enough other listings are elected to solve"}
 	}
@@ -121,20 +140,30 @@ func solveOrWait(b Board, p Proximity, agent string, listed bool, own Entry, hel
 	if listed && own.WorkingOn != 0 && keepsClaim(b.Entries, agent, own.WorkingOn) && containsInt(ranked, own.WorkingOn) {
 		return solve(own.WorkingOn, "you keep your claim")
 	}
-	return solve(spread(ranked, claimsBy(b.Entries, agent), agent), "this share raises the board's coalition")
+	claims := claimsBy(b.Entries, agent)
+	m := solve(spread(ranked, claims, agent), "this share raises the board's coalition")
+	m.Options = sameClass(ranked, claims, 0)
+	return m
 }
 
 func solve(s int, why string) Move {
-	return Move{Move: MoveSolve, ShareIndex: s, Claim: &Claim{WorkingOn: s}, Reason: why}
+	return Move{Move: MoveSolve, ShareIndex: s, Claim: &Claim{WorkingOn: s}, Reason: why, Options: []int{s}}
+}
+
+func lowestOf(roster []Pair) string {
+	low := ""
+	for _, m := range roster {
+		if low == "" || m.AgentID < low {
+			low = m.AgentID
+		}
+	}
+	return low
 }
 
 // spread picks among the equally ranked best candidates by a hash of the
 // agent_id, so simultaneous arrivals divide (BOUNTY-NEXT-SPREAD).
 func spread(ranked []int, claims map[int]int, agent string) int {
-	tied := 1
-	for tied < len(ranked) && Cost(ranked[tied]) == Cost(ranked[0]) && claims[ranked[tied]] == claims[ranked[0]] {
-		tied++
-	}
+	tied := tiedBest(ranked, claims)
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(agent))
 	return ranked[int(h.Sum32()%uint32(tied))]
@@ -178,3 +207,25 @@ func containsInt(list []int, v int) bool {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// tiedBest counts the candidates ranked equal to the first: as few claims
+// and as cheap.
+func tiedBest(ranked []int, claims map[int]int) int {
+	tied := 1
+	for tied < len(ranked) && Cost(ranked[tied]) == Cost(ranked[0]) && claims[ranked[tied]] == claims[ranked[0]] {
+		tied++
+	}
+	return tied
+}
+
+// sameClass lists the candidates ranked equal to ranked[i]: the contract
+// orders by claims and cost only, so any of them is a faithful pick.
+func sameClass(ranked []int, claims map[int]int, i int) []int {
+	var out []int
+	for _, s := range ranked {
+		if claims[s] == claims[ranked[i]] && Cost(s) == Cost(ranked[i]) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
