@@ -229,7 +229,18 @@ func (c *client) board(ctx context.Context, cid string) (*boardDoc, error) {
 		return nil, err
 	}
 	b.raw = c.last.Body
-	return &b, nil
+	return &b, b.withinTTL()
+}
+
+// withinTTL: no entry is shown past its 1800 s (BOUNTY-PEERS-TTL), checked
+// on every board the runner reads.
+func (b *boardDoc) withinTTL() error {
+	for _, e := range b.Peers {
+		if e.ExpiresInS <= 0 || e.ExpiresInS > bounty.TTLSeconds {
+			return verdict.Failf("BOUNTY-PEERS-TTL", "0 < expires_in_s <= 1800 on every live listing", e.ExpiresInS, "%s", e.AgentID)
+		}
+	}
+	return nil
 }
 
 // list posts a listing; the answer is returned whatever its status.

@@ -59,7 +59,7 @@ func (e *Engine) Solve(cid, agentID string, share int, sol Solution) (map[string
 	if err != nil {
 		return nil, err
 	}
-	a, ok := e.agents[agentID]
+	a, ok := e.agents[agentID] // agent_ids persist across rounds (BOUNTY-IDENTITY-PERSIST)
 	if !ok {
 		return nil, fail(404, "unknown_agent", "agent_id is not registered")
 	}

@@ -1,5 +1,5 @@
 // Package server is the HTTP surface of the agent-puzzle-bounty reference
-// (spec/bounty/openapi.yaml) over the pure engine in reference/bounty. It
+// (spec/bounty/openapi.yaml, BOUNTY-OPENAPI) over the pure engine in reference/bounty. It
 // decodes requests, calls the engine and writes its answers; every rule
 // lives in the engine.
 package server
