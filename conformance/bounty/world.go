@@ -67,6 +67,13 @@ func (w *world) liveChallenge(ctx context.Context) error {
 	}
 	w.cid, w.round = cid, round
 	w.held, w.shareHex = map[string][]int{}, map[int]string{}
+	resp, err := w.call(ctx, "GET", "/challenge/"+cid+"/manifest", nil)
+	if err != nil {
+		return err
+	}
+	if resp.Status == 410 {
+		return verdict.Failf("BOUNTY-REGISTRY", "the active challenge is open", "410 on its manifest", "%s", cid)
+	}
 	w.man, err = w.manifest(ctx, cid)
 	return err
 }

@@ -13,7 +13,7 @@ Feature: Combine, credit, payout and rotation
 
     Scenario: k shares from k-1 agents are refused
       Given agent 1 solves share 3
-      When the team combines "1:2, 1:3, 2:3"
+      When the team combines "1:2, 1:3, 3:5"
       Then the combine is refused and the round stays open
 
     Scenario: a solo submission of k shares is refused

@@ -106,9 +106,9 @@ Feature: The peers board
       Given a team of 3 agents in a fresh round
       And the team lists
       Then the board's coalition_proximity is the one computed from its listings
-      When agent 1 solves share 2, agent 2 solves share 2
+      When agent 1 solves share 2, agent 1 solves share 3
       Then the board's coalition_proximity is the one computed from its listings
-      When agent 3 solves share 3
+      When agent 2 solves share 5
       Then the board's coalition_proximity is the one computed from its listings
 
   @BOUNTY-BROKER

@@ -71,6 +71,7 @@ type Round struct {
 
 // Listing is one peers-board entry.
 type Listing struct {
+	refreshed bool
 	AgentID   string
 	Contact   string
 	Message   string
@@ -100,6 +101,7 @@ type Engine struct {
 	listings map[string]*Listing
 	ledger   []Payout
 	pairsWon map[[2]string]bool
+	faults   map[string]bool
 }
 
 // New starts an engine at round 1 with a seeded random source.
@@ -126,10 +128,13 @@ func (e *Engine) openRound() {
 	for _, rung := range Ladder {
 		r.Puzzles = append(r.Puzzles, NewPuzzle(rung, e.rnd))
 	}
+	e.breakRound(r)
 	e.rounds = append(e.rounds, r)
 	e.byID[r.ChallengeID] = r
 	for _, l := range e.listings {
-		l.WorkingOn = 0
+		if !e.broken("BOUNTY-CARRYOVER") {
+			l.WorkingOn = 0
+		}
 	}
 }
 
@@ -143,7 +148,7 @@ func (e *Engine) openRoundFor(cid string) (*Round, *Error) {
 	if !ok {
 		return nil, fail(404, "unknown_challenge", "no such challenge_id")
 	}
-	if !r.Open {
+	if !r.Open && !e.broken("BOUNTY-STALE-410") {
 		return nil, fail(410, "round_closed", "this round closed; GET /challenges for the live challenge_id")
 	}
 	return r, nil
@@ -155,6 +160,9 @@ func (e *Engine) anyRound(cid string) (*Round, *Error) {
 	r, ok := e.byID[cid]
 	if !ok {
 		return nil, fail(404, "unknown_challenge", "no such challenge_id")
+	}
+	if !r.Open && e.broken("BOUNTY-CLOSED-READABLE") {
+		return nil, fail(410, "round_closed", "closed")
 	}
 	return r, nil
 }

@@ -32,12 +32,12 @@ func (e *Engine) Post(cid string, req ListRequest) (map[string]any, *Error) {
 		return nil, fail(404, "unknown_agent", "agent_id is not registered")
 	}
 	e.prune(r)
-	if req.Remove {
+	if req.Remove && !e.broken("BOUNTY-PEERS-DELIST") {
 		delete(e.listings, req.AgentID)
 		e.touchCombinable(r)
 		return map[string]any{"ok": true, "removed": true}, nil
 	}
-	if req.Contact == "" || len(req.Contact) > MaxContact {
+	if req.Contact == "" || (len(req.Contact) > MaxContact && !e.broken("BOUNTY-CONTACT")) {
 		return nil, fail(400, "bad_request", "contact is required, a machine-reachable endpoint of at most 256 chars")
 	}
 	if req.WorkingOn != nil && (*req.WorkingOn < 1 || *req.WorkingOn > N) {
@@ -50,6 +50,10 @@ func (e *Engine) Post(cid string, req ListRequest) (map[string]any, *Error) {
 		r.stats.ListEvents++ // a refresh is no new list event (BOUNTY-PEERS-REFRESH)
 	}
 	l.Contact, l.Message, l.LastPost = req.Contact, req.Message, e.now()
+	l.refreshed = existed
+	if e.broken("BOUNTY-PEERS-LIST") {
+		l.Message = ""
+	}
 	switch {
 	case req.Clear:
 		l.WorkingOn = 0
@@ -64,7 +68,7 @@ func (e *Engine) Post(cid string, req ListRequest) (map[string]any, *Error) {
 // prune drops listings 1800 s after their last POST (BOUNTY-PEERS-TTL).
 func (e *Engine) prune(r *Round) {
 	for id, l := range e.listings {
-		if e.expiresIn(l) <= 0 {
+		if e.expiresIn(l) <= 0 && !e.broken("BOUNTY-PEERS-TTL") {
 			delete(e.listings, id)
 		}
 	}
@@ -162,6 +166,9 @@ func (e *Engine) Peers(cid string) (map[string]any, *Error) {
 	claims := map[string][]string{}
 	for _, l := range e.sortedListings() {
 		views = append(views, e.peerView(r, l))
+		if l.refreshed && e.broken("BOUNTY-PEERS-REFRESH") {
+			views = append(views, e.peerView(r, l))
+		}
 		if l.WorkingOn != 0 {
 			key := itoa(l.WorkingOn)
 			claims[key] = append(claims[key], l.AgentID)
@@ -170,7 +177,7 @@ func (e *Engine) Peers(cid string) (map[string]any, *Error) {
 	return map[string]any{"challenge_id": r.ChallengeID, "round": r.Number, "k": K, "n": N,
 		"ttl_s": TTLSeconds, "peers": views,
 		"intents":             map[string]any{"status": SelfDeclared, "by_share": claims},
-		"coalition_proximity": ComputeProximity(b)}, nil
+		"coalition_proximity": e.breakProximity(ComputeProximity(b), b)}, nil
 }
 
 func (e *Engine) peerView(r *Round, l *Listing) PeerView {
@@ -186,7 +193,11 @@ func (e *Engine) peerView(r *Round, l *Listing) PeerView {
 }
 
 func (e *Engine) trackRecord(a *Agent) TrackRecord {
-	return TrackRecord{RoundsWon: a.RoundsWon, LastWonRound: a.LastWonRound, SharesSolved: a.AcceptedSolves,
+	won := a.RoundsWon
+	if e.broken("BOUNTY-TRACK-RECORD") {
+		won = 0
+	}
+	return TrackRecord{RoundsWon: won, LastWonRound: a.LastWonRound, SharesSolved: a.AcceptedSolves,
 		RegisteredRound: a.RegisteredRound, RoundsAvailable: e.live().Number - a.RegisteredRound + 1}
 }
 
@@ -209,5 +220,8 @@ func (e *Engine) NextMove(cid, agentID string) (map[string]any, *Error) {
 	}
 	e.prune(r)
 	m := NextMove(e.board(r), Caller{AgentID: agentID, Held: e.held(r, agentID)})
+	if m.Move == MoveSolve && e.broken("BOUNTY-NEXT-MOVE") {
+		m = Move{Move: MoveWait, Reason: "broken on purpose"}
+	}
 	return map[string]any{"next_move": m, "challenge_id": r.ChallengeID, "round": r.Number}, nil
 }

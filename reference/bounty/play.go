@@ -25,6 +25,9 @@ func (e *Engine) RegChallenge() map[string]any {
 	defer e.lock()()
 	tok := "reg-" + e.hexID(16)
 	e.tokens[tok] = false
+	if e.broken("BOUNTY-REG-CHALLENGE") { // BOUNTY-REG-CHALLENGE broken on purpose
+		return map[string]any{"reg_token": tok}
+	}
 	return map[string]any{"reg_token": tok, "pow_bits": RegBits}
 }
 
@@ -41,7 +44,7 @@ func (e *Engine) Register(token, nonce string) (map[string]any, *Error) {
 		return nil, fail(404, "unknown_token", "no such reg_token")
 	case spent:
 		return nil, fail(409, "token_spent", "this reg_token already registered an agent")
-	case !RegistrationOK(token, nonce, RegBits):
+	case !RegistrationOK(token, nonce, RegBits) && !(e.broken("BOUNTY-REG-POW") && RegistrationOK(token, nonce, RegBits-1)):
 		return nil, fail(422, "insufficient_work", "sha256(reg_token + nonce) has fewer than pow_bits leading zero bits")
 	}
 	e.tokens[token] = true
@@ -66,31 +69,40 @@ func (e *Engine) Solve(cid, agentID string, share int, sol Solution) (map[string
 	if share < 1 || share > N {
 		return nil, fail(404, "unknown_share", "share_index must be 1..n")
 	}
-	if verr := Verify(r.Puzzles[share-1], sol); verr != nil {
+	if verr := e.verify(r.Puzzles[share-1], sol); verr != nil {
 		if verr == ErrBadSolution {
 			return nil, fail(400, "bad_request", "the solution does not fit the puzzle's submit schema")
 		}
 		r.stats.SolvesRejected++
+		if e.broken("BOUNTY-SOLVE-SHARE") || e.broken("BOUNTY-HOLDINGS") {
+			e.credit(r, a, share)
+		}
 		return nil, fail(422, "wrong_solution", "the solution does not verify")
 	}
-	if r.Solvers[share] == nil {
-		r.Solvers[share] = map[string]bool{}
-	}
-	if !r.Solvers[share][agentID] {
-		r.Solvers[share][agentID] = true
-		a.AcceptedSolves++
-		a.PlayedRounds[r.Number] = true
-	}
+	e.credit(r, a, share)
 	r.stats.SolvesAccepted++
 	if r.stats.FirstSolveS == 0 {
 		r.stats.FirstSolveS = e.now().Sub(r.OpenedAt).Seconds()
 	}
-	if l := e.listings[agentID]; l != nil && l.WorkingOn == share {
+	if l := e.listings[agentID]; l != nil && l.WorkingOn == share && !e.broken("BOUNTY-INTENT") {
 		l.WorkingOn = 0 // BOUNTY-INTENT: cleared by the accepted solve
 	}
 	r.LastProgress = e.now()
 	e.touchCombinable(r)
 	return map[string]any{"ok": true, "share_index": share, "share_hex": hex.EncodeToString(r.Shares[share-1])}, nil
+}
+
+// credit records an accepted solve: the share is now held and credited
+// to this solver only (BOUNTY-HOLDINGS, BOUNTY-CREDIT).
+func (e *Engine) credit(r *Round, a *Agent, share int) {
+	if r.Solvers[share] == nil {
+		r.Solvers[share] = map[string]bool{}
+	}
+	if !r.Solvers[share][a.ID] {
+		r.Solvers[share][a.ID] = true
+		a.AcceptedSolves++
+		a.PlayedRounds[r.Number] = true
+	}
 }
 
 // Submission is one combine entry.
@@ -118,7 +130,8 @@ func (e *Engine) Combine(cid string, subs []Submission) (map[string]any, *Error)
 		return nil, err
 	}
 	got, cerr := Combine(shares)
-	if want := commitment(r.Key); cerr != nil || subtle.ConstantTimeCompare(got, r.Key) != 1 || commitment(got) != want {
+	lax := e.broken("BOUNTY-RECONSTRUCT") || e.broken("BOUNTY-COMBINE-SHARES")
+	if want := commitment(r.Key); !lax && (cerr != nil || subtle.ConstantTimeCompare(got, r.Key) != 1 || commitment(got) != want) {
 		r.stats.CombineRejected["bad_reconstruction"]++
 		return nil, fail(422, "bad_reconstruction", "the shares do not reconstruct the key")
 	}
@@ -143,14 +156,14 @@ func (e *Engine) checkCombine(r *Round, subs []Submission) ([][]byte, []string, 
 		byIndex[s.ShareIndex] = raw
 		agentSet[s.AgentID] = true
 	}
-	if len(agentSet) < K {
+	if len(agentSet) < K && !e.broken("BOUNTY-COMBINE-AGENTS") {
 		return nil, nil, fail(422, "too_few_agents", "combine needs shares from >= k distinct agent_ids")
 	}
-	if len(byIndex) < K {
+	if len(byIndex) < K && !e.broken("BOUNTY-COMBINE-SHARES") {
 		return nil, nil, fail(422, "too_few_shares", "combine needs >= k distinct share indices")
 	}
 	for _, s := range subs {
-		if !r.Solvers[s.ShareIndex][s.AgentID] {
+		if !r.Solvers[s.ShareIndex][s.AgentID] && !e.broken("BOUNTY-CREDIT") {
 			return nil, nil, fail(409, "unearned_share", s.AgentID+" has no accepted solve of share "+strconv.Itoa(s.ShareIndex)+" this round")
 		}
 	}
@@ -186,6 +199,9 @@ func (e *Engine) win(r *Round, agents []string) map[string]int {
 		a.LastWonRound = r.Number
 		a.Earned += amount
 		e.ledger = append(e.ledger, Payout{Round: r.Number, ChallengeID: r.ChallengeID, AgentID: id, Amount: amount, Currency: Currency})
+	}
+	if e.broken("BOUNTY-PAYOUT") {
+		payouts["agent-house"] = 1
 	}
 	for i := range agents {
 		for j := i + 1; j < len(agents); j++ {

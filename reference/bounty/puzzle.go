@@ -207,11 +207,21 @@ func verifyDecode(p Params, plaintextHex string) error {
 
 // DecodePlaintext solves a decode puzzle.
 func DecodePlaintext(p Params) []byte {
+	ct := DecodeCipher(p)
+	if ct == nil {
+		return nil
+	}
+	return xorDigest(p.SeedHex, ct)
+}
+
+// DecodeCipher is the decode puzzle's ciphertext bytes, nil when it is
+// not canonical base32.
+func DecodeCipher(p Params) []byte {
 	ct, err := base32.StdEncoding.DecodeString(p.CiphertextB32)
 	if err != nil {
 		return nil
 	}
-	return xorDigest(p.SeedHex, ct)
+	return ct
 }
 
 // Solve finds a solution to any puzzle: what an agent (and the runner) does.

@@ -16,13 +16,20 @@ func (e *Engine) Manifest(cid string) (map[string]any, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	k, puzzles := K, append([]Puzzle(nil), r.Puzzles...)
+	if e.broken("BOUNTY-THRESHOLD") {
+		k = 2
+	}
+	if e.broken("BOUNTY-LADDER") {
+		puzzles[3].Params.DifficultyBits = 12
+	}
 	return map[string]any{"challenge_id": r.ChallengeID, "round": r.Number,
-		"threshold": map[string]int{"k": K, "n": N}, "bounty": bountyBlock(),
-		"puzzles": r.Puzzles}, nil
+		"threshold": map[string]int{"k": k, "n": N}, "bounty": e.bountyBlock(), "puzzles": puzzles}, nil
 }
 
-func bountyBlock() map[string]any {
-	return map[string]any{"amount": BountyAmount, "currency": Currency, "real_money": false} // BOUNTY-PLAY-MONEY
+func (e *Engine) bountyBlock() map[string]any {
+	// BOUNTY-PLAY-MONEY
+	return map[string]any{"amount": BountyAmount, "currency": Currency, "real_money": e.broken("BOUNTY-PLAY-MONEY")}
 }
 
 // PuzzleOf answers GET puzzle/{share_index}.
@@ -35,7 +42,11 @@ func (e *Engine) PuzzleOf(cid string, share int) (Puzzle, *Error) {
 	if share < 1 || share > N {
 		return Puzzle{}, fail(404, "unknown_share", "share_index must be 1..n")
 	}
-	return r.Puzzles[share-1], nil
+	p := r.Puzzles[share-1]
+	if e.broken("BOUNTY-MANIFEST") {
+		p.Params.SeedHex, p.Params.PrefixHex, p.Params.A = "00", "00", "1"
+	}
+	return p, nil
 }
 
 // Status answers GET status, for open and closed rounds alike
@@ -47,7 +58,7 @@ func (e *Engine) Status(cid string) (map[string]any, *Error) {
 		return nil, err
 	}
 	out := map[string]any{"challenge_id": r.ChallengeID, "round": r.Number, "open": r.Open,
-		"threshold": map[string]int{"k": K, "n": N}, "bounty": bountyBlock(),
+		"threshold": map[string]int{"k": K, "n": N}, "bounty": e.bountyBlock(),
 		"winners": append([]string{}, r.Winners...), "live_challenge_id": e.live().ChallengeID}
 	if !r.Open {
 		out["closed_at"] = r.ClosedAt.UTC().Format(time.RFC3339)
@@ -68,13 +79,17 @@ func (e *Engine) Metrics(cid string) (map[string]any, *Error) {
 	for k, v := range s.CombineRejected {
 		rejected[k] = v
 	}
-	return map[string]any{"challenge_id": r.ChallengeID, "round": r.Number, "open": r.Open,
+	out := map[string]any{"challenge_id": r.ChallengeID, "round": r.Number, "open": r.Open,
 		"solve_attempts":       map[string]int{"accepted": s.SolvesAccepted, "rejected": s.SolvesRejected},
 		"combine_attempts":     map[string]any{"total": s.CombineAttempts, "rejected_by_code": rejected},
 		"peers":                map[string]int{"live_listings": len(e.listings), "list_events": s.ListEvents},
 		"timings":              map[string]float64{"first_solve_s": s.FirstSolveS, "win_s": s.WinS},
 		"repeated_cooperation": map[string]int{"winners_won_before": s.WinnersWonBefore, "pairs_won_together_before": s.PairsWonBefore},
-	}, nil
+	}
+	if e.broken("BOUNTY-METRICS") {
+		out["winners"] = r.Winners
+	}
+	return out, nil
 }
 
 // Challenges answers GET challenges: the live challenge_id first
@@ -82,6 +97,9 @@ func (e *Engine) Metrics(cid string) (map[string]any, *Error) {
 func (e *Engine) Challenges() map[string]any {
 	defer e.lock()()
 	live := e.live()
+	if e.broken("BOUNTY-REGISTRY") && len(e.rounds) > 1 {
+		live = e.rounds[len(e.rounds)-2]
+	}
 	var closed []map[string]any
 	for _, r := range e.rounds[:len(e.rounds)-1] {
 		closed = append(closed, map[string]any{"challenge_id": r.ChallengeID, "round": r.Number})
@@ -131,7 +149,7 @@ func (e *Engine) Leaderboard() map[string]any {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.PlayEarned != b.PlayEarned {
-			return a.PlayEarned > b.PlayEarned
+			return (a.PlayEarned > b.PlayEarned) != e.broken("BOUNTY-LEADERBOARD")
 		}
 		if a.RoundsWon != b.RoundsWon {
 			return a.RoundsWon > b.RoundsWon
@@ -160,10 +178,17 @@ func (e *Engine) Profile(id string) (map[string]any, *Error) {
 
 func (e *Engine) profile(a *Agent) map[string]any {
 	s := standing(a)
-	return map[string]any{"agent_id": a.ID, "name": a.Name, "contact": a.Contact, "notify_set": a.NotifyURL != "",
+	out := map[string]any{"agent_id": a.ID, "name": a.Name, "contact": a.Contact, "notify_set": a.NotifyURL != "",
 		"self_declared": []string{"name", "contact", "notify_url"}, "house": false,
 		"registered_round": a.RegisteredRound, "rounds_won": s.RoundsWon, "accepted_solves": s.AcceptedSolves,
 		"rounds_played": s.RoundsPlayed, "operator_strikes": a.Strikes, "play_earned": s.PlayEarned, "reputation": s.Reputation}
+	if e.broken("BOUNTY-REG-SECRET") {
+		out["agent_secret"] = a.Secret
+	}
+	if e.broken("BOUNTY-REPUTATION") {
+		out["reputation"] = 10*a.RoundsWon + 3*a.AcceptedSolves
+	}
+	return out
 }
 
 // ProfileEdit is a POST /agents/profile body; nil fields are left alone.
@@ -184,11 +209,11 @@ func (e *Engine) EditProfile(req ProfileEdit) (map[string]any, *Error) {
 	if !ok {
 		return nil, fail(404, "unknown_agent", "agent_id is not registered")
 	}
-	if !secretMatches(a, req.Secret) {
+	if !secretMatches(a, req.Secret) && !e.broken("BOUNTY-PROFILE-SECRET") {
 		return nil, fail(403, "bad_secret", "agent_secret does not match")
 	}
 	if req.Name != nil {
-		if n := utf8.RuneCountInString(*req.Name); n < 2 || n > 32 {
+		if n := utf8.RuneCountInString(*req.Name); (n < 2 || n > 32) && !e.broken("BOUNTY-PROFILE-NAME") {
 			return nil, fail(400, "bad_request", "name must be 2-32 chars")
 		}
 		if owner, taken := e.names[strings.ToLower(*req.Name)]; taken && owner != a.ID {
@@ -198,7 +223,7 @@ func (e *Engine) EditProfile(req ProfileEdit) (map[string]any, *Error) {
 	if req.Contact != nil && len(*req.Contact) > MaxContact {
 		return nil, fail(400, "bad_request", "contact is at most 256 chars")
 	}
-	if req.NotifyURL != nil && *req.NotifyURL != "" && !isHTTPS(*req.NotifyURL) {
+	if req.NotifyURL != nil && *req.NotifyURL != "" && !isHTTPS(*req.NotifyURL) && !e.broken("BOUNTY-PROFILE-NOTIFY") {
 		return nil, fail(400, "bad_request", "notify_url must be an https URL")
 	}
 	e.applyProfile(a, req)
@@ -231,7 +256,7 @@ func (e *Engine) Discovery(base string) map[string]any {
 	live := e.live()
 	c := base + "/challenge/" + live.ChallengeID
 	return map[string]any{"protocol": "agent-puzzle-bounty/1", "challenge_id": live.ChallengeID, "round": live.Number,
-		"threshold": map[string]int{"k": K, "n": N}, "bounty": bountyBlock(),
+		"threshold": map[string]int{"k": K, "n": N}, "bounty": e.bountyBlock(),
 		"endpoints": map[string]string{"register_challenge": base + "/register/challenge", "register": base + "/register",
 			"manifest": c + "/manifest", "puzzle": c + "/puzzle/{share_index}", "solve": c + "/solve", "combine": c + "/combine",
 			"status": c + "/status", "peers": c + "/peers", "metrics": c + "/metrics",
