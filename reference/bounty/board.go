@@ -82,26 +82,15 @@ func ComputeProximity(b Board) Proximity {
 // raises reports whether holding share s as well would let agent (with the
 // holdings held; listed or not) raise the board's maximum coalition.
 func raises(entries []Entry, agent string, held []int, s int) bool {
-	without := withHoldings(entries, agent, held)
-	with := withHoldings(entries, agent, append(append([]int(nil), held...), s))
-	return matchingSize(with) > matchingSize(without)
-}
-
-// withHoldings returns the entries with agent holding held, adding it when
-// it is not listed.
-func withHoldings(entries []Entry, agent string, held []int) []Entry {
-	out := make([]Entry, 0, len(entries)+1)
-	found := false
+	holds := make([][]int, 0, 8)
 	for _, e := range entries {
-		if e.AgentID == agent {
-			e.SharesHeld, found = held, true
+		if e.AgentID != agent && len(e.SharesHeld) > 0 {
+			holds = append(holds, e.SharesHeld)
 		}
-		out = append(out, e)
 	}
-	if !found {
-		out = append(out, Entry{AgentID: agent, SharesHeld: held})
-	}
-	return out
+	without, _ := maxMatching(append(holds, held))
+	with, _ := maxMatching(append(holds, append(append([]int(nil), held...), s)))
+	return with > without
 }
 
 // elect computes the solver election from the sorted live entries

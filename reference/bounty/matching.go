@@ -76,9 +76,11 @@ func sortedEntries(entries []Entry) []Entry {
 // matchingSize is the size of the board's maximum viable coalition
 // (BOUNTY-PROXIMITY): the exact maximum matching, not a count of shares.
 func matchingSize(entries []Entry) int {
-	holds := make([][]int, len(entries))
-	for i, e := range entries {
-		holds[i] = e.SharesHeld
+	holds := make([][]int, 0, len(entries))
+	for _, e := range entries {
+		if len(e.SharesHeld) > 0 { // a share-less listing can match nothing
+			holds = append(holds, e.SharesHeld)
+		}
 	}
 	n, _ := maxMatching(holds)
 	return n

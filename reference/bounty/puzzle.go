@@ -273,13 +273,25 @@ func RegistrationOK(token, nonce string, bits int) bool {
 
 // SolveRegistration finds a decimal nonce for a registration token.
 func SolveRegistration(token string, bits int) string {
-	buf := []byte(token)
-	for n := uint64(0); ; n++ {
+	for from := uint64(0); ; from += 1 << 16 {
+		if nonce, ok := ScanRegistration(token, bits, from, 1<<16); ok {
+			return nonce
+		}
+	}
+}
+
+// ScanRegistration tries the decimal nonces from .. from+count-1 and
+// returns the first whose proof holds: one SHA-256 per try, no allocation,
+// so that an agent's proof runs at the speed of the hash itself.
+func ScanRegistration(token string, bits int, from, count uint64) (string, bool) {
+	buf := make([]byte, 0, len(token)+20)
+	buf = append(buf, token...)
+	for n := from; n < from+count; n++ {
 		b := strconv.AppendUint(buf[:len(token)], n, 10)
 		sum := sha256.Sum256(b)
 		if pow.HasLeadingZeroBits(sum[:], bits) {
-			return string(b[len(token):])
+			return string(b[len(token):]), true
 		}
-		buf = b
 	}
+	return "", false
 }
