@@ -1,6 +1,8 @@
 package bounty
 
 import (
+	"bytes"
+	"encoding/json"
 	"sort"
 	"time"
 )
@@ -17,6 +19,30 @@ type ListRequest struct {
 	WorkingOn *int
 	Clear     bool
 	Remove    bool
+}
+
+// ParseListRequest reads a POST peers body (HTTP or MCP), telling an
+// absent working_on (keep) from an explicit null (clear).
+func ParseListRequest(raw map[string]json.RawMessage) (ListRequest, *Error) {
+	var req ListRequest
+	bad := fail(400, "bad_request", "body is {agent_id, contact[, message][, working_on]} or {agent_id, remove: true}")
+	for key, dst := range map[string]any{"agent_id": &req.AgentID, "contact": &req.Contact, "message": &req.Message, "remove": &req.Remove} {
+		if v, ok := raw[key]; ok && json.Unmarshal(v, dst) != nil {
+			return req, bad
+		}
+	}
+	if v, ok := raw["working_on"]; ok {
+		if string(bytes.TrimSpace(v)) == "null" {
+			req.Clear = true
+		} else {
+			var n int
+			if json.Unmarshal(v, &n) != nil {
+				return req, bad
+			}
+			req.WorkingOn = &n
+		}
+	}
+	return req, nil
 }
 
 // Post answers POST peers: list, refresh, change working_on, or delist

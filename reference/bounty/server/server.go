@@ -5,7 +5,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentgames/conformance/reference/bounty"
+	"github.com/agentgames/conformance/reference/bounty/mcpserver"
 	"github.com/agentgames/conformance/reference/httplog"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
@@ -68,6 +68,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /challenge/{cid}/next_move", func(w http.ResponseWriter, r *http.Request) {
 		answer(w)(s.Engine.NextMove(r.PathValue("cid"), r.URL.Query().Get("agent_id")))
 	})
+	m.Handle("/mcp", mcpserver.New(s.Engine))
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		refuse(w, &bounty.Error{Status: http.StatusNotFound, Code: "not_found", Reason: "no such endpoint"})
 	})
@@ -129,36 +130,12 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &raw) {
 		return
 	}
-	req, err := listRequest(raw)
+	req, err := bounty.ParseListRequest(raw)
 	if err != nil {
 		refuse(w, err)
 		return
 	}
 	answer(w)(s.Engine.Post(r.PathValue("cid"), req))
-}
-
-// listRequest reads a POST peers body, telling an absent working_on (keep)
-// from an explicit null (clear).
-func listRequest(raw map[string]json.RawMessage) (bounty.ListRequest, *bounty.Error) {
-	var req bounty.ListRequest
-	bad := &bounty.Error{Status: http.StatusBadRequest, Code: "bad_request", Reason: "body is {agent_id, contact[, message][, working_on]} or {agent_id, remove: true}"}
-	for key, dst := range map[string]any{"agent_id": &req.AgentID, "contact": &req.Contact, "message": &req.Message, "remove": &req.Remove} {
-		if v, ok := raw[key]; ok && json.Unmarshal(v, dst) != nil {
-			return req, bad
-		}
-	}
-	if v, ok := raw["working_on"]; ok {
-		if string(bytes.TrimSpace(v)) == "null" {
-			req.Clear = true
-		} else {
-			var n int
-			if json.Unmarshal(v, &n) != nil {
-				return req, bad
-			}
-			req.WorkingOn = &n
-		}
-	}
-	return req, nil
 }
 
 func (s *Server) editProfile(w http.ResponseWriter, r *http.Request) {
