@@ -17,6 +17,11 @@ import (
 type client struct {
 	env  *suite.Env
 	last *driver.Response
+	// overMCP sends every call the 13 MCP tools cover through them, and
+	// the rest over HTTP (--transport mcp); mcpAgents plays only these
+	// agents' calls over MCP (the mixed-coalition check).
+	overMCP   bool
+	mcpAgents map[string]bool
 	// secrets are every agent_secret this scenario saw disclosed, watched
 	// in every later public read (BOUNTY-REG-SECRET).
 	secrets []string
@@ -31,12 +36,28 @@ type refusal struct {
 
 // call sends one request and keeps the answer as the scenario's last.
 func (c *client) call(ctx context.Context, method, path string, body any) (*driver.Response, error) {
+	if tool, args, ok := toolFor(method, path, body); ok && c.viaMCP(args) {
+		resp, err := c.callTool(ctx, tool, args)
+		if err == nil {
+			c.last = resp
+		}
+		return resp, err
+	}
 	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})
 	if err != nil {
 		return resp, err
 	}
 	c.last = resp
 	return resp, nil
+}
+
+// viaMCP reports whether a call goes over MCP.
+func (c *client) viaMCP(args map[string]any) bool {
+	if c.overMCP {
+		return true
+	}
+	id, _ := args["agent_id"].(string)
+	return id != "" && c.mcpAgents[id]
 }
 
 // want2xx decodes a success answer into v, or fails rule.

@@ -26,3 +26,12 @@ func Protocol() *suite.Protocol {
 
 // Reference builds the reference platform for a run.
 func Reference(cfg suite.ReferenceConfig) http.Handler { return server.New(cfg) }
+
+// OverMCP describes the bounty checked through its MCP surface: every call
+// one of the 13 tools covers goes through tools/call (--transport mcp).
+func OverMCP() *suite.Protocol {
+	p := Protocol()
+	p.Title += " (over MCP)"
+	p.Steps = StepsOverMCP
+	return p
+}

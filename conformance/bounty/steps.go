@@ -17,9 +17,16 @@ import (
 	"github.com/agentgames/conformance/spec"
 )
 
-// Steps registers every bounty step on sc for one scenario.
-func Steps(sc *godog.ScenarioContext, env *suite.Env) {
-	w := &world{client: &client{env: env}, held: map[string][]int{}, shareHex: map[int]string{}, names: map[int]string{}}
+// Steps registers every bounty step on sc for one scenario, played over
+// HTTP.
+func Steps(sc *godog.ScenarioContext, env *suite.Env) { steps(sc, env, false) }
+
+// StepsOverMCP registers the same steps played through the MCP tools
+// wherever a tool covers the call (--transport mcp).
+func StepsOverMCP(sc *godog.ScenarioContext, env *suite.Env) { steps(sc, env, true) }
+
+func steps(sc *godog.ScenarioContext, env *suite.Env, overMCP bool) {
+	w := &world{client: &client{env: env, overMCP: overMCP, mcpAgents: map[string]bool{}}, held: map[string][]int{}, shareHex: map[int]string{}, names: map[int]string{}}
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		for _, t := range s.Tags {
 			if id := strings.TrimPrefix(t.Name, "@"); spec.IDPattern.MatchString(id) && w.rule == "" {
@@ -35,6 +42,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w.peerSteps(sc)
 	w.policySteps(sc)
 	w.profileSteps(sc)
+	w.mcpSteps(sc)
 	w.commonSteps(sc)
 }
 

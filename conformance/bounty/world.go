@@ -2,6 +2,7 @@ package bounty
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
@@ -29,7 +30,8 @@ type world struct {
 	won      map[string]any // the winning combine's answer
 	closed   string         // the challenge the win closed
 	names    map[int]string
-	solo     agent // a one-off agent for single-agent puzzle scenarios
+	// initResult is the last MCP initialize result.
+	initResult json.RawMessage
 }
 
 // runState is what lives across scenarios of one run: the rotators that
@@ -178,6 +180,9 @@ func (w *world) solveShare(ctx context.Context, i, s int) error {
 		return err
 	}
 	h, err := w.solveAs(ctx, w.cid, w.man, a, s)
+	if f, ok := err.(*verdict.Failure); ok && w.mcpAgents[a.ID] && !w.overMCP {
+		f.RuleID = "BOUNTY-MCP-SAME-STATE" // an HTTP agent's solve refused over MCP: two engines
+	}
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,8 @@ var Breakable = []string{
 	"BOUNTY-HOLDINGS", "BOUNTY-INTENT", "BOUNTY-PROXIMITY", "BOUNTY-BROKER",
 	"BOUNTY-TRACK-RECORD", "BOUNTY-ELECTION", "BOUNTY-NEXT-MOVE", "BOUNTY-METRICS",
 	"BOUNTY-LEADERBOARD", "BOUNTY-REPUTATION", "BOUNTY-PROFILE-SECRET", "BOUNTY-PROFILE-NAME",
-	"BOUNTY-PROFILE-NOTIFY",
+	"BOUNTY-PROFILE-NOTIFY", "BOUNTY-MCP-FLOW", "BOUNTY-MCP-TOOLS", "BOUNTY-MCP-NOTIFY", "BOUNTY-MCP-GET",
+	"BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE",
 }
 
 // breakRound spoils a new round's shares or puzzles for the tamper tests
@@ -91,4 +92,11 @@ func (e *Engine) breakProximity(p Proximity, b Board) Proximity {
 		p.Election.RankOrigin = (p.Election.RankOrigin + 1) % len(b.Entries)
 	}
 	return p
+}
+
+// Broken reports whether the engine was told to violate rule, for the
+// surfaces in front of it (the MCP server's tamper switches).
+func (e *Engine) Broken(rule string) bool {
+	defer e.lock()()
+	return e.broken(rule)
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -62,10 +63,18 @@ func Names() []string {
 // responses, so GET has no stream and answers 405.
 func New(e *bounty.Engine) http.Handler {
 	s := mcp.NewServer(&mcp.Implementation{Name: "agent-puzzle-bounty reference", Version: "1"}, nil)
-	for _, t := range tools {
-		s.AddTool(&mcp.Tool{Name: t.name, Description: t.desc, InputSchema: schema(t)}, handler(e, t))
+	engine := e
+	if e.Broken("BOUNTY-MCP-SAME-STATE") {
+		engine = bounty.New(99, time.Now) // a second engine: broken on purpose
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	for i, t := range tools {
+		if i == len(tools)-1 && e.Broken("BOUNTY-MCP-TOOLS") {
+			break
+		}
+		s.AddTool(&mcp.Tool{Name: t.name, Description: t.desc, InputSchema: schema(t)}, handler(engine, t))
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	return faulty(e, h)
 }
 
 func schema(t tool) map[string]any {
