@@ -30,7 +30,8 @@ func num(desc string) map[string]any { return map[string]any{"type": "integer", 
 
 var cid = str("the challenge_id (bounty_rounds names the live one)")
 
-// tools are the 13 tools of the surface (BOUNTY-MCP-TOOLS).
+// tools are the 13 tools of the surface (BOUNTY-MCP-TOOLS), named as the
+// kit chose (BOUNTY-MCP-TOOL-NAMES).
 var tools = []tool{
 	{"bounty_register_challenge", "POST register_challenge: {reg_token, pow_bits}", nil, nil,
 		func(e *bounty.Engine, _ json.RawMessage) (any, *bounty.Error) { return e.RegChallenge(), nil }},
