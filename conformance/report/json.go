@@ -26,6 +26,7 @@ type jsonDoc struct {
 	Results    []verdict.Result        `json:"results"`
 	Errors     []string                `json:"errors"`
 	Stale      []verdict.BaselineEntry `json:"stale,omitempty"`
+	Shard      string                  `json:"shard,omitempty"`
 }
 
 // jsonProtocol is one protocol's line of the summary.
@@ -106,6 +107,7 @@ func buildJSON(r *verdict.Report) jsonDoc {
 		Results:    results,
 		Errors:     errs,
 		Stale:      r.Stale,
+		Shard:      r.Shard,
 	}
 }
 

@@ -20,6 +20,9 @@ func Summary(w io.Writer, r *verdict.Report) {
 	}
 	for _, e := range r.Stale {
 		fmt.Fprintf(w, "\nSTALE BASELINE: %s\n", staleMessage(e))
+		if r.Shard != "" {
+			fmt.Fprintf(w, "  (shard %s: another shard may still see the failure; conformance merge decides)\n", r.Shard)
+		}
 	}
 	idx := ruleIndex(r)
 	for _, res := range findings(r) {

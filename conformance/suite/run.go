@@ -131,7 +131,8 @@ func newRun(cfg Config) (*run, *verdict.Report) {
 	}
 	r := &run{cfg: cfg, limiter: driver.NewLimiter(cfg.Rate), budget: driver.NewBudget(cfg.MaxWrites),
 		secrets: &driver.Secrets{}, shared: &Shared{}, cases: &caseWriter{dir: cfg.CaseDir}}
-	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == ""}
+	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == "",
+		Shard: cfg.Shard.String()}
 	return r, rep
 }
 
