@@ -171,6 +171,7 @@ func TestEveryKindOfDefectIsReported(t *testing.T) {
 		"missing field":    {func(p *suite.Protocol) { p.Package = "" }, "Package is empty"},
 		"broken reference": {func(p *suite.Protocol) { p.Reference = brokenBell }, "embedded run exits 1"},
 		"bad OpenAPI":      {func(p *suite.Protocol) { p.OpenAPI = []byte("openapi: 3.0.3\npaths: {x: 1}\n") }, "oas:"},
+		"serve flags without Flags": {func(p *suite.Protocol) { p.ServeFlags = []string{"--secret", "s"} }, "binds no Flags"},
 		"bad frame schema": {func(p *suite.Protocol) {
 			p.SchemaFiles = fstest.MapFS{"frame.json": {Data: []byte(`{"type":"strin"}`)}}
 		}, "schema frame.json"},
