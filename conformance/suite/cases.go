@@ -94,12 +94,17 @@ func LoadCase(path string) (*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading case file: %w", err)
 	}
+	return ParseCase(path, raw)
+}
+
+// ParseCase decodes the contents of the case file named name.
+func ParseCase(name string, raw []byte) (*Case, error) {
 	var c Case
 	if err := json.Unmarshal(raw, &c); err != nil {
-		return nil, fmt.Errorf("case file %s is not a conformance case: %w", path, err)
+		return nil, fmt.Errorf("case file %s is not a conformance case: %w", name, err)
 	}
 	if c.Version != 1 || c.Protocol == "" || (c.Kind != "scenario" && c.Kind != "property") {
-		return nil, fmt.Errorf("case file %s: unsupported version %d or kind %q", path, c.Version, c.Kind)
+		return nil, fmt.Errorf("case file %s: unsupported version %d or kind %q", name, c.Version, c.Kind)
 	}
 	return &c, nil
 }
