@@ -36,6 +36,11 @@ type jsonProtocol struct {
 	Total        int                    `json:"total"`
 	RulesTotal   int                    `json:"rules_total"`
 	RulesCovered int                    `json:"rules_covered"`
+	// MustChecked counts the MUST rules some check passed or failed;
+	// UncheckedMust lists the others with the reason.
+	MustChecked   int                 `json:"must_checked"`
+	MustTotal     int                 `json:"must_total"`
+	UncheckedMust []verdict.Unchecked `json:"unchecked_must"`
 }
 
 // jsonRule is one rule of the catalogue with its folded status and checks.
@@ -109,7 +114,6 @@ func buildJSON(r *verdict.Report) jsonDoc {
 
 // jsonSummary builds the per-protocol counts and coverage.
 func jsonSummary(r *verdict.Report) map[string]jsonProtocol {
-	folded := ruleStatuses(r)
 	tally := r.Tally()
 	out := map[string]jsonProtocol{}
 	for _, name := range protocolNames(r) {
@@ -118,10 +122,15 @@ func jsonSummary(r *verdict.Report) map[string]jsonProtocol {
 		for _, st := range statuses {
 			counts[st] = tally[name][st]
 		}
+		checked, total, unchecked := r.MustCoverage(p)
+		if unchecked == nil {
+			unchecked = []verdict.Unchecked{}
+		}
 		out[name] = jsonProtocol{
 			Title: p.Title, Target: p.Target, Contract: p.Seed,
 			Counts: counts, Total: tally[name].Total(),
-			RulesTotal: len(p.Rules), RulesCovered: covered(p, folded),
+			RulesTotal: len(p.Rules), RulesCovered: covered(p, r),
+			MustChecked: checked, MustTotal: total, UncheckedMust: unchecked,
 		}
 	}
 	return out
