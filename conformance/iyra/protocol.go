@@ -17,6 +17,7 @@ func Protocol() *suite.Protocol {
 		Name:      "iyra",
 		Title:     "Echoes of Iyra",
 		BasePath:  server.BasePath,
+		Preflight: "/tasks/play",
 		Reference: Reference,
 		Steps:     Steps,
 		Properties: []suite.Property{{

@@ -18,6 +18,7 @@ var Protocol = &suite.Protocol{
 	Name:      "phantom-press",
 	Title:     "幻聴新聞社 (The Phantom Press)",
 	BasePath:  pp.BasePath,
+	Preflight: "/", // GET /api, the contract document
 	Reference: pp.Handler,
 	Steps:     Steps,
 	Properties: []suite.Property{{

@@ -25,6 +25,8 @@ type jsonDoc struct {
 	Rules      map[string]jsonRule     `json:"rules"`
 	Results    []verdict.Result        `json:"results"`
 	Errors     []string                `json:"errors"`
+	// NotProtocol holds the preflight's "does not look like" findings.
+	NotProtocol []string `json:"not_protocol,omitempty"`
 }
 
 // jsonProtocol is one protocol's line of the summary.
@@ -96,19 +98,20 @@ func buildJSON(r *verdict.Report) jsonDoc {
 		errs = []string{}
 	}
 	return jsonDoc{
-		Tool:       r.Tool,
-		Started:    r.Started.UTC().Format(time.RFC3339Nano),
-		Duration:   r.Duration.String(),
-		DurationMS: r.Duration.Milliseconds(),
-		Seed:       r.Seed,
-		Embedded:   r.Embedded,
-		ExitCode:   r.ExitCode(),
-		Status:     overall(r),
-		Totals:     totals(r),
-		Summary:    jsonSummary(r),
-		Rules:      jsonRules(r),
-		Results:    results,
-		Errors:     errs,
+		Tool:        r.Tool,
+		Started:     r.Started.UTC().Format(time.RFC3339Nano),
+		Duration:    r.Duration.String(),
+		DurationMS:  r.Duration.Milliseconds(),
+		Seed:        r.Seed,
+		Embedded:    r.Embedded,
+		ExitCode:    r.ExitCode(),
+		Status:      overall(r),
+		Totals:      totals(r),
+		Summary:     jsonSummary(r),
+		Rules:       jsonRules(r),
+		Results:     results,
+		Errors:      errs,
+		NotProtocol: r.NotProtocol,
 	}
 }
 

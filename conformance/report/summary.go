@@ -17,10 +17,14 @@ func Summary(w io.Writer, r *verdict.Report) {
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "\nHARNESS ERROR: %s\n", e)
 	}
+	for _, e := range r.NotProtocol {
+		fmt.Fprintf(w, "\nWRONG TARGET: %s\n", e)
+	}
 	idx := ruleIndex(r)
-	for _, res := range findings(r) {
+	for _, g := range groupFindings(findings(r)) {
 		fmt.Fprintln(w)
-		writeFinding(w, res, idx)
+		writeFinding(w, g.first, idx)
+		writeSameCause(w, g)
 	}
 	fmt.Fprintln(w)
 	for _, name := range protocolNames(r) {

@@ -49,9 +49,27 @@ func (w *caseWriter) record(pr *protocolRun, res *verdict.Result, c Case) {
 	c.Version, c.Protocol, c.Seed, c.Target = 1, pr.p.Name, pr.cfg.Seed, pr.cfg.Target
 	c.Rule, c.Message = res.FailedRule, res.Message
 	path, err := w.write(c)
-	if err == nil {
-		res.CaseFile = path
+	if err != nil {
+		w.mu.Lock()
+		if w.err == nil {
+			w.err = err
+		}
+		w.mu.Unlock()
+		return
 	}
+	res.CaseFile = path
+}
+
+// failure returns the first case file that could not be written, as a
+// run-level harness error: a failure nobody can replay must not pass
+// silently.
+func (w *caseWriter) failure() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		return nil
+	}
+	return fmt.Errorf("case files could not be written (--cases %s): %v", w.dir, w.err)
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -30,6 +30,11 @@ type Protocol struct {
 	// with no path gets it appended; the reference handler serves paths that
 	// begin with it.
 	BasePath string
+	// Preflight is the path, relative to the base URL, of a documented read
+	// that any deployment answers with a JSON 200 and no credentials; the
+	// runner asks it once before checking a live target. "/" asks the base
+	// URL itself; "" asks nothing.
+	Preflight string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc.

@@ -38,6 +38,10 @@ type Report struct {
 	// Errors are harness problems outside any one check (a protocol that
 	// could not start); they make the run exit 2.
 	Errors []string `json:"errors,omitempty"`
+	// NotProtocol says, per protocol, that the target answered but does
+	// not look like that protocol at all (the preflight); it makes the run
+	// exit 1 without running a check.
+	NotProtocol []string `json:"not_protocol,omitempty"`
 }
 
 // Counts tallies results by status.
@@ -96,7 +100,7 @@ func (r *Report) ExitCode() int {
 		return false
 	}
 	switch {
-	case any(Fail):
+	case any(Fail), len(r.NotProtocol) > 0:
 		return 1
 	case r.Status() == Error:
 		return 2
