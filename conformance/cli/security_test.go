@@ -216,3 +216,48 @@ func TestARunAlwaysEndsByItsDeadline(t *testing.T) {
 	assert.Contains(t, out, "deadline 1s (--deadline)")
 	assert.Contains(t, out, "--deadline passed")
 }
+
+// TestAnOverflowingExtendFailsTheTurnLimit: a deployment whose extend
+// overflows (answers 200 and a negative budget to the largest integer) is
+// caught by the live run, naming PP-RUN-TURN-LIMIT.
+func TestAnOverflowingExtendFailsTheTurnLimit(t *testing.T) {
+	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.HasSuffix(r.URL.Path, "/extend") && strings.Contains(string(body), "9223372036854775807") {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"run_id":"x","budget_turns":-9223372036854775619,"extension":{"turns":9223372036854775807}}`))
+			return
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		ref.ServeHTTP(w, r)
+	}))
+	defer broken.Close()
+	js := t.TempDir() + "/r.json"
+	code, out, _ := run("run", "--target", broken.URL+"/game/phantom-press/api", "--protocol", "phantom-press",
+		"--rule", "PP-RUN-TURN-LIMIT", "--checks", "-1", "--quiet", "--json", js, "--cases", t.TempDir())
+	assert.Equal(t, 1, code, tail(out))
+	assert.Contains(t, out, "FAIL  phantom-press  The kit's input policy and overflow-safe bounds › Extending by the largest integer is refused")
+	assert.Contains(t, out, "PP-RUN-TURN-LIMIT (MUST)")
+}
+
+// TestALenientInputReaderOnlyWarns: a deployment that reads an undocumented
+// field or a repeated key instead of refusing it departs from the kit's
+// input policy, a REFERENCE choice: a warning, never a failure.
+func TestALenientInputReaderOnlyWarns(t *testing.T) {
+	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	lenient := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.HasSuffix(r.URL.Path, "/action") && (strings.Contains(string(body), `"note"`) || strings.Count(string(body), `"action"`) > 1) {
+			body = []byte(`{"action": "look"}`)
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		ref.ServeHTTP(w, r)
+	}))
+	defer lenient.Close()
+	code, out, _ := run("run", "--target", lenient.URL+"/game/phantom-press/api", "--protocol", "phantom-press",
+		"--rule", "PP-INPUT-POLICY", "--checks", "-1", "--quiet", "--cases", t.TempDir())
+	assert.Equal(t, 0, code, tail(out))
+	assert.Contains(t, out, "PP-INPUT-POLICY (REFERENCE)")
+	assert.Contains(t, out, "RESULT: WARN")
+}
