@@ -259,6 +259,9 @@ func (d *HTTP) build(ctx context.Context, req Request) (*http.Request, []byte, e
 	if err != nil {
 		return nil, nil, verdict.Errorf("building request: %v", err)
 	}
+	if err := sameOrigin(d.opts.BaseURL, hreq.URL); err != nil {
+		return nil, nil, err
+	}
 	if body != nil {
 		hreq.Header.Set("Content-Type", "application/json")
 	}
