@@ -114,6 +114,7 @@ func TestEmbeddedRunOfEveryProtocolPasses(t *testing.T) {
 	require.Equal(t, 0, code, "%s\n%s", tail(out), errOut)
 	for _, p := range protocols.All() {
 		assert.Contains(t, out, p.Name)
+		assert.Contains(t, out, p.Name+": MUST rules checked on this target: ")
 	}
 }
 

@@ -39,7 +39,7 @@ type runOptions struct {
 	seed                          uint64
 	checks, maxWrites             int
 	rate                          float64
-	timeout                       time.Duration
+	timeout, deadline             time.Duration
 	quiet, color                  bool
 	allowAuthoring                bool
 	out                           outputs
@@ -55,6 +55,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.Float64Var(&o.rate, "rate", 0, "at most this many requests per second to the target (0: unlimited)")
 	fs.IntVar(&o.maxWrites, "max-writes", 0, "budget of state-changing requests; checks past it are skipped (0: unlimited, or a protocol's own live-target budget)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "per-request timeout")
+	fs.DurationVar(&o.deadline, "deadline", DefaultDeadline, "the whole run stops sending at this deadline; checks left report errors")
 	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary, not live progress")
 	fs.BoolVar(&o.color, "color", false, "colour the status words")
@@ -114,6 +115,8 @@ func (o *runOptions) checkValues() error {
 		return fmt.Errorf("--target needs --protocol: which contract should the deployment be checked against?")
 	case o.timeout <= 0:
 		return fmt.Errorf("--timeout must be positive, not %s", o.timeout)
+	case o.deadline <= 0:
+		return fmt.Errorf("--deadline must be positive, not %s", o.deadline)
 	case o.rate < 0:
 		return fmt.Errorf("--rate must be zero (unlimited) or positive, not %g", o.rate)
 	case o.maxWrites < 0:
@@ -158,10 +161,27 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		return ExitError
 	}
 	forge.SetAllowAuthoring(o.allowAuthoring)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := o.runContext(stdout)
 	defer stop()
 	rep, err := suite.Run(ctx, cfg)
 	return finish(rep, err, o, stdout, stderr)
+}
+
+// DefaultDeadline bounds a whole run (--deadline): a default live run of
+// every protocol takes a few minutes, so half an hour leaves room for
+// --rate and slow targets while still always ending.
+const DefaultDeadline = 30 * time.Minute
+
+// runContext is the run's context: ended by an interrupt or by --deadline,
+// which it announces unless --quiet.
+func (o *runOptions) runContext(stdout io.Writer) (context.Context, func()) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithTimeout(ctx, o.deadline)
+	if !o.quiet {
+		fmt.Fprintf(stdout, "deadline %s (--deadline): the run stops sending at %s\n", o.deadline,
+			time.Now().Add(o.deadline).UTC().Format("15:04:05 UTC"))
+	}
+	return ctx, func() { cancel(); stop() }
 }
 
 // finish prints the summary, writes the report files and picks the exit

@@ -63,6 +63,11 @@ type Protocol struct {
 	// Pyyol push agent's dev secret). serve prints them on a `flags NAME
 	// ...` line; the contract test's live run uses them.
 	ServeFlags []string
+	// Preflight is the path, relative to the base URL, of a documented read
+	// that any deployment answers with a JSON 200 and no credentials; the
+	// runner asks it once before checking a live target. "/" asks the base
+	// URL itself; "" asks nothing.
+	Preflight string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc.

@@ -45,6 +45,10 @@ type Report struct {
 	// provisional (another shard may see the failure) and do not set its
 	// exit code; `conformance merge` decides.
 	Shard string `json:"shard,omitempty"`
+	// NotProtocol says, per protocol, that the target answered but does
+	// not look like that protocol at all (the preflight); it makes the run
+	// exit 1 without running a check.
+	NotProtocol []string `json:"not_protocol,omitempty"`
 }
 
 // BaselineEntry is one known failure of a --baseline file: a rule, or one
@@ -120,7 +124,7 @@ func (r *Report) ExitCode() int {
 		return false
 	}
 	switch {
-	case any(Fail), len(r.Stale) > 0 && r.Shard == "":
+	case any(Fail), len(r.Stale) > 0 && r.Shard == "", len(r.NotProtocol) > 0:
 		return 1
 	case r.Status() == Error:
 		return 2

@@ -40,7 +40,6 @@ type Server struct {
 	agents   map[string]*agent // by API key
 	runs     map[string]*runRec
 	order    []*runRec
-	nextSeq  int
 	down     bool
 	delay    time.Duration
 	agentIDs map[string]bool
