@@ -39,7 +39,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		buf.Reset()
 		fmt.Fprintf(&buf, `{"code":"internal","message":%q,"error":%q}`, err.Error(), err.Error())
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }

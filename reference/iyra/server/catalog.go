@@ -133,8 +133,11 @@ func (s *Server) storeVersion(r *http.Request, _ []byte) reply {
 		"slug": Slug, "version_id": VersionID, "gameplay_contract_view": gameDoc()["gameplay_contract_view"],
 		"gameplay_contract": contract(), "information_layers": rebase(gameDoc()["information_layers"], requestOrigin(r)),
 	}
-	switch r.URL.Query().Get("include") {
+	switch q := r.URL.Query(); q.Get("include") {
 	case "":
+		if q.Has("include") {
+			return fail(http.StatusBadRequest, "invalid_include", "include must be learning or audit")
+		}
 	case "learning":
 		learning, _ := contract()["learning"].(map[string]any)
 		body["gameplay_contract_view"] = "learning"
