@@ -29,6 +29,8 @@ type world struct {
 	second  *sessionDoc // a second session (site facts, factions)
 	replay  []byte
 	probes  []*driver.Response // answers to credential probes
+	// include is the opt-in layer the scenario asked a version for.
+	include string
 	// probeHow is the credential variant of the probes.
 	probeHow string
 

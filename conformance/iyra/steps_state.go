@@ -410,7 +410,7 @@ func (w *world) epilogue(set bool) error {
 		if set {
 			want = "a non-empty epilogue"
 		}
-		return verdict.Failf("IYRA-EPILOGUE", want, got, "ending %q", w.sess.Observation.Ending)
+		return verdict.Failf(w.rule(), want, got, "ending %q", w.sess.Observation.Ending)
 	}
 	return nil
 }

@@ -293,7 +293,7 @@ func (g *Game) withdraw() {
 
 // finish sets the ending, the three terminal signals (IYRA-TERMINAL-SIGNALS),
 // the outcome the objective names for it (IYRA-OUTCOME) and, for broadcast
-// and withdrawal endings only, the epilogue (IYRA-EPILOGUE).
+// and withdrawal endings only, the epilogue (IYRA-EPILOGUE), written at every such ending (IYRA-EPILOGUE-SET).
 func (g *Game) finish(ending, outcome string) {
 	g.obs.Ending = ending
 	g.obs.Phase = PhaseFinished
