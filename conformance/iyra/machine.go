@@ -404,8 +404,11 @@ func mustFields(want iyra.View, got *sessionDoc, c change) []field {
 	case w.Ending != "" && got.Score != nil:
 		fields = append(fields, field{"score", "IYRA-SCORE-UNVERIFIED", want.Score, fmtPtr(got.Score)})
 	}
-	if c.rej == nil && c.a.Type == iyra.TypeInvestigate {
+	switch {
+	case c.rej == nil && c.a.Type == iyra.TypeInvestigate:
 		fields = append(fields, field{"chapter", "IYRA-CHAPTER-INQUIRY", iyra.ChapterInquiry, g.Chapter})
+	case c.rej == nil && w.Chapter != iyra.ChapterInquiry:
+		fields = append(fields, field{"chapter left inquiry", "IYRA-CHAPTER-LATEST", true, g.Chapter != iyra.ChapterInquiry})
 	}
 	return fields
 }

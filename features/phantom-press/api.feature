@@ -57,6 +57,14 @@ Feature: API surface, registration and errors
       When the agent sends an action without authorization
       Then the error body carries the code "unauthorized" and a message
 
+  @PP-ERROR-STRING
+  Rule: a refusal carries the error string the seed's client prints
+
+    Scenario: An error answer carries an error string
+      Given an active run
+      When the agent sends an action without authorization
+      Then the error body carries an error string
+
   @PP-ERR-400
   Rule: a malformed body is 400 and changes nothing
 

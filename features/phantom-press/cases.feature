@@ -147,7 +147,6 @@ Feature: Cases, AP and the actions of a turn
       Examples:
         | arg        |
         | w1         |
-        | w1 t1 t2   |
 
   @PP-ACTION-RESPONSE
   Rule: an action answers ok, turn, narrative, state, events and available_actions

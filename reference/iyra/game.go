@@ -234,7 +234,7 @@ func (g *Game) ally(f Faction) *Rejection {
 	g.obs.Allies = append(g.obs.Allies, string(f))
 	sort.Strings(g.obs.Allies)
 	g.obs.Signal += g.rules.AllySignal
-	g.obs.Chapter = ChapterCoalition
+	g.obs.Chapter = ChapterCoalition // the latest activity, no longer inquiry (IYRA-CHAPTER-LATEST)
 	g.milestone(MilestoneCoalitionFormed)
 	return nil
 }

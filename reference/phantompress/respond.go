@@ -44,7 +44,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(buf.Bytes())
 }
 
-// Every error is {code, message, error} (PP-ERROR-BODY).
+// Every error is {code, message, error} (PP-ERROR-BODY); error is the string the
+// seed's client prints (PP-ERROR-STRING).
 func writeError(w http.ResponseWriter, status int, code, msg string) {
 	writeJSON(w, status, ErrorBody{Code: code, Message: msg, Error: msg})
 }

@@ -171,7 +171,7 @@ func (s *Server) assignment(r *http.Request, _ []byte) reply {
 	}}
 }
 
-// trust answers GET /trust: the operator's public policy, including the
+// trust answers GET /trust, a URL the contract publishes (IYRA-PUBLISHED-URLS): the operator's public policy, including the
 // recovery rules the runner honours (IYRA-TRUST, IYRA-RECOVERY-NO-RETRY).
 func (s *Server) trust(_ *http.Request, _ []byte) reply {
 	return reply{status: http.StatusOK, body: map[string]any{
