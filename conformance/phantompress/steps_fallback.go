@@ -3,6 +3,7 @@ package phantompress
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/cucumber/godog"
 
@@ -16,6 +17,58 @@ import (
 func fallbackSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent has hedged against every official record it read$`, w.hedgeAgainstOfficials)
 	sc.Step(`^the publish cost at least 3 trust for every hedge against an official record$`, w.costPerWrongHedge)
+	sc.Step(`^the agent has spent its AP down to (\d+), a document and a topic still open$`, w.spendAPDownTo)
+}
+
+// spendAPDownTo reads and interviews until exactly n AP are left, keeping
+// one document unread and one topic unasked, so the next read or interview
+// meets the AP boundary (PP-AP-COST, PP-AP-INSUFFICIENT); it skips when the
+// case cannot be spent down to n that way.
+func (w *world) spendAPDownTo(ctx context.Context, n int) error {
+	docs, topics := w.openDocs(), w.openTopics()
+	spend := w.m.State.AP - n
+	for reads := 0; reads < len(docs) && 2*reads <= spend; reads++ {
+		rest := spend - engine.APRead*reads
+		if rest%engine.APInterview != 0 || rest/engine.APInterview >= len(topics) {
+			continue
+		}
+		for _, d := range docs[:reads] {
+			if err := w.act(ctx, engine.ActRead, d); err != nil {
+				return err
+			}
+		}
+		for _, t := range topics[:rest/engine.APInterview] {
+			if err := w.act(ctx, engine.ActInterview, strings.Replace(t, ":", " ", 1)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return verdict.Skipf("case %d cannot be spent from %d down to %d AP with a document and a topic left", w.m.State.CaseNo, w.m.State.AP, n)
+}
+
+// openDocs lists the documents of the case not read yet.
+func (w *world) openDocs() []string {
+	var out []string
+	for _, d := range w.m.State.Case.Documents {
+		if !d.Read {
+			out = append(out, d.ID)
+		}
+	}
+	return out
+}
+
+// openTopics lists the witness topics of the case not asked yet.
+func (w *world) openTopics() []string {
+	var out []string
+	for _, wt := range w.m.State.Case.Witnesses {
+		for _, t := range wt.Topics {
+			if !t.Interviewed {
+				out = append(out, t.Source)
+			}
+		}
+	}
+	return out
 }
 
 // hedgeAgainstOfficials hedges the opposite of what an official record the

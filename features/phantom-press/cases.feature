@@ -38,6 +38,17 @@ Feature: Cases, AP and the actions of a turn
       Then the action succeeds and spends one turn
       And the AP fell by 3
 
+    Scenario Outline: <action> with exactly its cost in AP left
+      Given a fresh run
+      And the agent has spent its AP down to <ap>, a document and a topic still open
+      When the agent <action>
+      Then the action succeeds and spends one turn
+
+      Examples:
+        | action                | ap |
+        | reads a document      | 2  |
+        | interviews a witness  | 3  |
+
   @PP-AP-NO-CARRY
   Rule: AP does not carry over
 
@@ -66,6 +77,18 @@ Feature: Cases, AP and the actions of a turn
       When the agent reads a document
       Then the action is refused without spending a turn
       And nothing about the run changed
+
+    Scenario Outline: <action> with one AP short of its cost
+      Given a fresh run
+      And the agent has spent its AP down to <ap>, a document and a topic still open
+      When the agent <action>
+      Then the action is refused without spending a turn
+      And nothing about the run changed
+
+      Examples:
+        | action                | ap |
+        | reads a document      | 1  |
+        | interviews a witness  | 2  |
 
   @PP-READ-ONCE
   Rule: a document is read once and a topic asked once
