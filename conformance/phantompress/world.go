@@ -306,6 +306,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		w.m.noteSaid(arg)
 	}
 	w.publishing = action == engine.ActPublish
+	seen := w.m.Seen
 	resp, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, body, nil)
 	w.publishing = false
 	if err != nil {
@@ -322,7 +323,13 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		r.has = stateKeys(resp.Body)
 		w.last = &r
 	}
-	return w.m.Check(action, arg, e, resp.Status, w.last)
+	if err := w.m.Check(action, arg, e, resp.Status, w.last); err != nil {
+		return err
+	}
+	if (action == engine.ActRead || action == engine.ActInterview) && e.OK && w.last != nil && w.last.OK {
+		return w.m.checkNewText(action, arg, resp.Body, seen)
+	}
+	return nil
 }
 
 // noteFinding records a soft finding in the scenario's transcript: it

@@ -49,6 +49,19 @@ Feature: Cases, AP and the actions of a turn
         | reads a document      | 2  |
         | interviews a witness  | 3  |
 
+  @PP-READ-TEXT
+  Rule: a read shows the document's text, an interview a testimony
+
+    Scenario: Reading shows text not shown before
+      Given an active run
+      When the agent reads a document
+      Then the action succeeds and spends one turn
+
+    Scenario: Interviewing shows text not shown before
+      Given an active run
+      When the agent interviews a witness
+      Then the action succeeds and spends one turn
+
   @PP-AP-NO-CARRY
   Rule: AP does not carry over
 
