@@ -253,3 +253,32 @@ func TestFaithfulIyraVariantPasses(t *testing.T) {
 		t.Errorf("the variant was not really checked: %v", c)
 	}
 }
+
+// swappedConsequences gives each ally the other's publication consequence
+// in its verified epilogue (audit probe M4).
+func swappedConsequences() http.Handler {
+	pack := riyra.DefaultPack()
+	k, d := pack.Epilogues["keepers"], pack.Epilogues["drifters"]
+	return rewriter{h: server.New(server.Options{Seed: 3}),
+		resp: func(r *http.Request, status *int, body any) any {
+			m, ok := body.(map[string]any)
+			if !ok {
+				return body
+			}
+			if obs, ok := m["observation"].(map[string]any); ok {
+				e, _ := obs["epilogue"].(string)
+				e = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(e, k, "\x00"), d, k), "\x00", d)
+				obs["epilogue"] = e
+			}
+			return m
+		}}
+}
+
+// Swapped faction consequences no longer pass silently: the kit's reading of
+// the contract's words warns (it cannot fail: epilogues are free text).
+func TestSwappedConsequencesWarn(t *testing.T) {
+	rep := runLive(t, swappedConsequences(), -1, "IYRA-FACTION-WORDS")
+	if st := rep.RuleStatus("IYRA-FACTION-WORDS"); st != verdict.Warn || rep.ExitCode() != 0 {
+		t.Errorf("IYRA-FACTION-WORDS %s, exit %d: %v", st, rep.ExitCode(), failures(rep))
+	}
+}
