@@ -3,6 +3,7 @@ package phantompress
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -18,6 +19,62 @@ func fallbackSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent has hedged against every official record it read$`, w.hedgeAgainstOfficials)
 	sc.Step(`^the publish cost at least 3 trust for every hedge against an official record$`, w.costPerWrongHedge)
 	sc.Step(`^the agent has spent its AP down to (\d+), a document and a topic still open$`, w.spendAPDownTo)
+	sc.Step(`^the agent (reads the log of|extends|hides|reviews) a run that does not exist$`, w.missingRunWrite)
+	sc.Step(`^the agent has been rejected twice on a question and refused once for a malformed answer to it$`, w.twoRejectionsOneMalformed)
+	sc.Step(`^the agent asserts that question is unverifiable, which is not yet hedge-only$`, w.assertNotHedgeOnly)
+}
+
+// missingRunWrite sends a log read or an owner write to a run that does not
+// exist (PP-ERR-404: every endpoint of a run).
+func (w *world) missingRunWrite(ctx context.Context, what string) error {
+	const missing = "/runs/run_000000000000"
+	var err error
+	switch what {
+	case "reads the log of":
+		_, err = w.do(ctx, http.MethodGet, missing, "", nil, nil)
+	case "extends":
+		_, err = w.do(ctx, http.MethodPost, missing+"/extend", w.me.Key, map[string]int{"turns": 1}, nil)
+	case "hides":
+		_, err = w.do(ctx, http.MethodPost, missing+"/visibility", w.me.Key, map[string]string{"visibility": "hidden"}, nil)
+	default:
+		_, err = w.do(ctx, http.MethodPost, missing+"/review", w.me.Key, map[string]string{"text": "存在しない run への書評"}, nil)
+	}
+	return err
+}
+
+// twoRejectionsOneMalformed has a question rejected twice (an assertion its
+// source does not back) and refused once as malformed (an assertion with no
+// source): two substantive rejections, not three.
+func (w *world) twoRejectionsOneMalformed(ctx context.Context) error {
+	w.doc = w.unreadDoc()
+	if err := w.act(ctx, engine.ActRead, w.doc); err != nil {
+		return err
+	}
+	q, ok := w.silentQuestion(w.doc)
+	if !ok {
+		return verdict.Skipf("document %s takes a stance on every question", w.doc)
+	}
+	w.question = q
+	for i := 0; i < engine.MaxRejections-1; i++ {
+		if err := w.act(ctx, engine.ActAnswer, q+" 偽 断言 "+w.doc); err != nil {
+			return err
+		}
+	}
+	return w.act(ctx, engine.ActAnswer, q+" 偽 断言")
+}
+
+// assertNotHedgeOnly asserts the kept question is unverifiable: a
+// malformed answer is no substantive rejection (形式不正 is not 実質拒否), so
+// the question must still take an assertion (PP-ANSWER-HEDGE-ONLY).
+func (w *world) assertNotHedgeOnly(ctx context.Context) error {
+	w.mark()
+	err := w.act(ctx, engine.ActAnswer, w.question+" 裏取り不能 断言")
+	refused := (w.last != nil && !w.last.OK) || w.status == http.StatusBadRequest
+	if err != nil && refused {
+		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "an assertion accepted after two substantive rejections and one malformed answer",
+			clip(w.body), "the malformed answer was counted as a rejection")
+	}
+	return err
 }
 
 // spendAPDownTo reads and interviews until exactly n AP are left, keeping

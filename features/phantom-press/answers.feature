@@ -129,6 +129,12 @@ Feature: Answers and their sources
   @PP-ANSWER-HEDGE-ONLY
   Rule: after 3 rejections only hedges are accepted
 
+    Scenario: A malformed answer is no substantive rejection
+      Given an active run
+      And the agent has been rejected twice on a question and refused once for a malformed answer to it
+      When the agent asserts that question is unverifiable, which is not yet hedge-only
+      Then the action succeeds and spends one turn
+
     Scenario: A fourth assertion after three rejections
       Given an active run
       And the agent has been rejected 3 times on a question

@@ -160,6 +160,18 @@ Feature: API surface, registration and errors
       When the agent acts on a run that does not exist
       Then the request is refused with status 404
 
+    Scenario Outline: Every endpoint of a run that does not exist is 404: <what>
+      Given a registered agent
+      When the agent <what> a run that does not exist
+      Then the request is refused with status 404
+
+      Examples:
+        | what             |
+        | reads the log of |
+        | extends          |
+        | hides            |
+        | reviews          |
+
   @PP-ERR-409-FINISHED
   Rule: a finished run refuses actions with 409
 
