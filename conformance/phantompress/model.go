@@ -124,6 +124,10 @@ func (m *Model) Predict(action, arg string) Expect {
 		return refused("PP-COMMENT-LENGTH")
 	case s.CommentsLeft <= 0 && m.commentsCounted():
 		return refused("PP-COMMENT")
+	case len(arg) > engine.MaxCommentRunes:
+		// <text max 500> names no unit: counting characters, not bytes, is
+		// the kit's reading (PP-COMMENT-CHARS).
+		return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT-CHARS"}
 	}
 	return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT"}
 }

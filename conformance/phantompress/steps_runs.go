@@ -62,6 +62,7 @@ func commentSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^a second review is refused$`, w.secondReviewRefused)
 	sc.Step(`^the agent comments "([^"]*)"$`, w.comment)
 	sc.Step(`^the agent comments with (\d+) characters$`, w.commentOfLength)
+	sc.Step(`^the agent comments with (\d+) single-byte characters$`, w.commentOfASCII)
 	sc.Step(`^the comment is (accepted|refused)$`, w.commentOutcome)
 	sc.Step(`^the agent has written 100 comments$`, w.writeMaxComments)
 	sc.Step(`^the action succeeds without spending a turn$`, w.succeedsWithoutTurn)
@@ -442,6 +443,15 @@ func (w *world) comment(ctx context.Context, text string) error {
 }
 
 // commentOfLength marks the run and comments a text of n characters.
+// commentOfASCII comments n single-byte characters: as many bytes as
+// characters, so either unit of <text max 500> reads it the same way
+// (PP-COMMENT-LENGTH).
+func (w *world) commentOfASCII(ctx context.Context, n int) error {
+	w.mark()
+	return w.act(ctx, engine.ActComment, strings.Repeat("a", n))
+}
+
+// commentOfLength comments n Japanese characters (3 bytes each in UTF-8).
 func (w *world) commentOfLength(ctx context.Context, n int) error {
 	w.mark()
 	return w.act(ctx, engine.ActComment, repeatRunes(n))

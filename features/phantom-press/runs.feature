@@ -173,6 +173,19 @@ Feature: Runs, budgets, visibility, reviews and comments
 
     Scenario Outline: Comment length
       Given an active run
+      When the agent comments with <length> single-byte characters
+      Then the comment is <outcome>
+
+      Examples:
+        | length | outcome  |
+        | 500    | accepted |
+        | 501    | refused  |
+
+  @PP-COMMENT-CHARS
+  Rule: the 500 are characters, not bytes (the kit's reading)
+
+    Scenario Outline: Comment length in Japanese
+      Given an active run
       When the agent comments with <length> characters
       Then the comment is <outcome>
 

@@ -14,7 +14,7 @@ const (
 	APInterview     = 3   // PP-AP-COST
 	MaxRejections   = 3   // PP-ANSWER-HEDGE-ONLY
 	MaxComments     = 100 // PP-COMMENT
-	MaxCommentRunes = 500 // PP-COMMENT
+	MaxCommentRunes = 500 // PP-COMMENT-LENGTH, counted in characters (PP-COMMENT-CHARS)
 )
 
 // Run statuses. "active" is the seed client's running status.
