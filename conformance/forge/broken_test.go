@@ -189,6 +189,13 @@ func brokenCases() []brokenCase {
 		}, false},
 		{"FORGE-SUBMIT-ADVANCES", wrongAdvances, false},
 		{"FORGE-ORIGINAL-ORDER", multiset, false},
+		{"FORGE-SUBMIT-UNLOCKS", func() http.Handler {
+			return answers(http.MethodPost, "/api/sessions", func(_ *int, m map[string]any) {
+				if p, ok := m["position"].(float64); ok && p > 1 {
+					m["position"] = p - 1 // the session claims the level before
+				}
+			})
+		}, false},
 		{"FORGE-AT-FRONTIER", func() http.Handler {
 			return answers(http.MethodGet, "/api/progress", func(_ *int, m map[string]any) { m["atFrontier"] = false })
 		}, false},
@@ -281,7 +288,6 @@ var untampered = map[string]string{
 	"FORGE-NO-LEVEL-SELECTION":       "a target honouring levelId is caught as FORGE-SESSION-EMPTY-BODY",
 	"FORGE-SESSION-PUBLIC-VIEW":      "private fields are caught as FORGE-PRIVATE-SERVER-ONLY",
 	"FORGE-LEGACY-DIFFICULTY-SCHEMA": "a schema refusing difficulty rejects the authored package, caught as FORGE-APPEND",
-	"FORGE-SUBMIT-UNLOCKS":           "a broken target advancing progress without unlocking is not built yet",
 	"FORGE-RANK-QUERY-EFFICIENCY":    "a leaderboard ranking by queries is caught first as FORGE-RANK-TIES",
 	"FORGE-AUTHOR-ELIGIBILITY":       "a target refusing new authors is caught as FORGE-APPEND",
 	"FORGE-SERVER-POSITION":          "the kit's schema refuses a position field; a target honouring one is caught as FORGE-POSITION-TAIL",
