@@ -31,8 +31,8 @@ func serveAll(t *testing.T, logs io.Writer) string {
 func TestServeThenRunEachProtocolWritesAllReports(t *testing.T) {
 	var logs bytes.Buffer
 	base := serveAll(t, &logs)
-	targets := map[string]string{"iyra": base, "phantom-press": base + "/game/phantom-press/api", "forge": base + "/forge"}
-	for protocol, target := range targets {
+	for _, p := range protocols.All() {
+		protocol, target := p.Name, base+p.BasePath
 		dir := t.TempDir()
 		junit, js, html := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.html")
 		code, out, errOut := run("run", "--target", target, "--protocol", protocol, "--checks", "3",

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/baseline"
 	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/report"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -22,6 +23,7 @@ const runExamples = `  conformance run                                   # every
       --rate 5 --max-writes 300 --json r.json --html r.html
   conformance run --protocol iyra --rule IYRA-ALLY-TRUST --seed 7
   conformance run --tags '@iyra and not @control' --checks 100
+  conformance run --seed 7 --shard 2/3 --baseline known.json --json shard2.json
 `
 
 // outputs are the report files a run may write.
@@ -30,6 +32,8 @@ type outputs struct{ junit, json, html string }
 // runOptions are the flags shared by run and replay.
 type runOptions struct {
 	target, protocol, tags, cases string
+	baselinePath, shard           string
+	known                         *baseline.File
 	rules                         listFlag
 	seed                          uint64
 	checks, maxWrites             int
@@ -57,6 +61,8 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.out.junit, "junit", "", "write a JUnit XML report to this file")
 	fs.StringVar(&o.out.json, "json", "", "write a JSON report (results keyed by rule ID) to this file")
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
+	fs.StringVar(&o.baselinePath, "baseline", "", "JSON file of known failures (rule or check, with a reason): reported as expected; one that now passes is stale and fails the run")
+	fs.StringVar(&o.shard, "shard", "", "run only part i of n of the selected checks, e.g. 2/3 (merge the shards' --json with conformance merge)")
 }
 
 func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
@@ -72,6 +78,16 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	}
 	cfg := suite.Config{Protocols: ps, Target: o.target, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
+	if o.shard != "" {
+		if cfg.Shard, err = suite.ParseShard(o.shard); err != nil {
+			return suite.Config{}, err
+		}
+	}
+	if o.baselinePath != "" {
+		if o.known, err = baseline.Load(o.baselinePath); err != nil {
+			return suite.Config{}, err
+		}
+	}
 	if !o.quiet {
 		cfg.Progress = report.NewConsole(stdout, report.ConsoleOptions{Color: o.color})
 	}
@@ -142,6 +158,9 @@ func finish(rep *verdict.Report, err error, o runOptions, stdout, stderr io.Writ
 	if err != nil {
 		fmt.Fprintln(stderr, "conformance:", err)
 		return ExitError
+	}
+	if o.known != nil {
+		o.known.Apply(rep)
 	}
 	fmt.Fprintf(stdout, "seed %d (re-run with --seed %d)\n", rep.Seed, rep.Seed)
 	report.Summary(stdout, rep)

@@ -44,6 +44,15 @@ type WSOptions struct {
 	Limiter  *Limiter
 	Secrets  *Secrets
 	Recorder *Recorder
+	// Budget, when set, is spent by every frame Send and Call write for
+	// which IsWrite says true (nil IsWrite: every such frame); a spent
+	// budget skips the step instead of sending. Heartbeat replies and
+	// keepalives never spend it.
+	Budget  *Budget
+	IsWrite func(frame json.RawMessage) bool
+	// Breaker, shared with the run's other drivers, stops dials and writes
+	// to a target that has stopped answering.
+	Breaker *Breaker
 	// Timeout bounds the dial and each wait in Call and Next (default 10s).
 	Timeout time.Duration
 	// CorrelateBy is the top-level field that pairs a request frame with its
@@ -95,12 +104,18 @@ func DialWS(ctx context.Context, url string, header http.Header, opts WSOptions)
 	if err := opts.Limiter.Wait(ctx); err != nil {
 		return nil, verdict.Errorf("rate limiter: %v", err)
 	}
+	if err := opts.Breaker.check(); err != nil {
+		return nil, err
+	}
 	dctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	start := time.Now()
 	conn, resp, err := websocket.Dial(dctx, url, &websocket.DialOptions{HTTPClient: opts.Client, HTTPHeader: header})
 	recordDial(opts, url, header, resp, time.Since(start), err)
 	if err != nil {
+		if resp == nil {
+			opts.Breaker.failed()
+		}
 		return nil, verdict.Errorf("websocket dial %s: %v", opts.Secrets.Redact(url), err)
 	}
 	conn.SetReadLimit(opts.ReadLimit)
@@ -116,6 +131,7 @@ func DialWS(ctx context.Context, url string, header http.Header, opts WSOptions)
 
 // wsDefaults fills the zero fields of opts.
 func wsDefaults(opts WSOptions) WSOptions {
+	opts.Client = withoutRedirects(opts.Client) // a handshake never follows a redirect
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
 	}
@@ -163,10 +179,26 @@ func (w *WS) Send(ctx context.Context, frame any) error {
 	if err != nil {
 		return err
 	}
+	if err := w.admit(ctx, data); err != nil {
+		return err
+	}
+	return w.write(ctx, data)
+}
+
+// admit waits for the rate limiter, the breaker and the write budget before
+// a frame goes out.
+func (w *WS) admit(ctx context.Context, data []byte) error {
 	if err := w.opts.Limiter.Wait(ctx); err != nil {
 		return verdict.Errorf("rate limiter: %v", err)
 	}
-	return w.write(ctx, data)
+	if err := w.opts.Breaker.check(); err != nil {
+		return err
+	}
+	write := w.opts.Budget != nil && (w.opts.IsWrite == nil || w.opts.IsWrite(data))
+	if write && !w.opts.Budget.Take() {
+		return verdict.Skipf("write budget (--max-writes) exhausted before a WebSocket frame")
+	}
+	return nil
 }
 
 // Call sends a request frame and waits for the response frame that match
@@ -183,8 +215,8 @@ func (w *WS) Call(ctx context.Context, frame any, match func(json.RawMessage) bo
 			return nil, err
 		}
 	}
-	if err := w.opts.Limiter.Wait(ctx); err != nil {
-		return nil, verdict.Errorf("rate limiter: %v", err)
+	if err := w.admit(ctx, data); err != nil {
+		return nil, err
 	}
 	wt := w.await(match) // registered before sending, so a fast reply is not missed
 	defer w.forget(wt)

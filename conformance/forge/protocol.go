@@ -24,11 +24,14 @@ func SetAllowAuthoring(on bool) { allowAuthoring.Store(on) }
 // Protocol describes FORGE to the runner.
 func Protocol() *suite.Protocol {
 	return &suite.Protocol{
-		Name:      "forge",
-		Title:     "FORGE / CodeAPI Game",
-		BasePath:  server.BasePath,
-		Reference: Reference,
-		Steps:     Steps,
+		Name:       "forge",
+		Title:      "FORGE / CodeAPI Game",
+		Folder:     "forge",
+		Package:    "forge",
+		RulePrefix: "FORGE",
+		BasePath:   server.BasePath,
+		Reference:  Reference,
+		Steps:      Steps,
 		Properties: []suite.Property{{
 			Name:  "DSL differential: packages a kit-DSL deployment must reject",
 			Rules: differentialRules,

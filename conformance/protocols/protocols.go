@@ -3,6 +3,7 @@
 package protocols
 
 import (
+	"github.com/agentgames/conformance/conformance/bounty"
 	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/iyra"
 	"github.com/agentgames/conformance/conformance/phantompress"
@@ -11,7 +12,7 @@ import (
 
 // All returns every protocol, in the order runs check them.
 func All() []*suite.Protocol {
-	return []*suite.Protocol{iyra.Protocol(), phantompress.Protocol, forge.Protocol()}
+	return []*suite.Protocol{iyra.Protocol(), phantompress.Protocol, forge.Protocol(), bounty.Protocol()}
 }
 
 // Lookup finds a protocol by its --protocol name.

@@ -25,6 +25,7 @@ type jsonDoc struct {
 	Rules      map[string]jsonRule     `json:"rules"`
 	Results    []verdict.Result        `json:"results"`
 	Errors     []string                `json:"errors"`
+	Stale      []verdict.BaselineEntry `json:"stale,omitempty"`
 }
 
 // jsonProtocol is one protocol's line of the summary.
@@ -104,6 +105,7 @@ func buildJSON(r *verdict.Report) jsonDoc {
 		Rules:      jsonRules(r),
 		Results:    results,
 		Errors:     errs,
+		Stale:      r.Stale,
 	}
 }
 
