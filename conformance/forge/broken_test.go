@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/forge/dsl"
 	"github.com/agentgames/conformance/spec"
@@ -278,9 +279,6 @@ func brokenCases() []brokenCase {
 // untampered are the live-checkable MUST rules without a broken target
 // here, each with the reason; the coverage test keeps this list honest.
 var untampered = map[string]string{
-	"FORGE-EXPIRY":                   "needs the embedded clock (@control): a live run cannot wait 15 minutes",
-	"FORGE-DISABLED-SKIP":            "disabling needs the embedded reference (@control); there is no HTTP way",
-	"FORGE-REPAIR-APPENDS":           "a second append, embedded only (@control)",
 	"FORGE-KEY-UNRECOVERABLE":        "a key in a later answer is caught first as FORGE-KEY-ONCE",
 	"FORGE-BEARER":                   "a target ignoring Bearer keys is caught as FORGE-AUTH-REQUIRED",
 	"FORGE-CHAIN-LINEAR":             "no single answer shows a branching chain; the walk checks positions step by step",
@@ -295,38 +293,30 @@ var untampered = map[string]string{
 	"FORGE-VALID-DUPLICATE":          "an accepted duplicate is caught as FORGE-NO-DUPLICATE-NEW-ID or FORGE-ID-NOT-OVERWRITTEN",
 }
 
-// runLive runs the live runner against h over loopback, only rule's checks.
-func runLive(t *testing.T, h http.Handler, rule string, authoring bool) *verdict.Report {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	forge.SetAllowAuthoring(authoring)
-	defer forge.SetAllowAuthoring(false)
-	cfg := suite.Config{Protocols: []*suite.Protocol{forge.Protocol()}, Target: srv.URL + "/forge", Seed: 11, Checks: 5}
-	if rule != "" {
-		cfg.Rules = []string{rule}
-	}
-	rep, err := suite.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
-
 // TestBrokenTargetsFailNamingTheRule: each broken reference is caught
-// through `run --target` over loopback, as a fail naming its rule.
+// through `run --target` over loopback (the kit's tamper harness), as a
+// fail naming its rule.
 func TestBrokenTargetsFailNamingTheRule(t *testing.T) {
 	for _, c := range brokenCases() {
 		t.Run(c.rule, func(t *testing.T) {
-			rep := runLive(t, c.target(), c.rule, c.authoring)
-			var seen []string
-			for _, r := range rep.Results {
-				if r.Status == verdict.Fail && r.FailedRule == c.rule {
-					return
-				}
-				seen = append(seen, string(r.Status)+" "+r.FailedRule+" "+r.Name+": "+r.Message)
+			forge.SetAllowAuthoring(c.authoring)
+			defer forge.SetAllowAuthoring(false)
+			err := harness.Check(forge.Protocol(), harness.Case{Name: c.rule, Rule: c.rule, Target: c.target(), Checks: 5})
+			if err != nil {
+				t.Error(err)
 			}
-			t.Errorf("no fail naming %s; results:\n%s", c.rule, strings.Join(seen, "\n"))
+		})
+	}
+}
+
+// TestBrokenEmbeddedReferencesFail covers the @control rules, which need
+// the embedded reference's clock or its Go-only disable switch.
+func TestBrokenEmbeddedReferencesFail(t *testing.T) {
+	for _, c := range controlCases() {
+		t.Run(c.Rule, func(t *testing.T) {
+			if err := harness.Check(forge.Protocol(), c); err != nil {
+				t.Error(err)
+			}
 		})
 	}
 }
@@ -334,7 +324,15 @@ func TestBrokenTargetsFailNamingTheRule(t *testing.T) {
 // TestTheReferenceItselfPassesLive: the same live runs against the
 // unbroken reference pass, so every fail above is the tampering's.
 func TestTheReferenceItselfPassesLive(t *testing.T) {
-	rep := runLive(t, ref(dsl.Dialect{}), "", true)
+	srv := httptest.NewServer(ref(dsl.Dialect{}))
+	defer srv.Close()
+	forge.SetAllowAuthoring(true)
+	defer forge.SetAllowAuthoring(false)
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{forge.Protocol()},
+		Target: srv.URL + "/forge", Seed: 11, Checks: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if rep.ExitCode() != 0 {
 		for _, r := range rep.Results {
 			if r.Status != verdict.Pass && r.Status != verdict.Skip {
@@ -354,6 +352,9 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 	tampered := map[string]bool{}
 	for _, c := range brokenCases() {
 		tampered[c.rule] = true
+	}
+	for _, c := range controlCases() {
+		tampered[c.Rule] = true
 	}
 	var without []string
 	for _, r := range cat.Rules {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/reference/forge"
 	"github.com/agentgames/conformance/reference/forge/dsl"
 	"github.com/agentgames/conformance/reference/forge/server"
@@ -334,4 +336,34 @@ func multiset() http.Handler {
 // wrongAdvances credits every submission but still says it was wrong.
 func wrongAdvances() http.Handler {
 	return judged(func(_, right []any) []any { return right }, func(m map[string]any) { m["correct"] = false })
+}
+
+// ignoresDisable is a reference whose Go-only disable switch does nothing.
+type ignoresDisable struct{ http.Handler }
+
+func (ignoresDisable) SetEnabled(int, bool) bool { return true }
+
+// controlCases break the embedded reference for the @control rules.
+func controlCases() []harness.Case {
+	return []harness.Case{
+		{Name: "sessions never expire", Rule: "FORGE-EXPIRY", Reference: func(cfg suite.ReferenceConfig) http.Handler {
+			return harness.Responses(server.New(server.Options{Config: cfg}), func(r *http.Request, st *int, m map[string]any) {
+				if e, ok := m["error"].(map[string]any); ok && e["code"] == "SESSION_EXPIRED" {
+					*st = 200
+					delete(m, "error")
+					m["output"] = 0
+				}
+			})
+		}},
+		{Name: "disabled levels are still served", Rule: "FORGE-DISABLED-SKIP", Reference: func(cfg suite.ReferenceConfig) http.Handler {
+			return ignoresDisable{server.New(server.Options{Config: cfg})}
+		}},
+		{Name: "a repair is refused as a duplicate", Rule: "FORGE-REPAIR-APPENDS", Reference: func(cfg suite.ReferenceConfig) http.Handler {
+			inner := server.New(server.Options{Config: cfg})
+			return tamper{h: inner, skip: func(r *http.Request, body []byte) (int, any, bool) {
+				return 409, map[string]any{"error": map[string]any{"code": "DUPLICATE_CONTENT", "message": "refused"}},
+					is(r, http.MethodPost, "/api/levels") && strings.Contains(string(body), `-r"`)
+			}}
+		}},
+	}
 }
