@@ -42,6 +42,7 @@ type runOptions struct {
 	quiet, color                  bool
 	allowAuthoring                bool
 	out                           outputs
+	pyyol                         pyyolFlags
 }
 
 func (o *runOptions) bind(fs *flagSet) {
@@ -63,6 +64,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
 	fs.StringVar(&o.baselinePath, "baseline", "", "JSON file of known failures (rule or check, with a reason): reported as expected; one that now passes is stale and fails the run")
 	fs.StringVar(&o.shard, "shard", "", "run only part i of n of the selected checks, e.g. 2/3 (merge the shards' --json with conformance merge)")
+	o.pyyol.bind(fs)
 }
 
 func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
@@ -76,6 +78,7 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	if err := o.out.check(); err != nil {
 		return suite.Config{}, err
 	}
+	o.pyyol.apply()
 	cfg := suite.Config{Protocols: ps, Target: o.target, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
 	if o.shard != "" {

@@ -7,12 +7,13 @@ import (
 	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/iyra"
 	"github.com/agentgames/conformance/conformance/phantompress"
+	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/conformance/suite"
 )
 
 // All returns every protocol, in the order runs check them.
 func All() []*suite.Protocol {
-	return []*suite.Protocol{iyra.Protocol(), phantompress.Protocol, forge.Protocol(), bounty.Protocol()}
+	return []*suite.Protocol{iyra.Protocol(), phantompress.Protocol, forge.Protocol(), bounty.Protocol(), pyyol.Gateway(), pyyol.Push()}
 }
 
 // Lookup finds a protocol by its --protocol name.

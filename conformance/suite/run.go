@@ -239,8 +239,8 @@ func ReferenceSeed(seed uint64) int64 { return int64(seed) }
 // no path gets the documented base path appended.
 func ResolveBase(target, basePath string) (string, error) {
 	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("target %q is not an http(s) URL", target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
+		return "", fmt.Errorf("target %q is not an http(s) URL (nor a ws(s) one, for a WebSocket protocol)", target)
 	}
 	if u.User != nil {
 		// Credentials in a URL would reach every report and case file.
