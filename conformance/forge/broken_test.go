@@ -208,6 +208,7 @@ func brokenCases() []brokenCase {
 				}
 			})
 		}, false},
+		{"FORGE-RANK-QUERY-EFFICIENCY", ranksByQueries, false},
 		{"FORGE-RANK-TIES", func() http.Handler {
 			return answers(http.MethodGet, "/api/leaderboards", func(_ *int, m map[string]any) {
 				for i, row := range m["solvers"].([]any) {
@@ -286,7 +287,6 @@ var untampered = map[string]string{
 	"FORGE-NO-LEVEL-SELECTION":       "a target honouring levelId is caught as FORGE-SESSION-EMPTY-BODY",
 	"FORGE-SESSION-PUBLIC-VIEW":      "private fields are caught as FORGE-PRIVATE-SERVER-ONLY",
 	"FORGE-LEGACY-DIFFICULTY-SCHEMA": "a schema refusing difficulty rejects the authored package, caught as FORGE-APPEND",
-	"FORGE-RANK-QUERY-EFFICIENCY":    "a leaderboard ranking by queries is caught first as FORGE-RANK-TIES",
 	"FORGE-AUTHOR-ELIGIBILITY":       "a target refusing new authors is caught as FORGE-APPEND",
 	"FORGE-SERVER-POSITION":          "the kit's schema refuses a position field; a target honouring one is caught as FORGE-POSITION-TAIL",
 	"FORGE-PUBLISHED-IMMUTABLE":      "an overwritten level is caught as FORGE-ID-NOT-OVERWRITTEN",

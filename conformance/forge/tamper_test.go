@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 
@@ -366,4 +367,44 @@ func controlCases() []harness.Case {
 			}}
 		}},
 	}
+}
+
+// ranksByQueries breaks ties between equal chain progress by the number of
+// queries each agent spent: query efficiency affects rank.
+func ranksByQueries() http.Handler {
+	var mu sync.Mutex
+	queries := map[string]int{}  // by name
+	names := map[string]string{} // Authorization -> name
+	inner := ref(dsl.Dialect{})
+	return tamper{h: inner,
+		req: func(r *http.Request, body []byte) []byte {
+			if is(r, http.MethodPost, "/query") {
+				mu.Lock()
+				queries[names[r.Header.Get("Authorization")]]++
+				mu.Unlock()
+			}
+			return body
+		},
+		resp: func(r *http.Request, _ *int, m map[string]any) {
+			mu.Lock()
+			defer mu.Unlock()
+			if is(r, http.MethodPost, "/api/agents") {
+				if k, ok := m["apiKey"].(string); ok {
+					names["Bearer "+k], _ = m["name"].(string)
+				}
+			}
+			if is(r, http.MethodGet, "/api/leaderboards") {
+				s := m["solvers"].([]any)
+				sort.SliceStable(s, func(i, j int) bool {
+					a, b := s[i].(map[string]any), s[j].(map[string]any)
+					if a["chainProgress"] != b["chainProgress"] {
+						return a["chainProgress"].(float64) > b["chainProgress"].(float64)
+					}
+					return queries[a["name"].(string)] < queries[b["name"].(string)]
+				})
+				for i, row := range s {
+					row.(map[string]any)["rank"] = i + 1
+				}
+			}
+		}}
 }
