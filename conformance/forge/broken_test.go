@@ -250,6 +250,12 @@ func brokenCases() []brokenCase {
 			})
 		}, true},
 		{"FORGE-NO-DUPLICATE-NEW-ID", func() http.Handler { return acceptsCode("DUPLICATE_CONTENT") }, true},
+		{"FORGE-VALID-DUPLICATE", appendsRejectedDuplicates, true},
+		{"FORGE-AUTHOR-ELIGIBILITY", func() http.Handler {
+			return tamper{h: ref(dsl.Dialect{}), skip: func(r *http.Request, _ []byte) (int, any, bool) {
+				return 403, map[string]any{"error": map[string]any{"code": "NOT_ELIGIBLE", "message": "solve a level first"}}, is(r, http.MethodPost, "/api/levels")
+			}}
+		}, true},
 		{"FORGE-ID-NOT-OVERWRITTEN", func() http.Handler { return acceptsCode("DUPLICATE_ID") }, true},
 		{"FORGE-VALID-SCHEMA", func() http.Handler { return acceptsCode("SCHEMA_INVALID") }, false},
 		{"FORGE-VALID-TYPES", func() http.Handler { return acceptsCode("DSL_TYPE_ERROR") }, false},
@@ -287,10 +293,8 @@ var untampered = map[string]string{
 	"FORGE-NO-LEVEL-SELECTION":       "a target honouring levelId is caught as FORGE-SESSION-EMPTY-BODY",
 	"FORGE-SESSION-PUBLIC-VIEW":      "private fields are caught as FORGE-PRIVATE-SERVER-ONLY",
 	"FORGE-LEGACY-DIFFICULTY-SCHEMA": "a schema refusing difficulty rejects the authored package, caught as FORGE-APPEND",
-	"FORGE-AUTHOR-ELIGIBILITY":       "a target refusing new authors is caught as FORGE-APPEND",
 	"FORGE-SERVER-POSITION":          "the kit's schema refuses a position field; a target honouring one is caught as FORGE-POSITION-TAIL",
 	"FORGE-PUBLISHED-IMMUTABLE":      "an overwritten level is caught as FORGE-ID-NOT-OVERWRITTEN",
-	"FORGE-VALID-DUPLICATE":          "an accepted duplicate is caught as FORGE-NO-DUPLICATE-NEW-ID or FORGE-ID-NOT-OVERWRITTEN",
 }
 
 // TestBrokenTargetsFailNamingTheRule: each broken reference is caught

@@ -408,3 +408,34 @@ func ranksByQueries() http.Handler {
 			}
 		}}
 }
+
+// appendsRejectedDuplicates answers a duplicate's 409 but appends a copy
+// of it all the same.
+func appendsRejectedDuplicates() http.Handler {
+	inner := ref(dsl.Dialect{})
+	n := 0
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		rec := httptest.NewRecorder()
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		inner.ServeHTTP(rec, r)
+		if is(r, http.MethodPost, "/api/levels") && strings.Contains(rec.Body.String(), "DUPLICATE_") {
+			var p map[string]any
+			if json.Unmarshal(body, &p) == nil {
+				n++
+				p["id"] = p["id"].(string) + "-dup" + strings.Repeat("x", n)
+				p["public"].(map[string]any)["title"] = "stored anyway " + strings.Repeat("x", n)
+				again, _ := json.Marshal(p)
+				r2 := httptest.NewRequest(http.MethodPost, r.URL.Path, bytes.NewReader(again))
+				r2.Header = r.Header.Clone()
+				r2.Header.Set("Idempotency-Key", "dup-key-"+strings.Repeat("x", n+8))
+				inner.ServeHTTP(httptest.NewRecorder(), r2)
+			}
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	})
+}
