@@ -2,6 +2,8 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -25,4 +27,31 @@ func TestSolveClearsTheSeedChain(t *testing.T) {
 	assert.Contains(t, out.String(), "at the frontier")
 	assert.NotContains(t, out.String(), "forge_", "the key never reaches the output")
 	assert.Equal(t, 2, cli.Main([]string{"solve", "iyra", "--target", srv.URL}, &out, &errOut))
+}
+
+// chainLength reads GET /api/chain's length from a FORGE target.
+func chainLength(t *testing.T, base string) int {
+	t.Helper()
+	resp, err := http.Get(base + "/api/chain")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var s struct{ Length int }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&s))
+	return s.Length
+}
+
+// TestLiveForgeRunAppendsOnlyWithAllowAuthoring: a live run appends
+// nothing; with --allow-authoring it appends exactly one level.
+func TestLiveForgeRunAppendsOnlyWithAllowAuthoring(t *testing.T) {
+	srv := httptest.NewServer(forge.Reference(suite.ReferenceConfig{Seed: 2}))
+	defer srv.Close()
+	base := srv.URL + "/forge"
+	var out, errOut bytes.Buffer
+	require.Equal(t, 10, chainLength(t, base))
+	code := cli.Main([]string{"run", "--target", base, "--protocol", "forge", "--quiet", "--checks", "2"}, &out, &errOut)
+	require.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
+	assert.Equal(t, 10, chainLength(t, base), "no append without --allow-authoring")
+	code = cli.Main([]string{"run", "--target", base, "--protocol", "forge", "--quiet", "--checks", "2", "--allow-authoring"}, &out, &errOut)
+	require.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
+	assert.Equal(t, 11, chainLength(t, base), "exactly one logical level with --allow-authoring")
 }
