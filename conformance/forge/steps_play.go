@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
+	rforge "github.com/agentgames/conformance/reference/forge"
 	"github.com/agentgames/conformance/reference/forge/dsl"
 	"github.com/agentgames/conformance/reference/forge/solver"
 )
@@ -176,7 +178,7 @@ func (w *world) expire() error {
 	if w.env.Clock == nil {
 		return verdict.Skipf("needs the embedded reference's clock")
 	}
-	w.env.Clock.Advance(16 * 60 * 1e9)
+	w.env.Clock.Advance(rforge.SessionTTL + time.Minute) // the reference's lifetime; a live target is never asked
 	return nil
 }
 
