@@ -3,8 +3,10 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +56,32 @@ func TestLiveForgeRunAppendsOnlyWithAllowAuthoring(t *testing.T) {
 	code = cli.Main([]string{"run", "--target", base, "--protocol", "forge", "--quiet", "--checks", "2", "--allow-authoring"}, &out, &errOut)
 	require.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
 	assert.Equal(t, 11, chainLength(t, base), "exactly one logical level with --allow-authoring")
+}
+
+// scrambled answers every probe with a value no DSL pipeline explains.
+func scrambled(h http.Handler) http.Handler {
+	n := 0
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/query") {
+			n++
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"output":[%d,%d,%d]}`, 7919*n%1009, n*n%97, 424242)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// TestSolveStopsOutsideTheDSLWithoutFailing: a level no pipeline explains
+// is reported and the solver stops with exit 0.
+func TestSolveStopsOutsideTheDSLWithoutFailing(t *testing.T) {
+	srv := httptest.NewServer(scrambled(forge.Reference(suite.ReferenceConfig{Seed: 1})))
+	defer srv.Close()
+	var out, errOut bytes.Buffer
+	code := cli.Main([]string{"solve", "forge", "--target", srv.URL + "/forge"}, &out, &errOut)
+	require.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
+	assert.Contains(t, out.String(), "outside the kit's DSL")
+	assert.Contains(t, out.String(), "cleared 0 levels")
 }
