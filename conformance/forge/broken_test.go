@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/forge/dsl"
 	"github.com/agentgames/conformance/spec"
@@ -189,6 +190,13 @@ func brokenCases() []brokenCase {
 		}, false},
 		{"FORGE-SUBMIT-ADVANCES", wrongAdvances, false},
 		{"FORGE-ORIGINAL-ORDER", multiset, false},
+		{"FORGE-SUBMIT-UNLOCKS", func() http.Handler {
+			return answers(http.MethodPost, "/api/sessions", func(_ *int, m map[string]any) {
+				if p, ok := m["position"].(float64); ok && p > 1 {
+					m["position"] = p - 1 // the session claims the level before
+				}
+			})
+		}, false},
 		{"FORGE-AT-FRONTIER", func() http.Handler {
 			return answers(http.MethodGet, "/api/progress", func(_ *int, m map[string]any) { m["atFrontier"] = false })
 		}, false},
@@ -200,6 +208,7 @@ func brokenCases() []brokenCase {
 				}
 			})
 		}, false},
+		{"FORGE-RANK-QUERY-EFFICIENCY", ranksByQueries, false},
 		{"FORGE-RANK-TIES", func() http.Handler {
 			return answers(http.MethodGet, "/api/leaderboards", func(_ *int, m map[string]any) {
 				for i, row := range m["solvers"].([]any) {
@@ -241,6 +250,12 @@ func brokenCases() []brokenCase {
 			})
 		}, true},
 		{"FORGE-NO-DUPLICATE-NEW-ID", func() http.Handler { return acceptsCode("DUPLICATE_CONTENT") }, true},
+		{"FORGE-VALID-DUPLICATE", appendsRejectedDuplicates, true},
+		{"FORGE-AUTHOR-ELIGIBILITY", func() http.Handler {
+			return tamper{h: ref(dsl.Dialect{}), skip: func(r *http.Request, _ []byte) (int, any, bool) {
+				return 403, map[string]any{"error": map[string]any{"code": "NOT_ELIGIBLE", "message": "solve a level first"}}, is(r, http.MethodPost, "/api/levels")
+			}}
+		}, true},
 		{"FORGE-ID-NOT-OVERWRITTEN", func() http.Handler { return acceptsCode("DUPLICATE_ID") }, true},
 		{"FORGE-VALID-SCHEMA", func() http.Handler { return acceptsCode("SCHEMA_INVALID") }, false},
 		{"FORGE-VALID-TYPES", func() http.Handler { return acceptsCode("DSL_TYPE_ERROR") }, false},
@@ -271,9 +286,6 @@ func brokenCases() []brokenCase {
 // untampered are the live-checkable MUST rules without a broken target
 // here, each with the reason; the coverage test keeps this list honest.
 var untampered = map[string]string{
-	"FORGE-EXPIRY":                   "needs the embedded clock (@control): a live run cannot wait 15 minutes",
-	"FORGE-DISABLED-SKIP":            "disabling needs the embedded reference (@control); there is no HTTP way",
-	"FORGE-REPAIR-APPENDS":           "a second append, embedded only (@control)",
 	"FORGE-KEY-UNRECOVERABLE":        "a key in a later answer is caught first as FORGE-KEY-ONCE",
 	"FORGE-BEARER":                   "a target ignoring Bearer keys is caught as FORGE-AUTH-REQUIRED",
 	"FORGE-CHAIN-LINEAR":             "no single answer shows a branching chain; the walk checks positions step by step",
@@ -281,46 +293,34 @@ var untampered = map[string]string{
 	"FORGE-NO-LEVEL-SELECTION":       "a target honouring levelId is caught as FORGE-SESSION-EMPTY-BODY",
 	"FORGE-SESSION-PUBLIC-VIEW":      "private fields are caught as FORGE-PRIVATE-SERVER-ONLY",
 	"FORGE-LEGACY-DIFFICULTY-SCHEMA": "a schema refusing difficulty rejects the authored package, caught as FORGE-APPEND",
-	"FORGE-SUBMIT-UNLOCKS":           "a broken target advancing progress without unlocking is not built yet",
-	"FORGE-RANK-QUERY-EFFICIENCY":    "a leaderboard ranking by queries is caught first as FORGE-RANK-TIES",
-	"FORGE-AUTHOR-ELIGIBILITY":       "a target refusing new authors is caught as FORGE-APPEND",
 	"FORGE-SERVER-POSITION":          "the kit's schema refuses a position field; a target honouring one is caught as FORGE-POSITION-TAIL",
 	"FORGE-PUBLISHED-IMMUTABLE":      "an overwritten level is caught as FORGE-ID-NOT-OVERWRITTEN",
-	"FORGE-VALID-DUPLICATE":          "an accepted duplicate is caught as FORGE-NO-DUPLICATE-NEW-ID or FORGE-ID-NOT-OVERWRITTEN",
-}
-
-// runLive runs the live runner against h over loopback, only rule's checks.
-func runLive(t *testing.T, h http.Handler, rule string, authoring bool) *verdict.Report {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	forge.SetAllowAuthoring(authoring)
-	defer forge.SetAllowAuthoring(false)
-	cfg := suite.Config{Protocols: []*suite.Protocol{forge.Protocol()}, Target: srv.URL + "/forge", Seed: 11, Checks: 5}
-	if rule != "" {
-		cfg.Rules = []string{rule}
-	}
-	rep, err := suite.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
 }
 
 // TestBrokenTargetsFailNamingTheRule: each broken reference is caught
-// through `run --target` over loopback, as a fail naming its rule.
+// through `run --target` over loopback (the kit's tamper harness), as a
+// fail naming its rule.
 func TestBrokenTargetsFailNamingTheRule(t *testing.T) {
 	for _, c := range brokenCases() {
 		t.Run(c.rule, func(t *testing.T) {
-			rep := runLive(t, c.target(), c.rule, c.authoring)
-			var seen []string
-			for _, r := range rep.Results {
-				if r.Status == verdict.Fail && r.FailedRule == c.rule {
-					return
-				}
-				seen = append(seen, string(r.Status)+" "+r.FailedRule+" "+r.Name+": "+r.Message)
+			forge.SetAllowAuthoring(c.authoring)
+			defer forge.SetAllowAuthoring(false)
+			err := harness.Check(forge.Protocol(), harness.Case{Name: c.rule, Rule: c.rule, Target: c.target(), Checks: 5})
+			if err != nil {
+				t.Error(err)
 			}
-			t.Errorf("no fail naming %s; results:\n%s", c.rule, strings.Join(seen, "\n"))
+		})
+	}
+}
+
+// TestBrokenEmbeddedReferencesFail covers the @control rules, which need
+// the embedded reference's clock or its Go-only disable switch.
+func TestBrokenEmbeddedReferencesFail(t *testing.T) {
+	for _, c := range controlCases() {
+		t.Run(c.Rule, func(t *testing.T) {
+			if err := harness.Check(forge.Protocol(), c); err != nil {
+				t.Error(err)
+			}
 		})
 	}
 }
@@ -328,7 +328,15 @@ func TestBrokenTargetsFailNamingTheRule(t *testing.T) {
 // TestTheReferenceItselfPassesLive: the same live runs against the
 // unbroken reference pass, so every fail above is the tampering's.
 func TestTheReferenceItselfPassesLive(t *testing.T) {
-	rep := runLive(t, ref(dsl.Dialect{}), "", true)
+	srv := httptest.NewServer(ref(dsl.Dialect{}))
+	defer srv.Close()
+	forge.SetAllowAuthoring(true)
+	defer forge.SetAllowAuthoring(false)
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{forge.Protocol()},
+		Target: srv.URL + "/forge", Seed: 11, Checks: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if rep.ExitCode() != 0 {
 		for _, r := range rep.Results {
 			if r.Status != verdict.Pass && r.Status != verdict.Skip {
@@ -348,6 +356,9 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 	tampered := map[string]bool{}
 	for _, c := range brokenCases() {
 		tampered[c.rule] = true
+	}
+	for _, c := range controlCases() {
+		tampered[c.Rule] = true
 	}
 	var without []string
 	for _, r := range cat.Rules {

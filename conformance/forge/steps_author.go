@@ -210,6 +210,10 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 	if err != nil {
 		return nil, err
 	}
+	if resp.Status == http.StatusForbidden {
+		return nil, verdict.Failf("FORGE-AUTHOR-ELIGIBILITY", "any active authenticated agent may author", resp.Status,
+			"a new agent with no solves: %s", w.env.HTTP.Secrets().Clip(resp.Body))
+	}
 	if resp.Status/100 != 2 {
 		return nil, verdict.Failf("FORGE-APPEND", "an acceptable package appended", resp.Status, "%s", w.env.HTTP.Secrets().Clip(resp.Body))
 	}

@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
+	rforge "github.com/agentgames/conformance/reference/forge"
 	"github.com/agentgames/conformance/reference/forge/dsl"
 	"github.com/agentgames/conformance/reference/forge/solver"
 )
@@ -36,6 +38,8 @@ func (w *world) playSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the first is judged wrong without advancing and the second refused$`, w.wrongJudged)
 	sc.Step(`^the agent submits its level's outputs out of order and then in order$`, w.outOfOrder)
 	sc.Step(`^only the ordered submission is correct and the next level is unlocked$`, w.orderJudged)
+	sc.Step(`^the agent sends a probe whose body repeats the input key$`, w.duplicateKeyProbe)
+	sc.Step(`^the probe is refused with a coded 400 and the next probe is the session's first$`, w.duplicateKeyJudged)
 	sc.Step(`^the agent solves level after level$`, w.walkChain)
 	sc.Step(`^no answer showed a level before it was unlocked$`, w.nothingEarly)
 	sc.Step(`^at the frontier progress says atFrontier and no session opens$`, w.frontierJudged)
@@ -174,7 +178,7 @@ func (w *world) expire() error {
 	if w.env.Clock == nil {
 		return verdict.Skipf("needs the embedded reference's clock")
 	}
-	w.env.Clock.Advance(16 * 60 * 1e9)
+	w.env.Clock.Advance(rforge.SessionTTL + time.Minute) // the reference's lifetime; a live target is never asked
 	return nil
 }
 
@@ -336,6 +340,35 @@ func (w *world) orderJudged(ctx context.Context) error {
 	}
 	if s.Position != p.CurrentLevel.Position {
 		return verdict.Failf("FORGE-SUBMIT-UNLOCKS", p.CurrentLevel.Position, s.Position, "the next session serves the unlocked level")
+	}
+	return nil
+}
+
+// duplicateKeyProbe sends {"input": legal, "input": challenge}: a reader
+// keeping the last key would see a challenge input, one keeping the first
+// a legal probe; the kit refuses both readings (FORGE-INPUT-POLICY).
+func (w *world) duplicateKeyProbe(ctx context.Context) error {
+	legal, _ := json.Marshal(w.distinctProbe())
+	challenge, _ := json.Marshal(w.sess.ChallengeInputs[0])
+	raw := []byte(`{"input":` + string(legal) + `,"input":` + string(challenge) + `}`)
+	resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPost, Path: "/api/sessions/" + w.sess.SessionID + "/query", Raw: raw})
+	w.last = resp
+	return err
+}
+
+func (w *world) duplicateKeyJudged(ctx context.Context) error {
+	if w.last.Status != http.StatusBadRequest || code(w.last) == "" {
+		return verdict.Failf("FORGE-INPUT-POLICY", "400 with a code", w.last.Status, "%s", w.env.HTTP.Secrets().Clip(w.last.Body))
+	}
+	resp, err := w.query(ctx, w.me, w.sess, w.distinctProbe())
+	if err != nil {
+		return err
+	}
+	var q struct {
+		QueriesUsed *int `json:"queriesUsed"`
+	}
+	if resp.Status == http.StatusOK && json.Unmarshal(resp.Body, &q) == nil && q.QueriesUsed != nil && *q.QueriesUsed != 1 {
+		return verdict.Failf("FORGE-INPUT-POLICY", 1, *q.QueriesUsed, "queriesUsed after a refused probe and a legal one")
 	}
 	return nil
 }

@@ -40,22 +40,43 @@ func (w *world) boards(ctx context.Context) (boards, error) {
 	return b, err
 }
 
+// bothClear has the first-registered agent spend 4 extra probes: a board
+// that breaks ties by registration favours it, one that breaks them by
+// query efficiency favours the other, so the two failures stay apart. A
+// third agent that plays nothing gives the board a lower progress to rank.
 func (w *world) bothClear(ctx context.Context) error {
-	if _, _, err := w.clear(ctx, w.me, 0); err != nil {
+	if _, err := w.register(ctx, "idle"); err != nil {
 		return err
 	}
-	_, _, err := w.clear(ctx, w.other, 4)
+	if _, _, err := w.clear(ctx, w.me, 4); err != nil {
+		return err
+	}
+	_, _, err := w.clear(ctx, w.other, 0)
 	return err
 }
 
-// ranksJudged: rank = 1 + the number of solvers with strictly more chain
-// progress (FORGE-RANK-PROGRESS, FORGE-RANK-TIES).
+// ranksJudged checks, from the most to the least telling: more chain
+// progress never ranks worse (FORGE-RANK-PROGRESS); the agent with fewer
+// queries does not outrank its peer (FORGE-RANK-QUERY-EFFICIENCY); rank is
+// 1 + the number of solvers with strictly more progress, so ties share a
+// rank (FORGE-RANK-TIES).
 func (w *world) ranksJudged(ctx context.Context) error {
 	b, err := w.boards(ctx)
 	if err != nil {
 		return err
 	}
-	for i, s := range b.Solvers {
+	for _, s := range b.Solvers {
+		for _, o := range b.Solvers {
+			if s.ChainProgress > o.ChainProgress && s.Rank > o.Rank {
+				return verdict.Failf("FORGE-RANK-PROGRESS", "more chain progress ranks better", []int{s.Rank, o.Rank},
+					"%q (progress %d) ranks below %q (progress %d)", s.Name, s.ChainProgress, o.Name, o.ChainProgress)
+			}
+		}
+	}
+	if err := w.efficiencyRanked(b); err != nil {
+		return err
+	}
+	for _, s := range b.Solvers {
 		ahead := 0
 		for _, o := range b.Solvers {
 			if o.ChainProgress > s.ChainProgress {
@@ -63,12 +84,23 @@ func (w *world) ranksJudged(ctx context.Context) error {
 			}
 		}
 		if s.Rank != ahead+1 {
-			rule := "FORGE-RANK-PROGRESS"
-			if i > 0 && b.Solvers[i-1].ChainProgress == s.ChainProgress {
-				rule = "FORGE-RANK-TIES"
-			}
-			return verdict.Failf(rule, ahead+1, s.Rank, "solver %q with chain progress %d", s.Name, s.ChainProgress)
+			return verdict.Failf("FORGE-RANK-TIES", ahead+1, s.Rank, "solver %q with chain progress %d", s.Name, s.ChainProgress)
 		}
+	}
+	return nil
+}
+
+// efficiencyRanked fails FORGE-RANK-QUERY-EFFICIENCY when the agent that
+// spent fewer queries outranks its equal-progress peer.
+func (w *world) efficiencyRanked(b boards) error {
+	ranks := map[string]int{}
+	for _, s := range b.Solvers {
+		ranks[s.Name] = s.Rank
+	}
+	thrifty, spender := ranks[w.other.Name], ranks[w.me.Name]
+	if thrifty > 0 && spender > 0 && thrifty < spender {
+		return verdict.Failf("FORGE-RANK-QUERY-EFFICIENCY", "one shared rank", []int{spender, thrifty},
+			"the agent with fewer queries ranks above its equal-progress peer")
 	}
 	return nil
 }

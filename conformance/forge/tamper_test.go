@@ -6,9 +6,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 
+	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/reference/forge"
 	"github.com/agentgames/conformance/reference/forge/dsl"
 	"github.com/agentgames/conformance/reference/forge/server"
@@ -334,4 +337,105 @@ func multiset() http.Handler {
 // wrongAdvances credits every submission but still says it was wrong.
 func wrongAdvances() http.Handler {
 	return judged(func(_, right []any) []any { return right }, func(m map[string]any) { m["correct"] = false })
+}
+
+// ignoresDisable is a reference whose Go-only disable switch does nothing.
+type ignoresDisable struct{ http.Handler }
+
+func (ignoresDisable) SetEnabled(int, bool) bool { return true }
+
+// controlCases break the embedded reference for the @control rules.
+func controlCases() []harness.Case {
+	return []harness.Case{
+		{Name: "sessions never expire", Rule: "FORGE-EXPIRY", Reference: func(cfg suite.ReferenceConfig) http.Handler {
+			return harness.Responses(server.New(server.Options{Config: cfg}), func(r *http.Request, st *int, m map[string]any) {
+				if e, ok := m["error"].(map[string]any); ok && e["code"] == "SESSION_EXPIRED" {
+					*st = 200
+					delete(m, "error")
+					m["output"] = 0
+				}
+			})
+		}},
+		{Name: "disabled levels are still served", Rule: "FORGE-DISABLED-SKIP", Reference: func(cfg suite.ReferenceConfig) http.Handler {
+			return ignoresDisable{server.New(server.Options{Config: cfg})}
+		}},
+		{Name: "a repair is refused as a duplicate", Rule: "FORGE-REPAIR-APPENDS", Reference: func(cfg suite.ReferenceConfig) http.Handler {
+			inner := server.New(server.Options{Config: cfg})
+			return tamper{h: inner, skip: func(r *http.Request, body []byte) (int, any, bool) {
+				return 409, map[string]any{"error": map[string]any{"code": "DUPLICATE_CONTENT", "message": "refused"}},
+					is(r, http.MethodPost, "/api/levels") && strings.Contains(string(body), `-r"`)
+			}}
+		}},
+	}
+}
+
+// ranksByQueries breaks ties between equal chain progress by the number of
+// queries each agent spent: query efficiency affects rank.
+func ranksByQueries() http.Handler {
+	var mu sync.Mutex
+	queries := map[string]int{}  // by name
+	names := map[string]string{} // Authorization -> name
+	inner := ref(dsl.Dialect{})
+	return tamper{h: inner,
+		req: func(r *http.Request, body []byte) []byte {
+			if is(r, http.MethodPost, "/query") {
+				mu.Lock()
+				queries[names[r.Header.Get("Authorization")]]++
+				mu.Unlock()
+			}
+			return body
+		},
+		resp: func(r *http.Request, _ *int, m map[string]any) {
+			mu.Lock()
+			defer mu.Unlock()
+			if is(r, http.MethodPost, "/api/agents") {
+				if k, ok := m["apiKey"].(string); ok {
+					names["Bearer "+k], _ = m["name"].(string)
+				}
+			}
+			if is(r, http.MethodGet, "/api/leaderboards") {
+				s := m["solvers"].([]any)
+				sort.SliceStable(s, func(i, j int) bool {
+					a, b := s[i].(map[string]any), s[j].(map[string]any)
+					if a["chainProgress"] != b["chainProgress"] {
+						return a["chainProgress"].(float64) > b["chainProgress"].(float64)
+					}
+					return queries[a["name"].(string)] < queries[b["name"].(string)]
+				})
+				for i, row := range s {
+					row.(map[string]any)["rank"] = i + 1
+				}
+			}
+		}}
+}
+
+// appendsRejectedDuplicates answers a duplicate's 409 but appends a copy
+// of it all the same.
+func appendsRejectedDuplicates() http.Handler {
+	inner := ref(dsl.Dialect{})
+	n := 0
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		rec := httptest.NewRecorder()
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		inner.ServeHTTP(rec, r)
+		if is(r, http.MethodPost, "/api/levels") && strings.Contains(rec.Body.String(), "DUPLICATE_") {
+			var p map[string]any
+			if json.Unmarshal(body, &p) == nil {
+				n++
+				p["id"] = p["id"].(string) + "-dup" + strings.Repeat("x", n)
+				p["public"].(map[string]any)["title"] = "stored anyway " + strings.Repeat("x", n)
+				again, _ := json.Marshal(p)
+				r2 := httptest.NewRequest(http.MethodPost, r.URL.Path, bytes.NewReader(again))
+				r2.Header = r.Header.Clone()
+				r2.Header.Set("Idempotency-Key", "dup-key-"+strings.Repeat("x", n+8))
+				inner.ServeHTTP(httptest.NewRecorder(), r2)
+			}
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	})
 }

@@ -4,12 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentgames/conformance/reference/forge/authoring"
 	"github.com/agentgames/conformance/reference/forge/dsl"
 )
 
 // Vector recomputes a FORGE known-answer vector with the reference DSL.
 func Vector(kind string, input json.RawMessage) (any, error) {
-	if kind != "dsl-eval" {
+	switch kind {
+	case "validate":
+		return validateVector(input)
+	case "dsl-eval":
+	default:
 		return nil, fmt.Errorf("forge: unknown vector kind %q", kind)
 	}
 	var in struct {
@@ -28,6 +33,22 @@ func Vector(kind string, input json.RawMessage) (any, error) {
 	}
 	if e, ok := err.(*dsl.Error); ok {
 		return map[string]string{"error": e.Code}, nil
+	}
+	return nil, err
+}
+
+// validateVector runs the reference validation on a package: the first
+// rejection code, or accepted.
+func validateVector(input json.RawMessage) (any, error) {
+	n, err := authoring.Normalize(input)
+	if err == nil {
+		_, err = authoring.Validator{}.Validate(n)
+	}
+	if err == nil {
+		return map[string]bool{"accepted": true}, nil
+	}
+	if r, ok := err.(*authoring.Rejection); ok {
+		return map[string]string{"code": r.Code}, nil
 	}
 	return nil, err
 }

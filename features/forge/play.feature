@@ -86,3 +86,11 @@ Feature: Playing the chain
       And the level after the agent's current one is disabled
       When the agent solves its current level
       Then its progress skips the disabled level as skipped, not cleared
+
+  @FORGE-INPUT-POLICY
+  Rule: malformed bodies are refused with a coded 400 and change nothing
+
+    Scenario: a probe whose body repeats a key is refused and spends no query
+      Given a newly registered agent with an open session
+      When the agent sends a probe whose body repeats the input key
+      Then the probe is refused with a coded 400 and the next probe is the session's first

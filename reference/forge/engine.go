@@ -79,14 +79,14 @@ func New(o Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, raw := range seed {
+	for i, raw := range seed {
 		n, err := authoring.Normalize(raw)
 		if err != nil {
 			return nil, err
 		}
 		p, err := authoring.Validator{}.Validate(n)
 		if err != nil {
-			return nil, fmt.Errorf("forge: seed level %s: %w", n.Canonical[:40], err)
+			return nil, fmt.Errorf("forge: seed position %d: %w", i+1, err)
 		}
 		e.appendLevel(p, n, "")
 	}

@@ -99,3 +99,27 @@ func TestGeneratedInputsAreLegalAndReachTheBounds(t *testing.T) {
 	}
 	assert.Equal(t, ins, authoring.Generate(d, "00ff", 200), "the same fingerprint draws the same inputs")
 }
+
+// FuzzNormalizeAndValidate: no body makes normalisation or validation
+// panic, and whatever is accepted re-normalises to the same canonical form.
+func FuzzNormalizeAndValidate(f *testing.F) {
+	seed, _ := forge.SeedPackages()
+	for _, s := range seed[:3] {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"id":"x"}`))
+	f.Add([]byte(`{"difficulty":3}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		n, err := authoring.Normalize(raw)
+		if err != nil {
+			return
+		}
+		if _, err := (authoring.Validator{}).Validate(n); err != nil {
+			return
+		}
+		again, err := authoring.Normalize(n.Canonical)
+		if err != nil || string(again.Canonical) != string(n.Canonical) {
+			t.Fatalf("canonical form is not stable: %s", n.Canonical)
+		}
+	})
+}

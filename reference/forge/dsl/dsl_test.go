@@ -190,3 +190,56 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// anyStep draws any step, well-typed in some position or not.
+func anyStep(t *rapid.T, label string) dsl.Step {
+	ops := []string{"map", "filter", "reverse", "sort", "take", "drop", "deltas", "prefix_sum", "chunk_reduce", "reduce", "rle"}
+	s := dsl.Step{Op: rapid.SampledFrom(ops).Draw(t, label+".op")}
+	switch s.Op {
+	case "map":
+		s.Fn = rapid.SampledFrom([]string{"add", "sub", "mul", "div", "mod", "min", "max", "neg", "abs", "sq"}).Draw(t, label+".fn")
+		if s.Fn != "neg" && s.Fn != "abs" && s.Fn != "sq" {
+			s.Arg = dsl.I(rapid.Int64Range(-5, 5).Draw(t, label+".arg"))
+		}
+	case "filter":
+		s.Pred = rapid.SampledFrom([]string{"even", "odd", "gt", "lt", "divisible"}).Draw(t, label+".pred")
+		if s.Pred != "even" && s.Pred != "odd" {
+			s.Arg = dsl.I(rapid.Int64Range(-3, 3).Draw(t, label+".arg"))
+		}
+	case "take", "drop":
+		s.N = dsl.I(rapid.Int64Range(0, 4).Draw(t, label+".n"))
+	case "chunk_reduce":
+		s.Size = dsl.I(rapid.Int64Range(1, 3).Draw(t, label+".size"))
+		s.Reduce = rapid.SampledFrom([]string{"sum", "prod", "min", "max", "len"}).Draw(t, label+".reduce")
+		s.Partial = rapid.SampledFrom([]string{"", "keep", "drop", "error"}).Draw(t, label+".partial")
+	case "reduce":
+		s.Fn = rapid.SampledFrom([]string{"sum", "prod", "min", "max", "len"}).Draw(t, label+".fn")
+	case "sort":
+		s.Order = rapid.SampledFrom([]string{"", "asc", "desc"}).Draw(t, label+".order")
+	}
+	return s
+}
+
+// TestTypeCheckerIsSound: a program the checker accepts either fails a
+// run with a run-time code or produces a value of the type it predicted;
+// a program it refuses never runs.
+func TestTypeCheckerIsSound(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var p dsl.Program
+		for i := range rapid.IntRange(1, 4).Draw(t, "n") {
+			p.Steps = append(p.Steps, anyStep(t, "s"+string(rune('0'+i))))
+		}
+		xs := list(t, "xs", -50, 50, 12)
+		typ, cerr := dsl.Check(p)
+		v, err := dsl.Eval(p, xs)
+		if cerr != nil {
+			require.Equal(t, dsl.CodeType, code(err), "a refused program does not run")
+			return
+		}
+		if err != nil {
+			require.Contains(t, []string{dsl.CodeOverflow, dsl.CodeEmpty, dsl.CodePartial, dsl.CodeBudget}, code(err))
+			return
+		}
+		require.Equal(t, typ, v.Type)
+	})
+}

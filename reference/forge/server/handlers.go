@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 
 	"github.com/agentgames/conformance/reference/forge"
@@ -60,10 +59,9 @@ func (s *Server) progress(w http.ResponseWriter, _ *http.Request, a *forge.Agent
 // openSession takes exactly {}: a levelId, or any other field, is refused
 // (FORGE-SESSION-EMPTY-BODY, FORGE-NO-LEVEL-SELECTION).
 func (s *Server) openSession(w http.ResponseWriter, r *http.Request, a *forge.Agent) {
-	raw, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	var body map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &body); err != nil || body == nil {
-		writeError(w, &forge.Error{Status: 400, Code: "INVALID_REQUEST", Message: "the session body is exactly {}"})
+	if err := readJSON(r, &body); err != nil {
+		writeError(w, err)
 		return
 	}
 	if _, ok := body["levelId"]; ok {
@@ -86,7 +84,11 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request, a *forge.Agent) {
 	var body struct {
 		Input *[]int64 `json:"input"`
 	}
-	if err := readJSON(r, &body); err != nil || body.Input == nil {
+	if err := readJSON(r, &body); err != nil {
+		writeError(w, err)
+		return
+	}
+	if body.Input == nil {
 		writeError(w, &forge.Error{Status: 400, Code: "INVALID_REQUEST", Message: "the body is {\"input\": [integers]}"})
 		return
 	}
@@ -102,7 +104,11 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request, a *forge.Agent) 
 	var body struct {
 		Outputs *[]any `json:"outputs"`
 	}
-	if err := readJSON(r, &body); err != nil || body.Outputs == nil {
+	if err := readJSON(r, &body); err != nil {
+		writeError(w, err)
+		return
+	}
+	if body.Outputs == nil {
 		writeError(w, &forge.Error{Status: 400, Code: "INVALID_REQUEST", Message: "the body is {\"outputs\": [...]}"})
 		return
 	}
@@ -121,9 +127,9 @@ func (s *Server) append(w http.ResponseWriter, r *http.Request, a *forge.Agent) 
 		writeError(w, &forge.Error{Status: 400, Code: "IDEMPOTENCY_KEY_REQUIRED", Message: "POST /api/levels needs an Idempotency-Key"})
 		return
 	}
-	body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	if rerr != nil || len(body) > maxBody {
-		writeError(w, &forge.Error{Status: 400, Code: "INVALID_REQUEST", Message: "the body is unreadable or too large"})
+	body, rerr := readPackage(r)
+	if rerr != nil {
+		writeError(w, rerr)
 		return
 	}
 	pub, replay, err := s.engine.Append(a, key, body)

@@ -5,14 +5,13 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -142,18 +141,36 @@ func (s *Server) authed(h handler) http.HandlerFunc {
 	}
 }
 
-// readJSON decodes a body strictly into v.
+// readJSON decodes a body into v under the kit's input policy
+// (FORGE-INPUT-POLICY): one JSON object of valid UTF-8, no repeated key,
+// only the documented fields; a refusal is a coded 400 (413 for size).
 func readJSON(r *http.Request, v any) *forge.Error {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	if err != nil || len(body) > maxBody {
-		return &forge.Error{Status: 400, Code: "INVALID_REQUEST", Message: "the body is unreadable or too large"}
+	raw, ierr := skeleton.ReadBody(r, maxBody)
+	if ierr == nil {
+		ierr = skeleton.DecodeStrict(raw, v)
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil || dec.More() {
-		return &forge.Error{Status: 400, Code: "INVALID_REQUEST", Message: "the body is not the JSON this endpoint takes"}
+	return inputError(ierr)
+}
+
+// readPackage reads an authoring body: one JSON object with no repeated
+// key, in valid UTF-8 (FORGE-INPUT-POLICY); its fields are the schema's
+// business.
+func readPackage(r *http.Request) ([]byte, *forge.Error) {
+	raw, ierr := skeleton.ReadBody(r, maxBody)
+	if ierr == nil && !utf8.Valid(raw) {
+		ierr = &skeleton.InputError{Status: 400, Code: skeleton.CodeInvalidUTF8, Message: "the body is not valid UTF-8"}
 	}
-	return nil
+	if ierr == nil {
+		ierr = skeleton.CheckJSON(raw)
+	}
+	return raw, inputError(ierr)
+}
+
+func inputError(e *skeleton.InputError) *forge.Error {
+	if e == nil {
+		return nil
+	}
+	return &forge.Error{Status: e.Status, Code: e.Code, Message: e.Message}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
