@@ -111,3 +111,28 @@ func TestLiveRunAgainstTheReferencePasses(t *testing.T) {
 		t.Errorf("exit code %d, want 0", rep.ExitCode())
 	}
 }
+
+// TestTheSameChecksRunOverMCP: the control run and a few broken platforms
+// again, with every call the MCP tools cover played through them.
+func TestTheSameChecksRunOverMCP(t *testing.T) {
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.OverMCP()},
+		Target: brokenTarget(t, "none"), Seed: 12, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Pass && r.Status != verdict.Skip {
+			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+		}
+	}
+	for _, rule := range []string{"BOUNTY-COMBINE-AGENTS", "BOUNTY-CREDIT", "BOUNTY-NEXT-MOVE", "BOUNTY-STALE-410", "BOUNTY-MCP-GET"} {
+		rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.OverMCP()},
+			Target: brokenTarget(t, rule), Rules: []string{rule}, Seed: 11, CaseDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Failed(rule) {
+			t.Errorf("over MCP, the runner did not catch a platform breaking %s", rule)
+		}
+	}
+}

@@ -29,6 +29,7 @@ type outputs struct{ junit, json, html string }
 // runOptions are the flags shared by run and replay.
 type runOptions struct {
 	target, protocol, tags, cases string
+	transport                     string
 	rules                         listFlag
 	seed                          uint64
 	checks, maxWrites             int
@@ -41,6 +42,7 @@ type runOptions struct {
 func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.target, "target", "", "base URL of the deployment to check; empty runs the embedded reference servers")
 	fs.StringVar(&o.protocol, "protocol", "", "protocol(s) to check, comma-separated (required with --target)")
+	fs.StringVar(&o.transport, "transport", "http", "http, or mcp: play the checks through the protocol's MCP tools (bounty)")
 	fs.StringVar(&o.tags, "tags", "", "tag expression selecting scenarios, e.g. '@iyra and not @control'")
 	fs.Var(&o.rules, "rule", "run only the checks of this rule ID (repeatable, comma-separated)")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed for property tests and the embedded servers (0: random, printed)")
@@ -61,6 +63,9 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 		return suite.Config{}, err
 	}
 	ps, err := selectProtocols(o.protocol)
+	if err == nil {
+		ps, err = overTransport(ps, o.transport)
+	}
 	if err != nil {
 		return suite.Config{}, err
 	}
