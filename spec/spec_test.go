@@ -10,7 +10,7 @@ import (
 )
 
 func TestEveryCatalogueLoadsWithItsOpenAPIDocument(t *testing.T) {
-	require.Equal(t, []string{"bounty", "iyra", "phantom-press"}, spec.Protocols())
+	require.Equal(t, []string{"bounty", "iyra", "phantom-press", "share-exchange"}, spec.Protocols())
 	for _, p := range spec.Protocols() {
 		cat, err := spec.Load(p)
 		require.NoError(t, err, p)

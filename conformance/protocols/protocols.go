@@ -6,12 +6,13 @@ import (
 	"github.com/agentgames/conformance/conformance/bounty"
 	"github.com/agentgames/conformance/conformance/iyra"
 	"github.com/agentgames/conformance/conformance/phantompress"
+	"github.com/agentgames/conformance/conformance/shareexchange"
 	"github.com/agentgames/conformance/conformance/suite"
 )
 
 // All returns every protocol, in the order runs check them.
 func All() []*suite.Protocol {
-	return []*suite.Protocol{iyra.Protocol(), phantompress.Protocol, bounty.Protocol()}
+	return []*suite.Protocol{iyra.Protocol(), phantompress.Protocol, bounty.Protocol(), shareexchange.Protocol()}
 }
 
 // Lookup finds a protocol by its --protocol name.
