@@ -39,7 +39,7 @@ func TestCheckReportsEveryMismatch(t *testing.T) {
 }
 
 func TestEmbeddedVectorFilesParse(t *testing.T) {
-	for _, p := range []string{"bounty", "iyra", "phantom-press"} {
+	for _, p := range []string{"bounty", "iyra", "phantom-press", "share-exchange"} {
 		files, err := vectors.Load(p)
 		require.NoError(t, err)
 		require.NotEmpty(t, files, p)

@@ -31,7 +31,7 @@ func serveAll(t *testing.T, logs io.Writer) string {
 func TestServeThenRunEachProtocolWritesAllReports(t *testing.T) {
 	var logs bytes.Buffer
 	base := serveAll(t, &logs)
-	targets := map[string]string{"iyra": base, "phantom-press": base + "/game/phantom-press/api", "bounty": base + "/bounty"}
+	targets := map[string]string{"iyra": base, "phantom-press": base + "/game/phantom-press/api", "bounty": base + "/bounty", "share-exchange": base + "/share-exchange"}
 	for protocol, target := range targets {
 		dir := t.TempDir()
 		junit, js, html := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.html")

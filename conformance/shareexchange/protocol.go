@@ -20,6 +20,7 @@ func Protocol() *suite.Protocol {
 		BasePath:  rsx.BasePath,
 		Reference: func(cfg suite.ReferenceConfig) http.Handler { return rsx.New(cfg) },
 		Steps:     Steps,
+		Vector:    Vector,
 	}
 }
 

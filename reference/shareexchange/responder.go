@@ -16,6 +16,9 @@ type Responder struct {
 	Board func() bounty.Snapshot
 	// Control enables POST /control/adopt (SX-CONTROL).
 	Control bool
+	// Broken names the rules this responder violates on purpose (tamper
+	// tests only); nil breaks nothing.
+	Broken map[string]bool
 
 	mu     sync.Mutex
 	shares map[string]map[int]string // agent -> share index -> share_hex
@@ -119,12 +122,19 @@ func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 	}
-	a := Release(s, held, p)
+	a := release(s, held, p, r.Broken)
 	if a.Status != 200 {
+		if r.Broken["SX-REFUSED-BODY"] {
+			a.Reason = ""
+		}
 		answer(w, a, nil)
 		return
 	}
-	answer(w, a, map[string]any{"agent_id": p.AgentID, "share_index": p.ShareIndex, "share_hex": mine[p.ShareIndex]})
+	extra := map[string]any{"agent_id": p.AgentID, "share_index": p.ShareIndex, "share_hex": mine[p.ShareIndex]}
+	if r.Broken["SX-RELEASE"] {
+		delete(extra, "share_hex")
+	}
+	answer(w, a, extra)
 }
 
 func (r *Responder) offer(w http.ResponseWriter, raw []byte) {
@@ -139,7 +149,7 @@ func (r *Responder) offer(w http.ResponseWriter, raw []byte) {
 	}
 	key := s.ChallengeID + "/" + o.AgentID + "/" + itoa(o.ShareIndex)
 	_, seen := r.inbox[key]
-	a := AcceptOffer(s, me, o, seen)
+	a := acceptOffer(s, me, o, seen, r.Broken)
 	if a.Code == "accepted" {
 		if r.inbox == nil {
 			r.inbox = map[string]Offer{}
@@ -153,7 +163,7 @@ func (r *Responder) offer(w http.ResponseWriter, raw []byte) {
 // {ok: false, protocol, code, reason} (SX-REFUSED-BODY).
 func answer(w http.ResponseWriter, a Answer, extra map[string]any) {
 	body := map[string]any{"ok": a.Status == 200, "protocol": Protocol, "code": a.Code}
-	if a.Status != 200 {
+	if a.Status != 200 && a.Reason != "" {
 		body["reason"] = a.Reason
 	}
 	if a.Code == "not_broker" {

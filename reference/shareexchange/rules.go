@@ -77,25 +77,29 @@ func holds(s bounty.Snapshot, id string, share int) bool {
 // grace has lapsed; otherwise it answers the code of the first condition
 // that fails (SX-STALE, SX-SELF, SX-NOT-HELD, SX-UNLISTED,
 // SX-NOT-COMBINABLE, SX-NOT-BROKER, SX-BAD-REQUEST; SX-CODE-ORDER).
-func Release(s bounty.Snapshot, held []int, p Pull) Answer {
+func Release(s bounty.Snapshot, held []int, p Pull) Answer { return release(s, held, p, nil) }
+
+// release is Release with some conditions skipped: the tamper tests'
+// broken responders (skip names the rules they break).
+func release(s bounty.Snapshot, held []int, p Pull, skip map[string]bool) Answer {
 	switch {
-	case p.Protocol != Protocol || p.Requester == "" || p.AgentID == "" || p.ShareIndex < 1:
+	case (p.Protocol != Protocol && !skip["SX-BAD-REQUEST"]) || p.Requester == "" || p.AgentID == "" || p.ShareIndex < 1:
 		return refuse(400, "bad_request", "malformed body or wrong protocol")
-	case p.ChallengeID != s.ChallengeID:
+	case p.ChallengeID != s.ChallengeID && !skip["SX-STALE"]:
 		return refuse(409, "stale_round", "challenge_id is not the live round")
-	case p.Requester == p.AgentID:
+	case p.Requester == p.AgentID && !skip["SX-SELF"]:
 		return refuse(400, "requester_is_holder", "requester == agent_id")
-	case !slices.Contains(held, p.ShareIndex):
+	case !slices.Contains(held, p.ShareIndex) && !skip["SX-NOT-HELD"]:
 		return refuse(404, "not_held", "the holder does not hold share_index")
 	}
-	if _, ok := listed(s, p.Requester); !ok {
+	if _, ok := listed(s, p.Requester); !ok && !skip["SX-UNLISTED"] {
 		return refuse(403, "requester_unlisted", "requester has no live listing on the board")
 	}
 	prox := s.Proximity
-	if !prox.CombinableNow {
+	if !prox.CombinableNow && !skip["SX-NOT-COMBINABLE"] {
 		return refuse(409, "board_not_combinable", "combinable_now is false: nobody needs your share yet")
 	}
-	if p.Requester == prox.Broker {
+	if p.Requester == prox.Broker || skip["SX-NOT-BROKER"] {
 		return Answer{Status: 200, Code: "elected_broker"}
 	}
 	if prox.CombinableForS >= prox.BrokerGraceS {
@@ -110,27 +114,35 @@ func Release(s bounty.Snapshot, held []int, p Pull) Answer {
 // (SX-OFFER-ACCEPT); seen reports whether this
 // (round, holder, share) was offered before, which answers duplicate.
 func AcceptOffer(s bounty.Snapshot, me string, o Offer, seen bool) Answer {
+	return acceptOffer(s, me, o, seen, nil)
+}
+
+// acceptOffer is AcceptOffer with some checks skipped (tamper tests).
+func acceptOffer(s bounty.Snapshot, me string, o Offer, seen bool, skip map[string]bool) Answer {
 	switch {
-	case o.Protocol != Protocol || o.Kind != "offer" || o.AgentID == "" || o.To == "" || o.ShareIndex < 1 || o.ShareHex == "":
+	case (o.Protocol != Protocol || o.Kind != "offer" || o.AgentID == "" || o.To == "" || o.ShareIndex < 1 || o.ShareHex == "") && !skip["SX-OFFER-BAD-REQUEST"]:
 		return refuse(400, "bad_request", "malformed body or wrong protocol") // SX-OFFER-BAD-REQUEST
-	case o.ChallengeID != s.ChallengeID:
+	case o.ChallengeID != s.ChallengeID && !skip["SX-OFFER-STALE"]:
 		return refuse(409, "stale_round", "challenge_id is not the live round") // SX-OFFER-STALE
-	case o.To != me:
+	case o.To != me && !skip["SX-OFFER-NOT-RECIPIENT"]:
 		return refuse(400, "not_recipient", "`to` is not the agent this endpoint answers for") // SX-OFFER-NOT-RECIPIENT
-	case o.AgentID == o.To:
+	case o.AgentID == o.To && !skip["SX-OFFER-SELF"]:
 		return refuse(400, "offerer_is_recipient", "agent_id == to") // SX-OFFER-SELF
 	}
-	if _, ok := listed(s, o.AgentID); !ok {
+	if _, ok := listed(s, o.AgentID); !ok && !skip["SX-OFFER-UNLISTED"] {
 		return refuse(403, "offerer_unlisted", "the offering agent has no live listing") // SX-OFFER-UNLISTED
 	}
-	if !holds(s, o.AgentID, o.ShareIndex) {
+	if !holds(s, o.AgentID, o.ShareIndex) && !skip["SX-OFFER-NOT-HOLDER"] {
 		return refuse(404, "offerer_not_holder", "the board does not show the offerer holding share_index") // SX-OFFER-NOT-HOLDER
 	}
-	if !s.Proximity.CombinableNow {
+	if !s.Proximity.CombinableNow && !skip["SX-OFFER-NOT-COMBINABLE"] {
 		return refuse(409, "board_not_combinable", "combinable_now is false: nobody needs the share yet") // SX-OFFER-NOT-COMBINABLE
 	}
 	if seen {
 		return Answer{Status: 200, Code: "duplicate"}
+	}
+	if skip["SX-OFFER-ACCEPT"] {
+		return Answer{Status: 200, Code: "ok"}
 	}
 	return Answer{Status: 200, Code: "accepted"}
 }

@@ -23,9 +23,16 @@ const (
 // reads the board of an in-process bounty platform, and that platform,
 // served beside it so a runner can register, solve and list on it
 // (SX-CONTROL).
-func New(cfg skeleton.Config) http.Handler {
+func New(cfg skeleton.Config) http.Handler { return NewBroken(cfg) }
+
+// NewBroken is New with a responder that violates the named rules on
+// purpose, for the tamper tests.
+func NewBroken(cfg skeleton.Config, rules ...string) http.Handler {
 	e := bounty.New(cfg.Seed, cfg.Clock())
-	resp := &Responder{Board: e.Live, Control: true}
+	resp := &Responder{Board: e.Live, Control: true, Broken: map[string]bool{}}
+	for _, r := range rules {
+		resp.Broken[r] = true
+	}
 	platform := http.StripPrefix(BasePath+PlatformPath, bountyserver.NewServer(e))
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, BasePath+PlatformPath+"/") {
