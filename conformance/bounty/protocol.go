@@ -15,12 +15,13 @@ import (
 // Protocol describes the bounty to the runner.
 func Protocol() *suite.Protocol {
 	return &suite.Protocol{
-		Name:      "bounty",
-		Title:     "agent-puzzle bounty",
-		BasePath:  server.BasePath,
-		Reference: Reference,
-		Steps:     Steps,
-		Vector:    Vector,
+		Name:       "bounty",
+		Title:      "agent-puzzle bounty",
+		BasePath:   server.BasePath,
+		Reference:  Reference,
+		Steps:      Steps,
+		Properties: []suite.Property{boardProperty(false)},
+		Vector:     Vector,
 	}
 }
 
@@ -33,5 +34,6 @@ func OverMCP() *suite.Protocol {
 	p := Protocol()
 	p.Title += " (over MCP)"
 	p.Steps = StepsOverMCP
+	p.Properties = []suite.Property{boardProperty(true)}
 	return p
 }
