@@ -17,6 +17,9 @@ func Protocol() *suite.Protocol {
 	return &suite.Protocol{
 		Name:       "bounty",
 		Title:      "agent-puzzle bounty",
+		Folder:     "bounty",
+		Package:    "bounty",
+		RulePrefix: "BOUNTY",
 		BasePath:   server.BasePath,
 		Reference:  Reference,
 		Steps:      Steps,

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/baseline"
+	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/report"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -21,6 +23,7 @@ const runExamples = `  conformance run                                   # every
       --rate 5 --max-writes 300 --json r.json --html r.html
   conformance run --protocol iyra --rule IYRA-ALLY-TRUST --seed 7
   conformance run --tags '@iyra and not @control' --checks 100
+  conformance run --seed 7 --shard 2/3 --baseline known.json --json shard2.json
 `
 
 // outputs are the report files a run may write.
@@ -30,13 +33,17 @@ type outputs struct{ junit, json, html string }
 type runOptions struct {
 	target, protocol, tags, cases string
 	transport                     string
+	baselinePath, shard           string
+	known                         *baseline.File
 	rules                         listFlag
 	seed                          uint64
 	checks, maxWrites             int
 	rate                          float64
 	timeout                       time.Duration
 	quiet, color                  bool
+	allowAuthoring                bool
 	out                           outputs
+	pyyol                         pyyolFlags
 }
 
 func (o *runOptions) bind(fs *flagSet) {
@@ -53,9 +60,13 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary, not live progress")
 	fs.BoolVar(&o.color, "color", false, "colour the status words")
+	fs.BoolVar(&o.allowAuthoring, "allow-authoring", false, "forge: let a live run append one level (authoring is permanent)")
 	fs.StringVar(&o.out.junit, "junit", "", "write a JUnit XML report to this file")
 	fs.StringVar(&o.out.json, "json", "", "write a JSON report (results keyed by rule ID) to this file")
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
+	fs.StringVar(&o.baselinePath, "baseline", "", "JSON file of known failures (rule or check, with a reason): reported as expected; one that now passes is stale and fails the run")
+	fs.StringVar(&o.shard, "shard", "", "run only part i of n of the selected checks, e.g. 2/3 (merge the shards' --json with conformance merge)")
+	o.pyyol.bind(fs)
 }
 
 func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
@@ -72,8 +83,19 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	if err := o.out.check(); err != nil {
 		return suite.Config{}, err
 	}
+	o.pyyol.apply()
 	cfg := suite.Config{Protocols: ps, Target: o.target, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
+	if o.shard != "" {
+		if cfg.Shard, err = suite.ParseShard(o.shard); err != nil {
+			return suite.Config{}, err
+		}
+	}
+	if o.baselinePath != "" {
+		if o.known, err = baseline.Load(o.baselinePath); err != nil {
+			return suite.Config{}, err
+		}
+	}
 	if !o.quiet {
 		cfg.Progress = report.NewConsole(stdout, report.ConsoleOptions{Color: o.color})
 	}
@@ -131,6 +153,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conformance run:", err)
 		return ExitError
 	}
+	forge.SetAllowAuthoring(o.allowAuthoring)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := suite.Run(ctx, cfg)
@@ -143,6 +166,9 @@ func finish(rep *verdict.Report, err error, o runOptions, stdout, stderr io.Writ
 	if err != nil {
 		fmt.Fprintln(stderr, "conformance:", err)
 		return ExitError
+	}
+	if o.known != nil {
+		o.known.Apply(rep)
 	}
 	fmt.Fprintf(stdout, "seed %d (re-run with --seed %d)\n", rep.Seed, rep.Seed)
 	report.Summary(stdout, rep)

@@ -43,6 +43,10 @@ type HTTPOptions struct {
 	// MaxRetryWait caps how long a read waits on a 429 Retry-After before
 	// the runner gives up and reports an error.
 	MaxRetryWait time.Duration
+	// RedirectIsAnswer hands a 3xx to the step as an ordinary answer (an
+	// agent's answer to a push, which a step judges) instead of a harness
+	// error. Redirects are never followed either way.
+	RedirectIsAnswer bool
 }
 
 // HTTP is a request/response driver bound to one target base URL.
@@ -53,9 +57,7 @@ type HTTP struct {
 
 // NewHTTP returns a driver with defaults filled in.
 func NewHTTP(opts HTTPOptions) *HTTP {
-	if opts.Client == nil {
-		opts.Client = &http.Client{}
-	}
+	opts.Client = withoutRedirects(opts.Client)
 	if opts.Timeout == 0 {
 		opts.Timeout = 30 * time.Second
 	}
@@ -212,6 +214,10 @@ func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
 	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rbody, secrets: d.opts.Secrets}
 	d.opts.Secrets.Learn(rbody)
 	d.record(hreq, body, resp, time.Since(start), nil)
+	if loc := redirectLocation(resp); loc != "" && !d.opts.RedirectIsAnswer {
+		return nil, verdict.Errorf("%s %s answered %d redirecting to %s: no contract documents a redirect, so the runner does not follow it (keys and writes never leave the target's origin)",
+			req.Method, req.Path, resp.Status, d.opts.Secrets.Redact(loc))
+	}
 	if d.opts.Validator != nil {
 		d.rec.Finding(d.opts.Validator.Validate(hreq, resp.Status, resp.Header, rbody))
 	}

@@ -118,7 +118,7 @@ func (w *world) answerRecordedAs(v, c string) error {
 	q := engine.Fields(w.fill("{q}"))[0]
 	a, ok := w.m.Answers[q]
 	if w.last == nil || !w.last.OK || !ok || string(a.Verdict) != v || string(a.Confidence) != c {
-		return verdict.Failf("", fmt.Sprintf("%s recorded as %s %s", q, v, c), fmt.Sprintf("%v %+v", w.last.OK, a), "")
+		return verdict.Failf(w.rule(), fmt.Sprintf("%s recorded as %s %s", q, v, c), fmt.Sprintf("%v %+v", w.last.OK, a), "")
 	}
 	return nil
 }
@@ -226,13 +226,13 @@ func (w *world) assertSilentQuestion(ctx context.Context) error {
 func (w *world) answerRejected() error {
 	r := w.last
 	if r == nil || !r.OK || r.State.Turn != w.before.Turn+1 || w.m.Rejections[w.question] != w.beforeRejections[w.question]+1 {
-		return verdict.Failf("PP-ANSWER-REJECT", "ok:true, one turn spent, one more rejection", clip(w.body), "")
+		return verdict.Failf(w.rule(), "ok:true, one turn spent, one more rejection", clip(w.body), "")
 	}
 	// The question may hold an earlier answer: a rejection leaves it as it was.
 	now, has := w.m.Answers[w.question]
 	prev, had := w.beforeAnswers[w.question]
 	if has && (!had || !reflect.DeepEqual(prev, now)) {
-		return verdict.Failf("PP-ANSWER-REJECT", "the answer not recorded", now, "")
+		return verdict.Failf(w.rule(), "the answer not recorded", now, "")
 	}
 	return nil
 }

@@ -97,7 +97,7 @@ func (w *world) runStartedWithBudget(n int) error {
 		return verdict.Failf("PP-RUN-CREATE", "run_<12hex> with narrative and available_actions", clip(w.body), "")
 	}
 	if c.State.BudgetTurns != n || c.State.Turn != 0 {
-		return verdict.Failf("", fmt.Sprintf("budget %d at turn 0", n), fmt.Sprintf("budget %d at turn %d", c.State.BudgetTurns, c.State.Turn), "")
+		return verdict.Failf("PP-RUN-CREATE", fmt.Sprintf("budget %d at turn 0", n), fmt.Sprintf("budget %d at turn %d", c.State.BudgetTurns, c.State.Turn), "")
 	}
 	return nil
 }
@@ -120,7 +120,7 @@ func (w *world) budgetIs(ctx context.Context, n int) error {
 		return err
 	}
 	if s.BudgetTurns != n {
-		return verdict.Failf("", n, s.BudgetTurns, "budget_turns")
+		return verdict.Failf(w.rule(), n, s.BudgetTurns, "budget_turns")
 	}
 	w.m.State = s
 	return nil
@@ -230,13 +230,13 @@ func (w *world) rowHoldsFinalScore() error {
 	for _, e := range es {
 		if e.Agent.ID == w.me.ID {
 			if e.Score < final {
-				return verdict.Failf("PP-LEADERBOARD", fmt.Sprintf("a best score >= %d", final), e.Score, "the row of an agent that finished a run with %d", final)
+				return verdict.Failf(w.rule(), fmt.Sprintf("a best score >= %d", final), e.Score, "the row of an agent that finished a run with %d", final)
 			}
 			return nil
 		}
 	}
 	if len(es) < 50 {
-		return verdict.Failf("PP-LEADERBOARD", "a row for the agent", len(es), "an agent with a finished public unseeded run scoring %d is not ranked on a board of fewer than 50", final)
+		return verdict.Failf(w.rule(), "a row for the agent", len(es), "an agent with a finished public unseeded run scoring %d is not ranked on a board of fewer than 50", final)
 	}
 	return nil
 }
@@ -362,8 +362,13 @@ func (w *world) logListsOneLook(ctx context.Context) error {
 	if !hasKey(w.body, "log") {
 		return verdict.Failf("PP-RUN-LOG", "the kit's log[{action}]", clip(w.body), "the run log's shape")
 	}
+	for _, e := range l.Log {
+		if e.Action == engine.ActStatus { // PP-STATUS: not logged
+			return verdict.Failf(w.rule(), "one logged look", l.Log, "status must not be logged")
+		}
+	}
 	if len(l.Log) != 1 || l.Log[0].Action != engine.ActLook {
-		return verdict.Failf("", "one logged look", l.Log, "status must not be logged")
+		return verdict.Failf("PP-RUN-LOG", "one logged look", l.Log, "the full log of a run that only looked")
 	}
 	return nil
 }
@@ -451,7 +456,7 @@ func (w *world) writeMaxComments(ctx context.Context) error {
 // marked turn (the scenario's rule).
 func (w *world) succeedsWithoutTurn() error {
 	if w.last == nil || !w.last.OK || w.last.State.Turn != w.before.Turn {
-		return verdict.Failf("", fmt.Sprintf("ok:true at turn %d", w.before.Turn), w.last, "")
+		return verdict.Failf(w.rule(), fmt.Sprintf("ok:true at turn %d", w.before.Turn), w.last, "")
 	}
 	return nil
 }
@@ -460,11 +465,18 @@ func (w *world) succeedsWithoutTurn() error {
 // marked turn, or 400 where the expectation allows it for a missing
 // argument (the scenario's rule).
 func (w *world) refusedWithoutTurn() error {
-	if w.last == nil && w.expect.Alt400 && w.status == http.StatusBadRequest {
-		return nil // a missing required arg may be a 400 (the run is checked unchanged where it matters)
+	if w.last == nil && w.status == http.StatusBadRequest {
+		// The seed gives ok:false no status: a 400 refusal is as faithful
+		// (the run is checked unchanged where it matters, and a state the
+		// body shows must still be at the same turn).
+		var r actionResponse
+		if json.Unmarshal(w.body, &r) == nil && stateKeys(w.body)["turn"] && r.State.Turn != w.before.Turn {
+			return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("turn %d", r.State.Turn), "a 400 refusal that spent a turn")
+		}
+		return nil
 	}
 	if w.last == nil || w.last.OK || w.last.State.Turn != w.before.Turn {
-		return verdict.Failf("", fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
+		return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
 	}
 	return nil
 }
@@ -519,7 +531,7 @@ func (w *world) wireBody(what string) error {
 	if w.status >= 400 && w.status < 500 && w.status != http.StatusUnauthorized && w.status != http.StatusNotFound {
 		return verdict.Failf("PP-WIRE-BODIES", "2xx for the kit's "+what+" body", w.status, "%s", clip(w.body))
 	}
-	return verdict.Failf("", "2xx", w.status, "%s: %s", what, clip(w.body))
+	return verdict.Failf("PP-WIRE-BODIES", "2xx", w.status, "%s: %s", what, clip(w.body))
 }
 
 // hasKey reports whether a JSON object body holds key at its top level.

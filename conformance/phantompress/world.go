@@ -112,6 +112,10 @@ type world struct {
 	cleanup          []func()
 	// failed is set when the scenario ended in anything but a pass.
 	failed bool
+	// tags are the scenario's tags, without @.
+	tags []string
+	// against counts the answers hedged against an official record.
+	against int
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }
@@ -261,6 +265,16 @@ func (w *world) adopt(c *created, body []byte) error {
 	if c.RunID == "" || c.State.Status != engine.StatusActive || c.State.CaseNo != 1 {
 		return verdict.Failf("PP-RUN-CREATE", "an active run at case 1", fmt.Sprintf("%s %s case %d", c.RunID, c.State.Status, c.State.CaseNo), "")
 	}
+	shows := stateKeys(body)
+	if !shows["case"] {
+		// The case's public face is the kit's shape: without it the
+		// runner cannot tell documents, witnesses or questions apart.
+		w.noteFinding(verdict.Failf("PP-STATE-VIEW", "a state with the case's public face (questions, documents, witnesses)", clip(body), ""))
+		if spec, _ := engine.SpecOf(1); c.State.AP != spec.AP { // PP-CASE-TABLE: 案件#1のAPは10
+			return verdict.Failf("PP-CASE-TABLE", spec.AP, c.State.AP, "AP at the opening of case 1")
+		}
+		return verdict.Skipf("unchecked: the target's state shows no case view (the kit's PP-STATE-VIEW shape), so the runner cannot play its cases")
+	}
 	if err := CheckCaseTable(c.State.Case, c.State.AP); err != nil {
 		return err
 	}
@@ -269,7 +283,7 @@ func (w *world) adopt(c *created, body []byte) error {
 	}
 	w.run = c.RunID
 	w.m = NewModel(c.State)
-	w.m.Shows = stateKeys(body)
+	w.m.Shows = shows
 	w.m.see("POST /runs", body)
 	return nil
 }
@@ -283,6 +297,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 	if arg != "" {
 		body["arg"] = arg
 	}
+	w.m.Note = w.noteFinding
 	e := w.m.Predict(action, arg)
 	w.before, w.expect, w.last = w.m.State, e, nil
 	w.beforeAnswers = copyAnswers(w.m.Answers)
@@ -308,6 +323,15 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		w.last = &r
 	}
 	return w.m.Check(action, arg, e, resp.Status, w.last)
+}
+
+// noteFinding records a soft finding in the scenario's transcript: it
+// warns (or, for a MUST rule, fails a check whose steps passed) without
+// stopping the check.
+func (w *world) noteFinding(err error) {
+	if rec := w.env.HTTP.Recorder(); rec != nil && err != nil {
+		rec.Finding(err)
+	}
 }
 
 // mark snapshots the run state for "nothing about the run changed".
@@ -367,7 +391,7 @@ func (w *world) getLog(ctx context.Context) (*runLog, error) {
 		return nil, err
 	}
 	if resp.Status != http.StatusOK {
-		return nil, verdict.Failf("", 200, resp.Status, "GET /runs/%s: %s", w.run, resp.Body)
+		return nil, verdict.Failf(w.rule(), 200, resp.Status, "GET /runs/%s: %s", w.run, resp.Body)
 	}
 	var l runLog
 	return &l, resp.Decode("PP-RUN-LOG", &l)

@@ -36,6 +36,7 @@ type htmlPage struct {
 	ExitCode                int
 	Counts                  string
 	Errors                  []string
+	Stale                   []string
 	Statuses                []verdict.Status
 	Protocols               []htmlProtocol
 	Findings                []htmlFinding
@@ -88,7 +89,7 @@ func buildPage(r *verdict.Report) htmlPage {
 	page := htmlPage{
 		Tool: r.Tool, Duration: r.Duration.Round(time.Millisecond).String(),
 		Seed: r.Seed, Embedded: r.Embedded, Status: overall(r), ExitCode: r.ExitCode(),
-		Counts: countsLine(totals(r)), Errors: printableAll(r.Errors), Statuses: statuses,
+		Counts: countsLine(totals(r)), Errors: printableAll(r.Errors), Statuses: statuses, Stale: staleLines(r),
 	}
 	if page.Tool == "" {
 		page.Tool = "conformance"
@@ -182,4 +183,13 @@ func headerText(h map[string]string) string {
 		fmt.Fprintf(&b, "%s: %s\n", k, h[k])
 	}
 	return b.String()
+}
+
+// staleLines explains each stale --baseline entry, printable.
+func staleLines(r *verdict.Report) []string {
+	var out []string
+	for _, e := range r.Stale {
+		out = append(out, printable(staleMessage(e)))
+	}
+	return out
 }

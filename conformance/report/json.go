@@ -25,6 +25,8 @@ type jsonDoc struct {
 	Rules      map[string]jsonRule     `json:"rules"`
 	Results    []verdict.Result        `json:"results"`
 	Errors     []string                `json:"errors"`
+	Stale      []verdict.BaselineEntry `json:"stale,omitempty"`
+	Shard      string                  `json:"shard,omitempty"`
 }
 
 // jsonProtocol is one protocol's line of the summary.
@@ -104,6 +106,8 @@ func buildJSON(r *verdict.Report) jsonDoc {
 		Rules:      jsonRules(r),
 		Results:    results,
 		Errors:     errs,
+		Stale:      r.Stale,
+		Shard:      r.Shard,
 	}
 }
 

@@ -18,6 +18,12 @@ func Summary(w io.Writer, r *verdict.Report) {
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "\nHARNESS ERROR: %s\n", e)
 	}
+	for _, e := range r.Stale {
+		fmt.Fprintf(w, "\nSTALE BASELINE: %s\n", staleMessage(e))
+		if r.Shard != "" {
+			fmt.Fprintf(w, "  (shard %s: another shard may still see the failure; conformance merge decides)\n", r.Shard)
+		}
+	}
 	idx := ruleIndex(r)
 	for _, res := range findings(r) {
 		fmt.Fprintln(w)
@@ -123,4 +129,9 @@ func field(w io.Writer, name, value string) {
 	for _, l := range lines[1:] {
 		fmt.Fprintf(w, "  %-11s %s\n", "", l)
 	}
+}
+
+// staleMessage explains a stale --baseline entry.
+func staleMessage(e verdict.BaselineEntry) string {
+	return fmt.Sprintf("%s is listed as a known failure (%s) but no longer fails: remove it from the baseline", e.Key(), e.Reason)
 }

@@ -15,12 +15,16 @@ import (
 // Protocol describes the share-exchange convention to the runner.
 func Protocol() *suite.Protocol {
 	return &suite.Protocol{
-		Name:      "share-exchange",
-		Title:     "abp-share-exchange/1",
-		BasePath:  rsx.BasePath,
-		Reference: func(cfg suite.ReferenceConfig) http.Handler { return rsx.New(cfg) },
-		Steps:     Steps,
-		Vector:    Vector,
+		Name:       "share-exchange",
+		Title:      "abp-share-exchange/1",
+		Folder:     "share-exchange",
+		Package:    "shareexchange",
+		RulePrefix: "SX",
+		BasePath:   rsx.BasePath,
+		Reference:  func(cfg suite.ReferenceConfig) http.Handler { return rsx.New(cfg) },
+		Steps:      Steps,
+		Properties: []suite.Property{pullProperty()},
+		Vector:     Vector,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 
@@ -28,6 +29,7 @@ type world struct {
 	hex                           map[string]map[int]string // agent -> share -> share_hex
 	last                          *driver.Response
 	body                          map[string]any
+	setupAt                       time.Time // when the board became combinable
 }
 
 // Steps registers every share-exchange step on sc for one scenario.
@@ -147,6 +149,7 @@ func (w *world) setup(ctx context.Context, holder, combinable bool) error {
 			return err
 		}
 	}
+	w.setupAt = time.Now()
 	return nil
 }
 

@@ -144,7 +144,9 @@ func replayProperty(ctx context.Context, cfg Config, c *Case) (*verdict.Report, 
 	for _, a := range c.Sequence {
 		res.Sequence = append(res.Sequence, string(a))
 	}
-	pr.apply(&res, ReplaySequence(ctx, prop, pr.env(rec), c.Sequence))
+	env := pr.env(rec)
+	defer env.close()
+	pr.apply(&res, ReplaySequence(ctx, prop, env, c.Sequence))
 	res.Transcript = rec.Exchanges()
 	rep.Results = append(rep.Results, res)
 	rep.Duration = time.Since(rep.Started)

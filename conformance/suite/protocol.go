@@ -17,19 +17,35 @@ import (
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/features"
+	"github.com/agentgames/conformance/fixtures"
 	"github.com/agentgames/conformance/reference/skeleton"
 	"github.com/agentgames/conformance/spec"
+	"github.com/agentgames/conformance/vectors"
 )
 
 // Protocol describes one protocol to the runner and to `conformance serve`.
 type Protocol struct {
-	// Name is the catalogue folder and --protocol value, e.g. "iyra".
+	// Name is the --protocol value, e.g. "phantom-press".
 	Name  string
 	Title string
+	// Folder names the protocol's data folders: spec/<Folder>/,
+	// features/<Folder>/, fixtures/<Folder>/ and vectors/<Folder>/, e.g.
+	// "phantom-press". Empty means Name.
+	Folder string
+	// Package names its Go folders: reference/<Package>/ (the engine and the
+	// server, whose code cites every rule) and conformance/<Package>/ (the
+	// steps), e.g. "phantompress".
+	Package string
+	// RulePrefix starts every rule ID of the catalogue, e.g. "PP" for
+	// PP-LAW-OFFICIAL.
+	RulePrefix string
 	// BasePath is the documented mount point, e.g. "/api/v5". A --target URL
 	// with no path gets it appended; the reference handler serves paths that
 	// begin with it.
 	BasePath string
+	// WebSocketPaths are the paths under BasePath that the reference serves
+	// over WebSocket; `conformance serve` prints a ws:// line for each.
+	WebSocketPaths []string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc.
@@ -42,6 +58,17 @@ type Protocol struct {
 	Catalogue *spec.Catalogue
 	Features  fs.FS
 	OpenAPI   []byte
+	// Source, VectorFiles and ReferenceCode override the verbatim contract in
+	// fixtures/ (named by the catalogue's source), the vectors in
+	// vectors/<Folder>/ and the Go sources of reference/<Package>/, for toy
+	// protocols in the kit's own tests.
+	Source        []byte
+	VectorFiles   []vectors.File
+	ReferenceCode fs.FS
+	// SchemaFiles overrides spec/<Folder>/ as the place of the protocol's
+	// JSON Schemas (every *.json but rules.json), which the contract test
+	// compiles.
+	SchemaFiles fs.FS
 	// Vector recomputes the expected value of one known-answer vector of the
 	// given kind from its input, with the reference code.
 	Vector func(kind string, input json.RawMessage) (any, error)
@@ -72,6 +99,8 @@ type Env struct {
 	// MaxWrites is the run's --max-writes (0: not set), for protocols that
 	// plan their own spending against a live target.
 	MaxWrites int
+	// links hands out the other transports' drivers (env.go).
+	links *links
 }
 
 // Live reports whether the target is a live deployment rather than the
@@ -133,15 +162,49 @@ type Machine interface {
 	Apply(ctx context.Context, a Action) error
 }
 
+// DataFolder is the folder of the protocol's spec, features, fixtures and
+// vectors.
+func (p *Protocol) DataFolder() string {
+	if p.Folder != "" {
+		return p.Folder
+	}
+	return p.Name
+}
+
+// LoadCatalogue returns the protocol's rule catalogue, checked.
+func (p *Protocol) LoadCatalogue() (*spec.Catalogue, error) { return p.catalogue() }
+
+// FeatureFS returns the file system holding <DataFolder>/*.feature.
+func (p *Protocol) FeatureFS() fs.FS { return p.featureFS() }
+
+// OpenAPIDocument returns the protocol's OpenAPI document.
+func (p *Protocol) OpenAPIDocument() ([]byte, error) { return p.openAPI() }
+
+// SourceContract returns the verbatim source contract the catalogue quotes.
+func (p *Protocol) SourceContract(cat *spec.Catalogue) ([]byte, error) {
+	if p.Source != nil {
+		return p.Source, nil
+	}
+	return fixtures.ReadFile(cat.Source)
+}
+
+// Vectors returns the protocol's known-answer vectors.
+func (p *Protocol) Vectors() ([]vectors.File, error) {
+	if p.VectorFiles != nil {
+		return p.VectorFiles, nil
+	}
+	return vectors.Load(p.DataFolder())
+}
+
 // catalogue returns the protocol's rule catalogue.
 func (p *Protocol) catalogue() (*spec.Catalogue, error) {
 	if p.Catalogue != nil {
 		return p.Catalogue, p.Catalogue.Check()
 	}
-	return spec.Load(p.Name)
+	return spec.Load(p.DataFolder())
 }
 
-// featureFS returns the file system holding <name>/*.feature.
+// featureFS returns the file system holding <DataFolder>/*.feature.
 func (p *Protocol) featureFS() fs.FS {
 	if p.Features != nil {
 		return p.Features
@@ -154,5 +217,5 @@ func (p *Protocol) openAPI() ([]byte, error) {
 	if p.OpenAPI != nil {
 		return p.OpenAPI, nil
 	}
-	return spec.OpenAPI(p.Name)
+	return spec.OpenAPI(p.DataFolder())
 }

@@ -56,6 +56,13 @@ Feature: Sessions under an Idempotency-Key
       When the agent looks up an unused Idempotency-Key
       Then the look-up reports not found
 
+  @IYRA-IDEMPOTENCY-404
+  Rule: an unknown key is answered 404 (the kit's choice)
+
+    Scenario: an unused key is answered 404
+      When the agent looks up an unused Idempotency-Key
+      Then the look-up answers 404
+
   @IYRA-SESSION-VERSION
   Rule: accepted_version_id must equal the assignment
 

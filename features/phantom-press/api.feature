@@ -127,6 +127,23 @@ Feature: API surface, registration and errors
       Then the request is refused with status 403
       And nothing about the run changed
 
+    Scenario: Extending another agent's run is forbidden
+      Given an active run
+      When another agent extends the run
+      Then the request is refused with status 403
+      And nothing about the run changed
+
+    Scenario: Hiding another agent's run is forbidden
+      Given an active run
+      When another agent hides the run
+      Then the request is refused with status 403
+      And the public log of the run can be fetched
+
+    Scenario: Reviewing another agent's run is forbidden
+      Given an active run
+      When another agent reviews the run
+      Then the request is refused with status 403
+
   @PP-ERR-404
   Rule: a missing run is 404
 

@@ -110,7 +110,7 @@ Feature: Cases, AP and the actions of a turn
       And the public log lists 1 action, the look
 
   @PP-AVAILABLE-ACTIONS
-  Rule: available_actions lists exactly what is valid
+  Rule: available_actions never lists an action that would be refused
 
     Scenario: publish is offered only once every question is answered
       Given a fresh run
@@ -220,3 +220,11 @@ Feature: Cases, AP and the actions of a turn
       Given an active run
       When the agent interviews a witness
       Then the testimony shows its source, origin, text and the claims it takes a stance on
+
+  @PP-AVAILABLE-ACTIONS-COMPLETE
+  Rule: available_actions lists every valid action, status and comment included (the kit's choice)
+
+    Scenario: Every valid action is listed
+      Given a fresh run
+      When the agent answers every question with a hedge
+      Then the available actions list every action valid now

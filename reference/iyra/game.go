@@ -147,7 +147,7 @@ func (g *Game) accept(a Action) {
 		g.finish(BudgetExhausted, Failure) // IYRA-BUDGET: epilogue stays empty
 	case g.rules.BudgetOverridesEnding:
 		// The other reading of IYRA-BUDGET-LAST-ACTION: the budget's ending
-		// replaces the ninth action's own, with its empty epilogue and no score.
+		// replaces the ninth action's own, with its empty epilogue and no score (IYRA-SCORE-UNVERIFIED).
 		g.obs.Epilogue, g.score = "", 0
 		g.finish(BudgetExhausted, Failure)
 	}
@@ -185,7 +185,7 @@ func (g *Game) investigate(s Site) *Rejection {
 	g.obs.Evidence += eff.Evidence
 	g.obs.Trust += eff.Trust
 	g.obs.Signal += eff.Signal
-	g.obs.CollectedSources = append(g.obs.CollectedSources, string(s))
+	g.obs.CollectedSources = append(g.obs.CollectedSources, string(s)) // one entry per inspection (IYRA-SITE-REVEAL), named by its site id (IYRA-COLLECTED-SOURCE-IDS)
 	g.obs.Chapter = ChapterInquiry
 	g.milestone(MilestoneFirstLead)
 	return nil
