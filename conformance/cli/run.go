@@ -13,6 +13,7 @@ import (
 	"github.com/agentgames/conformance/conformance/baseline"
 	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/report"
+	"github.com/agentgames/conformance/conformance/shareexchange"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -33,6 +34,7 @@ type outputs struct{ junit, json, html string }
 type runOptions struct {
 	target, protocol, tags, cases string
 	transport                     string
+	allowPrivate                  bool
 	baselinePath, shard           string
 	known                         *baseline.File
 	rules                         listFlag
@@ -50,6 +52,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.target, "target", "", "base URL of the deployment to check; empty runs the embedded reference servers")
 	fs.StringVar(&o.protocol, "protocol", "", "protocol(s) to check, comma-separated (required with --target)")
 	fs.StringVar(&o.transport, "transport", "http", "http, or mcp: play the checks through the protocol's MCP tools (bounty)")
+	fs.BoolVar(&o.allowPrivate, "allow-private", false, "share-exchange: let calls made on an agent's behalf reach private and loopback addresses (local testing)")
 	fs.StringVar(&o.tags, "tags", "", "tag expression selecting scenarios, e.g. '@iyra and not @control'")
 	fs.Var(&o.rules, "rule", "run only the checks of this rule ID (repeatable, comma-separated)")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed for property tests and the embedded servers (0: random, printed)")
@@ -77,6 +80,7 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	if err == nil {
 		ps, err = overTransport(ps, o.transport)
 	}
+	shareexchange.AllowPrivate = o.allowPrivate
 	if err != nil {
 		return suite.Config{}, err
 	}

@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
+	rsx "github.com/agentgames/conformance/reference/shareexchange"
 )
 
 // platform drives the bounty platform the responder reads: the runner
@@ -42,12 +44,20 @@ func openPlatform(ctx context.Context, env *suite.Env) (*platform, error) {
 		return nil, verdict.Skipf("the responder names no platform it reads (SX-CONTROL): nothing to play the board on")
 	}
 	base := d.Platform
+	opts := driver.HTTPOptions{BaseURL: base, Secrets: env.HTTP.Secrets()}
 	if strings.HasPrefix(base, "/") {
-		base = strings.TrimRight(env.HTTP.BaseURL(), "/") + base
+		opts.BaseURL = strings.TrimRight(env.HTTP.BaseURL(), "/") + base
+	} else {
+		// A platform the agent names elsewhere is called on its behalf:
+		// no private, loopback or metadata address unless --allow-private.
+		opts.Client = rsx.Client(AllowPrivate, 30*time.Second)
 	}
-	drv := driver.NewHTTP(driver.HTTPOptions{BaseURL: base, Secrets: env.HTTP.Secrets()}).WithRecorder(env.HTTP.Recorder())
-	return &platform{http: drv}, nil
+	return &platform{http: driver.NewHTTP(opts).WithRecorder(env.HTTP.Recorder())}, nil
 }
+
+// AllowPrivate lets the runner call private and loopback addresses an
+// agent names (--allow-private, for local testing).
+var AllowPrivate bool
 
 func (p *platform) do(ctx context.Context, method, path string, body, v any) error {
 	resp, err := p.http.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})
