@@ -14,6 +14,7 @@ import (
 	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/report"
+	"github.com/agentgames/conformance/conformance/shareexchange"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -33,6 +34,8 @@ type outputs struct{ junit, json, html string }
 // runOptions are the flags shared by run and replay.
 type runOptions struct {
 	target, protocol, tags, cases string
+	transport                     string
+	allowPrivate                  bool
 	baselinePath, shard           string
 	known                         *baseline.File
 	rules                         listFlag
@@ -48,6 +51,8 @@ type runOptions struct {
 func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.target, "target", "", "base URL of the deployment to check; empty runs the embedded reference servers")
 	fs.StringVar(&o.protocol, "protocol", "", "protocol(s) to check, comma-separated (required with --target)")
+	fs.StringVar(&o.transport, "transport", "http", "http, or mcp: play the checks through the protocol's MCP tools (bounty)")
+	fs.BoolVar(&o.allowPrivate, "allow-private", false, "share-exchange: let calls made on an agent's behalf reach private and loopback addresses (local testing)")
 	fs.StringVar(&o.tags, "tags", "", "tag expression selecting scenarios, e.g. '@iyra and not @control'")
 	fs.Var(&o.rules, "rule", "run only the checks of this rule ID (repeatable, comma-separated)")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed for property tests and the embedded servers (0: random, printed)")
@@ -83,6 +88,10 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 		return suite.Config{}, err
 	}
 	ps, err := selectProtocols(o.protocol)
+	if err == nil {
+		ps, err = overTransport(ps, o.transport)
+	}
+	shareexchange.AllowPrivate = o.allowPrivate
 	if err != nil {
 		return suite.Config{}, err
 	}
