@@ -21,7 +21,7 @@ import (
 // agent id and key (without them the runner mints a practice key at the
 // reference's documented endpoint) and the push endpoint secret.
 type Credentials struct {
-	AgentID, Token, Secret string
+	AgentID, Token, Secret, AdminToken string
 }
 
 var (
@@ -43,7 +43,8 @@ func setCredential(change func(*Credentials)) {
 	change(&creds)
 }
 
-// gatewayFlags binds --token and --agent-id, the gateway's agent key.
+// gatewayFlags binds --token and --agent-id, the gateway's agent key, and
+// --admin-token for the stake-tier admin checks.
 func gatewayFlags(fs *flag.FlagSet) {
 	setCredential(func(c *Credentials) { c.Token, c.AgentID = "", "" })
 	fs.Func("token", "pyyol-gateway: the agent key to register with (default: mint a practice key)", func(v string) error {
@@ -52,6 +53,11 @@ func gatewayFlags(fs *flag.FlagSet) {
 	})
 	fs.Func("agent-id", "pyyol-gateway: the agent id the key belongs to", func(v string) error {
 		setCredential(func(c *Credentials) { c.AgentID = v })
+		return nil
+	})
+	setCredential(func(c *Credentials) { c.AdminToken = "" })
+	fs.Func("admin-token", "pyyol-gateway: a platform token for the stake-tier admin checks (never printed)", func(v string) error {
+		setCredential(func(c *Credentials) { c.AdminToken = v })
 		return nil
 	})
 }
