@@ -133,13 +133,13 @@ func (s *Secrets) Redact(text string) string {
 	if len(s.literals) == 0 {
 		return text
 	}
-	if mayBeEscaped(text) {
-		return replaceSpans(text, decodeEscapes(text).spans(s.literals), Redacted)
-	}
 	for _, v := range s.literals {
 		if strings.Contains(text, v) {
 			text = strings.ReplaceAll(text, v, Redacted)
 		}
+	}
+	if mayBeEscaped(text) {
+		text = replaceSpans(text, decodeEscapes(text).spans(s.literals), Redacted)
 	}
 	return text
 }
