@@ -29,7 +29,9 @@ var (
 	creds  Credentials
 )
 
-// SetCredentials records the run's --agent-id, --token and --secret.
+// SetCredentials records the credentials of a run started from Go rather
+// than the command line (whose --agent-id, --token and --secret are the
+// protocols' Flags, gatewayFlags and pushFlags).
 func SetCredentials(c Credentials) {
 	credMu.Lock()
 	defer credMu.Unlock()
