@@ -48,11 +48,11 @@ func setCredential(change func(*Credentials)) {
 // gatewayFlags binds --token and --agent-id, the gateway's agent key.
 func gatewayFlags(fs *flag.FlagSet) {
 	setCredential(func(c *Credentials) { c.Token, c.AgentID = "", "" })
-	fs.Func("token", "pyyol-gateway: the agent key to register with (default: mint a practice key)", func(v string) error {
+	fs.Func("token", "pyyol-gateway: the agent `key` to register with (default: mint a practice key)", func(v string) error {
 		setCredential(func(c *Credentials) { c.Token = v })
 		return nil
 	})
-	fs.Func("agent-id", "pyyol-gateway: the agent id the key belongs to", func(v string) error {
+	fs.Func("agent-id", "pyyol-gateway: the agent `id` the key belongs to", func(v string) error {
 		setCredential(func(c *Credentials) { c.AgentID = v })
 		return nil
 	})
@@ -61,7 +61,7 @@ func gatewayFlags(fs *flag.FlagSet) {
 // pushFlags binds --secret, the push endpoint's secret.
 func pushFlags(fs *flag.FlagSet) {
 	setCredential(func(c *Credentials) { c.Secret = "" })
-	fs.Func("secret", "pyyol-push: the agent endpoint's secret (never printed)", func(v string) error {
+	fs.Func("secret", "pyyol-push: the agent endpoint's `secret` (never printed)", func(v string) error {
 		setCredential(func(c *Credentials) { c.Secret = v })
 		return nil
 	})
