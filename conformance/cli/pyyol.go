@@ -1,15 +1,14 @@
 package cli
 
-// Pyyol's additions to the command line: the --secret, --token and
-// --agent-id flags of `run`, the URLs `serve` prints for the gateway and the
-// push agent, and the `simulate` verb for agent writers.
+// Pyyol's addition to the command line: the `simulate` verb for agent
+// writers. (The --secret, --token and --agent-id flags of `run` are the
+// protocols' own Flags, bound by runOptions.)
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -23,45 +22,11 @@ import (
 	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/agentgames/conformance/features"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 	"github.com/agentgames/conformance/reference/skeleton"
-	"github.com/agentgames/conformance/spec"
 )
-
-// pyyolFlags are the credentials a live Pyyol run needs.
-type pyyolFlags struct {
-	secret, token, agentID, adminToken string
-	deadline                           time.Duration
-}
-
-func (f *pyyolFlags) bind(fs *flagSet) {
-	fs.StringVar(&f.secret, "secret", "", "pyyol-push: the agent endpoint's secret (never printed)")
-	fs.StringVar(&f.token, "token", "", "pyyol-gateway: the agent key to register with (default: mint a practice key)")
-	fs.StringVar(&f.agentID, "agent-id", "", "pyyol-gateway: the agent id the key belongs to")
-	fs.DurationVar(&f.deadline, "deadline", 2*time.Minute, "pyyol-gateway: how long to wait for a live gateway to start a match for the agent")
-	fs.StringVar(&f.adminToken, "admin-token", "", "pyyol-gateway: a platform token for the stake-tier admin checks (never printed)")
-}
-
-// apply hands the credentials to the Pyyol steps.
-func (f *pyyolFlags) apply() {
-	pyyol.SetCredentials(pyyol.Credentials{AgentID: f.agentID, Token: f.token, Secret: f.secret, AdminToken: f.adminToken,
-		Deadline: f.deadline})
-}
-
-// servedURL is what `serve` prints for a protocol: the gateway's socket,
-// the push agent's endpoint.url, or the base path.
-func servedURL(p *suite.Protocol, addr net.Addr) string {
-	switch p.Name {
-	case "pyyol-gateway":
-		return "ws://" + addr.String() + server.BasePath + "/agent/connect"
-	case "pyyol-push":
-		return "http://" + addr.String() + agent.BasePath + "/turn"
-	}
-	return "http://" + addr.String() + p.BasePath
-}
 
 const simulateExamples = `  conformance simulate goofspiel --target http://localhost:9099/turn --secret dev-secret
   conformance simulate goofspiel --listen 127.0.0.1:9000      # the kit's gateway; your agent dials in
@@ -182,28 +147,4 @@ func simulateGateway(addr string, seed uint64, stdout, stderr io.Writer) int {
 	case <-ctx.Done():
 		return ExitError
 	}
-}
-
-// protocolSpec is a protocol's catalogue and features, honouring the
-// overrides of a protocol that shares a catalogue folder (Pyyol's two
-// sides both come from spec/pyyol).
-func protocolSpec(p *suite.Protocol) (*spec.Catalogue, fs.FS, error) {
-	fsys := p.Features
-	if fsys == nil {
-		fsys = features.FS()
-	}
-	if p.Catalogue != nil {
-		return p.Catalogue, fsys, nil
-	}
-	cat, err := spec.Load(p.Name)
-	return cat, fsys, err
-}
-
-// vectorDir is the vectors/ folder of a protocol: its catalogue's source
-// folder when it overrides the catalogue, else its name.
-func vectorDir(p *suite.Protocol) string {
-	if p.Catalogue != nil && p.Catalogue.Source != "" {
-		return strings.SplitN(p.Catalogue.Source, "/", 2)[0]
-	}
-	return p.Name
 }

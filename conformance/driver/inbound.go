@@ -390,13 +390,7 @@ type SignedHTTP struct {
 // "No redirects ... on every outbound call"), because a redirect would carry
 // a signature bound to another path.
 func NewSignedHTTP(opts HTTPOptions, signer Signer) *SignedHTTP {
-	client := &http.Client{}
-	if opts.Client != nil {
-		c := *opts.Client
-		client = &c
-	}
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	opts.Client = client
+	opts.RedirectIsAnswer = true
 	if opts.Secrets == nil {
 		opts.Secrets = &Secrets{}
 	}

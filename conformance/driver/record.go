@@ -28,6 +28,9 @@ var secretHeaders = map[string]bool{
 type Secrets struct {
 	mu     sync.RWMutex
 	values []string
+	// literals are the values, their form-encoded spellings and their
+	// base64 fragments, longest first.
+	literals []string
 }
 
 // Add registers a secret; values shorter than 6 bytes are ignored because
@@ -45,10 +48,18 @@ func (s *Secrets) Add(v string) {
 	}
 	// Longest first, so a secret that is a prefix of another never leaves
 	// the longer one's tail behind.
-	i := sort.Search(len(s.values), func(i int) bool { return len(s.values[i]) < len(v) })
-	s.values = append(s.values, "")
-	copy(s.values[i+1:], s.values[i:])
-	s.values[i] = v
+	s.values = insertLongestFirst(s.values, v)
+	for _, lit := range append(append([]string{v}, formSpellings(v)...), base64Fragments(v)...) {
+		s.literals = insertLongestFirst(s.literals, lit)
+	}
+}
+
+func insertLongestFirst(list []string, v string) []string {
+	i := sort.Search(len(list), func(i int) bool { return len(list[i]) < len(v) })
+	list = append(list, "")
+	copy(list[i+1:], list[i:])
+	list[i] = v
+	return list
 }
 
 // secretField reports whether a JSON field name names a credential:
@@ -110,14 +121,25 @@ func (s *Secrets) learn(v any) {
 	}
 }
 
-// Redact returns text with every registered secret replaced.
+// Redact returns text with every registered secret replaced, in every
+// spelling it can take in a body or a URL: as learned, JSON-escaped,
+// percent- or form-encoded, or inside base64 (HTTP Basic).
 func (s *Secrets) Redact(text string) string {
+	if s == nil {
+		return text
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, v := range s.values {
+	if len(s.literals) == 0 {
+		return text
+	}
+	for _, v := range s.literals {
 		if strings.Contains(text, v) {
 			text = strings.ReplaceAll(text, v, Redacted)
 		}
+	}
+	if mayBeEscaped(text) {
+		text = replaceSpans(text, decodeEscapes(text).spans(s.literals), Redacted)
 	}
 	return text
 }

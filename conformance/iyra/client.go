@@ -72,6 +72,9 @@ type client struct {
 	// noVariant remembers that the target refused the variant field, so
 	// later creations of the check do not send it again.
 	noVariant bool
+	// claimParam is select_claim's parameter name as the target declares
+	// it ("" until learned: the kit's "claim").
+	claimParam string
 }
 
 // do sends req through the driver and keeps the body for visibility scans.
@@ -222,7 +225,37 @@ func decodeSession(resp *driver.Response) (*sessionDoc, error) {
 	if s.SessionID == "" || s.StateURL == "" || s.ActionsURL == "" || s.Revision == nil {
 		return nil, verdict.Failf("IYRA-SESSION-SHAPE", "session_id, state_url, actions_url and revision", clip(resp.Body), "status %d", resp.Status)
 	}
+	s.liftSummary(resp.Body)
 	return &s, nil
+}
+
+// liftSummary reads outcome and score wherever IYRA-TERMINAL-SUMMARY lets
+// them sit (the contract names the fields, not their place): a target that
+// keeps them in its observation or a summary object is read as one that
+// keeps them at the top level.
+func (s *sessionDoc) liftSummary(body []byte) {
+	if s.Outcome != "" && s.Score != nil {
+		return
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return
+	}
+	for _, h := range summaryHolders[1:] {
+		var in struct {
+			Outcome string `json:"outcome"`
+			Score   *int   `json:"score"`
+		}
+		if raw, ok := m[h]; !ok || json.Unmarshal(raw, &in) != nil {
+			continue
+		}
+		if s.Outcome == "" {
+			s.Outcome = in.Outcome
+		}
+		if s.Score == nil {
+			s.Score = in.Score
+		}
+	}
 }
 
 // read GETs the authoritative state of s.
@@ -243,9 +276,64 @@ func (c *client) submit(ctx context.Context, s *sessionDoc, body any, raw []byte
 	return c.do(ctx, c.authed(driver.Request{Method: http.MethodPost, Path: c.rel(s.ActionsURL), JSON: body, Raw: raw}))
 }
 
-// envelope builds the {revision, action} body.
-func envelope(rev int, a iyra.Action) map[string]any {
-	return map[string]any{"revision": rev, "action": a}
+// envelope builds the {revision, action} body for session s. The contract
+// names the parameters of investigate (site) and ally (faction) but not
+// select_claim's: the client sends the name the target's own legal_actions
+// declare ("claim", the kit's choice, when they declare none).
+func (c *client) envelope(s *sessionDoc, rev int, a iyra.Action) map[string]any {
+	c.learnParams(s)
+	return map[string]any{"revision": rev, "action": c.wire(a)}
+}
+
+// learnParams reads select_claim's parameter name from s's legal_actions.
+func (c *client) learnParams(s *sessionDoc) {
+	if s == nil {
+		return
+	}
+	for _, la := range s.LegalActions {
+		if la.Type != iyra.TypeSelectClaim || len(la.Parameters) != 1 {
+			continue
+		}
+		for name := range la.Parameters {
+			c.claimParam = name
+		}
+	}
+}
+
+// claimName is the name select_claim's parameter goes by on the target.
+func (c *client) claimName() string {
+	if c.claimParam == "" {
+		return "claim"
+	}
+	return c.claimParam
+}
+
+// wire spells action a as the target expects it.
+func (c *client) wire(a iyra.Action) any {
+	if a.Claim == "" || c.claimName() == "claim" {
+		return a
+	}
+	m := map[string]any{"type": a.Type, c.claimName(): a.Claim}
+	if a.Site != "" {
+		m["site"] = a.Site
+	}
+	if a.Faction != "" {
+		m["faction"] = a.Faction
+	}
+	return m
+}
+
+// fromWire reads an action the target echoes (a replay entry) back into
+// the kit's form, whatever name its claim parameter goes by.
+func (c *client) fromWire(raw json.RawMessage) iyra.Action {
+	var a iyra.Action
+	_ = json.Unmarshal(raw, &a)
+	if a.Claim == "" && c.claimName() != "claim" {
+		var m map[string]any
+		_ = json.Unmarshal(raw, &m)
+		a.Claim, _ = m[c.claimName()].(string)
+	}
+	return a
 }
 
 // clip shortens a body for a failure message.

@@ -180,7 +180,7 @@ func (m *machine) Apply(ctx context.Context, raw suite.Action) error {
 		}
 	}
 	prev := m.sess
-	resp, err := m.c.submit(ctx, prev, envelope(staleOf(prev.rev(), st.Stale), st.Action), nil)
+	resp, err := m.c.submit(ctx, prev, m.c.envelope(prev, staleOf(prev.rev(), st.Stale), st.Action), nil)
 	if err != nil {
 		return err
 	}
@@ -385,10 +385,10 @@ func mustFields(want iyra.View, got *sessionDoc, c change) []field {
 		}
 	}
 	fields = append(fields,
-		field{"collected_sources", ruleOr(c, "IYRA-SITE-REVEAL"), sorted(w.CollectedSources), sorted(g.CollectedSources)},
+		field{"collected_sources entries", ruleOr(c, "IYRA-SITE-REVEAL"), len(w.CollectedSources), len(g.CollectedSources)},
 		field{"selected_claim", claimRule(c), w.SelectedClaim, g.SelectedClaim},
 		field{"ending", ruleOr(c, endingRule(w.Ending, c.a)), w.Ending, g.Ending},
-		field{"epilogue set", ruleOr(c, "IYRA-EPILOGUE"), w.Epilogue != "", g.Epilogue != ""},
+		field{"epilogue set outside a broadcast or withdrawal ending", ruleOr(c, "IYRA-EPILOGUE"), false, g.Epilogue != "" && w.Epilogue == ""},
 		field{"terminal", "IYRA-TERMINAL-SIGNALS", want.Terminal, fmtBool(got.Terminal)},
 		field{"status finished", "IYRA-TERMINAL-SIGNALS", want.Status == iyra.StatusFinished, got.Status == iyra.StatusFinished},
 		field{"phase finished", "IYRA-TERMINAL-SIGNALS", w.Phase == iyra.PhaseFinished, g.Phase == iyra.PhaseFinished},
@@ -398,11 +398,17 @@ func mustFields(want iyra.View, got *sessionDoc, c change) []field {
 	} else {
 		fields = append(fields, field{"outcome", "IYRA-OUTCOME", want.Outcome, got.Outcome})
 	}
-	if w.Ending == iyra.TruthReleased {
+	switch {
+	case w.Ending == iyra.TruthReleased:
 		fields = append(fields, field{"score", "IYRA-SCORE", want.Score, fmtPtr(got.Score)})
+	case w.Ending != "" && got.Score != nil:
+		fields = append(fields, field{"score", "IYRA-SCORE-UNVERIFIED", want.Score, fmtPtr(got.Score)})
 	}
-	if c.rej == nil && c.a.Type == iyra.TypeInvestigate {
+	switch {
+	case c.rej == nil && c.a.Type == iyra.TypeInvestigate:
 		fields = append(fields, field{"chapter", "IYRA-CHAPTER-INQUIRY", iyra.ChapterInquiry, g.Chapter})
+	case c.rej == nil && w.Chapter != iyra.ChapterInquiry:
+		fields = append(fields, field{"chapter left inquiry", "IYRA-CHAPTER-LATEST", true, g.Chapter != iyra.ChapterInquiry})
 	}
 	return fields
 }
@@ -418,8 +424,14 @@ func (m *machine) softAgree(want iyra.View, got *sessionDoc, c change) {
 	if !want.Terminal && got.Outcome != want.Outcome {
 		m.note("IYRA-OUTCOME-IN-PROGRESS", want.Outcome, got.Outcome, "outcome of an active session")
 	}
-	if w.Ending != iyra.TruthReleased && fmtPtr(got.Score) != fmt.Sprint(want.Score) {
-		m.note("IYRA-SCORE-ZERO", want.Score, fmtPtr(got.Score), "score with ending %q", g.Ending)
+	if w.Epilogue != "" && g.Epilogue == "" {
+		m.note("IYRA-EPILOGUE-SET", "a non-empty epilogue", "", "ending %q", g.Ending)
+	}
+	if w.Ending == "" && fmtPtr(got.Score) != fmt.Sprint(want.Score) {
+		m.note("IYRA-SCORE-ZERO", want.Score, fmtPtr(got.Score), "score of an active session")
+	}
+	if !slices.Equal(sorted(w.CollectedSources), sorted(g.CollectedSources)) {
+		m.note("IYRA-COLLECTED-SOURCE-IDS", sorted(w.CollectedSources), sorted(g.CollectedSources), "collected_sources after %s", c.a.Canonical())
 	}
 	if want.Terminal && len(got.LegalActions) > 0 {
 		m.note("IYRA-LEGAL-AFTER-END", 0, len(got.LegalActions), "legal_actions of a finished session")

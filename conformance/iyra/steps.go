@@ -29,8 +29,13 @@ type world struct {
 	second  *sessionDoc // a second session (site facts, factions)
 	replay  []byte
 	probes  []*driver.Response // answers to credential probes
+	// include is the opt-in layer the scenario asked a version for.
+	include string
+	// probeHow is the credential variant of the probes.
+	probeHow string
 
 	tags   []string                 // the scenario's tags, without @
+	pair   []pairRun                // the two sessions of a boundary scenario
 	played map[string][]iyra.Action // accepted actions per session ID
 	claim  string                   // how the corroborated claim was learned, for messages
 }
@@ -48,10 +53,12 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w.discoverySteps(sc)
 	w.sessionSteps(sc)
 	w.playSteps(sc)
+	w.inputSteps(sc)
 	w.stateSteps(sc)
 	w.endingSteps(sc)
 	w.replaySteps(sc)
 	w.claimSteps(sc)
+	w.boundarySteps(sc)
 }
 
 // markWhen remembers where the When step starts in the transcript.
@@ -105,11 +112,28 @@ func setupRule(a iyra.Action) string {
 	return "IYRA-LEGAL-CATALOGUE"
 }
 
+// rule names the rule a generic step (a status, a refusal, a field shared
+// by several rules) checks: the scenario's first catalogued rule tag.
+func (w *world) rule() string {
+	for _, t := range w.tags {
+		if _, ok := w.env.Catalogue.Rule(t); ok {
+			return t
+		}
+	}
+	return "untagged scenario"
+}
+
+// versionBoundRules are the rules outside $.game.gameplay_contract that
+// still check this version's game: its five action types and parameter
+// values (after_verify: the assignment "may differ from this public preview
+// during rollout").
+var versionBoundRules = map[string]bool{"IYRA-LEGAL-CATALOGUE": true, "IYRA-ASSIGNMENT-EXACT": true, "IYRA-LEGAL-SHAPE": true}
+
 // versionBound reports whether the scenario checks a rule of the gameplay
 // contract, which binds only the version the contract describes.
 func (w *world) versionBound() bool {
 	for _, t := range w.tags {
-		if r, ok := w.env.Catalogue.Rule(t); ok && strings.HasPrefix(r.Path, "$.game.gameplay_contract") {
+		if r, ok := w.env.Catalogue.Rule(t); ok && (strings.HasPrefix(r.Path, "$.game.gameplay_contract") || versionBoundRules[t]) {
 			return true
 		}
 	}
@@ -133,7 +157,7 @@ func (w *world) play(ctx context.Context, a iyra.Action) (*driver.Response, erro
 // state is returned when the action is accepted, and the action is
 // remembered as accepted (IYRA-REPLAY-FAITHFUL).
 func (w *world) playOn(ctx context.Context, s *sessionDoc, a iyra.Action) (*driver.Response, *sessionDoc, error) {
-	resp, err := w.submit(ctx, s, envelope(s.rev(), a), nil)
+	resp, err := w.submit(ctx, s, w.envelope(s, s.rev(), a), nil)
 	if err != nil || resp.Status/100 != 2 {
 		return resp, nil, err
 	}

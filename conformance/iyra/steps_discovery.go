@@ -18,6 +18,7 @@ func (w *world) discoverySteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the agent reads the play preview$`, w.get("/tasks/play?slug="+Slug+"&campaign=challenge-play-w1", false))
 	sc.Step(`^the agent reads the store entry$`, w.get("/store/"+Slug, false))
 	sc.Step(`^the agent reads the trust document$`, w.get("/trust", false))
+	sc.Step(`^it answers 200 with a JSON object$`, w.answersObject)
 	sc.Step(`^the agent reads the assigned version with include "([^"]*)"$`, w.readVersion)
 	sc.Step(`^the agent reads its assignment(?: (without credentials|with an unknown key|with a non-Bearer key|with the key in the URL))?$`, w.readAssignment)
 	sc.Step(`^the request is refused as unauthenticated$`, w.refusedUnauthenticated)
@@ -47,6 +48,7 @@ func (w *world) get(path string, authed bool) func(context.Context) error {
 // readVersion reads the assigned version with an optional include layer (IYRA-STORE-VERSION).
 func (w *world) readVersion(ctx context.Context, include string) error {
 	path := "/store/" + Slug + "/versions/" + url.PathEscape(w.id.Version)
+	w.include = include
 	if include != "" {
 		path += "?include=" + url.QueryEscape(include)
 	}
@@ -59,7 +61,7 @@ func (w *world) ok200() (map[string]any, error) {
 		return nil, err
 	}
 	if w.last.Status != http.StatusOK {
-		return nil, verdict.Failf("", 200, w.last.Status, "%s", clip(w.last.Body))
+		return nil, verdict.Failf(w.rule(), 200, w.last.Status, "%s", clip(w.last.Body))
 	}
 	return jsonObject("", w.last)
 }
@@ -91,7 +93,7 @@ func (w *world) previewNames(slug string) error {
 		return err
 	}
 	if at(m, "accepted") != false || str(at(m, "game", "slug")) != slug || str(at(m, "game", "version_id")) == "" {
-		return verdict.Failf("", "accepted false, game.slug "+slug+", a game.version_id", clip(w.last.Body), "preview")
+		return verdict.Failf("IYRA-PLAY-PREVIEW", "accepted false, game.slug "+slug+", a game.version_id", clip(w.last.Body), "preview")
 	}
 	return nil
 }
@@ -104,12 +106,12 @@ func (w *world) previewContract() error {
 		return err
 	}
 	c, _ := at(m, "game", "gameplay_contract").(map[string]any)
-	return contractStates(c, w.last.Body)
+	return contractStates("IYRA-PLAY-PREVIEW", c, w.last.Body)
 }
 
 // contractStates checks a gameplay contract names every declared action
-// type, an objective and limits.
-func contractStates(c map[string]any, body []byte) error {
+// type, an objective and limits; a gap breaks rule.
+func contractStates(rule string, c map[string]any, body []byte) error {
 	types, _ := at(c, "play", "legal_actions").([]any)
 	var names []string
 	for _, t := range types {
@@ -117,11 +119,11 @@ func contractStates(c map[string]any, body []byte) error {
 	}
 	for _, want := range iyra.ActionTypes {
 		if !slices.Contains(names, want) {
-			return verdict.Failf("", "play.legal_actions listing "+want, names, "gameplay_contract")
+			return verdict.Failf(rule, "play.legal_actions listing "+want, names, "gameplay_contract")
 		}
 	}
 	if at(c, "objective") == nil || at(c, "limits") == nil {
-		return verdict.Failf("", "objective and limits in the gameplay_contract", clip(body), "gameplay_contract")
+		return verdict.Failf(rule, "objective and limits in the gameplay_contract", clip(body), "gameplay_contract")
 	}
 	return nil
 }
@@ -133,7 +135,7 @@ func (w *world) storeEntry() error {
 		return err
 	}
 	if str(m["slug"]) != Slug || str(m["version_id"]) == "" || str(m["assignment_url"]) == "" || str(m["sessions_url"]) == "" {
-		return verdict.Failf("", "slug, version_id, assignment_url, sessions_url", clip(w.last.Body), "store entry")
+		return verdict.Failf("IYRA-STORE-DETAIL", "slug, version_id, assignment_url, sessions_url", clip(w.last.Body), "store entry")
 	}
 	return nil
 }
@@ -148,7 +150,7 @@ func (w *world) versionDefault(view string) error {
 	m, _ := jsonObject("", w.last)
 	if m["learning"] != nil || m["audit"] != nil || at(m, "gameplay_contract", "learning", "strategies") != nil ||
 		at(m, "gameplay_contract", "audit") != nil {
-		return verdict.Failf("", "no learning strategies or audit commentary without an include", clip(w.last.Body), "version document")
+		return verdict.Failf(w.rule(), "no learning strategies or audit commentary without an include", clip(w.last.Body), "version document")
 	}
 	if got := str(m["gameplay_contract_view"]); got != view {
 		w.note("IYRA-STORE-LAYERS", view, got, "gameplay_contract_view of the default projection")
@@ -159,15 +161,22 @@ func (w *world) versionDefault(view string) error {
 // versionExact checks a version document answers the assigned version with
 // its gameplay_contract (IYRA-STORE-VERSION).
 func (w *world) versionExact() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status/100 == 4 && w.include == "audit" {
+		// The contract marks the audit layer optional.
+		return verdict.Skipf("unchecked: the target does not offer the optional audit layer (status %d)", w.last.Status)
+	}
 	m, err := w.ok200()
 	if err != nil {
 		return err
 	}
 	if str(m["version_id"]) != w.id.Version {
-		return verdict.Failf("", w.id.Version, str(m["version_id"]), "the exact version asked for")
+		return verdict.Failf("IYRA-STORE-VERSION", w.id.Version, str(m["version_id"]), "the exact version asked for")
 	}
 	if _, ok := m["gameplay_contract"].(map[string]any); !ok {
-		return verdict.Failf("", "a gameplay_contract object", clip(w.last.Body), "version document")
+		return verdict.Failf("IYRA-STORE-VERSION", "a gameplay_contract object", clip(w.last.Body), "version document")
 	}
 	return nil
 }
@@ -180,7 +189,7 @@ func (w *world) versionLayer(layer string) error {
 		return err
 	}
 	if _, ok := m[layer].(map[string]any); !ok {
-		return verdict.Failf("", "a "+layer+" object", clip(w.last.Body), "include=%s", layer)
+		return verdict.Failf("IYRA-STORE-LAYERS", "a "+layer+" object", clip(w.last.Body), "include=%s", layer)
 	}
 	return nil
 }
@@ -192,10 +201,10 @@ func (w *world) assignmentExact() error {
 		return err
 	}
 	if str(m["version_id"]) == "" {
-		return verdict.Failf("", "a version_id", clip(w.last.Body), "assignment")
+		return verdict.Failf("IYRA-ASSIGNMENT-EXACT", "a version_id", clip(w.last.Body), "assignment")
 	}
 	c, _ := m["gameplay_contract"].(map[string]any)
-	return contractStates(c, w.last.Body)
+	return contractStates("IYRA-ASSIGNMENT-EXACT", c, w.last.Body)
 }
 
 // assignmentLimits checks the declared limits (IYRA-LIMITS).
@@ -207,7 +216,7 @@ func (w *world) assignmentLimits(steps, seconds int) error {
 	gotSteps, _ := at(m, "gameplay_contract", "limits", "max_steps").(float64)
 	gotSecs, _ := at(m, "gameplay_contract", "limits", "max_duration_seconds").(float64)
 	if int(gotSteps) != steps || int(gotSecs) != seconds {
-		return verdict.Failf("", map[string]int{"max_steps": steps, "max_duration_seconds": seconds}, at(m, "gameplay_contract", "limits"), "limits")
+		return verdict.Failf("IYRA-LIMITS", map[string]int{"max_steps": steps, "max_duration_seconds": seconds}, at(m, "gameplay_contract", "limits"), "limits")
 	}
 	return nil
 }
@@ -219,7 +228,7 @@ func (w *world) trustDocument() error {
 		return err
 	}
 	if str(m["operator"]) == "" || at(m, "recovery", "automatic_write_retry") != false {
-		return verdict.Failf("", "operator and recovery.automatic_write_retry false", clip(w.last.Body), "trust document")
+		return verdict.Failf("IYRA-TRUST", "operator and recovery.automatic_write_retry false", clip(w.last.Body), "trust document")
 	}
 	return nil
 }
@@ -237,4 +246,18 @@ func (w *world) openAPIClean() error {
 		return f[0]
 	}
 	return nil
+}
+
+// answersObject requires a 200 answer whose body is a JSON object: the
+// contract publishes the URL, so it must answer (IYRA-PUBLISHED-URLS); what
+// the object holds is the kit's choice (IYRA-TRUST, IYRA-STORE-DETAIL).
+func (w *world) answersObject() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status != http.StatusOK {
+		return verdict.Failf(w.rule(), 200, w.last.Status, "%s", clip(w.last.Body))
+	}
+	_, err := jsonObject(w.rule(), w.last)
+	return err
 }

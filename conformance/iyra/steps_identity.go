@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -203,7 +204,7 @@ func (w *world) verificationSucceeds() error {
 		return err
 	}
 	if w.last.Status/100 != 2 || out.APIKey == "" {
-		return verdict.Failf("", "2xx with an api_key", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("IYRA-PROOF-POW", "2xx with an api_key", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -214,7 +215,7 @@ func (w *world) verificationRefused() error {
 		return err
 	}
 	if w.last.Status/100 != 4 || disclosedKey(w.last) != "" {
-		return verdict.Failf("", "a 4xx refusal without an api_key", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a 4xx refusal without an api_key", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -227,7 +228,7 @@ func (w *world) keyNotDisclosedAgain() error {
 		return err
 	}
 	if disclosedKey(w.last) != "" {
-		return verdict.Failf("", "no api_key in the answer to a second verification", "an api_key", "status %d", w.last.Status)
+		return verdict.Failf("IYRA-KEY-ONCE", "no api_key in the answer to a second verification", "an api_key", "status %d", w.last.Status)
 	}
 	if w.last.Status/100 != 4 {
 		w.note("IYRA-STATUS-CODES", 409, w.last.Status, "a second verification of an agent")
@@ -247,7 +248,7 @@ func (w *world) answerKeyless() error {
 	}
 	for _, k := range w.watch {
 		if strings.Contains(string(w.last.Body), k) {
-			return verdict.Failf("", "no api_key", "the api_key again", "status %d", w.last.Status)
+			return verdict.Failf("IYRA-KEY-ONCE", "no api_key", "the api_key again", "status %d", w.last.Status)
 		}
 	}
 	return nil
@@ -289,8 +290,14 @@ func (w *world) quotaSpent(ctx context.Context) error {
 func (w *world) readAssignment(ctx context.Context, how string) error {
 	req := driver.Request{Method: http.MethodGet, Path: "/store/" + Slug + "/assignment"}
 	if how == "with the key in the URL" {
+		// A live deployment's access logs and proxies keep URLs: the
+		// check spends a throwaway identity, never the run's main key.
+		throwaway, err := w.sharedAs(ctx, "iyra/identity/url-throwaway")
+		if err != nil {
+			return err
+		}
 		req.Header = map[string]string{}
-		req.Path += "?api_key=" + w.id.APIKey
+		req.Path += "?api_key=" + url.QueryEscape(throwaway.APIKey)
 	} else {
 		var err error
 		if req, err = w.credentialed(ctx, req, how); err != nil {
@@ -332,7 +339,7 @@ func (w *world) refusedUnauthenticated() error {
 		return err
 	}
 	if w.last.Status/100 != 4 {
-		return verdict.Failf("", "a 4xx refusal", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a 4xx refusal", w.last.Status, "%s", clip(w.last.Body))
 	}
 	if w.last.Status != http.StatusUnauthorized {
 		w.note("IYRA-STATUS-CODES", 401, w.last.Status, "a request without a valid Bearer key")

@@ -45,6 +45,7 @@ func (w *world) playSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the session state is unchanged$`, w.unchanged)
 	sc.Step(`^the revision went up by one$`, w.revisionUp)
 	sc.Step(`^legal_actions lists every declared action type with its parameters and public preconditions$`, w.legalCatalogue)
+	sc.Step(`^legal_actions entries have the kit's shape$`, w.legalShape)
 }
 
 // playsOne is the When step submitting one scripted action. After a
@@ -79,7 +80,7 @@ func (w *world) submitAs(ctx context.Context, script, how string) error {
 		return err
 	}
 	a := parseScript(script)[0]
-	req, err := w.credentialed(ctx, driver.Request{Method: http.MethodPost, Path: w.rel(w.sess.ActionsURL), JSON: envelope(w.sess.rev(), a)}, how)
+	req, err := w.credentialed(ctx, driver.Request{Method: http.MethodPost, Path: w.rel(w.sess.ActionsURL), JSON: w.envelope(w.sess, w.sess.rev(), a)}, how)
 	if err != nil {
 		return err
 	}
@@ -93,6 +94,7 @@ func (w *world) submitVariant(ctx context.Context, script, how string) error {
 	}
 	a := parseScript(script)[0]
 	rev := w.sess.rev()
+	w.learnParams(w.sess)
 	var body map[string]any
 	switch how {
 	case "stale":
@@ -100,20 +102,20 @@ func (w *world) submitVariant(ctx context.Context, script, how string) error {
 		if stale < 0 {
 			stale = rev + 1
 		}
-		body = envelope(stale, a)
+		body = w.envelope(w.sess, stale, a)
 	case "missing":
-		body = map[string]any{"action": a}
+		body = map[string]any{"action": w.wire(a)}
 	case "inside":
 		inner := map[string]any{"type": a.Type, "revision": rev}
-		addParam(inner, a)
+		w.addParam(inner, a)
 		body = map[string]any{"action": inner}
 	}
 	return w.when(ctx, func() (*driver.Response, error) { return w.submit(ctx, w.sess, body, nil) })
 }
 
 // addParam copies an action's declared parameter into a raw action object.
-func addParam(m map[string]any, a iyra.Action) {
-	for k, v := range map[string]string{"site": a.Site, "faction": a.Faction, "claim": a.Claim} {
+func (w *world) addParam(m map[string]any, a iyra.Action) {
+	for k, v := range map[string]string{"site": a.Site, "faction": a.Faction, w.claimName(): a.Claim} {
 		if v != "" {
 			m[k] = v
 		}
@@ -186,7 +188,7 @@ func (w *world) accepted() error {
 		return err
 	}
 	if w.last.Status/100 != 2 {
-		return verdict.Failf("", "the action accepted (2xx)", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "the action accepted (2xx)", w.last.Status, "%s", clip(w.last.Body))
 	}
 	_, err := decodeSession(w.last)
 	return err
@@ -198,7 +200,7 @@ func (w *world) rejected() error {
 		return err
 	}
 	if w.last.Status/100 != 4 {
-		return verdict.Failf("", "a rejection (4xx)", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a rejection (4xx)", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -250,10 +252,10 @@ func (w *world) unchanged(ctx context.Context) error {
 		return err
 	}
 	if now.rev() != w.before.rev() {
-		return verdict.Failf("", w.before.rev(), now.rev(), "revision after a rejected request")
+		return verdict.Failf(w.rule(), w.before.rev(), now.rev(), "revision after a rejected request")
 	}
 	if diff := diffObs(w.before.Observation, now.Observation); diff != "" {
-		return verdict.Failf("", "the observation before the request", "a changed one", "%s", diff)
+		return verdict.Failf(w.rule(), "the observation before the request", "a changed one", "%s", diff)
 	}
 	w.sess = now
 	return nil
@@ -274,14 +276,17 @@ func (w *world) revisionUp() error {
 		return err
 	}
 	if w.sess.rev() != w.before.rev()+1 {
-		return verdict.Failf("", w.before.rev()+1, w.sess.rev(), "revision after one accepted action")
+		return verdict.Failf("IYRA-REVISION-INCREMENT", w.before.rev()+1, w.sess.rev(), "revision after one accepted action")
 	}
 	return nil
 }
 
 // declaredParams are the parameter values each parameterised action type
 // declares in the contract (world.locations, world.factions,
-// investigation.claims).
+// investigation.claims), the parameter's name first. The contract names
+// investigate's (site, learning.first_move) and ally's (faction,
+// invalid_action_examples) but not select_claim's: "claim" is the kit's
+// (IYRA-LEGAL-SHAPE).
 var declaredParams = map[string][]string{
 	iyra.TypeInvestigate: {"site", "archive", "harbor", "spire"},
 	iyra.TypeAlly:        {"faction", "keepers", "drifters"},
@@ -291,10 +296,11 @@ var declaredParams = map[string][]string{
 // legalCatalogue checks, whatever the state of an active session, that
 // legal_actions lists every declared type (as a set: a type may have one
 // entry per parameter value) with its declared parameter values somewhere
-// in its entries and a public_preconditions list, the alliance's trust gate
-// among them (IYRA-LEGAL-CATALOGUE).
+// in its entries (IYRA-LEGAL-CATALOGUE). A public_preconditions list on
+// every entry, the alliance's trust gate among them, and the name "claim"
+// are the kit's shape, noted apart (IYRA-LEGAL-SHAPE).
 func (w *world) legalCatalogue() error {
-	m, err := jsonObject("", w.last)
+	m, err := jsonObject("IYRA-LEGAL-CATALOGUE", w.last)
 	if err != nil {
 		return err
 	}
@@ -303,26 +309,53 @@ func (w *world) legalCatalogue() error {
 	for _, e := range raw {
 		obj, _ := e.(map[string]any)
 		t := str(obj["type"])
-		if _, ok := obj["public_preconditions"].([]any); !ok {
-			return verdict.Failf("", "a public_preconditions list for "+t, e, "legal_actions entry")
+		pre, isList := obj["public_preconditions"].([]any)
+		if !isList || (t == iyra.TypeAlly && len(pre) == 0) {
+			w.note("IYRA-LEGAL-SHAPE", "a public_preconditions list for "+t+" (trust >= 2 for ally)", e, "legal_actions entry")
 		}
 		entries[t] = append(entries[t], e)
 	}
 	want := slices.Sorted(slices.Values(iyra.ActionTypes))
 	if got := slices.Sorted(maps.Keys(entries)); !slices.Equal(got, want) {
-		return verdict.Failf("", want, got, "legal_actions types (ally is listed even while trust < 2)")
+		return verdict.Failf("IYRA-LEGAL-CATALOGUE", want, got, "legal_actions types (ally is listed even while trust < 2)")
 	}
 	for t, words := range declaredParams {
 		text, _ := json.Marshal(entries[t])
-		for _, word := range words {
-			if !strings.Contains(string(text), `"`+word+`"`) {
-				return verdict.Failf("", t+" declaring "+strings.Join(words, ", "), string(text), "legal_actions lacks %q", word)
+		for i, word := range words {
+			if strings.Contains(string(text), `"`+word+`"`) {
+				continue
 			}
+			if t == iyra.TypeSelectClaim && i == 0 {
+				w.note("IYRA-LEGAL-SHAPE", "select_claim's parameter named claim", string(text), "the contract leaves the name open")
+				continue
+			}
+			return verdict.Failf("IYRA-LEGAL-CATALOGUE", t+" declaring "+strings.Join(words, ", "), string(text), "legal_actions lacks %q", word)
 		}
 	}
-	for _, e := range entries[iyra.TypeAlly] {
-		if pre, _ := e.(map[string]any)["public_preconditions"].([]any); len(pre) == 0 {
-			return verdict.Failf("", "ally's public precondition trust >= 2", e, "legal_actions entry")
+	return nil
+}
+
+// legalShape requires the kit's shape of every legal_actions entry: a
+// public_preconditions list (ally's trust gate among them) and select_claim's
+// parameter named claim (IYRA-LEGAL-SHAPE, the kit's choice).
+func (w *world) legalShape() error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	m, err := jsonObject("IYRA-LEGAL-SHAPE", w.last)
+	if err != nil {
+		return err
+	}
+	raw, _ := m["legal_actions"].([]any)
+	for _, e := range raw {
+		obj, _ := e.(map[string]any)
+		pre, isList := obj["public_preconditions"].([]any)
+		params, _ := obj["parameters"].(map[string]any)
+		switch t := str(obj["type"]); {
+		case !isList || (t == iyra.TypeAlly && len(pre) == 0):
+			return verdict.Failf("IYRA-LEGAL-SHAPE", "a public_preconditions list (trust >= 2 for ally)", e, "legal_actions entry")
+		case t == iyra.TypeSelectClaim && params["claim"] == nil:
+			return verdict.Failf("IYRA-LEGAL-SHAPE", "select_claim's parameter named claim", e, "legal_actions entry")
 		}
 	}
 	return nil
@@ -335,7 +368,7 @@ func (w *world) legalEmpty() error {
 		return err
 	}
 	if len(w.sess.LegalActions) != 0 {
-		return verdict.Failf("", "no legal_actions", len(w.sess.LegalActions), "legal_actions of a finished session")
+		return verdict.Failf("IYRA-LEGAL-AFTER-END", "no legal_actions", len(w.sess.LegalActions), "legal_actions of a finished session")
 	}
 	return nil
 }

@@ -30,6 +30,7 @@ func (w *world) sessionSteps(sc *godog.ScenarioContext) {
 		return w.createWith(ctx, Slug, freshKey(), createBody(w.id.Version, v))
 	})
 	sc.Step(`^the agent creates a session with a (missing|too-short|spaced|too-long) Idempotency-Key$`, w.createBadKey)
+	sc.Step(`^the agent creates a session with a well-formed Idempotency-Key of (8|128) characters$`, w.createEdgeKey)
 	sc.Step(`^the agent creates a session accepting version "([^"]*)"$`, func(ctx context.Context, v string) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(v, ""))
 	})
@@ -44,6 +45,8 @@ func (w *world) sessionSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the agent looks up an unused Idempotency-Key$`, func(ctx context.Context) error { return w.lookUp(ctx, freshKey()) })
 	sc.Step(`^the creation is refused$`, w.creationRefused)
 	sc.Step(`^no session exists for that key$`, w.noSessionForKey)
+	sc.Step(`^the agent creates a session (without credentials|with an unknown key|with a non-Bearer key)$`, w.createUnauthenticated)
+	sc.Step(`^the look-up answers 404$`, w.lookUpIs404)
 	sc.Step(`^the same session is returned$`, w.sameSession)
 	sc.Step(`^the reuse creates no new session$`, w.noNewSession)
 	sc.Step(`^the key still names the original session$`, w.keyNamesOriginal)
@@ -98,6 +101,33 @@ var badKeys = map[string]string{
 	"too-short": "k-1234x",
 	"spaced":    "kit key with spaces",
 	"too-long":  strings.Repeat("k", 129),
+}
+
+// createEdgeKey creates a session under a fresh key at an edge of
+// ^[A-Za-z0-9._:-]{8,128}$, using every punctuation mark the format allows.
+func (w *world) createEdgeKey(ctx context.Context, n int) error {
+	key := "k.:_-" + freshKey()[len("kit-"):]
+	for len(key) < n {
+		key += freshKey()[len("kit-"):]
+	}
+	return w.createWith(ctx, Slug, key[:n], createBody(w.id.Version, ""))
+}
+
+// createUnauthenticated posts a well-formed session creation with a fresh
+// Idempotency-Key but without the agent's own Bearer key (IYRA-AUTH-BEARER:
+// session creation is an authenticated endpoint, after_assignment's
+// Authorization header).
+func (w *world) createUnauthenticated(ctx context.Context, how string) error {
+	key := freshKey()
+	w.lastKey = key
+	req := driver.Request{Method: http.MethodPost, Path: "/store/" + Slug + "/sessions", JSON: createBody(w.id.Version, ""),
+		Allow: []int{http.StatusTooManyRequests, http.StatusServiceUnavailable}}
+	req, err := w.credentialed(ctx, req, how)
+	if err != nil {
+		return err
+	}
+	req.Header["Idempotency-Key"] = key
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
 }
 
 // createBadKey creates with a key outside the contract's format (IYRA-SESSION-KEY-REQUIRED).
@@ -210,7 +240,7 @@ func (w *world) noNewSession() error {
 		}
 		_ = json.Unmarshal(w.last.Body, &out)
 		if out.SessionID != "" && out.SessionID != w.sess.SessionID {
-			return verdict.Failf("", "no new session", out.SessionID, "a refusal naming another session")
+			return verdict.Failf(w.rule(), "no new session", out.SessionID, "a refusal naming another session")
 		}
 		return nil
 	case w.last.Status/100 == 2:
@@ -219,11 +249,11 @@ func (w *world) noNewSession() error {
 			return err
 		}
 		if s.SessionID != w.sess.SessionID {
-			return verdict.Failf("", "a refusal or the original session "+w.sess.SessionID, s.SessionID, "the reused Idempotency-Key created another session")
+			return verdict.Failf(w.rule(), "a refusal or the original session "+w.sess.SessionID, s.SessionID, "the reused Idempotency-Key created another session")
 		}
 		return nil
 	}
-	return verdict.Failf("", "a refusal or the original session", w.last.Status, "%s", clip(w.last.Body))
+	return verdict.Failf(w.rule(), "a refusal or the original session", w.last.Status, "%s", clip(w.last.Body))
 }
 
 // lookUp is the When step querying /idempotency/status for key.
@@ -244,7 +274,7 @@ func (w *world) creationRefused() error {
 	}
 	_ = json.Unmarshal(w.last.Body, &out)
 	if w.last.Status/100 != 4 || out.SessionID != "" {
-		return verdict.Failf("", "a 4xx refusal naming no session", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a 4xx refusal naming no session", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -255,7 +285,7 @@ func (w *world) creationRefused() error {
 func (w *world) noSessionForKey(ctx context.Context) error {
 	if w.lastKey == "" {
 		if w.last.Status/100 == 2 {
-			return verdict.Failf("", "no session without a key", w.last.Status, "%s", clip(w.last.Body))
+			return verdict.Failf(w.rule(), "no session without a key", w.last.Status, "%s", clip(w.last.Body))
 		}
 		return nil
 	}
@@ -265,8 +295,8 @@ func (w *world) noSessionForKey(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if resp.Status == http.StatusOK {
-		return verdict.Failf("", "no session for the refused key", resp.Status, "%s", clip(resp.Body))
+	if resp.Status/100 == 2 && statusSession(resp.Body) != "" {
+		return verdict.Failf(w.rule(), "no session for the refused key", resp.Status, "%s", clip(resp.Body))
 	}
 	return nil
 }
@@ -277,14 +307,14 @@ func (w *world) sameSession() error {
 		return err
 	}
 	if w.last.Status/100 != 2 {
-		return verdict.Failf("", "2xx with the original session", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("IYRA-SESSION-KEY-IDEMPOTENT", "2xx with the original session", w.last.Status, "%s", clip(w.last.Body))
 	}
 	s, err := decodeSession(w.last)
 	if err != nil {
 		return err
 	}
 	if s.SessionID != w.sess.SessionID {
-		return verdict.Failf("", w.sess.SessionID, s.SessionID, "the same key and body must return the same session")
+		return verdict.Failf("IYRA-SESSION-KEY-IDEMPOTENT", w.sess.SessionID, s.SessionID, "the same key and body must return the same session")
 	}
 	return nil
 }
@@ -326,21 +356,39 @@ func (w *world) keyNamesOriginal(ctx context.Context) error {
 // lookUpNames requires the look-up to name the scenario's session.
 func (w *world) lookUpNames() error {
 	if w.last.Status != http.StatusOK {
-		return verdict.Failf("", "200 naming the session", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "200 naming the session", w.last.Status, "%s", clip(w.last.Body))
 	}
 	if got := statusSession(w.last.Body); got != w.sess.SessionID {
-		return verdict.Failf("", w.sess.SessionID, got, "the session the idempotency status names: %s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), w.sess.SessionID, got, "the session the idempotency status names: %s", clip(w.last.Body))
 	}
 	return nil
 }
 
-// lookUpNotFound requires an unknown key to be reported not found (IYRA-IDEMPOTENCY-STATUS).
+// lookUpNotFound requires an unknown key to be reported as naming no
+// session (IYRA-IDEMPOTENCY-STATUS): the contract gives no status, so a
+// 404 and a 2xx that names no session are both faithful; 404 is the kit's
+// choice (IYRA-IDEMPOTENCY-404), noted apart.
 func (w *world) lookUpNotFound() error {
 	if err := w.needLast(); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusNotFound || statusSession(w.last.Body) != "" {
-		return verdict.Failf("", "404 not found", w.last.Status, "%s", clip(w.last.Body))
+	st := w.last.Status
+	if statusSession(w.last.Body) != "" || (st/100 != 2 && st/100 != 4) {
+		return verdict.Failf("IYRA-IDEMPOTENCY-STATUS", "an answer naming no session (404, or a 2xx without one)", st, "%s", clip(w.last.Body))
+	}
+	if st != http.StatusNotFound {
+		w.note("IYRA-IDEMPOTENCY-404", 404, st, "an unused key")
+	}
+	return nil
+}
+
+// lookUpIs404 requires the kit's 404 for an unused key (IYRA-IDEMPOTENCY-404).
+func (w *world) lookUpIs404() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status != http.StatusNotFound {
+		return verdict.Failf("IYRA-IDEMPOTENCY-404", 404, w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -355,7 +403,7 @@ func (w *world) sessionShape() error {
 		return err
 	}
 	if w.last.Status/100 != 2 {
-		return verdict.Failf("", "a 2xx session response", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a 2xx session response", w.last.Status, "%s", clip(w.last.Body))
 	}
 	m, err := jsonObject("", w.last)
 	if err != nil {
@@ -368,7 +416,7 @@ func (w *world) sessionShape() error {
 		}
 	}
 	if len(missing) > 0 {
-		return verdict.Failf("", sessionFields, keys(m), "missing %v", missing)
+		return verdict.Failf("IYRA-SESSION-SHAPE", sessionFields, keys(m), "missing %v", missing)
 	}
 	return nil
 }
@@ -408,7 +456,7 @@ func (w *world) observationFields() error {
 		}
 	}
 	if len(missing) > 0 {
-		return verdict.Failf("", observationKeys, keys(obs), "observation lacks %v", missing)
+		return verdict.Failf("IYRA-OBSERVATION-FIELDS", observationKeys, keys(obs), "observation lacks %v", missing)
 	}
 	if len(extra) > 0 {
 		w.note("IYRA-OPENAPI", observationKeys, keys(obs), "observation carries undeclared fields %v", extra)
@@ -422,7 +470,7 @@ func (w *world) ok2xx() (map[string]any, error) {
 		return nil, err
 	}
 	if w.last.Status/100 != 2 {
-		return nil, verdict.Failf("", "a 2xx answer", w.last.Status, "%s", clip(w.last.Body))
+		return nil, verdict.Failf(w.rule(), "a 2xx answer", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return jsonObject("", w.last)
 }
@@ -440,7 +488,7 @@ func (w *world) observationInitial() error {
 		want.Phase = got.Phase // the contract names only "finished"
 	}
 	if diff := diffObs(want, got); diff != "" {
-		return verdict.Failf("", "the initial observation", "a different one", "%s", diff)
+		return verdict.Failf(w.rule(), "the initial observation", "a different one", "%s", diff)
 	}
 	return nil
 }
@@ -458,7 +506,7 @@ func (w *world) playsVariant(v string) error {
 		return err
 	}
 	if s.Variant != v {
-		return verdict.Failf("", v, s.Variant, "session variant")
+		return verdict.Failf("IYRA-VARIANTS", v, s.Variant, "session variant")
 	}
 	return nil
 }
@@ -503,7 +551,7 @@ func (w *world) identicalFacts() error {
 		return verdict.Failf("IYRA-SITE-REVEAL", "revealed site texts", a, "first session")
 	}
 	if a.ArchiveTestimony != b.ArchiveTestimony || a.HarborTestimony != b.HarborTestimony || a.SpireFact != b.SpireFact {
-		return verdict.Failf("", []string{a.ArchiveTestimony, a.HarborTestimony, a.SpireFact},
+		return verdict.Failf("IYRA-SITE-FACTS-FIXED", []string{a.ArchiveTestimony, a.HarborTestimony, a.SpireFact},
 			[]string{b.ArchiveTestimony, b.HarborTestimony, b.SpireFact}, "site facts of two %s sessions", w.sess.Variant)
 	}
 	return nil
@@ -520,7 +568,7 @@ func (w *world) rateLimited() error {
 	}
 	_ = json.Unmarshal(w.last.Body, &body)
 	if w.last.Status != http.StatusTooManyRequests || (body.RetryAfterSeconds == nil && body.RetryAt == "") {
-		return verdict.Failf("", "429 with retry_after_seconds or retry_at", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("IYRA-RATE-LIMIT", "429 with retry_after_seconds or retry_at", w.last.Status, "%s", clip(w.last.Body))
 	}
 	return nil
 }
@@ -553,18 +601,18 @@ func (w *world) sameAuthoritative() error {
 		return err
 	}
 	if w.last.Status != http.StatusOK {
-		return verdict.Failf("", "200 with the session state", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "200 with the session state", w.last.Status, "%s", clip(w.last.Body))
 	}
 	s, err := decodeSession(w.last)
 	if err != nil {
 		return err
 	}
 	if s.SessionID != w.sess.SessionID || s.rev() != w.sess.rev() {
-		return verdict.Failf("", fmt.Sprintf("session %s at revision %d", w.sess.SessionID, w.sess.rev()),
+		return verdict.Failf(w.rule(), fmt.Sprintf("session %s at revision %d", w.sess.SessionID, w.sess.rev()),
 			fmt.Sprintf("session %s at revision %d", s.SessionID, s.rev()), "the fallback path")
 	}
 	if diff := diffObs(w.sess.Observation, s.Observation); diff != "" {
-		return verdict.Failf("", "the observation at state_url", "a different one", "%s", diff)
+		return verdict.Failf(w.rule(), "the observation at state_url", "a different one", "%s", diff)
 	}
 	return nil
 }
@@ -577,7 +625,7 @@ func (w *world) probeReads(ctx context.Context, how string) error {
 		return err
 	}
 	paths := []string{w.rel(w.sess.StateURL), w.rel(w.sess.ReplayURL), "/idempotency/status"}
-	w.probes = nil
+	w.probes, w.probeHow = nil, how
 	w.markWhen()
 	for _, p := range paths {
 		req, err := w.credentialed(ctx, driver.Request{Method: http.MethodGet, Path: p}, how)
@@ -602,14 +650,17 @@ func (w *world) probesRefused() error {
 	if len(w.probes) == 0 {
 		return verdict.Errorf("no credential probe was made")
 	}
-	for _, resp := range w.probes {
+	for i, resp := range w.probes {
 		var m map[string]any
 		_ = json.Unmarshal(resp.Body, &m)
 		leaked := m["observation"] != nil || m["integrity"] != nil || m["actions"] != nil || statusSession(resp.Body) == w.sess.SessionID
-		if resp.Status/100 != 4 || leaked {
-			return verdict.Failf("", "a 4xx refusal without the session's data", resp.Status, "%s", clip(resp.Body))
+		// Another agent's valid key may look its own keys up: a 2xx that
+		// names no session is its faithful "not found" (IYRA-IDEMPOTENCY-STATUS).
+		ownLookUp := i == len(w.probes)-1 && w.probeHow == "with another agent's key" && resp.Status/100 == 2 && statusSession(resp.Body) == ""
+		if (resp.Status/100 != 4 && !ownLookUp) || leaked {
+			return verdict.Failf(w.rule(), "a 4xx refusal without the session's data", resp.Status, "%s", clip(resp.Body))
 		}
-		if resp.Status != http.StatusUnauthorized && resp.Status != http.StatusNotFound {
+		if !ownLookUp && resp.Status != http.StatusUnauthorized && resp.Status != http.StatusNotFound {
 			w.note("IYRA-STATUS-CODES", "401 or 404", resp.Status, "a read without the session owner's key")
 		}
 	}

@@ -23,7 +23,9 @@ func (w *world) stateSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the resources are evidence (\d+), trust (\d+), signal (\d+)$`, w.resources)
 	sc.Step(`^the allies are "([^"]*)"$`, w.allies)
 	sc.Step(`^the chapter is "([^"]*)"$`, w.chapter)
+	sc.Step(`^the chapter is no longer "inquiry"$`, w.chapterLeftInquiry)
 	sc.Step(`^the (archive|harbor|spire) is inspected, its text revealed and collected$`, w.siteRevealed)
+	sc.Step(`^collected_sources names "(archive|harbor|spire)"$`, w.collectedNames)
 	sc.Step(`^the other sites are still uninspected with empty text$`, w.othersEmpty)
 	sc.Step(`^the selected claim is "([^"]*)"$`, w.selectedClaim)
 	sc.Step(`^(\d+) steps have been used$`, w.stepsUsed)
@@ -35,6 +37,7 @@ func (w *world) endingSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the ending is one of the declared reason codes$`, w.reasonCode)
 	sc.Step(`^the outcome is "([^"]*)"$`, w.outcome)
 	sc.Step(`^the score is (\d+)$`, w.score)
+	sc.Step(`^the score shown is (\d+)$`, w.scoreShown)
 	sc.Step(`^the score equals the evidence$`, w.scoreIsEvidence)
 	sc.Step(`^the session is finished$`, w.finished)
 	sc.Step(`^the session is still active$`, w.active)
@@ -51,7 +54,7 @@ func (w *world) resources(e, t, s int) error {
 	}
 	o := w.sess.Observation
 	if o.Evidence != e || o.Trust != t || o.Signal != s {
-		return verdict.Failf("", fmt.Sprintf("evidence %d, trust %d, signal %d", e, t, s),
+		return verdict.Failf(w.rule(), fmt.Sprintf("evidence %d, trust %d, signal %d", e, t, s),
 			fmt.Sprintf("evidence %d, trust %d, signal %d", o.Evidence, o.Trust, o.Signal), "after %s", w.lastAction())
 	}
 	return nil
@@ -81,7 +84,7 @@ func (w *world) allies(list string) error {
 	sort.Strings(got)
 	sort.Strings(want)
 	if !slices.Equal(got, want) {
-		return verdict.Failf("", want, got, "allies")
+		return verdict.Failf(w.rule(), want, got, "allies")
 	}
 	return nil
 }
@@ -92,7 +95,20 @@ func (w *world) chapter(want string) error {
 		return err
 	}
 	if got := w.sess.Observation.Chapter; got != want {
-		return verdict.Failf("", want, got, "chapter")
+		return verdict.Failf(w.rule(), want, got, "chapter")
+	}
+	return nil
+}
+
+// chapterLeftInquiry requires the chapter to have left inquiry after an
+// accepted action other than an inspection: the chapter describes the
+// latest activity (IYRA-CHAPTER-LATEST).
+func (w *world) chapterLeftInquiry() error {
+	if err := w.accepted(); err != nil {
+		return err
+	}
+	if got := w.sess.Observation.Chapter; got == iyra.ChapterInquiry {
+		return verdict.Failf("IYRA-CHAPTER-LATEST", "a chapter other than inquiry", got, "after %s", w.lastAction())
 	}
 	return nil
 }
@@ -116,9 +132,26 @@ func (w *world) siteRevealed(site string) error {
 	}
 	o := w.sess.Observation
 	flag, text := siteView(o, site)
-	if !flag || text == "" || !slices.Contains(o.CollectedSources, site) {
-		return verdict.Failf("", site+" checked, its text non-empty and in collected_sources",
+	grown := w.before == nil || len(o.CollectedSources) == len(w.before.Observation.CollectedSources)+1
+	if !flag || text == "" || !grown {
+		return verdict.Failf("IYRA-SITE-REVEAL", site+" checked, its text non-empty and one more collected source",
 			fmt.Sprintf("checked=%v text=%q collected=%v", flag, text, o.CollectedSources), "after investigating")
+	}
+	if !slices.Contains(o.CollectedSources, site) {
+		// The contract names collected_sources, not its entries.
+		w.note("IYRA-COLLECTED-SOURCE-IDS", "an entry "+site, o.CollectedSources, "collected_sources after investigating")
+	}
+	return nil
+}
+
+// collectedNames requires collected_sources to hold the site's id
+// (IYRA-COLLECTED-SOURCE-IDS, the kit's choice).
+func (w *world) collectedNames(site string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	if got := w.sess.Observation.CollectedSources; !slices.Contains(got, site) {
+		return verdict.Failf("IYRA-COLLECTED-SOURCE-IDS", "an entry "+site, got, "collected_sources")
 	}
 	return nil
 }
@@ -126,16 +159,21 @@ func (w *world) siteRevealed(site string) error {
 // othersEmpty requires uninspected sites to stay unchecked and empty (IYRA-SITE-REVEAL).
 func (w *world) othersEmpty() error {
 	o := w.sess.Observation
+	inspected := 0
 	for _, s := range iyra.Sites {
-		if slices.Contains(o.CollectedSources, string(s)) {
-			continue
-		}
-		if flag, text := siteView(o, string(s)); flag || text != "" {
-			return verdict.Failf("", string(s)+" unchecked with empty text", fmt.Sprintf("checked=%v text=%q", flag, text), "uninspected site")
+		flag, text := siteView(o, string(s))
+		switch {
+		case flag:
+			inspected++
+		case text != "":
+			return verdict.Failf("IYRA-SITE-REVEAL", string(s)+" unchecked with empty text", fmt.Sprintf("checked=%v text=%q", flag, text), "uninspected site")
 		}
 	}
+	if inspected != 1 {
+		return verdict.Failf("IYRA-SITE-REVEAL", "one site checked", inspected, "after one inspection")
+	}
 	if len(o.CollectedSources) != 1 {
-		return verdict.Failf("", 1, len(o.CollectedSources), "collected_sources after one inspection")
+		return verdict.Failf("IYRA-SITE-REVEAL", 1, len(o.CollectedSources), "collected_sources after one inspection")
 	}
 	return nil
 }
@@ -146,7 +184,7 @@ func (w *world) selectedClaim(want string) error {
 		return err
 	}
 	if got := w.sess.Observation.SelectedClaim; got != want {
-		return verdict.Failf("", want, got, "selected_claim")
+		return verdict.Failf(w.rule(), want, got, "selected_claim")
 	}
 	return nil
 }
@@ -162,7 +200,7 @@ func (w *world) stepsUsed(n int) error {
 		got = w.sess.Progress.StepsUsed
 	}
 	if got != n {
-		return verdict.Failf("", n, got, "accepted actions counted")
+		return verdict.Failf(w.rule(), n, got, "accepted actions counted")
 	}
 	return nil
 }
@@ -177,7 +215,7 @@ func (w *world) ending(want string) error {
 		if w.claim != "" {
 			detail += ", the selected claim's corroboration learned from " + w.claim
 		}
-		return verdict.Failf("", want, got, "%s", detail)
+		return verdict.Failf(w.rule(), want, got, "%s", detail)
 	}
 	return nil
 }
@@ -190,7 +228,7 @@ func (w *world) reasonCode() error {
 		return err
 	}
 	if got := w.sess.Observation.Ending; !slices.Contains(reasonCodes, got) {
-		return verdict.Failf("", reasonCodes, got, "observation.ending")
+		return verdict.Failf("IYRA-REASON-CODES", reasonCodes, got, "observation.ending")
 	}
 	return nil
 }
@@ -212,13 +250,29 @@ func (w *world) outcome(want string) error {
 	return nil
 }
 
-// score checks the session's score (IYRA-SCORE).
+// scoreShown checks a shown score is want; a target that shows none at this
+// point is unchecked here (IYRA-TERMINAL-SUMMARY requires it at the end).
+func (w *world) scoreShown(want int) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	if w.sess.Score == nil {
+		return verdict.Skipf("unchecked: the target shows no score here")
+	}
+	if *w.sess.Score != want {
+		return verdict.Failf(w.rule(), want, *w.sess.Score, "score with ending %q", w.sess.Observation.Ending)
+	}
+	return nil
+}
+
+// score checks the session's score, under the scenario's rule (IYRA-SCORE,
+// IYRA-SCORE-ZERO).
 func (w *world) score(want int) error {
 	if err := w.needSession(); err != nil {
 		return err
 	}
 	if w.sess.Score == nil || *w.sess.Score != want {
-		return verdict.Failf("", want, fmtPtr(w.sess.Score), "score")
+		return verdict.Failf(w.rule(), want, fmtPtr(w.sess.Score), "score")
 	}
 	return nil
 }
@@ -258,7 +312,7 @@ func (w *world) terminalSummary() error {
 		}
 	}
 	if len(missing) > 0 {
-		return verdict.Failf("", summaryFields, summaryKeys(m), "a finished session lacks %v in every place a summary field may sit", missing)
+		return verdict.Failf("IYRA-TERMINAL-SUMMARY", summaryFields, summaryKeys(m), "a finished session lacks %v in every place a summary field may sit", missing)
 	}
 	return nil
 }
@@ -328,8 +382,12 @@ func (w *world) finished() error {
 		return err
 	}
 	t, st, ph, ok := signals(w.sess)
+	if !t && !st && !ph {
+		// Not ended at all: the scenario's rule says it should have.
+		return verdict.Failf(w.rule(), "a finished session", fmt.Sprintf("terminal=%v status=%q phase=%q", fmtBool(w.sess.Terminal), w.sess.Status, w.sess.Observation.Phase), "after the ending")
+	}
 	if !ok || !t || !st || !ph {
-		return verdict.Failf("", "terminal true, status finished, observation.phase finished",
+		return verdict.Failf("IYRA-TERMINAL-SIGNALS", "terminal true, status finished, observation.phase finished",
 			fmt.Sprintf("terminal=%v status=%q phase=%q", fmtBool(w.sess.Terminal), w.sess.Status, w.sess.Observation.Phase), "after the ending")
 	}
 	return nil
@@ -342,7 +400,7 @@ func (w *world) active() error {
 	}
 	t, st, ph, ok := signals(w.sess)
 	if !ok || t || st || ph {
-		return verdict.Failf("", "terminal false, status not finished, phase not finished",
+		return verdict.Failf("IYRA-TERMINAL-SIGNALS", "terminal false, status not finished, phase not finished",
 			fmt.Sprintf("terminal=%v status=%q phase=%q", fmtBool(w.sess.Terminal), w.sess.Status, w.sess.Observation.Phase), "while investigating")
 	}
 	return nil
@@ -366,7 +424,7 @@ func (w *world) epilogue(set bool) error {
 		if set {
 			want = "a non-empty epilogue"
 		}
-		return verdict.Failf("", want, got, "ending %q", w.sess.Observation.Ending)
+		return verdict.Failf(w.rule(), want, got, "ending %q", w.sess.Observation.Ending)
 	}
 	return nil
 }
@@ -533,13 +591,13 @@ func (w *world) replayFields() error {
 	}
 	switch {
 	case r.Integrity == nil || r.Integrity.Verified == nil:
-		return verdict.Failf("", "integrity.verified", clip(w.replay), "replay")
+		return verdict.Failf("IYRA-REPLAY", "integrity.verified", clip(w.replay), "replay")
 	case !*r.Integrity.Verified:
-		return verdict.Failf("", "integrity.verified true for an untampered session", false, "replay")
+		return verdict.Failf("IYRA-REPLAY", "integrity.verified true for an untampered session", false, "replay")
 	case r.Outcome == "" || r.TrustedRankingEligible == nil:
-		return verdict.Failf("", "outcome and trusted_ranking_eligible", clip(w.replay), "replay")
+		return verdict.Failf("IYRA-REPLAY", "outcome and trusted_ranking_eligible", clip(w.replay), "replay")
 	case r.VersionID != w.id.Version:
-		return verdict.Failf("", w.id.Version, r.VersionID, "replay version_id")
+		return verdict.Failf("IYRA-REPLAY", w.id.Version, r.VersionID, "replay version_id")
 	}
 	return nil
 }
@@ -554,11 +612,11 @@ func (w *world) replayAgrees() error {
 	s := w.sess
 	switch {
 	case r.Outcome != s.Outcome:
-		return verdict.Failf("", s.Outcome, r.Outcome, "replay outcome of a session that ended %s", s.Observation.Ending)
+		return verdict.Failf("IYRA-REPLAY-FAITHFUL", s.Outcome, r.Outcome, "replay outcome of a session that ended %s", s.Observation.Ending)
 	case r.VersionID != w.id.Version:
-		return verdict.Failf("", w.id.Version, r.VersionID, "replay version_id")
+		return verdict.Failf("IYRA-REPLAY-FAITHFUL", w.id.Version, r.VersionID, "replay version_id")
 	case r.Ending != "" && r.Ending != s.Observation.Ending:
-		return verdict.Failf("", s.Observation.Ending, r.Ending, "replay ending")
+		return verdict.Failf("IYRA-REPLAY-FAITHFUL", s.Observation.Ending, r.Ending, "replay ending")
 	}
 	return nil
 }
@@ -579,13 +637,12 @@ func (w *world) replayActions() error {
 	var got []string
 	for _, raw := range list {
 		var entry struct {
-			iyra.Action
-			Nested *iyra.Action `json:"action"`
+			Nested json.RawMessage `json:"action"`
 		}
 		_ = json.Unmarshal(raw, &entry)
-		a := entry.Action
-		if entry.Nested != nil {
-			a = *entry.Nested
+		a := w.fromWire(raw)
+		if len(entry.Nested) > 0 {
+			a = w.fromWire(entry.Nested)
 		}
 		got = append(got, string(a.Canonical()))
 	}
@@ -594,7 +651,7 @@ func (w *world) replayActions() error {
 		want = append(want, string(a.Canonical()))
 	}
 	if !slices.Equal(got, want) {
-		return verdict.Failf("", want, got, "the replay's actions against the accepted ones")
+		return verdict.Failf("IYRA-REPLAY-FAITHFUL", want, got, "the replay's actions against the accepted ones")
 	}
 	return nil
 }
@@ -633,12 +690,12 @@ func (w *world) nextStepsRead() error {
 		return verdict.Failf("IYRA-REPLAY", "integrity.verified true for an untouched session", clip(w.replay), "replay")
 	}
 	if r.VoluntaryNextSteps == nil {
-		return verdict.Failf("", "a voluntary_next_steps list", clip(w.replay), "a verified replay")
+		return verdict.Failf("IYRA-NEXT-STEPS-READ-ONLY", "a voluntary_next_steps list", clip(w.replay), "a verified replay")
 	}
 	for _, e := range r.VoluntaryNextSteps {
 		m, _ := e.(map[string]any)
 		if method := strings.ToUpper(str(m["method"])); method != http.MethodGet && method != http.MethodHead {
-			return verdict.Failf("", "a read request (GET or HEAD)", e, "voluntary_next_steps entry")
+			return verdict.Failf("IYRA-NEXT-STEPS-READ-ONLY", "a read request (GET or HEAD)", e, "voluntary_next_steps entry")
 		}
 	}
 	return nil
@@ -654,7 +711,7 @@ func (w *world) verifiedNotEligible() error {
 	}
 	verified := r.Integrity != nil && r.Integrity.Verified != nil && *r.Integrity.Verified
 	if !verified || r.TrustedRankingEligible == nil || *r.TrustedRankingEligible {
-		return verdict.Failf("", "integrity.verified true, trusted_ranking_eligible false", clip(w.replay), "replay of a session whose variant the caller chose")
+		return verdict.Failf("IYRA-RANKING-SEPARATE", "integrity.verified true, trusted_ranking_eligible false", clip(w.replay), "replay of a session whose variant the caller chose")
 	}
 	return nil
 }
@@ -666,11 +723,11 @@ func (w *world) replayChain(n int) error {
 		return err
 	}
 	if len(r.Actions) != n {
-		return verdict.Failf("", n, len(r.Actions), "accepted actions in the replay")
+		return verdict.Failf("IYRA-REPLAY-INTEGRITY", n, len(r.Actions), "accepted actions in the replay")
 	}
 	seed := iyra.ChainSeed(w.sess.SessionID, w.id.Version)
 	if r.Integrity == nil || r.Integrity.Seed != seed || !iyra.VerifyChain(seed, r.Actions, r.Integrity.Head) {
-		return verdict.Failf("", "a chain recomputing from "+seed, clip(w.replay), "replay integrity")
+		return verdict.Failf("IYRA-REPLAY-INTEGRITY", "a chain recomputing from "+seed, clip(w.replay), "replay integrity")
 	}
 	return nil
 }
@@ -682,7 +739,7 @@ func (w *world) progressMirrors() error {
 	}
 	p, o := w.sess.Progress, w.sess.Observation
 	if p == nil {
-		return verdict.Failf("", "a progress object", "none", "session response")
+		return verdict.Failf("IYRA-PROGRESS", "a progress object", "none", "session response")
 	}
 	var inspected []string
 	for _, s := range iyra.Sites {
@@ -695,7 +752,7 @@ func (w *world) progressMirrors() error {
 		p.SelectedClaim == o.SelectedClaim && sameStrings(p.CollectedSources, o.CollectedSources) &&
 		sameStrings(p.InspectedSites, inspected) && p.StepsUsed+p.StepsRemaining == 9
 	if !ok {
-		return verdict.Failf("", fmt.Sprintf("%+v", o), fmt.Sprintf("%+v", *p), "progress vs observation")
+		return verdict.Failf("IYRA-PROGRESS", fmt.Sprintf("%+v", o), fmt.Sprintf("%+v", *p), "progress vs observation")
 	}
 	return nil
 }
@@ -712,10 +769,10 @@ func (w *world) milestones(list string) error {
 		}
 	}
 	if w.sess.Progress == nil {
-		return verdict.Failf("", want, "no progress", "milestones")
+		return verdict.Failf("IYRA-MILESTONES", want, "no progress", "milestones")
 	}
 	if !sameStrings(w.sess.Progress.Milestones, want) {
-		return verdict.Failf("", want, w.sess.Progress.Milestones, "progress.milestones")
+		return verdict.Failf("IYRA-MILESTONES", want, w.sess.Progress.Milestones, "progress.milestones")
 	}
 	return nil
 }
@@ -728,7 +785,7 @@ func (w *world) personalBest(e, allies, steps int, ending string) error {
 	}
 	want := iyra.PersonalBest{Evidence: e, Allies: allies, Steps: steps, Ending: ending}
 	if r.PersonalBest == nil || *r.PersonalBest != want {
-		return verdict.Failf("", want, r.PersonalBest, "replay personal_best_dimensions")
+		return verdict.Failf("IYRA-PERSONAL-BEST", want, r.PersonalBest, "replay personal_best_dimensions")
 	}
 	return nil
 }

@@ -35,6 +35,15 @@ type Model struct {
 	Said map[string]map[engine.Verdict]bool
 	// Shows lists the state keys the target's last answer held.
 	Shows map[string]bool
+	// Unsure is set when the target accepted an answer the model could not
+	// book (a cited source it never saw in the kit's shape) this case.
+	Unsure bool
+	// Published counts the publishes the target accepted.
+	Published int
+	// Note receives soft findings (REFERENCE departures, and further
+	// problems beside a failure); without it they wait in Pending.
+	Note    func(error)
+	Pending []error
 }
 
 // NewModel starts a model from a run's first state.
@@ -52,6 +61,7 @@ func (m *Model) resetCase() {
 	m.Rejections = map[string]int{}
 	m.Seen = nil
 	m.Said = map[string]map[engine.Verdict]bool{}
+	m.Unsure = false
 }
 
 // Expect is what the model predicts for one action.
@@ -114,6 +124,10 @@ func (m *Model) Predict(action, arg string) Expect {
 		return refused("PP-COMMENT-LENGTH")
 	case s.CommentsLeft <= 0 && m.commentsCounted():
 		return refused("PP-COMMENT")
+	case len(arg) > engine.MaxCommentRunes:
+		// <text max 500> names no unit: counting characters, not bytes, is
+		// the kit's reading (PP-COMMENT-CHARS).
+		return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT-CHARS"}
 	}
 	return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT"}
 }
@@ -227,6 +241,12 @@ func (m *Model) predictAnswer(arg string) Expect {
 		return refused("PP-ANSWER-GRAMMAR")
 	}
 	cited, stop := m.citedSources(a.Sources)
+	if stop != nil && stop.HTTP == 200 && !a.NeedsSource() {
+		// The seed's malformed list is about assertions; that a hedge's or
+		// an unverifiable assertion's sources must be acquired too is the
+		// kit's reading (PP-ANSWER-BACKING).
+		stop.Rule = "PP-ANSWER-BACKING"
+	}
 	if stop != nil {
 		return *stop
 	}
@@ -325,12 +345,20 @@ func (m *Model) answerRule(arg string, a engine.Answer, qID string) string {
 // absorbs it. status is the HTTP status; r is nil unless it was 200.
 func (m *Model) Check(action, arg string, e Expect, status int, r *actionResponse) error {
 	if e.HTTP == -1 {
+		m.Unsure = true
 		if r != nil {
+			m.bookShown(arg, r)
 			m.absorb(r)
 		}
 		return nil
 	}
-	if e.Alt400 && status == 400 {
+	if (e.Alt400 || (e.HTTP == 200 && !e.OK)) && status == 400 {
+		// The seed gives no status for ok:false; 400 (ボディ不正 /
+		// バリデーション失敗) is as faithful a refusal as 200 ok:false, and
+		// 200 is the kit's choice (PP-REFUSAL-CODES).
+		if !e.Alt400 {
+			m.note(verdict.Failf("PP-REFUSAL-CODES", "200 with ok:false", status, "%s %q refused", action, arg))
+		}
 		return nil
 	}
 	if status != e.HTTP {
@@ -357,6 +385,7 @@ func (m *Model) Check(action, arg string, e Expect, status int, r *actionRespons
 		return err
 	}
 	if e.Publish {
+		m.Published++
 		if err := m.checkPublish(r); err != nil {
 			return err
 		}
@@ -389,6 +418,19 @@ func (e Expect) Record0() string {
 		return ""
 	}
 	return e.Record.Question
+}
+
+// bookShown books the answer to arg's question as the target shows it,
+// when the model could not predict the answer (a cited source it never saw
+// in the kit's shape) but the target lists its recorded answers.
+func (m *Model) bookShown(arg string, r *actionResponse) {
+	a, err := engine.ParseAnswer(arg)
+	if err != nil || !r.OK || !r.has["answers"] {
+		return
+	}
+	if got, ok := r.State.Answers[a.Question]; ok {
+		m.Answers[a.Question] = canon(got)
+	}
 }
 
 // learn applies an accepted prediction to the model's own answer book.
@@ -443,14 +485,43 @@ func refusalRule(action, arg string, before engine.StateView, e Expect, r *actio
 	return okRule(e)
 }
 
-// checkBasics checks ok, turn, AP, answers and rejections.
+// checkBasics checks ok, turn, AP, answers and rejections. What the answer
+// must hold whatever the action did (its turn is state.turn, AP never below
+// 0, trust within 100 and moved only by publish, the score formula) is
+// checked before the prediction, so no departure from the kit's reading of
+// the action hides it.
 func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) error {
+	before, after := m.State, r.State
+	switch {
+	case r.Turn != after.Turn:
+		return verdict.Failf("PP-ACTION-RESPONSE", after.Turn, r.Turn, "the response's turn differs from state.turn")
+	case after.AP < 0:
+		return verdict.Failf("PP-AP-INSUFFICIENT", "AP >= 0", after.AP, "AP after %s %q", action, arg)
+	case !e.Publish && after.Trust != before.Trust:
+		return verdict.Failf("PP-ACTION-OK-FALSE", before.Trust, after.Trust, "trust changed outside publish")
+	case after.Trust > engine.TrustMax:
+		return verdict.Failf("PP-TRUST-INIT", "trust <= 100", after.Trust, "")
+	}
+	if err := m.checkPredicted(action, arg, e, r); err != nil {
+		// A departure from one of the kit's readings is only noted when
+		// the score formula, which binds whatever the action did, holds.
+		return judge(m.note, err, checkScore(r))
+	}
+	if err := checkScore(r); err != nil {
+		return err
+	}
+	if e.Publish {
+		return nil
+	}
+	return m.checkAnswers(e, r)
+}
+
+// checkPredicted compares ok, the turn and the AP with the prediction.
+func (m *Model) checkPredicted(action, arg string, e Expect, r *actionResponse) error {
 	before, after := m.State, r.State
 	switch {
 	case r.OK != e.OK:
 		return verdict.Failf(refusalRule(action, arg, before, e, r), fmt.Sprintf("ok:%v", e.OK), fmt.Sprintf("ok:%v (%s %s)", r.OK, r.Code, r.Error), "%s %q", action, arg)
-	case r.Turn != after.Turn:
-		return verdict.Failf("PP-ACTION-RESPONSE", after.Turn, r.Turn, "the response's turn differs from state.turn")
 	case !e.OK && after.Turn != before.Turn:
 		return verdict.Failf("PP-ACTION-OK-FALSE", before.Turn, after.Turn, "ok:false %s %q spent a turn", action, arg)
 	case e.OK && after.Turn != before.Turn+e.Turns:
@@ -459,26 +530,23 @@ func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) err
 			rule = "PP-ACTION-TURN"
 		}
 		return verdict.Failf(rule, before.Turn+e.Turns, after.Turn, "turn after %s %q", action, arg)
-	case after.AP < 0:
-		return verdict.Failf("PP-AP-INSUFFICIENT", "AP >= 0", after.AP, "AP after %s %q", action, arg)
 	case !e.Publish && after.AP != before.AP-e.APCost:
 		rule := "PP-AP-COST"
 		if !e.OK {
 			rule = "PP-ACTION-OK-FALSE"
 		}
 		return verdict.Failf(rule, before.AP-e.APCost, after.AP, "AP after %s %q", action, arg)
-	case !e.Publish && after.Trust != before.Trust:
-		return verdict.Failf("PP-ACTION-OK-FALSE", before.Trust, after.Trust, "trust changed outside publish")
-	case after.Trust > engine.TrustMax:
-		return verdict.Failf("PP-TRUST-INIT", "trust <= 100", after.Trust, "")
-	case r.has["score"] && r.has["points"] && after.Score != engine.Score(after.Points, after.Trust, after.Turn):
-		return verdict.Failf("PP-SCORE", engine.Score(after.Points, after.Trust, after.Turn), after.Score,
-			"points %d, trust %d, turns %d", after.Points, after.Trust, after.Turn)
 	}
-	if e.Publish {
-		return nil
+	return nil
+}
+
+// checkScore checks a shown score against its formula (PP-SCORE).
+func checkScore(r *actionResponse) error {
+	s := r.State
+	if r.has["score"] && r.has["points"] && s.Score != engine.Score(s.Points, s.Trust, s.Turn) {
+		return verdict.Failf("PP-SCORE", engine.Score(s.Points, s.Trust, s.Turn), s.Score, "points %d, trust %d, turns %d", s.Points, s.Trust, s.Turn)
 	}
-	return m.checkAnswers(e, r)
+	return nil
 }
 
 // canon spells an answer's verdict and confidence canonically, whatever
@@ -504,7 +572,6 @@ func (m *Model) checkAnswers(e Expect, r *actionResponse) error {
 	}
 	rule := "PP-ACTION-OK-FALSE"
 	if e.OK && e.Record != nil {
-		rule = e.Rule
 		if e.Rejected {
 			rej[e.Record.Question]++
 			rule = okRule(e)
@@ -637,16 +704,58 @@ func actionNames(list []string) []string {
 	return out
 }
 
+// checkAvailable checks available_actions: it must never list an action
+// the current situation refuses (PP-AVAILABLE-ACTIONS). Leaving a valid
+// action out, or listing the meta-actions status and comment, is the
+// kit's reading of "lists what is valid" (PP-AVAILABLE-ACTIONS-COMPLETE).
 func (m *Model) checkAvailable(list []string) error {
 	got, want := actionNames(list), m.Expected()
 	if m.State.Status != engine.StatusActive && len(got) == 0 {
 		return nil // nothing is valid on a finished run but status, which a target may leave unlisted
 	}
+	allowed := append(append([]string(nil), want...), m.mayAlsoList()...)
+	for _, a := range got {
+		if !contains(allowed, a) {
+			return verdict.Failf("PP-AVAILABLE-ACTIONS", want, list, "%s is listed but refused now: turn %d, AP %d, %d/%d answered", a, m.State.Turn, m.State.AP,
+				len(m.Answers), len(m.State.Case.Questions))
+		}
+	}
 	if !sameSet(want, got) {
-		return verdict.Failf("PP-AVAILABLE-ACTIONS", want, list, "turn %d, AP %d, %d/%d answered", m.State.Turn, m.State.AP,
-			len(m.Answers), len(m.State.Case.Questions))
+		m.note(verdict.Failf("PP-AVAILABLE-ACTIONS-COMPLETE", want, list, "turn %d, AP %d, %d/%d answered", m.State.Turn, m.State.AP,
+			len(m.Answers), len(m.State.Case.Questions)))
 	}
 	return nil
+}
+
+// mayAlsoList names the actions a faithful target may list beyond the
+// model's own: reading or interviewing again where AP allows (re-reading is
+// the kit's choice, PP-READ-ONCE), and publishing when the model could not
+// book every answer the target recorded.
+func (m *Model) mayAlsoList() []string {
+	s := m.State
+	if s.Status != engine.StatusActive || s.Turn >= s.BudgetTurns {
+		return nil
+	}
+	var out []string
+	if s.AP >= engine.APRead && len(s.Case.Documents) > 0 {
+		out = append(out, engine.ActRead)
+	}
+	if s.AP >= engine.APInterview && len(s.Case.Witnesses) > 0 {
+		out = append(out, engine.ActInterview)
+	}
+	if m.Unsure {
+		out = append(out, engine.ActPublish)
+	}
+	return out
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 // stateKeys lists the keys the target's state object holds, so checks of

@@ -20,6 +20,12 @@ const defaultBudget = 150
 // Steps registers the step definitions of one scenario.
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w := newWorld(env)
+	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
+		for _, t := range s.Tags {
+			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
+		}
+		return ctx, nil
+	})
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
 		w.failed = err != nil
 		for _, f := range w.cleanup {
@@ -36,11 +42,23 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	quotaSteps(sc, w)
 	moreSteps(sc, w)
 	fireSteps(sc, w)
+	fallbackSteps(sc, w)
+}
+
+// rule names the rule a generic step (a status, a refusal, an unchanged
+// run) checks: the scenario's first catalogued rule tag.
+func (w *world) rule() string {
+	for _, t := range w.tags {
+		if _, ok := catalogue().Rule(t); ok {
+			return t
+		}
+	}
+	return "untagged scenario"
 }
 
 func (w *world) wantStatus(code int) error {
 	if w.status != code {
-		return verdict.Failf("", code, w.status, "body %s", clip(w.body))
+		return verdict.Failf(w.rule(), code, w.status, "body %s", clip(w.body))
 	}
 	return nil
 }
@@ -48,7 +66,7 @@ func (w *world) wantStatus(code int) error {
 // wantCreated accepts 200 or 201 for a creation: the seed names neither.
 func (w *world) wantCreated() error {
 	if !created2xx(w.status) {
-		return verdict.Failf("", "200 or 201", w.status, "body %s", clip(w.body))
+		return verdict.Failf(w.rule(), "200 or 201", w.status, "body %s", clip(w.body))
 	}
 	return nil
 }
@@ -79,9 +97,11 @@ func apiSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent sends an action without authorization$`, w.actWithoutAuth)
 	sc.Step(`^the agent sends an action with an invalid key$`, w.actWithInvalidKey)
 	sc.Step(`^the error body carries the code "([^"]*)" and a message$`, w.errorBodyCode)
+	sc.Step(`^the error body carries an error string$`, w.errorString)
 	sc.Step(`^the agent sends the raw action body (.+)$`, w.sendRawAction)
 	sc.Step(`^nothing about the run changed$`, w.runUnchanged)
 	sc.Step(`^another agent acts on the run$`, w.otherAgentActs)
+	sc.Step(`^another agent (extends|hides|reviews) the run$`, w.otherAgentWrites)
 	sc.Step(`^the agent acts on a run that does not exist$`, w.actOnMissingRun)
 	sc.Step(`^a run played through to the end$`, w.playedRun)
 	sc.Step(`^the agent sends the unknown action "([^"]*)"$`, w.sendUnknownAction)
@@ -195,7 +215,7 @@ func (w *world) logFetchable(ctx context.Context) error {
 		return err
 	}
 	if l.RunID != w.run {
-		return verdict.Failf("", w.run, l.RunID, "run_id of the log")
+		return verdict.Failf(w.rule(), w.run, l.RunID, "run_id of the log")
 	}
 	return nil
 }
@@ -248,7 +268,7 @@ func (w *world) runUnchanged(ctx context.Context) error {
 	a, b := *w.snap, s
 	if a.Turn != b.Turn || a.AP != b.AP || a.Trust != b.Trust || a.Points != b.Points || a.CaseNo != b.CaseNo ||
 		a.Status != b.Status || a.BudgetTurns != b.BudgetTurns || len(a.Answers) != len(b.Answers) || !sameSet(a.Acquired, b.Acquired) {
-		return verdict.Failf("", fmt.Sprintf("turn %d AP %d trust %d answers %d", a.Turn, a.AP, a.Trust, len(a.Answers)),
+		return verdict.Failf(w.rule(), fmt.Sprintf("turn %d AP %d trust %d answers %d", a.Turn, a.AP, a.Trust, len(a.Answers)),
 			fmt.Sprintf("turn %d AP %d trust %d answers %d", b.Turn, b.AP, b.Trust, len(b.Answers)), "the run changed")
 	}
 	return nil
@@ -256,6 +276,28 @@ func (w *world) runUnchanged(ctx context.Context) error {
 
 // otherAgentActs marks the run and has a second, freshly registered agent
 // send a look on it.
+// otherAgentWrites sends an owner write (extend, visibility, review) to the
+// run with another agent's key (PP-ERR-403: every owner endpoint).
+func (w *world) otherAgentWrites(ctx context.Context, what string) error {
+	w.mark()
+	other, err := w.register(ctx, "pp-conformance-other")
+	if err != nil {
+		return err
+	}
+	poolOf(w.env).regs++
+	path, body := map[string]string{"extends": "extend", "hides": "visibility", "reviews": "review"}[what], any(nil)
+	switch what {
+	case "extends":
+		body = map[string]int{"turns": 1}
+	case "hides":
+		body = map[string]string{"visibility": "hidden"}
+	default:
+		body = map[string]string{"text": "他人の run への書評"}
+	}
+	_, err = w.do(ctx, http.MethodPost, "/runs/"+w.run+"/"+path, other.Key, body, nil)
+	return err
+}
+
 func (w *world) otherAgentActs(ctx context.Context) error {
 	w.mark()
 	other, err := w.register(ctx, "pp-conformance-other")
@@ -289,4 +331,13 @@ func (w *world) unknownActionRefused() error {
 		return nil
 	}
 	return verdict.Failf("PP-ACTION-OK-FALSE", "400, or ok:false", fmt.Sprintf("%d %s", w.status, clip(w.body)), "an action the seed does not list")
+}
+
+// errorString checks a refusal carries a non-empty error string, the field
+// the seed's own client prints (PP-ERROR-STRING).
+func (w *world) errorString() error {
+	if e := w.errBody(); e.Error == "" {
+		return verdict.Failf("PP-ERROR-STRING", "a non-empty error string", clip(w.body), "status %d", w.status)
+	}
+	return nil
 }

@@ -32,6 +32,7 @@ func caseSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent reads the same document again$`, w.rereadDocument)
 	sc.Step(`^the agent performs "([^"]*)" with "([^"]*)"$`, w.perform)
 	sc.Step(`^the available actions match the run's situation$`, w.availableMatch)
+	sc.Step(`^the available actions list every action valid now$`, w.availableComplete)
 	sc.Step(`^the state shows the run's resources and the case's public face$`, w.stateView)
 	sc.Step(`^the events hold one document event for that document$`, w.oneDocumentEvent)
 	sc.Step(`^the document shows its kind, origin, text and the claims it takes a stance on$`, w.docFormat)
@@ -97,7 +98,7 @@ func (w *world) publishPaper(ctx context.Context) error {
 func (w *world) case2Open() error {
 	s := w.m.State
 	if s.CaseNo != 2 || s.AP != 12 {
-		return verdict.Failf("", "case 2 with 12 AP", fmt.Sprintf("case %d with %d AP", s.CaseNo, s.AP), "")
+		return verdict.Failf(w.rule(), "case 2 with 12 AP", fmt.Sprintf("case %d with %d AP", s.CaseNo, s.AP), "")
 	}
 	return nil
 }
@@ -106,7 +107,7 @@ func (w *world) case2Open() error {
 // turn after the mark (the scenario's rule).
 func (w *world) succeedsSpendingTurn() error {
 	if w.last == nil || !w.last.OK || w.last.State.Turn != w.before.Turn+1 {
-		return verdict.Failf("", fmt.Sprintf("ok:true at turn %d", w.before.Turn+1), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
+		return verdict.Failf(w.rule(), fmt.Sprintf("ok:true at turn %d", w.before.Turn+1), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
 	}
 	return nil
 }
@@ -150,6 +151,18 @@ func (w *world) perform(ctx context.Context, action, arg string) error {
 // model (Model.checkAvailable names the rule).
 func (w *world) availableMatch() error {
 	return w.m.checkAvailable(w.last.AvailableActions)
+}
+
+// availableComplete checks that the last answer listed every action the
+// model judges valid now, no more and no fewer (PP-AVAILABLE-ACTIONS-COMPLETE).
+func (w *world) availableComplete() error {
+	if w.last == nil {
+		return verdict.Errorf("no action answer to read available_actions from")
+	}
+	if want, got := w.m.Expected(), actionNames(w.last.AvailableActions); !sameSet(want, got) {
+		return verdict.Failf("PP-AVAILABLE-ACTIONS-COMPLETE", want, w.last.AvailableActions, "")
+	}
+	return nil
 }
 
 // stateView checks that the last state shows the run, status active, the

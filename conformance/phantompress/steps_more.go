@@ -82,7 +82,7 @@ func (w *world) fetchWithoutKey(ctx context.Context, what string) error {
 // rule).
 func (w *world) requestSucceeds() error {
 	if w.status != http.StatusOK {
-		return verdict.Failf("", 200, w.status, "%s", clip(w.body))
+		return verdict.Failf(w.rule(), 200, w.status, "%s", clip(w.body))
 	}
 	return nil
 }
@@ -140,6 +140,9 @@ func (w *world) finalCaseBonuses() error {
 			}
 			return nil
 		}
+	}
+	if _, err := w.lastSettlement(); err != nil {
+		return err
 	}
 	return verdict.Failf("PP-SETTLE-BONUS", "a settlement of case 4", len(w.m.Settlements), "")
 }

@@ -136,7 +136,7 @@ func (w *world) refusedWithCode(code int, name string) error {
 		return err
 	}
 	if e := w.errBody(); e.Code != name {
-		return verdict.Failf("", name, e.Code, "code of the %d answer", code)
+		return verdict.Failf(w.rule(), name, e.Code, "code of the %d answer", code)
 	}
 	return nil
 }

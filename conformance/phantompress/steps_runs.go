@@ -22,6 +22,7 @@ func runSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^a fresh run with a budget of (\d+) turns$`, w.freshRunWithBudget)
 	sc.Step(`^the agent extends the budget by (\d+) turns$`, w.extendBudget)
 	sc.Step(`^the budget is still (\d+) turns$`, w.budgetIs)
+	sc.Step(`^the budget does not exceed (\d+) turns$`, w.budgetAtMost)
 	sc.Step(`^the budget is now (\d+) turns$`, w.budgetNow)
 	sc.Step(`^the agent has spent the whole budget$`, w.spendWholeBudget)
 	sc.Step(`^the public log records the extension from (\d+) to (\d+) turns$`, w.logRecordsExtension)
@@ -61,6 +62,7 @@ func commentSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^a second review is refused$`, w.secondReviewRefused)
 	sc.Step(`^the agent comments "([^"]*)"$`, w.comment)
 	sc.Step(`^the agent comments with (\d+) characters$`, w.commentOfLength)
+	sc.Step(`^the agent comments with (\d+) single-byte characters$`, w.commentOfASCII)
 	sc.Step(`^the comment is (accepted|refused)$`, w.commentOutcome)
 	sc.Step(`^the agent has written 100 comments$`, w.writeMaxComments)
 	sc.Step(`^the action succeeds without spending a turn$`, w.succeedsWithoutTurn)
@@ -97,7 +99,7 @@ func (w *world) runStartedWithBudget(n int) error {
 		return verdict.Failf("PP-RUN-CREATE", "run_<12hex> with narrative and available_actions", clip(w.body), "")
 	}
 	if c.State.BudgetTurns != n || c.State.Turn != 0 {
-		return verdict.Failf("", fmt.Sprintf("budget %d at turn 0", n), fmt.Sprintf("budget %d at turn %d", c.State.BudgetTurns, c.State.Turn), "")
+		return verdict.Failf("PP-RUN-CREATE", fmt.Sprintf("budget %d at turn 0", n), fmt.Sprintf("budget %d at turn %d", c.State.BudgetTurns, c.State.Turn), "")
 	}
 	return nil
 }
@@ -112,6 +114,24 @@ func (w *world) extendBudget(ctx context.Context, n int) error {
 	return err
 }
 
+// budgetAtMost checks the run's budget stays within n turns after an
+// extension past it, whether the target refused the extension or clamped it
+// (the seed fixes the limit, not the answer: PP-RUN-TURN-LIMIT).
+func (w *world) budgetAtMost(ctx context.Context, n int) error {
+	if w.status/100 != 2 && w.status/100 != 4 {
+		return verdict.Failf(w.rule(), "a refusal or a clamped extension", w.status, "%s", clip(w.body))
+	}
+	s, err := w.fetchState(ctx)
+	if err != nil {
+		return err
+	}
+	if s.BudgetTurns > n || s.BudgetTurns < w.snap.BudgetTurns {
+		return verdict.Failf(w.rule(), fmt.Sprintf("a budget from %d to %d", w.snap.BudgetTurns, n), s.BudgetTurns, "budget_turns after extending past the limit")
+	}
+	w.m.State = s
+	return nil
+}
+
 // budgetIs is the step "the budget is still n turns": it checks the run's
 // budget_turns (the scenario's rule) and keeps the fetched state.
 func (w *world) budgetIs(ctx context.Context, n int) error {
@@ -120,7 +140,7 @@ func (w *world) budgetIs(ctx context.Context, n int) error {
 		return err
 	}
 	if s.BudgetTurns != n {
-		return verdict.Failf("", n, s.BudgetTurns, "budget_turns")
+		return verdict.Failf(w.rule(), n, s.BudgetTurns, "budget_turns")
 	}
 	w.m.State = s
 	return nil
@@ -230,13 +250,13 @@ func (w *world) rowHoldsFinalScore() error {
 	for _, e := range es {
 		if e.Agent.ID == w.me.ID {
 			if e.Score < final {
-				return verdict.Failf("PP-LEADERBOARD", fmt.Sprintf("a best score >= %d", final), e.Score, "the row of an agent that finished a run with %d", final)
+				return verdict.Failf(w.rule(), fmt.Sprintf("a best score >= %d", final), e.Score, "the row of an agent that finished a run with %d", final)
 			}
 			return nil
 		}
 	}
 	if len(es) < 50 {
-		return verdict.Failf("PP-LEADERBOARD", "a row for the agent", len(es), "an agent with a finished public unseeded run scoring %d is not ranked on a board of fewer than 50", final)
+		return verdict.Failf(w.rule(), "a row for the agent", len(es), "an agent with a finished public unseeded run scoring %d is not ranked on a board of fewer than 50", final)
 	}
 	return nil
 }
@@ -362,8 +382,13 @@ func (w *world) logListsOneLook(ctx context.Context) error {
 	if !hasKey(w.body, "log") {
 		return verdict.Failf("PP-RUN-LOG", "the kit's log[{action}]", clip(w.body), "the run log's shape")
 	}
+	for _, e := range l.Log {
+		if e.Action == engine.ActStatus { // PP-STATUS: not logged
+			return verdict.Failf(w.rule(), "one logged look", l.Log, "status must not be logged")
+		}
+	}
 	if len(l.Log) != 1 || l.Log[0].Action != engine.ActLook {
-		return verdict.Failf("", "one logged look", l.Log, "status must not be logged")
+		return verdict.Failf("PP-RUN-LOG", "one logged look", l.Log, "the full log of a run that only looked")
 	}
 	return nil
 }
@@ -418,6 +443,15 @@ func (w *world) comment(ctx context.Context, text string) error {
 }
 
 // commentOfLength marks the run and comments a text of n characters.
+// commentOfASCII comments n single-byte characters: as many bytes as
+// characters, so either unit of <text max 500> reads it the same way
+// (PP-COMMENT-LENGTH).
+func (w *world) commentOfASCII(ctx context.Context, n int) error {
+	w.mark()
+	return w.act(ctx, engine.ActComment, strings.Repeat("a", n))
+}
+
+// commentOfLength comments n Japanese characters (3 bytes each in UTF-8).
 func (w *world) commentOfLength(ctx context.Context, n int) error {
 	w.mark()
 	return w.act(ctx, engine.ActComment, repeatRunes(n))
@@ -451,7 +485,7 @@ func (w *world) writeMaxComments(ctx context.Context) error {
 // marked turn (the scenario's rule).
 func (w *world) succeedsWithoutTurn() error {
 	if w.last == nil || !w.last.OK || w.last.State.Turn != w.before.Turn {
-		return verdict.Failf("", fmt.Sprintf("ok:true at turn %d", w.before.Turn), w.last, "")
+		return verdict.Failf(w.rule(), fmt.Sprintf("ok:true at turn %d", w.before.Turn), w.last, "")
 	}
 	return nil
 }
@@ -460,11 +494,18 @@ func (w *world) succeedsWithoutTurn() error {
 // marked turn, or 400 where the expectation allows it for a missing
 // argument (the scenario's rule).
 func (w *world) refusedWithoutTurn() error {
-	if w.last == nil && w.expect.Alt400 && w.status == http.StatusBadRequest {
-		return nil // a missing required arg may be a 400 (the run is checked unchanged where it matters)
+	if w.last == nil && w.status == http.StatusBadRequest {
+		// The seed gives ok:false no status: a 400 refusal is as faithful
+		// (the run is checked unchanged where it matters, and a state the
+		// body shows must still be at the same turn).
+		var r actionResponse
+		if json.Unmarshal(w.body, &r) == nil && stateKeys(w.body)["turn"] && r.State.Turn != w.before.Turn {
+			return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("turn %d", r.State.Turn), "a 400 refusal that spent a turn")
+		}
+		return nil
 	}
 	if w.last == nil || w.last.OK || w.last.State.Turn != w.before.Turn {
-		return verdict.Failf("", fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
+		return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
 	}
 	return nil
 }
@@ -519,7 +560,7 @@ func (w *world) wireBody(what string) error {
 	if w.status >= 400 && w.status < 500 && w.status != http.StatusUnauthorized && w.status != http.StatusNotFound {
 		return verdict.Failf("PP-WIRE-BODIES", "2xx for the kit's "+what+" body", w.status, "%s", clip(w.body))
 	}
-	return verdict.Failf("", "2xx", w.status, "%s: %s", what, clip(w.body))
+	return verdict.Failf("PP-WIRE-BODIES", "2xx", w.status, "%s: %s", what, clip(w.body))
 }
 
 // hasKey reports whether a JSON object body holds key at its top level.

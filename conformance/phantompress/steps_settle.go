@@ -11,7 +11,14 @@ import (
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
+// lastSettlement returns the last settlement the target revealed in the
+// kit's shape. A target that published in another shape was held to the
+// publish invariants when the publish came back (checkPublishInvariants);
+// what only the exact settlement shows is unchecked on it.
 func (w *world) lastSettlement() (*engine.Settlement, error) {
+	if len(w.m.Settlements) == 0 && w.m.Published > 0 {
+		return nil, verdict.Skipf("unchecked: the target's publish answers carry no settlement in the kit's event shape (PP-EVENTS); trust, status, case and AP were checked at each publish")
+	}
 	if len(w.m.Settlements) == 0 {
 		return nil, verdict.Failf("PP-HIDE-REVEAL", "a settlement", "none", "")
 	}
@@ -38,7 +45,8 @@ func settleSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^nothing shown before the publish held a revealed answer, trap or witness type$`, w.nothingLeaked)
 	sc.Step(`^the agent has looked at the case and interviewed a witness$`, w.lookedAndInterviewed)
 	sc.Step(`^the agent fetches the public log of the run$`, w.fetchLog)
-	sc.Step(`^the settlement reveals every question's answer, the traps and every witness's type$`, w.revealComplete)
+	sc.Step(`^the settlement reveals every question's answer$`, w.revealAnswers)
+	sc.Step(`^the settlement reveals the traps and every witness's type$`, w.revealDetail)
 }
 
 // settlementMatches checks that a settlement exists (PP-HIDE-REVEAL): the
@@ -91,6 +99,9 @@ func (w *world) ghostCost() error {
 // and each case added the clear bonus with the victory bonus on the last
 // (PP-SETTLE-BONUS).
 func (w *world) bonusesAndVictory() error {
+	if _, err := w.lastSettlement(); err != nil && w.m.State.Status == engine.StatusVictory {
+		return err // no settlement in the kit's shape: the bonuses are unchecked
+	}
 	if len(w.m.Settlements) != 4 || w.m.State.Status != engine.StatusVictory {
 		return verdict.Failf("PP-SETTLE-BONUS", "four published cases and victory", fmt.Sprintf("%d, %s", len(w.m.Settlements), w.m.State.Status), "")
 	}
@@ -189,10 +200,11 @@ func (w *world) scoreFormula() error {
 func (w *world) nothingLeaked() error {
 	// The model compared every body of the case with the reveal when the
 	// publish came back (Model.checkHidden); here it must have had both.
-	if len(w.m.Settlements) == 0 {
-		return verdict.Failf("PP-HIDE-REVEAL", "a publish with its reveal", "none", "")
+	last, err := w.lastSettlement()
+	if err != nil {
+		return err
 	}
-	st := w.m.Settlements[len(w.m.Settlements)-1]
+	st := *last
 	if len(st.Reveal.Answers) == 0 {
 		return verdict.Failf("PP-HIDE-REVEAL", "the revealed answers", st.Reveal, "")
 	}
@@ -214,17 +226,29 @@ func (w *world) fetchLog(ctx context.Context) error {
 	return err
 }
 
-// revealComplete checks that the last settlement reveals the answer of
-// every question, the traps and the type of every witness of case 1
-// (PP-HIDE-REVEAL).
-func (w *world) revealComplete() error {
+// revealAnswers checks that the last settlement reveals the answer of
+// every question of case 1 (PP-HIDE-REVEAL).
+func (w *world) revealAnswers() error {
 	st, err := w.lastSettlement()
 	if err != nil {
 		return err
 	}
-	rv := st.Reveal
-	if len(rv.Answers) != len(w.m.Cases[0].Questions) || len(rv.Witnesses) != len(w.m.Cases[0].Witnesses) || rv.Traps == nil {
-		return verdict.Failf("PP-HIDE-REVEAL", "answers, traps and witness types of case 1", rv, "")
+	if len(st.Reveal.Answers) != len(w.m.Cases[0].Questions) {
+		return verdict.Failf("PP-HIDE-REVEAL", "the correct answer of every question of case 1", st.Reveal.Answers, "")
+	}
+	return nil
+}
+
+// revealDetail checks that the last settlement reveals the traps and the
+// type of every witness of case 1 (PP-HIDE-REVEAL-DETAIL, the kit's choice:
+// the seed says when they may appear, not that they must).
+func (w *world) revealDetail() error {
+	st, err := w.lastSettlement()
+	if err != nil {
+		return err
+	}
+	if rv := st.Reveal; len(rv.Witnesses) != len(w.m.Cases[0].Witnesses) || rv.Traps == nil {
+		return verdict.Failf("PP-HIDE-REVEAL-DETAIL", "the traps and every witness's type of case 1", rv, "")
 	}
 	return nil
 }

@@ -112,6 +112,10 @@ type world struct {
 	cleanup          []func()
 	// failed is set when the scenario ended in anything but a pass.
 	failed bool
+	// tags are the scenario's tags, without @.
+	tags []string
+	// against counts the answers hedged against an official record.
+	against int
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }
@@ -261,6 +265,16 @@ func (w *world) adopt(c *created, body []byte) error {
 	if c.RunID == "" || c.State.Status != engine.StatusActive || c.State.CaseNo != 1 {
 		return verdict.Failf("PP-RUN-CREATE", "an active run at case 1", fmt.Sprintf("%s %s case %d", c.RunID, c.State.Status, c.State.CaseNo), "")
 	}
+	shows := stateKeys(body)
+	if !shows["case"] {
+		// The case's public face is the kit's shape: without it the
+		// runner cannot tell documents, witnesses or questions apart.
+		w.noteFinding(verdict.Failf("PP-STATE-VIEW", "a state with the case's public face (questions, documents, witnesses)", clip(body), ""))
+		if spec, _ := engine.SpecOf(1); c.State.AP != spec.AP { // PP-CASE-TABLE: 案件#1のAPは10
+			return verdict.Failf("PP-CASE-TABLE", spec.AP, c.State.AP, "AP at the opening of case 1")
+		}
+		return verdict.Skipf("unchecked: the target's state shows no case view (the kit's PP-STATE-VIEW shape), so the runner cannot play its cases")
+	}
 	if err := CheckCaseTable(c.State.Case, c.State.AP); err != nil {
 		return err
 	}
@@ -269,7 +283,7 @@ func (w *world) adopt(c *created, body []byte) error {
 	}
 	w.run = c.RunID
 	w.m = NewModel(c.State)
-	w.m.Shows = stateKeys(body)
+	w.m.Shows = shows
 	w.m.see("POST /runs", body)
 	return nil
 }
@@ -283,6 +297,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 	if arg != "" {
 		body["arg"] = arg
 	}
+	w.m.Note = w.noteFinding
 	e := w.m.Predict(action, arg)
 	w.before, w.expect, w.last = w.m.State, e, nil
 	w.beforeAnswers = copyAnswers(w.m.Answers)
@@ -291,6 +306,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		w.m.noteSaid(arg)
 	}
 	w.publishing = action == engine.ActPublish
+	seen := w.m.Seen
 	resp, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, body, nil)
 	w.publishing = false
 	if err != nil {
@@ -307,7 +323,22 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		r.has = stateKeys(resp.Body)
 		w.last = &r
 	}
-	return w.m.Check(action, arg, e, resp.Status, w.last)
+	if err := w.m.Check(action, arg, e, resp.Status, w.last); err != nil {
+		return err
+	}
+	if (action == engine.ActRead || action == engine.ActInterview) && e.OK && w.last != nil && w.last.OK {
+		return w.m.checkNewText(action, arg, resp.Body, seen)
+	}
+	return nil
+}
+
+// noteFinding records a soft finding in the scenario's transcript: it
+// warns (or, for a MUST rule, fails a check whose steps passed) without
+// stopping the check.
+func (w *world) noteFinding(err error) {
+	if rec := w.env.HTTP.Recorder(); rec != nil && err != nil {
+		rec.Finding(err)
+	}
 }
 
 // mark snapshots the run state for "nothing about the run changed".
@@ -351,6 +382,12 @@ func (w *world) readStatus(ctx context.Context) (engine.StateView, error) {
 		return engine.StateView{}, verdict.Failf("PP-STATUS-NOT-WRITE", 200, resp.Status, "status refused for a spent write quota: %s", clip(resp.Body))
 	}
 	var r actionResponse
+	if resp.Status == http.StatusConflict && w.m != nil && (w.m.State.Status != engine.StatusActive || w.m.State.Turn >= w.m.State.BudgetTurns) {
+		// The seed's 409 (終了済み / 予算切れ) does not exempt status, so a
+		// target may refuse it on a finished or spent run: read the state
+		// from the public log instead.
+		return w.stateFromLog(ctx)
+	}
 	if resp.Status != http.StatusOK {
 		return engine.StateView{}, verdict.Failf("PP-STATUS", 200, resp.Status, "status: %s", resp.Body)
 	}
@@ -360,6 +397,19 @@ func (w *world) readStatus(ctx context.Context) (engine.StateView, error) {
 	return r.State, nil
 }
 
+// stateFromLog reads the run's state from its public log, where the target
+// shows one there (the log's shape is the kit's, PP-RUN-LOG).
+func (w *world) stateFromLog(ctx context.Context) (engine.StateView, error) {
+	l, err := w.getLog(ctx)
+	if err != nil {
+		return engine.StateView{}, err
+	}
+	if !hasKey(w.body, "state") {
+		return engine.StateView{}, verdict.Skipf("unchecked: status is refused with 409 on this run and the public log shows no state")
+	}
+	return l.State, nil
+}
+
 // getLog fetches the public run log.
 func (w *world) getLog(ctx context.Context) (*runLog, error) {
 	resp, err := w.do(ctx, http.MethodGet, "/runs/"+w.run, "", nil, nil)
@@ -367,7 +417,7 @@ func (w *world) getLog(ctx context.Context) (*runLog, error) {
 		return nil, err
 	}
 	if resp.Status != http.StatusOK {
-		return nil, verdict.Failf("", 200, resp.Status, "GET /runs/%s: %s", w.run, resp.Body)
+		return nil, verdict.Failf(w.rule(), 200, resp.Status, "GET /runs/%s: %s", w.run, resp.Body)
 	}
 	var l runLog
 	return &l, resp.Decode("PP-RUN-LOG", &l)

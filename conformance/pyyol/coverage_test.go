@@ -72,10 +72,11 @@ func TestEachSideHasItsOwnRules(t *testing.T) {
 		if p == "push" {
 			proto = pyyol.Push()
 		}
-		if len(proto.Catalogue.Rules) == 0 {
-			t.Errorf("%s has no rules", proto.Name)
+		own, err := proto.LoadCatalogue()
+		if err != nil || len(own.Rules) == 0 {
+			t.Fatalf("%s has no rules: %v", proto.Name, err)
 		}
-		for _, r := range proto.Catalogue.Rules {
+		for _, r := range own.Rules {
 			seen[r.ID] = true
 		}
 	}

@@ -94,6 +94,9 @@ func (g *gwRun) nextOf(ctx context.Context, started bool) (frame, error) {
 		return g.next(ctx, "the next frame of the match")
 	}
 	deadline := time.Now().Add(matchDeadline())
+	if run, ok := ctx.Deadline(); ok && run.Before(deadline) {
+		deadline = run
+	}
 	for {
 		raw, err := g.ws.Next(ctx)
 		if errors.Is(err, driver.ErrTimeout) && time.Now().Before(deadline) {

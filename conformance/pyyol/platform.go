@@ -45,7 +45,7 @@ func (p *platRun) call(ctx context.Context, method, path string, body any, beare
 		req.JSON, req.Raw = nil, raw
 		req.Header["Content-Type"] = "application/yaml"
 	}
-	resp, err := mintDriver(p.g.env).Do(ctx, req)
+	resp, err := platformDriver(p.g.env).Do(ctx, req)
 	p.last = resp
 	return err
 }

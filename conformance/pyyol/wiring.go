@@ -50,7 +50,7 @@ func pushSecret(env *suite.Env) (string, error) {
 func pushDrivers(env *suite.Env, secret string) (*driver.SignedHTTP, *driver.HMACSigner) {
 	secrets := env.HTTP.Secrets()
 	signer := driver.NewHMACSigner(secret, driver.PyyolScheme(), secrets)
-	opts := driver.HTTPOptions{BaseURL: pushBase(env), Secrets: secrets, Timeout: 30 * time.Second}
+	opts := driver.HTTPOptions{BaseURL: pushBase(env), Secrets: secrets, Timeout: 30 * time.Second, Breaker: runBreaker(env)}
 	if v := pushValidator(opts.BaseURL); v != nil {
 		opts.Validator = v
 	}
@@ -120,14 +120,37 @@ func httpBase(env *suite.Env) string {
 	return u.String()
 }
 
-// dial opens a recorded socket to the gateway.
+// dial opens a recorded socket to the gateway through the run's Env (rate
+// limit, breaker, secrets, transcript; closed when the scenario ends).
 func dial(ctx context.Context, env *suite.Env) (*driver.WS, error) {
-	return driver.DialWS(ctx, socketURL(env), http.Header{}, driver.WSOptions{Secrets: env.HTTP.Secrets(),
-		Recorder: env.HTTP.Recorder(), Timeout: waitLimit, EventBuffer: 1024})
+	return env.DialWS(ctx, socketURL(env), http.Header{}, driver.WSOptions{Timeout: waitLimit, EventBuffer: 1024})
 }
 
-// mintDriver is an HTTP driver for the gateway's HTTP routes.
+// mintDriver is an HTTP driver for the gateway's HTTP routes: the run's own
+// when the target is an http(s) URL, else one at the socket's http(s) twin
+// sharing the run's breaker.
 func mintDriver(env *suite.Env) *driver.HTTP {
-	return driver.NewHTTP(driver.HTTPOptions{BaseURL: httpBase(env), Secrets: env.HTTP.Secrets(), Timeout: 30 * time.Second}).
-		WithRecorder(env.HTTP.Recorder())
+	if u, err := url.Parse(env.HTTP.BaseURL()); err == nil && (u.Scheme == "http" || u.Scheme == "https") &&
+		!strings.HasSuffix(u.Path, "/agent/connect") {
+		return env.HTTP
+	}
+	return platformDriver(env)
+}
+
+// platformDriver is an HTTP driver for the platform's API beside the
+// gateway (publish, stake tiers, queue), which the gateway's OpenAPI
+// document does not describe; it shares the run's breaker.
+func platformDriver(env *suite.Env) *driver.HTTP {
+	return driver.NewHTTP(driver.HTTPOptions{BaseURL: httpBase(env), Secrets: env.HTTP.Secrets(), Timeout: 30 * time.Second,
+		Breaker: runBreaker(env)}).WithRecorder(env.HTTP.Recorder())
+}
+
+// runBreaker is one breaker for the run's own drivers, so a target that is
+// down is given up on once, not scenario by scenario.
+func runBreaker(env *suite.Env) *driver.Breaker {
+	b, err := env.Shared.Once("pyyol breaker", func() (any, error) { return &driver.Breaker{}, nil })
+	if err != nil {
+		return nil
+	}
+	return b.(*driver.Breaker)
 }

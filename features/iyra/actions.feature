@@ -51,7 +51,7 @@ Feature: The action envelope, revisions and recovery
       Then the revision went up by one
 
   @IYRA-LEGAL-CATALOGUE
-  Rule: legal_actions is a catalogue with parameters and public preconditions, not a guarantee
+  Rule: legal_actions is a catalogue of the declared types and parameter values, not a guarantee
 
     Scenario: an alliance is listed with its trust precondition before it is possible
       When the agent reads the session
@@ -132,3 +132,10 @@ Feature: The action envelope, revisions and recovery
       Then the creation is refused
       And no session exists for that key
       And no session exists for that key once the quota has reset
+
+  @IYRA-LEGAL-SHAPE
+  Rule: legal_actions entries have the kit's shape (the kit's choice)
+
+    Scenario: every entry has parameters and public preconditions, select_claim's named claim
+      When the agent reads the session
+      Then legal_actions entries have the kit's shape

@@ -27,6 +27,14 @@ Feature: Claims and corroboration
       And the resources are evidence 1, trust 0, signal 1
       And 3 steps have been used
 
+    Scenario: changing the claim at exactly evidence 1 is accepted
+      Given the agent has played "investigate spire, select_claim relay_fault"
+      When the agent plays "select_claim record_omission"
+      Then the action is accepted
+      And the selected claim is "record_omission"
+      And the resources are evidence 0, trust 0, signal 2
+      And 3 steps have been used
+
     Scenario: changing the claim without evidence is rejected without change
       Given the agent has played "select_claim relay_fault"
       When the agent plays "select_claim record_omission"

@@ -25,8 +25,28 @@ Feature: Endings, score and the terminal state
       Then the ending is "truth_released"
       And the outcome is "success"
 
+    Scenario: at exactly evidence 4 and signal 3 one claim of the same records releases the truth
+      When the agent broadcasts each claim on the same records with "investigate archive, investigate spire, investigate harbor" inspected, after a claim change
+      Then both broadcasts were made with evidence 4 and signal 3
+      And exactly one of the two broadcasts releases the truth
+
+    Scenario: at evidence 5 and exactly signal 3 one claim of the same records releases the truth
+      When the agent broadcasts each claim on the same records with "investigate archive, investigate spire, investigate harbor" inspected
+      Then both broadcasts were made with evidence 5 and signal 3
+      And exactly one of the two broadcasts releases the truth
+
   @IYRA-ENDING-UNVERIFIED
   Rule: any other broadcast is unverified
+
+    Scenario: at evidence 3, one short, neither claim of the same records releases the truth
+      When the agent broadcasts each claim on the same records with "investigate archive, investigate spire" inspected
+      Then both broadcasts were made with evidence 3 and signal 3
+      And neither broadcast releases the truth
+
+    Scenario: at evidence 2 after a change without the harbor, neither claim releases the truth
+      When the agent broadcasts each claim on the same records with "investigate archive, investigate spire" inspected, after a claim change
+      Then both broadcasts were made with evidence 2 and signal 3
+      And neither broadcast releases the truth
 
     @IYRA-OUTCOME
     Scenario: broadcasting the uncorroborated claim is unverified
@@ -139,12 +159,25 @@ Feature: Endings, score and the terminal state
       When the agent plays "broadcast"
       Then the score equals the evidence
 
-  @IYRA-SCORE-ZERO
-  Rule: every other ending scores zero
+  @IYRA-SCORE-UNVERIFIED
+  Rule: every ending but a verified one scores zero
 
-    Scenario: an unverified ending scores zero
-      Given the agent has played "investigate archive, investigate harbor"
-      When the agent plays "broadcast"
+    Scenario Outline: a session ended by <how> scores zero
+      Given the agent has played "<actions>"
+      When the agent plays "<last>"
+      Then the score shown is 0
+
+      Examples:
+        | how                   | actions                                  | last      |
+        | an unverified broadcast | investigate archive, investigate harbor | broadcast |
+        | a withdrawal          | investigate archive, investigate spire   | withdraw  |
+
+  @IYRA-SCORE-ZERO
+  Rule: an active session scores zero, and every answer carries a score (the kit's choice)
+
+    Scenario: an active session scores zero
+      Given the agent has played "investigate archive"
+      When the agent reads the session
       Then the score is 0
 
   @IYRA-TERMINAL-SUMMARY
@@ -167,6 +200,14 @@ Feature: Endings, score and the terminal state
       When the agent plays "investigate archive"
       Then the epilogue is empty
 
+    Scenario: a budget_exhausted ending leaves the epilogue empty
+      Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
+      When the agent plays "select_claim record_omission"
+      Then the epilogue is empty
+
+  @IYRA-EPILOGUE-SET
+  Rule: a broadcast or withdrawal ending sets an epilogue (the kit's choice)
+
     Scenario Outline: a <ending> ending sets the epilogue
       When the agent plays "<action>"
       Then the epilogue is set
@@ -175,11 +216,6 @@ Feature: Endings, score and the terminal state
         | ending    | action    |
         | broadcast | broadcast |
         | withdraw  | withdraw  |
-
-    Scenario: a budget_exhausted ending leaves the epilogue empty
-      Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
-      When the agent plays "select_claim record_omission"
-      Then the epilogue is empty
 
   @IYRA-TERMINAL-SIGNALS
   Rule: the three terminal signals agree

@@ -84,6 +84,18 @@ Feature: Identity: acceptance, proof of work and the Bearer key
         | with an unknown key    |
         | with a non-Bearer key  |
 
+    Scenario Outline: creating a session <credentials> is refused and creates nothing
+      Given a verified agent
+      When the agent creates a session <credentials>
+      Then the request is refused as unauthenticated
+      And no session exists for that key
+
+      Examples:
+        | credentials            |
+        | without credentials    |
+        | with an unknown key    |
+        | with a non-Bearer key  |
+
     Scenario Outline: a session's state, replay and key status are not readable <credentials>
       Given a verified agent
       And a new session

@@ -21,6 +21,15 @@ Feature: Sessions under an Idempotency-Key
         | spaced    |
         | too-long  |
 
+    Scenario Outline: a well-formed Idempotency-Key of <length> characters creates a session
+      When the agent creates a session with a well-formed Idempotency-Key of <length> characters
+      Then the response carries the session links and state fields
+
+      Examples:
+        | length |
+        | 8      |
+        | 128    |
+
   @IYRA-SESSION-KEY-IDEMPOTENT
   Rule: the same key and body return the same session
 
@@ -55,6 +64,13 @@ Feature: Sessions under an Idempotency-Key
     Scenario: an unused key is not found
       When the agent looks up an unused Idempotency-Key
       Then the look-up reports not found
+
+  @IYRA-IDEMPOTENCY-404
+  Rule: an unknown key is answered 404 (the kit's choice)
+
+    Scenario: an unused key is answered 404
+      When the agent looks up an unused Idempotency-Key
+      Then the look-up answers 404
 
   @IYRA-SESSION-VERSION
   Rule: accepted_version_id must equal the assignment

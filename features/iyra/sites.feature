@@ -78,3 +78,25 @@ Feature: City sites and chapters
     Scenario: a new session starts in the arrival chapter
       When the agent reads the session
       Then the chapter is "arrival"
+
+  @IYRA-COLLECTED-SOURCE-IDS
+  Rule: collected_sources names the inspected sites by their ids (the kit's choice)
+
+    Scenario: an inspected site is collected under its id
+      When the agent plays "investigate spire"
+      Then collected_sources names "spire"
+
+  @IYRA-CHAPTER-LATEST
+  Rule: the chapter leaves inquiry after any other accepted action
+
+    Scenario Outline: after <action> the chapter is no longer inquiry
+      Given the agent has played "investigate harbor"
+      When the agent plays "<action>"
+      Then the chapter is no longer "inquiry"
+
+      Examples:
+        | action                   |
+        | ally drifters            |
+        | select_claim relay_fault |
+        | withdraw                 |
+        | broadcast                |

@@ -38,6 +38,30 @@ Feature: Cases, AP and the actions of a turn
       Then the action succeeds and spends one turn
       And the AP fell by 3
 
+    Scenario Outline: <action> with exactly its cost in AP left
+      Given a fresh run
+      And the agent has spent its AP down to <ap>, a document and a topic still open
+      When the agent <action>
+      Then the action succeeds and spends one turn
+
+      Examples:
+        | action                | ap |
+        | reads a document      | 2  |
+        | interviews a witness  | 3  |
+
+  @PP-READ-TEXT
+  Rule: a read shows the document's text, an interview a testimony
+
+    Scenario: Reading shows text not shown before
+      Given an active run
+      When the agent reads a document
+      Then the action succeeds and spends one turn
+
+    Scenario: Interviewing shows text not shown before
+      Given an active run
+      When the agent interviews a witness
+      Then the action succeeds and spends one turn
+
   @PP-AP-NO-CARRY
   Rule: AP does not carry over
 
@@ -66,6 +90,18 @@ Feature: Cases, AP and the actions of a turn
       When the agent reads a document
       Then the action is refused without spending a turn
       And nothing about the run changed
+
+    Scenario Outline: <action> with one AP short of its cost
+      Given a fresh run
+      And the agent has spent its AP down to <ap>, a document and a topic still open
+      When the agent <action>
+      Then the action is refused without spending a turn
+      And nothing about the run changed
+
+      Examples:
+        | action                | ap |
+        | reads a document      | 1  |
+        | interviews a witness  | 2  |
 
   @PP-READ-ONCE
   Rule: a document is read once and a topic asked once
@@ -110,7 +146,7 @@ Feature: Cases, AP and the actions of a turn
       And the public log lists 1 action, the look
 
   @PP-AVAILABLE-ACTIONS
-  Rule: available_actions lists exactly what is valid
+  Rule: available_actions never lists an action that would be refused
 
     Scenario: publish is offered only once every question is answered
       Given a fresh run
@@ -147,7 +183,6 @@ Feature: Cases, AP and the actions of a turn
       Examples:
         | arg        |
         | w1         |
-        | w1 t1 t2   |
 
   @PP-ACTION-RESPONSE
   Rule: an action answers ok, turn, narrative, state, events and available_actions
@@ -220,3 +255,11 @@ Feature: Cases, AP and the actions of a turn
       Given an active run
       When the agent interviews a witness
       Then the testimony shows its source, origin, text and the claims it takes a stance on
+
+  @PP-AVAILABLE-ACTIONS-COMPLETE
+  Rule: available_actions lists every valid action, status and comment included (the kit's choice)
+
+    Scenario: Every valid action is listed
+      Given a fresh run
+      When the agent answers every question with a hedge
+      Then the available actions list every action valid now

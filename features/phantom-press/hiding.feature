@@ -25,10 +25,19 @@ Feature: Information hiding and the reveal
       Then nothing shown before the publish held a revealed answer, trap or witness type
 
   @PP-HIDE-REVEAL
-  Rule: publish reveals the answers, traps and witness types
+  Rule: publish reveals the correct answers
 
     Scenario: The reveal at publish
       Given a fresh run
       And the agent has answered every question with a hedge
       When the agent publishes the paper
-      Then the settlement reveals every question's answer, the traps and every witness's type
+      Then the settlement reveals every question's answer
+
+  @PP-HIDE-REVEAL-DETAIL
+  Rule: publish also reveals the traps and every witness's type (the kit's choice)
+
+    Scenario: Traps and witness types at publish
+      Given a fresh run
+      And the agent has answered every question with a hedge
+      When the agent publishes the paper
+      Then the settlement reveals the traps and every witness's type

@@ -20,6 +20,13 @@ Feature: Publishing and settlement
       When the agent publishes the paper
       Then the settlement matches the table for the revealed answers
 
+    Scenario: Hedging against what an official record says costs trust, whatever the event shape
+      Given a fresh run
+      And the agent has read every document it can afford
+      And the agent has hedged against every official record it read
+      When the agent publishes the paper
+      Then the publish cost at least 3 trust for every hedge against an official record
+
     Scenario: Assertions backed by what the agent read settle by the table
       Given a fresh run
       And the agent has read every document it can afford

@@ -86,6 +86,11 @@ func DecodeSubmission(body []byte) (Submission, *Rejection) {
 	if err := json.Unmarshal(body, &env); err != nil || env == nil {
 		return Submission{}, reject(BadInput, "malformed_json", "IYRA-BAD-INPUT", "body must be a JSON object {revision, action}")
 	}
+	for k := range env {
+		if k != "revision" && k != "action" {
+			return Submission{}, reject(BadInput, "unknown_field", "IYRA-INPUT-POLICY", "field %q is not part of an action request {revision, action}", k)
+		}
+	}
 	rawAction, ok := env["action"]
 	if !ok || isNull(rawAction) {
 		return Submission{}, reject(BadInput, "action_required", "IYRA-ACTION-TYPE-REQUIRED", "body must carry an action object beside revision")
@@ -116,7 +121,7 @@ func decodeRevision(env map[string]json.RawMessage) (int, *Rejection) {
 	}
 	rev, ok := integral(raw)
 	if !ok {
-		return 0, reject(BadInput, "invalid_revision", "IYRA-BAD-INPUT", "revision must be a non-negative integer")
+		return 0, reject(BadInput, "invalid_revision", "IYRA-BAD-INPUT", "revision must be an integer from 0 to 1073741824 (2^30)")
 	}
 	return rev, nil
 }

@@ -147,7 +147,7 @@ func (g *Game) accept(a Action) {
 		g.finish(BudgetExhausted, Failure) // IYRA-BUDGET: epilogue stays empty
 	case g.rules.BudgetOverridesEnding:
 		// The other reading of IYRA-BUDGET-LAST-ACTION: the budget's ending
-		// replaces the ninth action's own, with its empty epilogue and no score.
+		// replaces the ninth action's own, with its empty epilogue and no score (IYRA-SCORE-UNVERIFIED).
 		g.obs.Epilogue, g.score = "", 0
 		g.finish(BudgetExhausted, Failure)
 	}
@@ -185,7 +185,7 @@ func (g *Game) investigate(s Site) *Rejection {
 	g.obs.Evidence += eff.Evidence
 	g.obs.Trust += eff.Trust
 	g.obs.Signal += eff.Signal
-	g.obs.CollectedSources = append(g.obs.CollectedSources, string(s))
+	g.obs.CollectedSources = append(g.obs.CollectedSources, string(s)) // one entry per inspection (IYRA-SITE-REVEAL), named by its site id (IYRA-COLLECTED-SOURCE-IDS)
 	g.obs.Chapter = ChapterInquiry
 	g.milestone(MilestoneFirstLead)
 	return nil
@@ -234,7 +234,7 @@ func (g *Game) ally(f Faction) *Rejection {
 	g.obs.Allies = append(g.obs.Allies, string(f))
 	sort.Strings(g.obs.Allies)
 	g.obs.Signal += g.rules.AllySignal
-	g.obs.Chapter = ChapterCoalition
+	g.obs.Chapter = ChapterCoalition // the latest activity, no longer inquiry (IYRA-CHAPTER-LATEST)
 	g.milestone(MilestoneCoalitionFormed)
 	return nil
 }
@@ -293,7 +293,7 @@ func (g *Game) withdraw() {
 
 // finish sets the ending, the three terminal signals (IYRA-TERMINAL-SIGNALS),
 // the outcome the objective names for it (IYRA-OUTCOME) and, for broadcast
-// and withdrawal endings only, the epilogue (IYRA-EPILOGUE).
+// and withdrawal endings only, the epilogue (IYRA-EPILOGUE), written at every such ending (IYRA-EPILOGUE-SET).
 func (g *Game) finish(ending, outcome string) {
 	g.obs.Ending = ending
 	g.obs.Phase = PhaseFinished

@@ -5,7 +5,8 @@ import "slices"
 // LegalAction is one entry of the legal_actions catalogue: a declared type,
 // its parameter domain and the public preconditions an agent must check.
 // It is a schema, not a promise the action will be accepted
-// (IYRA-LEGAL-CATALOGUE).
+// (IYRA-LEGAL-CATALOGUE); the parameters map, the preconditions list and the
+// name "claim" are the kit's shape (IYRA-LEGAL-SHAPE).
 type LegalAction struct {
 	Type                string              `json:"type"`
 	Parameters          map[string][]string `json:"parameters"`

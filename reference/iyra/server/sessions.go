@@ -194,7 +194,8 @@ func (s *Server) expire(ss *session) {
 }
 
 // idempotencyStatus answers GET /idempotency/status: the session a key
-// created, or 404 when the key is unknown (IYRA-IDEMPOTENCY-STATUS).
+// created (IYRA-IDEMPOTENCY-STATUS), or 404 when the key is unknown (the
+// kit's status for "not found", IYRA-IDEMPOTENCY-404).
 func (s *Server) idempotencyStatus(r *http.Request, _ []byte) reply {
 	a, bad := s.authenticate(r)
 	if bad != nil {

@@ -37,7 +37,9 @@ type WitnessType struct {
 	Type    string `json:"type"`
 }
 
-// RevealOf discloses the hidden truth of case c.
+// RevealOf discloses the hidden truth of case c: the correct answers
+// (PP-HIDE-REVEAL) and, the kit's choice, the traps and every witness's type
+// (PP-HIDE-REVEAL-DETAIL).
 func RevealOf(c *Case) Reveal {
 	rv := Reveal{Answers: c.Truth(), Questions: c.Questions, Traps: []Trap{}, Witnesses: []WitnessType{},
 		Documents: c.Documents, Testimonies: []Testimony{}}

@@ -107,7 +107,8 @@ func (r *Run) State() StateView {
 	return s
 }
 
-// Available lists the actions valid now (PP-AVAILABLE-ACTIONS): an action is
+// Available lists the actions valid now (PP-AVAILABLE-ACTIONS), every one of
+// them, status and comment included (PP-AVAILABLE-ACTIONS-COMPLETE): an action is
 // listed only when it can succeed.
 func (r *Run) Available() []string {
 	if r.Finished() {

@@ -1,0 +1,214 @@
+package phantompress
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentgames/conformance/conformance/suite"
+	pp "github.com/agentgames/conformance/reference/phantompress"
+)
+
+// shiftState keeps, per run, an offset that a broken target adds to one
+// state field in every later answer, so the break stays consistent.
+type shiftState struct {
+	mu     sync.Mutex
+	offset map[string]int
+	last   map[string]int
+}
+
+func newShift() *shiftState { return &shiftState{offset: map[string]int{}, last: map[string]int{}} }
+
+// runOf finds the run an answer is about: its state's run_id.
+func runOf(m map[string]any) (string, map[string]any) {
+	st, _ := m["state"].(map[string]any)
+	id, _ := st["run_id"].(string)
+	if id == "" {
+		id, _ = m["run_id"].(string)
+	}
+	return id, st
+}
+
+// actionOf decodes the action a request sends.
+func actionOf(body []byte) string {
+	var in struct {
+		Action string `json:"action"`
+	}
+	json.Unmarshal(body, &in)
+	return in.Action
+}
+
+// jsonInt reads a JSON number field as an int.
+func jsonInt(m map[string]any, k string) int {
+	f, _ := m[k].(float64)
+	return int(f)
+}
+
+// renameSettlement moves the kit's settlement event to another shape.
+func renameSettlement(m map[string]any) {
+	events, _ := m["events"].([]any)
+	for _, e := range events {
+		ev, _ := e.(map[string]any)
+		if st, ok := ev["settlement"]; ok {
+			ev["type"], ev["result"] = "settled", st
+			delete(ev, "settlement")
+		}
+	}
+}
+
+// publishKeepsTrust never takes trust away at publish, keeping the shown
+// trust (and the score built on it) consistent in every later answer, and
+// reveals its settlement in another event shape than the kit's.
+func publishKeepsTrust() http.Handler {
+	sh := newShift()
+	var action string
+	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
+		req: func(r *http.Request, body []byte) []byte {
+			if isAction(r) {
+				action = actionOf(body)
+			}
+			return body
+		},
+		resp: func(r *http.Request, status *int, m map[string]any) {
+			renameSettlement(m)
+			id, st := runOf(m)
+			if st == nil || id == "" {
+				return
+			}
+			sh.mu.Lock()
+			defer sh.mu.Unlock()
+			real := jsonInt(st, "trust")
+			if isAction(r) && action == "publish" && *status == http.StatusOK {
+				sh.offset[id] += sh.last[id] - real
+			}
+			sh.last[id] = real
+			shown := min(real+sh.offset[id], 100)
+			st["trust"] = shown
+			if _, ok := st["score"]; ok {
+				st["score"] = jsonInt(st, "score") + 5*(shown-real)
+			}
+		}}
+}
+
+// lookCostsNoTurn lets look spend no turn, keeping the shown turn (and the
+// score built on it) consistent in every later answer.
+func lookCostsNoTurn() http.Handler {
+	sh := newShift()
+	var action string
+	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
+		req: func(r *http.Request, body []byte) []byte {
+			if isAction(r) {
+				action = actionOf(body)
+			}
+			return body
+		},
+		resp: func(r *http.Request, status *int, m map[string]any) {
+			id, st := runOf(m)
+			if st == nil || id == "" {
+				return
+			}
+			sh.mu.Lock()
+			defer sh.mu.Unlock()
+			if isAction(r) && action == "look" && *status == http.StatusOK {
+				sh.offset[id]++
+			}
+			turn := jsonInt(st, "turn") - sh.offset[id]
+			st["turn"] = turn
+			if _, ok := m["turn"]; ok {
+				m["turn"] = turn
+			}
+			if _, ok := st["score"]; ok {
+				st["score"] = jsonInt(st, "score") + sh.offset[id]
+			}
+		}}
+}
+
+// readsShowNoText answers a read or an interview without the text it
+// acquired: no text or claims in its event, and none in its narrative.
+func readsShowNoText() http.Handler {
+	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
+		resp: func(r *http.Request, status *int, m map[string]any) {
+			events, _ := m["events"].([]any)
+			for _, e := range events {
+				ev, _ := e.(map[string]any)
+				for _, k := range []string{"document", "testimony"} {
+					src, ok := ev[k].(map[string]any)
+					if !ok {
+						continue
+					}
+					if text, _ := src["text"].(string); text != "" {
+						n, _ := m["narrative"].(string)
+						m["narrative"] = strings.ReplaceAll(n, text, "")
+					}
+					delete(src, "text")
+					delete(src, "claims")
+				}
+			}
+		}}
+}
+
+// ownerWritesUnchecked lets any key extend, hide or review any run: it
+// hands those requests to the reference with the run owner's key.
+func ownerWritesUnchecked() http.Handler {
+	var mu sync.Mutex
+	owner := map[string]string{}
+	ref := pp.New(suite.ReferenceConfig{Seed: 3})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+		if n := len(parts); n >= 2 && parts[n-2] != "runs" && (parts[n-1] == "extend" || parts[n-1] == "visibility" || parts[n-1] == "review") {
+			mu.Lock()
+			if key := owner[parts[n-2]]; key != "" {
+				r.Header.Set("Authorization", key)
+			}
+			mu.Unlock()
+		}
+		rec := httptest.NewRecorder()
+		ref.ServeHTTP(rec, r)
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/runs") {
+			var c struct {
+				RunID string `json:"run_id"`
+			}
+			if json.Unmarshal(rec.Body.Bytes(), &c) == nil && c.RunID != "" {
+				mu.Lock()
+				owner[c.RunID] = r.Header.Get("Authorization")
+				mu.Unlock()
+			}
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	})
+}
+
+// A target that breaks a MUST rule and a REFERENCE choice in the same
+// answer fails on the MUST rule: a publish that takes no trust, revealed in
+// another event shape, is caught by the seed's invariants in the state
+// (issue 8: no masked failures; issue 14: no silent pass behind a REFERENCE
+// shape). Looking for free is caught now that every action's turn is MUST.
+func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
+	cases := []struct {
+		name    string
+		handler http.Handler
+		rule    string
+		rules   []string
+	}{
+		{"publish takes no trust, settlement in another shape", publishKeepsTrust(), "PP-SETTLE-TABLE",
+			[]string{"PP-SETTLE-TABLE", "PP-SETTLE-FIRED", "PP-EVENTS"}},
+		{"look spends no turn", lookCostsNoTurn(), "PP-ACTION-TURN", []string{"PP-ACTION-TURN"}},
+		{"no ownership check on extend, visibility and review", ownerWritesUnchecked(), "PP-ERR-403", []string{"PP-ERR-403"}},
+		{"read and interview show no text", readsShowNoText(), "PP-READ-TEXT", []string{"PP-READ-TEXT"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep := liveReport(t, c.handler, -1, c.rules...)
+			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
+				t.Errorf("%s did not fail (exit %d): %s", c.rule, rep.ExitCode(), strings.Join(failedChecks(rep), "\n"))
+			}
+		})
+	}
+}
