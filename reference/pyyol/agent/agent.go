@@ -65,6 +65,9 @@ func New(opts Options) *Agent {
 	a.mux.Handle("POST "+BasePath+"/turn", a.signed(a.turn))
 	a.mux.Handle("POST "+BasePath+"/event", a.signed(ack(map[string]bool{"ok": true})))
 	a.mux.Handle("POST "+BasePath+"/game-end", a.signed(ack(map[string]bool{"ok": true})))
+	a.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
+	})
 	return a
 }
 

@@ -94,6 +94,7 @@ func New(opts Options) *Gateway {
 	g.mux.HandleFunc("GET "+BasePath+"/agent/connect", g.connect)
 	g.routePublish()
 	g.routeStakes()
+	g.mux.HandleFunc("/", notFound)
 	return g
 }
 
@@ -158,4 +159,9 @@ func (g *Gateway) isPlaying(agentID string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.playing[agentID]
+}
+
+// notFound answers an unknown route in JSON, as every other answer is.
+func notFound(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
 }
