@@ -3,7 +3,6 @@ package spec_test
 import (
 	"encoding/json"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,22 +30,13 @@ type pyyolAudit struct {
 // second-level parent ("games.md#Mafia/Events").
 func headingPaths(file, doc string) []string {
 	var out []string
-	parent, fenced := "", false
-	for _, line := range strings.Split(doc, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			fenced = !fenced
-			continue
-		}
-		m := headingLine.FindStringSubmatch(line)
-		if fenced || m == nil {
-			continue
-		}
-		switch level := len(m[1]); {
-		case level <= 2:
-			parent = m[2]
-			out = append(out, file+"#"+m[2])
-		default:
-			out = append(out, file+"#"+parent+"/"+m[2])
+	parent := ""
+	for _, h := range spec.Headings(doc) {
+		if h.Level <= 2 {
+			parent = h.Title
+			out = append(out, file+"#"+h.Title)
+		} else {
+			out = append(out, file+"#"+parent+"/"+h.Title)
 		}
 	}
 	return out
@@ -64,7 +54,7 @@ func TestPyyolAuditMapsEverySection(t *testing.T) {
 	require.NoError(t, err)
 	corpus, err := fixtures.ReadFile(cat.Source)
 	require.NoError(t, err)
-	docs := markdownDocs(string(corpus))
+	docs := spec.MarkdownDocuments(string(corpus))
 
 	var want []string
 	for _, f := range audit.Documents {
@@ -78,7 +68,7 @@ func TestPyyolAuditMapsEverySection(t *testing.T) {
 	}
 	for _, s := range audit.Sections {
 		got = append(got, s.Path)
-		_, err := markdownSection(string(corpus), s.Path)
+		_, err := spec.SectionAt(string(corpus), s.Path)
 		assert.NoError(t, err, s.Path)
 		assert.True(t, len(s.Rules) > 0 || s.Reason != "", "%s: neither rules nor a reason", s.Path)
 		for _, id := range s.Rules {

@@ -66,8 +66,14 @@ func QuoteFits(raw json.RawMessage, quote string) bool {
 }
 
 // CheckQuotes reports every rule whose quote is not the source contract's
-// own words at the rule's path (errors.Join of them all).
-func (c *Catalogue) CheckQuotes(source json.RawMessage) error {
+// own words at the rule's path (errors.Join of them all). The path is a JSON
+// path ($.a.b[6]) into a JSON source, or a document and heading
+// (games.md#Goofspiel/Turn view) into a markdown source, as the
+// catalogue's source file name says (markdown.go).
+func (c *Catalogue) CheckQuotes(source []byte) error {
+	if c.isMarkdown() {
+		return errors.Join(c.checkMarkdownQuotes(string(source))...)
+	}
 	var errs []error
 	for _, r := range c.Rules {
 		v, err := ValueAt(source, r.Path)

@@ -35,19 +35,7 @@ func TestEveryQuoteIsTheSourcesWordsAtItsPath(t *testing.T) {
 	for _, p := range spec.Protocols() {
 		cat, err := spec.Load(p)
 		require.NoError(t, err)
-		raw := source(t, cat)
-		if strings.HasSuffix(cat.Source, ".md") {
-			checkMarkdownQuotes(t, cat, string(raw))
-			continue
-		}
-		for _, r := range cat.Rules {
-			v, err := valueAt(raw, r.Path)
-			if err != nil {
-				t.Errorf("%s: %v", r.ID, err)
-				continue
-			}
-			assert.True(t, quoteFits(v, r.Quote), "%s: %q is not the contract's words at %s", r.ID, r.Quote, r.Path)
-		}
+		assert.NoError(t, cat.CheckQuotes(source(t, cat)), p)
 	}
 }
 

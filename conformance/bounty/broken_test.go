@@ -52,7 +52,7 @@ func TestBrokenPlatformsAreCaughtNamingTheRule(t *testing.T) {
 	for _, rule := range rbounty.Breakable {
 		t.Run(rule, func(t *testing.T) {
 			rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
-				Target: brokenTarget(t, rule), Rules: []string{rule}, Seed: 11, CaseDir: t.TempDir()})
+				Target: brokenTarget(t, rule), Rules: []string{rule}, Seed: 11, Checks: 3, CaseDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestEveryMustRuleHasATamperTest(t *testing.T) {
 // against an unbroken platform passes, skipping only the @control checks.
 func TestLiveRunAgainstTheReferencePasses(t *testing.T) {
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
-		Target: brokenTarget(t, "none"), Seed: 11, CaseDir: t.TempDir()})
+		Target: brokenTarget(t, "none"), Seed: 11, Checks: 5, CaseDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,5 +109,30 @@ func TestLiveRunAgainstTheReferencePasses(t *testing.T) {
 	}
 	if rep.ExitCode() != 0 {
 		t.Errorf("exit code %d, want 0", rep.ExitCode())
+	}
+}
+
+// TestTheSameChecksRunOverMCP: the control run and a few broken platforms
+// again, with every call the MCP tools cover played through them.
+func TestTheSameChecksRunOverMCP(t *testing.T) {
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.OverMCP()},
+		Target: brokenTarget(t, "none"), Seed: 12, Checks: 5, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Pass && r.Status != verdict.Skip {
+			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+		}
+	}
+	for _, rule := range []string{"BOUNTY-COMBINE-AGENTS", "BOUNTY-CREDIT", "BOUNTY-NEXT-MOVE", "BOUNTY-STALE-410", "BOUNTY-MCP-GET"} {
+		rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.OverMCP()},
+			Target: brokenTarget(t, rule), Rules: []string{rule}, Seed: 11, Checks: 3, CaseDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Failed(rule) {
+			t.Errorf("over MCP, the runner did not catch a platform breaking %s", rule)
+		}
 	}
 }

@@ -82,7 +82,9 @@ func toolFor(method, path string, body any) (string, map[string]any, bool) {
 	args := map[string]any{}
 	if body != nil {
 		raw, _ := json.Marshal(body)
-		_ = json.Unmarshal(raw, &args)
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber() // an integer beyond 2^53 must travel exactly (BOUNTY-INTEGERS)
+		_ = dec.Decode(&args)
 	}
 	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
 	switch {

@@ -23,6 +23,7 @@ func Protocol() *suite.Protocol {
 		BasePath:   server.BasePath,
 		Reference:  Reference,
 		Steps:      Steps,
+		Properties: []suite.Property{boardProperty(false)},
 		Vector:     Vector,
 	}
 }
@@ -36,5 +37,6 @@ func OverMCP() *suite.Protocol {
 	p := Protocol()
 	p.Title += " (over MCP)"
 	p.Steps = StepsOverMCP
+	p.Properties = []suite.Property{boardProperty(true)}
 	return p
 }

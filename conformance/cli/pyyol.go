@@ -1,8 +1,8 @@
 package cli
 
-// Pyyol's additions to the command line: the --secret, --token and
-// --agent-id flags of `run`, the URLs `serve` prints for the gateway and the
-// push agent, and the `simulate` verb for agent writers.
+// Pyyol's addition to the command line: the `simulate` verb for agent
+// writers. (The --secret, --token and --agent-id flags of `run` are the
+// protocols' own Flags, bound by runOptions.)
 
 import (
 	"context"
@@ -27,20 +27,6 @@ import (
 	"github.com/agentgames/conformance/reference/pyyol/server"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
-
-// pyyolFlags are the credentials a live Pyyol run needs.
-type pyyolFlags struct{ secret, token, agentID string }
-
-func (f *pyyolFlags) bind(fs *flagSet) {
-	fs.StringVar(&f.secret, "secret", "", "pyyol-push: the agent endpoint's secret (never printed)")
-	fs.StringVar(&f.token, "token", "", "pyyol-gateway: the agent key to register with (default: mint a practice key)")
-	fs.StringVar(&f.agentID, "agent-id", "", "pyyol-gateway: the agent id the key belongs to")
-}
-
-// apply hands the credentials to the Pyyol steps.
-func (f *pyyolFlags) apply() {
-	pyyol.SetCredentials(pyyol.Credentials{AgentID: f.agentID, Token: f.token, Secret: f.secret})
-}
 
 const simulateExamples = `  conformance simulate goofspiel --target http://localhost:9099/turn --secret dev-secret
   conformance simulate goofspiel --listen 127.0.0.1:9000      # the kit's gateway; your agent dials in

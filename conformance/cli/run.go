@@ -12,7 +12,9 @@ import (
 
 	"github.com/agentgames/conformance/conformance/baseline"
 	"github.com/agentgames/conformance/conformance/forge"
+	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/report"
+	"github.com/agentgames/conformance/conformance/shareexchange"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -32,22 +34,25 @@ type outputs struct{ junit, json, html string }
 // runOptions are the flags shared by run and replay.
 type runOptions struct {
 	target, protocol, tags, cases string
+	transport                     string
+	allowPrivate                  bool
 	baselinePath, shard           string
 	known                         *baseline.File
 	rules                         listFlag
 	seed                          uint64
 	checks, maxWrites             int
 	rate                          float64
-	timeout                       time.Duration
+	timeout, deadline             time.Duration
 	quiet, color                  bool
 	allowAuthoring                bool
 	out                           outputs
-	pyyol                         pyyolFlags
 }
 
 func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.target, "target", "", "base URL of the deployment to check; empty runs the embedded reference servers")
 	fs.StringVar(&o.protocol, "protocol", "", "protocol(s) to check, comma-separated (required with --target)")
+	fs.StringVar(&o.transport, "transport", "http", "http, or mcp: play the checks through the protocol's MCP tools (bounty)")
+	fs.BoolVar(&o.allowPrivate, "allow-private", false, "share-exchange: let calls made on an agent's behalf reach private and loopback addresses (local testing)")
 	fs.StringVar(&o.tags, "tags", "", "tag expression selecting scenarios, e.g. '@iyra and not @control'")
 	fs.Var(&o.rules, "rule", "run only the checks of this rule ID (repeatable, comma-separated)")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed for property tests and the embedded servers (0: random, printed)")
@@ -55,6 +60,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.Float64Var(&o.rate, "rate", 0, "at most this many requests per second to the target (0: unlimited)")
 	fs.IntVar(&o.maxWrites, "max-writes", 0, "budget of state-changing requests; checks past it are skipped (0: unlimited, or a protocol's own live-target budget)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "per-request timeout")
+	fs.DurationVar(&o.deadline, "deadline", DefaultDeadline, "the whole run stops sending at this deadline; checks left report errors")
 	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary, not live progress")
 	fs.BoolVar(&o.color, "color", false, "colour the status words")
@@ -64,7 +70,17 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
 	fs.StringVar(&o.baselinePath, "baseline", "", "JSON file of known failures (rule or check, with a reason): reported as expected; one that now passes is stale and fails the run")
 	fs.StringVar(&o.shard, "shard", "", "run only part i of n of the selected checks, e.g. 2/3 (merge the shards' --json with conformance merge)")
-	o.pyyol.bind(fs)
+	bindProtocolFlags(fs)
+}
+
+// bindProtocolFlags binds every registered protocol's own flags (Pyyol's
+// credentials); CheckRegistry keeps their names apart.
+func bindProtocolFlags(fs *flagSet) {
+	for _, p := range protocols.All() {
+		if p.Flags != nil {
+			p.Flags(fs.FlagSet)
+		}
+	}
 }
 
 func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
@@ -72,13 +88,16 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 		return suite.Config{}, err
 	}
 	ps, err := selectProtocols(o.protocol)
+	if err == nil {
+		ps, err = overTransport(ps, o.transport)
+	}
+	shareexchange.AllowPrivate = o.allowPrivate
 	if err != nil {
 		return suite.Config{}, err
 	}
 	if err := o.out.check(); err != nil {
 		return suite.Config{}, err
 	}
-	o.pyyol.apply()
 	cfg := suite.Config{Protocols: ps, Target: o.target, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
 	if o.shard != "" {
@@ -105,6 +124,8 @@ func (o *runOptions) checkValues() error {
 		return fmt.Errorf("--target needs --protocol: which contract should the deployment be checked against?")
 	case o.timeout <= 0:
 		return fmt.Errorf("--timeout must be positive, not %s", o.timeout)
+	case o.deadline <= 0:
+		return fmt.Errorf("--deadline must be positive, not %s", o.deadline)
 	case o.rate < 0:
 		return fmt.Errorf("--rate must be zero (unlimited) or positive, not %g", o.rate)
 	case o.maxWrites < 0:
@@ -149,10 +170,27 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		return ExitError
 	}
 	forge.SetAllowAuthoring(o.allowAuthoring)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := o.runContext(stdout)
 	defer stop()
 	rep, err := suite.Run(ctx, cfg)
 	return finish(rep, err, o, stdout, stderr)
+}
+
+// DefaultDeadline bounds a whole run (--deadline): a default live run of
+// every protocol takes a few minutes, so half an hour leaves room for
+// --rate and slow targets while still always ending.
+const DefaultDeadline = 30 * time.Minute
+
+// runContext is the run's context: ended by an interrupt or by --deadline,
+// which it announces unless --quiet.
+func (o *runOptions) runContext(stdout io.Writer) (context.Context, func()) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithTimeout(ctx, o.deadline)
+	if !o.quiet {
+		fmt.Fprintf(stdout, "deadline %s (--deadline): the run stops sending at %s\n", o.deadline,
+			time.Now().Add(o.deadline).UTC().Format("15:04:05 UTC"))
+	}
+	return ctx, func() { cancel(); stop() }
 }
 
 // finish prints the summary, writes the report files and picks the exit

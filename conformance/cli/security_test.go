@@ -56,6 +56,7 @@ func TestARedirectingTargetGetsNoKeyElsewhere(t *testing.T) {
 		code, out, errOut := run("run", "--target", base, "--protocol", protocol, "--checks", "-1", "--cases", t.TempDir())
 		assert.Equal(t, 2, code, "%s: %s\n%s", protocol, tail(out), errOut)
 		assert.Contains(t, out, "redirecting to "+elsewhere.URL, protocol)
+		t.Logf("%s: %d lines, %d same-cause groups", protocol, strings.Count(out, "\n"), strings.Count(out, "same cause:"))
 	}
 	require.Empty(t, other.all(), "the other origin received requests: %s", strings.Join(other.all(), "\n"))
 }
@@ -145,4 +146,118 @@ func waitAtMost(wg *sync.WaitGroup, d time.Duration) {
 	case <-done:
 	case <-time.After(d):
 	}
+}
+
+// TestAStaticFileServerIsNotIyra: a target that is not the protocol at all
+// gets one clear message and exit 1, in under 20 lines.
+func TestAStaticFileServerIsNotIyra(t *testing.T) {
+	srv := httptest.NewServer(http.FileServer(http.Dir(t.TempDir())))
+	defer srv.Close()
+	code, out, errOut := run("run", "--target", srv.URL, "--protocol", "iyra")
+	assert.Equal(t, 1, code, out+errOut)
+	assert.Contains(t, out, "the target does not look like Echoes of Iyra: GET /api/v5/tasks/play answered 404")
+	assert.Less(t, strings.Count(out+errOut, "\n"), 20, out+errOut)
+}
+
+// TestADownTargetIsReportedOnce: a target that does not answer is one
+// harness error (exit 2), and no rule counts as checked.
+func TestADownTargetIsReportedOnce(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close()
+	for _, p := range protocols.All() {
+		js := t.TempDir() + "/r.json"
+		code, out, errOut := run("run", "--target", srv.URL, "--protocol", p.Name, "--json", js)
+		assert.Equal(t, 2, code, out+errOut)
+		assert.Equal(t, 1, strings.Count(out, "HARNESS ERROR"), out)
+		assert.Contains(t, out, p.Name+": MUST rules checked on this target: 0/")
+		assert.Less(t, strings.Count(out+errOut, "\n"), 20, out+errOut)
+	}
+}
+
+// TestNothingSelectedSaysWhy: an empty selection names what selected
+// nothing.
+func TestNothingSelectedSaysWhy(t *testing.T) {
+	code, out, errOut := run("run", "--protocol", "iyra", "--tags", "@nosuchtag", "--quiet")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, out+errOut, `nothing selected: --tags "@nosuchtag" matches no scenario or property of iyra`)
+}
+
+// TestACaseFileThatCannotBeWrittenIsVisible: failures whose case files
+// cannot be written say so as a harness error.
+func TestACaseFileThatCannotBeWrittenIsVisible(t *testing.T) {
+	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/actions") {
+			w.Write([]byte(`{"revision":"not-a-number"}`))
+			return
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	defer broken.Close()
+	code, out, _ := run("run", "--target", broken.URL, "--protocol", "iyra", "--checks", "-1",
+		"--cases", "/dev/null/cases", "--quiet")
+	assert.Equal(t, 1, code, tail(out))
+	assert.Contains(t, out, "HARNESS ERROR: case files could not be written (--cases /dev/null/cases)")
+}
+
+// TestARunAlwaysEndsByItsDeadline: against a target that answers every
+// request slowly, the run stops at --deadline and says so.
+func TestARunAlwaysEndsByItsDeadline(t *testing.T) {
+	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(200 * time.Millisecond)
+		ref.ServeHTTP(w, r)
+	}))
+	defer slow.Close()
+	start := time.Now()
+	code, out, _ := run("run", "--target", slow.URL, "--protocol", "iyra", "--deadline", "1s", "--timeout", "10s")
+	assert.Equal(t, 2, code, tail(out))
+	assert.Less(t, time.Since(start), 20*time.Second)
+	assert.Contains(t, out, "deadline 1s (--deadline)")
+	assert.Contains(t, out, "--deadline passed")
+}
+
+// TestAnOverflowingExtendFailsTheTurnLimit: a deployment whose extend
+// overflows (answers 200 and a negative budget to the largest integer) is
+// caught by the live run, naming PP-RUN-TURN-LIMIT.
+func TestAnOverflowingExtendFailsTheTurnLimit(t *testing.T) {
+	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.HasSuffix(r.URL.Path, "/extend") && strings.Contains(string(body), "9223372036854775807") {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"run_id":"x","budget_turns":-9223372036854775619,"extension":{"turns":9223372036854775807}}`))
+			return
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		ref.ServeHTTP(w, r)
+	}))
+	defer broken.Close()
+	js := t.TempDir() + "/r.json"
+	code, out, _ := run("run", "--target", broken.URL+"/game/phantom-press/api", "--protocol", "phantom-press",
+		"--rule", "PP-RUN-TURN-LIMIT", "--checks", "-1", "--quiet", "--json", js, "--cases", t.TempDir())
+	assert.Equal(t, 1, code, tail(out))
+	assert.Contains(t, out, "FAIL  phantom-press  The kit's input policy and overflow-safe bounds › Extending by the largest integer is refused")
+	assert.Contains(t, out, "PP-RUN-TURN-LIMIT (MUST)")
+}
+
+// TestALenientInputReaderOnlyWarns: a deployment that reads an undocumented
+// field or a repeated key instead of refusing it departs from the kit's
+// input policy, a REFERENCE choice: a warning, never a failure.
+func TestALenientInputReaderOnlyWarns(t *testing.T) {
+	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
+	lenient := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.HasSuffix(r.URL.Path, "/action") && (strings.Contains(string(body), `"note"`) || strings.Count(string(body), `"action"`) > 1) {
+			body = []byte(`{"action": "look"}`)
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		ref.ServeHTTP(w, r)
+	}))
+	defer lenient.Close()
+	code, out, _ := run("run", "--target", lenient.URL+"/game/phantom-press/api", "--protocol", "phantom-press",
+		"--rule", "PP-INPUT-POLICY", "--checks", "-1", "--quiet", "--cases", t.TempDir())
+	assert.Equal(t, 0, code, tail(out))
+	assert.Contains(t, out, "PP-INPUT-POLICY (REFERENCE)")
+	assert.Contains(t, out, "RESULT: WARN")
 }

@@ -55,7 +55,15 @@ func TestServeBannerNamesEveryService(t *testing.T) {
 	want := []string{}
 	for _, p := range protocols.All() {
 		want = append(want, "serving "+p.Name+" "+p.Title+" at http://127.0.0.1:9"+p.BasePath)
+		for _, path := range p.WebSocketPaths {
+			want = append(want, "serving "+p.Name+" "+p.Title+" at ws://127.0.0.1:9"+p.BasePath+path)
+		}
+		if len(p.ServeFlags) > 0 {
+			want = append(want, "flags "+p.Name+" "+strings.Join(p.ServeFlags, " "))
+		}
 	}
 	want = append(want, "serving toy Toy at http://127.0.0.1:9/toy", "serving toy Toy at ws://127.0.0.1:9/toy/live")
+	assert.Contains(t, want, "serving pyyol-gateway Pyyol agent gateway (WebSocket runtime) at ws://127.0.0.1:9/v1/agent/connect")
+	assert.Contains(t, want, "flags pyyol-push --secret dev-secret")
 	assert.Equal(t, want, lines)
 }

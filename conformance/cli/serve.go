@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -69,12 +70,18 @@ func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int 
 
 // Banner prints one line per service, `serving NAME TITLE at URL`, so that
 // scripts can find every one: the protocol's base path over HTTP, then one
-// ws:// line per WebSocket path it declares.
+// ws:// line per WebSocket path it declares; and, for a protocol whose
+// live run needs more than --target and --protocol, `flags NAME ARGS...`
+// with the extra `conformance run` arguments (the reference's documented
+// development credentials, never a real secret).
 func Banner(w io.Writer, ps []*suite.Protocol, addr string) {
 	for _, p := range ps {
 		fmt.Fprintf(w, "serving %s %s at http://%s%s\n", p.Name, p.Title, addr, p.BasePath)
 		for _, ws := range p.WebSocketPaths {
 			fmt.Fprintf(w, "serving %s %s at ws://%s%s%s\n", p.Name, p.Title, addr, p.BasePath, ws)
+		}
+		if len(p.ServeFlags) > 0 {
+			fmt.Fprintf(w, "flags %s %s\n", p.Name, strings.Join(p.ServeFlags, " "))
 		}
 	}
 }

@@ -185,13 +185,20 @@ func allowed(list []int, status int) bool {
 }
 
 func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
+	if err := runEnded(ctx, req); err != nil {
+		return nil, err
+	}
 	if err := d.opts.Limiter.Wait(ctx); err != nil {
+		if ended := runEnded(ctx, req); ended != nil {
+			return nil, ended
+		}
 		return nil, verdict.Errorf("rate limiter: %v", err)
 	}
 	hreq, body, err := d.build(ctx, req)
 	if err != nil {
 		return nil, err
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
 	defer cancel()
 	if err := d.opts.Breaker.check(); err != nil {
@@ -202,15 +209,15 @@ func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		d.record(hreq, body, nil, time.Since(start), err)
 		d.opts.Breaker.failed()
-		return nil, verdict.Errorf("%s %s: %v", req.Method, d.opts.Secrets.Redact(hreq.URL.String()), err)
+		return nil, d.transportError(parent, req, hreq, err)
 	}
 	defer hresp.Body.Close()
 	rbody, err := readBody(hresp.Body)
 	if err != nil {
 		d.opts.Breaker.failed()
-		return nil, verdict.Errorf("%s %s: %v", req.Method, req.Path, err)
+		return nil, d.transportError(parent, req, hreq, err)
 	}
-	d.opts.Breaker.answered()
+	d.opts.Breaker.answered(time.Since(start), d.opts.Timeout)
 	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rbody, secrets: d.opts.Secrets}
 	d.opts.Secrets.Learn(rbody)
 	d.record(hreq, body, resp, time.Since(start), nil)
@@ -251,6 +258,9 @@ func (d *HTTP) build(ctx context.Context, req Request) (*http.Request, []byte, e
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, d.opts.BaseURL+req.Path, bytes.NewReader(body))
 	if err != nil {
 		return nil, nil, verdict.Errorf("building request: %v", err)
+	}
+	if err := sameOrigin(d.opts.BaseURL, hreq.URL); err != nil {
+		return nil, nil, err
 	}
 	if body != nil {
 		hreq.Header.Set("Content-Type", "application/json")

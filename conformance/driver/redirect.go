@@ -1,6 +1,11 @@
 package driver
 
-import "net/http"
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
 
 // withoutRedirects returns a copy of c (or a fresh client) that never
 // follows a redirect. Go's default policy compares host names, not ports or
@@ -24,4 +29,15 @@ func redirectLocation(resp *Response) string {
 		return ""
 	}
 	return resp.Header.Get("Location")
+}
+
+// sameOrigin refuses a request whose URL left the base URL's scheme and
+// host, whatever a target-supplied link appended to the base made of it:
+// keys go only to the target's own origin.
+func sameOrigin(base string, u *url.URL) error {
+	b, err := url.Parse(base)
+	if err != nil || b.Scheme != u.Scheme || b.Host != u.Host {
+		return verdict.Errorf("refusing to send to %s://%s: not the target's origin", u.Scheme, u.Host)
+	}
+	return nil
 }

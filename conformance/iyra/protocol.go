@@ -20,6 +20,7 @@ func Protocol() *suite.Protocol {
 		Package:    "iyra",
 		RulePrefix: "IYRA",
 		BasePath:   server.BasePath,
+		Preflight:  "/tasks/play",
 		Reference:  Reference,
 		Steps:      Steps,
 		Properties: []suite.Property{{

@@ -29,6 +29,8 @@ type world struct {
 	second  *sessionDoc // a second session (site facts, factions)
 	replay  []byte
 	probes  []*driver.Response // answers to credential probes
+	// include is the opt-in layer the scenario asked a version for.
+	include string
 	// probeHow is the credential variant of the probes.
 	probeHow string
 
@@ -121,11 +123,17 @@ func (w *world) rule() string {
 	return "untagged scenario"
 }
 
+// versionBoundRules are the rules outside $.game.gameplay_contract that
+// still check this version's game: its five action types and parameter
+// values (after_verify: the assignment "may differ from this public preview
+// during rollout").
+var versionBoundRules = map[string]bool{"IYRA-LEGAL-CATALOGUE": true, "IYRA-ASSIGNMENT-EXACT": true, "IYRA-LEGAL-SHAPE": true}
+
 // versionBound reports whether the scenario checks a rule of the gameplay
 // contract, which binds only the version the contract describes.
 func (w *world) versionBound() bool {
 	for _, t := range w.tags {
-		if r, ok := w.env.Catalogue.Rule(t); ok && strings.HasPrefix(r.Path, "$.game.gameplay_contract") {
+		if r, ok := w.env.Catalogue.Rule(t); ok && (strings.HasPrefix(r.Path, "$.game.gameplay_contract") || versionBoundRules[t]) {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package iyra
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/cucumber/godog"
 
@@ -19,6 +20,7 @@ func (w *world) claimSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^both verified endings have the same resources, outcome and score$`, w.endingsAtPar)
 	sc.Step(`^their epilogues differ$`, w.epiloguesDiffer)
 	sc.Step(`^their epilogues are identical$`, w.epiloguesIdentical)
+	sc.Step(`^each epilogue names its ally's consequence in the contract's words$`, w.consequenceWords)
 }
 
 // records are the two public records corroboration is judged on.
@@ -208,4 +210,41 @@ func (w *world) epiloguesIdentical() error {
 			"the epilogues of two verified endings allied with %v on the same records", w.second.Observation.Allies)
 	}
 	return nil
+}
+
+// consequenceWords are the contract's words for each ally's consequence
+// (world.factions): the keepers preserve the evidence with an auditable
+// correction, the drifters distribute copies through the Harbor.
+var consequenceWords = map[string][]string{"keepers": {"preserv", "correction"}, "drifters": {"copies", "distribut"}}
+
+// consequenceWords checks each verified epilogue (keepers first, drifters
+// second) carries its ally's words and not the other ally's
+// (IYRA-FACTION-WORDS, the kit's reading: epilogues are free text, and a
+// deployment may word them otherwise).
+func (w *world) consequenceWords() error {
+	if w.first == nil || w.second == nil {
+		return verdict.Errorf("two verified endings are needed")
+	}
+	for ally, s := range map[string]*sessionDoc{"keepers": w.first, "drifters": w.second} {
+		other := "drifters"
+		if ally == "drifters" {
+			other = "keepers"
+		}
+		text := strings.ToLower(s.Observation.Epilogue)
+		if !containsAnyWord(text, consequenceWords[ally]) || containsAnyWord(text, consequenceWords[other]) {
+			return verdict.Failf("IYRA-FACTION-WORDS", fmt.Sprintf("the %s' consequence (%v), not the %s'", ally, consequenceWords[ally], other),
+				s.Observation.Epilogue, "verified epilogue allied with the %s", ally)
+		}
+	}
+	return nil
+}
+
+// containsAnyWord reports whether text holds one of words.
+func containsAnyWord(text string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -18,6 +18,7 @@ func (w *world) discoverySteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the agent reads the play preview$`, w.get("/tasks/play?slug="+Slug+"&campaign=challenge-play-w1", false))
 	sc.Step(`^the agent reads the store entry$`, w.get("/store/"+Slug, false))
 	sc.Step(`^the agent reads the trust document$`, w.get("/trust", false))
+	sc.Step(`^it answers 200 with a JSON object$`, w.answersObject)
 	sc.Step(`^the agent reads the assigned version with include "([^"]*)"$`, w.readVersion)
 	sc.Step(`^the agent reads its assignment(?: (without credentials|with an unknown key|with a non-Bearer key|with the key in the URL))?$`, w.readAssignment)
 	sc.Step(`^the request is refused as unauthenticated$`, w.refusedUnauthenticated)
@@ -47,6 +48,7 @@ func (w *world) get(path string, authed bool) func(context.Context) error {
 // readVersion reads the assigned version with an optional include layer (IYRA-STORE-VERSION).
 func (w *world) readVersion(ctx context.Context, include string) error {
 	path := "/store/" + Slug + "/versions/" + url.PathEscape(w.id.Version)
+	w.include = include
 	if include != "" {
 		path += "?include=" + url.QueryEscape(include)
 	}
@@ -159,6 +161,13 @@ func (w *world) versionDefault(view string) error {
 // versionExact checks a version document answers the assigned version with
 // its gameplay_contract (IYRA-STORE-VERSION).
 func (w *world) versionExact() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status/100 == 4 && w.include == "audit" {
+		// The contract marks the audit layer optional.
+		return verdict.Skipf("unchecked: the target does not offer the optional audit layer (status %d)", w.last.Status)
+	}
 	m, err := w.ok200()
 	if err != nil {
 		return err
@@ -237,4 +246,18 @@ func (w *world) openAPIClean() error {
 		return f[0]
 	}
 	return nil
+}
+
+// answersObject requires a 200 answer whose body is a JSON object: the
+// contract publishes the URL, so it must answer (IYRA-PUBLISHED-URLS); what
+// the object holds is the kit's choice (IYRA-TRUST, IYRA-STORE-DETAIL).
+func (w *world) answersObject() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status != http.StatusOK {
+		return verdict.Failf(w.rule(), 200, w.last.Status, "%s", clip(w.last.Body))
+	}
+	_, err := jsonObject(w.rule(), w.last)
+	return err
 }

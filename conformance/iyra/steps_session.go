@@ -30,6 +30,7 @@ func (w *world) sessionSteps(sc *godog.ScenarioContext) {
 		return w.createWith(ctx, Slug, freshKey(), createBody(w.id.Version, v))
 	})
 	sc.Step(`^the agent creates a session with a (missing|too-short|spaced|too-long) Idempotency-Key$`, w.createBadKey)
+	sc.Step(`^the agent creates a session with a well-formed Idempotency-Key of (8|128) characters$`, w.createEdgeKey)
 	sc.Step(`^the agent creates a session accepting version "([^"]*)"$`, func(ctx context.Context, v string) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(v, ""))
 	})
@@ -100,6 +101,16 @@ var badKeys = map[string]string{
 	"too-short": "k-1234x",
 	"spaced":    "kit key with spaces",
 	"too-long":  strings.Repeat("k", 129),
+}
+
+// createEdgeKey creates a session under a fresh key at an edge of
+// ^[A-Za-z0-9._:-]{8,128}$, using every punctuation mark the format allows.
+func (w *world) createEdgeKey(ctx context.Context, n int) error {
+	key := "k.:_-" + freshKey()[len("kit-"):]
+	for len(key) < n {
+		key += freshKey()[len("kit-"):]
+	}
+	return w.createWith(ctx, Slug, key[:n], createBody(w.id.Version, ""))
 }
 
 // createUnauthenticated posts a well-formed session creation with a fresh
@@ -392,7 +403,7 @@ func (w *world) sessionShape() error {
 		return err
 	}
 	if w.last.Status/100 != 2 {
-		return verdict.Failf("IYRA-SESSION-SHAPE", "a 2xx session response", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule(), "a 2xx session response", w.last.Status, "%s", clip(w.last.Body))
 	}
 	m, err := jsonObject("", w.last)
 	if err != nil {

@@ -23,6 +23,7 @@ func (w *world) stateSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the resources are evidence (\d+), trust (\d+), signal (\d+)$`, w.resources)
 	sc.Step(`^the allies are "([^"]*)"$`, w.allies)
 	sc.Step(`^the chapter is "([^"]*)"$`, w.chapter)
+	sc.Step(`^the chapter is no longer "inquiry"$`, w.chapterLeftInquiry)
 	sc.Step(`^the (archive|harbor|spire) is inspected, its text revealed and collected$`, w.siteRevealed)
 	sc.Step(`^collected_sources names "(archive|harbor|spire)"$`, w.collectedNames)
 	sc.Step(`^the other sites are still uninspected with empty text$`, w.othersEmpty)
@@ -95,6 +96,19 @@ func (w *world) chapter(want string) error {
 	}
 	if got := w.sess.Observation.Chapter; got != want {
 		return verdict.Failf(w.rule(), want, got, "chapter")
+	}
+	return nil
+}
+
+// chapterLeftInquiry requires the chapter to have left inquiry after an
+// accepted action other than an inspection: the chapter describes the
+// latest activity (IYRA-CHAPTER-LATEST).
+func (w *world) chapterLeftInquiry() error {
+	if err := w.accepted(); err != nil {
+		return err
+	}
+	if got := w.sess.Observation.Chapter; got == iyra.ChapterInquiry {
+		return verdict.Failf("IYRA-CHAPTER-LATEST", "a chapter other than inquiry", got, "after %s", w.lastAction())
 	}
 	return nil
 }
@@ -410,7 +424,7 @@ func (w *world) epilogue(set bool) error {
 		if set {
 			want = "a non-empty epilogue"
 		}
-		return verdict.Failf("IYRA-EPILOGUE", want, got, "ending %q", w.sess.Observation.Ending)
+		return verdict.Failf(w.rule(), want, got, "ending %q", w.sess.Observation.Ending)
 	}
 	return nil
 }

@@ -126,6 +126,30 @@ func lookCostsNoTurn() http.Handler {
 		}}
 }
 
+// readsShowNoText answers a read or an interview without the text it
+// acquired: no text or claims in its event, and none in its narrative.
+func readsShowNoText() http.Handler {
+	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
+		resp: func(r *http.Request, status *int, m map[string]any) {
+			events, _ := m["events"].([]any)
+			for _, e := range events {
+				ev, _ := e.(map[string]any)
+				for _, k := range []string{"document", "testimony"} {
+					src, ok := ev[k].(map[string]any)
+					if !ok {
+						continue
+					}
+					if text, _ := src["text"].(string); text != "" {
+						n, _ := m["narrative"].(string)
+						m["narrative"] = strings.ReplaceAll(n, text, "")
+					}
+					delete(src, "text")
+					delete(src, "claims")
+				}
+			}
+		}}
+}
+
 // ownerWritesUnchecked lets any key extend, hide or review any run: it
 // hands those requests to the reference with the run owner's key.
 func ownerWritesUnchecked() http.Handler {
@@ -177,6 +201,7 @@ func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
 			[]string{"PP-SETTLE-TABLE", "PP-SETTLE-FIRED", "PP-EVENTS"}},
 		{"look spends no turn", lookCostsNoTurn(), "PP-ACTION-TURN", []string{"PP-ACTION-TURN"}},
 		{"no ownership check on extend, visibility and review", ownerWritesUnchecked(), "PP-ERR-403", []string{"PP-ERR-403"}},
+		{"read and interview show no text", readsShowNoText(), "PP-READ-TEXT", []string{"PP-READ-TEXT"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

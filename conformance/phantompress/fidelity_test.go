@@ -81,12 +81,29 @@ func isAction(r *http.Request) bool {
 // faithfulPP takes the seed's open choices the other way: an ok:false
 // refusal answers 400, available_actions leaves out the meta-actions status
 // and comment, the reveal names no traps or witness types, creations answer
-// 200 rather than 201, and error bodies say "message" where the kit says
-// "error". With settledAs set, the settlement event is renamed too, so
-// only the seed's invariants in the state can be checked at publish.
+// 200 rather than 201, error bodies say "message" where the kit says
+// "error", and status is refused 409 once the budget is spent. With
+// settledAs set, the settlement event is renamed and documents and
+// testimonies come in other event shapes too, so only the seed's
+// invariants in the state can be checked at publish.
 func faithfulPP(settledAs string) http.Handler {
 	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
+		req: func(r *http.Request, body []byte) []byte {
+			if isAction(r) {
+				r.Header.Set("X-Variant-Action", actionOf(body))
+			}
+			return body
+		},
 		resp: func(r *http.Request, status *int, m map[string]any) {
+			if st, ok := m["state"].(map[string]any); ok && isAction(r) && r.Header.Get("X-Variant-Action") == "status" &&
+				jsonInt(st, "turn") >= jsonInt(st, "budget_turns") {
+				*status = http.StatusConflict
+				for k := range m {
+					delete(m, k)
+				}
+				m["code"], m["message"] = "budget_spent", "予算切れ"
+				return
+			}
 			if *status == http.StatusCreated {
 				*status = http.StatusOK
 			}
@@ -113,6 +130,12 @@ func faithfulPP(settledAs string) http.Handler {
 					ev["type"] = settledAs
 					ev["result"] = st
 					delete(ev, "settlement")
+				}
+				for kit, other := range map[string]string{"document": "material", "testimony": "statement"} {
+					if v, ok := ev[kit]; ok && settledAs != "" {
+						ev[other] = v
+						delete(ev, kit)
+					}
 				}
 			}
 		}}

@@ -42,16 +42,22 @@ func newMachine(ctx context.Context, env *suite.Env) (suite.Machine, error) {
 	if env.Live() {
 		p := poolOf(env)
 		p.mu.Lock()
-		over, failed := p.propRuns >= livePropertyRuns || p.spent(env) != "", p.propFailed
-		if !over {
+		why := p.spent(env)
+		if why == "" && p.propRuns >= livePropertyRuns {
+			why = fmt.Sprintf("the property has started its allowance of %d runs on a live target", livePropertyRuns)
+		}
+		started, failed := p.propRuns > 0, p.propFailed
+		if why == "" {
 			p.propRuns++
 		}
 		p.mu.Unlock()
 		switch {
-		case over && failed:
+		case why != "" && failed:
 			return &machine{w: w, idle: true}, nil
-		case over:
-			return nil, verdict.Skipf("the property's allowance of %d runs on a live target is spent", livePropertyRuns)
+		case why != "" && !started:
+			return nil, verdict.Skipf("the property never started: %s", why)
+		case why != "":
+			return nil, verdict.Skipf("%s", why)
 		}
 	}
 	return &machine{w: w}, nil

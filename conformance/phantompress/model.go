@@ -124,6 +124,10 @@ func (m *Model) Predict(action, arg string) Expect {
 		return refused("PP-COMMENT-LENGTH")
 	case s.CommentsLeft <= 0 && m.commentsCounted():
 		return refused("PP-COMMENT")
+	case len(arg) > engine.MaxCommentRunes:
+		// <text max 500> names no unit: counting characters, not bytes, is
+		// the kit's reading (PP-COMMENT-CHARS).
+		return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT-CHARS"}
 	}
 	return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT"}
 }
@@ -237,6 +241,12 @@ func (m *Model) predictAnswer(arg string) Expect {
 		return refused("PP-ANSWER-GRAMMAR")
 	}
 	cited, stop := m.citedSources(a.Sources)
+	if stop != nil && stop.HTTP == 200 && !a.NeedsSource() {
+		// The seed's malformed list is about assertions; that a hedge's or
+		// an unverifiable assertion's sources must be acquired too is the
+		// kit's reading (PP-ANSWER-BACKING).
+		stop.Rule = "PP-ANSWER-BACKING"
+	}
 	if stop != nil {
 		return *stop
 	}
@@ -337,6 +347,7 @@ func (m *Model) Check(action, arg string, e Expect, status int, r *actionRespons
 	if e.HTTP == -1 {
 		m.Unsure = true
 		if r != nil {
+			m.bookShown(arg, r)
 			m.absorb(r)
 		}
 		return nil
@@ -407,6 +418,19 @@ func (e Expect) Record0() string {
 		return ""
 	}
 	return e.Record.Question
+}
+
+// bookShown books the answer to arg's question as the target shows it,
+// when the model could not predict the answer (a cited source it never saw
+// in the kit's shape) but the target lists its recorded answers.
+func (m *Model) bookShown(arg string, r *actionResponse) {
+	a, err := engine.ParseAnswer(arg)
+	if err != nil || !r.OK || !r.has["answers"] {
+		return
+	}
+	if got, ok := r.State.Answers[a.Question]; ok {
+		m.Answers[a.Question] = canon(got)
+	}
 }
 
 // learn applies an accepted prediction to the model's own answer book.
@@ -548,7 +572,6 @@ func (m *Model) checkAnswers(e Expect, r *actionResponse) error {
 	}
 	rule := "PP-ACTION-OK-FALSE"
 	if e.OK && e.Record != nil {
-		rule = e.Rule
 		if e.Rejected {
 			rej[e.Record.Question]++
 			rule = okRule(e)

@@ -21,6 +21,7 @@ var Protocol = &suite.Protocol{
 	Package:    "phantompress",
 	RulePrefix: "PP",
 	BasePath:   pp.BasePath,
+	Preflight:  "/", // GET /api, the contract document
 	Reference:  pp.Handler,
 	Steps:      Steps,
 	Properties: []suite.Property{{

@@ -97,6 +97,7 @@ func apiSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent sends an action without authorization$`, w.actWithoutAuth)
 	sc.Step(`^the agent sends an action with an invalid key$`, w.actWithInvalidKey)
 	sc.Step(`^the error body carries the code "([^"]*)" and a message$`, w.errorBodyCode)
+	sc.Step(`^the error body carries an error string$`, w.errorString)
 	sc.Step(`^the agent sends the raw action body (.+)$`, w.sendRawAction)
 	sc.Step(`^nothing about the run changed$`, w.runUnchanged)
 	sc.Step(`^another agent acts on the run$`, w.otherAgentActs)
@@ -330,4 +331,13 @@ func (w *world) unknownActionRefused() error {
 		return nil
 	}
 	return verdict.Failf("PP-ACTION-OK-FALSE", "400, or ok:false", fmt.Sprintf("%d %s", w.status, clip(w.body)), "an action the seed does not list")
+}
+
+// errorString checks a refusal carries a non-empty error string, the field
+// the seed's own client prints (PP-ERROR-STRING).
+func (w *world) errorString() error {
+	if e := w.errBody(); e.Error == "" {
+		return verdict.Failf("PP-ERROR-STRING", "a non-empty error string", clip(w.body), "status %d", w.status)
+	}
+	return nil
 }

@@ -115,6 +115,9 @@ func (w *world) answeredTemplate(ctx context.Context, tpl string) error {
 // question recorded with the given verdict and confidence (the scenario's
 // rule).
 func (w *world) answerRecordedAs(v, c string) error {
+	if err := w.unbooked(); err != nil {
+		return err
+	}
 	q := engine.Fields(w.fill("{q}"))[0]
 	a, ok := w.m.Answers[q]
 	if w.last == nil || !w.last.OK || !ok || string(a.Verdict) != v || string(a.Confidence) != c {
@@ -126,6 +129,9 @@ func (w *world) answerRecordedAs(v, c string) error {
 // answerHasBothSources checks that the question's answer records both
 // documents read as its sources (PP-ANSWER-SEPARATORS).
 func (w *world) answerHasBothSources() error {
+	if err := w.unbooked(); err != nil {
+		return err
+	}
 	q := w.fill("{q}")
 	want := engine.Fields(w.fill("{read1} {read2}"))
 	if a := w.m.Answers[q]; !sameSet(a.Sources, want) {
@@ -200,6 +206,9 @@ func (w *world) assertAgainstDoc(ctx context.Context) error { return w.assertCit
 // assertionRecorded checks that the assertion was accepted and recorded
 // with no new rejection (PP-ANSWER-ASSERT-SOURCES).
 func (w *world) assertionRecorded() error {
+	if err := w.unbooked(); err != nil {
+		return err
+	}
 	a, ok := w.m.Answers[w.question]
 	if w.last == nil || !w.last.OK || !ok || a.Confidence != engine.Assert || w.m.Rejections[w.question] != w.beforeRejections[w.question] {
 		return verdict.Failf("PP-ANSWER-ASSERT-SOURCES", "the assertion recorded", clip(w.body), "")
@@ -323,4 +332,15 @@ func (w *world) silentQuestion(src string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// unbooked skips an answer check the model cannot decide: the answer cited
+// a source the target showed in another shape than the kit's documents and
+// testimonies (PP-DOC-FORMAT), it was accepted, and the target lists no
+// recorded answers to book it from.
+func (w *world) unbooked() error {
+	if w.expect.HTTP == -1 && w.last != nil && w.last.OK && !w.last.has["answers"] {
+		return verdict.Skipf("unchecked: the answer cites a source the target showed in another shape than the kit's (PP-DOC-FORMAT), and its state lists no recorded answers")
+	}
+	return nil
 }

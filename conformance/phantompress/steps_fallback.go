@@ -3,6 +3,8 @@ package phantompress
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"strings"
 
 	"github.com/cucumber/godog"
 
@@ -16,6 +18,114 @@ import (
 func fallbackSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent has hedged against every official record it read$`, w.hedgeAgainstOfficials)
 	sc.Step(`^the publish cost at least 3 trust for every hedge against an official record$`, w.costPerWrongHedge)
+	sc.Step(`^the agent has spent its AP down to (\d+), a document and a topic still open$`, w.spendAPDownTo)
+	sc.Step(`^the agent (reads the log of|extends|hides|reviews) a run that does not exist$`, w.missingRunWrite)
+	sc.Step(`^the agent has been rejected twice on a question and refused once for a malformed answer to it$`, w.twoRejectionsOneMalformed)
+	sc.Step(`^the agent asserts that question is unverifiable, which is not yet hedge-only$`, w.assertNotHedgeOnly)
+}
+
+// missingRunWrite sends a log read or an owner write to a run that does not
+// exist (PP-ERR-404: every endpoint of a run).
+func (w *world) missingRunWrite(ctx context.Context, what string) error {
+	const missing = "/runs/run_000000000000"
+	var err error
+	switch what {
+	case "reads the log of":
+		_, err = w.do(ctx, http.MethodGet, missing, "", nil, nil)
+	case "extends":
+		_, err = w.do(ctx, http.MethodPost, missing+"/extend", w.me.Key, map[string]int{"turns": 1}, nil)
+	case "hides":
+		_, err = w.do(ctx, http.MethodPost, missing+"/visibility", w.me.Key, map[string]string{"visibility": "hidden"}, nil)
+	default:
+		_, err = w.do(ctx, http.MethodPost, missing+"/review", w.me.Key, map[string]string{"text": "存在しない run への書評"}, nil)
+	}
+	return err
+}
+
+// twoRejectionsOneMalformed has a question rejected twice (an assertion its
+// source does not back) and refused once as malformed (an assertion with no
+// source): two substantive rejections, not three.
+func (w *world) twoRejectionsOneMalformed(ctx context.Context) error {
+	w.doc = w.unreadDoc()
+	if err := w.act(ctx, engine.ActRead, w.doc); err != nil {
+		return err
+	}
+	q, ok := w.silentQuestion(w.doc)
+	if !ok {
+		return verdict.Skipf("document %s takes a stance on every question", w.doc)
+	}
+	w.question = q
+	for i := 0; i < engine.MaxRejections-1; i++ {
+		if err := w.act(ctx, engine.ActAnswer, q+" 偽 断言 "+w.doc); err != nil {
+			return err
+		}
+	}
+	return w.act(ctx, engine.ActAnswer, q+" 偽 断言")
+}
+
+// assertNotHedgeOnly asserts the kept question is unverifiable: a
+// malformed answer is no substantive rejection (形式不正 is not 実質拒否), so
+// the question must still take an assertion (PP-ANSWER-HEDGE-ONLY).
+func (w *world) assertNotHedgeOnly(ctx context.Context) error {
+	w.mark()
+	err := w.act(ctx, engine.ActAnswer, w.question+" 裏取り不能 断言")
+	refused := (w.last != nil && !w.last.OK) || w.status == http.StatusBadRequest
+	if err != nil && refused {
+		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "an assertion accepted after two substantive rejections and one malformed answer",
+			clip(w.body), "the malformed answer was counted as a rejection")
+	}
+	return err
+}
+
+// spendAPDownTo reads and interviews until exactly n AP are left, keeping
+// one document unread and one topic unasked, so the next read or interview
+// meets the AP boundary (PP-AP-COST, PP-AP-INSUFFICIENT); it skips when the
+// case cannot be spent down to n that way.
+func (w *world) spendAPDownTo(ctx context.Context, n int) error {
+	docs, topics := w.openDocs(), w.openTopics()
+	spend := w.m.State.AP - n
+	for reads := 0; reads < len(docs) && 2*reads <= spend; reads++ {
+		rest := spend - engine.APRead*reads
+		if rest%engine.APInterview != 0 || rest/engine.APInterview >= len(topics) {
+			continue
+		}
+		for _, d := range docs[:reads] {
+			if err := w.act(ctx, engine.ActRead, d); err != nil {
+				return err
+			}
+		}
+		for _, t := range topics[:rest/engine.APInterview] {
+			if err := w.act(ctx, engine.ActInterview, strings.Replace(t, ":", " ", 1)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return verdict.Skipf("case %d cannot be spent from %d down to %d AP with a document and a topic left", w.m.State.CaseNo, w.m.State.AP, n)
+}
+
+// openDocs lists the documents of the case not read yet.
+func (w *world) openDocs() []string {
+	var out []string
+	for _, d := range w.m.State.Case.Documents {
+		if !d.Read {
+			out = append(out, d.ID)
+		}
+	}
+	return out
+}
+
+// openTopics lists the witness topics of the case not asked yet.
+func (w *world) openTopics() []string {
+	var out []string
+	for _, wt := range w.m.State.Case.Witnesses {
+		for _, t := range wt.Topics {
+			if !t.Interviewed {
+				out = append(out, t.Source)
+			}
+		}
+	}
+	return out
 }
 
 // hedgeAgainstOfficials hedges the opposite of what an official record the

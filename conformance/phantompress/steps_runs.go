@@ -22,6 +22,7 @@ func runSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^a fresh run with a budget of (\d+) turns$`, w.freshRunWithBudget)
 	sc.Step(`^the agent extends the budget by (\d+) turns$`, w.extendBudget)
 	sc.Step(`^the budget is still (\d+) turns$`, w.budgetIs)
+	sc.Step(`^the budget does not exceed (\d+) turns$`, w.budgetAtMost)
 	sc.Step(`^the budget is now (\d+) turns$`, w.budgetNow)
 	sc.Step(`^the agent has spent the whole budget$`, w.spendWholeBudget)
 	sc.Step(`^the public log records the extension from (\d+) to (\d+) turns$`, w.logRecordsExtension)
@@ -61,6 +62,7 @@ func commentSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^a second review is refused$`, w.secondReviewRefused)
 	sc.Step(`^the agent comments "([^"]*)"$`, w.comment)
 	sc.Step(`^the agent comments with (\d+) characters$`, w.commentOfLength)
+	sc.Step(`^the agent comments with (\d+) single-byte characters$`, w.commentOfASCII)
 	sc.Step(`^the comment is (accepted|refused)$`, w.commentOutcome)
 	sc.Step(`^the agent has written 100 comments$`, w.writeMaxComments)
 	sc.Step(`^the action succeeds without spending a turn$`, w.succeedsWithoutTurn)
@@ -110,6 +112,24 @@ func (w *world) extendBudget(ctx context.Context, n int) error {
 	w.mark()
 	_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/extend", w.me.Key, map[string]int{"turns": n}, nil)
 	return err
+}
+
+// budgetAtMost checks the run's budget stays within n turns after an
+// extension past it, whether the target refused the extension or clamped it
+// (the seed fixes the limit, not the answer: PP-RUN-TURN-LIMIT).
+func (w *world) budgetAtMost(ctx context.Context, n int) error {
+	if w.status/100 != 2 && w.status/100 != 4 {
+		return verdict.Failf(w.rule(), "a refusal or a clamped extension", w.status, "%s", clip(w.body))
+	}
+	s, err := w.fetchState(ctx)
+	if err != nil {
+		return err
+	}
+	if s.BudgetTurns > n || s.BudgetTurns < w.snap.BudgetTurns {
+		return verdict.Failf(w.rule(), fmt.Sprintf("a budget from %d to %d", w.snap.BudgetTurns, n), s.BudgetTurns, "budget_turns after extending past the limit")
+	}
+	w.m.State = s
+	return nil
 }
 
 // budgetIs is the step "the budget is still n turns": it checks the run's
@@ -423,6 +443,15 @@ func (w *world) comment(ctx context.Context, text string) error {
 }
 
 // commentOfLength marks the run and comments a text of n characters.
+// commentOfASCII comments n single-byte characters: as many bytes as
+// characters, so either unit of <text max 500> reads it the same way
+// (PP-COMMENT-LENGTH).
+func (w *world) commentOfASCII(ctx context.Context, n int) error {
+	w.mark()
+	return w.act(ctx, engine.ActComment, strings.Repeat("a", n))
+}
+
+// commentOfLength comments n Japanese characters (3 bytes each in UTF-8).
 func (w *world) commentOfLength(ctx context.Context, n int) error {
 	w.mark()
 	return w.act(ctx, engine.ActComment, repeatRunes(n))

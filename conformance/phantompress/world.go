@@ -306,6 +306,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		w.m.noteSaid(arg)
 	}
 	w.publishing = action == engine.ActPublish
+	seen := w.m.Seen
 	resp, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, body, nil)
 	w.publishing = false
 	if err != nil {
@@ -322,7 +323,13 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		r.has = stateKeys(resp.Body)
 		w.last = &r
 	}
-	return w.m.Check(action, arg, e, resp.Status, w.last)
+	if err := w.m.Check(action, arg, e, resp.Status, w.last); err != nil {
+		return err
+	}
+	if (action == engine.ActRead || action == engine.ActInterview) && e.OK && w.last != nil && w.last.OK {
+		return w.m.checkNewText(action, arg, resp.Body, seen)
+	}
+	return nil
 }
 
 // noteFinding records a soft finding in the scenario's transcript: it
@@ -375,6 +382,12 @@ func (w *world) readStatus(ctx context.Context) (engine.StateView, error) {
 		return engine.StateView{}, verdict.Failf("PP-STATUS-NOT-WRITE", 200, resp.Status, "status refused for a spent write quota: %s", clip(resp.Body))
 	}
 	var r actionResponse
+	if resp.Status == http.StatusConflict && w.m != nil && (w.m.State.Status != engine.StatusActive || w.m.State.Turn >= w.m.State.BudgetTurns) {
+		// The seed's 409 (終了済み / 予算切れ) does not exempt status, so a
+		// target may refuse it on a finished or spent run: read the state
+		// from the public log instead.
+		return w.stateFromLog(ctx)
+	}
 	if resp.Status != http.StatusOK {
 		return engine.StateView{}, verdict.Failf("PP-STATUS", 200, resp.Status, "status: %s", resp.Body)
 	}
@@ -382,6 +395,19 @@ func (w *world) readStatus(ctx context.Context) (engine.StateView, error) {
 		return engine.StateView{}, err
 	}
 	return r.State, nil
+}
+
+// stateFromLog reads the run's state from its public log, where the target
+// shows one there (the log's shape is the kit's, PP-RUN-LOG).
+func (w *world) stateFromLog(ctx context.Context) (engine.StateView, error) {
+	l, err := w.getLog(ctx)
+	if err != nil {
+		return engine.StateView{}, err
+	}
+	if !hasKey(w.body, "state") {
+		return engine.StateView{}, verdict.Skipf("unchecked: status is refused with 409 on this run and the public log shows no state")
+	}
+	return l.State, nil
 }
 
 // getLog fetches the public run log.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/suite"
@@ -14,10 +15,43 @@ import (
 	"github.com/agentgames/conformance/spec"
 )
 
-// checkFeatures requires every rule to head scenarios, every rule-shaped
-// tag to name a catalogued rule, and every scenario to carry the protocol's
-// own tag (tag expressions select protocols by it).
-func checkFeatures(p *suite.Protocol, cat *spec.Catalogue) error {
+// checkFeatures requires every rule of the folder to head a scenario that
+// some protocol of the folder runs, every rule-shaped tag to name a
+// catalogued rule, and every feature file of the folder to be run by one of
+// its protocols.
+func checkFeatures(group []*suite.Protocol, cat *spec.Catalogue) error {
+	folder := group[0].DataFolder()
+	var scenarios []features.Scenario
+	run := map[string]bool{}
+	for _, p := range group {
+		own, err := features.ParseFS(p.FeatureFS(), folder)
+		if err != nil {
+			return fmt.Errorf("features: %w", err)
+		}
+		scenarios = append(scenarios, own...)
+		for _, f := range features.PathsFS(p.FeatureFS(), folder) {
+			run[f] = true
+		}
+	}
+	var errs []error
+	for _, f := range features.PathsFS(group[0].FolderFeatureFS(), folder) {
+		if !run[f] {
+			errs = append(errs, fmt.Errorf("%s is run by no protocol of the folder (see FeatureFiles)", f))
+		}
+	}
+	cov := features.Cover(cat, scenarios)
+	for _, id := range cov.Uncovered {
+		errs = append(errs, fmt.Errorf("rule %s has no scenario", id))
+	}
+	for _, u := range unique(cov.Unknown) {
+		errs = append(errs, fmt.Errorf("scenario tag names no catalogued rule: %s", u))
+	}
+	return errors.Join(errs...)
+}
+
+// checkOwnFeatures requires the protocol to run scenarios, each carrying
+// the protocol's own tag (tag expressions select protocols by it).
+func checkOwnFeatures(p *suite.Protocol) error {
 	scenarios, err := features.ParseFS(p.FeatureFS(), p.DataFolder())
 	if err != nil {
 		return fmt.Errorf("features: %w", err)
@@ -26,19 +60,18 @@ func checkFeatures(p *suite.Protocol, cat *spec.Catalogue) error {
 		return fmt.Errorf("no scenarios in features/%s", p.DataFolder())
 	}
 	var errs []error
-	cov := features.Cover(cat, scenarios)
-	for _, id := range cov.Uncovered {
-		errs = append(errs, fmt.Errorf("rule %s has no scenario", id))
-	}
-	for _, u := range cov.Unknown {
-		errs = append(errs, fmt.Errorf("scenario tag names no catalogued rule: %s", u))
-	}
 	for _, s := range scenarios {
 		if !s.HasTag(p.Name) {
 			errs = append(errs, fmt.Errorf("%s:%d %q is not tagged @%s", s.File, s.Line, s.Name, p.Name))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// unique drops repeats from a sorted list (a file run by two protocols of a
+// folder reports its unknown tags once).
+func unique(sorted []string) []string {
+	return slices.Compact(slices.Clone(sorted))
 }
 
 // checkCitations requires every rule to be cited beside the reference code

@@ -2,6 +2,7 @@ package protocoltest
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -17,16 +18,14 @@ import (
 // CheckRegistry requires the registered protocols and the data folders to
 // match: every folder of spec/, features/ and fixtures/ (and vectors/, which
 // a protocol may lack) belongs to a registered protocol and every protocol
-// has its spec, features and fixtures; names, folders, packages, prefixes
-// and base paths are unique.
+// has its spec, features and fixtures. Names and base paths are unique;
+// protocols may share a data folder (with its Go package and rule prefix),
+// but two folders never share a package or a prefix.
 func CheckRegistry(ps []*suite.Protocol) error {
 	var errs []error
 	folders := map[string]bool{}
 	for _, field := range []func(*suite.Protocol) string{
 		func(p *suite.Protocol) string { return p.Name },
-		(*suite.Protocol).DataFolder,
-		func(p *suite.Protocol) string { return p.Package },
-		func(p *suite.Protocol) string { return p.RulePrefix },
 		func(p *suite.Protocol) string { return p.BasePath },
 	} {
 		seen := map[string]bool{}
@@ -38,6 +37,20 @@ func CheckRegistry(ps []*suite.Protocol) error {
 			}
 		}
 	}
+	for _, field := range []func(*suite.Protocol) string{
+		func(p *suite.Protocol) string { return p.Package },
+		func(p *suite.Protocol) string { return p.RulePrefix },
+	} {
+		folderOf := map[string]string{}
+		for _, p := range ps {
+			v := field(p)
+			if f, ok := folderOf[v]; ok && f != p.DataFolder() {
+				errs = append(errs, fmt.Errorf("folders %s and %s share %q", f, p.DataFolder(), v))
+			}
+			folderOf[v] = p.DataFolder()
+		}
+	}
+	errs = append(errs, checkFlagNames(ps))
 	for _, p := range ps {
 		folders[p.DataFolder()] = true
 	}
@@ -79,4 +92,25 @@ func sortedFolders(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// checkFlagNames requires the protocols' own run flags to have distinct
+// names: the CLI binds them all on one flag set.
+func checkFlagNames(ps []*suite.Protocol) error {
+	var errs []error
+	owner := map[string]string{}
+	for _, p := range ps {
+		if p.Flags == nil {
+			continue
+		}
+		fs := flag.NewFlagSet(p.Name, flag.ContinueOnError)
+		p.Flags(fs)
+		fs.VisitAll(func(f *flag.Flag) {
+			if o, ok := owner[f.Name]; ok {
+				errs = append(errs, fmt.Errorf("protocols %s and %s both bind --%s", o, p.Name, f.Name))
+			}
+			owner[f.Name] = p.Name
+		})
+	}
+	return errors.Join(errs...)
 }

@@ -3,6 +3,7 @@ package protocoltest
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -43,6 +44,12 @@ func checkRun(p *suite.Protocol, live bool) error {
 	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Seed: runSeed, Checks: runChecks, CaseDir: dir}
 	mode := "embedded run"
 	if live {
+		// As against `conformance serve`: the reference's documented
+		// development credentials (checkDescription parsed them already).
+		if err := applyServeFlags(p); err != nil {
+			return fmt.Errorf("live run: ServeFlags: %w", err)
+		}
+		defer resetFlags(p)
 		srv := httptest.NewServer(p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(runSeed)}))
 		defer srv.Close()
 		cfg.Target, mode = srv.URL+p.BasePath, "live run against its reference over loopback"
@@ -64,6 +71,14 @@ func checkRun(p *suite.Protocol, live bool) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// resetFlags binds the protocol's flags on a throwaway flag set, which
+// resets what they set, so the next run starts clean.
+func resetFlags(p *suite.Protocol) {
+	if p.Flags != nil {
+		p.Flags(flag.NewFlagSet(p.Name, flag.ContinueOnError))
+	}
 }
 
 // sortedKeys returns a map's keys in order, so tampering is deterministic.

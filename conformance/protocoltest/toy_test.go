@@ -166,11 +166,12 @@ func TestEveryKindOfDefectIsReported(t *testing.T) {
 		"wrong vector": {func(p *suite.Protocol) {
 			p.VectorFiles[0].Vectors[0].Expected = json.RawMessage(`{"word":"dong","count":3}`)
 		}, "not reproduced"},
-		"lenient vectors":  {func(p *suite.Protocol) { p.Vector = func(string, json.RawMessage) (any, error) { return nil, nil } }, "not reproduced"},
-		"bad prefix":       {func(p *suite.Protocol) { p.RulePrefix = "BEL" }, "lacks the prefix BEL-"},
-		"missing field":    {func(p *suite.Protocol) { p.Package = "" }, "Package is empty"},
-		"broken reference": {func(p *suite.Protocol) { p.Reference = brokenBell }, "embedded run exits 1"},
-		"bad OpenAPI":      {func(p *suite.Protocol) { p.OpenAPI = []byte("openapi: 3.0.3\npaths: {x: 1}\n") }, "oas:"},
+		"lenient vectors":           {func(p *suite.Protocol) { p.Vector = func(string, json.RawMessage) (any, error) { return nil, nil } }, "not reproduced"},
+		"bad prefix":                {func(p *suite.Protocol) { p.RulePrefix = "BEL" }, "lacks the prefix BEL-"},
+		"missing field":             {func(p *suite.Protocol) { p.Package = "" }, "Package is empty"},
+		"broken reference":          {func(p *suite.Protocol) { p.Reference = brokenBell }, "embedded run exits 1"},
+		"bad OpenAPI":               {func(p *suite.Protocol) { p.OpenAPI = []byte("openapi: 3.0.3\npaths: {x: 1}\n") }, "oas:"},
+		"serve flags without Flags": {func(p *suite.Protocol) { p.ServeFlags = []string{"--secret", "s"} }, "binds no Flags"},
 		"bad frame schema": {func(p *suite.Protocol) {
 			p.SchemaFiles = fstest.MapFS{"frame.json": {Data: []byte(`{"type":"strin"}`)}}
 		}, "schema frame.json"},

@@ -178,6 +178,8 @@ func TestBrokenGatewaysFailTheirRule(t *testing.T) {
 // TestHealthyGatewayPassesLive: the unmodified reference, checked live over
 // loopback with a WebSocket target URL, passes every check.
 func TestHealthyGatewayPassesLive(t *testing.T) {
+	pyyol.SetCredentials(pyyol.Credentials{AdminToken: server.AdminToken})
+	defer pyyol.SetCredentials(pyyol.Credentials{})
 	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 300 * time.Millisecond}))
 	defer srv.Close()
 	target := "ws" + srv.URL[len("http"):] + "/v1/agent/connect"
@@ -186,7 +188,7 @@ func TestHealthyGatewayPassesLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.ExitCode() != 0 {
+	if rep.ExitCode() != 0 || len(failedRules(rep)) > 0 {
 		t.Errorf("exit %d: %v", rep.ExitCode(), failedRules(rep))
 	}
 }

@@ -73,6 +73,9 @@ func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
 	}
 	f.raw = raw
 	g.frames = append(g.frames, f)
+	if err := checkFrame(raw, f.T); err != nil {
+		g.env.HTTP.Recorder().Finding(err)
+	}
 	return f, nil
 }
 

@@ -5,16 +5,13 @@
 package pyyol
 
 import (
-	"io/fs"
+	"flag"
 	"net/http"
-	"strings"
 	"sync"
-	"testing/fstest"
 
 	"github.com/cucumber/godog"
 
 	"github.com/agentgames/conformance/conformance/suite"
-	"github.com/agentgames/conformance/features"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 	"github.com/agentgames/conformance/spec"
@@ -24,7 +21,7 @@ import (
 // agent id and key (without them the runner mints a practice key at the
 // reference's documented endpoint) and the push endpoint secret.
 type Credentials struct {
-	AgentID, Token, Secret string
+	AgentID, Token, Secret, AdminToken string
 }
 
 var (
@@ -37,6 +34,41 @@ func SetCredentials(c Credentials) {
 	credMu.Lock()
 	defer credMu.Unlock()
 	creds = c
+}
+
+// setCredential changes one field of the recorded credentials.
+func setCredential(change func(*Credentials)) {
+	credMu.Lock()
+	defer credMu.Unlock()
+	change(&creds)
+}
+
+// gatewayFlags binds --token and --agent-id, the gateway's agent key, and
+// --admin-token for the stake-tier admin checks.
+func gatewayFlags(fs *flag.FlagSet) {
+	setCredential(func(c *Credentials) { c.Token, c.AgentID = "", "" })
+	fs.Func("token", "pyyol-gateway: the agent key to register with (default: mint a practice key)", func(v string) error {
+		setCredential(func(c *Credentials) { c.Token = v })
+		return nil
+	})
+	fs.Func("agent-id", "pyyol-gateway: the agent id the key belongs to", func(v string) error {
+		setCredential(func(c *Credentials) { c.AgentID = v })
+		return nil
+	})
+	setCredential(func(c *Credentials) { c.AdminToken = "" })
+	fs.Func("admin-token", "pyyol-gateway: a platform token for the stake-tier admin checks (never printed)", func(v string) error {
+		setCredential(func(c *Credentials) { c.AdminToken = v })
+		return nil
+	})
+}
+
+// pushFlags binds --secret, the push endpoint's secret.
+func pushFlags(fs *flag.FlagSet) {
+	setCredential(func(c *Credentials) { c.Secret = "" })
+	fs.Func("secret", "pyyol-push: the agent endpoint's secret (never printed)", func(v string) error {
+		setCredential(func(c *Credentials) { c.Secret = v })
+		return nil
+	})
 }
 
 func credentials() Credentials {
@@ -52,66 +84,31 @@ func Gateway() *suite.Protocol {
 		gatewaySteps, []byte(gatewayOpenAPI))
 	p.Vector = nil // the signing vectors are the push side's
 	p.WebSocketPaths = []string{"/agent/connect"}
+	p.Flags = gatewayFlags
 	return p
 }
 
 // Push describes pyyol-push to the runner.
 func Push() *suite.Protocol {
 	doc, _ := spec.OpenAPI("pyyol")
-	return side("pyyol-push", "Pyyol push protocol (agent-hosted endpoint)", agent.BasePath, "push-",
+	p := side("pyyol-push", "Pyyol push protocol (agent-hosted endpoint)", agent.BasePath, "push-",
 		func(cfg suite.ReferenceConfig) http.Handler {
 			return agent.New(agent.Options{Now: cfg.Now, Log: cfg.Log})
 		},
 		pushSteps, doc)
+	p.Flags = pushFlags
+	// The reference agent signs with its documented development secret.
+	p.ServeFlags = []string{"--secret", agent.DevSecret}
+	return p
 }
 
-// side builds one protocol: the features of spec/pyyol whose file names
-// start with prefix, and the catalogue restricted to the rules they check.
+// side builds one protocol over the shared pyyol folder: the features
+// whose file names start with prefix, and the rules they tag.
 func side(name, title, base, prefix string, ref func(suite.ReferenceConfig) http.Handler,
 	steps func(*godog.ScenarioContext, *suite.Env), doc []byte) *suite.Protocol {
-	fsys := sideFeatures(name, prefix)
 	return &suite.Protocol{Name: name, Title: title, Folder: "pyyol", Package: "pyyol", RulePrefix: "PYYOL",
-		BasePath: base, Reference: ref, Steps: steps,
-		Catalogue: sideCatalogue(name, fsys), Features: fsys, OpenAPI: doc, Vector: Vector}
-}
-
-// sideFeatures presents only features/pyyol/<prefix>*.feature, under the
-// shared folder name pyyol/.
-func sideFeatures(name, prefix string) fs.FS {
-	out := fstest.MapFS{}
-	for _, p := range features.Paths("pyyol") {
-		base := p[strings.LastIndex(p, "/")+1:]
-		if !strings.HasPrefix(base, prefix) {
-			continue
-		}
-		raw, _ := fs.ReadFile(features.FS(), p)
-		out["pyyol/"+base] = &fstest.MapFile{Data: raw}
-	}
-	return out
-}
-
-// sideCatalogue is the pyyol catalogue cut to the rules the side's
-// features tag.
-func sideCatalogue(name string, fsys fs.FS) *spec.Catalogue {
-	cat, err := spec.Load("pyyol")
-	if err != nil {
-		return &spec.Catalogue{Protocol: name}
-	}
-	scenarios, _ := features.ParseFS(fsys, "pyyol")
-	tagged := map[string]bool{}
-	for _, s := range scenarios {
-		for _, t := range s.Tags {
-			tagged[strings.TrimPrefix(t, "@")] = true
-		}
-	}
-	out := *cat
-	out.Protocol, out.Rules = name, nil
-	for _, r := range cat.Rules {
-		if tagged[r.ID] {
-			out.Rules = append(out.Rules, r)
-		}
-	}
-	return &out
+		BasePath: base, Reference: ref, Steps: steps, FeatureFiles: prefix + "*.feature",
+		OpenAPI: doc, Vector: Vector}
 }
 
 // gatewayOpenAPI describes the one HTTP route of the reference gateway,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/reference/pushsign"
+	"github.com/agentgames/conformance/reference/pyyol/stakes"
 )
 
 // Vector recomputes one of the vectors/pyyol known answers with
@@ -23,6 +24,29 @@ func Vector(kind string, input json.RawMessage) (any, error) {
 			"signature":      pushsign.Header([]byte(in.Secret), in.Timestamp, in.Nonce, in.Method, in.Path, []byte(in.Body))}, nil
 	case "verify":
 		return verifyVector(input)
+	case "settlement":
+		var in struct {
+			Stake, Percent int64
+			Outcome        int
+		}
+		if err := json.Unmarshal(input, &in); err != nil {
+			return nil, err
+		}
+		rake := stakes.Rake(in.Stake, in.Percent)
+		return map[string]int64{"rake": rake, "delta": stakes.Settle(in.Stake, rake, in.Outcome)}, nil
+	case "limits":
+		var in struct {
+			Stake int64 `json:"stake"`
+			stakes.Limits
+		}
+		if err := json.Unmarshal(input, &in); err != nil {
+			return nil, err
+		}
+		code := ""
+		if p := stakes.Admit(in.Stake, in.Limits); p != nil {
+			code = p.Code
+		}
+		return map[string]string{"error": code}, nil
 	case "hmac-sha256":
 		var in struct {
 			Key, Data string

@@ -115,7 +115,7 @@ func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.St
 	c := r.Tally()[name]
 	hp := htmlProtocol{
 		Name: name, Title: p.Title, Target: p.Target, Contract: p.Seed,
-		Total: c.Total(), Covered: covered(p, folded), RulesTotal: len(p.Rules),
+		Total: c.Total(), Covered: covered(p, r), RulesTotal: len(p.Rules),
 	}
 	for _, res := range resultsOf(r, name) {
 		hp.Checks = append(hp.Checks, cleanResult(res))

@@ -70,7 +70,7 @@ func WriteJUnit(w io.Writer, r *verdict.Report) error {
 	if len(r.Errors) > 0 {
 		doc.Suites = append(doc.Suites, junitRunErrors(r))
 	}
-	if len(r.Stale) > 0 {
+	if len(r.Stale) > 0 && r.Shard == "" { // a shard's stale entries are provisional
 		doc.Suites = append(doc.Suites, junitStale(r))
 	}
 	var total time.Duration

@@ -23,7 +23,7 @@ func ReadJSON(r io.Reader) (*verdict.Report, error) {
 		return nil, fmt.Errorf("reading a JSON report: not a conformance report (no tool or summary)")
 	}
 	rep := &verdict.Report{Tool: doc.Tool, Seed: doc.Seed, Embedded: doc.Embedded,
-		Duration: time.Duration(doc.DurationMS) * time.Millisecond, Results: doc.Results, Stale: doc.Stale}
+		Duration: time.Duration(doc.DurationMS) * time.Millisecond, Results: doc.Results, Stale: doc.Stale, Shard: doc.Shard}
 	if t, err := time.Parse(time.RFC3339Nano, doc.Started); err == nil {
 		rep.Started = t
 	}

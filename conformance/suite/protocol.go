@@ -7,6 +7,7 @@ package suite
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"io/fs"
 	"net/http"
 	"sync"
@@ -43,9 +44,30 @@ type Protocol struct {
 	// with no path gets it appended; the reference handler serves paths that
 	// begin with it.
 	BasePath string
+	// FeatureFiles, when set, is a glob of feature file names (e.g.
+	// "push-*.feature") for a protocol that shares its data folder with
+	// another: it runs only the features of the folder that match, and its
+	// catalogue holds only the rules those features tag (share.go). Empty
+	// means every feature and rule of the folder.
+	FeatureFiles string
 	// WebSocketPaths are the paths under BasePath that the reference serves
 	// over WebSocket; `conformance serve` prints a ws:// line for each.
 	WebSocketPaths []string
+	// Flags binds the protocol's own `conformance run` flags (credentials a
+	// live target needs, such as Pyyol's --secret) on fs; nil when it has
+	// none. Binding resets the values they set, so each run starts clean.
+	Flags func(fs *flag.FlagSet)
+	// ServeFlags are the extra flags of Flags that a live run against the
+	// reference as `conformance serve` serves it needs beyond --target and
+	// --protocol: the reference's documented development credentials (the
+	// Pyyol push agent's dev secret). serve prints them on a `flags NAME
+	// ...` line; the contract test's live run uses them.
+	ServeFlags []string
+	// Preflight is the path, relative to the base URL, of a documented read
+	// that any deployment answers with a JSON 200 and no credentials; the
+	// runner asks it once before checking a live target. "/" asks the base
+	// URL itself; "" asks nothing.
+	Preflight string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc.
@@ -171,11 +193,21 @@ func (p *Protocol) DataFolder() string {
 	return p.Name
 }
 
-// LoadCatalogue returns the protocol's rule catalogue, checked.
+// LoadCatalogue returns the protocol's rule catalogue, checked: the rules
+// of its own features when it shares its folder (FeatureFiles).
 func (p *Protocol) LoadCatalogue() (*spec.Catalogue, error) { return p.catalogue() }
 
-// FeatureFS returns the file system holding <DataFolder>/*.feature.
+// FeatureFS returns the file system holding <DataFolder>/*.feature: only
+// the protocol's own files when it shares its folder (FeatureFiles).
 func (p *Protocol) FeatureFS() fs.FS { return p.featureFS() }
+
+// FolderCatalogue returns the whole catalogue of the data folder, which
+// every protocol sharing the folder draws its rules from.
+func (p *Protocol) FolderCatalogue() (*spec.Catalogue, error) { return p.folderCatalogue() }
+
+// FolderFeatureFS returns the file system holding every feature of the
+// data folder, whichever protocol sharing it runs them.
+func (p *Protocol) FolderFeatureFS() fs.FS { return p.folderFeatureFS() }
 
 // OpenAPIDocument returns the protocol's OpenAPI document.
 func (p *Protocol) OpenAPIDocument() ([]byte, error) { return p.openAPI() }
@@ -196,16 +228,16 @@ func (p *Protocol) Vectors() ([]vectors.File, error) {
 	return vectors.Load(p.DataFolder())
 }
 
-// catalogue returns the protocol's rule catalogue.
-func (p *Protocol) catalogue() (*spec.Catalogue, error) {
+// folderCatalogue returns the data folder's rule catalogue.
+func (p *Protocol) folderCatalogue() (*spec.Catalogue, error) {
 	if p.Catalogue != nil {
 		return p.Catalogue, p.Catalogue.Check()
 	}
 	return spec.Load(p.DataFolder())
 }
 
-// featureFS returns the file system holding <DataFolder>/*.feature.
-func (p *Protocol) featureFS() fs.FS {
+// folderFeatureFS returns the file system holding <DataFolder>/*.feature.
+func (p *Protocol) folderFeatureFS() fs.FS {
 	if p.Features != nil {
 		return p.Features
 	}

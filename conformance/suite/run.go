@@ -95,6 +95,9 @@ func Run(ctx context.Context, cfg Config) (*verdict.Report, error) {
 	for _, p := range cfg.Protocols {
 		r.protocol(ctx, p, rep)
 	}
+	if err := r.cases.failure(); err != nil {
+		rep.Errors = append(rep.Errors, err.Error())
+	}
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
 }
@@ -131,7 +134,8 @@ func newRun(cfg Config) (*run, *verdict.Report) {
 	}
 	r := &run{cfg: cfg, limiter: driver.NewLimiter(cfg.Rate), budget: driver.NewBudget(cfg.MaxWrites),
 		secrets: &driver.Secrets{}, shared: &Shared{}, cases: &caseWriter{dir: cfg.CaseDir}}
-	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == ""}
+	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == "",
+		Shard: cfg.Shard.String()}
 	return r, rep
 }
 
@@ -144,12 +148,19 @@ func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
 	}
 	defer pr.close()
 	rep.Protocols = append(rep.Protocols, pr.info())
+	if !pr.preflight(ctx, rep) {
+		return
+	}
 	scenarios, err := pr.selectedScenarios()
 	if err != nil {
 		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", p.Name, err))
 		return
 	}
 	props := pr.selectedProperties()
+	if len(scenarios)+len(props) == 0 && len(r.cfg.Scenarios) == 0 { // a replay explains its own
+		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: nothing selected: %s", p.Name, pr.whyNothing()))
+		return
+	}
 	r.cfg.Progress.Start(p.Name, len(scenarios)+len(props))
 	rep.Results = append(rep.Results, pr.runFeatures(ctx)...)
 	for _, prop := range props {

@@ -41,6 +41,14 @@ type Report struct {
 	// Stale lists the --baseline entries whose failure no longer happens:
 	// they fail the run (exit 1) so that baselines only shrink.
 	Stale []BaselineEntry `json:"stale,omitempty"`
+	// Shard is "i/n" for one shard of a run. A shard's stale entries are
+	// provisional (another shard may see the failure) and do not set its
+	// exit code; `conformance merge` decides.
+	Shard string `json:"shard,omitempty"`
+	// NotProtocol says, per protocol, that the target answered but does
+	// not look like that protocol at all (the preflight); it makes the run
+	// exit 1 without running a check.
+	NotProtocol []string `json:"not_protocol,omitempty"`
 }
 
 // BaselineEntry is one known failure of a --baseline file: a rule, or one
@@ -116,7 +124,7 @@ func (r *Report) ExitCode() int {
 		return false
 	}
 	switch {
-	case any(Fail), len(r.Stale) > 0:
+	case any(Fail), len(r.Stale) > 0 && r.Shard == "", len(r.NotProtocol) > 0:
 		return 1
 	case r.Status() == Error:
 		return 2

@@ -63,6 +63,17 @@ Feature: Discovery of the game before and after registration
       When the agent reads its assignment
       Then the assigned contract limits are 9 steps and 180 seconds
 
+  @IYRA-PUBLISHED-URLS
+  Rule: the trust document and the store entry the contract links answer
+
+    Scenario: the trust document answers
+      When the agent reads the trust document
+      Then it answers 200 with a JSON object
+
+    Scenario: the store entry answers
+      When the agent reads the store entry
+      Then it answers 200 with a JSON object
+
   @IYRA-TRUST
   Rule: the trust document publishes data terms and the recovery policy
 

@@ -200,6 +200,14 @@ Feature: Endings, score and the terminal state
       When the agent plays "investigate archive"
       Then the epilogue is empty
 
+    Scenario: a budget_exhausted ending leaves the epilogue empty
+      Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
+      When the agent plays "select_claim record_omission"
+      Then the epilogue is empty
+
+  @IYRA-EPILOGUE-SET
+  Rule: a broadcast or withdrawal ending sets an epilogue (the kit's choice)
+
     Scenario Outline: a <ending> ending sets the epilogue
       When the agent plays "<action>"
       Then the epilogue is set
@@ -208,11 +216,6 @@ Feature: Endings, score and the terminal state
         | ending    | action    |
         | broadcast | broadcast |
         | withdraw  | withdraw  |
-
-    Scenario: a budget_exhausted ending leaves the epilogue empty
-      Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
-      When the agent plays "select_claim record_omission"
-      Then the epilogue is empty
 
   @IYRA-TERMINAL-SIGNALS
   Rule: the three terminal signals agree

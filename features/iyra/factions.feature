@@ -78,3 +78,11 @@ Feature: Factions and the coalition
       Given the agent has released the truth allied with the keepers
       When the agent releases the truth allied with the keepers in a second session on the same records
       Then their epilogues are identical
+
+  @IYRA-FACTION-WORDS
+  Rule: each verified epilogue names its ally's consequence in the contract's words (the kit's reading)
+
+    Scenario: the keepers preserve with a correction, the drifters distribute copies
+      Given the agent has released the truth allied with the keepers
+      When the agent releases the truth allied with the drifters in a second session on the same records
+      Then each epilogue names its ally's consequence in the contract's words

@@ -21,6 +21,15 @@ Feature: Sessions under an Idempotency-Key
         | spaced    |
         | too-long  |
 
+    Scenario Outline: a well-formed Idempotency-Key of <length> characters creates a session
+      When the agent creates a session with a well-formed Idempotency-Key of <length> characters
+      Then the response carries the session links and state fields
+
+      Examples:
+        | length |
+        | 8      |
+        | 128    |
+
   @IYRA-SESSION-KEY-IDEMPOTENT
   Rule: the same key and body return the same session
 

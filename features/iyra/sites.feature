@@ -85,3 +85,18 @@ Feature: City sites and chapters
     Scenario: an inspected site is collected under its id
       When the agent plays "investigate spire"
       Then collected_sources names "spire"
+
+  @IYRA-CHAPTER-LATEST
+  Rule: the chapter leaves inquiry after any other accepted action
+
+    Scenario Outline: after <action> the chapter is no longer inquiry
+      Given the agent has played "investigate harbor"
+      When the agent plays "<action>"
+      Then the chapter is no longer "inquiry"
+
+      Examples:
+        | action                   |
+        | ally drifters            |
+        | select_claim relay_fault |
+        | withdraw                 |
+        | broadcast                |

@@ -93,7 +93,6 @@ Feature: Answers and their sources
         | {q} 真 断言 d99       |
         | {q} 真 断言 {unread}  |
         | {q} 真 断言 {unheard} |
-        | {q} 真 留保 {unread}  |
 
   @PP-ANSWER-REJECT
   Rule: a non-backing source is rejected at the cost of a turn
@@ -120,8 +119,21 @@ Feature: Answers and their sources
       When the agent asserts that question citing both documents
       Then the answer is rejected at the cost of a turn
 
+    Scenario: A hedge citing a document not yet read
+      Given an active run
+      And the agent has read two documents
+      When the agent answers "{q} 真 留保 {unread}"
+      Then the action is refused without spending a turn
+      And nothing about the run changed
+
   @PP-ANSWER-HEDGE-ONLY
   Rule: after 3 rejections only hedges are accepted
+
+    Scenario: A malformed answer is no substantive rejection
+      Given an active run
+      And the agent has been rejected twice on a question and refused once for a malformed answer to it
+      When the agent asserts that question is unverifiable, which is not yet hedge-only
+      Then the action succeeds and spends one turn
 
     Scenario: A fourth assertion after three rejections
       Given an active run

@@ -57,6 +57,14 @@ Feature: API surface, registration and errors
       When the agent sends an action without authorization
       Then the error body carries the code "unauthorized" and a message
 
+  @PP-ERROR-STRING
+  Rule: a refusal carries the error string the seed's client prints
+
+    Scenario: An error answer carries an error string
+      Given an active run
+      When the agent sends an action without authorization
+      Then the error body carries an error string
+
   @PP-ERR-400
   Rule: a malformed body is 400 and changes nothing
 
@@ -151,6 +159,18 @@ Feature: API surface, registration and errors
       Given a registered agent
       When the agent acts on a run that does not exist
       Then the request is refused with status 404
+
+    Scenario Outline: Every endpoint of a run that does not exist is 404: <what>
+      Given a registered agent
+      When the agent <what> a run that does not exist
+      Then the request is refused with status 404
+
+      Examples:
+        | what             |
+        | reads the log of |
+        | extends          |
+        | hides            |
+        | reviews          |
 
   @PP-ERR-409-FINISHED
   Rule: a finished run refuses actions with 409

@@ -38,6 +38,30 @@ Feature: Cases, AP and the actions of a turn
       Then the action succeeds and spends one turn
       And the AP fell by 3
 
+    Scenario Outline: <action> with exactly its cost in AP left
+      Given a fresh run
+      And the agent has spent its AP down to <ap>, a document and a topic still open
+      When the agent <action>
+      Then the action succeeds and spends one turn
+
+      Examples:
+        | action                | ap |
+        | reads a document      | 2  |
+        | interviews a witness  | 3  |
+
+  @PP-READ-TEXT
+  Rule: a read shows the document's text, an interview a testimony
+
+    Scenario: Reading shows text not shown before
+      Given an active run
+      When the agent reads a document
+      Then the action succeeds and spends one turn
+
+    Scenario: Interviewing shows text not shown before
+      Given an active run
+      When the agent interviews a witness
+      Then the action succeeds and spends one turn
+
   @PP-AP-NO-CARRY
   Rule: AP does not carry over
 
@@ -66,6 +90,18 @@ Feature: Cases, AP and the actions of a turn
       When the agent reads a document
       Then the action is refused without spending a turn
       And nothing about the run changed
+
+    Scenario Outline: <action> with one AP short of its cost
+      Given a fresh run
+      And the agent has spent its AP down to <ap>, a document and a topic still open
+      When the agent <action>
+      Then the action is refused without spending a turn
+      And nothing about the run changed
+
+      Examples:
+        | action                | ap |
+        | reads a document      | 1  |
+        | interviews a witness  | 2  |
 
   @PP-READ-ONCE
   Rule: a document is read once and a topic asked once
@@ -147,7 +183,6 @@ Feature: Cases, AP and the actions of a turn
       Examples:
         | arg        |
         | w1         |
-        | w1 t1 t2   |
 
   @PP-ACTION-RESPONSE
   Rule: an action answers ok, turn, narrative, state, events and available_actions

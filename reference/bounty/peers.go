@@ -251,3 +251,26 @@ func (e *Engine) NextMove(cid, agentID string) (map[string]any, *Error) {
 	}
 	return map[string]any{"next_move": m, "challenge_id": r.ChallengeID, "round": r.Number}, nil
 }
+
+// Snapshot is the live board as a holder or collector reads it: the live
+// round, the pure Board, its proximity and every listing's contact.
+type Snapshot struct {
+	ChallengeID string
+	Round       int
+	Board       Board
+	Proximity   Proximity
+	Contacts    map[string]string
+}
+
+// Live returns a Snapshot of the live round's board, pruned like a read.
+func (e *Engine) Live() Snapshot {
+	defer e.lock()()
+	r := e.live()
+	e.prune(r)
+	b := e.board(r)
+	s := Snapshot{ChallengeID: r.ChallengeID, Round: r.Number, Board: b, Proximity: ComputeProximity(b), Contacts: map[string]string{}}
+	for id, l := range e.listings {
+		s.Contacts[id] = l.Contact
+	}
+	return s
+}

@@ -121,7 +121,7 @@ func decodeRevision(env map[string]json.RawMessage) (int, *Rejection) {
 	}
 	rev, ok := integral(raw)
 	if !ok {
-		return 0, reject(BadInput, "invalid_revision", "IYRA-BAD-INPUT", "revision must be a non-negative integer")
+		return 0, reject(BadInput, "invalid_revision", "IYRA-BAD-INPUT", "revision must be an integer from 0 to 1073741824 (2^30)")
 	}
 	return rev, nil
 }

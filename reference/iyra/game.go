@@ -234,7 +234,7 @@ func (g *Game) ally(f Faction) *Rejection {
 	g.obs.Allies = append(g.obs.Allies, string(f))
 	sort.Strings(g.obs.Allies)
 	g.obs.Signal += g.rules.AllySignal
-	g.obs.Chapter = ChapterCoalition
+	g.obs.Chapter = ChapterCoalition // the latest activity, no longer inquiry (IYRA-CHAPTER-LATEST)
 	g.milestone(MilestoneCoalitionFormed)
 	return nil
 }
@@ -293,7 +293,7 @@ func (g *Game) withdraw() {
 
 // finish sets the ending, the three terminal signals (IYRA-TERMINAL-SIGNALS),
 // the outcome the objective names for it (IYRA-OUTCOME) and, for broadcast
-// and withdrawal endings only, the epilogue (IYRA-EPILOGUE).
+// and withdrawal endings only, the epilogue (IYRA-EPILOGUE), written at every such ending (IYRA-EPILOGUE-SET).
 func (g *Game) finish(ending, outcome string) {
 	g.obs.Ending = ending
 	g.obs.Phase = PhaseFinished

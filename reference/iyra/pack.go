@@ -87,7 +87,8 @@ func (v Variant) Supports(c Claim) bool {
 }
 
 // Pack is the content the engine plays: the variants and the
-// author-declared epilogues keyed by ending or faction.
+// author-declared epilogues keyed by ending or faction (each faction's in the
+// contract's words of its consequence, IYRA-FACTION-WORDS).
 type Pack struct {
 	Variants  []Variant         `json:"variants"`
 	Epilogues map[string]string `json:"epilogues"`

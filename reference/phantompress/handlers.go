@@ -112,8 +112,8 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 // Cites PP-REGISTER-OWNER (owner is optional) and PP-REGISTER-RESPONSE (the 201 shape).
 func (s *Server) register(w http.ResponseWriter, r *http.Request, _ []string) {
 	var body struct {
-		Name  *string `json:"name"`
-		Owner *string `json:"owner"`
+		Name  *string   `json:"name"`
+		Owner optString `json:"owner"`
 	}
 	if err := decodeBody(r, &body); err != nil {
 		writeInputError(w, err)
@@ -121,6 +121,10 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request, _ []string) {
 	}
 	if body.Name == nil || strings.TrimSpace(*body.Name) == "" || utf8.RuneCountInString(*body.Name) > 32 {
 		writeError(w, http.StatusBadRequest, "invalid_name", "name must be a string of 1-32 characters")
+		return
+	}
+	if body.Owner.null { // PP-REGISTER-OWNER: optional, but a string when given
+		writeError(w, http.StatusBadRequest, "invalid_owner", "owner is optional; when given it must be a string")
 		return
 	}
 	s.mu.Lock()
@@ -137,9 +141,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request, _ []string) {
 	}
 	s.quota.regs++
 	a := &agent{ID: "agt_" + s.hexID(6), Name: *body.Name, Key: "flib_" + s.hexID(16), Created: now}
-	if body.Owner != nil {
-		a.Owner = *body.Owner
-	}
+	a.Owner = body.Owner.v
 	s.agents[a.Key] = a
 	writeJSON(w, http.StatusCreated, Registered{AgentID: a.ID, Name: a.Name, Owner: a.Owner, APIKey: a.Key})
 }
@@ -177,8 +179,8 @@ func (s *Server) chargeWrite(w http.ResponseWriter, a *agent) bool {
 // The answer is {run_id, state, narrative, available_actions} (PP-RUN-CREATE, PP-TRUST-INIT).
 func (s *Server) createRun(w http.ResponseWriter, r *http.Request, _ []string) {
 	var body struct {
-		Budget *int    `json:"budget_turns"`
-		Seed   *string `json:"seed"`
+		Budget *int      `json:"budget_turns"`
+		Seed   optString `json:"seed"`
 	}
 	s.mu.Lock()
 	a := s.authed(w, r)
@@ -197,11 +199,11 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request, _ []string) {
 	case *body.Budget < 1 || *body.Budget > engine.TurnLimit:
 		writeError(w, http.StatusBadRequest, "invalid_budget", "budget_turns must be an integer from 1 to 200")
 		return
+	case body.Seed.null: // PP-RUN-SEEDED: omit the seed for a random run
+		writeError(w, http.StatusBadRequest, "invalid_seed", "seed is optional; omit it for a random run, or give a string")
+		return
 	}
-	seed := ""
-	if body.Seed != nil {
-		seed = *body.Seed
-	}
+	seed := body.Seed.v
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
@@ -223,7 +225,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request, _ []string) {
 	for s.runs[id] != nil {
 		id = "run_" + s.hexID(6)
 	}
-	rec := &runRec{run: engine.NewRun(id, *body.Budget, cases, body.Seed != nil), agent: a, created: now, seed: seed,
+	rec := &runRec{run: engine.NewRun(id, *body.Budget, cases, body.Seed.set), agent: a, created: now, seed: seed,
 		log: []LogEntry{}, extensions: []Extension{}}
 	s.runs[id] = rec
 	s.order = append(s.order, rec)

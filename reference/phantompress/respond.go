@@ -39,12 +39,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"code":"internal","message":"the answer could not be encoded","error":"the answer could not be encoded"}`)
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }
 
-// Every error is {code, message, error} (PP-ERROR-BODY).
+// Every error is {code, message, error} (PP-ERROR-BODY); error is the string the
+// seed's client prints (PP-ERROR-STRING).
 func writeError(w http.ResponseWriter, status int, code, msg string) {
 	writeJSON(w, status, ErrorBody{Code: code, Message: msg, Error: msg})
 }

@@ -40,7 +40,6 @@ type Server struct {
 	agents   map[string]*agent // by API key
 	runs     map[string]*runRec
 	order    []*runRec
-	nextSeq  int
 	down     bool
 	delay    time.Duration
 	agentIDs map[string]bool
@@ -263,7 +262,7 @@ func (s *Server) pick(method string, seg []string) (handlerFunc, string) {
 // getAPI serves the contract document itself (GET /api).
 // PP-API-DOC; every answer follows spec/phantom-press/openapi.yaml (PP-OPENAPI).
 func (s *Server) getAPI(w http.ResponseWriter, r *http.Request, _ []string) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	w.Write(s.apiDoc)
 }

@@ -133,8 +133,11 @@ func (s *Server) storeVersion(r *http.Request, _ []byte) reply {
 		"slug": Slug, "version_id": VersionID, "gameplay_contract_view": gameDoc()["gameplay_contract_view"],
 		"gameplay_contract": contract(), "information_layers": rebase(gameDoc()["information_layers"], requestOrigin(r)),
 	}
-	switch r.URL.Query().Get("include") {
+	switch q := r.URL.Query(); q.Get("include") {
 	case "":
+		if q.Has("include") {
+			return fail(http.StatusBadRequest, "invalid_include", "include must be learning or audit")
+		}
 	case "learning":
 		learning, _ := contract()["learning"].(map[string]any)
 		body["gameplay_contract_view"] = "learning"
@@ -168,7 +171,7 @@ func (s *Server) assignment(r *http.Request, _ []byte) reply {
 	}}
 }
 
-// trust answers GET /trust: the operator's public policy, including the
+// trust answers GET /trust, a URL the contract publishes (IYRA-PUBLISHED-URLS): the operator's public policy, including the
 // recovery rules the runner honours (IYRA-TRUST, IYRA-RECOVERY-NO-RETRY).
 func (s *Server) trust(_ *http.Request, _ []byte) reply {
 	return reply{status: http.StatusOK, body: map[string]any{

@@ -14,7 +14,7 @@ const (
 	APInterview     = 3   // PP-AP-COST
 	MaxRejections   = 3   // PP-ANSWER-HEDGE-ONLY
 	MaxComments     = 100 // PP-COMMENT
-	MaxCommentRunes = 500 // PP-COMMENT
+	MaxCommentRunes = 500 // PP-COMMENT-LENGTH, counted in characters (PP-COMMENT-CHARS)
 )
 
 // Run statuses. "active" is the seed client's running status.
@@ -193,7 +193,8 @@ func (r *Run) document(id string) (Document, bool) {
 	return Document{}, false
 }
 
-// A read document comes back as a document event (PP-EVENTS); a second read is
+// A read document comes back with its full text (PP-READ-TEXT) as a document
+// event (PP-EVENTS); a second read is
 // refused (PP-READ-ONCE), and so is one AP cannot pay for (PP-AP-INSUFFICIENT).
 func (r *Run) readDoc(arg string) Result {
 	f := Fields(arg)

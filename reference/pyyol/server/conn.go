@@ -18,6 +18,7 @@ type link struct {
 	agentID string
 	anyID   bool
 	expired map[string]bool // ids of turns that timed out (LateApplies)
+	late    *Frame          // a late response kept for the next turn (LateApplies)
 
 	wmu     sync.Mutex
 	mu      sync.Mutex
@@ -53,8 +54,13 @@ func (l *link) send(frame any) error {
 func (l *link) expect(id string) chan Frame {
 	ch := make(chan Frame, 1)
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.late != nil {
+		ch <- *l.late
+		l.late = nil
+		return ch
+	}
 	l.pending[id] = ch
-	l.mu.Unlock()
 	return ch
 }
 
@@ -72,6 +78,10 @@ func (l *link) deliver(f Frame) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ch, ok := l.pending[f.ID]
+	if !ok && l.expired[f.ID] && l.g.opts.Tamper == LateApplies && len(l.pending) == 0 {
+		l.late = &f // kept for the next turn asked
+		return
+	}
 	if !ok && (l.anyID || (l.expired[f.ID] && l.g.opts.Tamper == LateApplies)) {
 		for _, id := range slices.Sorted(mapKeys(l.pending)) {
 			ch, ok, f.ID = l.pending[id], true, id

@@ -74,6 +74,8 @@ type gameEndFrame struct {
 type endResult struct {
 	goofspiel.Result
 	Usage []usageRecord `json:"usage"`
+	// Stake is a ranked match's stake and settlement (PYYOL-REF-QUEUE).
+	Stake *ranked `json:"stake,omitempty"`
 }
 
 // usageRecord is a move's self-reported usage (PYYOL-REF-USAGE).

@@ -47,12 +47,25 @@ func (g *Gateway) current(agentID string) *link {
 // agent so a later registration starts new ones.
 func (g *Gateway) practice(agentID string, reg Frame) {
 	defer func() {
+		// A stake queued after the last check still gets its match.
 		g.mu.Lock()
-		delete(g.playing, agentID)
+		again := g.stakes[agentID] != nil && g.agents[agentID] != nil && g.opts.Tamper != NoFallback
+		if !again {
+			delete(g.playing, agentID)
+		}
 		g.mu.Unlock()
+		if again {
+			go g.practice(agentID, Frame{Games: []string{"goofspiel"}})
+		}
 	}()
 	for i := 0; i < max(reg.Matches, 1); i++ {
 		if !g.playMatch(agentID, reg.Practice) {
+			return
+		}
+	}
+	// A ranked match queued meanwhile is played next (PYYOL-REF-QUEUE).
+	for g.stakeWaiting(agentID) {
+		if !g.playMatch(agentID, nil) {
 			return
 		}
 	}
@@ -101,6 +114,7 @@ func (g *Gateway) playMatch(agentID string, p *Practice) bool {
 		return false
 	}
 	run := &matchRun{g: g, agentID: agentID, id: id, seat: seat, m: m}
+	stake := g.claimStake(agentID)
 	g.logf("pyyol-gateway: match %s for %s (seat %d)", id, agentID, seat)
 	// PYYOL-WS-INITIALIZE: initialize carries an id; the ack is awaited
 	// like a turn but its absence changes nothing.
@@ -113,7 +127,7 @@ func (g *Gateway) playMatch(agentID string, p *Practice) bool {
 		m.Bid(1-seat, goofspiel.Baseline(m.View(1-seat)))
 		run.flush()
 	}
-	res := endResult{Result: m.Result(), Usage: run.usage}
+	res := endResult{Result: m.Result(), Usage: run.usage, Stake: g.settle(agentID, stake, seat, m.Result())}
 	if res.Usage == nil {
 		res.Usage = []usageRecord{}
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+	"github.com/agentgames/conformance/reference/pyyol/stakes"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
 
@@ -42,6 +43,10 @@ type Options struct {
 	// and of every finished match (`conformance simulate --listen` fails
 	// loudly on them).
 	Referee Referee
+	// AdminToken authorizes the stake-tier admin API (default AdminToken).
+	AdminToken string
+	// SkipField names a manifest field rule the platform forgets (tests).
+	SkipField string
 }
 
 // Referee hears what a gateway decided about an agent's moves.
@@ -56,12 +61,16 @@ type Gateway struct {
 	mux  *http.ServeMux
 	log  *log.Logger
 
-	mu      sync.Mutex
-	keys    map[string]string // token -> agent id
-	agents  map[string]*link  // agent id -> its current socket
-	playing map[string]bool   // agent ids whose seat a match is driving
-	minted  uint64
-	matches uint64
+	mu        sync.Mutex
+	keys      map[string]string     // token -> agent id
+	agents    map[string]*link      // agent id -> its current socket
+	playing   map[string]bool       // agent ids whose seat a match is driving
+	manifests map[string]*published // agent id/manifest id -> manifest
+	tiers     map[string][]stakes.Tier
+	wallets   map[string]stakes.Limits
+	stakes    map[string]*ranked // agent id -> stake of its next match
+	minted    uint64
+	matches   uint64
 }
 
 // New builds a gateway.
@@ -72,9 +81,19 @@ func New(opts Options) *Gateway {
 	if opts.PingEvery <= 0 {
 		opts.PingEvery = 5 * time.Second
 	}
-	g := &Gateway{opts: opts, mux: http.NewServeMux(), log: opts.Log, keys: map[string]string{}, agents: map[string]*link{}, playing: map[string]bool{}}
+	if opts.AdminToken == "" {
+		opts.AdminToken = AdminToken
+	}
+	g := &Gateway{opts: opts, mux: http.NewServeMux(), log: opts.Log, keys: map[string]string{}, agents: map[string]*link{},
+		playing: map[string]bool{}, manifests: map[string]*published{}, tiers: map[string][]stakes.Tier{},
+		wallets: map[string]stakes.Limits{}, stakes: map[string]*ranked{}}
+	for _, game := range games {
+		g.tiers[game] = stakes.Default()
+	}
 	g.mux.HandleFunc("POST "+BasePath+"/practice/agents", g.mint)
 	g.mux.HandleFunc("GET "+BasePath+"/agent/connect", g.connect)
+	g.routePublish()
+	g.routeStakes()
 	return g
 }
 

@@ -1,6 +1,11 @@
 package server
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentgames/conformance/reference/pyyol/manifest"
+)
 
 // Tamper names a deliberate defect, for the kit's own tests: a broken
 // gateway the runner must catch. The zero value is a faithful gateway.
@@ -27,7 +32,54 @@ const (
 	UnorderedEvents Tamper = "unordered-events"
 	// FakeOpen announces open prizes but shuffles them.
 	FakeOpen Tamper = "fake-open"
+	// VerifiesAnything reports every endpoint verified.
+	VerifiesAnything Tamper = "verifies-anything"
+	// SignsWrongPath signs the platform's calls over the path "/".
+	SignsWrongPath Tamper = "signs-wrong-path"
+	// CertifiesAnyone lets uncertified agents queue.
+	CertifiesAnyone Tamper = "certifies-anyone"
+	// ShowsDisabledTiers puts disabled tiers on the public menu.
+	ShowsDisabledTiers Tamper = "shows-disabled-tiers"
+	// OpenAdmin serves the admin API without a token.
+	OpenAdmin Tamper = "open-admin"
+	// AcceptsAnyTiers stores tier sets without validating them.
+	AcceptsAnyTiers Tamper = "accepts-any-tiers"
+	// IgnoresLimits queues stakes beyond the agent's limits.
+	IgnoresLimits Tamper = "ignores-limits"
+	// KeepsTieStakes takes the rake from a tied match.
+	KeepsTieStakes Tamper = "keeps-tie-stakes"
+	// RejectsYAML accepts JSON manifests only.
+	RejectsYAML Tamper = "rejects-yaml"
+	// AcceptsSnakeCase reads manifest_version as manifestVersion.
+	AcceptsSnakeCase Tamper = "accepts-snake-case"
 )
+
+// tamperManifest applies the manifest defects to a submitted body; false
+// refuses it.
+func (g *Gateway) tamperManifest(raw []byte) ([]byte, bool) {
+	switch g.opts.Tamper {
+	case RejectsYAML:
+		return raw, bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{"))
+	case AcceptsSnakeCase:
+		return bytes.ReplaceAll(raw, []byte("manifest_version"), []byte("manifestVersion")), true
+	}
+	return raw, true
+}
+
+// skipRule drops the field errors Options.SkipField names: a platform
+// that forgot one field rule.
+func (g *Gateway) skipRule(errs []manifest.FieldError) []manifest.FieldError {
+	if g.opts.SkipField == "" {
+		return errs
+	}
+	var out []manifest.FieldError
+	for _, e := range errs {
+		if e.Field != g.opts.SkipField {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 // rewrite passes a frame through Options.Rewrite; without one it is the
 // frame itself, already encoded.
