@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -32,22 +33,23 @@ type outputs struct{ junit, json, html string }
 
 // runOptions are the flags shared by run and replay.
 type runOptions struct {
-	target, protocol, tags, cases string
-	transport                     string
-	allowPrivate                  bool
-	baselinePath, shard           string
-	known                         *baseline.File
-	rules                         listFlag
-	seed                          uint64
-	checks, maxWrites             int
-	rate                          float64
-	timeout, deadline             time.Duration
-	quiet, color                  bool
-	out                           outputs
+	target, basePath, protocol, tags, cases string
+	transport                               string
+	allowPrivate                            bool
+	baselinePath, shard                     string
+	known                                   *baseline.File
+	rules                                   listFlag
+	seed                                    uint64
+	checks, maxWrites                       int
+	rate                                    float64
+	timeout, deadline                       time.Duration
+	quiet, color                            bool
+	out                                     outputs
 }
 
 func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.target, "target", "", "base URL of the deployment to check; empty runs the embedded reference servers")
+	fs.StringVar(&o.basePath, "base-path", "", "with --target: the path the API lives under when the URL has none, instead of the protocol's documented one (\"/\": the origin root)")
 	fs.StringVar(&o.protocol, "protocol", "", "protocol(s) to check, comma-separated (required with --target)")
 	fs.StringVar(&o.transport, "transport", "http", "http, or mcp: play the checks through the protocol's MCP tools (bounty)")
 	fs.BoolVar(&o.allowPrivate, "allow-private", false, "share-exchange: let calls made on an agent's behalf reach private and loopback addresses (local testing)")
@@ -95,7 +97,7 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	if err := o.out.check(); err != nil {
 		return suite.Config{}, err
 	}
-	cfg := suite.Config{Protocols: ps, Target: o.target, Tags: o.tags, Rules: o.rules, Seed: o.seed,
+	cfg := suite.Config{Protocols: ps, Target: o.target, BasePath: o.basePath, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
 	if o.shard != "" {
 		if cfg.Shard, err = suite.ParseShard(o.shard); err != nil {
@@ -127,6 +129,10 @@ func (o *runOptions) checkValues() error {
 		return fmt.Errorf("--rate must be zero (unlimited) or positive, not %g", o.rate)
 	case o.maxWrites < 0:
 		return fmt.Errorf("--max-writes must be zero (unlimited) or positive, not %d", o.maxWrites)
+	case o.basePath != "" && o.target == "":
+		return fmt.Errorf("--base-path needs --target: the embedded reference servers have their own paths")
+	case o.basePath != "" && !strings.HasPrefix(o.basePath, "/"):
+		return fmt.Errorf("--base-path must start with /, not %q", o.basePath)
 	}
 	if o.target != "" {
 		if _, err := suite.ResolveBase(o.target, "/"); err != nil {

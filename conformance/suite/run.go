@@ -25,6 +25,11 @@ type Config struct {
 	// Target is the deployment's base URL; empty runs against the embedded
 	// reference servers. A URL without a path gets the protocol's BasePath.
 	Target string
+	// BasePath, when set, replaces the protocol's BasePath for a Target
+	// without a path: "/" names a deployment served at its origin root
+	// (the bounty's contract lists its endpoints there, while the kit's
+	// serve mounts it under /bounty).
+	BasePath string
 	// Tags is a godog tag expression; Rules selects scenarios and properties
 	// by rule ID.
 	Tags  string
@@ -214,7 +219,11 @@ func (r *run) prepare(ctx context.Context, p *Protocol) (*protocolRun, error) {
 			return nil, err
 		}
 	}
-	if pr.base, err = ResolveBase(target, p.BasePath); err != nil {
+	base := p.BasePath
+	if r.cfg.BasePath != "" && r.cfg.Target != "" {
+		base = r.cfg.BasePath
+	}
+	if pr.base, err = ResolveBase(target, base); err != nil {
 		return nil, err
 	}
 	if err := pr.newDriver(); err != nil {
