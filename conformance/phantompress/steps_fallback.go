@@ -168,3 +168,17 @@ func (w *world) costPerWrongHedge() error {
 	}
 	return nil
 }
+
+// shapeGate reports a target that answers outside one of the kit's
+// REFERENCE shapes, which a step needs to decide its scenario's rule: in a
+// scenario of that very REFERENCE rule it is the warning itself; in any
+// other it is noted as a warning and the step skips as unchecked, since a
+// MUST rule must neither fail on the kit's shape nor pass unchecked.
+func (w *world) shapeGate(rule string, expected, observed any, detail string, args ...any) error {
+	f := verdict.Failf(rule, expected, observed, detail, args...)
+	if w.rule() == rule {
+		return f
+	}
+	w.noteFinding(f)
+	return verdict.Skipf("unchecked: %s on this target lacks the kit's shape (%s)", w.rule(), rule)
+}
