@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,60 +17,10 @@ import (
 	"github.com/agentgames/conformance/spec"
 )
 
-// pathStep is one step of a catalogue path: an object key or an array index.
-var pathStep = regexp.MustCompile(`^(?:\.([A-Za-z0-9_]+)|\[(\d+)\])`)
-
-// valueAt returns the raw JSON at a path such as $.a.b[6], as the source
-// spells it.
-func valueAt(doc json.RawMessage, path string) (json.RawMessage, error) {
-	if !strings.HasPrefix(path, "$") {
-		return nil, fmt.Errorf("path %q does not start with $", path)
-	}
-	cur, rest := doc, path[1:]
-	for rest != "" {
-		m := pathStep.FindStringSubmatch(rest)
-		if m == nil {
-			return nil, fmt.Errorf("path %q: cannot read %q", path, rest)
-		}
-		rest = rest[len(m[0]):]
-		next, err := step(cur, m[1], m[2])
-		if err != nil {
-			return nil, fmt.Errorf("path %q: %w", path, err)
-		}
-		cur = next
-	}
-	return cur, nil
-}
-
-func step(cur json.RawMessage, key, index string) (json.RawMessage, error) {
-	if key != "" {
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(cur, &obj); err != nil {
-			return nil, fmt.Errorf("%s is not inside an object", key)
-		}
-		next, ok := obj[key]
-		if !ok {
-			return nil, fmt.Errorf("no key %s", key)
-		}
-		return next, nil
-	}
-	var arr []json.RawMessage
-	i, _ := strconv.Atoi(index)
-	if err := json.Unmarshal(cur, &arr); err != nil || i >= len(arr) {
-		return nil, fmt.Errorf("no element %d", i)
-	}
-	return arr[i], nil
-}
-
-// quoteFits reports whether quote is the source's words at raw: part of a
-// string value, or of the source's own spelling of any other value.
-func quoteFits(raw json.RawMessage, quote string) bool {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return strings.Contains(s, quote)
-	}
-	return strings.Contains(string(raw), quote)
-}
+var (
+	valueAt   = spec.ValueAt
+	quoteFits = spec.QuoteFits
+)
 
 func source(t *testing.T, cat *spec.Catalogue) json.RawMessage {
 	t.Helper()
@@ -86,15 +35,7 @@ func TestEveryQuoteIsTheSourcesWordsAtItsPath(t *testing.T) {
 	for _, p := range spec.Protocols() {
 		cat, err := spec.Load(p)
 		require.NoError(t, err)
-		raw := source(t, cat)
-		for _, r := range cat.Rules {
-			v, err := valueAt(raw, r.Path)
-			if err != nil {
-				t.Errorf("%s: %v", r.ID, err)
-				continue
-			}
-			assert.True(t, quoteFits(v, r.Quote), "%s: %q is not the contract's words at %s", r.ID, r.Quote, r.Path)
-		}
+		assert.NoError(t, cat.CheckQuotes(source(t, cat)), p)
 	}
 }
 

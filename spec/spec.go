@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"regexp"
 	"sort"
-
 )
 
 //go:embed */rules.json */openapi.yaml
@@ -19,9 +18,9 @@ var files embed.FS
 // Rule is one catalogued rule: an ID that features tag and failures name, a
 // level, and the quote from the source contract with its location there.
 type Rule struct {
-	ID    string        `json:"id"`
-	Level Level `json:"level"`
-	Title string        `json:"title"`
+	ID    string `json:"id"`
+	Level Level  `json:"level"`
+	Title string `json:"title"`
 	// Quote is the source contract's own words. For a REFERENCE rule it is the
 	// nearest text the choice hangs on, and Choice says what the kit chose.
 	Quote string `json:"quote"`

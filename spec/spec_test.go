@@ -10,7 +10,9 @@ import (
 )
 
 func TestEveryCatalogueLoadsWithItsOpenAPIDocument(t *testing.T) {
-	require.Equal(t, []string{"iyra", "phantom-press"}, spec.Protocols())
+	// Which folders must exist is the registry's business: the contract test
+	// (conformance/protocoltest.CheckRegistry) matches them to protocols.All().
+	require.NotEmpty(t, spec.Protocols())
 	for _, p := range spec.Protocols() {
 		cat, err := spec.Load(p)
 		require.NoError(t, err, p)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strings"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -32,6 +33,19 @@ type Vector struct {
 	Flags    []string        `json:"flags,omitempty"`
 	Input    json.RawMessage `json:"input"`
 	Expected json.RawMessage `json:"expected"`
+}
+
+// Protocols lists the folders that hold vector files, sorted.
+func Protocols() []string {
+	paths, _ := fs.Glob(files, "*/*.json")
+	var out []string
+	for _, p := range paths {
+		dir := p[:strings.Index(p, "/")]
+		if len(out) == 0 || out[len(out)-1] != dir {
+			out = append(out, dir)
+		}
+	}
+	return out
 }
 
 // Load reads every vector file of a protocol.

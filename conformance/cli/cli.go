@@ -36,6 +36,9 @@ func verbs() []verb {
 		{"rules", "list the rule catalogue and the scenarios that check each rule", rulesCmd},
 		{"vectors", "recompute every known-answer vector with the reference code", vectorsCmd},
 		{"replay", "re-run a failing case written by an earlier run", replayCmd},
+		{"merge", "merge the JSON reports of a sharded run into one report", mergeCmd},
+		{"solve", "play a deployment's chain with the reference solver (forge)", solveCmd},
+		{"simulate", "play one refereed Goofspiel match against a Pyyol agent (push endpoint or socket)", simulateCmd},
 	}
 }
 

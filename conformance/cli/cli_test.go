@@ -19,14 +19,14 @@ func run(args ...string) (code int, stdout, stderr string) {
 func TestHelpListsEveryVerbAndExitCodes(t *testing.T) {
 	code, out, _ := run("--help")
 	assert.Equal(t, 0, code)
-	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay"} {
+	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay", "merge"} {
 		assert.Contains(t, out, "  "+verb+" ")
 	}
 	assert.Contains(t, out, "Exit codes: 0 all passed, 1 a rule failed, 2")
 }
 
 func TestEveryVerbHasHelpWithExamples(t *testing.T) {
-	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay"} {
+	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay", "merge"} {
 		code, _, errOut := run(verb, "--help")
 		assert.Equal(t, 0, code, verb)
 		assert.Contains(t, errOut, "Usage: conformance "+verb, verb)
@@ -62,4 +62,10 @@ func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
 		assert.Equal(t, 2, code, c.why)
 		assert.Contains(t, errOut, c.want, c.why)
 	}
+}
+
+func TestUncoveredAsJSONIsAnEmptyList(t *testing.T) {
+	code, out, errOut := run("rules", "--uncovered", "--format", "json")
+	assert.Equal(t, 0, code, errOut)
+	assert.JSONEq(t, "[]", out, "CI scripts expect [] when every rule is checked, never null")
 }

@@ -18,6 +18,8 @@ import (
 
 	"github.com/agentgames/conformance/conformance/cli"
 	"github.com/agentgames/conformance/conformance/protocols"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/features"
 )
 
 // serveAll starts what `conformance serve` serves, on a loopback port.
@@ -31,12 +33,18 @@ func serveAll(t *testing.T, logs io.Writer) string {
 func TestServeThenRunEachProtocolWritesAllReports(t *testing.T) {
 	var logs bytes.Buffer
 	base := serveAll(t, &logs)
-	targets := map[string]string{"iyra": base, "phantom-press": base + "/game/phantom-press/api"}
-	for protocol, target := range targets {
+	for _, p := range protocols.All() {
+		// A target without a path gets the protocol's documented base path.
+		protocol, target := p.Name, base
 		dir := t.TempDir()
 		junit, js, html := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.html")
-		code, out, errOut := run("run", "--target", target, "--protocol", protocol, "--checks", "3",
-			"--junit", junit, "--json", js, "--html", html, "--cases", dir)
+		// A small selection: the full live run of every protocol is the
+		// contract test's (conformance/protocols); this test is about the
+		// command line and its report files. ServeFlags are what serve's
+		// banner prints for the protocol (the reference's dev credentials).
+		args := append([]string{"run", "--target", target, "--protocol", protocol, "--checks", "2",
+			"--junit", junit, "--json", js, "--html", html, "--cases", dir}, smallSelection(t, p)...)
+		code, out, errOut := run(append(args, p.ServeFlags...)...)
 		require.Equal(t, 0, code, "%s: %s\n%s", protocol, tail(out), errOut)
 		assert.Contains(t, out, "RESULT: PASS")
 		assertJUnit(t, junit)
@@ -46,6 +54,29 @@ func TestServeThenRunEachProtocolWritesAllReports(t *testing.T) {
 		assert.Contains(t, string(page), "<html")
 	}
 	assert.Contains(t, logs.String(), "POST /api/v5/store/echoes-of-iyra/sessions 201", "one log line per request")
+}
+
+// smallSelection picks a few checks of p that a live target runs: its
+// property tests, or the scenarios of the first rule a scenario outside
+// @control checks.
+func smallSelection(t *testing.T, p *suite.Protocol) []string {
+	if len(p.Properties) > 0 {
+		return []string{"--tags", "@property"}
+	}
+	scenarios, err := features.ParseFS(p.FeatureFS(), p.DataFolder())
+	require.NoError(t, err)
+	for _, s := range scenarios {
+		if s.HasTag("control") {
+			continue
+		}
+		for _, tag := range s.Tags {
+			if strings.HasPrefix(tag, "@"+p.RulePrefix+"-") {
+				return []string{"--rule", strings.TrimPrefix(tag, "@")}
+			}
+		}
+	}
+	t.Fatalf("%s: no scenario a live target runs", p.Name)
+	return nil
 }
 
 func assertJUnit(t *testing.T, path string) {
@@ -83,6 +114,7 @@ func TestEmbeddedRunOfEveryProtocolPasses(t *testing.T) {
 	require.Equal(t, 0, code, "%s\n%s", tail(out), errOut)
 	for _, p := range protocols.All() {
 		assert.Contains(t, out, p.Name)
+		assert.Contains(t, out, p.Name+": MUST rules checked on this target: ")
 	}
 }
 

@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/agentgames/conformance/conformance/suite"
 )
@@ -45,7 +41,7 @@ func replayCmd(args []string, stdout, stderr io.Writer) int {
 		where = "the embedded reference"
 	}
 	fmt.Fprintf(stdout, "replaying %s %q (%s) against %s\n", c.Kind, c.Name, c.Rule, where)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := o.runContext(stdout)
 	defer stop()
 	rep, err := suite.Replay(ctx, cfg, c)
 	return finish(rep, err, o, stdout, stderr)

@@ -52,7 +52,7 @@ func catalogueRows(protocol string, onlyUncovered bool) ([]ruleRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rows []ruleRow
+	rows := []ruleRow{} // never nil: JSON readers expect [] when nothing matches
 	for _, p := range ps {
 		pr, err := protocolRows(p)
 		if err != nil {
@@ -68,11 +68,11 @@ func catalogueRows(protocol string, onlyUncovered bool) ([]ruleRow, error) {
 }
 
 func protocolRows(p *suite.Protocol) ([]ruleRow, error) {
-	cat, err := spec.Load(p.Name)
+	cat, err := p.LoadCatalogue()
 	if err != nil {
 		return nil, err
 	}
-	scenarios, err := features.Parse(p.Name)
+	scenarios, err := features.ParseFS(p.FeatureFS(), p.DataFolder())
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/baseline"
+	"github.com/agentgames/conformance/conformance/forge"
+	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/report"
+	"github.com/agentgames/conformance/conformance/shareexchange"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -21,6 +25,7 @@ const runExamples = `  conformance run                                   # every
       --rate 5 --max-writes 300 --json r.json --html r.html
   conformance run --protocol iyra --rule IYRA-ALLY-TRUST --seed 7
   conformance run --tags '@iyra and not @control' --checks 100
+  conformance run --seed 7 --shard 2/3 --baseline known.json --json shard2.json
 `
 
 // outputs are the report files a run may write.
@@ -29,18 +34,25 @@ type outputs struct{ junit, json, html string }
 // runOptions are the flags shared by run and replay.
 type runOptions struct {
 	target, protocol, tags, cases string
+	transport                     string
+	allowPrivate                  bool
+	baselinePath, shard           string
+	known                         *baseline.File
 	rules                         listFlag
 	seed                          uint64
 	checks, maxWrites             int
 	rate                          float64
-	timeout                       time.Duration
+	timeout, deadline             time.Duration
 	quiet, color                  bool
+	allowAuthoring                bool
 	out                           outputs
 }
 
 func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.target, "target", "", "base URL of the deployment to check; empty runs the embedded reference servers")
 	fs.StringVar(&o.protocol, "protocol", "", "protocol(s) to check, comma-separated (required with --target)")
+	fs.StringVar(&o.transport, "transport", "http", "http, or mcp: play the checks through the protocol's MCP tools (bounty)")
+	fs.BoolVar(&o.allowPrivate, "allow-private", false, "share-exchange: let calls made on an agent's behalf reach private and loopback addresses (local testing)")
 	fs.StringVar(&o.tags, "tags", "", "tag expression selecting scenarios, e.g. '@iyra and not @control'")
 	fs.Var(&o.rules, "rule", "run only the checks of this rule ID (repeatable, comma-separated)")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed for property tests and the embedded servers (0: random, printed)")
@@ -48,12 +60,27 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.Float64Var(&o.rate, "rate", 0, "at most this many requests per second to the target (0: unlimited)")
 	fs.IntVar(&o.maxWrites, "max-writes", 0, "budget of state-changing requests; checks past it are skipped (0: unlimited, or a protocol's own live-target budget)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "per-request timeout")
+	fs.DurationVar(&o.deadline, "deadline", DefaultDeadline, "the whole run stops sending at this deadline; checks left report errors")
 	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary, not live progress")
 	fs.BoolVar(&o.color, "color", false, "colour the status words")
+	fs.BoolVar(&o.allowAuthoring, "allow-authoring", false, "forge: let a live run append one level (authoring is permanent)")
 	fs.StringVar(&o.out.junit, "junit", "", "write a JUnit XML report to this file")
 	fs.StringVar(&o.out.json, "json", "", "write a JSON report (results keyed by rule ID) to this file")
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
+	fs.StringVar(&o.baselinePath, "baseline", "", "JSON file of known failures (rule or check, with a reason): reported as expected; one that now passes is stale and fails the run")
+	fs.StringVar(&o.shard, "shard", "", "run only part i of n of the selected checks, e.g. 2/3 (merge the shards' --json with conformance merge)")
+	bindProtocolFlags(fs)
+}
+
+// bindProtocolFlags binds every registered protocol's own flags (Pyyol's
+// credentials); CheckRegistry keeps their names apart.
+func bindProtocolFlags(fs *flagSet) {
+	for _, p := range protocols.All() {
+		if p.Flags != nil {
+			p.Flags(fs.FlagSet)
+		}
+	}
 }
 
 func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
@@ -61,6 +88,10 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 		return suite.Config{}, err
 	}
 	ps, err := selectProtocols(o.protocol)
+	if err == nil {
+		ps, err = overTransport(ps, o.transport)
+	}
+	shareexchange.AllowPrivate = o.allowPrivate
 	if err != nil {
 		return suite.Config{}, err
 	}
@@ -69,6 +100,16 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	}
 	cfg := suite.Config{Protocols: ps, Target: o.target, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
+	if o.shard != "" {
+		if cfg.Shard, err = suite.ParseShard(o.shard); err != nil {
+			return suite.Config{}, err
+		}
+	}
+	if o.baselinePath != "" {
+		if o.known, err = baseline.Load(o.baselinePath); err != nil {
+			return suite.Config{}, err
+		}
+	}
 	if !o.quiet {
 		cfg.Progress = report.NewConsole(stdout, report.ConsoleOptions{Color: o.color})
 	}
@@ -83,6 +124,8 @@ func (o *runOptions) checkValues() error {
 		return fmt.Errorf("--target needs --protocol: which contract should the deployment be checked against?")
 	case o.timeout <= 0:
 		return fmt.Errorf("--timeout must be positive, not %s", o.timeout)
+	case o.deadline <= 0:
+		return fmt.Errorf("--deadline must be positive, not %s", o.deadline)
 	case o.rate < 0:
 		return fmt.Errorf("--rate must be zero (unlimited) or positive, not %g", o.rate)
 	case o.maxWrites < 0:
@@ -126,10 +169,28 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conformance run:", err)
 		return ExitError
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	forge.SetAllowAuthoring(o.allowAuthoring)
+	ctx, stop := o.runContext(stdout)
 	defer stop()
 	rep, err := suite.Run(ctx, cfg)
 	return finish(rep, err, o, stdout, stderr)
+}
+
+// DefaultDeadline bounds a whole run (--deadline): a default live run of
+// every protocol takes a few minutes, so half an hour leaves room for
+// --rate and slow targets while still always ending.
+const DefaultDeadline = 30 * time.Minute
+
+// runContext is the run's context: ended by an interrupt or by --deadline,
+// which it announces unless --quiet.
+func (o *runOptions) runContext(stdout io.Writer) (context.Context, func()) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithTimeout(ctx, o.deadline)
+	if !o.quiet {
+		fmt.Fprintf(stdout, "deadline %s (--deadline): the run stops sending at %s\n", o.deadline,
+			time.Now().Add(o.deadline).UTC().Format("15:04:05 UTC"))
+	}
+	return ctx, func() { cancel(); stop() }
 }
 
 // finish prints the summary, writes the report files and picks the exit
@@ -138,6 +199,9 @@ func finish(rep *verdict.Report, err error, o runOptions, stdout, stderr io.Writ
 	if err != nil {
 		fmt.Fprintln(stderr, "conformance:", err)
 		return ExitError
+	}
+	if o.known != nil {
+		o.known.Apply(rep)
 	}
 	fmt.Fprintf(stdout, "seed %d (re-run with --seed %d)\n", rep.Seed, rep.Seed)
 	report.Summary(stdout, rep)

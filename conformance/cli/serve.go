@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -26,7 +29,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S]", serveExamples, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	protocol := fs.String("protocol", "", "protocol(s) to serve, comma-separated (default: all)")
-	seed := fs.Int64("seed", 1, "seed for every random choice of the reference servers")
+	seed := fs.Uint64("seed", 0, "seed for every random choice of the reference servers, the same world as run --seed (0: random, printed)")
 	if code, done := fs.parse(args); done {
 		return code
 	}
@@ -41,15 +44,15 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 		return ExitError
 	}
 	logger := log.New(stdout, "", log.LstdFlags)
+	*seed = serveSeed(*seed)
+	fmt.Fprintf(stdout, "seed %d (restart with --seed %d for the same keys, challenges and cases)\n", *seed, *seed)
 	handler := ServeMux(ps, *seed, logger)
-	for _, p := range ps {
-		fmt.Fprintf(stdout, "serving %-14s %s at http://%s%s\n", p.Name, p.Title, ln.Addr(), p.BasePath)
-	}
+	Banner(stdout, ps, ln.Addr().String())
 	return serveUntilInterrupt(ln, handler, stderr)
 }
 
 func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(h)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -65,13 +68,54 @@ func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int 
 	return ExitPass
 }
 
+// Banner prints one line per service, `serving NAME TITLE at URL`, so that
+// scripts can find every one: the protocol's base path over HTTP, then one
+// ws:// line per WebSocket path it declares; and, for a protocol whose
+// live run needs more than --target and --protocol, `flags NAME ARGS...`
+// with the extra `conformance run` arguments (the reference's documented
+// development credentials, never a real secret).
+func Banner(w io.Writer, ps []*suite.Protocol, addr string) {
+	for _, p := range ps {
+		fmt.Fprintf(w, "serving %s %s at http://%s%s\n", p.Name, p.Title, addr, p.BasePath)
+		for _, ws := range p.WebSocketPaths {
+			fmt.Fprintf(w, "serving %s %s at ws://%s%s%s\n", p.Name, p.Title, addr, p.BasePath, ws)
+		}
+		if len(p.ServeFlags) > 0 {
+			fmt.Fprintf(w, "flags %s %s\n", p.Name, strings.Join(p.ServeFlags, " "))
+		}
+	}
+}
+
+// serveSeed returns seed, or a random positive one when it is 0, so that
+// two starts of serve never hand out the same keys unless asked to.
+func serveSeed(seed uint64) uint64 {
+	for seed == 0 {
+		seed = uint64(rand.Int64N(math.MaxInt64))
+	}
+	return seed
+}
+
+// newHTTPServer bounds every connection: a client that sends its headers
+// slowly, never finishes its body, never reads its answer or idles forever
+// is cut off, and headers are capped, so no client can hold the server.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
 // ServeMux mounts each protocol's reference server under its base path,
 // with an index at / and one log line per request (reference/httplog).
-func ServeMux(ps []*suite.Protocol, seed int64, logger *log.Logger) http.Handler {
+func ServeMux(ps []*suite.Protocol, seed uint64, logger *log.Logger) http.Handler {
 	mux := http.NewServeMux()
 	index := map[string]string{}
 	for _, p := range ps {
-		h := p.Reference(suite.ReferenceConfig{Seed: seed})
+		h := p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(seed)})
 		mux.Handle(p.BasePath, h)
 		mux.Handle(p.BasePath+"/", h)
 		index[p.Name] = p.BasePath

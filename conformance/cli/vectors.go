@@ -24,7 +24,7 @@ func vectorsCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	total, bad := 0, 0
 	for _, p := range ps {
-		files, err := vectors.Load(p.Name)
+		files, err := p.Vectors()
 		if err != nil {
 			fmt.Fprintln(stderr, "conformance vectors:", err)
 			return ExitError

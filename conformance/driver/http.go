@@ -43,6 +43,10 @@ type HTTPOptions struct {
 	// MaxRetryWait caps how long a read waits on a 429 Retry-After before
 	// the runner gives up and reports an error.
 	MaxRetryWait time.Duration
+	// RedirectIsAnswer hands a 3xx to the step as an ordinary answer (an
+	// agent's answer to a push, which a step judges) instead of a harness
+	// error. Redirects are never followed either way.
+	RedirectIsAnswer bool
 }
 
 // HTTP is a request/response driver bound to one target base URL.
@@ -53,9 +57,7 @@ type HTTP struct {
 
 // NewHTTP returns a driver with defaults filled in.
 func NewHTTP(opts HTTPOptions) *HTTP {
-	if opts.Client == nil {
-		opts.Client = &http.Client{}
-	}
+	opts.Client = withoutRedirects(opts.Client)
 	if opts.Timeout == 0 {
 		opts.Timeout = 30 * time.Second
 	}
@@ -183,13 +185,20 @@ func allowed(list []int, status int) bool {
 }
 
 func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
+	if err := runEnded(ctx, req); err != nil {
+		return nil, err
+	}
 	if err := d.opts.Limiter.Wait(ctx); err != nil {
+		if ended := runEnded(ctx, req); ended != nil {
+			return nil, ended
+		}
 		return nil, verdict.Errorf("rate limiter: %v", err)
 	}
 	hreq, body, err := d.build(ctx, req)
 	if err != nil {
 		return nil, err
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
 	defer cancel()
 	if err := d.opts.Breaker.check(); err != nil {
@@ -200,18 +209,22 @@ func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		d.record(hreq, body, nil, time.Since(start), err)
 		d.opts.Breaker.failed()
-		return nil, verdict.Errorf("%s %s: %v", req.Method, d.opts.Secrets.Redact(hreq.URL.String()), err)
+		return nil, d.transportError(parent, req, hreq, err)
 	}
 	defer hresp.Body.Close()
 	rbody, err := readBody(hresp.Body)
 	if err != nil {
 		d.opts.Breaker.failed()
-		return nil, verdict.Errorf("%s %s: %v", req.Method, req.Path, err)
+		return nil, d.transportError(parent, req, hreq, err)
 	}
-	d.opts.Breaker.answered()
+	d.opts.Breaker.answered(time.Since(start), d.opts.Timeout)
 	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rbody, secrets: d.opts.Secrets}
 	d.opts.Secrets.Learn(rbody)
 	d.record(hreq, body, resp, time.Since(start), nil)
+	if loc := redirectLocation(resp); loc != "" && !d.opts.RedirectIsAnswer {
+		return nil, verdict.Errorf("%s %s answered %d redirecting to %s: no contract documents a redirect, so the runner does not follow it (keys and writes never leave the target's origin)",
+			req.Method, req.Path, resp.Status, d.opts.Secrets.Redact(loc))
+	}
 	if d.opts.Validator != nil {
 		d.rec.Finding(d.opts.Validator.Validate(hreq, resp.Status, resp.Header, rbody))
 	}
@@ -245,6 +258,9 @@ func (d *HTTP) build(ctx context.Context, req Request) (*http.Request, []byte, e
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, d.opts.BaseURL+req.Path, bytes.NewReader(body))
 	if err != nil {
 		return nil, nil, verdict.Errorf("building request: %v", err)
+	}
+	if err := sameOrigin(d.opts.BaseURL, hreq.URL); err != nil {
+		return nil, nil, err
 	}
 	if body != nil {
 		hreq.Header.Set("Content-Type", "application/json")

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pushsign"
 )
 
 // InboundOptions configures a loopback endpoint the runner hosts.
@@ -273,12 +274,12 @@ func PyyolScheme() HMACScheme {
 		BearerSecret: true, SigningString: PyyolSigningString}
 }
 
-// PyyolSigningString is Pyyol's canonical string: "signingString = timestamp
+// PyyolSigningString is Pyyol's canonical string (reference/pushsign, the
+// one implementation the reference agent verifies with): "signingString = timestamp
 // \n nonce \n METHOD \n path \n hex(sha256(body))", where "path is the
 // request path (no query string)".
 func PyyolSigningString(timestamp, nonce, method, path string, body []byte) string {
-	sum := sha256.Sum256(body)
-	return strings.Join([]string{timestamp, nonce, strings.ToUpper(method), path, hex.EncodeToString(sum[:])}, "\n")
+	return pushsign.SigningString(timestamp, nonce, method, path, body)
 }
 
 // HMACSigner signs requests with an endpoint secret under a scheme.
@@ -389,13 +390,7 @@ type SignedHTTP struct {
 // "No redirects ... on every outbound call"), because a redirect would carry
 // a signature bound to another path.
 func NewSignedHTTP(opts HTTPOptions, signer Signer) *SignedHTTP {
-	client := &http.Client{}
-	if opts.Client != nil {
-		c := *opts.Client
-		client = &c
-	}
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	opts.Client = client
+	opts.RedirectIsAnswer = true
 	if opts.Secrets == nil {
 		opts.Secrets = &Secrets{}
 	}

@@ -90,13 +90,21 @@ func (b *Budget) Used() int64 {
 // connections, timeouts, broken bodies) open a Breaker.
 const BreakerThreshold = 3
 
-// Breaker counts transport failures in a row. Once open it stays open for
-// the rest of the protocol's run: requests fail at once with a harness error
-// instead of each waiting out --timeout against a target that is down. An
-// answer before the threshold resets the count. A nil Breaker never opens.
+// SlowThreshold is how many answers in a row slower than half of --timeout
+// open a Breaker: a target that always answers just in time would
+// otherwise stretch a run to hours.
+const SlowThreshold = 5
+
+// Breaker counts transport failures, and answers slower than half of the
+// request timeout, in a row. Once open it stays open for the rest of the
+// protocol's run: requests fail at once with a harness error instead of
+// each waiting out --timeout against a target that is down or crawling. A
+// prompt answer resets both counts. A nil Breaker never opens.
 type Breaker struct {
 	mu       sync.Mutex
 	failures int
+	slow     int
+	limit    time.Duration
 }
 
 func (b *Breaker) check() error {
@@ -107,6 +115,9 @@ func (b *Breaker) check() error {
 	defer b.mu.Unlock()
 	if b.failures >= BreakerThreshold {
 		return verdict.Errorf("target not answering: %d transport failures in a row, so this request was not sent", b.failures)
+	}
+	if b.slow >= SlowThreshold {
+		return verdict.Errorf("target too slow: %d answers in a row took longer than half of --timeout %s, so this request was not sent", b.slow, b.limit)
 	}
 	return nil
 }
@@ -119,10 +130,19 @@ func (b *Breaker) failed() {
 	}
 }
 
-func (b *Breaker) answered() {
-	if b != nil {
-		b.mu.Lock()
-		b.failures = 0
-		b.mu.Unlock()
+// answered records an answer that took took under a request timeout of
+// limit.
+func (b *Breaker) answered(took, limit time.Duration) {
+	if b == nil {
+		return
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.failures = 0
+	if limit > 0 && took > limit/2 {
+		b.slow++
+		b.limit = limit
+		return
+	}
+	b.slow = 0
 }

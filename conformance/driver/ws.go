@@ -10,13 +10,11 @@ package driver
 // transport chatter, and everything else queues for Next.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
-	"reflect"
 	"sync"
 	"time"
 
@@ -44,6 +42,15 @@ type WSOptions struct {
 	Limiter  *Limiter
 	Secrets  *Secrets
 	Recorder *Recorder
+	// Budget, when set, is spent by every frame Send and Call write for
+	// which IsWrite says true (nil IsWrite: every such frame); a spent
+	// budget skips the step instead of sending. Heartbeat replies and
+	// keepalives never spend it.
+	Budget  *Budget
+	IsWrite func(frame json.RawMessage) bool
+	// Breaker, shared with the run's other drivers, stops dials and writes
+	// to a target that has stopped answering.
+	Breaker *Breaker
 	// Timeout bounds the dial and each wait in Call and Next (default 10s).
 	Timeout time.Duration
 	// CorrelateBy is the top-level field that pairs a request frame with its
@@ -95,12 +102,18 @@ func DialWS(ctx context.Context, url string, header http.Header, opts WSOptions)
 	if err := opts.Limiter.Wait(ctx); err != nil {
 		return nil, verdict.Errorf("rate limiter: %v", err)
 	}
+	if err := opts.Breaker.check(); err != nil {
+		return nil, err
+	}
 	dctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	start := time.Now()
 	conn, resp, err := websocket.Dial(dctx, url, &websocket.DialOptions{HTTPClient: opts.Client, HTTPHeader: header})
 	recordDial(opts, url, header, resp, time.Since(start), err)
 	if err != nil {
+		if resp == nil {
+			opts.Breaker.failed()
+		}
 		return nil, verdict.Errorf("websocket dial %s: %v", opts.Secrets.Redact(url), err)
 	}
 	conn.SetReadLimit(opts.ReadLimit)
@@ -116,6 +129,7 @@ func DialWS(ctx context.Context, url string, header http.Header, opts WSOptions)
 
 // wsDefaults fills the zero fields of opts.
 func wsDefaults(opts WSOptions) WSOptions {
+	opts.Client = withoutRedirects(opts.Client) // a handshake never follows a redirect
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
 	}
@@ -163,10 +177,26 @@ func (w *WS) Send(ctx context.Context, frame any) error {
 	if err != nil {
 		return err
 	}
+	if err := w.admit(ctx, data); err != nil {
+		return err
+	}
+	return w.write(ctx, data)
+}
+
+// admit waits for the rate limiter, the breaker and the write budget before
+// a frame goes out.
+func (w *WS) admit(ctx context.Context, data []byte) error {
 	if err := w.opts.Limiter.Wait(ctx); err != nil {
 		return verdict.Errorf("rate limiter: %v", err)
 	}
-	return w.write(ctx, data)
+	if err := w.opts.Breaker.check(); err != nil {
+		return err
+	}
+	write := w.opts.Budget != nil && (w.opts.IsWrite == nil || w.opts.IsWrite(data))
+	if write && !w.opts.Budget.Take() {
+		return verdict.Skipf("write budget (--max-writes) exhausted before a WebSocket frame")
+	}
+	return nil
 }
 
 // Call sends a request frame and waits for the response frame that match
@@ -183,8 +213,8 @@ func (w *WS) Call(ctx context.Context, frame any, match func(json.RawMessage) bo
 			return nil, err
 		}
 	}
-	if err := w.opts.Limiter.Wait(ctx); err != nil {
-		return nil, verdict.Errorf("rate limiter: %v", err)
+	if err := w.admit(ctx, data); err != nil {
+		return nil, err
 	}
 	wt := w.await(match) // registered before sending, so a fast reply is not missed
 	defer w.forget(wt)
@@ -405,72 +435,4 @@ func (w *WS) correlate(data []byte) (func(json.RawMessage) bool, error) {
 		return nil, verdict.Errorf("request frame's %q field: %v", w.opts.CorrelateBy, err)
 	}
 	return FieldEquals(w.opts.CorrelateBy, want), nil
-}
-
-// FieldEquals returns a frame matcher accepting JSON objects whose top-level
-// field equals value (compared after a JSON round trip, so 7 matches 7.0).
-// It suits correlation ids and frame types alike: FieldEquals("t", "registered").
-func FieldEquals(field string, value any) func(json.RawMessage) bool {
-	want := normalise(value)
-	return func(frame json.RawMessage) bool {
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(frame, &fields) != nil {
-			return false
-		}
-		raw, ok := fields[field]
-		if !ok {
-			return false
-		}
-		var got any
-		return json.Unmarshal(raw, &got) == nil && reflect.DeepEqual(got, want)
-	}
-}
-
-// normalise turns v into what encoding/json decodes its encoding to.
-func normalise(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var out any
-	if json.Unmarshal(b, &out) != nil {
-		return v
-	}
-	return out
-}
-
-// encodeFrame marshals a frame; raw bytes go verbatim.
-func encodeFrame(frame any) ([]byte, error) {
-	switch f := frame.(type) {
-	case json.RawMessage:
-		return bytes.Clone(f), nil
-	case []byte:
-		return bytes.Clone(f), nil
-	}
-	b, err := json.Marshal(frame)
-	if err != nil {
-		return nil, verdict.Errorf("encoding frame: %v", err)
-	}
-	return b, nil
-}
-
-// TypeHeartbeat returns a Heartbeat for envelopes that name their kind in a
-// type field, as Pyyol's {"t":"ping"} / {"t":"pong"} do: a ping is answered
-// with a pong (echoing the ping's id, if any) and a pong is swallowed.
-func TypeHeartbeat(field, ping, pong string) func(json.RawMessage) (any, bool) {
-	isPing, isPong := FieldEquals(field, ping), FieldEquals(field, pong)
-	return func(frame json.RawMessage) (any, bool) {
-		switch {
-		case isPing(frame):
-			reply := map[string]any{field: pong}
-			var in map[string]json.RawMessage
-			if json.Unmarshal(frame, &in) == nil && in["id"] != nil {
-				reply["id"] = in["id"]
-			}
-			return reply, true
-		case isPong(frame):
-			return nil, true
-		}
-		return nil, false
-	}
 }

@@ -282,3 +282,34 @@ func TestFramesAreRecordedBothWaysWithSecretsRedacted(t *testing.T) {
 func transcript(rec *driver.Recorder) string {
 	return fmt.Sprintf("%+v", rec.Exchanges())
 }
+
+func TestWSFramesSpendTheSharedBudget(t *testing.T) {
+	url := gateway(t, holdOpen)
+	budget := driver.NewBudget(2)
+	isWrite := func(f json.RawMessage) bool { return !strings.Contains(string(f), `"read"`) }
+	ws := dial(t, url, driver.WSOptions{Budget: budget, IsWrite: isWrite})
+	ctx := context.Background()
+	require.NoError(t, ws.Send(ctx, map[string]any{"t": "move"}))
+	require.NoError(t, ws.Send(ctx, map[string]any{"t": "read"}), "a frame IsWrite calls a read spends nothing")
+	require.NoError(t, ws.Send(ctx, map[string]any{"t": "move"}))
+	err := ws.Send(ctx, map[string]any{"t": "move"})
+	var skip *verdict.Skipped
+	assert.True(t, errors.As(err, &skip), "the third write finds the budget spent: %v", err)
+	assert.EqualValues(t, 2, budget.Used())
+}
+
+func TestWSDialsStopOnceTheSharedBreakerOpens(t *testing.T) {
+	srv := httptest.NewServer(nil)
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	srv.Close() // nothing listens there any more
+	breaker := &driver.Breaker{}
+	rec := &driver.Recorder{}
+	for i := 0; i < driver.BreakerThreshold; i++ {
+		_, err := driver.DialWS(context.Background(), url, nil, driver.WSOptions{Breaker: breaker, Recorder: rec})
+		require.Error(t, err)
+	}
+	dialed := rec.Len()
+	_, err := driver.DialWS(context.Background(), url, nil, driver.WSOptions{Breaker: breaker, Recorder: rec})
+	assert.ErrorContains(t, err, "not answering")
+	assert.Equal(t, dialed, rec.Len(), "an open breaker sends nothing")
+}

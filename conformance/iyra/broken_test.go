@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/iyra"
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	riyra "github.com/agentgames/conformance/reference/iyra"
 	"github.com/agentgames/conformance/reference/iyra/server"
 )
@@ -63,38 +64,20 @@ type rewrites struct {
 }
 
 func (s rewrites) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	tamper{h: s.h, resp: func(_ *http.Request, _ *int, m map[string]any) { s.edit(m) }}.ServeHTTP(w, r)
+	harness.Responses(s.h, func(_ *http.Request, _ *int, m map[string]any) { s.edit(m) }).ServeHTTP(w, r)
 }
 
 // tamper is a target that edits requests before the reference sees them
-// and JSON object answers (and their status) before the runner does.
+// and JSON object answers (and their status) before the runner does: the
+// shared harness's middleware (conformance/tamper) in a struct.
 type tamper struct {
 	h    http.Handler
-	req  func(r *http.Request, body []byte) []byte
-	resp func(r *http.Request, status *int, m map[string]any)
+	req  harness.RequestEdit
+	resp harness.ResponseEdit
 }
 
 func (s tamper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	if s.req != nil {
-		body = s.req(r, body)
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	rec := httptest.NewRecorder()
-	s.h.ServeHTTP(rec, r)
-	out, status := rec.Body.Bytes(), rec.Code
-	var m map[string]any
-	if s.resp != nil && json.Unmarshal(out, &m) == nil && m != nil {
-		s.resp(r, &status, m)
-		out, _ = json.Marshal(m)
-	}
-	for k, v := range rec.Header() {
-		w.Header()[k] = v
-	}
-	w.Header().Del("Content-Length")
-	w.WriteHeader(status)
-	_, _ = w.Write(out)
+	harness.Wrap(s.h, s.req, s.resp).ServeHTTP(w, r)
 }
 
 // ref is an unmodified reference server.
@@ -248,9 +231,10 @@ func str(v any) string {
 	return s
 }
 
-// TestBrokenTargetsAreCaught runs the features against deliberately broken
-// targets over HTTP and requires exit code 1 with the right rule failed
-// (the property has its own test below).
+// TestBrokenTargetsAreCaught runs the checks of each broken rule (only
+// those, through the shared harness) against a deliberately broken target
+// over HTTP and requires exit code 1 with that rule failed (the property
+// has its own test below).
 func TestBrokenTargetsAreCaught(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -273,29 +257,11 @@ func TestBrokenTargetsAreCaught(t *testing.T) {
 		{"no fallback session path (B17)", noFallbackPath(), "IYRA-RECOVERY-FALLBACK-PATH"},
 		{"a next step that writes (B18)", nextStepWrites(), "IYRA-NEXT-STEPS-READ-ONLY"},
 	}
+	var tampers []harness.Case
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			srv := httptest.NewServer(c.handler)
-			defer srv.Close()
-			rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{iyra.Protocol()},
-				Target: srv.URL, Seed: 11, NoProperties: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.ExitCode() != 1 {
-				t.Errorf("exit code %d, want 1", rep.ExitCode())
-			}
-			if !rep.Failed(c.rule) {
-				var failed []string
-				for _, r := range rep.Results {
-					if r.Status == "fail" {
-						failed = append(failed, r.FailedRule)
-					}
-				}
-				t.Errorf("%s did not fail; failed rules: %v", c.rule, failed)
-			}
-		})
+		tampers = append(tampers, harness.Case{Name: c.name, Rule: c.rule, Target: c.handler})
 	}
+	harness.Test(t, iyra.Protocol(), tampers)
 }
 
 // TestHealthyTargetOverHTTPPasses runs the same suite over HTTP against an

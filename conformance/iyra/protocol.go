@@ -14,11 +14,15 @@ import (
 // Protocol describes Echoes of Iyra to the runner.
 func Protocol() *suite.Protocol {
 	return &suite.Protocol{
-		Name:      "iyra",
-		Title:     "Echoes of Iyra",
-		BasePath:  server.BasePath,
-		Reference: Reference,
-		Steps:     Steps,
+		Name:       "iyra",
+		Title:      "Echoes of Iyra",
+		Folder:     "iyra",
+		Package:    "iyra",
+		RulePrefix: "IYRA",
+		BasePath:   server.BasePath,
+		Preflight:  "/tasks/play",
+		Reference:  Reference,
+		Steps:      Steps,
 		Properties: []suite.Property{{
 			Name:  "lockstep play against the reference engine",
 			Rules: lockstepRules,

@@ -1,28 +1,24 @@
 package iyra_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/iyra"
-	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // runRules runs the scenarios of rules against handler over HTTP.
 func runRules(t *testing.T, handler http.Handler, rules ...string) *verdict.Report {
 	t.Helper()
-	srv := httptest.NewServer(handler)
-	t.Cleanup(srv.Close)
-	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{iyra.Protocol()},
-		Target: srv.URL, Seed: 11, NoProperties: true, Rules: rules})
+	out, err := harness.Run(iyra.Protocol(), harness.Case{Name: strings.Join(rules, ","), Rule: rules[0], Rules: rules, Target: handler})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rep := out.Report
 	if len(rep.Results) == 0 {
 		t.Fatalf("no scenario of %v ran", rules)
 	}

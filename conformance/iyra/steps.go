@@ -53,6 +53,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w.discoverySteps(sc)
 	w.sessionSteps(sc)
 	w.playSteps(sc)
+	w.inputSteps(sc)
 	w.stateSteps(sc)
 	w.endingSteps(sc)
 	w.replaySteps(sc)

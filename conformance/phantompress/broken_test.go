@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	pp "github.com/agentgames/conformance/reference/phantompress"
 )
 
@@ -72,17 +73,25 @@ func copyResponse(w http.ResponseWriter, rec *httptest.ResponseRecorder) {
 	w.Write(rec.Body.Bytes())
 }
 
-// runAgainst runs the suite, or only the checks of rules, against h served
-// over HTTP: a live target, so the kit's quota allowances apply.
+// runAgainst runs the suite, or only the checks of rules (through the
+// shared broken-target harness), against h served over HTTP: a live target,
+// so the kit's quota allowances apply.
 func runAgainst(t *testing.T, h http.Handler, rules ...string) (exit int, failed func(string) bool, summary string) {
 	t.Helper()
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{Protocol}, Target: srv.URL, Seed: 11, Checks: 5, Rules: rules})
+	if len(rules) == 0 {
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{Protocol}, Target: srv.URL, Seed: 11, Checks: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.ExitCode(), rep.Failed, summarize(rep)
+	}
+	out, err := harness.Run(Protocol, harness.Case{Name: strings.Join(rules, ","), Rule: rules[0], Rules: rules, Target: h, Checks: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rep.ExitCode(), rep.Failed, summarize(rep)
+	return out.Report.ExitCode(), out.Report.Failed, summarize(out.Report)
 }
 
 func num(v any) float64 { f, _ := v.(float64); return f }
@@ -142,14 +151,11 @@ func TestBrokenTargets(t *testing.T) {
 			}
 		}},
 	}
+	var tampers []harness.Case
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			exit, failed, sum := runAgainst(t, breaker(c.m), c.rule)
-			if exit != 1 || !failed(c.rule) {
-				t.Fatalf("exit %d, %s failed: %v\n%s", exit, c.rule, failed(c.rule), sum)
-			}
-		})
+		tampers = append(tampers, harness.Case{Name: c.name, Rule: c.rule, Target: breaker(c.m)})
 	}
+	harness.Test(t, Protocol, tampers)
 }
 
 // runID extracts the run ID of an action path.
@@ -244,14 +250,11 @@ func TestAuditedBrokenTargets(t *testing.T) {
 		// seededlb: seeded runs are ranked.
 		{"seededlb", "PP-RUN-SEEDED", seededOnBoard()},
 	}
+	var tampers []harness.Case
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			exit, failed, sum := runAgainst(t, c.h, c.rule)
-			if exit != 1 || !failed(c.rule) {
-				t.Fatalf("exit %d, %s failed: %v\n%s", exit, c.rule, failed(c.rule), sum)
-			}
-		})
+		tampers = append(tampers, harness.Case{Name: c.name, Rule: c.rule, Target: c.h})
 	}
+	harness.Test(t, Protocol, tampers)
 }
 
 // seededOnBoard ranks every seeded run on the leaderboard.
@@ -294,13 +297,6 @@ func seededOnBoard() http.Handler {
 // reference whose quota day turns at midnight UTC (the audit's utcreset):
 // PP-QUOTA-RESET must fail, not error.
 func TestUTCResetIsAFailure(t *testing.T) {
-	p := *Protocol
-	p.Reference = func(cfg suite.ReferenceConfig) http.Handler { return pp.New(cfg, pp.WithQuotaDayIn(time.UTC)) }
-	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{&p}, Seed: 5, Checks: -1, Rules: []string{"PP-QUOTA-RESET"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.ExitCode() != 1 || !rep.Failed("PP-QUOTA-RESET") {
-		t.Fatalf("exit %d\n%s", rep.ExitCode(), summarize(rep))
-	}
+	harness.Test(t, Protocol, []harness.Case{{Name: "quota day turns at midnight UTC", Rule: "PP-QUOTA-RESET", Seed: 5,
+		Reference: func(cfg suite.ReferenceConfig) http.Handler { return pp.New(cfg, pp.WithQuotaDayIn(time.UTC)) }}})
 }

@@ -187,7 +187,6 @@ func (m *Model) checkAnswers(e Expect, r *actionResponse) error {
 	}
 	rule := "PP-ACTION-OK-FALSE"
 	if e.OK && e.Record != nil {
-		rule = e.Rule
 		if e.Rejected {
 			rej[e.Record.Question]++
 			rule = okRule(e)

@@ -5,6 +5,7 @@ package phantompress
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/agentgames/conformance/conformance/suite"
@@ -14,11 +15,15 @@ import (
 
 // Protocol describes The Phantom Press to the runner.
 var Protocol = &suite.Protocol{
-	Name:      "phantom-press",
-	Title:     "幻聴新聞社 (The Phantom Press)",
-	BasePath:  pp.BasePath,
-	Reference: pp.Handler,
-	Steps:     Steps,
+	Name:       "phantom-press",
+	Title:      "幻聴新聞社 (The Phantom Press)",
+	Folder:     "phantom-press",
+	Package:    "phantompress",
+	RulePrefix: "PP",
+	BasePath:   pp.BasePath,
+	Preflight:  "/", // GET /api, the contract document
+	Reference:  pp.Handler,
+	Steps:      Steps,
 	Properties: []suite.Property{{
 		Name: "random play against the model",
 		Rules: []string{"PP-ACTION-OK-FALSE", "PP-ACTION-TURN", "PP-AP-COST", "PP-ANSWER-REJECT", "PP-ANSWER-HEDGE-ONLY",
@@ -68,6 +73,28 @@ func Vector(kind string, input json.RawMessage) (any, error) {
 			return nil, err
 		}
 		return map[string]int{"score": engine.Score(in.Points, in.Trust, in.Turns)}, nil
+	case "extend":
+		return extendVector(input)
 	}
 	return nil, fmt.Errorf("phantom-press has no vector kind %q", kind)
+}
+
+// extendVector applies one extend to an active run with the given budget:
+// the budget after it and the error, if any (PP-RUN-EXTEND-LOGGED; a
+// refused extend, however large, changes nothing).
+func extendVector(input json.RawMessage) (any, error) {
+	var in struct{ Budget, Turns int }
+	if err := json.Unmarshal(input, &in); err != nil {
+		return nil, err
+	}
+	r := &engine.Run{Budget: in.Budget, Status: engine.StatusActive}
+	out := map[string]any{"ok": true}
+	switch err := r.Extend(in.Turns); {
+	case errors.Is(err, engine.ErrTurnLimit):
+		out = map[string]any{"ok": false, "error": "turn_limit"}
+	case err != nil:
+		out = map[string]any{"ok": false, "error": "invalid_turns"}
+	}
+	out["budget_after"] = r.Budget
+	return out, nil
 }

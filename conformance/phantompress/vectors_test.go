@@ -20,8 +20,8 @@ func TestVectorsMatchTheReference(t *testing.T) {
 	for _, f := range files {
 		kinds[f.Kind] = true
 	}
-	if n < 30 || len(kinds) != 4 {
-		t.Errorf("%d vectors of kinds %v; want law, answer-parse, settlement and score", n, kinds)
+	if n < 30 || len(kinds) != 5 {
+		t.Errorf("%d vectors of kinds %v; want law, answer-parse, settlement, score and extend", n, kinds)
 	}
 }
 

@@ -36,6 +36,7 @@ type htmlPage struct {
 	ExitCode                int
 	Counts                  string
 	Errors                  []string
+	Stale                   []string
 	Statuses                []verdict.Status
 	Protocols               []htmlProtocol
 	Findings                []htmlFinding
@@ -88,7 +89,7 @@ func buildPage(r *verdict.Report) htmlPage {
 	page := htmlPage{
 		Tool: r.Tool, Duration: r.Duration.Round(time.Millisecond).String(),
 		Seed: r.Seed, Embedded: r.Embedded, Status: overall(r), ExitCode: r.ExitCode(),
-		Counts: countsLine(totals(r)), Errors: printableAll(r.Errors), Statuses: statuses,
+		Counts: countsLine(totals(r)), Errors: printableAll(r.Errors), Statuses: statuses, Stale: staleLines(r),
 	}
 	if page.Tool == "" {
 		page.Tool = "conformance"
@@ -114,7 +115,7 @@ func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.St
 	c := r.Tally()[name]
 	hp := htmlProtocol{
 		Name: name, Title: p.Title, Target: p.Target, Contract: p.Seed,
-		Total: c.Total(), Covered: covered(p, folded), RulesTotal: len(p.Rules),
+		Total: c.Total(), Covered: covered(p, r), RulesTotal: len(p.Rules),
 	}
 	for _, res := range resultsOf(r, name) {
 		hp.Checks = append(hp.Checks, cleanResult(res))
@@ -182,4 +183,13 @@ func headerText(h map[string]string) string {
 		fmt.Fprintf(&b, "%s: %s\n", k, h[k])
 	}
 	return b.String()
+}
+
+// staleLines explains each stale --baseline entry, printable.
+func staleLines(r *verdict.Report) []string {
+	var out []string
+	for _, e := range r.Stale {
+		out = append(out, printable(staleMessage(e)))
+	}
+	return out
 }

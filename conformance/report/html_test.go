@@ -111,7 +111,7 @@ func TestHTMLSummaryTable(t *testing.T) {
 	}
 	want := map[string]string{
 		"summary-iyra": "1 2 1 1 0 5 3/5 http://127.0.0.1:1/api/v5",
-		"summary-pp":   "3 0 0 0 1 4 3/3 http://127.0.0.1:2/pp",
+		"summary-pp":   "3 0 0 0 1 4 2/3 http://127.0.0.1:2/pp",
 	}
 	for id, w := range want {
 		row := root.byID(id)

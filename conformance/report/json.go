@@ -25,6 +25,10 @@ type jsonDoc struct {
 	Rules      map[string]jsonRule     `json:"rules"`
 	Results    []verdict.Result        `json:"results"`
 	Errors     []string                `json:"errors"`
+	Stale      []verdict.BaselineEntry `json:"stale,omitempty"`
+	Shard      string                  `json:"shard,omitempty"`
+	// NotProtocol holds the preflight's "does not look like" findings.
+	NotProtocol []string `json:"not_protocol,omitempty"`
 }
 
 // jsonProtocol is one protocol's line of the summary.
@@ -36,6 +40,11 @@ type jsonProtocol struct {
 	Total        int                    `json:"total"`
 	RulesTotal   int                    `json:"rules_total"`
 	RulesCovered int                    `json:"rules_covered"`
+	// MustChecked counts the MUST rules some check passed or failed;
+	// UncheckedMust lists the others with the reason.
+	MustChecked   int                 `json:"must_checked"`
+	MustTotal     int                 `json:"must_total"`
+	UncheckedMust []verdict.Unchecked `json:"unchecked_must"`
 }
 
 // jsonRule is one rule of the catalogue with its folded status and checks.
@@ -91,25 +100,27 @@ func buildJSON(r *verdict.Report) jsonDoc {
 		errs = []string{}
 	}
 	return jsonDoc{
-		Tool:       r.Tool,
-		Started:    r.Started.UTC().Format(time.RFC3339Nano),
-		Duration:   r.Duration.String(),
-		DurationMS: r.Duration.Milliseconds(),
-		Seed:       r.Seed,
-		Embedded:   r.Embedded,
-		ExitCode:   r.ExitCode(),
-		Status:     overall(r),
-		Totals:     totals(r),
-		Summary:    jsonSummary(r),
-		Rules:      jsonRules(r),
-		Results:    results,
-		Errors:     errs,
+		Tool:        r.Tool,
+		Started:     r.Started.UTC().Format(time.RFC3339Nano),
+		Duration:    r.Duration.String(),
+		DurationMS:  r.Duration.Milliseconds(),
+		Seed:        r.Seed,
+		Embedded:    r.Embedded,
+		ExitCode:    r.ExitCode(),
+		Status:      overall(r),
+		Totals:      totals(r),
+		Summary:     jsonSummary(r),
+		Rules:       jsonRules(r),
+		Results:     results,
+		Errors:      errs,
+		Stale:       r.Stale,
+		Shard:       r.Shard,
+		NotProtocol: r.NotProtocol,
 	}
 }
 
 // jsonSummary builds the per-protocol counts and coverage.
 func jsonSummary(r *verdict.Report) map[string]jsonProtocol {
-	folded := ruleStatuses(r)
 	tally := r.Tally()
 	out := map[string]jsonProtocol{}
 	for _, name := range protocolNames(r) {
@@ -118,10 +129,15 @@ func jsonSummary(r *verdict.Report) map[string]jsonProtocol {
 		for _, st := range statuses {
 			counts[st] = tally[name][st]
 		}
+		checked, total, unchecked := r.MustCoverage(p)
+		if unchecked == nil {
+			unchecked = []verdict.Unchecked{}
+		}
 		out[name] = jsonProtocol{
 			Title: p.Title, Target: p.Target, Contract: p.Seed,
 			Counts: counts, Total: tally[name].Total(),
-			RulesTotal: len(p.Rules), RulesCovered: covered(p, folded),
+			RulesTotal: len(p.Rules), RulesCovered: covered(p, r),
+			MustChecked: checked, MustTotal: total, UncheckedMust: unchecked,
 		}
 	}
 	return out

@@ -70,6 +70,9 @@ func WriteJUnit(w io.Writer, r *verdict.Report) error {
 	if len(r.Errors) > 0 {
 		doc.Suites = append(doc.Suites, junitRunErrors(r))
 	}
+	if len(r.Stale) > 0 && r.Shard == "" { // a shard's stale entries are provisional
+		doc.Suites = append(doc.Suites, junitStale(r))
+	}
 	var total time.Duration
 	for _, s := range doc.Suites {
 		doc.Tests += s.Tests
@@ -179,6 +182,20 @@ func junitRunErrors(r *verdict.Report) junitSuite {
 		})
 		s.Tests++
 		s.Errors++
+	}
+	return s
+}
+
+// junitStale is one failing testcase per stale --baseline entry: the run
+// exits 1 for it, so CI must show why.
+func junitStale(r *verdict.Report) junitSuite {
+	s := junitSuite{Name: "baseline", Time: seconds(0)}
+	for _, e := range r.Stale {
+		msg := staleMessage(e)
+		s.Cases = append(s.Cases, junitCase{Name: e.Key(), Classname: "baseline", Time: seconds(0),
+			Failure: &junitProblem{Message: msg, Type: "stale-baseline", Text: msg}})
+		s.Tests++
+		s.Failures++
 	}
 	return s
 }

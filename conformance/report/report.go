@@ -119,12 +119,14 @@ func ruleStatus(folded map[string]verdict.Status, id string) verdict.Status {
 	return Untested
 }
 
-// covered counts the catalogued rules of p that some check exercised. A rule
-// whose only checks were skipped is not covered: nothing was judged.
-func covered(p verdict.ProtocolInfo, folded map[string]verdict.Status) int {
+// covered counts the catalogued rules of p on which some check reached a
+// verdict (verdict.Report.Decided). A rule whose checks were all skipped or
+// errored is not covered: nothing was judged (a down target covers 0).
+func covered(p verdict.ProtocolInfo, r *verdict.Report) int {
+	decided := r.Decided()
 	n := 0
 	for _, rule := range p.Rules {
-		if st, ok := folded[rule.ID]; ok && st != verdict.Skip {
+		if _, ok := decided[rule.ID]; ok {
 			n++
 		}
 	}

@@ -13,23 +13,36 @@ import (
 // run's harness errors, every finding in detail, and a last line with the
 // verdict and exit code that CI logs end on.
 func Summary(w io.Writer, r *verdict.Report) {
-	folded := ruleStatuses(r)
-	summaryTable(w, r, folded)
+	summaryTable(w, r)
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "\nHARNESS ERROR: %s\n", e)
 	}
+	for _, e := range r.Stale {
+		fmt.Fprintf(w, "\nSTALE BASELINE: %s\n", staleMessage(e))
+		if r.Shard != "" {
+			fmt.Fprintf(w, "  (shard %s: another shard may still see the failure; conformance merge decides)\n", r.Shard)
+		}
+	}
+	for _, e := range r.NotProtocol {
+		fmt.Fprintf(w, "\nWRONG TARGET: %s\n", e)
+	}
 	idx := ruleIndex(r)
-	for _, res := range findings(r) {
+	for _, g := range groupFindings(findings(r)) {
 		fmt.Fprintln(w)
-		writeFinding(w, res, idx)
+		writeFinding(w, g.first, idx)
+		writeSameCause(w, g)
 	}
 	fmt.Fprintln(w)
+	for _, name := range protocolNames(r) {
+		checked, total, _ := r.MustCoverage(protocolInfo(r, name))
+		fmt.Fprintf(w, "%s: MUST rules checked on this target: %d/%d\n", name, checked, total)
+	}
 	fmt.Fprintln(w, resultLine(r))
 }
 
 // summaryTable writes one row per protocol: its counts and how many of its
 // catalogued rules some check exercised.
-func summaryTable(w io.Writer, r *verdict.Report, folded map[string]verdict.Status) {
+func summaryTable(w io.Writer, r *verdict.Report) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "protocol\tpass\tfail\twarn\tskip\terror\ttotal\trules covered")
 	tally := r.Tally()
@@ -40,7 +53,7 @@ func summaryTable(w io.Writer, r *verdict.Report, folded map[string]verdict.Stat
 		for _, st := range statuses {
 			fmt.Fprintf(tw, "%d\t", c[st])
 		}
-		fmt.Fprintf(tw, "%d\t%d/%d\n", c.Total(), covered(p, folded), len(p.Rules))
+		fmt.Fprintf(tw, "%d\t%d/%d\n", c.Total(), covered(p, r), len(p.Rules))
 	}
 	tw.Flush()
 }
@@ -123,4 +136,9 @@ func field(w io.Writer, name, value string) {
 	for _, l := range lines[1:] {
 		fmt.Fprintf(w, "  %-11s %s\n", "", l)
 	}
+}
+
+// staleMessage explains a stale --baseline entry.
+func staleMessage(e verdict.BaselineEntry) string {
+	return fmt.Sprintf("%s is listed as a known failure (%s) but no longer fails: remove it from the baseline", e.Key(), e.Reason)
 }

@@ -24,7 +24,7 @@ func TestSummaryTable(t *testing.T) {
 	}
 	want := map[string]string{
 		"iyra": "iyra 1 2 1 1 0 5 3/5",
-		"pp":   "pp 3 0 0 0 1 4 3/3",
+		"pp":   "pp 3 0 0 0 1 4 2/3",
 	}
 	for p, w := range want {
 		if got := strings.Join(rows[p], " "); got != w {

@@ -49,9 +49,27 @@ func (w *caseWriter) record(pr *protocolRun, res *verdict.Result, c Case) {
 	c.Version, c.Protocol, c.Seed, c.Target = 1, pr.p.Name, pr.cfg.Seed, pr.cfg.Target
 	c.Rule, c.Message = res.FailedRule, res.Message
 	path, err := w.write(c)
-	if err == nil {
-		res.CaseFile = path
+	if err != nil {
+		w.mu.Lock()
+		if w.err == nil {
+			w.err = err
+		}
+		w.mu.Unlock()
+		return
 	}
+	res.CaseFile = path
+}
+
+// failure returns the first case file that could not be written, as a
+// run-level harness error: a failure nobody can replay must not pass
+// silently.
+func (w *caseWriter) failure() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		return nil
+	}
+	return fmt.Errorf("case files could not be written (--cases %s): %v", w.dir, w.err)
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -94,12 +112,17 @@ func LoadCase(path string) (*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading case file: %w", err)
 	}
+	return ParseCase(path, raw)
+}
+
+// ParseCase decodes the contents of the case file named name.
+func ParseCase(name string, raw []byte) (*Case, error) {
 	var c Case
 	if err := json.Unmarshal(raw, &c); err != nil {
-		return nil, fmt.Errorf("case file %s is not a conformance case: %w", path, err)
+		return nil, fmt.Errorf("case file %s is not a conformance case: %w", name, err)
 	}
 	if c.Version != 1 || c.Protocol == "" || (c.Kind != "scenario" && c.Kind != "property") {
-		return nil, fmt.Errorf("case file %s: unsupported version %d or kind %q", path, c.Version, c.Kind)
+		return nil, fmt.Errorf("case file %s: unsupported version %d or kind %q", name, c.Version, c.Kind)
 	}
 	return &c, nil
 }
@@ -144,7 +167,9 @@ func replayProperty(ctx context.Context, cfg Config, c *Case) (*verdict.Report, 
 	for _, a := range c.Sequence {
 		res.Sequence = append(res.Sequence, string(a))
 	}
-	pr.apply(&res, ReplaySequence(ctx, prop, pr.env(rec), c.Sequence))
+	env := pr.env(rec)
+	defer env.close()
+	pr.apply(&res, ReplaySequence(ctx, prop, env, c.Sequence))
 	res.Transcript = rec.Exchanges()
 	rep.Results = append(rep.Results, res)
 	rep.Duration = time.Since(rep.Started)

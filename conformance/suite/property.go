@@ -110,7 +110,9 @@ func (ex *execution) check(t *rapid.T) {
 	ex.starts++
 	rec := &driver.Recorder{}
 	defer ex.collect(rec)
-	m, err := ex.prop.New(ex.ctx, ex.pr.env(rec))
+	env := ex.pr.env(rec)
+	defer env.close()
+	m, err := ex.prop.New(ex.ctx, env)
 	if err != nil {
 		ex.failed(nil, err, rec)
 		t.Fatalf("starting %s: %v", ex.prop.Name, err)

@@ -7,6 +7,7 @@ package suite
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"io/fs"
 	"net/http"
 	"sync"
@@ -17,19 +18,56 @@ import (
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/features"
+	"github.com/agentgames/conformance/fixtures"
 	"github.com/agentgames/conformance/reference/skeleton"
 	"github.com/agentgames/conformance/spec"
+	"github.com/agentgames/conformance/vectors"
 )
 
 // Protocol describes one protocol to the runner and to `conformance serve`.
 type Protocol struct {
-	// Name is the catalogue folder and --protocol value, e.g. "iyra".
+	// Name is the --protocol value, e.g. "phantom-press".
 	Name  string
 	Title string
+	// Folder names the protocol's data folders: spec/<Folder>/,
+	// features/<Folder>/, fixtures/<Folder>/ and vectors/<Folder>/, e.g.
+	// "phantom-press". Empty means Name.
+	Folder string
+	// Package names its Go folders: reference/<Package>/ (the engine and the
+	// server, whose code cites every rule) and conformance/<Package>/ (the
+	// steps), e.g. "phantompress".
+	Package string
+	// RulePrefix starts every rule ID of the catalogue, e.g. "PP" for
+	// PP-LAW-OFFICIAL.
+	RulePrefix string
 	// BasePath is the documented mount point, e.g. "/api/v5". A --target URL
 	// with no path gets it appended; the reference handler serves paths that
 	// begin with it.
 	BasePath string
+	// FeatureFiles, when set, is a glob of feature file names (e.g.
+	// "push-*.feature") for a protocol that shares its data folder with
+	// another: it runs only the features of the folder that match, and its
+	// catalogue holds only the rules those features tag (share.go). Empty
+	// means every feature and rule of the folder.
+	FeatureFiles string
+	// WebSocketPaths are the paths under BasePath that the reference serves
+	// over WebSocket; `conformance serve` prints a ws:// line for each.
+	WebSocketPaths []string
+	// Flags binds the protocol's own `conformance run` flags (credentials a
+	// live target needs, such as Pyyol's --secret) on fs; nil when it has
+	// none. Binding resets the values they set, so each run starts clean.
+	Flags func(fs *flag.FlagSet)
+	// ServeFlags are the extra flags of Flags that a live run against the
+	// reference as `conformance serve` serves it needs beyond --target and
+	// --protocol: the reference's documented development credentials (the
+	// Pyyol push agent's dev secret). serve prints them on a `flags NAME
+	// ...` line; the contract test's live run uses them.
+	ServeFlags []string
+	// Preflight is the path, relative to the base URL, of a documented read
+	// that any deployment answers with a JSON 200 and no credentials; the
+	// runner asks it once before checking a live target. "/" asks the base
+	// URL itself; "" asks nothing.
+	Preflight string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc.
@@ -42,6 +80,17 @@ type Protocol struct {
 	Catalogue *spec.Catalogue
 	Features  fs.FS
 	OpenAPI   []byte
+	// Source, VectorFiles and ReferenceCode override the verbatim contract in
+	// fixtures/ (named by the catalogue's source), the vectors in
+	// vectors/<Folder>/ and the Go sources of reference/<Package>/, for toy
+	// protocols in the kit's own tests.
+	Source        []byte
+	VectorFiles   []vectors.File
+	ReferenceCode fs.FS
+	// SchemaFiles overrides spec/<Folder>/ as the place of the protocol's
+	// JSON Schemas (every *.json but rules.json), which the contract test
+	// compiles.
+	SchemaFiles fs.FS
 	// Vector recomputes the expected value of one known-answer vector of the
 	// given kind from its input, with the reference code.
 	Vector func(kind string, input json.RawMessage) (any, error)
@@ -72,6 +121,8 @@ type Env struct {
 	// MaxWrites is the run's --max-writes (0: not set), for protocols that
 	// plan their own spending against a live target.
 	MaxWrites int
+	// links hands out the other transports' drivers (env.go).
+	links *links
 }
 
 // Live reports whether the target is a live deployment rather than the
@@ -133,16 +184,60 @@ type Machine interface {
 	Apply(ctx context.Context, a Action) error
 }
 
-// catalogue returns the protocol's rule catalogue.
-func (p *Protocol) catalogue() (*spec.Catalogue, error) {
+// DataFolder is the folder of the protocol's spec, features, fixtures and
+// vectors.
+func (p *Protocol) DataFolder() string {
+	if p.Folder != "" {
+		return p.Folder
+	}
+	return p.Name
+}
+
+// LoadCatalogue returns the protocol's rule catalogue, checked: the rules
+// of its own features when it shares its folder (FeatureFiles).
+func (p *Protocol) LoadCatalogue() (*spec.Catalogue, error) { return p.catalogue() }
+
+// FeatureFS returns the file system holding <DataFolder>/*.feature: only
+// the protocol's own files when it shares its folder (FeatureFiles).
+func (p *Protocol) FeatureFS() fs.FS { return p.featureFS() }
+
+// FolderCatalogue returns the whole catalogue of the data folder, which
+// every protocol sharing the folder draws its rules from.
+func (p *Protocol) FolderCatalogue() (*spec.Catalogue, error) { return p.folderCatalogue() }
+
+// FolderFeatureFS returns the file system holding every feature of the
+// data folder, whichever protocol sharing it runs them.
+func (p *Protocol) FolderFeatureFS() fs.FS { return p.folderFeatureFS() }
+
+// OpenAPIDocument returns the protocol's OpenAPI document.
+func (p *Protocol) OpenAPIDocument() ([]byte, error) { return p.openAPI() }
+
+// SourceContract returns the verbatim source contract the catalogue quotes.
+func (p *Protocol) SourceContract(cat *spec.Catalogue) ([]byte, error) {
+	if p.Source != nil {
+		return p.Source, nil
+	}
+	return fixtures.ReadFile(cat.Source)
+}
+
+// Vectors returns the protocol's known-answer vectors.
+func (p *Protocol) Vectors() ([]vectors.File, error) {
+	if p.VectorFiles != nil {
+		return p.VectorFiles, nil
+	}
+	return vectors.Load(p.DataFolder())
+}
+
+// folderCatalogue returns the data folder's rule catalogue.
+func (p *Protocol) folderCatalogue() (*spec.Catalogue, error) {
 	if p.Catalogue != nil {
 		return p.Catalogue, p.Catalogue.Check()
 	}
-	return spec.Load(p.Name)
+	return spec.Load(p.DataFolder())
 }
 
-// featureFS returns the file system holding <name>/*.feature.
-func (p *Protocol) featureFS() fs.FS {
+// folderFeatureFS returns the file system holding <DataFolder>/*.feature.
+func (p *Protocol) folderFeatureFS() fs.FS {
 	if p.Features != nil {
 		return p.Features
 	}
@@ -154,5 +249,5 @@ func (p *Protocol) openAPI() ([]byte, error) {
 	if p.OpenAPI != nil {
 		return p.OpenAPI, nil
 	}
-	return spec.OpenAPI(p.Name)
+	return spec.OpenAPI(p.DataFolder())
 }

@@ -46,6 +46,8 @@ type Config struct {
 	CaseDir string
 	// NoProperties skips the property tests (features only).
 	NoProperties bool
+	// Shard runs only this part of the selected checks (--shard i/n).
+	Shard Shard
 }
 
 // DefaultChecks is the number of rapid checks per property when Config.Checks
@@ -73,6 +75,7 @@ type run struct {
 	secrets *driver.Secrets
 	shared  *Shared
 	cases   *caseWriter
+	checks  int // selected checks numbered so far, for --shard
 }
 
 // Run runs the selected protocols against the target and returns the report.
@@ -91,6 +94,9 @@ func Run(ctx context.Context, cfg Config) (*verdict.Report, error) {
 	r, rep := newRun(cfg)
 	for _, p := range cfg.Protocols {
 		r.protocol(ctx, p, rep)
+	}
+	if err := r.cases.failure(); err != nil {
+		rep.Errors = append(rep.Errors, err.Error())
 	}
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
@@ -128,7 +134,8 @@ func newRun(cfg Config) (*run, *verdict.Report) {
 	}
 	r := &run{cfg: cfg, limiter: driver.NewLimiter(cfg.Rate), budget: driver.NewBudget(cfg.MaxWrites),
 		secrets: &driver.Secrets{}, shared: &Shared{}, cases: &caseWriter{dir: cfg.CaseDir}}
-	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == ""}
+	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == "",
+		Shard: cfg.Shard.String()}
 	return r, rep
 }
 
@@ -141,12 +148,19 @@ func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
 	}
 	defer pr.close()
 	rep.Protocols = append(rep.Protocols, pr.info())
+	if !pr.preflight(ctx, rep) {
+		return
+	}
 	scenarios, err := pr.selectedScenarios()
 	if err != nil {
 		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", p.Name, err))
 		return
 	}
 	props := pr.selectedProperties()
+	if len(scenarios)+len(props) == 0 && len(r.cfg.Scenarios) == 0 { // a replay explains its own
+		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: nothing selected: %s", p.Name, pr.whyNothing()))
+		return
+	}
 	r.cfg.Progress.Start(p.Name, len(scenarios)+len(props))
 	rep.Results = append(rep.Results, pr.runFeatures(ctx)...)
 	for _, prop := range props {
@@ -162,6 +176,7 @@ type protocolRun struct {
 	cat     *spec.Catalogue
 	base    string
 	drv     *driver.HTTP
+	breaker *driver.Breaker
 	ref     http.Handler
 	clock   *Clock
 	stop    func()
@@ -214,7 +229,7 @@ func (pr *protocolRun) close() { pr.stop() }
 // startReference serves the protocol's reference on a loopback port.
 func (pr *protocolRun) startReference() (string, error) {
 	pr.clock = NewClock(time.Now())
-	pr.ref = pr.p.Reference(ReferenceConfig{Seed: int64(pr.cfg.Seed >> 1), Now: pr.clock.Now})
+	pr.ref = pr.p.Reference(ReferenceConfig{Seed: ReferenceSeed(pr.cfg.Seed), Now: pr.clock.Now})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", fmt.Errorf("starting the embedded reference: %w", err)
@@ -225,12 +240,18 @@ func (pr *protocolRun) startReference() (string, error) {
 	return "http://" + ln.Addr().String(), nil
 }
 
+// ReferenceSeed is the seed a reference server gets from a run's or serve's
+// --seed N: the same 64 bits read as a signed number, so every N gives its
+// own world and `serve --seed N` builds exactly the world the embedded
+// `run --seed N` checks.
+func ReferenceSeed(seed uint64) int64 { return int64(seed) }
+
 // ResolveBase turns a --target URL into the protocol's base URL: a URL with
 // no path gets the documented base path appended.
 func ResolveBase(target, basePath string) (string, error) {
 	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("target %q is not an http(s) URL", target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
+		return "", fmt.Errorf("target %q is not an http(s) URL (nor a ws(s) one, for a WebSocket protocol)", target)
 	}
 	if u.User != nil {
 		// Credentials in a URL would reach every report and case file.
@@ -253,8 +274,9 @@ func (pr *protocolRun) newDriver() error {
 	if err != nil {
 		return err
 	}
+	pr.breaker = &driver.Breaker{}
 	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.budget,
-		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: &driver.Breaker{}})
+		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: pr.breaker})
 	return nil
 }
 
@@ -271,7 +293,8 @@ func oasRule(cat *spec.Catalogue) string {
 // env builds a fresh Env recording into rec.
 func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 	return &Env{HTTP: pr.drv.WithRecorder(rec), Catalogue: pr.cat, Seed: pr.cfg.Seed,
-		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites}
+		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites,
+		links: &links{pr: pr, rec: rec}}
 }
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {
@@ -286,7 +309,7 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 // selectedScenarios lists the scenarios the tag selection keeps, to size the
 // progress display.
 func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
-	all, err := features.ParseFS(pr.p.featureFS(), pr.p.Name)
+	all, err := features.ParseFS(pr.p.featureFS(), pr.p.DataFolder())
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +321,7 @@ func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
 	for _, s := range all {
 		pr.feature[s.File] = s.Feature
 		key := nextKey(parsed, s.File, s.Name)
-		if pr.keeps(s, match) {
+		if pr.keeps(s, match) && (len(pr.cfg.Scenarios) > 0 || pr.inShard()) {
 			out, keys = append(out, s), append(keys, key)
 		}
 	}
@@ -365,7 +388,7 @@ func (pr *protocolRun) selectedProperties() []Property {
 	}
 	var out []Property
 	for _, prop := range pr.p.Properties {
-		if pr.selectsProperty(prop) {
+		if pr.selectsProperty(prop) && pr.inShard() {
 			out = append(out, prop)
 		}
 	}

@@ -31,7 +31,7 @@ func (pr *protocolRun) runFeatures(ctx context.Context) []verdict.Result {
 // runPass runs godog once over every feature file; the Before hook skips
 // the pickles outside pr.chosen.
 func (pr *protocolRun) runPass(ctx context.Context, col *collector) {
-	paths := features.PathsFS(pr.p.featureFS(), pr.p.Name)
+	paths := pr.passFiles(features.PathsFS(pr.p.featureFS(), pr.p.DataFolder()))
 	suite := godog.TestSuite{
 		Name:                pr.p.Name,
 		ScenarioInitializer: func(sc *godog.ScenarioContext) { pr.initScenario(sc, col) },
@@ -42,6 +42,27 @@ func (pr *protocolRun) runPass(ctx context.Context, col *collector) {
 		},
 	}
 	suite.Run()
+}
+
+// passFiles keeps the feature files holding a scenario this pass runs:
+// godog builds a scenario context (every step definition) for each pickle
+// of the files it is given, so a --rule run gives it only the files it
+// needs. A file is kept or dropped whole, so the pickle counting of the
+// Before hook (nextKey) is unchanged.
+func (pr *protocolRun) passFiles(paths []string) []string {
+	files := map[string]bool{}
+	for _, ref := range pr.chosen {
+		if i := strings.LastIndex(ref, ":"); i > 0 {
+			files[ref[:i]] = true
+		}
+	}
+	var out []string
+	for _, p := range paths {
+		if files[p] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // collector gathers scenario results from godog's hooks.
@@ -73,6 +94,7 @@ func (pr *protocolRun) initScenario(sc *godog.ScenarioContext, col *collector) {
 		return ctx, nil
 	})
 	sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
+		env.close()
 		if ref == "" {
 			return ctx, nil
 		}

@@ -38,6 +38,34 @@ type Report struct {
 	// Errors are harness problems outside any one check (a protocol that
 	// could not start); they make the run exit 2.
 	Errors []string `json:"errors,omitempty"`
+	// Stale lists the --baseline entries whose failure no longer happens:
+	// they fail the run (exit 1) so that baselines only shrink.
+	Stale []BaselineEntry `json:"stale,omitempty"`
+	// Shard is "i/n" for one shard of a run. A shard's stale entries are
+	// provisional (another shard may see the failure) and do not set its
+	// exit code; `conformance merge` decides.
+	Shard string `json:"shard,omitempty"`
+	// NotProtocol says, per protocol, that the target answered but does
+	// not look like that protocol at all (the preflight); it makes the run
+	// exit 1 without running a check.
+	NotProtocol []string `json:"not_protocol,omitempty"`
+}
+
+// BaselineEntry is one known failure of a --baseline file: a rule, or one
+// check (protocol and check name), with the reason it is expected.
+type BaselineEntry struct {
+	Rule     string `json:"rule,omitempty"`
+	Protocol string `json:"protocol,omitempty"`
+	Check    string `json:"check,omitempty"`
+	Reason   string `json:"reason"`
+}
+
+// Key names the entry: "rule ID" or "check PROTOCOL › NAME".
+func (e BaselineEntry) Key() string {
+	if e.Rule != "" {
+		return "rule " + e.Rule
+	}
+	return "check " + e.Protocol + " › " + e.Check
 }
 
 // Counts tallies results by status.
@@ -96,7 +124,7 @@ func (r *Report) ExitCode() int {
 		return false
 	}
 	switch {
-	case any(Fail):
+	case any(Fail), len(r.Stale) > 0 && r.Shard == "", len(r.NotProtocol) > 0:
 		return 1
 	case r.Status() == Error:
 		return 2
@@ -125,14 +153,27 @@ func (r *Report) RuleStatus(id string) Status {
 	return r.RuleStatusMap()[id]
 }
 
-// RuleStatusMap folds RuleStatuses over all results in one pass.
+// RuleStatusMap folds RuleStatuses over all results in one pass. A rule
+// that no check decided, but whose check failed on another rule and stopped
+// before reaching it (see Result.RuleStatuses), takes that check's status
+// rather than "skip": with --rule it is the rule the user asked about, the
+// summary counts its check as failed, and every report must say the same.
 func (r *Report) RuleStatusMap() map[string]Status {
 	out := map[string]Status{}
+	blocked := map[string]Status{}
 	for _, res := range r.Results {
 		for id, st := range res.RuleStatuses() {
 			if prev, ok := out[id]; ok {
 				st = foldRule(prev, st)
 			}
+			out[id] = st
+			if res.blocks(id) {
+				blocked[id] = Worse(blocked[id], res.Status)
+			}
+		}
+	}
+	for id, st := range blocked {
+		if out[id] == Skip {
 			out[id] = st
 		}
 	}

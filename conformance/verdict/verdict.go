@@ -152,16 +152,25 @@ type Result struct {
 	FailedRule string   `json:"failed_rule,omitempty"`
 	// Stopped means a step failed on FailedRule and the check ended there,
 	// so its other rules were not decided (see RuleStatuses).
-	Stopped    bool          `json:"stopped,omitempty"`
-	Message    string        `json:"message,omitempty"`
-	Expected   string        `json:"expected,omitempty"`
-	Observed   string        `json:"observed,omitempty"`
-	Warnings   []string      `json:"warnings,omitempty"`
-	Transcript []Exchange    `json:"transcript,omitempty"`
-	Seed       uint64        `json:"seed,omitempty"`
-	Sequence   []string      `json:"sequence,omitempty"`
-	CaseFile   string        `json:"case_file,omitempty"`
-	Duration   time.Duration `json:"duration_ns"`
+	Stopped bool `json:"stopped,omitempty"`
+	// Baseline is the --baseline entry that expects this failure: the
+	// result was a fail and is reported as a warning.
+	Baseline   *BaselineEntry `json:"baseline,omitempty"`
+	Message    string         `json:"message,omitempty"`
+	Expected   string         `json:"expected,omitempty"`
+	Observed   string         `json:"observed,omitempty"`
+	Warnings   []string       `json:"warnings,omitempty"`
+	Transcript []Exchange     `json:"transcript,omitempty"`
+	Seed       uint64         `json:"seed,omitempty"`
+	Sequence   []string       `json:"sequence,omitempty"`
+	CaseFile   string         `json:"case_file,omitempty"`
+	Duration   time.Duration  `json:"duration_ns"`
+}
+
+// blocks reports whether this result stopped on a failure (or warning) of
+// another rule before it could decide rule id.
+func (r Result) blocks(id string) bool {
+	return r.Stopped && r.FailedRule != "" && r.FailedRule != id && (r.Status == Fail || r.Status == Warn)
 }
 
 // RuleStatuses says what this result decided of each rule it touches. A

@@ -65,5 +65,10 @@ func TestRuleStatusesBlameTheFailingRuleOnly(t *testing.T) {
 	assert.Equal(t, verdict.Pass, rep.RuleStatus("A"), "skip is not worse news than another check's pass")
 	assert.Equal(t, verdict.Fail, rep.RuleStatus("C"))
 	assert.True(t, rep.Failed("C"))
+	alone := &verdict.Report{Results: []verdict.Result{stopped}}
+	assert.Equal(t, verdict.Fail, alone.RuleStatus("A"),
+		"a rule whose only check failed (on another rule) is not reported skip: --rule A must not read as a skip")
+	skipped := &verdict.Report{Results: []verdict.Result{stopped, {Rules: []string{"B"}, Status: verdict.Skip}}}
+	assert.Equal(t, verdict.Fail, skipped.RuleStatus("B"))
 	assert.False(t, rep.Failed("A"))
 }

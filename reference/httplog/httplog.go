@@ -29,6 +29,10 @@ type statusWriter struct {
 	status int
 }
 
+// Unwrap exposes the wrapped writer, so a WebSocket upgrade (the Pyyol
+// gateway) can still hijack the connection through the log.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // WriteHeader records the status and passes it on.
 func (w *statusWriter) WriteHeader(code int) {
 	w.status = code

@@ -86,6 +86,11 @@ func DecodeSubmission(body []byte) (Submission, *Rejection) {
 	if err := json.Unmarshal(body, &env); err != nil || env == nil {
 		return Submission{}, reject(BadInput, "malformed_json", "IYRA-BAD-INPUT", "body must be a JSON object {revision, action}")
 	}
+	for k := range env {
+		if k != "revision" && k != "action" {
+			return Submission{}, reject(BadInput, "unknown_field", "IYRA-INPUT-POLICY", "field %q is not part of an action request {revision, action}", k)
+		}
+	}
 	rawAction, ok := env["action"]
 	if !ok || isNull(rawAction) {
 		return Submission{}, reject(BadInput, "action_required", "IYRA-ACTION-TYPE-REQUIRED", "body must carry an action object beside revision")

@@ -116,7 +116,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request, _ []string) {
 		Owner optString `json:"owner"`
 	}
 	if err := decodeBody(r, &body); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeInputError(w, err)
 		return
 	}
 	if body.Name == nil || strings.TrimSpace(*body.Name) == "" || utf8.RuneCountInString(*body.Name) > 32 {
@@ -189,7 +189,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request, _ []string) {
 		return
 	}
 	if err := decodeBody(r, &body); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeInputError(w, err)
 		return
 	}
 	switch {
@@ -268,7 +268,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, seg []string) {
 		Arg    *string `json:"arg"`
 	}
 	if err := decodeBody(r, &body); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeInputError(w, err)
 		return
 	}
 	if body.Action == nil {
@@ -354,7 +354,7 @@ func (s *Server) writeGuard(w http.ResponseWriter, r *http.Request, seg []string
 		return nil, nil
 	}
 	if err := decodeBody(r, body); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeInputError(w, err)
 		return nil, nil
 	}
 	if !rec.busy.TryLock() {

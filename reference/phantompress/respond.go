@@ -3,13 +3,13 @@ package phantompress
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // ErrorBody is every error response (PP-ERROR-BODY): a machine-readable
@@ -37,7 +37,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
-		fmt.Fprintf(&buf, `{"code":"internal","message":%q,"error":%q}`, err.Error(), err.Error())
+		buf.WriteString(`{"code":"internal","message":"the answer could not be encoded","error":"the answer could not be encoded"}`)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -69,31 +69,26 @@ func writeUnavailable(w http.ResponseWriter) {
 // maxBody bounds request bodies.
 const maxBody = 64 << 10
 
-// decodeBody reads a JSON object into v. Malformed JSON, a non-object or a
-// wrong field type is an error the caller answers with 400 (PP-ERR-400).
-func decodeBody(r *http.Request, v any) error {
-	raw, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+// decodeBody reads a JSON object into v under the shared input policy
+// (reference/skeleton): malformed JSON, invalid UTF-8, a repeated key, a
+// field the endpoint does not document, a wrong field type or a body over
+// 64 KiB is refused with a coded 400 that changes nothing (PP-ERR-400,
+// PP-INPUT-POLICY). An empty body reads as {}.
+func decodeBody(r *http.Request, v any) *skeleton.InputError {
+	raw, err := skeleton.ReadBody(r, maxBody)
 	if err != nil {
-		return fmt.Errorf("reading body: %w", err)
-	}
-	if len(raw) > maxBody {
-		return errors.New("body too large")
+		return err
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = []byte("{}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return fmt.Errorf("field %q must be %s", te.Field, te.Type)
-		}
-		return fmt.Errorf("body is not a JSON object: %v", err)
-	}
-	if dec.More() {
-		return errors.New("body holds more than one JSON value")
-	}
-	return nil
+	return skeleton.DecodeStrict(raw, v)
+}
+
+// writeInputError answers a refused body: always 400 here, since the
+// contract lists no 413 (PP-ERR-400).
+func writeInputError(w http.ResponseWriter, e *skeleton.InputError) {
+	writeError(w, http.StatusBadRequest, e.Code, e.Message)
 }
 
 // bearer extracts the API key of an Authorization: Bearer header.

@@ -40,7 +40,6 @@ type Server struct {
 	agents   map[string]*agent // by API key
 	runs     map[string]*runRec
 	order    []*runRec
-	nextSeq  int
 	down     bool
 	delay    time.Duration
 	agentIDs map[string]bool
@@ -188,7 +187,10 @@ func (s *Server) caseRNG(seed string) *rand.Rand {
 
 // ServeHTTP routes a request under BasePath, logging it when a logger is set.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	httplog.Handler(http.HandlerFunc(s.route), s.logger).ServeHTTP(w, r)
+	// Buffered: handlers write while holding s.mu; the answer reaches the
+	// client only after every lock is released, so a client that never
+	// reads cannot freeze the server.
+	httplog.Handler(skeleton.Buffered(http.HandlerFunc(s.route)), s.logger).ServeHTTP(w, r)
 }
 
 // route dispatches on method and path segments.

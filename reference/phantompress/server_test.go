@@ -160,7 +160,7 @@ func TestSameConfigSameRuns(t *testing.T) {
 		c := newClient(t, New(skeleton.Config{Seed: 42}))
 		return c.key + c.start(5)
 	}
-	if ids() != ids() {
+	if first, second := ids(), ids(); first != second {
 		t.Fatal("two servers with one seed gave different keys or run IDs")
 	}
 }

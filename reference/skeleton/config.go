@@ -1,8 +1,14 @@
 // Package skeleton holds what every reference server shares: its
 // configuration (seed, clock, request log), the adjustable clock that the
-// embedded runs move, and (as it grows) the HTTP plumbing every server
-// would otherwise write again. It lives on the reference side so that a
-// reference server never imports the runner.
+// embedded runs move, and the HTTP plumbing every server would otherwise
+// write again: the input policy (ReadBody, DecodeStrict: one JSON object of
+// valid UTF-8, no repeated key, no undocumented field, refused with a coded
+// InputError whose message shows no Go type), the coded-error writer
+// (WriteError) and answers encoded under a server's lock and written after
+// it (EncodeJSON, Encoded.Write, Buffered), so that no client that never
+// reads can freeze a server. It lives on the reference side so that a
+// reference server never imports the runner; FORGE, the bounty and Pyyol
+// build on it.
 package skeleton
 
 import (

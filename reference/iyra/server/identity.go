@@ -1,15 +1,13 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
-	"github.com/agentgames/conformance/reference/iyra"
 	"github.com/agentgames/conformance/reference/iyra/proof"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // acceptRequest is the explicit acceptance body of do_this_now.
@@ -49,6 +47,8 @@ func (s *Server) accept(_ *http.Request, body []byte) reply {
 		difficulty: s.opts.Difficulty, expires: s.opts.Now().Add(s.opts.ChallengeTTL).UTC(),
 	}
 	s.chals[c.id] = c
+	s.sweepAccepts(s.opts.Now())
+	s.pending = append(s.pending, c.id)
 	return reply{status: http.StatusCreated, body: acceptResponse{
 		AgentID: a.id, ChallengeID: c.id, Challenge: c.value, Difficulty: c.difficulty,
 		ExpiresAt: c.expires.Format(time.RFC3339), VerifyURL: BasePath + "/agents/verify",
@@ -141,23 +141,14 @@ func unauthorized(msg string) *reply {
 	return &out
 }
 
-// decodeObject decodes a JSON object body strictly typed; a body that is not
-// one object, repeats a key or has a field of the wrong type is an error
-// whose message names the field in the contract's terms, never a Go type
-// (IYRA-BAD-INPUT).
+// decodeObject decodes a JSON object body under the shared input policy
+// (reference/skeleton): a body that is not one object of valid UTF-8,
+// repeats a key, has a field the endpoint does not document or a field of
+// the wrong type is an error whose message names the field in the
+// contract's terms, never a Go type (IYRA-BAD-INPUT, IYRA-INPUT-POLICY).
 func decodeObject(body []byte, v any) error {
-	if err := iyra.CheckStrictJSON(body); err != nil {
+	if err := skeleton.DecodeStrict(body, v); err != nil {
 		return err
-	}
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(body, &probe) != nil || probe == nil {
-		return errors.New("the body is not a JSON object")
-	}
-	var typeErr *json.UnmarshalTypeError
-	if err := json.Unmarshal(body, v); errors.As(err, &typeErr) {
-		return fmt.Errorf("field %s has the wrong type (a JSON %s)", typeErr.Field, typeErr.Value)
-	} else if err != nil {
-		return errors.New("the body could not be read as the request object")
 	}
 	return nil
 }

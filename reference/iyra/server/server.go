@@ -9,16 +9,17 @@ package server
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"log"
 	"math/rand/v2"
 	"net/http"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentgames/conformance/reference/httplog"
 	"github.com/agentgames/conformance/reference/iyra"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // The published identifiers of the one game this server hosts.
@@ -60,7 +61,10 @@ type Server struct {
 	keys   map[string]*agent
 	chals  map[string]*challenge
 	sess   map[string]*session
-	mux    *http.ServeMux
+	// pending lists challenge IDs in the order they were issued, for
+	// sweepAccepts.
+	pending []string
+	mux     *http.ServeMux
 }
 
 type agent struct {
@@ -174,24 +178,34 @@ func (s *Server) route(method string, h func(r *http.Request, body []byte) reply
 			write(w, fail(http.StatusRequestEntityTooLarge, "payload_too_large", "the request body exceeds 64 KiB"))
 			return
 		}
+		if !utf8.Valid(body) {
+			write(w, fail(http.StatusBadRequest, "malformed_json", "the body is not valid UTF-8")) // IYRA-INPUT-POLICY
+			return
+		}
+		// The answer is encoded under the lock (it may share the game's
+		// state) and written after it, so a client that never reads its
+		// answer blocks only its own connection.
 		s.mu.Lock()
-		out := h(r, body)
+		enc := encode(h(r, body))
 		s.mu.Unlock()
-		write(w, out)
+		enc.Write(w)
 	}
 }
 
-// write sends a reply as JSON (IYRA-OPENAPI: the shapes of
+// encode renders a reply as JSON (IYRA-OPENAPI: the shapes of
 // spec/iyra/openapi.yaml); answers are never cached because state moves.
-func write(w http.ResponseWriter, out reply) {
+func encode(out reply) skeleton.Encoded {
+	enc := skeleton.EncodeJSON(out.status, out.body)
 	for k, v := range out.header {
-		w.Header().Set(k, v)
+		enc.Header.Set(k, v)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(out.status)
-	_ = json.NewEncoder(w).Encode(out.body)
+	enc.Header.Set("Content-Type", "application/json")
+	enc.Header.Set("Cache-Control", "no-store")
+	return enc
 }
+
+// write sends a reply at once; only for answers given without the lock.
+func write(w http.ResponseWriter, out reply) { encode(out).Write(w) }
 
 // routes registers the v5 surface. Patterns carry no method so a wrong
 // method gets a JSON 405 instead of the mux's plain-text one.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -271,7 +270,7 @@ func measure(b *testing.B, url, key string) float64 {
 		_, _ = sink.ReadFrom(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != 200 {
-			b.Fatal(fmt.Sprintf("status %d", resp.StatusCode))
+			b.Fatalf("status %d", resp.StatusCode)
 		}
 	}
 	return float64(time.Since(start).Nanoseconds()) / float64(b.N)

@@ -354,7 +354,7 @@ func (r *Run) Extend(n int) error {
 		return ErrFinished
 	case n < 1:
 		return ErrBadExtend
-	case r.Budget+n > TurnLimit:
+	case n > TurnLimit-r.Budget: // never r.Budget+n: a huge n must not overflow past the check
 		return ErrTurnLimit
 	}
 	r.Budget += n

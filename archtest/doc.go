@@ -1,0 +1,5 @@
+// Package archtest holds no code, only tests of the kit's architecture:
+// which packages may import which. It exists so that the rules the README
+// states (cmd -> conformance -> reference; an engine never imports net/http)
+// fail a build the day someone breaks them.
+package archtest

@@ -1,0 +1,68 @@
+package baseline_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/baseline"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+func report() *verdict.Report {
+	return &verdict.Report{Tool: "conformance", Results: []verdict.Result{
+		{Protocol: "p", Name: "broken", Rules: []string{"P-A"}, Status: verdict.Fail, FailedRule: "P-A", Stopped: true, Message: "P-A: no"},
+		{Protocol: "p", Name: "fine", Rules: []string{"P-B"}, Status: verdict.Pass},
+		{Protocol: "p", Name: "skipped", Rules: []string{"P-C"}, Status: verdict.Skip},
+	}}
+}
+
+func parse(t *testing.T, doc string) *baseline.File {
+	t.Helper()
+	f, err := baseline.Parse([]byte(doc))
+	require.NoError(t, err)
+	return f
+}
+
+func TestKnownFailureIsExpectedAndDoesNotFailTheRun(t *testing.T) {
+	rep := report()
+	parse(t, `{"known_failures":[{"rule":"P-A","reason":"fix in 2.1"}]}`).Apply(rep)
+	assert.Equal(t, 0, rep.ExitCode())
+	assert.Equal(t, verdict.Warn, rep.Results[0].Status)
+	assert.Contains(t, rep.Results[0].Message, "expected failure (baseline: fix in 2.1)")
+	assert.Empty(t, rep.Stale)
+}
+
+func TestAListedCheckThatPassesIsStaleAndFailsTheRun(t *testing.T) {
+	rep := report()
+	parse(t, `{"known_failures":[{"rule":"P-A","reason":"a"},{"protocol":"p","check":"fine","reason":"b"},{"rule":"P-B","reason":"c"}]}`).Apply(rep)
+	assert.Equal(t, 1, rep.ExitCode())
+	var keys []string
+	for _, e := range rep.Stale {
+		keys = append(keys, e.Key())
+	}
+	assert.Equal(t, []string{"check p › fine", "rule P-B"}, keys)
+}
+
+func TestEntriesWhoseChecksDidNotRunAreNeitherExpectedNorStale(t *testing.T) {
+	rep := report()
+	parse(t, `{"known_failures":[{"rule":"P-C","reason":"only skipped"},{"rule":"P-Z","reason":"not selected"},{"protocol":"p","check":"absent","reason":"other shard"}]}`).Apply(rep)
+	assert.Empty(t, rep.Stale)
+	assert.Equal(t, 1, rep.ExitCode(), "the unlisted failure still fails")
+}
+
+func TestMalformedBaselinesAreRefused(t *testing.T) {
+	for _, doc := range []string{
+		`{"known_failures":[{"rule":"P-A"}]}`,
+		`{"known_failures":[{"reason":"r"}]}`,
+		`{"known_failures":[{"rule":"P-A","check":"x","protocol":"p","reason":"r"}]}`,
+		`{"known_failures":[{"check":"x","reason":"r"}]}`,
+		`{"known_failures":[{"rule":"P-A","reason":"r"},{"rule":"P-A","reason":"r"}]}`,
+		`{"known":[]}`,
+		`not json`,
+	} {
+		_, err := baseline.Parse([]byte(doc))
+		assert.Error(t, err, doc)
+	}
+}

@@ -1,0 +1,138 @@
+package bounty_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/bounty"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	rbounty "github.com/agentgames/conformance/reference/bounty"
+	"github.com/agentgames/conformance/reference/bounty/server"
+	"github.com/agentgames/conformance/spec"
+)
+
+// fastClock moves step on every reading, so that a live run (which cannot
+// move the target's clock) still sees listings outlive their TTL.
+type fastClock struct {
+	mu   sync.Mutex
+	now  time.Time
+	step time.Duration
+}
+
+func (c *fastClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+// brokenTarget serves a reference platform that violates rule, on
+// loopback, and returns its base URL.
+func brokenTarget(t *testing.T, rule string) string {
+	clock := &fastClock{now: time.Unix(1_800_000_000, 0)}
+	if rule == "BOUNTY-PEERS-TTL" {
+		clock.step = 400 * time.Second
+	}
+	e := rbounty.New(3, clock.Now)
+	e.Break(rule)
+	srv := httptest.NewServer(server.NewServer(e))
+	t.Cleanup(srv.Close)
+	return srv.URL + server.BasePath
+}
+
+// TestBrokenPlatformsAreCaughtNamingTheRule runs the live runner (over
+// loopback, as `conformance run --target` does) against one broken
+// platform per MUST rule: each must fail, naming that rule.
+func TestBrokenPlatformsAreCaughtNamingTheRule(t *testing.T) {
+	for _, rule := range rbounty.Breakable {
+		t.Run(rule, func(t *testing.T) {
+			rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
+				Target: brokenTarget(t, rule), Rules: []string{rule}, Seed: 11, Checks: 3, CaseDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Failed(rule) {
+				for _, r := range rep.Results {
+					t.Logf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+				}
+				t.Fatalf("the runner did not catch a platform breaking %s", rule)
+			}
+			if rep.ExitCode() != 1 {
+				t.Errorf("exit code %d, want 1", rep.ExitCode())
+			}
+			for _, r := range rep.Results {
+				if r.Status == verdict.Error {
+					t.Errorf("%s: harness error %s", r.Name, r.Message)
+				}
+			}
+		})
+	}
+}
+
+// untampered are the MUST rules without a tamper test, with the reason.
+var untampered = map[string]string{}
+
+// TestEveryMustRuleHasATamperTest lists the MUST rules no broken platform
+// exercises.
+func TestEveryMustRuleHasATamperTest(t *testing.T) {
+	cat, err := spec.Load("bounty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range cat.Rules {
+		if r.Level != spec.Must {
+			continue
+		}
+		if !slices.Contains(rbounty.Breakable, r.ID) && untampered[r.ID] == "" {
+			t.Errorf("%s is a MUST rule without a tamper test", r.ID)
+		}
+	}
+}
+
+// TestLiveRunAgainstTheReferencePasses is the control: the same live run
+// against an unbroken platform passes, skipping only the @control checks.
+func TestLiveRunAgainstTheReferencePasses(t *testing.T) {
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
+		Target: brokenTarget(t, "none"), Seed: 11, Checks: 5, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Pass && r.Status != verdict.Skip {
+			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+		}
+	}
+	if rep.ExitCode() != 0 {
+		t.Errorf("exit code %d, want 0", rep.ExitCode())
+	}
+}
+
+// TestTheSameChecksRunOverMCP: the control run and a few broken platforms
+// again, with every call the MCP tools cover played through them.
+func TestTheSameChecksRunOverMCP(t *testing.T) {
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.OverMCP()},
+		Target: brokenTarget(t, "none"), Seed: 12, Checks: 5, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Pass && r.Status != verdict.Skip {
+			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+		}
+	}
+	for _, rule := range []string{"BOUNTY-COMBINE-AGENTS", "BOUNTY-CREDIT", "BOUNTY-NEXT-MOVE", "BOUNTY-STALE-410", "BOUNTY-MCP-GET"} {
+		rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.OverMCP()},
+			Target: brokenTarget(t, rule), Rules: []string{rule}, Seed: 11, Checks: 3, CaseDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Failed(rule) {
+			t.Errorf("over MCP, the runner did not catch a platform breaking %s", rule)
+		}
+	}
+}

@@ -1,0 +1,286 @@
+package bounty
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/bounty"
+)
+
+// client speaks the bounty's HTTP surface for one scenario.
+type client struct {
+	env  *suite.Env
+	last *driver.Response
+	// overMCP sends every call the 13 MCP tools cover through them, and
+	// the rest over HTTP (--transport mcp); mcpAgents plays only these
+	// agents' calls over MCP (the mixed-coalition check).
+	overMCP   bool
+	mcpAgents map[string]bool
+	// secrets are every agent_secret this scenario saw disclosed, watched
+	// in every later public read (BOUNTY-REG-SECRET).
+	secrets []string
+}
+
+// refusal is the body of a 4xx answer.
+type refusal struct {
+	OK     *bool  `json:"ok"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
+// call sends one request and keeps the answer as the scenario's last.
+func (c *client) call(ctx context.Context, method, path string, body any) (*driver.Response, error) {
+	if tool, args, ok := toolFor(method, path, body); ok && c.viaMCP(args) {
+		resp, err := c.callTool(ctx, tool, args)
+		if err == nil {
+			c.last = resp
+		}
+		return resp, err
+	}
+	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})
+	if err != nil {
+		return resp, err
+	}
+	c.last = resp
+	return resp, nil
+}
+
+// viaMCP reports whether a call goes over MCP.
+func (c *client) viaMCP(args map[string]any) bool {
+	if c.overMCP {
+		return true
+	}
+	id, _ := args["agent_id"].(string)
+	return id != "" && c.mcpAgents[id]
+}
+
+// want2xx decodes a success answer into v, or fails rule.
+func (c *client) want2xx(ctx context.Context, rule, method, path string, body, v any) error {
+	resp, err := c.call(ctx, method, path, body)
+	if err != nil {
+		return err
+	}
+	if resp.Status != http.StatusOK {
+		return verdict.Failf(rule, "200", resp.Status, "%s %s: %s", method, path, clip(resp.Body))
+	}
+	if v == nil {
+		return nil
+	}
+	return resp.Decode(rule, v)
+}
+
+func clip(b []byte) string {
+	if len(b) > 400 {
+		return string(b[:400]) + "…"
+	}
+	return string(b)
+}
+
+// agent is a registered identity the runner plays.
+type agent struct {
+	ID     string
+	Secret string
+}
+
+// register runs the whole registration flow (BOUNTY-REG-CHALLENGE,
+// BOUNTY-REG-POW) and returns the new agent.
+func (c *client) register(ctx context.Context) (agent, error) {
+	ch, err := c.regChallenge(ctx)
+	if err != nil {
+		return agent{}, err
+	}
+	nonce := bounty.SolveRegistration(ch.Token, ch.Bits)
+	var out struct {
+		OK      bool   `json:"ok"`
+		AgentID string `json:"agent_id"`
+		Secret  string `json:"agent_secret"`
+	}
+	if err := c.want2xx(ctx, "BOUNTY-REG-POW", http.MethodPost, "/register", map[string]string{"reg_token": ch.Token, "nonce": nonce}, &out); err != nil {
+		return agent{}, err
+	}
+	if !out.OK || out.AgentID == "" {
+		return agent{}, verdict.Failf("BOUNTY-REG-POW", "{ok: true, agent_id}", clip(c.last.Body), "a valid proof")
+	}
+	if out.Secret != "" {
+		c.env.HTTP.Secrets().Add(out.Secret)
+		c.secrets = append(c.secrets, out.Secret)
+	}
+	return agent{ID: out.AgentID, Secret: out.Secret}, nil
+}
+
+type regChallenge struct {
+	Token string `json:"reg_token"`
+	Bits  int    `json:"pow_bits"`
+}
+
+func (c *client) regChallenge(ctx context.Context) (regChallenge, error) {
+	var ch regChallenge
+	if err := c.want2xx(ctx, "BOUNTY-REG-CHALLENGE", http.MethodPost, "/register/challenge", nil, &ch); err != nil {
+		return ch, err
+	}
+	if ch.Token == "" || ch.Bits <= 0 || ch.Bits > 32 {
+		return ch, verdict.Failf("BOUNTY-REG-CHALLENGE", "{reg_token, pow_bits} with 0 < pow_bits <= 32", clip(c.last.Body), "a runner cannot solve more")
+	}
+	c.env.HTTP.Secrets().Add(ch.Token)
+	return ch, nil
+}
+
+// live reads the active challenge from the registry (BOUNTY-REGISTRY).
+func (c *client) live(ctx context.Context) (string, int, error) {
+	var out struct {
+		Active struct {
+			ChallengeID string `json:"challenge_id"`
+			Round       int    `json:"round"`
+		} `json:"active"`
+	}
+	if err := c.want2xx(ctx, "BOUNTY-REGISTRY", http.MethodGet, "/challenges", nil, &out); err != nil {
+		return "", 0, err
+	}
+	if out.Active.ChallengeID == "" {
+		return "", 0, verdict.Failf("BOUNTY-REGISTRY", "an active challenge_id", clip(c.last.Body), "GET /challenges")
+	}
+	return out.Active.ChallengeID, out.Active.Round, nil
+}
+
+// manifestDoc is the per-challenge manifest.
+type manifestDoc struct {
+	ChallengeID string `json:"challenge_id"`
+	Round       int    `json:"round"`
+	Threshold   struct {
+		K int `json:"k"`
+		N int `json:"n"`
+	} `json:"threshold"`
+	Bounty struct {
+		Amount    int    `json:"amount"`
+		Currency  string `json:"currency"`
+		RealMoney *bool  `json:"real_money"`
+	} `json:"bounty"`
+	Puzzles []bounty.Puzzle `json:"puzzles"`
+}
+
+func (c *client) manifest(ctx context.Context, cid string) (manifestDoc, error) {
+	var m manifestDoc
+	err := c.want2xx(ctx, "BOUNTY-MANIFEST", http.MethodGet, "/challenge/"+cid+"/manifest", nil, &m)
+	return m, err
+}
+
+// puzzleOf finds share i's puzzle in a manifest.
+func (m manifestDoc) puzzleOf(i int) (bounty.Puzzle, error) {
+	for _, p := range m.Puzzles {
+		if p.ShareIndex == i {
+			return p, nil
+		}
+	}
+	return bounty.Puzzle{}, verdict.Failf("BOUNTY-MANIFEST", fmt.Sprintf("a puzzle for share %d", i), len(m.Puzzles), "puzzles in the manifest")
+}
+
+// solveBody is a POST solve body.
+func solveBody(a agent, share int, sol bounty.Solution) map[string]any {
+	return map[string]any{"agent_id": a.ID, "share_index": share, "solution": sol}
+}
+
+// solveAs solves share i for a with a correct solution; it must be
+// accepted with a share_hex (BOUNTY-SOLVE-SHARE).
+func (c *client) solveAs(ctx context.Context, cid string, m manifestDoc, a agent, i int) (string, error) {
+	p, err := m.puzzleOf(i)
+	if err != nil {
+		return "", err
+	}
+	var out struct {
+		ShareHex string `json:"share_hex"`
+	}
+	if err := c.want2xx(ctx, ruleOfType(p.Type), http.MethodPost, "/challenge/"+cid+"/solve", solveBody(a, i, bounty.Solve(p)), &out); err != nil {
+		return "", err
+	}
+	if out.ShareHex == "" {
+		return "", verdict.Failf("BOUNTY-SOLVE-SHARE", "{share_hex}", clip(c.last.Body), "an accepted solve")
+	}
+	return out.ShareHex, nil
+}
+
+// ruleOfType names the rule a correct solution of a puzzle type relies on.
+func ruleOfType(ptype string) string {
+	switch ptype {
+	case bounty.TypeHash:
+		return "BOUNTY-PUZZLE-HASH"
+	case bounty.TypeModular:
+		return "BOUNTY-PUZZLE-MODULAR"
+	}
+	return "BOUNTY-PUZZLE-DECODE"
+}
+
+// boardDoc is GET peers.
+type boardDoc struct {
+	ChallengeID string       `json:"challenge_id"`
+	Round       int          `json:"round"`
+	K           int          `json:"k"`
+	N           int          `json:"n"`
+	Peers       []peerDoc    `json:"peers"`
+	Intents     intentsDoc   `json:"intents"`
+	Proximity   proximityDoc `json:"coalition_proximity"`
+	raw         []byte
+}
+
+type peerDoc struct {
+	entryWire
+	Message         string          `json:"message"`
+	WorkingOnStatus string          `json:"working_on_status"`
+	TrackRecord     map[string]*int `json:"track_record"`
+}
+
+type intentsDoc struct {
+	Status  string              `json:"status"`
+	ByShare map[string][]string `json:"by_share"`
+}
+
+type proximityDoc struct {
+	bounty.Proximity
+	Broker *string `json:"broker"`
+}
+
+func (c *client) board(ctx context.Context, cid string) (*boardDoc, error) {
+	var b boardDoc
+	if err := c.want2xx(ctx, "BOUNTY-PEERS-LIST", http.MethodGet, "/challenge/"+cid+"/peers", nil, &b); err != nil {
+		return nil, err
+	}
+	b.raw = c.last.Body
+	return &b, b.withinTTL()
+}
+
+// withinTTL: no entry is shown past its 1800 s (BOUNTY-PEERS-TTL), checked
+// on every board the runner reads.
+func (b *boardDoc) withinTTL() error {
+	for _, e := range b.Peers {
+		if e.ExpiresInS <= 0 || e.ExpiresInS > bounty.TTLSeconds {
+			return verdict.Failf("BOUNTY-PEERS-TTL", "0 < expires_in_s <= 1800 on every live listing", e.ExpiresInS, "%s", e.AgentID)
+		}
+	}
+	return nil
+}
+
+// list posts a listing; the answer is returned whatever its status.
+func (c *client) list(ctx context.Context, cid string, body map[string]any) (*driver.Response, error) {
+	return c.call(ctx, http.MethodPost, "/challenge/"+cid+"/peers", body)
+}
+
+// nextMove reads next_move for agent.
+func (c *client) nextMove(ctx context.Context, cid, agentID string) (bounty.Move, error) {
+	var out struct {
+		Move bounty.Move `json:"next_move"`
+	}
+	err := c.want2xx(ctx, "BOUNTY-NEXT-MOVE", http.MethodGet, "/challenge/"+cid+"/next_move?agent_id="+url.QueryEscape(agentID), nil, &out)
+	return out.Move, err
+}
+
+// raw decodes any JSON answer into a generic value.
+func raw(resp *driver.Response) map[string]any {
+	var v map[string]any
+	_ = json.Unmarshal(resp.Body, &v)
+	return v
+}

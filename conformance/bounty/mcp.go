@@ -1,0 +1,155 @@
+package bounty
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// MCPPath is where the bounty serves MCP, relative to the target's base.
+const MCPPath = "/mcp"
+
+// MCPVersions are the protocol versions the contract lists.
+var MCPVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
+
+var rpcID atomic.Int64
+
+// rpcReply is a JSON-RPC 2.0 response.
+type rpcReply struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// rpc posts one JSON-RPC request (or, with notify, a notification) to the
+// MCP endpoint and returns the raw answer and the decoded reply.
+func (c *client) rpc(ctx context.Context, method string, params any, notify bool) (*driver.Response, *rpcReply, error) {
+	msg := map[string]any{"jsonrpc": "2.0", "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	if !notify {
+		msg["id"] = rpcID.Add(1)
+	}
+	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: http.MethodPost, Path: MCPPath, JSON: msg,
+		Header: map[string]string{"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": MCPVersions[0]}})
+	if err != nil || notify {
+		return resp, nil, err
+	}
+	if resp.Status != http.StatusOK {
+		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", "200 with a JSON-RPC response", resp.Status, "%s: %s", method, clip(resp.Body))
+	}
+	var reply rpcReply
+	if err := json.Unmarshal(eventData(resp), &reply); err != nil || reply.JSONRPC != "2.0" {
+		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", "a JSON-RPC 2.0 response", clip(resp.Body), "%s", method)
+	}
+	return resp, &reply, nil
+}
+
+// eventData returns a JSON body, or the last data line of an SSE answer.
+func eventData(resp *driver.Response) []byte {
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return resp.Body
+	}
+	var last []byte
+	for _, line := range bytes.Split(resp.Body, []byte("\n")) {
+		if d, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:")); ok {
+			last = bytes.TrimSpace(d)
+		}
+	}
+	return last
+}
+
+// toolFor maps an HTTP call of the surface onto its MCP tool and
+// arguments (BOUNTY-MCP-TOOL-NAMES); ok is false for calls outside the 13.
+func toolFor(method, path string, body any) (string, map[string]any, bool) {
+	u, err := url.Parse(path)
+	if err != nil {
+		return "", nil, false
+	}
+	args := map[string]any{}
+	if body != nil {
+		raw, _ := json.Marshal(body)
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber() // an integer beyond 2^53 must travel exactly (BOUNTY-INTEGERS)
+		_ = dec.Decode(&args)
+	}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	switch {
+	case method == http.MethodPost && u.Path == "/register/challenge":
+		return "bounty_register_challenge", args, true
+	case method == http.MethodPost && u.Path == "/register":
+		return "bounty_register", args, true
+	case method == http.MethodGet && u.Path == "/challenges":
+		return "bounty_rounds", args, true
+	case method == http.MethodGet && u.Path == "/ledger":
+		return "bounty_ledger", args, true
+	case len(parts) < 3 || parts[0] != "challenge":
+		return "", nil, false
+	}
+	args["challenge_id"] = parts[1]
+	op := method + " " + strings.Join(parts[2:], "/")
+	if strings.HasPrefix(op, "GET puzzle/") {
+		n, err := strconv.Atoi(parts[len(parts)-1])
+		if err != nil {
+			return "", nil, false
+		}
+		args["share_index"] = n
+		return "bounty_puzzle", args, true
+	}
+	if op == "GET next_move" {
+		args["agent_id"] = u.Query().Get("agent_id")
+	}
+	tool, ok := map[string]string{"GET manifest": "bounty_manifest", "POST solve": "bounty_solve", "POST combine": "bounty_combine",
+		"GET status": "bounty_status", "GET metrics": "bounty_metrics", "GET peers": "bounty_peers", "POST peers": "bounty_list",
+		"GET next_move": "bounty_next_move"}[op]
+	return tool, args, ok
+}
+
+// callTool runs one tools/call and presents the answer as the HTTP surface
+// would: 200 with the tool's JSON, or the refusal's status and body.
+func (c *client) callTool(ctx context.Context, tool string, args map[string]any) (*driver.Response, error) {
+	raw, reply, err := c.rpc(ctx, "tools/call", map[string]any{"name": tool, "arguments": args}, false)
+	if err != nil {
+		return raw, err
+	}
+	if reply.Error != nil {
+		body, _ := json.Marshal(map[string]any{"ok": false, "code": "jsonrpc_" + strconv.Itoa(reply.Error.Code), "reason": reply.Error.Message})
+		return &driver.Response{Status: http.StatusBadRequest, Header: raw.Header, Body: body}, nil
+	}
+	var res struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(reply.Result, &res); err != nil || len(res.Content) == 0 {
+		return raw, verdict.Failf("BOUNTY-MCP-FLOW", "a tools/call result with content", clip(reply.Result), "%s", tool)
+	}
+	text := []byte(res.Content[0].Text)
+	status := http.StatusOK
+	if res.IsError {
+		var refusal struct {
+			Status int `json:"status"`
+		}
+		_ = json.Unmarshal(text, &refusal)
+		status = refusal.Status
+		if status/100 != 4 {
+			status = http.StatusBadRequest
+		}
+	}
+	return &driver.Response{Status: status, Header: raw.Header, Body: text}, nil
+}

@@ -1,0 +1,152 @@
+package bounty
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// KitTools are the kit's 13 tool names (BOUNTY-MCP-TOOL-NAMES).
+var KitTools = []string{"bounty_register_challenge", "bounty_register", "bounty_rounds", "bounty_manifest", "bounty_puzzle",
+	"bounty_solve", "bounty_combine", "bounty_status", "bounty_metrics", "bounty_peers", "bounty_list", "bounty_next_move", "bounty_ledger"}
+
+func (w *world) mcpSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the runner initializes an MCP session with protocol version "([^"]*)"$`, w.initialize)
+	sc.Step(`^tools/list answers a list of tools$`, func(ctx context.Context) error { _, err := w.listTools(ctx); return err })
+	sc.Step(`^the MCP tool for rounds names the live challenge$`, w.roundsOverMCP)
+	sc.Step(`^tools/list lists 13 tools including the peers board, bounty_next_move and rounds$`, w.thirteenTools)
+	sc.Step(`^tools/list names the kit's 13 tools$`, w.kitTools)
+	sc.Step(`^the runner sends the MCP notification "([^"]*)"$`, w.notify)
+	sc.Step(`^the answer is 202 with no body$`, w.accepted202)
+	sc.Step(`^the runner sends GET to the mcp endpoint$`, w.getMCP)
+	sc.Step(`^the answer is 405$`, w.is405)
+	sc.Step(`^the session's protocol version is "([^"]*)"$`, w.versionIs)
+	sc.Step(`^agent (\d+) plays over MCP$`, w.memberOverMCP)
+}
+
+// initialize sends initialize with version and keeps the answer.
+func (w *world) initialize(ctx context.Context, version string) error {
+	_, reply, err := w.rpc(ctx, "initialize", map[string]any{"protocolVersion": version, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "conformance-kit", "version": "1"}}, false)
+	if err != nil {
+		return err
+	}
+	if reply.Error != nil {
+		return verdict.Failf("BOUNTY-MCP-VERSIONS", "initialize accepted for "+version, reply.Error.Message, "JSON-RPC error %d", reply.Error.Code)
+	}
+	w.initResult = reply.Result
+	_, _, err = w.rpc(ctx, "notifications/initialized", nil, true)
+	return err
+}
+
+func (w *world) versionIs(version string) error {
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(w.initResult, &r)
+	if r.ProtocolVersion != version {
+		return verdict.Failf("BOUNTY-MCP-VERSIONS", version, r.ProtocolVersion, "the version initialize answered")
+	}
+	return nil
+}
+
+func (w *world) listTools(ctx context.Context) ([]string, error) {
+	_, reply, err := w.rpc(ctx, "tools/list", map[string]any{}, false)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	if reply.Error != nil || json.Unmarshal(reply.Result, &r) != nil || len(r.Tools) == 0 {
+		return nil, verdict.Failf("BOUNTY-MCP-FLOW", "tools/list answers its tools", clip(reply.Result), "")
+	}
+	names := make([]string, len(r.Tools))
+	for i, t := range r.Tools {
+		names[i] = t.Name
+	}
+	return names, nil
+}
+
+func (w *world) roundsOverMCP(ctx context.Context) error {
+	resp, err := w.callTool(ctx, "bounty_rounds", map[string]any{})
+	if err != nil {
+		return err
+	}
+	if resp.Status != http.StatusOK || !strings.Contains(string(resp.Body), "challenge_id") {
+		return verdict.Failf("BOUNTY-MCP-FLOW", "tools/call answers the live challenge", clip(resp.Body), "")
+	}
+	return nil
+}
+
+func (w *world) thirteenTools(ctx context.Context) error {
+	names, err := w.listTools(ctx)
+	if err != nil {
+		return err
+	}
+	has := func(part string) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, part) })
+	}
+	if len(names) != 13 || !slices.Contains(names, "bounty_next_move") || !has("peers") || !has("round") {
+		return verdict.Failf("BOUNTY-MCP-TOOLS", "13 tools incl. the peers board, bounty_next_move and rounds", names, "")
+	}
+	return nil
+}
+
+func (w *world) kitTools(ctx context.Context) error {
+	names, err := w.listTools(ctx)
+	if err != nil {
+		return err
+	}
+	a, b := slices.Clone(names), slices.Clone(KitTools)
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(a, b) {
+		return verdict.Failf("BOUNTY-MCP-TOOL-NAMES", b, a, "")
+	}
+	return nil
+}
+
+func (w *world) notify(ctx context.Context, method string) error {
+	resp, _, err := w.rpc(ctx, method, nil, true)
+	w.last = resp
+	return err
+}
+
+func (w *world) accepted202() error {
+	if w.last.Status != http.StatusAccepted || len(strings.TrimSpace(string(w.last.Body))) != 0 {
+		return verdict.Failf("BOUNTY-MCP-NOTIFY", "202 with no body", w.last.Status, "body %q", clip(w.last.Body))
+	}
+	return nil
+}
+
+func (w *world) getMCP(ctx context.Context) error {
+	resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodGet, Path: MCPPath, Header: map[string]string{"Accept": "text/event-stream"}})
+	w.last = resp
+	return err
+}
+
+func (w *world) is405() error {
+	if w.last.Status != http.StatusMethodNotAllowed {
+		return verdict.Failf("BOUNTY-MCP-GET", 405, w.last.Status, "GET %s", MCPPath)
+	}
+	return nil
+}
+
+func (w *world) memberOverMCP(i int) error {
+	a, err := w.member(i)
+	if err != nil {
+		return err
+	}
+	w.mcpAgents[a.ID] = true
+	return nil
+}

@@ -1,0 +1,330 @@
+package bounty
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/bounty"
+	"github.com/agentgames/conformance/reference/pow"
+)
+
+func (w *world) registrationSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the runner asks for a registration challenge$`, w.askChallenge)
+	sc.Step(`^a registration challenge$`, w.askChallenge)
+	sc.Step(`^the challenge carries a reg_token and pow_bits$`, func() error { return nil })
+	sc.Step(`^the runner registers with a nonce meeting pow_bits$`, func(ctx context.Context) error {
+		return w.registerWith(ctx, bounty.SolveRegistration(w.reg.Token, w.reg.Bits))
+	})
+	sc.Step(`^the runner registers with a nonce one bit short of pow_bits$`, func(ctx context.Context) error {
+		return w.registerWith(ctx, shortNonce(w.reg.Token, w.reg.Bits))
+	})
+	sc.Step(`^the runner registers again with the same token$`, func(ctx context.Context) error {
+		return w.registerWith(ctx, bounty.SolveRegistration(w.reg.Token, w.reg.Bits))
+	})
+	sc.Step(`^the registration answers ok with an agent_id$`, w.registrationAccepted)
+	sc.Step(`^the registration is refused without an agent_id$`, w.registrationRefused)
+	sc.Step(`^a registered agent listed on the board$`, w.listedSolo)
+	sc.Step(`^no public read shows the agent's agent_secret$`, w.secretNeverShown)
+}
+
+// askChallenge asks for a registration challenge (BOUNTY-REG-CHALLENGE).
+func (w *world) askChallenge(ctx context.Context) error {
+	ch, err := w.regChallenge(ctx)
+	w.reg = ch
+	return err
+}
+
+func (w *world) registerWith(ctx context.Context, nonce string) error {
+	resp, err := w.call(ctx, http.MethodPost, "/register", map[string]string{"reg_token": w.reg.Token, "nonce": nonce})
+	if err != nil {
+		return err
+	}
+	w.regOut = raw(resp)
+	if s, ok := w.regOut["agent_secret"].(string); ok {
+		w.secrets = append(w.secrets, s)
+	}
+	return nil
+}
+
+// shortNonce finds a nonce whose digest has exactly bits-1 leading zero
+// bits: a proof that would pass if difficulty were counted loosely.
+func shortNonce(token string, bits int) string {
+	for n := 0; ; n++ {
+		nonce := "short" + strconv.Itoa(n)
+		sum := sha256.Sum256([]byte(token + nonce))
+		if pow.LeadingZeroBits(sum[:]) == bits-1 {
+			return nonce
+		}
+	}
+}
+
+func (w *world) registrationAccepted() error {
+	if w.last.Status != http.StatusOK || w.regOut["ok"] != true || w.regOut["agent_id"] == nil {
+		return verdict.Failf("BOUNTY-REG-POW", "200 {ok: true, agent_id}", w.last.Status, "%s", clip(w.last.Body))
+	}
+	return nil
+}
+
+func (w *world) registrationRefused() error {
+	if w.last.Status/100 != 4 || w.regOut["agent_id"] != nil {
+		return verdict.Failf("BOUNTY-REG-POW", "a 4xx refusal without agent_id", w.last.Status, "a nonce with pow_bits-1 leading zero bits: %s", clip(w.last.Body))
+	}
+	return nil
+}
+
+// listedSolo registers one agent in a fresh round and lists it.
+func (w *world) listedSolo(ctx context.Context) error {
+	if err := w.freshRound(ctx, 1); err != nil {
+		return err
+	}
+	return w.listTeam(ctx)
+}
+
+// secretNeverShown reads every public surface that mentions the agent and
+// looks for its secret (BOUNTY-REG-SECRET).
+func (w *world) secretNeverShown(ctx context.Context) error {
+	a, err := w.member(1)
+	if err != nil {
+		return err
+	}
+	if a.Secret == "" {
+		return verdict.Failf("BOUNTY-REG-SECRET", "register returns agent_secret", "none", "the profile edit needs it")
+	}
+	for _, path := range []string{"/agents/" + a.ID, "/challenge/" + w.cid + "/peers", "/leaderboard.json", "/challenge/" + w.cid + "/metrics", "/ledger"} {
+		resp, err := w.call(ctx, http.MethodGet, path, nil)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(resp.Body, []byte(a.Secret)) {
+			return verdict.Failf("BOUNTY-REG-SECRET", "no agent_secret after /register", "the secret in GET "+path, "")
+		}
+	}
+	return nil
+}
+
+func (w *world) puzzleSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the manifest lists one puzzle per share 1\.\.n$`, w.onePuzzlePerShare)
+	sc.Step(`^every puzzle endpoint serves the manifest's params$`, w.puzzleEndpointsAgree)
+	sc.Step(`^the round's threshold is k (\d+) and n (\d+)$`, w.thresholdIs)
+	sc.Step(`^every puzzle has the type and difficulty_bits of its ladder rung$`, w.ladderHolds)
+	sc.Step(`^a registered agent in the live challenge$`, w.soloAgent)
+	sc.Step(`^the agent solves share (\d+) correctly$`, func(ctx context.Context, s int) error { return w.soloSolve(ctx, s, nil) })
+	sc.Step(`^the agent submits a wrong solution for share (\d+)$`, func(ctx context.Context, s int) error { return w.submitWrong(ctx, w.team[0], s) })
+	sc.Step(`^the agent solves share (\d+) with x as a JSON integer$`, func(ctx context.Context, s int) error {
+		return w.soloSolve(ctx, s, func(p bounty.Puzzle) bounty.Solution {
+			return bounty.Solution{X: json.RawMessage(bounty.FermatSolve(p.Params).String())}
+		})
+	})
+	sc.Step(`^the agent solves share (\d+)$`, w.solveUnknownShare)
+	sc.Step(`^an unregistered agent_id solves share (\d+)$`, w.strangerSolves)
+	sc.Step(`^the solve is accepted with a share_hex$`, w.solveAccepted)
+	sc.Step(`^the solve is refused without a share$`, w.solveRefused)
+	sc.Step(`^the modular params are decimal strings$`, w.modularStrings)
+	sc.Step(`^the decode ciphertext is canonical base32 of 20 bytes$`, w.canonicalBase32)
+	sc.Step(`^the board shows the agent holding no share$`, func(ctx context.Context) error { return w.boardHolding(ctx, 1, "") })
+	sc.Step(`^the share_hex is 33 bytes ending in the share index$`, w.shareLayout)
+	sc.Step(`^every (\d+) of the shares reconstruct the same secret and (\d+) do not$`, w.shamirConsistent)
+}
+
+func (w *world) onePuzzlePerShare() error {
+	n := w.man.Threshold.N
+	seen := map[int]bool{}
+	for _, p := range w.man.Puzzles {
+		seen[p.ShareIndex] = true
+	}
+	for i := 1; i <= n; i++ {
+		if !seen[i] {
+			return verdict.Failf("BOUNTY-MANIFEST", fmt.Sprintf("a puzzle for every share 1..%d", n), len(w.man.Puzzles), "share %d has none", i)
+		}
+	}
+	return nil
+}
+
+func (w *world) puzzleEndpointsAgree(ctx context.Context) error {
+	for _, want := range w.man.Puzzles {
+		var got bounty.Puzzle
+		if err := w.want2xx(ctx, "BOUNTY-MANIFEST", http.MethodGet, fmt.Sprintf("/challenge/%s/puzzle/%d", w.cid, want.ShareIndex), nil, &got); err != nil {
+			return err
+		}
+		if got.Type != want.Type || got.Params != want.Params {
+			return verdict.Failf("BOUNTY-MANIFEST", want, got, "puzzle %d", want.ShareIndex)
+		}
+	}
+	return nil
+}
+
+func (w *world) thresholdIs(k, n int) error {
+	if w.man.Threshold.K != k || w.man.Threshold.N != n {
+		return verdict.Failf("BOUNTY-THRESHOLD", fmt.Sprintf("k %d n %d", k, n), fmt.Sprintf("k %d n %d", w.man.Threshold.K, w.man.Threshold.N), "manifest threshold")
+	}
+	return nil
+}
+
+func (w *world) ladderHolds() error {
+	for _, rung := range bounty.Ladder {
+		p, err := w.man.puzzleOf(rung.ShareIndex)
+		if err != nil {
+			return err
+		}
+		if p.Type != rung.Type || (rung.Type == bounty.TypeHash && p.Params.DifficultyBits != rung.DifficultyBits) {
+			return verdict.Failf("BOUNTY-LADDER", fmt.Sprintf("%s %d bits", rung.Type, rung.DifficultyBits), fmt.Sprintf("%s %d bits", p.Type, p.Params.DifficultyBits), "share %d", rung.ShareIndex)
+		}
+	}
+	return nil
+}
+
+// soloAgent registers one agent in the live round (no rotation: solving
+// leaves holdings, which no later scenario relies on).
+func (w *world) soloAgent(ctx context.Context) error {
+	if err := w.liveChallenge(ctx); err != nil {
+		return err
+	}
+	a, err := w.register(ctx)
+	w.team = []agent{a}
+	return err
+}
+
+func (w *world) soloSolve(ctx context.Context, s int, solver func(bounty.Puzzle) bounty.Solution) error {
+	p, err := w.man.puzzleOf(s)
+	if err != nil {
+		return err
+	}
+	sol := bounty.Solve(p)
+	if solver != nil {
+		sol = solver(p)
+	}
+	resp, err := w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(w.team[0], s, sol))
+	if err == nil && resp.Status == http.StatusOK {
+		w.held[w.team[0].ID] = append(w.held[w.team[0].ID], s)
+		if h, ok := raw(resp)["share_hex"].(string); ok {
+			w.shareHex[s] = h
+		}
+	}
+	return err
+}
+
+func (w *world) solveUnknownShare(ctx context.Context, s int) error {
+	_, err := w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(w.team[0], s, bounty.Solution{PlaintextHex: "00"}))
+	return err
+}
+
+func (w *world) strangerSolves(ctx context.Context, s int) error {
+	p, err := w.man.puzzleOf(s)
+	if err != nil {
+		return err
+	}
+	_, err = w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(agent{ID: "agent-never-registered"}, s, bounty.Solve(p)))
+	return err
+}
+
+func (w *world) solveAccepted() error {
+	h, _ := raw(w.last)["share_hex"].(string)
+	if w.last.Status != http.StatusOK || h == "" {
+		return verdict.Failf(w.rule, "200 {share_hex}", w.last.Status, "a correct solution: %s", clip(w.last.Body))
+	}
+	return nil
+}
+
+func (w *world) solveRefused() error {
+	if w.last.Status/100 != 4 || bytes.Contains(w.last.Body, []byte("share_hex")) {
+		return verdict.Failf(w.rule, "a 4xx refusal without share_hex", w.last.Status, "a wrong solution: %s", clip(w.last.Body))
+	}
+	return nil
+}
+
+func (w *world) modularStrings() error {
+	for _, p := range w.man.Puzzles {
+		if p.Type == bounty.TypeModular {
+			if _, ok := bounty.ParseInteger(json.RawMessage(strconv.Quote(p.Params.P))); !ok {
+				return verdict.Failf("BOUNTY-INTEGERS", "p as a decimal string", p.Params.P, "share %d", p.ShareIndex)
+			}
+		}
+	}
+	return nil
+}
+
+func (w *world) canonicalBase32() error {
+	p, err := w.man.puzzleOf(3)
+	if err != nil {
+		return err
+	}
+	ct, err := base32.StdEncoding.DecodeString(p.Params.CiphertextB32)
+	if err != nil || base32.StdEncoding.EncodeToString(ct) != p.Params.CiphertextB32 || len(ct) != bounty.PlaintextLen {
+		return verdict.Failf("BOUNTY-BASE32", "canonical padded base32 of 20 bytes", p.Params.CiphertextB32, "")
+	}
+	return nil
+}
+
+// shareLayout: 33 bytes, the last one the share index (BOUNTY-SHARE-LAYOUT).
+func (w *world) shareLayout() error {
+	h, _ := raw(w.last)["share_hex"].(string)
+	b, err := hex.DecodeString(h)
+	if err != nil || len(b) != bounty.KeyLen+1 || int(b[len(b)-1]) != 2 {
+		return verdict.Failf("BOUNTY-SHARE-LAYOUT", "33 bytes ending in 02", h, "")
+	}
+	return nil
+}
+
+// shamirConsistent combines every k-subset of the solved shares: all must
+// give one secret, and k-1 shares must not (BOUNTY-SHAMIR). A deployment
+// whose shares are not the kit's layout cannot be interpolated here.
+func (w *world) shamirConsistent(k, fewer int) error {
+	var shares [][]byte
+	for _, h := range w.shareHex {
+		b, err := hex.DecodeString(h)
+		if err != nil || len(b) < 2 {
+			return verdict.Skipf("unchecked: share_hex %q is not the kit's layout (BOUNTY-SHARE-LAYOUT)", h)
+		}
+		shares = append(shares, b)
+	}
+	var first []byte
+	for _, subset := range subsets(len(shares), k) {
+		got, err := bounty.Combine(pick(shares, subset))
+		if err != nil {
+			return verdict.Skipf("unchecked: shares are not the kit's layout: %v", err)
+		}
+		if first == nil {
+			first = got
+		} else if !bytes.Equal(first, got) {
+			return verdict.Failf("BOUNTY-SHAMIR", "every k shares reconstruct one key", "two k-subsets disagree", "")
+		}
+	}
+	for _, subset := range subsets(len(shares), fewer) {
+		got, _ := bounty.Combine(pick(shares, subset))
+		if bytes.Equal(first, got) {
+			return verdict.Failf("BOUNTY-SHAMIR", "k-1 shares reconstruct nothing", "k-1 shares gave the key", "")
+		}
+	}
+	return nil
+}
+
+func subsets(n, k int) [][]int {
+	if k == 0 {
+		return [][]int{{}}
+	}
+	var out [][]int
+	for i := k - 1; i < n; i++ {
+		for _, s := range subsets(i, k-1) {
+			out = append(out, append(append([]int(nil), s...), i))
+		}
+	}
+	return out
+}
+
+func pick(shares [][]byte, idx []int) [][]byte {
+	out := make([][]byte, len(idx))
+	for i, j := range idx {
+		out[i] = shares[j]
+	}
+	return out
+}

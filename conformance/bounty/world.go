@@ -1,0 +1,213 @@
+package bounty
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/spec"
+)
+
+// world is one scenario: the live challenge, the team the runner plays and
+// what each member solved, and the last combine.
+type world struct {
+	*client
+	cid      string
+	round    int
+	man      manifestDoc
+	team     []agent
+	held     map[string][]int // agent -> shares solved this round
+	shareHex map[int]string   // share index -> its share_hex this round
+	rule     string           // the scenario's rule tag
+	reg      regChallenge
+	regOut   map[string]any
+	won      map[string]any // the winning combine's answer
+	closed   string         // the challenge the win closed
+	names    map[int]string
+	// initResult is the last MCP initialize result.
+	initResult json.RawMessage
+}
+
+// runState is what lives across scenarios of one run: the rotators that
+// open fresh rounds and every agent the runner ever listed.
+type runState struct {
+	mu        sync.Mutex
+	rotators  []agent
+	listed    map[string]bool
+	uniqueSeq int
+}
+
+func (w *world) state() (*runState, error) {
+	v, err := w.env.Shared.Once("bounty-run", func() (any, error) {
+		return &runState{listed: map[string]bool{}}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*runState), nil
+}
+
+// member returns team member i (1-based).
+func (w *world) member(i int) (agent, error) {
+	if i < 1 || i > len(w.team) {
+		return agent{}, verdict.Errorf("the scenario has no agent %d (team of %d)", i, len(w.team))
+	}
+	return w.team[i-1], nil
+}
+
+// liveChallenge reads the active round and its manifest.
+func (w *world) liveChallenge(ctx context.Context) error {
+	cid, round, err := w.live(ctx)
+	if err != nil {
+		return err
+	}
+	w.cid, w.round = cid, round
+	w.held, w.shareHex = map[string][]int{}, map[int]string{}
+	resp, err := w.call(ctx, "GET", "/challenge/"+cid+"/manifest", nil)
+	if err != nil {
+		return err
+	}
+	if resp.Status == 410 {
+		return verdict.Failf("BOUNTY-REGISTRY", "the active challenge is open", "410 on its manifest", "%s", cid)
+	}
+	w.man, err = w.manifest(ctx, cid)
+	return err
+}
+
+// freshRound wins the live round with the run's rotators so the scenario
+// starts on a round with no shares, delists every agent the runner listed
+// before, and registers a team of n.
+func (w *world) freshRound(ctx context.Context, n int) error {
+	if err := w.liveChallenge(ctx); err != nil {
+		return err
+	}
+	st, err := w.state()
+	if err != nil {
+		return err
+	}
+	if err := w.rotate(ctx, st); err != nil {
+		return err
+	}
+	if err := w.liveChallenge(ctx); err != nil {
+		return err
+	}
+	if err := w.delistAll(ctx, st); err != nil {
+		return err
+	}
+	w.team = nil
+	for i := 0; i < n; i++ {
+		a, err := w.register(ctx)
+		if err != nil {
+			return err
+		}
+		w.team = append(w.team, a)
+	}
+	return nil
+}
+
+// rotate wins the live round with three rotators on the constant-time
+// shares 2, 3 and 5.
+func (w *world) rotate(ctx context.Context, st *runState) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for len(st.rotators) < 3 {
+		a, err := w.register(ctx)
+		if err != nil {
+			return err
+		}
+		st.rotators = append(st.rotators, a)
+	}
+	var subs []map[string]any
+	for i, share := range []int{2, 3, 5} {
+		hexShare, err := w.solveAs(ctx, w.cid, w.man, st.rotators[i], share)
+		if err != nil {
+			return err
+		}
+		subs = append(subs, map[string]any{"agent_id": st.rotators[i].ID, "share_index": share, "share_hex": hexShare})
+	}
+	resp, err := w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/combine", map[string]any{"submissions": subs})
+	if err != nil {
+		return err
+	}
+	if resp.Status != http.StatusOK {
+		return verdict.Failf("BOUNTY-PAYOUT", "a coalition of 3 credited solvers wins", resp.Status, "setup: %s", clip(resp.Body))
+	}
+	return nil
+}
+
+func (w *world) delistAll(ctx context.Context, st *runState) error {
+	st.mu.Lock()
+	ids := make([]string, 0, len(st.listed))
+	for id := range st.listed {
+		ids = append(ids, id)
+	}
+	st.mu.Unlock()
+	sort.Strings(ids)
+	for _, id := range ids {
+		resp, err := w.list(ctx, w.cid, map[string]any{"agent_id": id, "remove": true})
+		if err != nil {
+			return err
+		}
+		if resp.Status != http.StatusOK {
+			return verdict.Failf("BOUNTY-PEERS-DELIST", "200 for remove: true", resp.Status, "setup: %s", clip(resp.Body))
+		}
+	}
+	st.mu.Lock()
+	st.listed = map[string]bool{}
+	st.mu.Unlock()
+	return nil
+}
+
+// noteListed remembers an agent the runner listed, to delist it later.
+func (w *world) noteListed(id string) {
+	if st, err := w.state(); err == nil {
+		st.mu.Lock()
+		st.listed[id] = true
+		st.mu.Unlock()
+	}
+}
+
+// solveShare solves share s as member i and records the share.
+func (w *world) solveShare(ctx context.Context, i, s int) error {
+	a, err := w.member(i)
+	if err != nil {
+		return err
+	}
+	h, err := w.solveAs(ctx, w.cid, w.man, a, s)
+	if f, ok := err.(*verdict.Failure); ok && w.mcpAgents[a.ID] && !w.overMCP {
+		f.RuleID = "BOUNTY-MCP-SAME-STATE" // an HTTP agent's solve refused over MCP: two engines
+	}
+	if err != nil {
+		return err
+	}
+	w.held[a.ID] = append(w.held[a.ID], s)
+	w.shareHex[s] = h
+	return nil
+}
+
+// parsePairs reads "1:2, 2:3" into (member, share) pairs.
+func parsePairs(text string) ([][2]int, error) {
+	var out [][2]int
+	for _, item := range strings.Split(text, ",") {
+		parts := strings.Split(strings.TrimSpace(item), ":")
+		if len(parts) != 2 {
+			return nil, fmt.Errorf("bad pair %q", item)
+		}
+		a, err1 := strconv.Atoi(parts[0])
+		s, err2 := strconv.Atoi(parts[1])
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("bad pair %q", item)
+		}
+		out = append(out, [2]int{a, s})
+	}
+	return out, nil
+}
+
+// level is the scenario rule's level.
+func (w *world) level() spec.Level { return w.env.Catalogue.LevelOf(w.rule) }

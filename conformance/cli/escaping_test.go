@@ -1,0 +1,181 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/cli"
+	"github.com/agentgames/conformance/conformance/protocols"
+)
+
+// escapingTarget serves the reference, re-encoding every JSON answer with
+// each string JSON-escaped (`\/`, and every other character as an
+// upper-case `\u` escape), as some deployments do; the decoded content is
+// unchanged. It keeps every key it hands out. Its Iyra actions answer is
+// broken and echoes the caller's key, escaped, so failures quote it.
+type escapingTarget struct {
+	ref  http.Handler
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+func (e *escapingTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasSuffix(r.URL.Path, "/actions") && strings.Contains(r.URL.Path, "/api/v5/") {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"revision":"not-a-number","echo":%s}`, escapeString(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")))
+		return
+	}
+	rec := httptest.NewRecorder()
+	e.ref.ServeHTTP(rec, r)
+	body := rec.Body.Bytes()
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&v) == nil {
+		e.collect(v)
+		body = []byte(escapeJSON(v))
+	}
+	for k, vs := range rec.Header() {
+		w.Header()[k] = vs
+	}
+	w.Header().Del("Content-Length")
+	w.WriteHeader(rec.Code)
+	w.Write(body)
+}
+
+func (e *escapingTarget) collect(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			n := strings.ToLower(strings.ReplaceAll(k, "_", ""))
+			if s, ok := x.(string); ok && (strings.HasSuffix(n, "apikey") || strings.HasSuffix(n, "secret") || strings.HasSuffix(n, "token")) {
+				e.mu.Lock()
+				e.keys[s] = true
+				e.mu.Unlock()
+			}
+			e.collect(x)
+		}
+	case []any:
+		for _, x := range t {
+			e.collect(x)
+		}
+	}
+}
+
+func escapeJSON(v any) string {
+	switch t := v.(type) {
+	case map[string]any:
+		var parts []string
+		for k, x := range t {
+			parts = append(parts, escapeString(k)+":"+escapeJSON(x))
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	case []any:
+		var parts []string
+		for _, x := range t {
+			parts = append(parts, escapeJSON(x))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case string:
+		return escapeString(t)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// escapeString writes s as a JSON string with `\/` and every other
+// character as an upper-case \u escape.
+func escapeString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, r := range []rune(s) {
+		switch {
+		case r == '/':
+			b.WriteString(`\/`)
+		case i%2 == 1 || r == '"' || r == '\\' || r < 0x20:
+			for _, u := range utf16.Encode([]rune{r}) {
+				fmt.Fprintf(&b, `\u%04X`, u)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+var (
+	jsonEscapes = regexp.MustCompile(`\\+u([0-9a-fA-F]{4})|\\+/`)
+	pctEscapes  = regexp.MustCompile(`%([0-9a-fA-F]{2})`)
+)
+
+// unspell undoes every spelling a key could take in a report: HTML
+// entities, JSON escapes (also doubly escaped), percent-encoding.
+func unspell(text string) string {
+	for i := 0; i < 3; i++ {
+		text = html.UnescapeString(text)
+		text = jsonEscapes.ReplaceAllStringFunc(text, func(m string) string {
+			if strings.HasSuffix(m, "/") {
+				return "/"
+			}
+			n, _ := strconv.ParseUint(m[len(m)-4:], 16, 32)
+			return string(rune(n))
+		})
+		text = pctEscapes.ReplaceAllStringFunc(text, func(m string) string {
+			n, _ := strconv.ParseUint(m[1:], 16, 8)
+			return string([]byte{byte(n)})
+		})
+	}
+	return text
+}
+
+// TestATargetThatEscapesItsKeysLeaksNoneOfThem: no console line, report or
+// case file holds a key the target handed out, in any spelling.
+func TestATargetThatEscapesItsKeysLeaksNoneOfThem(t *testing.T) {
+	target := &escapingTarget{ref: cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0)), keys: map[string]bool{}}
+	srv := httptest.NewServer(target)
+	defer srv.Close()
+	for protocol, base := range map[string]string{"iyra": srv.URL, "phantom-press": srv.URL + "/game/phantom-press/api"} {
+		dir := t.TempDir()
+		code, out, errOut := run("run", "--target", base, "--protocol", protocol, "--checks", "1", "--cases", dir,
+			"--junit", filepath.Join(dir, "r.xml"), "--json", filepath.Join(dir, "r.json"), "--html", filepath.Join(dir, "r.html"))
+		require.NotEqual(t, 2, code, "%s: %s\n%s", protocol, tail(out), errOut)
+		texts := map[string]string{"stdout": out, "stderr": errOut}
+		files, _ := filepath.Glob(filepath.Join(dir, "*"))
+		for _, f := range files {
+			raw, err := os.ReadFile(f)
+			require.NoError(t, err)
+			texts[filepath.Base(f)] = string(raw)
+		}
+		if protocol == "iyra" {
+			require.Greater(t, len(files), 3, "the broken actions answer wrote case files")
+		}
+		target.mu.Lock()
+		require.NotEmpty(t, target.keys, "the target handed out keys")
+		for name, text := range texts {
+			plain := unspell(text)
+			for key := range target.keys {
+				if strings.Contains(plain, key) {
+					t.Errorf("%s: %s holds key %s", protocol, name, key)
+				}
+			}
+		}
+		target.mu.Unlock()
+	}
+}

@@ -1,0 +1,150 @@
+package cli
+
+// Pyyol's addition to the command line: the `simulate` verb for agent
+// writers. (The --secret, --token and --agent-id flags of `run` are the
+// protocols' own Flags, bound by runOptions.)
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/agent"
+	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+	"github.com/agentgames/conformance/reference/pyyol/server"
+	"github.com/agentgames/conformance/reference/skeleton"
+)
+
+const simulateExamples = `  conformance simulate goofspiel --target http://localhost:9099/turn --secret dev-secret
+  conformance simulate goofspiel --listen 127.0.0.1:9000      # the kit's gateway; your agent dials in
+`
+
+// simulateCmd plays one refereed Goofspiel match against an agent and
+// fails loudly on any illegal move, like the docs' `pyyol simulate`.
+func simulateCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "goofspiel" {
+		fmt.Fprintln(stderr, "conformance simulate: the first argument is the game; only goofspiel is simulated")
+		return ExitError
+	}
+	fs := newFlagSet("simulate", "simulate goofspiel (--target TURN-URL --secret S | --listen ADDR) [--seed N]", simulateExamples, stderr)
+	target := fs.String("target", "", "the agent's push endpoint.url (its /turn)")
+	secret := fs.String("secret", "", "the endpoint secret the push requests are signed with")
+	listen := fs.String("listen", "", "serve the kit's gateway here and referee the first match an agent plays")
+	seed := fs.Uint64("seed", 1, "seed of the match")
+	if code, done := fs.parse(args[1:]); done {
+		return code
+	}
+	switch {
+	case *target != "" && *listen == "":
+		return simulatePush(*target, *secret, *seed, stdout, stderr)
+	case *listen != "" && *target == "":
+		return simulateGateway(*listen, *seed, stdout, stderr)
+	}
+	fmt.Fprintln(stderr, "conformance simulate: give exactly one of --target (push) or --listen (gateway)")
+	return ExitError
+}
+
+// simulatePush plays the platform against a push endpoint.
+func simulatePush(target, secret string, seed uint64, stdout, stderr io.Writer) int {
+	if secret == "" {
+		fmt.Fprintln(stderr, "conformance simulate: --target needs --secret (the endpoint secret)")
+		return ExitError
+	}
+	base, err := suite.ResolveBase(target, agent.BasePath)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance simulate:", err)
+		return ExitError
+	}
+	secrets := &driver.Secrets{}
+	push := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: strings.TrimSuffix(base, "/turn"), Secrets: secrets, Timeout: 30 * time.Second},
+		driver.NewHMACSigner(secret, driver.PyyolScheme(), secrets)).WithRecorder(&driver.Recorder{})
+	ref := &pyyol.Referee{Push: push, Seed: seed}
+	res, err := ref.Play(context.Background())
+	for i, mv := range ref.Moves {
+		fmt.Fprintf(stdout, "round %2d  agent bids %2d\n", i, mv.Card)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "FAIL:", secrets.Redact(err.Error()))
+		var f *verdict.Failure
+		if errors.As(err, &f) {
+			return ExitFail
+		}
+		return ExitError
+	}
+	fmt.Fprintf(stdout, "PASS — %d legal moves; winner %s, scores %v\n", len(ref.Moves), winnerName(res.Winner, 0), res.Scores)
+	return ExitPass
+}
+
+func winnerName(w, seat int) string {
+	switch w {
+	case -1:
+		return "tie"
+	case seat:
+		return "agent"
+	}
+	return "baseline"
+}
+
+// loudReferee collects what the gateway refused or missed.
+type loudReferee struct {
+	mu       sync.Mutex
+	stdout   io.Writer
+	bad      int
+	finished chan goofspiel.Result
+}
+
+func (l *loudReferee) Fallback(agentID string, round int, why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.bad++
+	fmt.Fprintf(l.stdout, "✗ round %d: %s — the engine played the fallback\n", round, why)
+}
+
+func (l *loudReferee) Finished(_ string, res goofspiel.Result) {
+	select {
+	case l.finished <- res:
+	default:
+	}
+}
+
+// simulateGateway serves the kit's gateway and referees the first match.
+func simulateGateway(addr string, seed uint64, stdout, stderr io.Writer) int {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance simulate:", err)
+		return ExitError
+	}
+	ref := &loudReferee{stdout: stdout, finished: make(chan goofspiel.Result, 1)}
+	gw := server.New(server.Options{Config: skeleton.Config{Seed: int64(seed)}, Referee: ref})
+	srv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+	fmt.Fprintf(stdout, "gateway at ws://%s%s/agent/connect; mint a key with POST http://%s%s/practice/agents\n",
+		ln.Addr(), server.BasePath, ln.Addr(), server.BasePath)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	select {
+	case res := <-ref.finished:
+		if ref.bad > 0 {
+			fmt.Fprintf(stdout, "FAIL — %d turn(s) took the fallback; winner seat %d, scores %v\n", ref.bad, res.Winner, res.Scores)
+			return ExitFail
+		}
+		fmt.Fprintf(stdout, "PASS — every move legal and in time; winner seat %d, scores %v\n", res.Winner, res.Scores)
+		return ExitPass
+	case <-ctx.Done():
+		return ExitError
+	}
+}

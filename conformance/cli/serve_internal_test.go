@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/protocols"
+)
+
+func TestServeWithoutASeedPicksARandomOne(t *testing.T) {
+	if got := serveSeed(7); got != 7 {
+		t.Fatalf("an explicit seed is kept, got %d", got)
+	}
+	a, b := serveSeed(0), serveSeed(0)
+	if a <= 0 || b <= 0 || a == b {
+		t.Fatalf("random seeds %d and %d", a, b)
+	}
+}
+
+func TestServeBoundsEveryConnection(t *testing.T) {
+	srv := newHTTPServer(nil)
+	if srv.ReadHeaderTimeout <= 0 || srv.ReadTimeout <= 0 || srv.WriteTimeout <= 0 || srv.IdleTimeout <= 0 || srv.MaxHeaderBytes <= 0 {
+		t.Fatalf("unbounded server: %+v", srv)
+	}
+}
+
+// TestAPipeliningClientThatNeverReadsFreezesNoProtocol: over real
+// sockets, one client pipelines 200 requests and never reads its answers;
+// other clients of every protocol are still answered within a second.
+func TestAPipeliningClientThatNeverReadsFreezesNoProtocol(t *testing.T) {
+	ps := protocols.All()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newHTTPServer(ServeMux(ps, 1, log.New(io.Discard, "", 0)))
+	go srv.Serve(ln)
+	defer srv.Close()
+	fillRuns(t, "http://"+ln.Addr().String()+"/game/phantom-press/api", 100) // answers under the lock grow past any buffer
+	hog, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hog.Close()
+	var pipeline strings.Builder
+	for i := 0; i < 200; i++ { // 200 rounds of five, about 18 MB of answers: far more than socket buffers hold
+		for _, p := range []string{"/api/v5/tasks/play", "/game/phantom-press/api/runs?recent=100", "/game/phantom-press/api/runs?recent=100",
+			"/game/phantom-press/api/runs?recent=100", "/game/phantom-press/api/runs?recent=100"} {
+			fmt.Fprintf(&pipeline, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", p)
+		}
+	}
+	go hog.Write([]byte(pipeline.String())) // never read
+	time.Sleep(300 * time.Millisecond)
+	client := &http.Client{Timeout: time.Second}
+	base := "http://" + ln.Addr().String()
+	for _, path := range []string{"/api/v5/tasks/play", "/game/phantom-press/api/leaderboard", "/game/phantom-press/api/runs?recent=5"} {
+		resp, err := client.Get(base + path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d", path, resp.StatusCode)
+		}
+	}
+}
+
+// fillRuns starts n public Phantom Press runs, 25 per registered agent.
+func fillRuns(t *testing.T, base string, n int) {
+	t.Helper()
+	var key string
+	for i := 0; i < n; i++ {
+		if i%25 == 0 {
+			var reg struct {
+				APIKey string `json:"api_key"`
+			}
+			postJSON(t, base+"/register", "", `{"name":"hog"}`, &reg)
+			key = reg.APIKey
+		}
+		postJSON(t, base+"/runs", key, `{"budget_turns":10}`, nil)
+	}
+}
+
+func postJSON(t *testing.T, url, key, body string, out any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("POST %s: %d", url, resp.StatusCode)
+	}
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package forge
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// agent is one registered practice identity the runner acts as.
+type agent struct {
+	ID   string
+	Name string
+	Key  string
+}
+
+// client sends the runner's requests, keeps every answer body for the
+// visibility checks, and watches for any key it learned coming back.
+type client struct {
+	env    *suite.Env
+	bodies [][]byte
+	keys   []string
+}
+
+// apiError is the kit's error body; other deployments may answer others.
+type apiError struct {
+	Error struct {
+		Code string `json:"code"`
+	} `json:"error"`
+}
+
+// code returns a refusal's error code, "" when the body has none.
+func code(resp *driver.Response) string {
+	var e apiError
+	_ = json.Unmarshal(resp.Body, &e)
+	return e.Error.Code
+}
+
+// do sends req as a (or anonymously when a is nil). An answer carrying a
+// key after its registration breaks FORGE-KEY-ONCE.
+func (c *client) do(ctx context.Context, a *agent, req driver.Request) (*driver.Response, error) {
+	if req.Header == nil {
+		req.Header = map[string]string{}
+	}
+	if a != nil {
+		req.Header["Authorization"] = "Bearer " + a.Key
+	}
+	resp, err := c.env.HTTP.Do(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	c.bodies = append(c.bodies, resp.Body)
+	for _, k := range c.keys {
+		if bytes.Contains(resp.Body, []byte(k)) {
+			return resp, verdict.Failf("FORGE-KEY-ONCE", "no answer after the registration carries the apiKey",
+				"the apiKey again", "%s %s answered %d with a key in its body", req.Method, req.Path, resp.Status)
+		}
+	}
+	return resp, nil
+}
+
+// get reads path and decodes a 200 answer into v.
+func (c *client) get(ctx context.Context, a *agent, path, rule string, v any) (*driver.Response, error) {
+	resp, err := c.do(ctx, a, driver.Request{Method: http.MethodGet, Path: path})
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status != http.StatusOK {
+		return resp, verdict.Failf(rule, "200", resp.Status, "GET %s: %s", path, c.env.HTTP.Secrets().Clip(resp.Body))
+	}
+	if v != nil {
+		return resp, resp.Decode(rule, v)
+	}
+	return resp, nil
+}
+
+// note records a soft finding (a REFERENCE choice the target departs from).
+func (c *client) note(rule string, expected, observed any, detail string, args ...any) {
+	if rec := c.env.HTTP.Recorder(); rec != nil {
+		rec.Finding(verdict.Failf(rule, expected, observed, detail, args...))
+	}
+}
+
+// register creates an agent with a nickname unique to this run.
+func (c *client) register(ctx context.Context, label string) (*agent, error) {
+	name := fmt.Sprintf("kit-%s-%s", label, randomHex(4))
+	resp, err := c.do(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": name}})
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status/100 != 2 {
+		return nil, verdict.Failf("FORGE-REGISTER", "a 2xx registration", resp.Status, "POST /api/agents: %s", c.env.HTTP.Secrets().Clip(resp.Body))
+	}
+	var reg struct {
+		AgentID string `json:"agentId"`
+		Name    string `json:"name"`
+		APIKey  string `json:"apiKey"`
+	}
+	if err := resp.Decode("FORGE-REGISTER", &reg); err != nil {
+		return nil, err
+	}
+	if reg.APIKey == "" {
+		return nil, verdict.Failf("FORGE-KEY-ONCE", "an apiKey in the registration", "none", "POST /api/agents answered without apiKey")
+	}
+	c.env.HTTP.Secrets().Add(reg.APIKey)
+	c.keys = append(c.keys, reg.APIKey)
+	return &agent{ID: reg.AgentID, Name: name, Key: reg.APIKey}, nil
+}
+
+// chainLength reads GET /api/chain's length.
+func (c *client) chainLength(ctx context.Context) (int, error) {
+	var s struct {
+		Length *int `json:"length"`
+	}
+	if _, err := c.get(ctx, nil, "/api/chain", "FORGE-CHAIN-SUMMARY", &s); err != nil {
+		return 0, err
+	}
+	if s.Length == nil {
+		return 0, verdict.Failf("FORGE-CHAIN-SUMMARY", "a chain length", "none", "GET /api/chain has no length")
+	}
+	return *s.Length, nil
+}
+
+// forbiddenKeys are fields that carry private material or the legacy
+// difficulty; no answer a solver sees may hold them.
+var forbiddenKeys = []string{"oracle", "hiddenInputs", "private", "difficulty", "expectedOutputs", "validation"}
+
+// findKey returns the first forbidden key anywhere in a JSON document.
+func findKey(v any, keys []string) string {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			for _, f := range keys {
+				if strings.EqualFold(k, f) {
+					return k
+				}
+			}
+			if found := findKey(c, keys); found != "" {
+				return found
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if found := findKey(c, keys); found != "" {
+				return found
+			}
+		}
+	}
+	return ""
+}
+
+// randomHex returns n random bytes in hex, for nicknames, ids and keys
+// that must not collide with earlier runs on a live deployment.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,129 @@
+package forge
+
+import (
+	"math/rand/v2"
+
+	"github.com/agentgames/conformance/reference/forge/authoring"
+	"github.com/agentgames/conformance/reference/forge/dsl"
+)
+
+// pkg is an authoring package as the runner builds it: plain JSON values,
+// so a package can be edited and sent as it is.
+type pkg = map[string]any
+
+// buildPackage writes a package for oracle whose examples are computed
+// under dialect d (the zero value: the kit's DSL), with a fresh id and
+// fresh content so that it never collides with a published level.
+func buildPackage(oracle dsl.Program, dom authoring.Domain, exampleInputs [][]int64, d dsl.Dialect, rng *rand.Rand) pkg {
+	tag := randomHex(6)
+	var examples []any
+	for _, in := range exampleInputs {
+		out, err := d.Run(oracle, in, 1<<30)
+		if err != nil {
+			out = dsl.Value{Type: dsl.TInt}
+		}
+		examples = append(examples, map[string]any{"input": in, "output": out})
+	}
+	var hidden [][]int64
+	for len(hidden) < 3 {
+		in := randomInput(dom, rng)
+		if !containsInput(hidden, in) && !containsInput(exampleInputs, in) {
+			hidden = append(hidden, in)
+		}
+	}
+	return pkg{
+		"id": "kit-" + tag,
+		"public": map[string]any{"title": "Kit check " + tag, "rules": "A level written by the conformance kit (" + tag + ").",
+			"inputDomain": dom, "examples": examples},
+		"private": map[string]any{"oracle": oracle, "hiddenInputs": hidden},
+	}
+}
+
+func randomInput(d authoring.Domain, rng *rand.Rand) []int64 {
+	in := make([]int64, d.MinLength+rng.IntN(d.MaxLength-d.MinLength+1))
+	for i := range in {
+		in[i] = d.MinValue + rng.Int64N(d.MaxValue-d.MinValue+1)
+	}
+	return in
+}
+
+func containsInput(list [][]int64, in []int64) bool {
+	for _, l := range list {
+		if len(l) == len(in) {
+			same := true
+			for i := range l {
+				same = same && l[i] == in[i]
+			}
+			if same {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func steps(s ...dsl.Step) dsl.Program { return dsl.Program{Steps: s} }
+
+var small = authoring.Domain{MinLength: 1, MaxLength: 6, MinValue: -20, MaxValue: 20}
+
+// acceptable is a package every kit-DSL deployment accepts: a shift by k
+// then a sort, which the reference solver can also infer.
+func acceptable(rng *rand.Rand) pkg {
+	k := []int64{1, 2, 3, 5, 10}[rng.IntN(5)]
+	p := buildPackage(steps(dsl.Step{Op: "map", Fn: "add", Arg: dsl.I(k)}, dsl.Step{Op: "sort"}),
+		authoring.Domain{MinLength: 1, MaxLength: 6, MinValue: -50, MaxValue: 50}, [][]int64{{3, -1, 2}, {7}}, dsl.Dialect{}, rng)
+	p["difficulty"] = 3
+	return p
+}
+
+// wrongReading builds the package a broken deployment would accept: its
+// examples follow a misreading of one semantic rule, so a kit-DSL
+// deployment must reject it, appending nothing.
+func wrongReading(kind string, rng *rand.Rand) (pkg, string, string) {
+	switch kind {
+	case "mod":
+		return buildPackage(steps(dsl.Step{Op: "map", Fn: "mod", Arg: dsl.I(5)}), small, [][]int64{{-7, 3}, {-1}},
+			dsl.Dialect{TruncatedMod: true}, rng), "FORGE-DSL-MOD-NONNEG", authoring.CodeExample
+	case "delta":
+		return buildPackage(steps(dsl.Step{Op: "deltas"}), small, [][]int64{{1, 4, 9}, {5, 2}},
+			dsl.Dialect{CurrentMinusNext: true}, rng), "FORGE-DSL-DELTA-NEXT-MINUS-CURRENT", authoring.CodeExample
+	case "chunk":
+		oracle := steps(dsl.Step{Op: "chunk_reduce", Size: dsl.I(2), Reduce: "sum"})
+		p := buildPackage(oracle, small, [][]int64{{1, 2, 3}, {4, 5, 6, 7, 8}}, dsl.Dialect{}, rng)
+		dropped := steps(dsl.Step{Op: "chunk_reduce", Size: dsl.I(2), Reduce: "sum", Partial: "drop"})
+		for _, e := range p["public"].(map[string]any)["examples"].([]any) {
+			ex := e.(map[string]any)
+			ex["output"], _ = dsl.Eval(dropped, ex["input"].([]int64))
+		}
+		return p, "FORGE-DSL-CHUNK-PARTIAL", authoring.CodeExample
+	case "rle":
+		return buildPackage(steps(dsl.Step{Op: "rle"}, dsl.Step{Op: "take", N: dsl.I(2)}), small, [][]int64{{1, 1, 2}, {3}},
+			dsl.Dialect{AllowNonTerminalRLE: true}, rng), "FORGE-DSL-RLE-TERMINAL", authoring.CodeTypes
+	case "overflow":
+		return buildPackage(steps(dsl.Step{Op: "map", Fn: "mul", Arg: dsl.I(1_000_000_000)}),
+			authoring.Domain{MinLength: 1, MaxLength: 4, MinValue: 10_000_000, MaxValue: 100_000_000}, [][]int64{{10_000_000}, {20_000_000, 30_000_000}},
+			dsl.Dialect{WrapOverflow: true}, rng), "FORGE-DSL-OVERFLOW-REJECTED", authoring.CodeRun
+	case "budget":
+		var s []dsl.Step
+		for range 12 {
+			s = append(s, dsl.Step{Op: "sort"})
+		}
+		return buildPackage(steps(s...), authoring.Domain{MinLength: 64, MaxLength: 64, MinValue: 0, MaxValue: 9},
+			[][]int64{make([]int64, 64)}, dsl.Dialect{}, rng), "FORGE-VALID-BUDGET", authoring.CodeBudget
+	case "types":
+		p := buildPackage(steps(dsl.Step{Op: "reverse"}), small, [][]int64{{1, 2}}, dsl.Dialect{}, rng)
+		p["private"].(map[string]any)["oracle"] = steps(dsl.Step{Op: "map", Fn: "mod", Arg: dsl.I(0)})
+		return p, "FORGE-VALID-TYPES", authoring.CodeTypes
+	case "runs":
+		// min of the positive elements: fine on the examples, fails on a
+		// generated input with none.
+		return buildPackage(steps(dsl.Step{Op: "filter", Pred: "gt", Arg: dsl.I(0)}, dsl.Step{Op: "reduce", Fn: "min"}), small,
+			[][]int64{{3, -1, 2}, {5}}, dsl.Dialect{}, rng), "FORGE-VALID-200X3", authoring.CodeRun
+	case "bounds":
+		p := buildPackage(steps(dsl.Step{Op: "reverse"}), small, [][]int64{{1, 2}, {99}}, dsl.Dialect{}, rng)
+		return p, "FORGE-VALID-BOUNDS", authoring.CodeBounds
+	}
+	p := acceptable(rng)
+	delete(p, "private")
+	return p, "FORGE-VALID-SCHEMA", authoring.CodeSchema
+}

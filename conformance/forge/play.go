@@ -1,0 +1,216 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/forge/authoring"
+	"github.com/agentgames/conformance/reference/forge/dsl"
+	"github.com/agentgames/conformance/reference/forge/solver"
+)
+
+// levelView is a level's public view as the runner reads it.
+type levelView struct {
+	Position    int                 `json:"position"`
+	LevelID     string              `json:"levelId"`
+	Title       string              `json:"title"`
+	Rules       string              `json:"rules"`
+	InputDomain authoring.Domain    `json:"inputDomain"`
+	Examples    []authoring.Example `json:"examples"`
+}
+
+// progressDoc is GET /api/progress.
+type progressDoc struct {
+	ChainProgress *int       `json:"chainProgress"`
+	ClearedLevels *int       `json:"clearedLevels"`
+	SkippedLevels *int       `json:"skippedLevels"`
+	AtFrontier    bool       `json:"atFrontier"`
+	CurrentLevel  *levelView `json:"currentLevel"`
+}
+
+func (p progressDoc) progress() int { return deref(p.ChainProgress) }
+
+func deref(p *int) int {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+// sessionDoc is a session as POST /api/sessions answers it.
+type sessionDoc struct {
+	SessionID       string     `json:"sessionId"`
+	Position        int        `json:"position"`
+	Level           *levelView `json:"level"`
+	ChallengeInputs [][]int64  `json:"challengeInputs"`
+	QueryBudget     int        `json:"queryBudget"`
+}
+
+// submitDoc is a submission's verdict.
+type submitDoc struct {
+	Correct  *bool       `json:"correct"`
+	Progress progressDoc `json:"progress"`
+}
+
+func (c *client) progress(ctx context.Context, a *agent) (progressDoc, error) {
+	var p progressDoc
+	_, err := c.get(ctx, a, "/api/progress", "FORGE-PROGRESS", &p)
+	if err == nil && p.ChainProgress == nil {
+		err = verdict.Failf("FORGE-PROGRESS", "chainProgress", "none", "GET /api/progress has no chainProgress")
+	}
+	return p, err
+}
+
+// openSession opens a session with the exact body {} (FORGE-SESSION-EMPTY-BODY).
+func (c *client) openSession(ctx context.Context, a *agent) (*sessionDoc, *driver.Response, error) {
+	resp, err := c.do(ctx, a, driver.Request{Method: http.MethodPost, Path: "/api/sessions", Raw: []byte(`{}`), Allow: []int{429}})
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.Status/100 != 2 {
+		return nil, resp, nil
+	}
+	var s sessionDoc
+	if err := resp.Decode("FORGE-SESSION-CURRENT", &s); err != nil {
+		return nil, resp, err
+	}
+	if s.SessionID == "" || s.Level == nil {
+		return nil, resp, verdict.Failf("FORGE-SESSION-CURRENT", "a session with its id and level", "neither", "POST /api/sessions answered %d", resp.Status)
+	}
+	return &s, resp, nil
+}
+
+// mustOpen opens a session that the contract says must open.
+func (c *client) mustOpen(ctx context.Context, a *agent) (*sessionDoc, error) {
+	s, resp, err := c.openSession(ctx, a)
+	if err == nil && s == nil {
+		err = verdict.Failf("FORGE-SESSION-CURRENT", "a session on the current level", resp.Status, "POST /api/sessions {}: %s", c.env.HTTP.Secrets().Clip(resp.Body))
+	}
+	return s, err
+}
+
+// post sends a write, waiting out a 429's Retry-After a few times: a
+// rate-limited request was not processed, so sending it again is safe
+// (FORGE-RATE-LIMIT).
+func (c *client) post(ctx context.Context, a *agent, path string, body any) (*driver.Response, error) {
+	for attempt := 0; ; attempt++ {
+		resp, err := c.do(ctx, a, driver.Request{Method: http.MethodPost, Path: path, JSON: body, Allow: []int{429}})
+		if err != nil || resp.Status != http.StatusTooManyRequests || attempt >= 5 {
+			return resp, err
+		}
+		wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		select {
+		case <-ctx.Done():
+			return resp, verdict.Errorf("waiting for Retry-After: %v", ctx.Err())
+		case <-time.After(time.Duration(max(wait, 1)) * time.Second):
+		}
+	}
+}
+
+// query probes the oracle; refusals come back as the response.
+func (c *client) query(ctx context.Context, a *agent, s *sessionDoc, in []int64) (*driver.Response, error) {
+	if in == nil {
+		in = []int64{}
+	}
+	return c.post(ctx, a, "/api/sessions/"+s.SessionID+"/query", map[string]any{"input": in})
+}
+
+// ask is the solver's way to the oracle: a refused legal probe breaks FORGE-QUERY.
+func (c *client) ask(ctx context.Context, a *agent, s *sessionDoc) solver.Query {
+	return func(in []int64) (dsl.Value, error) {
+		resp, err := c.query(ctx, a, s, in)
+		if err != nil {
+			return dsl.Value{}, err
+		}
+		if resp.Status != http.StatusOK {
+			return dsl.Value{}, verdict.Failf("FORGE-QUERY", "a legal distinct probe answered", resp.Status,
+				"probe %v: %s", in, c.env.HTTP.Secrets().Clip(resp.Body))
+		}
+		var out struct {
+			Output json.RawMessage `json:"output"`
+		}
+		if err := resp.Decode("FORGE-QUERY", &out); err != nil {
+			return dsl.Value{}, err
+		}
+		v, ok := solver.ParseOutput(out.Output)
+		if !ok {
+			return dsl.Value{}, errOutside
+		}
+		return v, nil
+	}
+}
+
+var errOutside = errors.New("an output outside the kit's DSL")
+
+// submit sends outputs for a session.
+func (c *client) submit(ctx context.Context, a *agent, s *sessionDoc, outputs []dsl.Value) (*driver.Response, *submitDoc, error) {
+	outs := make([]any, len(outputs))
+	for i, o := range outputs {
+		outs[i] = o
+	}
+	resp, err := c.post(ctx, a, "/api/sessions/"+s.SessionID+"/submit", map[string]any{"outputs": outs})
+	if err != nil || resp.Status != http.StatusOK {
+		return resp, nil, err
+	}
+	var d submitDoc
+	return resp, &d, resp.Decode("FORGE-SUBMIT-ADVANCES", &d)
+}
+
+// infer solves session s's level by probing; a level outside the DSL
+// skips the check (the solver says so and stops).
+func (c *client) infer(ctx context.Context, a *agent, s *sessionDoc, extra int) ([]dsl.Value, solver.Stats, error) {
+	l := solver.Level{Domain: s.Level.InputDomain, Challenges: s.ChallengeInputs, Budget: max(s.QueryBudget-extra, 0)}
+	for _, e := range s.Level.Examples {
+		v, ok := solver.ParseOutput(e.Output)
+		if !ok {
+			return nil, solver.Stats{}, verdict.Skipf("level %d's examples are outside the kit's DSL", s.Position)
+		}
+		l.Examples = append(l.Examples, solver.Observation{Input: e.Input, Output: v})
+	}
+	rng := rand.New(rand.NewPCG(c.env.Seed, uint64(s.Position)))
+	outs, st, err := solver.Solve(l, c.ask(ctx, a, s), rng)
+	if errors.Is(err, solver.ErrOutsideDSL) || errors.Is(err, errOutside) {
+		return nil, st, verdict.Skipf("level %d is outside the kit's DSL: %v", s.Position, err)
+	}
+	return outs, st, err
+}
+
+// clear opens a session on a's current level, solves it and submits; the
+// submission must be judged correct.
+func (c *client) clear(ctx context.Context, a *agent, extraQueries int) (*sessionDoc, *submitDoc, error) {
+	s, err := c.mustOpen(ctx, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	for range extraQueries {
+		in, ok := solver.Probe(s.Level.InputDomain, s.ChallengeInputs, rand.New(rand.NewPCG(uint64(extraQueries), 9)))
+		if ok {
+			if _, err := c.ask(ctx, a, s)(in); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	outs, _, err := c.infer(ctx, a, s, extraQueries)
+	if err != nil {
+		return s, nil, err
+	}
+	resp, d, err := c.submit(ctx, a, s, outs)
+	if err != nil {
+		return s, nil, err
+	}
+	if (d == nil || d.Correct == nil || !*d.Correct) && c.env.Live() {
+		return s, d, verdict.Skipf("level %d: the solver's inference was judged wrong; the deployment's rule may lie outside its search", s.Position)
+	}
+	if d == nil || d.Correct == nil || !*d.Correct {
+		return s, d, verdict.Failf("FORGE-SUBMIT-ADVANCES", "the solver's outputs judged correct", resp.Status,
+			"level %d: outputs consistent with every example and probe were refused: %s", s.Position, c.env.HTTP.Secrets().Clip(resp.Body))
+	}
+	return s, d, nil
+}

@@ -1,0 +1,80 @@
+package forge
+
+import (
+	"context"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// world is one scenario's state.
+type world struct {
+	*client
+	me, other *agent
+	sess      *sessionDoc
+	last      *driver.Response
+	answers   []*driver.Response
+	rule      string // the rule a rejected package is about
+	before    int    // chain length before the When step
+	authored  *authored
+	names     [2]string
+	unlocks   []unlock
+	capped    bool
+	disabled  int
+	tags      []string
+}
+
+// Steps registers every FORGE step on sc for one scenario.
+func Steps(sc *godog.ScenarioContext, env *suite.Env) {
+	w := &world{client: &client{env: env}}
+	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
+		for _, t := range s.Tags {
+			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
+		}
+		return ctx, nil
+	})
+	sc.Step(`^a newly registered agent$`, w.newAgent)
+	sc.Step(`^two newly registered agents$`, w.twoAgents)
+	sc.Step(`^a newly registered agent with an open session$`, w.agentWithSession)
+	w.identitySteps(sc)
+	w.documentSteps(sc)
+	w.playSteps(sc)
+	w.rankingSteps(sc)
+	w.authoringSteps(sc)
+}
+
+func (w *world) newAgent(ctx context.Context) error {
+	a, err := w.register(ctx, "solver")
+	w.me = a
+	return err
+}
+
+func (w *world) twoAgents(ctx context.Context) error {
+	if err := w.newAgent(ctx); err != nil {
+		return err
+	}
+	a, err := w.register(ctx, "peer")
+	w.other = a
+	return err
+}
+
+func (w *world) agentWithSession(ctx context.Context) error {
+	if err := w.newAgent(ctx); err != nil {
+		return err
+	}
+	s, err := w.mustOpen(ctx, w.me)
+	w.sess = s
+	return err
+}
+
+// needLast fails the harness when a Then runs before any When.
+func (w *world) needLast() error {
+	if w.last == nil {
+		return verdict.Errorf("the scenario made no request to judge")
+	}
+	return nil
+}

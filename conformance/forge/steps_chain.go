@@ -1,0 +1,138 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+func rngFor(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x70726f6265)) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// unlock is a level that became visible, with how many answers the
+// runner had seen before the submission that unlocked it.
+type unlock struct {
+	view   levelView
+	before int
+}
+
+// walkChain clears level after level up to the frontier (at most
+// liveLevelCap levels on a live target), remembering when each level
+// became visible.
+func (w *world) walkChain(ctx context.Context) error {
+	p, err := w.progress(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	w.unlocks = nil
+	for n := 0; p.CurrentLevel != nil; n++ {
+		if w.env.Live() && n >= liveLevelCap {
+			w.capped = true
+			return nil
+		}
+		mark := len(w.bodies)
+		_, d, err := w.clear(ctx, w.me, 0)
+		if err != nil {
+			return err
+		}
+		p = d.Progress
+		if p.CurrentLevel != nil {
+			w.unlocks = append(w.unlocks, unlock{view: *p.CurrentLevel, before: mark})
+		}
+	}
+	return nil
+}
+
+// nothingEarly: a level's title, rules and id appear in no answer the
+// runner saw before the submission that unlocked it, unless an earlier
+// level shared them (FORGE-FUTURE-LOCKED).
+func (w *world) nothingEarly() error {
+	seen := map[string]bool{}
+	for _, u := range w.unlocks {
+		for _, text := range []string{u.view.Title, u.view.Rules, u.view.LevelID} {
+			if len(text) < 6 || seen[text] {
+				continue
+			}
+			quoted, _ := json.Marshal(text)
+			needle := strings.Trim(string(quoted), `"`)
+			for i, b := range w.bodies[:u.before] {
+				if strings.Contains(string(b), needle) {
+					return verdict.Failf("FORGE-FUTURE-LOCKED", "no content of a locked level", text,
+						"answer %d showed level %d's content before it was unlocked", i+1, u.view.Position)
+				}
+			}
+		}
+		seen[u.view.Title], seen[u.view.Rules], seen[u.view.LevelID] = true, true, true
+	}
+	return nil
+}
+
+func (w *world) frontierJudged(ctx context.Context) error {
+	if w.capped {
+		return verdict.Skipf("the live chain is longer than the %d levels a run solves", liveLevelCap)
+	}
+	p, err := w.progress(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	if !p.AtFrontier || p.CurrentLevel != nil {
+		return verdict.Failf("FORGE-AT-FRONTIER", "atFrontier true and no current level", p.AtFrontier, "after clearing every level")
+	}
+	s, resp, err := w.openSession(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	if s != nil {
+		return verdict.Failf("FORGE-AT-FRONTIER", "no session at the frontier", resp.Status, "a session opened on position %d", s.Position)
+	}
+	return nil
+}
+
+// enabler is the embedded reference's Go-only switch of a level's enabled
+// field (FORGE-NO-DISABLE-API: there is no HTTP way).
+type enabler interface {
+	SetEnabled(position int, enabled bool) bool
+}
+
+func (w *world) disableNext(ctx context.Context) error {
+	ref, ok := w.env.Reference.(enabler)
+	if !ok {
+		return verdict.Skipf("disabling a level needs the embedded reference")
+	}
+	p, err := w.progress(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	if p.CurrentLevel == nil {
+		return verdict.Errorf("a new agent has no current level")
+	}
+	w.before = p.progress()
+	w.disabled = p.CurrentLevel.Position + 1
+	ref.SetEnabled(w.disabled, false)
+	return nil
+}
+
+func (w *world) solveOne(ctx context.Context) error {
+	_, _, err := w.clear(ctx, w.me, 0)
+	return err
+}
+
+func (w *world) disabledJudged(ctx context.Context) error {
+	if ref, ok := w.env.Reference.(enabler); ok {
+		defer ref.SetEnabled(w.disabled, true)
+	}
+	p, err := w.progress(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	if p.progress() != w.before+2 || deref(p.SkippedLevels) != 1 || deref(p.ClearedLevels) != 1 {
+		return verdict.Failf("FORGE-DISABLED-SKIP", "progress +2 with 1 cleared and 1 skipped",
+			[]int{p.progress() - w.before, deref(p.ClearedLevels), deref(p.SkippedLevels)}, "after clearing the level before a disabled one")
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// documents are the public documents and the rule each stands for.
+var documents = []struct{ path, rule string }{
+	{"/spec/puzzle.schema.json", "FORGE-DOC-SCHEMA"},
+	{"/docs/agent-quickstart", "FORGE-DOC-QUICKSTART"},
+	{"/spec/dsl.md", "FORGE-DOC-DSL"},
+	{"/openapi.json", "FORGE-DOC-OPENAPI"},
+}
+
+// kitDSLMarker identifies the kit's dsl.md: a deployment serving another
+// DSL gets no DSL differential checks (FORGE-REF-DSL).
+const kitDSLMarker = "FORGE-REF-DSL"
+
+func (w *world) documentSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the public documents are read without a key$`, w.readDocuments)
+	sc.Step(`^each is served with status 200 and a body$`, w.documentsServed)
+	sc.Step(`^the chain summary is read without a key$`, w.readChain)
+	sc.Step(`^it shows a length of at least 10 and no level content$`, w.chainJudged)
+	sc.Step(`^a client tries to disable position 1 over HTTP$`, w.tryDisable)
+	sc.Step(`^the attempt is refused and the API description names no disable operation$`, w.disableJudged)
+}
+
+func (w *world) readDocuments(ctx context.Context) error {
+	for _, d := range documents {
+		resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: d.path})
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+	}
+	return nil
+}
+
+func (w *world) documentsServed() error {
+	for i, d := range documents {
+		r := w.answers[i]
+		if r.Status != http.StatusOK || len(r.Body) == 0 {
+			return verdict.Failf(d.rule, "200 with a body", r.Status, "GET %s without a key", d.path)
+		}
+	}
+	if !strings.Contains(string(w.answers[2].Body), kitDSLMarker) {
+		w.note("FORGE-REF-DSL", "the kit's dsl.md", "another DSL document", "DSL differential checks will skip")
+	}
+	var schema map[string]any
+	if json.Unmarshal(w.answers[0].Body, &schema) != nil || schema["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
+		w.note("FORGE-REF-SCHEMA", "a JSON Schema 2020-12 document", "another document", "/spec/puzzle.schema.json")
+	}
+	return nil
+}
+
+func (w *world) readChain(ctx context.Context) error {
+	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/api/chain"})
+	w.last = resp
+	return err
+}
+
+// chainJudged: the summary counts at least the seed positions from 1 and
+// carries no level content (FORGE-CHAIN-SUMMARY, FORGE-CHAIN-SEED-POSITIONS).
+func (w *world) chainJudged() error {
+	if err := w.needLast(); err != nil {
+		return err
+	}
+	if w.last.Status != http.StatusOK {
+		return verdict.Failf("FORGE-CHAIN-SUMMARY", 200, w.last.Status, "GET /api/chain without a key")
+	}
+	var doc map[string]any
+	if err := w.last.Decode("FORGE-CHAIN-SUMMARY", &doc); err != nil {
+		return err
+	}
+	if n, _ := doc["length"].(float64); n < 10 {
+		return verdict.Failf("FORGE-CHAIN-SEED-POSITIONS", "a length of at least 10", doc["length"], "the seed alone holds positions 1-10")
+	}
+	if f, ok := doc["firstPosition"].(float64); ok && f != 1 {
+		return verdict.Failf("FORGE-CHAIN-FIRST-POSITION", 1, f, "GET /api/chain firstPosition")
+	}
+	content := append([]string{"title", "rules", "examples", "levelId", "author"}, forbiddenKeys...)
+	if k := findKey(doc, content); k != "" {
+		return verdict.Failf("FORGE-CHAIN-SUMMARY", "a summary only", "field "+k, "GET /api/chain exposes level content")
+	}
+	return nil
+}
+
+// tryDisable attempts the disable operations a platform might expose.
+func (w *world) tryDisable(ctx context.Context) error {
+	for _, req := range []driver.Request{
+		{Method: http.MethodPatch, Path: "/api/levels/1", JSON: map[string]any{"enabled": false}},
+	} {
+		resp, err := w.do(ctx, nil, req)
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+	}
+	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/openapi.json"})
+	w.last = resp
+	return err
+}
+
+func (w *world) disableJudged() error {
+	for _, r := range w.answers {
+		if r.Status/100 == 2 {
+			return verdict.Failf("FORGE-NO-DISABLE-API", "no HTTP way to disable a level", r.Status, "a disable attempt was accepted")
+		}
+	}
+	var doc struct {
+		Paths map[string]any `json:"paths"`
+	}
+	if w.last != nil && json.Unmarshal(w.last.Body, &doc) == nil {
+		for p := range doc.Paths {
+			if strings.Contains(strings.ToLower(p), "disable") {
+				return verdict.Failf("FORGE-NO-DISABLE-API", "no disable operation", p, "the API description documents one")
+			}
+		}
+	}
+	return nil
+}

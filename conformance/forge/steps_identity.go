@@ -1,0 +1,193 @@
+package forge
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+func (w *world) identitySteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the agent reads itself, its progress and renames itself$`, w.readsAndRenames)
+	sc.Step(`^only the registration carried the apiKey$`, w.keyOnlyOnce)
+	sc.Step(`^another agent registers with the same nickname$`, w.registerSameName)
+	sc.Step(`^the registration is refused with status 409 and code NICKNAME_TAKEN$`, w.refusedTaken("FORGE-NICKNAME-UNIQUE"))
+	sc.Step(`^agents register with nicknames of 40 and 41 code points$`, w.registerLengths)
+	sc.Step(`^the 40-code-point nickname is accepted and the 41 refused$`, w.lengthsJudged)
+	sc.Step(`^the agent renames itself to a free nickname and then to a taken one$`, w.renames)
+	sc.Step(`^the first rename is applied and the second refused with 409 NICKNAME_TAKEN$`, w.renamesJudged)
+	sc.Step(`^the authenticated endpoints are called without a key and with a wrong key$`, w.unauthenticated)
+	sc.Step(`^every call is refused with status 401$`, w.all401)
+}
+
+// readsAndRenames makes the calls after which the key must not reappear;
+// client.do fails FORGE-KEY-ONCE on any answer carrying it.
+func (w *world) readsAndRenames(ctx context.Context) error {
+	var self struct {
+		Name string `json:"name"`
+	}
+	if _, err := w.get(ctx, w.me, "/api/agent", "FORGE-SELF", &self); err != nil {
+		return err
+	}
+	if self.Name != w.me.Name {
+		return verdict.Failf("FORGE-SELF", w.me.Name, self.Name, "GET /api/agent names another agent")
+	}
+	if _, err := w.progress(ctx, w.me); err != nil {
+		return err
+	}
+	w.me.Name += "-r"
+	resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPatch, Path: "/api/agent", JSON: map[string]string{"name": w.me.Name}})
+	w.last = resp
+	return err
+}
+
+func (w *world) keyOnlyOnce() error {
+	for _, b := range w.bodies[1:] {
+		if strings.Contains(string(b), w.me.Key) {
+			return verdict.Failf("FORGE-KEY-UNRECOVERABLE", "the key in the registration only", "the key again", "a later answer carried it")
+		}
+	}
+	if w.last != nil && strings.Contains(string(w.last.Body), "apiKey") {
+		return verdict.Failf("FORGE-PATCH-NO-KEY", "no apiKey in the rename answer", "an apiKey field", "PATCH /api/agent")
+	}
+	return nil
+}
+
+func (w *world) registerSameName(ctx context.Context) error {
+	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": w.me.Name}})
+	w.last = resp
+	return err
+}
+
+// refusedTaken judges a nickname conflict: 409 is the contract's status
+// for a rename and the kit's for a registration; the code is the contract's.
+func (w *world) refusedTaken(rule string) func() error {
+	return func() error {
+		if err := w.needLast(); err != nil {
+			return err
+		}
+		if w.last.Status/100 != 4 || code(w.last) != "NICKNAME_TAKEN" {
+			return verdict.Failf(rule, "a refusal with code NICKNAME_TAKEN", w.last.Status, "%s", w.env.HTTP.Secrets().Clip(w.last.Body))
+		}
+		if w.last.Status != http.StatusConflict {
+			w.note("FORGE-REF-ERROR-CODES", 409, w.last.Status, "a taken nickname")
+		}
+		return nil
+	}
+}
+
+func (w *world) registerLengths(ctx context.Context) error {
+	suffix := randomHex(3)
+	for i, n := range []int{40, 41} {
+		name := suffix + strings.Repeat("é", n-len(suffix))
+		resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": name}})
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+		w.names[i] = name
+		var reg struct {
+			APIKey string `json:"apiKey"`
+		}
+		if resp.Decode("FORGE-REGISTER", &reg) == nil && reg.APIKey != "" {
+			w.env.HTTP.Secrets().Add(reg.APIKey)
+		}
+	}
+	return nil
+}
+
+func (w *world) lengthsJudged() error {
+	if len(w.answers) != 2 {
+		return verdict.Errorf("two registrations expected")
+	}
+	if w.answers[0].Status/100 != 2 {
+		return verdict.Failf("FORGE-NICKNAME-LENGTH", "40 code points accepted", w.answers[0].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[0].Body))
+	}
+	if w.answers[1].Status/100 != 4 {
+		return verdict.Failf("FORGE-NICKNAME-LENGTH", "41 code points refused", w.answers[1].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[1].Body))
+	}
+	return nil
+}
+
+func (w *world) renames(ctx context.Context) error {
+	taken, err := w.register(ctx, "taken")
+	if err != nil {
+		return err
+	}
+	w.names = [2]string{w.me.Name + "-x", taken.Name}
+	for _, n := range w.names {
+		resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPatch, Path: "/api/agent", JSON: map[string]string{"name": n}})
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+	}
+	return nil
+}
+
+func (w *world) renamesJudged(ctx context.Context) error {
+	if len(w.answers) != 2 {
+		return verdict.Errorf("two renames expected")
+	}
+	if w.answers[0].Status/100 != 2 {
+		return verdict.Failf("FORGE-NICKNAME-PATCH", "the rename applied", w.answers[0].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[0].Body))
+	}
+	var self struct {
+		Name string `json:"name"`
+	}
+	if _, err := w.get(ctx, w.me, "/api/agent", "FORGE-SELF", &self); err != nil {
+		return err
+	}
+	switch self.Name {
+	case w.names[0]:
+	case w.names[1]:
+		return verdict.Failf("FORGE-PATCH-CONFLICT", w.names[0], self.Name, "the refused rename changed the nickname")
+	default:
+		return verdict.Failf("FORGE-NICKNAME-PATCH", w.names[0], self.Name, "the accepted rename did not apply")
+	}
+	second := w.answers[1]
+	if second.Status != http.StatusConflict || code(second) != "NICKNAME_TAKEN" {
+		return verdict.Failf("FORGE-PATCH-CONFLICT", "409 NICKNAME_TAKEN", second.Status, "%s", w.env.HTTP.Secrets().Clip(second.Body))
+	}
+	return nil
+}
+
+// unauthenticated calls every authenticated capability without a key and
+// with a wrong one.
+func (w *world) unauthenticated(ctx context.Context) error {
+	calls := []driver.Request{
+		{Method: http.MethodGet, Path: "/api/agent"}, {Method: http.MethodGet, Path: "/api/progress"},
+		{Method: http.MethodPost, Path: "/api/sessions", Raw: []byte(`{}`)},
+		{Method: http.MethodPost, Path: "/api/sessions/none/query", JSON: map[string]any{"input": []int{1}}},
+		{Method: http.MethodPost, Path: "/api/sessions/none/submit", JSON: map[string]any{"outputs": []int{}}},
+		{Method: http.MethodPost, Path: "/api/levels", JSON: map[string]any{}, Header: map[string]string{"Idempotency-Key": "kit-unauth-" + randomHex(4)}},
+	}
+	wrong := &agent{Key: "forge_not_a_key_" + randomHex(8)}
+	for _, a := range []*agent{nil, wrong} {
+		for _, req := range calls {
+			req.Header = map[string]string{}
+			if req.Path == "/api/levels" {
+				req.Header["Idempotency-Key"] = "kit-unauth-" + randomHex(4)
+			}
+			resp, err := w.do(ctx, a, req)
+			if err != nil {
+				return err
+			}
+			w.answers = append(w.answers, resp)
+		}
+	}
+	return nil
+}
+
+func (w *world) all401() error {
+	for _, r := range w.answers {
+		if r.Status != http.StatusUnauthorized {
+			return verdict.Failf("FORGE-AUTH-REQUIRED", 401, r.Status, "an unauthenticated call was not refused: %s", w.env.HTTP.Secrets().Clip(r.Body))
+		}
+	}
+	return nil
+}

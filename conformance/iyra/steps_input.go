@@ -1,0 +1,24 @@
+package iyra
+
+import (
+	"context"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+)
+
+// inputSteps registers the steps of the kit's input policy
+// (IYRA-INPUT-POLICY).
+func (w *world) inputSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the agent submits the raw action body (.+)$`, w.submitRaw)
+}
+
+// submitRaw is a When step sending raw, verbatim, as the body of an action
+// request on the scenario's session.
+func (w *world) submitRaw(ctx context.Context, raw string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	return w.when(ctx, func() (*driver.Response, error) { return w.submit(ctx, w.sess, nil, []byte(raw)) })
+}

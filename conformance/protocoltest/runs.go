@@ -1,0 +1,92 @@
+package protocoltest
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"sort"
+
+	"github.com/agentgames/conformance/conformance/oas"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// runSeed is the seed of the contract test's runs, fixed so a failure
+// reproduces with `conformance run --seed 1`.
+const runSeed = 1
+
+// runChecks is the number of rapid checks per property in those runs: the
+// contract test proves the wiring, the protocol's own tests the depth.
+const runChecks = 2
+
+// checkOpenAPI requires the OpenAPI document to load and validate.
+func checkOpenAPI(p *suite.Protocol) error {
+	doc, err := p.OpenAPIDocument()
+	if err != nil {
+		return fmt.Errorf("OpenAPI document: %w", err)
+	}
+	_, err = oas.Parse(doc)
+	return err
+}
+
+// checkRun runs the whole suite against the protocol's own reference,
+// embedded (with its controls) or live (served over loopback, as a
+// deployment would be), and requires it to pass.
+func checkRun(p *suite.Protocol, live bool) error {
+	dir, err := os.MkdirTemp("", "protocoltest-cases-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Seed: runSeed, Checks: runChecks, CaseDir: dir}
+	mode := "embedded run"
+	if live {
+		// As against `conformance serve`: the reference's documented
+		// development credentials (checkDescription parsed them already).
+		if err := applyServeFlags(p); err != nil {
+			return fmt.Errorf("live run: ServeFlags: %w", err)
+		}
+		defer resetFlags(p)
+		srv := httptest.NewServer(p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(runSeed)}))
+		defer srv.Close()
+		cfg.Target, mode = srv.URL+p.BasePath, "live run against its reference over loopback"
+	}
+	rep, err := suite.Run(context.Background(), cfg)
+	if err != nil {
+		return fmt.Errorf("%s: %w", mode, err)
+	}
+	if rep.ExitCode() == 0 {
+		return nil
+	}
+	errs := []error{fmt.Errorf("%s exits %d (seed %d)", mode, rep.ExitCode(), runSeed)}
+	for _, e := range rep.Errors {
+		errs = append(errs, fmt.Errorf("%s: %s", mode, e))
+	}
+	for _, r := range rep.Results {
+		if r.Status == verdict.Fail || r.Status == verdict.Error {
+			errs = append(errs, fmt.Errorf("%s: %s %q: %s", mode, r.Status, r.Name, r.Message))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// resetFlags binds the protocol's flags on a throwaway flag set, which
+// resets what they set, so the next run starts clean.
+func resetFlags(p *suite.Protocol) {
+	if p.Flags != nil {
+		p.Flags(flag.NewFlagSet(p.Name, flag.ContinueOnError))
+	}
+}
+
+// sortedKeys returns a map's keys in order, so tampering is deterministic.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

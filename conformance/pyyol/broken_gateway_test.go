@@ -1,0 +1,194 @@
+package pyyol_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/server"
+)
+
+// frameEdit rewrites the frames of one type (and event type, when set);
+// returning nil drops the frame.
+func frameEdit(t, eventType string, edit func(f map[string]any) []map[string]any) func(map[string]any) []map[string]any {
+	return func(f map[string]any) []map[string]any {
+		if f["t"] != t || (eventType != "" && f["type"] != eventType) {
+			return []map[string]any{f}
+		}
+		return edit(f)
+	}
+}
+
+func set(t, eventType string, edit func(f map[string]any)) func(map[string]any) []map[string]any {
+	return frameEdit(t, eventType, func(f map[string]any) []map[string]any { edit(f); return []map[string]any{f} })
+}
+
+func drop(t, eventType string) func(map[string]any) []map[string]any {
+	return frameEdit(t, eventType, func(map[string]any) []map[string]any { return nil })
+}
+
+func view(f map[string]any) map[string]any    { return f["view"].(map[string]any) }
+func payload(f map[string]any) map[string]any { return f["payload"].(map[string]any) }
+func result(f map[string]any) map[string]any  { return f["result"].(map[string]any) }
+func ints(v any) []any                        { return v.([]any) }
+func swap(xs []any) []any                     { return []any{xs[1], xs[0]} }
+func notHex(string) string                    { return "00" }
+func sha(b []byte) string                     { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+func flipWinner(w any) any                    { return map[float64]float64{0: 1, 1: 0, -1: 0}[w.(float64)] }
+
+// brokenGateways lists, for every MUST rule of the gateway a live run can
+// check, a gateway that breaks it.
+func brokenGateways() []struct {
+	rule string
+	opts server.Options
+} {
+	fakeSeed := []byte("a seed the prizes were not drawn from")
+	return []struct {
+		rule string
+		opts server.Options
+	}{
+		{"PYYOL-WS-ENVELOPE", server.Options{Rewrite: set("event", "prize_revealed", func(f map[string]any) { delete(f, "t") })}},
+		{"PYYOL-WS-HELLO", server.Options{Rewrite: set("hello", "", func(f map[string]any) { f["version"] = "0.9" })}},
+		{"PYYOL-WS-REGISTERED", server.Options{Rewrite: set("registered", "", func(f map[string]any) { delete(f, "agent_id") })}},
+		{"PYYOL-WS-AGENT-KEY", server.Options{Rewrite: set("registered", "", func(f map[string]any) { f["agent_id"] = "ag_someone_else" })}},
+		{"PYYOL-WS-UNAUTHORIZED", server.Options{Tamper: server.AcceptAnyToken}},
+		{"PYYOL-WS-INITIALIZE", server.Options{Rewrite: drop("initialize", "")}},
+		{"PYYOL-WS-TURN", server.Options{Rewrite: set("turn", "", func(f map[string]any) { delete(f, "id") })}},
+		{"PYYOL-WS-CORRELATION", server.Options{Tamper: server.AnyID}},
+		{"PYYOL-WS-LATE-RESPONSE", server.Options{Tamper: server.LateApplies}},
+		{"PYYOL-WS-EVENT-SEQ", server.Options{Tamper: server.UnorderedEvents}},
+		{"PYYOL-WS-ONE-WAY", server.Options{Rewrite: set("event", "", func(f map[string]any) { f["id"] = "ack_me" })}},
+		{"PYYOL-WS-GAME-END", server.Options{Rewrite: drop("game_end", "")}},
+		{"PYYOL-WS-CONTEXT", server.Options{Rewrite: set("game_end", "", func(f map[string]any) { r := result(f); r["history"] = ints(r["history"])[:5] })}},
+		{"PYYOL-WS-PING", server.Options{Rewrite: drop("pong", "")}},
+		{"PYYOL-WS-FALLBACK-TIMEOUT", server.Options{Tamper: server.NoFallback}},
+		{"PYYOL-WS-FALLBACK-ILLEGAL", server.Options{Tamper: server.NoFallback}},
+		{"PYYOL-WS-FALLBACK-ERROR", server.Options{Tamper: server.NoFallback}},
+		{"PYYOL-WS-FALLBACK-DISCONNECT", server.Options{Tamper: server.NoFallback}},
+		{"PYYOL-WS-RECONNECT", server.Options{Tamper: server.NoReregister}},
+		{"PYYOL-GOOF-FALLBACK-LOWEST", server.Options{Tamper: server.FallbackHighest}},
+		{"PYYOL-GOOF-MOVE", server.Options{Tamper: server.IgnoresRound}},
+		{"PYYOL-GOOF-HANDS", server.Options{Rewrite: set("turn", "", func(f map[string]any) {
+			v := view(f)
+			if len(ints(v["your_hand"])) > 1 {
+				v["your_hand"], v["legal_actions"] = ints(v["your_hand"])[1:], ints(v["legal_actions"])[1:]
+			}
+		})}},
+		{"PYYOL-GOOF-VIEW", server.Options{Rewrite: set("turn", "", func(f map[string]any) { view(f)["seat"] = 1 })}},
+		{"PYYOL-GOOF-LEGAL-ACTIONS", server.Options{Rewrite: set("turn", "", func(f map[string]any) {
+			v := view(f)
+			if l := ints(v["legal_actions"]); len(l) > 1 {
+				v["legal_actions"] = l[:len(l)-1]
+			}
+		})}},
+		{"PYYOL-GOOF-SCORES-ABSOLUTE", server.Options{Rewrite: set("turn", "", func(f map[string]any) { v := view(f); v["scores"] = swap(ints(v["scores"])) })}},
+		{"PYYOL-GOOF-HISTORY", server.Options{Rewrite: set("turn", "", func(f map[string]any) {
+			for _, h := range ints(view(f)["history"]) {
+				e := h.(map[string]any)
+				e["your_card"], e["opp_card"] = e["opp_card"], e["your_card"]
+			}
+		})}},
+		{"PYYOL-GOOF-ROUNDS", server.Options{Rewrite: func(f map[string]any) []map[string]any {
+			if f["t"] == "event" && f["type"] == "round_revealed" && payload(f)["round"] == 12.0 {
+				return nil
+			}
+			if f["t"] == "game_end" {
+				r := result(f)
+				r["history"] = ints(r["history"])[:12]
+			}
+			return []map[string]any{f}
+		}}},
+		{"PYYOL-GOOF-RESOLVE", server.Options{Rewrite: set("event", "round_revealed", func(f map[string]any) {
+			if p := payload(f); p["winner"] != -1.0 {
+				p["winner"] = flipWinner(p["winner"])
+			}
+		})}},
+		{"PYYOL-GOOF-SEALED", server.Options{Rewrite: set("event", "card_sealed", func(f map[string]any) { payload(f)["card"] = 7 })}},
+		{"PYYOL-GOOF-WINNER", server.Options{Rewrite: set("game_end", "", func(f map[string]any) { r := result(f); r["winner"] = flipWinner(r["winner"]) })}},
+		{"PYYOL-GOOF-EVENTS", server.Options{Rewrite: frameEdit("event", "match_created", func(f map[string]any) []map[string]any {
+			return []map[string]any{f, {"t": "event", "match_id": f["match_id"], "seq": f["seq"], "type": "bonus_round", "payload": map[string]any{}}}
+		})}},
+		{"PYYOL-GOOF-COMMITMENT", server.Options{Rewrite: set("event", "match_created", func(f map[string]any) { delete(payload(f), "commitment") })}},
+		{"PYYOL-GOOF-SHUFFLED", server.Options{Rewrite: func(f map[string]any) []map[string]any {
+			switch {
+			case f["t"] == "event" && f["type"] == "match_created":
+				payload(f)["commitment"] = sha(fakeSeed)
+			case f["t"] == "game_end":
+				result(f)["reveal"] = hex.EncodeToString(fakeSeed)
+			}
+			return []map[string]any{f}
+		}}},
+		{"PYYOL-GOOF-OPEN", server.Options{Tamper: server.FakeOpen}},
+		{"PYYOL-GOOF-TIE-CARRY", server.Options{Rewrite: set("event", "round_revealed", func(f map[string]any) { p := payload(f); p["prize_pool"] = p["prize"] })}},
+		{"PYYOL-GOOF-TIE-SPLIT", server.Options{Rewrite: set("event", "round_revealed", func(f map[string]any) { p := payload(f); p["prize_pool"] = p["prize"] })}},
+	}
+}
+
+// runLive runs one protocol's checks of rule against a live target.
+func runLive(t *testing.T, p *suite.Protocol, target, rule string) *verdict.Report {
+	t.Helper()
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: target,
+		Rules: ruleList(rule), Seed: 7, NoProperties: true, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func ruleList(rule string) []string {
+	if rule == "" {
+		return nil
+	}
+	return []string{rule}
+}
+
+func failedRules(rep *verdict.Report) []string {
+	var out []string
+	for _, r := range rep.Results {
+		if r.Status != verdict.Pass {
+			out = append(out, string(r.Status)+" "+r.FailedRule+": "+r.Message)
+		}
+	}
+	return out
+}
+
+// TestBrokenGatewaysFailTheirRule: each broken gateway, served over
+// loopback and checked live, fails with the rule it breaks named.
+func TestBrokenGatewaysFailTheirRule(t *testing.T) {
+	defer pyyol.SetWaitLimit(2 * time.Second)()
+	for _, c := range brokenGateways() {
+		t.Run(c.rule, func(t *testing.T) {
+			c.opts.TurnTimeout = 300 * time.Millisecond
+			srv := httptest.NewServer(server.New(c.opts))
+			defer srv.Close()
+			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule)
+			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
+				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
+			}
+		})
+	}
+}
+
+// TestHealthyGatewayPassesLive: the unmodified reference, checked live over
+// loopback with a WebSocket target URL, passes every check.
+func TestHealthyGatewayPassesLive(t *testing.T) {
+	pyyol.SetCredentials(pyyol.Credentials{AdminToken: server.AdminToken})
+	defer pyyol.SetCredentials(pyyol.Credentials{})
+	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 300 * time.Millisecond}))
+	defer srv.Close()
+	target := "ws" + srv.URL[len("http"):] + "/v1/agent/connect"
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Gateway()}, Target: target,
+		Seed: 7, NoProperties: true, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ExitCode() != 0 || len(failedRules(rep)) > 0 {
+		t.Errorf("exit %d: %v", rep.ExitCode(), failedRules(rep))
+	}
+}

@@ -1,0 +1,202 @@
+package pyyol_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/reference/pushsign"
+	"github.com/agentgames/conformance/reference/pyyol/agent"
+)
+
+// answers replaces the agent's answer on one route.
+func answers(path string, status int, body any) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !strings.HasSuffix(r.URL.Path, path) {
+				h.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			json.NewEncoder(w).Encode(body)
+		})
+	}
+}
+
+// variant is an agent whose own verification departs from the docs in one
+// way: a signing string without the body hash, the signature read from
+// another header, the query string signed, or a narrower skew window.
+type variant struct {
+	noBodyHash, signsQuery bool
+	header                 string
+	window                 time.Duration
+}
+
+func (v variant) wrap(h http.Handler) http.Handler {
+	seen := map[string]bool{}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/health") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if reason := v.check(r, body, seen); reason != "" {
+			w.WriteHeader(http.StatusUnauthorized)
+			json.NewEncoder(w).Encode(map[string]string{"error": "unauthorized", "reason": reason})
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (v variant) check(r *http.Request, body []byte, seen map[string]bool) string {
+	header := pushsign.SignatureHeader
+	if v.header != "" {
+		header = v.header
+	}
+	ts, nonce, sig := r.Header.Get(pushsign.TimestampHeader), r.Header.Get(pushsign.NonceHeader), r.Header.Get(header)
+	if ts == "" || nonce == "" || sig == "" {
+		return "missing_signature"
+	}
+	at, err := time.Parse(time.RFC3339, ts)
+	window := pushsign.Skew
+	if v.window > 0 {
+		window = v.window
+	}
+	if err != nil || time.Since(at) > window || time.Until(at) > window {
+		return "stale_timestamp"
+	}
+	path := r.URL.EscapedPath()
+	if v.signsQuery && r.URL.RawQuery != "" {
+		path += "?" + r.URL.RawQuery
+	}
+	want := pushsign.Header([]byte(agent.DevSecret), ts, nonce, r.Method, path, body)
+	if v.noBodyHash {
+		want = pushsign.Header([]byte(agent.DevSecret), ts, nonce, r.Method, path, nil)
+	}
+	if v.signsQuery && r.URL.RawQuery != "" {
+		// SigningString cuts the query; sign the full text by hand.
+		text := strings.Join([]string{ts, nonce, r.Method, path, sha(body)}, "\n")
+		want = pushsign.Prefix + hexOf(pushsign.HMACSHA256([]byte(agent.DevSecret), []byte(text)))
+	}
+	if sig != want {
+		return "bad_signature"
+	}
+	if seen[nonce] {
+		return "replayed_nonce"
+	}
+	seen[nonce] = true
+	return ""
+}
+
+func hexOf(b []byte) string { return strings.ToLower(strings.TrimSpace(string(hexEncode(b)))) }
+
+func hexEncode(b []byte) []byte {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return out
+}
+
+// brokenAgents lists, for every MUST rule of the push protocol a live run
+// can check on an agent, an agent endpoint that breaks it.
+func brokenAgents() []struct {
+	rule  string
+	agent http.Handler
+} {
+	faithful := func() http.Handler { return agent.New(agent.Options{}) }
+	flawed := func(f agent.Flaw) http.Handler { return agent.New(agent.Options{Flaw: f}) }
+	skipping := agent.New(agent.Options{Flaw: agent.SkipsSignature})
+	return []struct {
+		rule  string
+		agent http.Handler
+	}{
+		{"PYYOL-PUSH-SIBLINGS", answers("/health", http.StatusNotFound, map[string]string{"error": "not_found"})(faithful())},
+		{"PYYOL-PUSH-HEALTH", answers("/health", http.StatusOK, map[string]string{"status": "ok"})(faithful())},
+		{"PYYOL-PUSH-HANDSHAKE", answers("/handshake", http.StatusOK, map[string]any{"accepted": false, "supportedGames": []string{}})(faithful())},
+		{"PYYOL-PUSH-INITIALIZE", answers("/initialize", http.StatusInternalServerError, map[string]string{"error": "boom"})(faithful())},
+		{"PYYOL-PUSH-EVENT-ACK", answers("/event", http.StatusInternalServerError, map[string]string{"error": "boom"})(faithful())},
+		{"PYYOL-PUSH-GAME-END-ACK", answers("/game-end", http.StatusInternalServerError, map[string]string{"error": "boom"})(faithful())},
+		{"PYYOL-PUSH-TURN", answers("/turn", http.StatusInternalServerError, map[string]string{"error": "boom"})(faithful())},
+		{"PYYOL-PUSH-LEGAL-MOVES", alwaysThirteen(faithful())},
+		{"PYYOL-SIGN-STRING", variant{noBodyHash: true}.wrap(skipping)},
+		{"PYYOL-SIGN-HEADERS", variant{header: "X-Signature"}.wrap(skipping)},
+		{"PYYOL-SIGN-PATH", variant{signsQuery: true}.wrap(skipping)},
+		{"PYYOL-SIGN-SKEW-WINDOW", variant{window: time.Minute}.wrap(skipping)},
+		{"PYYOL-SIGN-BAD", flawed(agent.SkipsSignature)},
+		{"PYYOL-SIGN-STALE", flawed(agent.AcceptsStale)},
+		{"PYYOL-SIGN-REPLAY", flawed(agent.AcceptsReplay)},
+		{"PYYOL-SIGN-MISSING", flawed(agent.IgnoresMissing)},
+	}
+}
+
+// alwaysThirteen bids card 13 every round: legal once, then illegal.
+func alwaysThirteen(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/turn") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		var mv map[string]any
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &mv) != nil {
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+			return
+		}
+		mv["card"] = 13
+		json.NewEncoder(w).Encode(mv)
+	})
+}
+
+// TestBrokenAgentsFailTheirRule: each broken agent endpoint, pushed to live
+// over loopback, fails with the rule it breaks named.
+func TestBrokenAgentsFailTheirRule(t *testing.T) {
+	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
+	defer pyyol.SetCredentials(pyyol.Credentials{})
+	for _, c := range brokenAgents() {
+		t.Run(c.rule, func(t *testing.T) {
+			srv := httptest.NewServer(c.agent)
+			defer srv.Close()
+			rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", c.rule)
+			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
+				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
+			}
+		})
+	}
+}
+
+// TestHealthyAgentPassesLive: the reference agent, checked live at its
+// endpoint.url with --secret, passes every check.
+func TestHealthyAgentPassesLive(t *testing.T) {
+	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
+	defer pyyol.SetCredentials(pyyol.Credentials{})
+	srv := httptest.NewServer(agent.New(agent.Options{}))
+	defer srv.Close()
+	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "")
+	if rep.ExitCode() != 0 {
+		t.Errorf("exit %d: %v", rep.ExitCode(), failedRules(rep))
+	}
+}
+
+// TestPushNeedsTheSecretAgainstALiveAgent: without --secret a live run is a
+// harness error, never a verdict on the agent.
+func TestPushNeedsTheSecretAgainstALiveAgent(t *testing.T) {
+	srv := httptest.NewServer(agent.New(agent.Options{}))
+	defer srv.Close()
+	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "PYYOL-PUSH-TURN")
+	if rep.ExitCode() != 2 {
+		t.Errorf("exit %d, want 2: %v", rep.ExitCode(), failedRules(rep))
+	}
+}

@@ -1,0 +1,88 @@
+package pyyol_test
+
+import (
+	"testing"
+
+	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/spec"
+	"github.com/agentgames/conformance/vectors"
+)
+
+// notLiveCheckable are the MUST rules no live run can catch a target
+// breaking, with the reason.
+var notLiveCheckable = map[string]string{
+	"PYYOL-PUSH-PROTOCOL-FIELD": "the platform's duty: the kit sends it, an agent is not judged on it (checked on the kit's own requests)",
+	"PYYOL-SIGN-CONSTANT-TIME":  "a timing property; reference/pushsign uses hmac.Equal, which the vectors and fuzz target exercise",
+}
+
+// TestEveryLiveMustRuleHasATamperTest: each MUST rule is broken by one of
+// the tamper targets, or is listed as not checkable live with a reason.
+func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
+	cat, err := spec.Load("pyyol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := map[string]bool{}
+	for _, c := range brokenGateways() {
+		tampered[c.rule] = true
+	}
+	for _, c := range brokenAgents() {
+		tampered[c.rule] = true
+	}
+	for _, c := range brokenPlatforms() {
+		tampered[c.rule] = true
+	}
+	for _, r := range cat.Rules {
+		if r.Level != spec.Must {
+			continue
+		}
+		if _, exempt := notLiveCheckable[r.ID]; !tampered[r.ID] && !exempt {
+			t.Errorf("%s has no tamper test", r.ID)
+		}
+	}
+	for id := range tampered {
+		if cat.LevelOf(id) != spec.Must {
+			t.Errorf("%s is tampered but is not a MUST rule of the catalogue", id)
+		}
+	}
+}
+
+// TestVectors recomputes vectors/pyyol with reference/pushsign.
+func TestVectors(t *testing.T) {
+	files, err := vectors.Load("pyyol")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("vectors: %v (%d files)", err, len(files))
+	}
+	bad, n := vectors.Check(files, pyyol.Vector)
+	for _, m := range bad {
+		t.Errorf("%s %s: %s", m.File, m.ID, m.Diff)
+	}
+	if n < 25 {
+		t.Errorf("only %d vectors", n)
+	}
+}
+
+// TestEachSideHasItsOwnRules: the two protocols split the catalogue by
+// their features and together hold every rule.
+func TestEachSideHasItsOwnRules(t *testing.T) {
+	cat, _ := spec.Load("pyyol")
+	seen := map[string]bool{}
+	for _, p := range []string{"gateway", "push"} {
+		proto := pyyol.Gateway()
+		if p == "push" {
+			proto = pyyol.Push()
+		}
+		own, err := proto.LoadCatalogue()
+		if err != nil || len(own.Rules) == 0 {
+			t.Fatalf("%s has no rules: %v", proto.Name, err)
+		}
+		for _, r := range own.Rules {
+			seen[r.ID] = true
+		}
+	}
+	for _, r := range cat.Rules {
+		if !seen[r.ID] {
+			t.Errorf("%s belongs to neither side", r.ID)
+		}
+	}
+}

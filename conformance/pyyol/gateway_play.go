@@ -1,0 +1,273 @@
+package pyyol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+)
+
+// frame is any gateway frame, read loosely so a check can judge what is
+// missing rather than fail to decode.
+type frame struct {
+	T       string          `json:"t"`
+	ID      string          `json:"id"`
+	AgentID string          `json:"agent_id"`
+	Version string          `json:"version"`
+	Error   string          `json:"error"`
+	MatchID string          `json:"match_id"`
+	Seat    *int            `json:"seat"`
+	Seq     int             `json:"seq"`
+	Type    string          `json:"type"`
+	Payload json.RawMessage `json:"payload"`
+	View    *goofspiel.View `json:"view"`
+	Result  json.RawMessage `json:"result"`
+	raw     json.RawMessage
+}
+
+// gwRun is one gateway scenario: the kit as an agent.
+type gwRun struct {
+	env      *suite.Env
+	agentID  string
+	token    string
+	practice map[string]any
+	ws       *driver.WS
+	frames   []frame
+	turns    []frame
+	events   []frame
+	inits    []frame
+	end      *frame
+	pongs    int
+	refusal  error
+	seat     int
+	answered []goofspiel.Move
+	// stray is the card of a round-0 response that must not count (late,
+	// under another id, for another round), 0 if none was sent.
+	stray int
+}
+
+// next reads one frame; silence past the wait limit is the gateway's
+// failure (a wedged match), blamed on the scenario's rule.
+func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
+	raw, err := g.ws.Next(ctx)
+	if err != nil {
+		if errors.Is(err, driver.ErrTimeout) {
+			rule := ""
+			if _, last := g.roundOf(goofspiel.StandardCards - 1); last && g.end == nil {
+				// PYYOL-WS-GAME-END: every round resolved, no game_end came.
+				rule = "PYYOL-WS-GAME-END"
+			}
+			return frame{}, verdict.Failf(rule, waitingFor, "silence for "+waitLimit.String(), "the gateway sent nothing: the match wedged")
+		}
+		return frame{}, err
+	}
+	var f frame
+	if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
+		return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
+	}
+	f.raw = raw
+	g.frames = append(g.frames, f)
+	if err := checkFrame(raw, f.T); err != nil {
+		g.env.HTTP.Recorder().Finding(err)
+	}
+	return f, nil
+}
+
+// register runs the handshake on a fresh socket.
+func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
+	ws, err := dial(ctx, g.env)
+	if err != nil {
+		return frame{}, err
+	}
+	g.ws = ws
+	hello, err := g.next(ctx, "hello")
+	if err != nil {
+		return frame{}, err
+	}
+	if hello.T != "hello" || hello.Version != "1.0" {
+		return frame{}, verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.raw), "the first frame")
+	}
+	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": token, "agent_name": "conformance-kit",
+		"version": "1.0.0", "games": []string{"goofspiel"}, "sdk_version": "conformance"}
+	if g.practice != nil {
+		reg["practice"] = g.practice
+	}
+	if err := g.ws.Send(ctx, reg); err != nil {
+		return frame{}, err
+	}
+	for {
+		f, err := g.next(ctx, "registered or error")
+		if err != nil && g.closed() {
+			// A socket the gateway closed instead of answering register.
+			return frame{T: "closed", raw: json.RawMessage(`"the socket closed"`)}, nil
+		}
+		if err != nil || f.T != "ping" {
+			return f, err
+		}
+		g.ws.Send(ctx, map[string]string{"t": "pong"})
+	}
+}
+
+// closed reports whether the socket has ended.
+func (g *gwRun) closed() bool {
+	select {
+	case <-g.ws.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// behaviour says how the agent answers round 0; every other turn is
+// answered with the lowest card but one when it can (so a fallback is
+// visible as the lowest card), or the prize card when bidPrize.
+type behaviour struct {
+	round0   string // answer, silent, illegal, error, late, other-id, wrong-round, drop
+	bidPrize bool
+	usage    bool
+	ping     bool
+}
+
+// play answers frames until game_end.
+func (g *gwRun) play(ctx context.Context, b behaviour) error {
+	var held *frame
+	if b.ping {
+		if err := g.ws.Send(ctx, map[string]string{"t": "ping"}); err != nil {
+			return err
+		}
+	}
+	for g.end == nil {
+		f, err := g.next(ctx, "the next frame of the match")
+		if err != nil {
+			return err
+		}
+		switch f.T {
+		case "ping":
+			err = g.ws.Send(ctx, map[string]string{"t": "pong"})
+		case "pong":
+			g.pongs++
+		case "initialize":
+			g.inits = append(g.inits, f)
+			if f.Seat != nil {
+				g.seat = *f.Seat
+			}
+			err = g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
+		case "event":
+			g.events = append(g.events, f)
+			if held != nil && f.Type == goofspiel.RoundRevealed {
+				g.stray = lateCard(held.View)
+				err = g.ws.Send(ctx, map[string]any{"t": "response", "id": held.ID, "move": goofspiel.Move{Round: 0, Card: g.stray}})
+				held = nil
+			}
+		case "game_end":
+			g.end = &f
+		case "turn":
+			g.turns = append(g.turns, f)
+			if f.View == nil {
+				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying a view", string(f.raw), "turn frame")
+			}
+			if f.View.Round == 0 && b.round0 != "answer" {
+				held, err = g.misbehave(ctx, f, b.round0)
+			} else {
+				err = g.answer(ctx, f, b)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// answer sends a legal move.
+func (g *gwRun) answer(ctx context.Context, f frame, b behaviour) error {
+	v := f.View
+	if len(v.LegalActions) == 0 {
+		return verdict.Failf("PYYOL-GOOF-LEGAL-ACTIONS", "the cards in hand", "no legal actions", "round %d's view", v.Round)
+	}
+	card := slices.Max(v.LegalActions)
+	if b.bidPrize && slices.Contains(v.LegalActions, v.CurrentPrize) {
+		card = v.CurrentPrize
+	}
+	g.answered = append(g.answered, goofspiel.Move{Round: v.Round, Card: card})
+	resp := map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: v.Round, Card: card}}
+	if b.usage {
+		resp["usage"] = map[string]any{"provider": "kit", "model": "none", "prompt_tokens": 1, "completion_tokens": "not a number"}
+	}
+	return g.ws.Send(ctx, resp)
+}
+
+// misbehave answers round 0 the way the scenario asks; it returns the turn
+// to answer late, if any.
+func (g *gwRun) misbehave(ctx context.Context, f frame, how string) (*frame, error) {
+	if len(f.View.LegalActions) == 0 {
+		return nil, verdict.Failf("PYYOL-GOOF-LEGAL-ACTIONS", "the cards in hand", "no legal actions", "round 0's view")
+	}
+	high := slices.Max(f.View.LegalActions)
+	switch how {
+	case "silent":
+		return nil, nil
+	case "late":
+		return &f, nil
+	case "illegal":
+		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: 0, Card: high + 100}})
+	case "error":
+		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "error": "handler raised"})
+	case "wrong-round":
+		g.stray = high
+		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: 5, Card: high}})
+	case "other-id":
+		g.stray = high
+		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID + "-not-this-turn", "move": goofspiel.Move{Round: 0, Card: high}})
+	case "drop":
+		g.ws.Close()
+		reg, err := g.register(ctx, g.token)
+		if err != nil {
+			return nil, err
+		}
+		if reg.T != "registered" {
+			return nil, verdict.Failf("PYYOL-WS-RECONNECT", "registered", string(reg.raw), "re-registering after a drop")
+		}
+		return nil, nil
+	}
+	return nil, verdict.Errorf("unknown round-0 behaviour %q", how)
+}
+
+// lateCard is the card a late answer to round 0 bids: the second highest,
+// so that neither the fallback (lowest) nor the agent's usual answer
+// (highest) can be mistaken for it.
+func lateCard(v *goofspiel.View) int {
+	hand := sorted(v.LegalActions)
+	return hand[max(len(hand)-2, 0)]
+}
+
+// roundOf finds round n as round_revealed showed it, or, for an event the
+// agent missed (events sent while it was reconnecting are lost to it), as
+// game_end's full record shows it.
+func (g *gwRun) roundOf(n int) (goofspiel.Round, bool) {
+	for _, e := range g.events {
+		var r goofspiel.Round
+		if e.Type == goofspiel.RoundRevealed && json.Unmarshal(e.Payload, &r) == nil && r.Round == n {
+			return r, true
+		}
+	}
+	var res goofspiel.Result
+	if g.end != nil && json.Unmarshal(g.end.Result, &res) == nil {
+		for _, r := range res.History {
+			if r.Round == n {
+				return r, true
+			}
+		}
+	}
+	return goofspiel.Round{}, false
+}
+
+func describe(v any) string { b, _ := json.Marshal(v); return fmt.Sprint(string(b)) }
+
+func jsonInto(raw json.RawMessage, v any) error { return json.Unmarshal(raw, v) }

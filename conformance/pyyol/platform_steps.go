@@ -1,0 +1,223 @@
+package pyyol
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+
+	"github.com/cucumber/godog"
+	"go.yaml.in/yaml/v4"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/manifest"
+)
+
+// fieldRules names the rule of each manifest field (manifest.md "Schema").
+var fieldRules = map[string]string{
+	"manifestVersion": "PYYOL-MANIFEST-VERSION", "agent.name": "PYYOL-MANIFEST-AGENT-NAME",
+	"agent.version": "PYYOL-MANIFEST-AGENT-VERSION", "agent.visibility": "PYYOL-MANIFEST-VISIBILITY",
+	"developer.name": "PYYOL-MANIFEST-DEVELOPER", "games": "PYYOL-MANIFEST-GAMES",
+	"endpoint.url": "PYYOL-MANIFEST-ENDPOINT-URL", "endpoint.authentication": "PYYOL-MANIFEST-AUTHENTICATION",
+	"runtime.timeout": "PYYOL-MANIFEST-TIMEOUT", "runtime.maxMemory": "PYYOL-MANIFEST-MAX-MEMORY",
+	"sdk.language": "PYYOL-MANIFEST-SDK-LANGUAGE", "contact.email": "PYYOL-MANIFEST-EMAIL",
+	"model": "PYYOL-MANIFEST-MODEL", "camelCase": "PYYOL-MANIFEST-CAMELCASE",
+}
+
+func platformSteps(sc *godog.ScenarioContext, g *gwRun) {
+	p := &platRun{g: g}
+	sc.Step(`^the kit hosts an agent endpoint( whose health is degraded)?$`, func(degraded string) error {
+		if degraded != "" {
+			return p.hostEndpoint("degraded")
+		}
+		return p.hostEndpoint("healthy")
+	})
+	sc.Step(`^the agent submits the docs' example manifest( for goofspiel and mafia)?( as YAML)?$`, p.submitExample)
+	sc.Step(`^the agent submits the example manifest with "([^"]+)" broken$`, p.submitBroken)
+	sc.Step(`^the manifest is stored with an id$`, p.stored)
+	sc.Step(`^the manifest is refused$`, p.refusedManifest)
+	sc.Step(`^the agent stores the endpoint secret$`, func(ctx context.Context) error { return p.storeSecret(ctx, p.secret) })
+	sc.Step(`^the agent stores another endpoint secret$`, func(ctx context.Context) error { return p.storeSecret(ctx, p.secret+"-other") })
+	sc.Step(`^the agent asks the platform to verify$`, p.verify)
+	sc.Step(`^the report says verified, with health_ok, handshake_ok and games_covered$`, p.verified)
+	sc.Step(`^the report says (health_ok|handshake_ok|games_covered) false and not verified$`, p.notVerified)
+	sc.Step(`^the platform's calls to the endpoint were signed as the push protocol says$`, p.signedCalls)
+	sc.Step(`^a certified agent$`, p.certified)
+	platformStakeSteps(sc, p)
+	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
+		p.restoreTiers(ctx)
+		if p.endpoint != nil {
+			p.endpoint.Close()
+		}
+		return ctx, err
+	})
+}
+
+func (p *platRun) manifestPath() string {
+	return "/agents/" + url.PathEscape(p.g.agentID) + "/manifest"
+}
+
+func (p *platRun) submit(ctx context.Context, body any) error {
+	if p.endpoint == nil {
+		if err := p.hostEndpoint("healthy"); err != nil {
+			return err
+		}
+	}
+	if err := p.call(ctx, "POST", p.manifestPath(), body, p.g.token); err != nil {
+		return err
+	}
+	p.manifestID, _ = p.decode()["manifest_id"].(string)
+	return nil
+}
+
+func (p *platRun) submitExample(ctx context.Context, mafia, asYAML string) error {
+	if p.endpoint == nil {
+		if err := p.hostEndpoint("healthy"); err != nil {
+			return err
+		}
+	}
+	m := manifest.Example(p.endpointURL())
+	if mafia != "" {
+		m["games"] = []any{"goofspiel", "mafia"}
+	}
+	if asYAML == "" {
+		return p.submit(ctx, m)
+	}
+	p.lastYAML = true
+	raw, err := yaml.Marshal(m)
+	if err != nil {
+		return verdict.Errorf("encoding YAML: %v", err)
+	}
+	return p.submit(ctx, raw)
+}
+
+func (p *platRun) submitBroken(ctx context.Context, field string) error {
+	if p.endpoint == nil {
+		if err := p.hostEndpoint("healthy"); err != nil {
+			return err
+		}
+	}
+	m := manifest.Example(p.endpointURL())
+	for _, b := range manifest.Breakages() {
+		if b.Field == field {
+			b.Edit(m)
+			p.lastField = field
+			return p.submit(ctx, m)
+		}
+	}
+	return verdict.Errorf("no breakage for field %q", field)
+}
+
+func (p *platRun) stored() error {
+	if p.last.Status/100 != 2 || p.manifestID == "" {
+		rule := "PYYOL-MANIFEST-SUBMIT"
+		if p.last.Status/100 == 4 && p.lastYAML {
+			rule = "PYYOL-MANIFEST-FORMAT"
+		}
+		return verdict.Failf(rule, "2xx with a manifest_id", p.last.Status, "submitting a valid manifest; body %s", p.g.env.HTTP.Secrets().Clip(p.last.Body))
+	}
+	return nil
+}
+
+func (p *platRun) refusedManifest() error {
+	if p.last.Status < 400 || p.last.Status > 499 {
+		return verdict.Failf(fieldRules[p.lastField], "a 4xx refusal", p.last.Status, "a manifest with %s broken", p.lastField)
+	}
+	return nil
+}
+
+func (p *platRun) storeSecret(ctx context.Context, secret string) error {
+	if p.manifestID == "" {
+		return verdict.Errorf("no manifest was stored")
+	}
+	path := p.manifestPath() + "/" + url.PathEscape(p.manifestID) + "/endpoint-secret"
+	if err := p.call(ctx, "PUT", path, map[string]string{"token": secret}, p.g.token); err != nil {
+		return err
+	}
+	if p.last.Status/100 != 2 {
+		return verdict.Failf("PYYOL-MANIFEST-SECRET", "2xx", p.last.Status, "storing the endpoint secret")
+	}
+	return nil
+}
+
+func (p *platRun) verify(ctx context.Context) error {
+	if err := p.call(ctx, "POST", p.manifestPath()+"/"+url.PathEscape(p.manifestID)+"/verify", map[string]any{}, p.g.token); err != nil {
+		return err
+	}
+	p.report = map[string]bool{}
+	if p.last.Status != 200 || json.Unmarshal(p.last.Body, &p.report) != nil {
+		return verdict.Failf("PYYOL-MANIFEST-VERIFY", "200 {verified, health_ok, handshake_ok, games_covered}", string(p.last.Body), "the verify report")
+	}
+	for _, k := range []string{"verified", "health_ok", "handshake_ok", "games_covered"} {
+		if _, ok := p.report[k]; !ok {
+			return verdict.Failf("PYYOL-MANIFEST-VERIFY", "a report with "+k, string(p.last.Body), "the verify report")
+		}
+	}
+	return nil
+}
+
+// reached skips a verify check the platform could not make: a live
+// platform may not reach an endpoint the runner hosts on loopback.
+func (p *platRun) reached(ctx context.Context) error {
+	if len(p.calls) == 0 {
+		p.calls = p.received(ctx)
+	}
+	if len(p.calls) == 0 {
+		return verdict.Skipf("the platform never called the kit's endpoint at %s (a live platform cannot reach loopback)", p.endpointURL())
+	}
+	return nil
+}
+
+func (p *platRun) verified(ctx context.Context) error {
+	if err := p.reached(ctx); err != nil {
+		return err
+	}
+	if err := p.checkPlatformSigning(p.calls); err != nil {
+		return err
+	}
+	r := p.report
+	if !r["verified"] || !r["health_ok"] || !r["handshake_ok"] || !r["games_covered"] {
+		return verdict.Failf("PYYOL-MANIFEST-VERIFY", "all true", string(p.last.Body), "verifying a healthy endpoint that shares the secret")
+	}
+	return nil
+}
+
+func (p *platRun) notVerified(ctx context.Context, field string) error {
+	if err := p.reached(ctx); err != nil {
+		return err
+	}
+	rule := map[string]string{"health_ok": "PYYOL-MANIFEST-VERIFY-HEALTH", "handshake_ok": "PYYOL-MANIFEST-VERIFY-HANDSHAKE",
+		"games_covered": "PYYOL-MANIFEST-VERIFY-GAMES"}[field]
+	if p.report[field] || p.report["verified"] {
+		return verdict.Failf(rule, field+" false, verified false", string(p.last.Body), "the verify report")
+	}
+	return nil
+}
+
+func (p *platRun) signedCalls(ctx context.Context) error {
+	if err := p.reached(ctx); err != nil {
+		return err
+	}
+	return p.checkPlatformSigning(p.calls)
+}
+
+// certified publishes and verifies a manifest for the scenario's agent.
+func (p *platRun) certified(ctx context.Context) error {
+	if err := p.hostEndpoint("healthy"); err != nil {
+		return err
+	}
+	steps := []func(context.Context) error{
+		func(ctx context.Context) error { return p.submitExample(ctx, "", "") },
+		func(context.Context) error { return p.stored() },
+		func(ctx context.Context) error { return p.storeSecret(ctx, p.secret) },
+		p.verify,
+	}
+	for _, s := range steps {
+		if err := s(ctx); err != nil {
+			return err
+		}
+	}
+	if !p.report["verified"] {
+		return verdict.Skipf("the platform did not verify the kit's endpoint (%s): ranked checks need a certified agent", string(p.last.Body))
+	}
+	return nil
+}

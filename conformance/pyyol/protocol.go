@@ -1,0 +1,134 @@
+// Package pyyol plugs Pyyol into the runner as two protocols over one
+// catalogue (spec/pyyol): pyyol-gateway, where the kit is an agent dialing a
+// gateway's WebSocket, and pyyol-push, where the kit is the platform
+// pushing signed requests to an agent's hosted endpoint.
+package pyyol
+
+import (
+	"flag"
+	"net/http"
+	"sync"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/pyyol/agent"
+	"github.com/agentgames/conformance/reference/pyyol/server"
+	"github.com/agentgames/conformance/spec"
+)
+
+// Credentials are what a live run needs beyond --target: the gateway's
+// agent id and key (without them the runner mints a practice key at the
+// reference's documented endpoint) and the push endpoint secret.
+type Credentials struct {
+	AgentID, Token, Secret, AdminToken string
+}
+
+var (
+	credMu sync.Mutex
+	creds  Credentials
+)
+
+// SetCredentials records the run's --agent-id, --token and --secret.
+func SetCredentials(c Credentials) {
+	credMu.Lock()
+	defer credMu.Unlock()
+	creds = c
+}
+
+// setCredential changes one field of the recorded credentials.
+func setCredential(change func(*Credentials)) {
+	credMu.Lock()
+	defer credMu.Unlock()
+	change(&creds)
+}
+
+// gatewayFlags binds --token and --agent-id, the gateway's agent key, and
+// --admin-token for the stake-tier admin checks.
+func gatewayFlags(fs *flag.FlagSet) {
+	setCredential(func(c *Credentials) { c.Token, c.AgentID = "", "" })
+	fs.Func("token", "pyyol-gateway: the agent key to register with (default: mint a practice key)", func(v string) error {
+		setCredential(func(c *Credentials) { c.Token = v })
+		return nil
+	})
+	fs.Func("agent-id", "pyyol-gateway: the agent id the key belongs to", func(v string) error {
+		setCredential(func(c *Credentials) { c.AgentID = v })
+		return nil
+	})
+	setCredential(func(c *Credentials) { c.AdminToken = "" })
+	fs.Func("admin-token", "pyyol-gateway: a platform token for the stake-tier admin checks (never printed)", func(v string) error {
+		setCredential(func(c *Credentials) { c.AdminToken = v })
+		return nil
+	})
+}
+
+// pushFlags binds --secret, the push endpoint's secret.
+func pushFlags(fs *flag.FlagSet) {
+	setCredential(func(c *Credentials) { c.Secret = "" })
+	fs.Func("secret", "pyyol-push: the agent endpoint's secret (never printed)", func(v string) error {
+		setCredential(func(c *Credentials) { c.Secret = v })
+		return nil
+	})
+}
+
+func credentials() Credentials {
+	credMu.Lock()
+	defer credMu.Unlock()
+	return creds
+}
+
+// Gateway describes pyyol-gateway to the runner.
+func Gateway() *suite.Protocol {
+	p := side("pyyol-gateway", "Pyyol agent gateway (WebSocket runtime)", server.BasePath, "gateway-",
+		func(cfg suite.ReferenceConfig) http.Handler { return server.New(server.Options{Config: cfg}) },
+		gatewaySteps, []byte(gatewayOpenAPI))
+	p.Vector = nil // the signing vectors are the push side's
+	p.WebSocketPaths = []string{"/agent/connect"}
+	p.Flags = gatewayFlags
+	return p
+}
+
+// Push describes pyyol-push to the runner.
+func Push() *suite.Protocol {
+	doc, _ := spec.OpenAPI("pyyol")
+	p := side("pyyol-push", "Pyyol push protocol (agent-hosted endpoint)", agent.BasePath, "push-",
+		func(cfg suite.ReferenceConfig) http.Handler {
+			return agent.New(agent.Options{Now: cfg.Now, Log: cfg.Log})
+		},
+		pushSteps, doc)
+	p.Flags = pushFlags
+	// The reference agent signs with its documented development secret.
+	p.ServeFlags = []string{"--secret", agent.DevSecret}
+	return p
+}
+
+// side builds one protocol over the shared pyyol folder: the features
+// whose file names start with prefix, and the rules they tag.
+func side(name, title, base, prefix string, ref func(suite.ReferenceConfig) http.Handler,
+	steps func(*godog.ScenarioContext, *suite.Env), doc []byte) *suite.Protocol {
+	return &suite.Protocol{Name: name, Title: title, Folder: "pyyol", Package: "pyyol", RulePrefix: "PYYOL",
+		BasePath: base, Reference: ref, Steps: steps, FeatureFiles: prefix + "*.feature",
+		OpenAPI: doc, Vector: Vector}
+}
+
+// gatewayOpenAPI describes the one HTTP route of the reference gateway,
+// the practice key mint (PYYOL-REF-MINT).
+const gatewayOpenAPI = `openapi: 3.0.3
+info: {title: Pyyol reference gateway, version: "1.0-kit"}
+paths:
+  /practice/agents:
+    post:
+      operationId: mintPracticeKey
+      x-rule: PYYOL-REF-MINT
+      responses:
+        "201":
+          description: A practice agent key.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [agent_id, token]
+                properties:
+                  agent_id: {type: string}
+                  token: {type: string}
+`

@@ -1,0 +1,117 @@
+package pyyol
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+)
+
+// Pusher sends one push request; *driver.SignedHTTP is one.
+type Pusher interface {
+	Do(ctx context.Context, req driver.Request) (*driver.Response, error)
+}
+
+// Referee plays the platform for a full Goofspiel match against a push
+// endpoint: the agent holds seat 0, the kit's baseline seat 1. Every move
+// is refereed locally and an illegal one fails loudly (PUSH-LEGAL-MOVES),
+// as the docs' `simulate` does. Sent keeps every body it pushed.
+type Referee struct {
+	Push  Pusher
+	Seed  uint64
+	Sent  []map[string]any
+	Moves []goofspiel.Move
+}
+
+// MatchSeed derives a match seed from the run seed.
+func MatchSeed(seed uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], seed)
+	sum := sha256.Sum256(append([]byte("pyyol-push-match"), b[:]...))
+	return sum[:]
+}
+
+// Play runs the match to the end and returns its result.
+func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
+	m, err := goofspiel.New(goofspiel.Standard(), MatchSeed(r.Seed))
+	if err != nil {
+		return goofspiel.Result{}, verdict.Errorf("%v", err)
+	}
+	matchID := fmt.Sprintf("mt_kit_%d", r.Seed)
+	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", map[string]any{"match_id": matchID, "game": "goofspiel",
+		"seat": 0, "players": 2, "rules": m.Rules()}); err != nil {
+		return goofspiel.Result{}, err
+	}
+	sent := 0
+	for !m.Done() {
+		if sent, err = r.events(ctx, m, matchID, sent); err != nil {
+			return goofspiel.Result{}, err
+		}
+		mv, err := r.turn(ctx, matchID, m.View(0))
+		if err != nil {
+			return goofspiel.Result{}, err
+		}
+		if err := m.Bid(0, mv); err != nil {
+			return goofspiel.Result{}, verdict.Failf("PYYOL-PUSH-LEGAL-MOVES", "a legal move for round "+fmt.Sprint(m.Round()),
+				mv, "the agent's move is illegal: %v", err)
+		}
+		r.Moves = append(r.Moves, mv)
+		m.Bid(1, goofspiel.Baseline(m.View(1)))
+	}
+	if _, err := r.events(ctx, m, matchID, sent); err != nil {
+		return goofspiel.Result{}, err
+	}
+	res := m.Result()
+	return res, r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", map[string]any{"match_id": matchID, "game": "goofspiel", "result": res})
+}
+
+// events pushes the events after seq sent and returns the new last seq.
+func (r *Referee) events(ctx context.Context, m *goofspiel.Match, matchID string, sent int) (int, error) {
+	for _, e := range m.EventsAfter(sent) {
+		body := map[string]any{"match_id": matchID, "seq": e.Seq, "type": e.Type, "payload": e.Payload}
+		if err := r.ack(ctx, "/event", "PYYOL-PUSH-EVENT-ACK", body); err != nil {
+			return sent, err
+		}
+	}
+	return m.LastSeq(), nil
+}
+
+// turn asks for a move and decodes it.
+func (r *Referee) turn(ctx context.Context, matchID string, v goofspiel.View) (goofspiel.Move, error) {
+	resp, err := r.send(ctx, "/turn", map[string]any{"match_id": matchID, "game": "goofspiel", "view": v})
+	if err != nil {
+		return goofspiel.Move{}, err
+	}
+	if resp.Status != 200 {
+		return goofspiel.Move{}, verdict.Failf("PYYOL-PUSH-TURN", 200, resp.Status, "/turn for round %d", v.Round)
+	}
+	var mv goofspiel.Move
+	if err := json.Unmarshal(resp.Body, &mv); err != nil {
+		return mv, verdict.Failf("PYYOL-PUSH-TURN", "a JSON move {round, card}", string(resp.Body), "%v", err)
+	}
+	return mv, nil
+}
+
+// ack pushes a one-way or acknowledged call and wants 200.
+func (r *Referee) ack(ctx context.Context, path, rule string, body map[string]any) error {
+	resp, err := r.send(ctx, path, body)
+	if err != nil {
+		return err
+	}
+	if resp.Status != 200 {
+		return verdict.Failf(rule, 200, resp.Status, "POST %s", path)
+	}
+	return nil
+}
+
+// send pushes body with "protocol": "1.0" (PYYOL-PUSH-PROTOCOL-FIELD).
+func (r *Referee) send(ctx context.Context, path string, body map[string]any) (*driver.Response, error) {
+	body["protocol"] = "1.0"
+	r.Sent = append(r.Sent, body)
+	return r.Push.Do(ctx, driver.Request{Method: "POST", Path: path, JSON: body, Allow: []int{401, 501}})
+}

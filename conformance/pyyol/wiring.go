@@ -1,0 +1,112 @@
+package pyyol
+
+// The one place Pyyol's steps build transports from the run's Env. Env
+// hands out HTTP only today; the WebSocket and signed-push drivers are made
+// here from its recorder and secrets so the switch to Env-provided drivers
+// later touches this file alone.
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pushsign"
+	"github.com/agentgames/conformance/reference/pyyol/agent"
+)
+
+// waitLimit bounds every wait for a gateway frame; a live gateway's turn
+// timeout is the manifest's runtime.timeout, a few seconds in practice.
+var waitLimit = 30 * time.Second
+
+// pushBase turns the run's base URL into the directory of the agent's
+// routes: a URL ending in /turn is endpoint.url itself, anything else is
+// the directory.
+func pushBase(env *suite.Env) string {
+	base := strings.TrimRight(env.HTTP.BaseURL(), "/")
+	return strings.TrimSuffix(base, "/turn")
+}
+
+// pushSecret is --secret, or the reference agent's dev secret against the
+// embedded reference.
+func pushSecret(env *suite.Env) (string, error) {
+	if s := credentials().Secret; s != "" {
+		return s, nil
+	}
+	if !env.Live() {
+		return agent.DevSecret, nil
+	}
+	return "", verdict.Errorf("pyyol-push against a live endpoint needs --secret (the endpoint secret)")
+}
+
+// pushDrivers builds the signed and unsigned drivers for the agent's routes,
+// recording into the scenario's transcript.
+func pushDrivers(env *suite.Env, secret string) (*driver.SignedHTTP, *driver.HMACSigner) {
+	secrets := env.HTTP.Secrets()
+	signer := driver.NewHMACSigner(secret, driver.PyyolScheme(), secrets)
+	signed := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: pushBase(env), Secrets: secrets, Timeout: 30 * time.Second}, signer)
+	return signed.WithRecorder(env.HTTP.Recorder()), signer
+}
+
+// headersFor signs body for path with secret at time t and nonce, as the
+// platform would, for steps that send a hand-made signature.
+func headersFor(secret, method, path string, body []byte, t time.Time, nonce string) map[string]string {
+	ts := pushsign.Timestamp(t)
+	return map[string]string{pushsign.TimestampHeader: ts, pushsign.NonceHeader: nonce,
+		pushsign.SignatureHeader: pushsign.Header([]byte(secret), ts, nonce, method, path, body),
+		"Authorization":          "Bearer " + secret, "Content-Type": "application/json"}
+}
+
+// socketURL is the gateway's WebSocket: the --target as given when it is a
+// ws(s) URL, else the reference layout under the base URL.
+func socketURL(env *suite.Env) string {
+	base := strings.TrimRight(env.HTTP.BaseURL(), "/")
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	switch u.Scheme {
+	case "ws", "wss":
+		return base
+	case "https":
+		u.Scheme = "wss"
+	default:
+		u.Scheme = "ws"
+	}
+	if !strings.HasSuffix(u.Path, "/agent/connect") {
+		u.Path += "/agent/connect"
+	}
+	return u.String()
+}
+
+// httpBase is the gateway's HTTP base (for the practice key mint).
+func httpBase(env *suite.Env) string {
+	u, err := url.Parse(strings.TrimRight(env.HTTP.BaseURL(), "/"))
+	if err != nil {
+		return env.HTTP.BaseURL()
+	}
+	switch u.Scheme {
+	case "ws":
+		u.Scheme = "http"
+	case "wss":
+		u.Scheme = "https"
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/agent/connect")
+	return u.String()
+}
+
+// dial opens a recorded socket to the gateway.
+func dial(ctx context.Context, env *suite.Env) (*driver.WS, error) {
+	return driver.DialWS(ctx, socketURL(env), http.Header{}, driver.WSOptions{Secrets: env.HTTP.Secrets(),
+		Recorder: env.HTTP.Recorder(), Timeout: waitLimit, EventBuffer: 1024})
+}
+
+// mintDriver is an HTTP driver for the gateway's HTTP routes.
+func mintDriver(env *suite.Env) *driver.HTTP {
+	return driver.NewHTTP(driver.HTTPOptions{BaseURL: httpBase(env), Secrets: env.HTTP.Secrets(), Timeout: 30 * time.Second}).
+		WithRecorder(env.HTTP.Recorder())
+}

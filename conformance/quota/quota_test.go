@@ -1,0 +1,63 @@
+package quota_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/agentgames/conformance/conformance/quota"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+func TestPlanSpendsTheDocumentedLimitsLessWhatToKeep(t *testing.T) {
+	p := quota.NewPlanner(quota.Limits{Identities: 200, Runs: 30, Writes: 1000}, quota.Limits{Identities: 199, Runs: 2}, 400)
+	if got, want := p.Plan(), (quota.Limits{Identities: 1, Runs: 28, Writes: 400}); got != want {
+		t.Fatalf("plan %+v, want %+v", got, want)
+	}
+	want := "plan: 1 identity (200 a day documented), 28 runs (30 a day documented), 400 writes (1000 a day documented; --max-writes 400)"
+	if p.String() != want {
+		t.Errorf("String() = %q\nwant        %q", p.String(), want)
+	}
+}
+
+func TestSpentPlanSkipsNeverFails(t *testing.T) {
+	p := quota.NewPlanner(quota.Limits{Runs: 2}, quota.Limits{}, 0)
+	for i := 0; i < 2; i++ {
+		if err := p.Run(); err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+	}
+	err := p.Run()
+	var skip *verdict.Skipped
+	if !errors.As(err, &skip) {
+		t.Fatalf("third run: %v, want a skip", err)
+	}
+	if p.Used().Runs != 2 {
+		t.Errorf("used %d runs, want 2: a refused take spends nothing", p.Used().Runs)
+	}
+	if err := p.Write(); err != nil {
+		t.Errorf("writes are undocumented and unbounded: %v", err)
+	}
+}
+
+func TestPlannerIsSafeForConcurrentUse(t *testing.T) {
+	p := quota.NewPlanner(quota.Limits{Writes: 50}, quota.Limits{}, 0)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	granted := 0
+	for i := 0; i < 100; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if p.Write() == nil {
+				mu.Lock()
+				granted++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if granted != 50 {
+		t.Errorf("granted %d writes of a plan of 50", granted)
+	}
+}

@@ -1,0 +1,43 @@
+package shareexchange_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/shareexchange"
+	"github.com/agentgames/conformance/conformance/suite"
+	rsx "github.com/agentgames/conformance/reference/shareexchange"
+	"github.com/agentgames/conformance/reference/skeleton"
+	"github.com/agentgames/conformance/spec"
+)
+
+// TestBrokenRespondersAreCaughtNamingTheRule runs the live runner over
+// loopback against one broken responder per MUST rule.
+func TestBrokenRespondersAreCaughtNamingTheRule(t *testing.T) {
+	cat, err := spec.Load("share-exchange")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range cat.Rules {
+		if r.Level != spec.Must {
+			continue
+		}
+		t.Run(r.ID, func(t *testing.T) {
+			srv := httptest.NewServer(rsx.NewBroken(skeleton.Config{Seed: 3, Now: time.Now}, r.ID))
+			defer srv.Close()
+			rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{shareexchange.Protocol()},
+				Target: srv.URL + rsx.BasePath, Rules: []string{r.ID}, Seed: 11, CaseDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Failed(r.ID) {
+				for _, res := range rep.Results {
+					t.Logf("%s: %s %s %s", res.Name, res.Status, res.FailedRule, res.Message)
+				}
+				t.Fatalf("a responder breaking %s was not caught", r.ID)
+			}
+		})
+	}
+}

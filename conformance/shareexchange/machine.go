@@ -1,0 +1,104 @@
+package shareexchange
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/bounty"
+	rsx "github.com/agentgames/conformance/reference/shareexchange"
+)
+
+// pullRules are the MUST rules the pull property can break.
+var pullRules = []string{"SX-RELEASE", "SX-STALE", "SX-NOT-HELD", "SX-SELF", "SX-UNLISTED", "SX-NOT-COMBINABLE", "SX-NOT-BROKER", "SX-BAD-REQUEST"}
+
+// pullAction is one random PULL: who asks, for which share, and whether it
+// names the live challenge and the right protocol.
+type pullAction struct {
+	Requester string `json:"requester"` // broker, other, unlisted, holder
+	Share     int    `json:"share"`
+	Stale     bool   `json:"stale,omitempty"`
+	Protocol  string `json:"protocol"`
+}
+
+// pullMachine sends random PULLs to the responder's holder on a combinable
+// board and requires the status and code the release rule gives on that
+// board (SX-CODE-ORDER decides between several failing conditions only as
+// a warning).
+type pullMachine struct{ w *world }
+
+func pullProperty() suite.Property {
+	return suite.Property{Name: "random pulls answered by the release rule", Rules: pullRules,
+		New: func(ctx context.Context, env *suite.Env) (suite.Machine, error) {
+			w := &world{env: env, hex: map[string]map[int]string{}}
+			if err := w.setup(ctx, true, true); err != nil {
+				return nil, err
+			}
+			return &pullMachine{w: w}, nil
+		}}
+}
+
+func (m *pullMachine) Draw(t *rapid.T) suite.Action {
+	a := pullAction{Requester: rapid.SampledFrom([]string{"broker", "other", "unlisted", "holder"}).Draw(t, "requester"),
+		Share: rapid.IntRange(1, 5).Draw(t, "share"), Stale: rapid.Bool().Draw(t, "stale"),
+		Protocol: rapid.SampledFrom([]string{rsx.Protocol, rsx.Protocol, "abp-share-exchange/0"}).Draw(t, "protocol")}
+	raw, _ := json.Marshal(a)
+	return raw
+}
+
+func (m *pullMachine) Apply(ctx context.Context, raw suite.Action) error {
+	var a pullAction
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return verdict.Errorf("bad action %s", raw)
+	}
+	w := m.w
+	who := map[string]string{"broker": w.broker, "other": w.other, "unlisted": w.unlisted, "holder": w.mine}[a.Requester]
+	cid := ""
+	if a.Stale {
+		cid = "chal-not-the-live-round"
+	}
+	if err := w.pull(ctx, who, a.Share, cid, a.Protocol); err != nil {
+		return err
+	}
+	want := rsx.Release(w.snapshot(), []int{2}, rsx.Pull{Protocol: a.Protocol, ChallengeID: orLive(cid, w.p.cid), Requester: who, AgentID: w.mine, ShareIndex: a.Share})
+	if w.last.Status == want.Status && w.body["code"] == want.Code {
+		return nil
+	}
+	if want.Code == "not_broker" && w.body["code"] == "grace_lapsed" && time.Since(w.setupAt) > 25*time.Second {
+		return nil // the broker's grace may have run out on a slow target
+	}
+	if w.last.Status/100 == 4 && want.Status/100 == 4 {
+		return verdict.Failf("SX-CODE-ORDER", fmt.Sprintf("%d %s", want.Status, want.Code), fmt.Sprintf("%d %v", w.last.Status, w.body["code"]), "several conditions fail; the kit's order picks %s", want.Code)
+	}
+	rule := ruleOf(want.Code)
+	return verdict.Failf(rule, fmt.Sprintf("%d %s", want.Status, want.Code), fmt.Sprintf("%d %v", w.last.Status, w.body["code"]), "%s", w.last.Body)
+}
+
+// snapshot is the board as set up: the holder on 2, the broker on 3, the
+// other on 5, all listed, combinable within the broker's grace.
+func (w *world) snapshot() bounty.Snapshot {
+	b := bounty.Board{Round: 1, K: bounty.K, N: bounty.N, Entries: []bounty.Entry{
+		{AgentID: w.mine, SharesHeld: []int{2}, ExpiresInS: bounty.TTLSeconds},
+		{AgentID: w.broker, SharesHeld: []int{3}, ExpiresInS: bounty.TTLSeconds},
+		{AgentID: w.other, SharesHeld: []int{5}, ExpiresInS: bounty.TTLSeconds}}}
+	return bounty.Snapshot{ChallengeID: w.p.cid, Board: b, Proximity: bounty.ComputeProximity(b)}
+}
+
+func orLive(cid, live string) string {
+	if cid == "" {
+		return live
+	}
+	return cid
+}
+
+// ruleOf names the rule whose code the release rule answered.
+func ruleOf(code string) string {
+	return map[string]string{"elected_broker": "SX-RELEASE", "grace_lapsed": "SX-RELEASE", "stale_round": "SX-STALE",
+		"not_held": "SX-NOT-HELD", "requester_is_holder": "SX-SELF", "requester_unlisted": "SX-UNLISTED",
+		"board_not_combinable": "SX-NOT-COMBINABLE", "not_broker": "SX-NOT-BROKER", "bad_request": "SX-BAD-REQUEST"}[code]
+}

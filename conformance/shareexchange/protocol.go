@@ -1,0 +1,31 @@
+// Package shareexchange checks an agent's abp-share-exchange/1 responder
+// (`--protocol share-exchange --target URL`): the runner plays the board on
+// the platform the responder reads, and the peers, and checks the release
+// rule and every refusal code of PULL and OFFER.
+package shareexchange
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/suite"
+	rsx "github.com/agentgames/conformance/reference/shareexchange"
+)
+
+// Protocol describes the share-exchange convention to the runner.
+func Protocol() *suite.Protocol {
+	return &suite.Protocol{
+		Name:       "share-exchange",
+		Title:      "abp-share-exchange/1",
+		Folder:     "share-exchange",
+		Package:    "shareexchange",
+		RulePrefix: "SX",
+		BasePath:   rsx.BasePath,
+		Reference:  func(cfg suite.ReferenceConfig) http.Handler { return rsx.New(cfg) },
+		Steps:      Steps,
+		Properties: []suite.Property{pullProperty()},
+		Vector:     Vector,
+	}
+}
+
+func secondsDuration(n int) time.Duration { return time.Duration(n) * time.Second }

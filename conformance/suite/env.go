@@ -1,0 +1,162 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/quota"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// links is what an Env needs to hand out drivers for every transport: the
+// protocol run (rate limit, write budget, breaker, secrets, timeout) and the
+// scenario's transcript, plus what to close when the scenario ends.
+type links struct {
+	pr  *protocolRun
+	rec *driver.Recorder
+
+	mu       sync.Mutex
+	cleanups []func()
+}
+
+// DialWS opens a WebSocket session that shares the run's rate limit, write
+// budget, breaker and redaction secrets and records every frame into the
+// scenario's transcript; the zero fields of opts are filled from the run.
+// The session is closed when the scenario ends.
+func (e *Env) DialWS(ctx context.Context, url string, header http.Header, opts driver.WSOptions) (*driver.WS, error) {
+	l, err := e.linked()
+	if err != nil {
+		return nil, err
+	}
+	opts.Limiter, opts.Secrets, opts.Recorder = l.pr.limiter, l.pr.secrets, l.rec
+	if opts.Budget == nil {
+		opts.Budget = l.pr.budget
+	}
+	if opts.Breaker == nil {
+		opts.Breaker = l.pr.breaker
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = l.pr.cfg.Timeout
+	}
+	ws, err := driver.DialWS(ctx, url, header, opts)
+	if err == nil {
+		e.Cleanup(func() { ws.Close() })
+	}
+	return ws, err
+}
+
+// JSONRPC returns a JSON-RPC 2.0 (MCP over streamable HTTP) client on top
+// of the scenario's HTTP driver, so every call is limited, budgeted,
+// validated and recorded like any request.
+func (e *Env) JSONRPC(opts driver.JSONRPCOptions) *driver.JSONRPC {
+	return driver.NewJSONRPC(e.HTTP, opts)
+}
+
+// Inbound starts a loopback endpoint the agent under test calls (the runner
+// as the server), recording into the scenario's transcript with the run's
+// secrets. It is closed when the scenario ends.
+func (e *Env) Inbound(opts driver.InboundOptions) (*driver.Inbound, error) {
+	l, err := e.linked()
+	if err != nil {
+		return nil, err
+	}
+	opts.Secrets, opts.Recorder = l.pr.secrets, l.rec
+	in, err := driver.NewInbound(opts)
+	if err == nil {
+		e.Cleanup(func() { in.Close() })
+	}
+	return in, err
+}
+
+// SignedPush returns a driver that pushes signed requests to baseURL (an
+// agent's endpoint), sharing the run's rate limit, write budget, breaker,
+// secrets (the signer's secret is registered) and the scenario's transcript.
+func (e *Env) SignedPush(baseURL string, signer driver.Signer) (*driver.SignedHTTP, error) {
+	l, err := e.linked()
+	if err != nil {
+		return nil, err
+	}
+	pr := l.pr
+	d := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: baseURL, Limiter: pr.limiter, Budget: pr.budget,
+		Secrets: pr.secrets, Breaker: pr.breaker, Timeout: pr.cfg.Timeout}, signer)
+	return d.WithRecorder(l.rec), nil
+}
+
+// Quota returns the run's one quota planner for this protocol, made on
+// first use from the documented daily limits less what to keep, and capped
+// by --max-writes. Every scenario and property of the protocol shares it.
+func (e *Env) Quota(documented, keep quota.Limits) (*quota.Planner, error) {
+	l, err := e.linked()
+	if err != nil {
+		return nil, err
+	}
+	v, err := e.Shared.Once("quota planner "+l.pr.p.Name, func() (any, error) {
+		return quota.NewPlanner(documented, keep, l.pr.cfg.MaxWrites), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*quota.Planner), nil
+}
+
+// Cleanup registers f to run when the scenario or property check ends, last
+// registered first.
+func (e *Env) Cleanup(f func()) {
+	if e.links == nil {
+		return
+	}
+	e.links.mu.Lock()
+	defer e.links.mu.Unlock()
+	e.links.cleanups = append(e.links.cleanups, f)
+}
+
+// close runs the registered cleanups once.
+func (e *Env) close() {
+	if e.links == nil {
+		return
+	}
+	e.links.mu.Lock()
+	fs := e.links.cleanups
+	e.links.cleanups = nil
+	e.links.mu.Unlock()
+	for i := len(fs) - 1; i >= 0; i-- {
+		fs[i]()
+	}
+}
+
+// errNoRun is returned by an Env that was built outside a run.
+var errNoRun = verdict.Errorf("this Env was not made by a run: it has no transports to share")
+
+func (e *Env) linked() (*links, error) {
+	if e.links == nil {
+		return nil, errNoRun
+	}
+	return e.links, nil
+}
+
+// Control is white-box access to the embedded reference: its adjustable
+// clock and its handler (to reach engine state a protocol exposes).
+type Control struct {
+	Clock     *Clock
+	Reference http.Handler
+}
+
+// ErrNoControl is what Control returns against a live target: a Skip, since
+// a deployment lacking the embedded test controls is no rule violation.
+var ErrNoControl = verdict.Skipf("needs the embedded reference's controls (clock, engine): not available against a live target")
+
+// Control returns the embedded reference's controls, or ErrNoControl (a
+// skip) against a live target. Steps that need white-box control return
+// its error as it is.
+func (e *Env) Control() (*Control, error) {
+	if e.Reference == nil || e.Clock == nil {
+		return nil, ErrNoControl
+	}
+	return &Control{Clock: e.Clock, Reference: e.Reference}, nil
+}
+
+// IsNoControl reports whether err is Control's skip.
+func IsNoControl(err error) bool { return errors.Is(err, ErrNoControl) }

@@ -1,0 +1,84 @@
+package verdict
+
+import "strings"
+
+// Decided returns the rules on which at least one check reached a verdict
+// (pass, fail or warn), with the folded status of those verdicts. A rule
+// whose every check was skipped or errored is not in it: nothing was
+// judged, however many checks cite it.
+func (r *Report) Decided() map[string]Status {
+	out := map[string]Status{}
+	for _, res := range r.Results {
+		for id, st := range res.RuleStatuses() {
+			if st != Pass && st != Fail && st != Warn {
+				continue
+			}
+			if prev, ok := out[id]; ok {
+				st = Worse(prev, st)
+			}
+			out[id] = st
+		}
+	}
+	return out
+}
+
+// Unchecked is a MUST rule no check decided on this target, and why.
+type Unchecked struct {
+	Rule   string `json:"rule"`
+	Title  string `json:"title"`
+	Reason string `json:"reason"`
+}
+
+// MustCoverage counts the MUST rules of p on which some check reached pass
+// or fail, and lists the others with the reason: the first error or skip
+// of a check that cites the rule, a run-level harness error, or that no
+// selected check cites it.
+func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []Unchecked) {
+	decided := map[string]bool{}
+	reasons := map[string]string{}
+	for _, res := range r.Results {
+		if res.Protocol != p.Name {
+			continue
+		}
+		for id, st := range res.RuleStatuses() {
+			switch {
+			case st == Pass || st == Fail:
+				decided[id] = true
+			case reasons[id] == "" || (st == Error && !strings.HasPrefix(reasons[id], "error")):
+				reasons[id] = reasonOf(res, st)
+			}
+		}
+	}
+	for _, rule := range p.Rules {
+		if rule.Level != Must {
+			continue
+		}
+		total++
+		if decided[rule.ID] {
+			checked++
+			continue
+		}
+		reason := reasons[rule.ID]
+		switch {
+		case reason != "":
+		case len(r.Errors) > 0:
+			reason = "not run: " + r.Errors[0]
+		default:
+			reason = "no selected check cites it (see --tags, --rule, --checks)"
+		}
+		unchecked = append(unchecked, Unchecked{Rule: rule.ID, Title: rule.Title, Reason: reason})
+	}
+	return checked, total, unchecked
+}
+
+// reasonOf says why a check reached no verdict on a rule.
+func reasonOf(res Result, st Status) string {
+	msg := strings.TrimSpace(res.Message)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if msg == "" {
+		msg = "no message"
+	}
+	return string(st) + ": " + msg + " (" + res.Name + ")"
+}

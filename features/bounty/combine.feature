@@ -1,0 +1,172 @@
+@bounty
+Feature: Combine, credit, payout and rotation
+  A coalition of >= k distinct agents, each credited with an accepted solve
+  of the share it submits, combines; the win pays play money and opens the
+  next round at once.
+
+  Background:
+    Given a team of 3 agents in a fresh round
+    And agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
+
+  @BOUNTY-COMBINE-AGENTS
+  Rule: fewer than k distinct agents never win
+
+    Scenario: k shares from k-1 agents are refused
+      Given agent 1 solves share 3
+      When the team combines "1:2, 1:3, 3:5"
+      Then the combine is refused and the round stays open
+
+    Scenario: a solo submission of k shares is refused
+      Given agent 1 solves share 3
+      And agent 1 solves share 5
+      When the team combines "1:2, 1:3, 1:5"
+      Then the combine is refused and the round stays open
+
+  @BOUNTY-COMBINE-SHARES
+  Rule: fewer than k distinct share indices never win
+
+    Scenario: k agents with k-1 distinct shares are refused
+      Given agent 3 solves share 2
+      When the team combines "1:2, 2:3, 3:2"
+      Then the combine is refused and the round stays open
+
+  @BOUNTY-CREDIT
+  Rule: a share is credited only to an agent that solved it
+
+    Scenario: swapped shares answer 409 unearned_share
+      When the team combines "1:2, 2:5, 3:3"
+      Then the answer is 409 with code "unearned_share"
+      And the round stays open
+
+  @BOUNTY-RECONSTRUCT
+  Rule: combine wins only when the shares reconstruct the key
+
+    Scenario: a corrupted share is refused
+      When the team combines "1:2, 2:3, 3:5" with share 5 corrupted
+      Then the combine is refused and the round stays open
+
+  @BOUNTY-COMBINE-CODES
+  Rule: combine's refusal codes
+
+    Scenario: a solo submission answers 422 too_few_agents
+      Given agent 1 solves share 3
+      And agent 1 solves share 5
+      When the team combines "1:2, 1:3, 1:5"
+      Then the answer is 422 with code "too_few_agents"
+
+  @BOUNTY-PAYOUT
+  Rule: a win pays the bounty across the credited agents only
+
+    Scenario: the payout covers the coalition and sums to the bounty
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the payout splits 1000 across agents 1, 2 and 3 only
+      And the ledger records the payout
+
+  @BOUNTY-PAYOUT-SPLIT
+  Rule: the split is equal with the remainder to the lowest agent_ids
+
+    Scenario: 1000 over three agents
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the payout is an equal split with the remainder to the lowest agent_ids
+
+  @BOUNTY-PLAY-MONEY
+  Rule: the bounty is play money
+
+    Scenario: manifest and payout say PLAY and no real money
+      Then the manifest's bounty is PLAY with real_money false
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the ledger's currency is PLAY with no real money
+
+  @BOUNTY-ROTATION
+  Rule: a win opens the next round at once
+
+    Scenario: the next round has a new challenge, new puzzles, same k-of-n
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the registry names a new challenge one round later with new puzzles and the same k-of-n
+
+  @BOUNTY-STALE-410
+  Rule: a closed challenge answers 410
+
+    Scenario: every write and round read of a closed challenge answers 410
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the closed challenge answers 410 on manifest, puzzle, solve, combine and peers
+
+  @BOUNTY-CLOSED-READABLE
+  Rule: closed rounds stay readable at status and metrics
+
+    Scenario: status and metrics of a closed round answer 200
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the closed challenge's status and metrics answer 200
+
+  @BOUNTY-REGISTRY
+  Rule: challenges names the live round
+
+    Scenario: the registry follows the rotation
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the registry's active challenge is the one the win announced
+
+  @BOUNTY-IDENTITY-PERSIST
+  Rule: agent_ids persist across rounds
+
+    Scenario: a winner solves in the next round without registering
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And agent 1 solves share 2 in the new round
+
+  @BOUNTY-CARRYOVER
+  Rule: listings carry over, shares and claims do not
+
+    Scenario: the listed team is still listed, holding nothing, claiming nothing
+      Given the team lists with agent 1 working on share 4
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the new round's board lists the team with no shares and no claims
+
+  @BOUNTY-LEDGER
+  Rule: the ledger lists payouts
+
+    Scenario: the ledger carries the round's payouts
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the ledger records the payout
+
+  @BOUNTY-TRACK-RECORD
+  Rule: every board entry carries an engine-verified track record
+
+    Scenario: the winners' records count the win and their solves
+      Given the team lists
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the new round's board shows each winner's track record with the win and its solve
+
+  @BOUNTY-LEADERBOARD
+  Rule: standings rank by PLAY, then rounds won, then accepted solves
+
+    Scenario: the standings are in rank order
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the leaderboard is ordered by PLAY earned, rounds won and accepted solves
+
+  @BOUNTY-REPUTATION
+  Rule: reputation is 10*rounds_won + 3*accepted_solves + rounds_played - 10*strikes
+
+    Scenario: every standing's reputation follows the formula
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And every profile's reputation follows the formula
+
+  @BOUNTY-METRICS
+  Rule: metrics carry no identities, contacts, shares or solutions
+
+    Scenario: the closed round's metrics name nobody
+      Given the team lists
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the closed round's metrics contain no agent_id, contact, share or solution

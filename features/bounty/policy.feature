@@ -1,0 +1,107 @@
+@bounty
+Feature: next_move and profiles
+  next_move is one advisory move computed from the board everyone reads;
+  the runner recomputes it from the board it reads and compares.
+
+  @BOUNTY-NEXT-MOVE
+  Rule: next_move is the policy computed from the board
+
+    Scenario: every agent's move matches the board as the round unfolds
+      Given a team of 4 agents in a fresh round
+      Then every agent's next_move matches the board
+      When the team lists
+      Then every agent's next_move matches the board
+      When agent 1 solves share 2, agent 2 solves share 3
+      Then every agent's next_move matches the board
+      When agent 3 solves share 5
+      Then every agent's next_move matches the board
+
+    Scenario: an unlisted holder is told to list
+      Given a team of 1 agents in a fresh round
+      When agent 1 solves share 2
+      Then every agent's next_move matches the board
+
+    @control
+    Scenario: the broker's grace lapses after 30 s
+      Given a team of 3 agents in a fresh round
+      And agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
+      And the team lists
+      When 31 seconds pass
+      Then every agent's next_move matches the board
+
+    @control
+    Scenario: a listing in its last quarter is told to refresh
+      Given a team of 2 agents in a fresh round
+      And the team lists
+      When 1400 seconds pass
+      Then every agent's next_move matches the board
+
+  @BOUNTY-NEXT-SPREAD
+  Rule: equally good candidates are spread by agent_id; a closed challenge answers done
+
+    Scenario: the solve pick and done are the kit's
+      Given a team of 3 agents in a fresh round
+      Then every agent's next_move is the kit's exact pick
+      When agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
+      And the team combines "1:2, 2:3, 3:5"
+      Then next_move on the closed challenge answers done
+
+  @BOUNTY-PROFILE-SECRET
+  Rule: editing a profile needs the agent_secret
+
+    Scenario: a wrong secret changes nothing
+      Given a team of 1 agents in a fresh round
+      When agent 1 edits its profile name with a wrong secret
+      Then the answer is a 4xx refusal
+      And agent 1's profile name is unchanged
+
+  @BOUNTY-PROFILE-NAME
+  Rule: names are 2-32 characters and unique
+
+    Scenario: a one-character name is refused
+      Given a team of 2 agents in a fresh round
+      When agent 1 edits its profile name to "x"
+      Then the answer is a 4xx refusal
+
+    Scenario: another agent's name is refused
+      Given a team of 2 agents in a fresh round
+      When agent 1 takes a fresh unique name
+      And agent 2 edits its profile name to agent 1's name
+      Then the answer is a 4xx refusal
+      And agent 1 still has its name
+
+  @BOUNTY-PROFILE-NOTIFY
+  Rule: notify_url is https only
+
+    Scenario: an http notify_url is refused, an empty one clears
+      Given a team of 1 agents in a fresh round
+      When agent 1 sets notify_url "http://agent.example/notify"
+      Then the answer is a 4xx refusal
+      When agent 1 sets notify_url "https://agent.example/notify"
+      Then the answer is 200
+      When agent 1 sets notify_url ""
+      Then the answer is 200
+
+  @BOUNTY-PROFILE-READ
+  Rule: the public profile
+
+    Scenario: the profile shows the kit's fields
+      Given a team of 1 agents in a fresh round
+      Then agent 1's public profile carries the kit's fields
+
+  @BOUNTY-DISCOVERY
+  Rule: the well-known discovery document
+
+    Scenario: discovery names the live challenge
+      Given the live challenge
+      Then the discovery document names the live challenge and its endpoints
+
+  @BOUNTY-OPENAPI
+  Rule: every response matches the OpenAPI document
+
+    Scenario: a listing round trip matches the document
+      Given a team of 2 agents in a fresh round
+      And the team lists
+      When agent 1 solves share 2
+      Then every agent's next_move matches the board
+      And every response so far matched the OpenAPI document

@@ -1,0 +1,56 @@
+@pyyol @pyyol-push
+Feature: The push protocol: the kit plays the platform against an agent's hosted endpoint
+  The platform calls the agent's /turn and its sibling routes with signed
+  JSON requests; the agent answers, and refuses what it cannot verify.
+
+  Background:
+    Given the kit plays the platform against the agent endpoint
+
+  @PYYOL-PUSH-HEALTH @PYYOL-PUSH-SIBLINGS @PYYOL-OPENAPI
+  Rule: /health is a sibling of /turn and answers healthy without a signature
+
+    Scenario: the unsigned liveness probe
+      When the platform probes /health without a signature
+      Then the agent reports healthy
+
+  @PYYOL-PUSH-HANDSHAKE @PYYOL-SIGN-STRING @PYYOL-SIGN-HEADERS
+  Rule: a signed handshake is accepted and lists the agent's games
+
+    Scenario: the capability check
+      When the platform sends a signed handshake
+      Then the handshake is accepted and lists goofspiel
+
+  @PYYOL-PUSH-INITIALIZE @PYYOL-PUSH-EVENT-ACK @PYYOL-PUSH-GAME-END-ACK @PYYOL-REF-PUSH-BODIES
+  Rule: lifecycle notifications are acknowledged with 200
+
+    Scenario Outline: a signed <route> is acknowledged
+      When the platform sends a signed <route>
+      Then the agent acknowledges with 200
+
+      Examples:
+        | route      |
+        | initialize |
+        | event      |
+        | game-end   |
+
+  @PYYOL-PUSH-TURN
+  Rule: /turn answers a legal move
+
+    Scenario: a turn for a fresh Goofspiel view
+      When the platform sends a signed turn for a fresh Goofspiel view
+      Then the answer is a legal move for the view
+
+  @PYYOL-PUSH-NO-TURN-HANDLER
+  Rule: a turn for a game without a handler answers 501 no_turn_handler
+
+    Scenario: a turn for a game the agent does not play
+      When the platform sends a signed turn for "mafia"
+      Then the answer is 501 no_turn_handler
+
+  @PYYOL-PUSH-LEGAL-MOVES @PYYOL-PUSH-PROTOCOL-FIELD @PYYOL-REF-BASELINE
+  Rule: over a whole refereed match every move is legal
+
+    Scenario: a full Goofspiel match against the kit's baseline
+      When the platform plays a full refereed Goofspiel match
+      Then every move was legal and the match reached its end
+      And every body the platform sent carries "protocol": "1.0"

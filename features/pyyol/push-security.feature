@@ -1,0 +1,61 @@
+@pyyol @pyyol-push
+Feature: The push protocol: the agent's own request verification
+  Every request but /health is verified before any handler runs: constant-
+  time signature compare, a ±300 s timestamp window, no replayed nonce.
+
+  Background:
+    Given the kit plays the platform against the agent endpoint
+
+  @PYYOL-SIGN-BAD @PYYOL-REF-PUSH-SECRET
+  Rule: a bad signature is refused with bad_signature
+
+    Scenario: a turn signed with another secret
+      When the platform sends a turn signed with another secret
+      Then the request is refused 401 with reason "bad_signature"
+
+  @PYYOL-SIGN-BAD @PYYOL-SIGN-CONSTANT-TIME
+  Rule: a signature that differs anywhere is refused, the last character too
+
+    Scenario: one character off
+      When the platform sends a turn whose signature differs in its last character
+      Then the request is refused 401 with reason "bad_signature"
+
+  @PYYOL-SIGN-STALE
+  Rule: a timestamp outside ±300 s is refused with stale_timestamp
+
+    Scenario Outline: a timestamp <offset> seconds off
+      When the platform sends a turn with a timestamp <offset> seconds off
+      Then the request is refused 401 with reason "stale_timestamp"
+
+      Examples:
+        | offset |
+        | 900    |
+        | -900   |
+
+  @PYYOL-SIGN-SKEW-WINDOW
+  Rule: a timestamp inside the window is accepted
+
+    Scenario: a request signed four minutes ago
+      When the platform sends a turn with a timestamp 240 seconds off
+      Then the answer is a legal move for the view
+
+  @PYYOL-SIGN-REPLAY
+  Rule: a replayed nonce is refused with replayed_nonce
+
+    Scenario: the same signed request twice
+      When the platform sends a signed turn, then the same request again
+      Then the request is refused 401 with reason "replayed_nonce"
+
+  @PYYOL-SIGN-MISSING
+  Rule: a request without the signature headers is refused with missing_signature
+
+    Scenario: an unsigned turn
+      When the platform sends a turn without the signature headers
+      Then the request is refused 401 with reason "missing_signature"
+
+  @PYYOL-SIGN-PATH
+  Rule: the signed path carries no query string
+
+    Scenario: a turn whose URL has a query string
+      When the platform sends a signed turn to a URL with a query string
+      Then the answer is a legal move for the view

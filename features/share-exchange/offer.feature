@@ -1,0 +1,69 @@
+@share-exchange
+Feature: OFFER: a collector accepts a share only from a listed holder of it
+  The responder plays the collector; the runner plays the holders.
+
+  @SX-OFFER-ACCEPT
+  Rule: an offer from a listed holder on a combinable board is accepted, once
+
+    Scenario: the first offer is accepted, the same again is a duplicate
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 to the collector
+      Then the answer accepts the offer with code "accepted"
+      When the offerer offers share 3 to the collector
+      Then the answer accepts the offer with code "duplicate"
+
+  @SX-OFFER-STALE
+  Rule: only the live challenge counts
+
+    Scenario: an offer for another challenge is stale
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 of another challenge to the collector
+      Then the answer refuses with 409 "stale_round"
+
+  @SX-OFFER-NOT-RECIPIENT
+  Rule: an offer must be addressed to the agent the endpoint answers for
+
+    Scenario: an offer to another agent
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 to another agent
+      Then the answer refuses with 400 "not_recipient"
+
+  @SX-OFFER-SELF
+  Rule: a collector does not take offers from itself
+
+    Scenario: agent_id == to
+      Given a combinable board whose collector the responder plays
+      When the collector offers share 2 to the collector
+      Then the answer refuses with 400 "offerer_is_recipient"
+
+  @SX-OFFER-UNLISTED
+  Rule: the offerer must be listed
+
+    Scenario: an unlisted offerer
+      Given a combinable board whose collector the responder plays
+      When the unlisted agent offers share 3 to the collector
+      Then the answer refuses with 403 "offerer_unlisted"
+
+  @SX-OFFER-NOT-HOLDER
+  Rule: the board must show the offerer holding the share
+
+    Scenario: an offer of a share the offerer never solved
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 5 to the collector
+      Then the answer refuses with 404 "offerer_not_holder"
+
+  @SX-OFFER-NOT-COMBINABLE
+  Rule: nobody needs a share before the board is combinable
+
+    Scenario: a board short of a holder
+      Given a board that is not combinable, whose collector the responder plays
+      When the offerer offers share 3 to the collector
+      Then the answer refuses with 409 "board_not_combinable"
+
+  @SX-OFFER-BAD-REQUEST
+  Rule: malformed offers are refused
+
+    Scenario: an offer without its share
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 without share_hex to the collector
+      Then the answer refuses with 400 "bad_request"

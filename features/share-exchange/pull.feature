@@ -1,0 +1,108 @@
+@share-exchange
+Feature: PULL: a holder releases its share only to the collector the policy lets combine
+  The runner plays the board (it registers, solves and lists agents on the
+  platform the responder reads) and the peers; the responder plays the
+  holder. Every decision must come from the live board.
+
+  @SX-RELEASE
+  Rule: the elected broker, or anyone listed once the grace lapsed, gets the share
+
+    Scenario: the broker of a combinable board gets the share
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2
+      Then the answer releases the share with code "elected_broker"
+
+    @control
+    Scenario: after the broker's grace any listed member gets it
+      Given a combinable board whose holder the responder plays
+      When 31 seconds pass
+      And the non-broker pulls share 2
+      Then the answer releases the share with code "grace_lapsed"
+
+  @SX-NOT-BROKER
+  Rule: a listed non-broker within the grace is refused
+
+    Scenario: a non-broker is told who the broker is
+      Given a combinable board whose holder the responder plays
+      When the non-broker pulls share 2
+      Then the answer refuses with 403 "not_broker"
+      And the refusal names the broker and the grace remaining
+
+  @SX-UNLISTED
+  Rule: an unlisted requester is refused
+
+    Scenario: a requester without a listing gets nothing
+      Given a combinable board whose holder the responder plays
+      When the unlisted agent pulls share 2
+      Then the answer refuses with 403 "requester_unlisted"
+
+  @SX-SELF
+  Rule: the holder cannot request from itself
+
+    Scenario: requester == agent_id is refused
+      Given a combinable board whose holder the responder plays
+      When the holder pulls share 2
+      Then the answer refuses with 400 "requester_is_holder"
+
+  @SX-NOT-HELD
+  Rule: a share the holder does not hold is not released
+
+    Scenario: the broker asks for a share the holder never solved
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 3
+      Then the answer refuses with 404 "not_held"
+
+  @SX-STALE
+  Rule: only the live challenge counts
+
+    Scenario: a request for another challenge is stale
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 of another challenge
+      Then the answer refuses with 409 "stale_round"
+
+  @SX-NOT-COMBINABLE
+  Rule: nobody needs a share before the board is combinable
+
+    Scenario: a board short of a holder releases nothing
+      Given a board that is not combinable, whose holder the responder plays
+      When the broker pulls share 2
+      Then the answer refuses with 409 "board_not_combinable"
+
+  @SX-BAD-REQUEST
+  Rule: malformed requests and other protocols are refused
+
+    Scenario: a request for another protocol version
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 speaking "abp-share-exchange/0"
+      Then the answer refuses with 400 "bad_request"
+
+  @SX-REFUSED-BODY
+  Rule: refusals carry ok false, the protocol, a code and a reason
+
+    Scenario: a refusal's body
+      Given a combinable board whose holder the responder plays
+      When the unlisted agent pulls share 2
+      Then the refusal body carries ok false, the protocol, a code and a reason
+
+  @SX-CONTROL
+  Rule: the reference responder's discovery and control surface
+
+    Scenario: the responder names its protocol and its platform
+      When the runner reads the responder's discovery document
+      Then it names abp-share-exchange/1 and a platform
+
+  @SX-OPENAPI
+  Rule: every answer matches the document
+
+    Scenario: a release matches the document
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2
+      Then every response so far matched the OpenAPI document
+
+  @SX-CODE-ORDER
+  Rule: when several conditions fail, the kit's order picks the code
+
+    Scenario: an unlisted requester on a board short of a holder is told it is unlisted
+      Given a board that is not combinable, whose holder the responder plays
+      When the unlisted agent pulls share 2
+      Then the answer refuses with 403 "requester_unlisted"

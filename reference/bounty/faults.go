@@ -1,0 +1,102 @@
+package bounty
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/agentgames/conformance/reference/pow"
+)
+
+// Break makes the engine violate the named rules on purpose. Only the
+// tamper tests call it: each builds a broken platform and proves that the
+// live runner catches the violation and names the rule. A new engine
+// breaks nothing.
+func (e *Engine) Break(rules ...string) {
+	defer e.lock()()
+	if e.faults == nil {
+		e.faults = map[string]bool{}
+	}
+	for _, r := range rules {
+		e.faults[r] = true
+	}
+}
+
+// broken reports whether the engine was told to violate rule.
+func (e *Engine) broken(rule string) bool { return e.faults[rule] }
+
+// Breakable lists the rules Break knows how to violate.
+var Breakable = []string{
+	"BOUNTY-REG-CHALLENGE", "BOUNTY-REG-POW", "BOUNTY-REG-SECRET", "BOUNTY-MANIFEST",
+	"BOUNTY-THRESHOLD", "BOUNTY-LADDER", "BOUNTY-PUZZLE-HASH", "BOUNTY-PUZZLE-MODULAR",
+	"BOUNTY-PUZZLE-DECODE", "BOUNTY-SOLVE-SHARE", "BOUNTY-SHAMIR", "BOUNTY-COMBINE-AGENTS",
+	"BOUNTY-COMBINE-SHARES", "BOUNTY-CREDIT", "BOUNTY-RECONSTRUCT", "BOUNTY-PAYOUT",
+	"BOUNTY-PLAY-MONEY", "BOUNTY-ROTATION", "BOUNTY-STALE-410", "BOUNTY-CLOSED-READABLE",
+	"BOUNTY-REGISTRY", "BOUNTY-IDENTITY-PERSIST", "BOUNTY-CARRYOVER", "BOUNTY-PEERS-LIST",
+	"BOUNTY-PEERS-DELIST", "BOUNTY-PEERS-TTL", "BOUNTY-PEERS-REFRESH", "BOUNTY-CONTACT",
+	"BOUNTY-HOLDINGS", "BOUNTY-INTENT", "BOUNTY-PROXIMITY", "BOUNTY-BROKER",
+	"BOUNTY-TRACK-RECORD", "BOUNTY-ELECTION", "BOUNTY-NEXT-MOVE", "BOUNTY-METRICS",
+	"BOUNTY-LEADERBOARD", "BOUNTY-REPUTATION", "BOUNTY-PROFILE-SECRET", "BOUNTY-PROFILE-NAME",
+	"BOUNTY-PROFILE-NOTIFY", "BOUNTY-MCP-FLOW", "BOUNTY-MCP-TOOLS", "BOUNTY-MCP-NOTIFY", "BOUNTY-MCP-GET",
+	"BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE",
+}
+
+// breakRound spoils a new round's shares or puzzles for the tamper tests
+// of BOUNTY-SHAMIR, BOUNTY-ROTATION and BOUNTY-IDENTITY-PERSIST.
+func (e *Engine) breakRound(r *Round) {
+	if e.broken("BOUNTY-SHAMIR") {
+		other, _ := Split(draw(e.rnd, KeyLen), K, []byte{1, 2, 3, 4, 5}, e.rnd)
+		r.Shares[0] = other[0]
+	}
+	if e.broken("BOUNTY-ROTATION") && len(e.rounds) > 0 {
+		r.Puzzles = e.rounds[len(e.rounds)-1].Puzzles
+		r.Key, r.Shares = e.rounds[len(e.rounds)-1].Key, e.rounds[len(e.rounds)-1].Shares
+	}
+	if e.broken("BOUNTY-IDENTITY-PERSIST") {
+		e.agents = map[string]*Agent{}
+	}
+}
+
+// verify is Verify, or a deliberately wrong reading of one puzzle type.
+func (e *Engine) verify(p Puzzle, sol Solution) error {
+	switch {
+	case p.Type == TypeHash && e.broken("BOUNTY-PUZZLE-HASH"):
+		sum := sha256.Sum256([]byte(p.Params.PrefixHex + sol.NonceHex)) // over the text, not the bytes
+		if !pow.HasLeadingZeroBits(sum[:], p.Params.DifficultyBits) {
+			return ErrWrongSolution
+		}
+		return nil
+	case p.Type == TypeModular && e.broken("BOUNTY-PUZZLE-MODULAR"):
+		if _, ok := ParseInteger(sol.X); !ok {
+			return ErrBadSolution
+		}
+		return nil
+	case p.Type == TypeDecode && e.broken("BOUNTY-PUZZLE-DECODE"):
+		if sol.PlaintextHex != hex.EncodeToString(xorDigest(hex.EncodeToString([]byte(p.Params.SeedHex)), DecodeCipher(p.Params))) {
+			return ErrWrongSolution
+		}
+		return nil
+	}
+	return Verify(p, sol)
+}
+
+// breakProximity spoils the served coalition_proximity for the tamper
+// tests of BOUNTY-PROXIMITY, BOUNTY-BROKER and BOUNTY-ELECTION.
+func (e *Engine) breakProximity(p Proximity, b Board) Proximity {
+	if e.broken("BOUNTY-PROXIMITY") && !p.CombinableNow {
+		p.AgentsShort = max(0, b.K-p.DistinctShares) // counts shares, not the matching
+	}
+	if e.broken("BOUNTY-BROKER") && len(p.Roster) > 0 {
+		p.Broker = p.Roster[len(p.Roster)-1].AgentID
+	}
+	if e.broken("BOUNTY-ELECTION") && p.Election.Needed > 0 && len(b.Entries) > 1 {
+		p.Election.RankOrigin = (p.Election.RankOrigin + 1) % len(b.Entries)
+	}
+	return p
+}
+
+// Broken reports whether the engine was told to violate rule, for the
+// surfaces in front of it (the MCP server's tamper switches).
+func (e *Engine) Broken(rule string) bool {
+	defer e.lock()()
+	return e.broken(rule)
+}

@@ -1,0 +1,129 @@
+package dsl
+
+// fastMap applies the map functions that cannot overflow with a loop of
+// their own, reporting whether fn was one of them.
+func fastMap(fn string, xs []int64) bool {
+	switch fn {
+	case "abs":
+		for i, x := range xs {
+			if x < 0 {
+				xs[i] = -x
+			}
+		}
+	case "neg":
+		for i, x := range xs {
+			xs[i] = -x
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// mapFunc resolves a map function once per step, so the per-element loop
+// does no string comparison.
+func (d Dialect) mapFunc(fn string, arg *int64) func(int64) (int64, *Error) {
+	switch fn {
+	case "abs":
+		return func(x int64) (int64, *Error) { return abs(x), nil }
+	case "neg":
+		return func(x int64) (int64, *Error) { return -x, nil }
+	case "add":
+		k := *arg
+		return func(x int64) (int64, *Error) { return d.add(x, k) }
+	case "mod":
+		k := *arg
+		return func(x int64) (int64, *Error) { return d.mod(x, k), nil }
+	}
+	return func(x int64) (int64, *Error) { return d.apply(fn, arg, x) }
+}
+
+// apply computes one map function on x.
+func (d Dialect) apply(fn string, arg *int64, x int64) (int64, *Error) {
+	switch fn {
+	case "add":
+		return d.add(x, *arg)
+	case "sub":
+		return d.add(x, -*arg)
+	case "mul":
+		return d.mul(x, *arg)
+	case "sq":
+		return d.mul(x, x)
+	case "neg":
+		return -x, nil
+	case "abs":
+		if x < 0 {
+			return -x, nil
+		}
+		return x, nil
+	case "min":
+		return min(x, *arg), nil
+	case "max":
+		return max(x, *arg), nil
+	case "div":
+		return floorDiv(x, *arg), nil
+	}
+	return d.mod(x, *arg), nil
+}
+
+// mod is the non-negative remainder: the result lies in [0, m) for every
+// x (FORGE-DSL-MOD-NONNEG), so mod 5 of -7 is 3, not -2.
+func (d Dialect) mod(x, m int64) int64 {
+	r := x % m
+	if r < 0 && !d.TruncatedMod {
+		r += m
+	}
+	return r
+}
+
+// floorDiv rounds towards negative infinity, the companion of mod:
+// x == m*floorDiv(x, m) + mod(x, m).
+func floorDiv(x, m int64) int64 {
+	q := x / m
+	if x%m != 0 && x < 0 {
+		q--
+	}
+	return q
+}
+
+// add is a+b for safe integers a, b; a result outside the safe range is an
+// error, never wrapped (FORGE-DSL-OVERFLOW-REJECTED).
+func (d Dialect) add(a, b int64) (int64, *Error) {
+	return d.safe(a + b) // |a|,|b| <= 2^53-1 cannot overflow int64
+}
+
+// mul is a*b with the same overflow rule; the check divides instead of
+// multiplying so int64 itself never overflows.
+func (d Dialect) mul(a, b int64) (int64, *Error) {
+	if a != 0 && abs(b) > MaxSafe/abs(a) {
+		if d.WrapOverflow {
+			return wrap(a * b), nil
+		}
+		return 0, errAt(CodeOverflow, 0, "%d * %d is outside the safe-integer range", a, b)
+	}
+	return a * b, nil
+}
+
+func (d Dialect) safe(v int64) (int64, *Error) {
+	if v > MaxSafe || v < -MaxSafe {
+		if d.WrapOverflow {
+			return wrap(v), nil
+		}
+		return 0, errAt(CodeOverflow, 0, "%d is outside the safe-integer range", v)
+	}
+	return v, nil
+}
+
+// wrap folds v into the safe range, as a broken target would.
+func wrap(v int64) int64 {
+	const span = 2*MaxSafe + 1
+	r := (v%span + span) % span
+	return r - MaxSafe
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

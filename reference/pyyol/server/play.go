@@ -1,0 +1,262 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+)
+
+// attach makes l the agent's current socket. A registration starts
+// practice matches unless the agent's seat is already being driven: a
+// reconnect re-registers and the running match goes on over the new socket
+// (PYYOL-WS-RECONNECT).
+func (g *Gateway) attach(l *link, reg Frame) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.agents[l.agentID] = l
+	if g.playing[l.agentID] || !slices.Contains(reg.Games, "goofspiel") {
+		return
+	}
+	g.playing[l.agentID] = true
+	// PYYOL-REF-SANDBOX-MATCH: matched at once against the baseline bot.
+	go g.practice(l.agentID, reg)
+}
+
+// detach forgets l when the socket drops; a turn waiting on it takes the
+// fallback at once (PYYOL-WS-FALLBACK-DISCONNECT).
+func (g *Gateway) detach(l *link) {
+	l.close()
+	g.mu.Lock()
+	if g.agents[l.agentID] == l {
+		g.agents[l.agentID] = nil
+	}
+	g.mu.Unlock()
+}
+
+// current returns the agent's live socket, or nil.
+func (g *Gateway) current(agentID string) *link {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.agents[agentID]
+}
+
+// practice plays the matches a registration asked for, then forgets the
+// agent so a later registration starts new ones.
+func (g *Gateway) practice(agentID string, reg Frame) {
+	defer func() {
+		// A stake queued after the last check still gets its match.
+		g.mu.Lock()
+		again := g.stakes[agentID] != nil && g.agents[agentID] != nil && g.opts.Tamper != NoFallback
+		if !again {
+			delete(g.playing, agentID)
+		}
+		g.mu.Unlock()
+		if again {
+			go g.practice(agentID, Frame{Games: []string{"goofspiel"}})
+		}
+	}()
+	for i := 0; i < max(reg.Matches, 1); i++ {
+		if !g.playMatch(agentID, reg.Practice) {
+			return
+		}
+	}
+	// A ranked match queued meanwhile is played next (PYYOL-REF-QUEUE).
+	for g.stakeWaiting(agentID) {
+		if !g.playMatch(agentID, nil) {
+			return
+		}
+	}
+}
+
+// ruleSet applies a practice request to the standard rules
+// (PYYOL-REF-PRACTICE-RULES); unknown values fall back to the standard.
+func ruleSet(p *Practice) (goofspiel.Rules, int) {
+	r, seat := goofspiel.Standard(), 0
+	if p == nil {
+		return r, seat
+	}
+	if p.FairnessMode == goofspiel.Open || p.FairnessMode == goofspiel.Shuffled || p.FairnessMode == "" {
+		r.FairnessMode = p.FairnessMode
+	}
+	if p.TieRule == goofspiel.Split || p.TieRule == goofspiel.Carry {
+		r.TieRule = p.TieRule
+	}
+	if p.Seat != nil && (*p.Seat == 0 || *p.Seat == 1) {
+		seat = *p.Seat
+	}
+	return r, seat
+}
+
+// matchRun is one match's state on the gateway side.
+type matchRun struct {
+	g       *Gateway
+	agentID string
+	id      string
+	seat    int
+	m       *goofspiel.Match
+	sent    int
+	usage   []usageRecord
+}
+
+// playMatch drives one practice match to game_end; false means the match
+// wedged on purpose (the NoFallback tamper).
+func (g *Gateway) playMatch(agentID string, p *Practice) bool {
+	rules, seat := ruleSet(p)
+	if g.opts.Tamper == FakeOpen {
+		rules.FairnessMode = goofspiel.Shuffled
+	}
+	id, seed := g.nextMatchID()
+	m, err := goofspiel.New(rules, seed)
+	if err != nil {
+		return false
+	}
+	run := &matchRun{g: g, agentID: agentID, id: id, seat: seat, m: m}
+	stake := g.claimStake(agentID)
+	g.logf("pyyol-gateway: match %s for %s (seat %d)", id, agentID, seat)
+	// PYYOL-WS-INITIALIZE: initialize carries an id; the ack is awaited
+	// like a turn but its absence changes nothing.
+	run.ask(initializeFrame{T: "initialize", ID: "init_" + id, MatchID: id, Game: "goofspiel", Seat: seat, Players: 2, Rules: rules}, "init_"+id)
+	run.flush()
+	for !m.Done() {
+		if !run.agentBids() {
+			return false
+		}
+		m.Bid(1-seat, goofspiel.Baseline(m.View(1-seat)))
+		run.flush()
+	}
+	res := endResult{Result: m.Result(), Usage: run.usage, Stake: g.settle(agentID, stake, seat, m.Result())}
+	if res.Usage == nil {
+		res.Usage = []usageRecord{}
+	}
+	// PYYOL-WS-GAME-END: the final result and the full record.
+	run.push(gameEndFrame{T: "game_end", MatchID: id, Game: "goofspiel", Seat: seat, Result: res})
+	if g.opts.Referee != nil {
+		g.opts.Referee.Finished(agentID, res.Result)
+	}
+	return true
+}
+
+// agentBids asks the agent for this round's move and seals it, or the
+// fallback when the answer is late, missing, an error or illegal.
+func (r *matchRun) agentBids() bool {
+	id := fmt.Sprintf("turn_%s_%d", r.id, r.m.Round())
+	// PYYOL-WS-TURN: a turn frame with an id and the seat's view.
+	resp, ok := r.ask(turnFrame{T: "turn", ID: id, MatchID: r.id, Game: "goofspiel", View: r.m.View(r.seat)}, id)
+	why := "no response in time"
+	if ok && resp.Error != "" {
+		why = "handler error: " + resp.Error
+	}
+	if ok && resp.Error == "" {
+		var mv goofspiel.Move
+		err := json.Unmarshal(resp.Move, &mv)
+		if err == nil {
+			if r.g.opts.Tamper == IgnoresRound {
+				mv.Round = r.m.Round()
+			}
+			if err = r.m.Bid(r.seat, mv); err == nil {
+				r.record(mv.Round, resp)
+				return true
+			}
+		}
+		why = "illegal move " + string(resp.Move) + ": " + err.Error()
+	}
+	if ref := r.g.opts.Referee; ref != nil {
+		ref.Fallback(r.agentID, r.m.Round(), why)
+	}
+	if r.g.opts.Tamper == NoFallback {
+		return false
+	}
+	// PYYOL-WS-FALLBACK-TIMEOUT, PYYOL-WS-FALLBACK-ILLEGAL,
+	// PYYOL-WS-FALLBACK-ERROR (PYYOL-REF-ERROR-RESPONSE): whatever went
+	// wrong, the engine bids the seat's lowest card and the match goes on.
+	if r.g.opts.Tamper == FallbackHighest {
+		hand := r.m.Hand(r.seat)
+		r.m.Bid(r.seat, goofspiel.Move{Round: r.m.Round(), Card: hand[len(hand)-1]})
+		return true
+	}
+	r.m.Fallback(r.seat)
+	return true
+}
+
+// record keeps a move's self-reported usage with meter_source "sdk"; a
+// malformed record is ignored and never touched the move's legality
+// (PYYOL-REF-USAGE).
+func (r *matchRun) record(round int, resp Frame) {
+	raw := resp.Usage
+	if raw == nil {
+		var inMove struct {
+			Usage json.RawMessage `json:"usage"`
+		}
+		json.Unmarshal(resp.Move, &inMove)
+		raw = inMove.Usage
+	}
+	var u map[string]any
+	if raw == nil || json.Unmarshal(raw, &u) != nil || u == nil {
+		return
+	}
+	u["meter_source"] = "sdk"
+	r.usage = append(r.usage, usageRecord{Round: round, Seat: r.seat, Usage: u, MeterSource: "sdk"})
+}
+
+// ask sends a frame that expects a response echoing id and waits for it,
+// bounded by the turn timeout. With no socket it waits that long for the
+// agent to reconnect; a socket that drops while waiting ends the wait.
+func (r *matchRun) ask(frame any, id string) (Frame, bool) {
+	deadline := time.Now().Add(r.g.opts.TurnTimeout)
+	for {
+		l := r.g.current(r.agentID)
+		if l == nil {
+			if time.Now().After(deadline) {
+				return Frame{}, false
+			}
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		ch := l.expect(id)
+		if l.send(frame) != nil {
+			l.forget(id)
+			return Frame{}, false
+		}
+		wait := time.NewTimer(time.Until(deadline))
+		defer wait.Stop()
+		select {
+		case f := <-ch:
+			return f, true
+		case <-l.closed:
+		case <-wait.C:
+		}
+		l.forget(id)
+		return Frame{}, false
+	}
+}
+
+// push sends a one-way frame to the agent's socket if it has one
+// (PYYOL-WS-ONE-WAY: event and game_end need no response).
+func (r *matchRun) push(frame any) {
+	if l := r.g.current(r.agentID); l != nil {
+		l.send(frame)
+	}
+}
+
+// flush sends the events not sent yet, in seq order (PYYOL-WS-EVENT-SEQ).
+func (r *matchRun) flush() {
+	events := r.m.EventsAfter(r.sent)
+	if r.g.opts.Tamper == UnorderedEvents {
+		slices.Reverse(events)
+	}
+	for _, e := range events {
+		if r.g.opts.Tamper == FakeOpen && e.Type == goofspiel.MatchCreated {
+			p := map[string]any{}
+			for k, v := range e.Payload.(map[string]any) {
+				p[k] = v
+			}
+			p["fairness_mode"] = goofspiel.Open
+			e.Payload = p
+		}
+		r.push(eventFrame{T: "event", MatchID: r.id, Seq: e.Seq, Type: e.Type, Payload: e.Payload})
+	}
+	r.sent = r.m.LastSeq()
+}

@@ -1,0 +1,104 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentgames/conformance/reference/pyyol/manifest"
+)
+
+// Tamper names a deliberate defect, for the kit's own tests: a broken
+// gateway the runner must catch. The zero value is a faithful gateway.
+type Tamper string
+
+// The defects the tamper tests use.
+const (
+	// AnyID applies any response to the turn in flight, whatever its id.
+	AnyID Tamper = "any-id"
+	// LateApplies applies a response to a turn that already timed out to
+	// the turn in flight instead.
+	LateApplies Tamper = "late-applies"
+	// NoFallback wedges the match instead of falling back.
+	NoFallback Tamper = "no-fallback"
+	// FallbackHighest falls back to the highest card instead of the lowest.
+	FallbackHighest Tamper = "fallback-highest"
+	// IgnoresRound plays a move's card whatever round it names.
+	IgnoresRound Tamper = "ignores-round"
+	// AcceptAnyToken registers any token.
+	AcceptAnyToken Tamper = "accept-any-token"
+	// NoReregister refuses a second registration while a match runs.
+	NoReregister Tamper = "no-reregister"
+	// UnorderedEvents sends each round's events in reverse order.
+	UnorderedEvents Tamper = "unordered-events"
+	// FakeOpen announces open prizes but shuffles them.
+	FakeOpen Tamper = "fake-open"
+	// VerifiesAnything reports every endpoint verified.
+	VerifiesAnything Tamper = "verifies-anything"
+	// SignsWrongPath signs the platform's calls over the path "/".
+	SignsWrongPath Tamper = "signs-wrong-path"
+	// CertifiesAnyone lets uncertified agents queue.
+	CertifiesAnyone Tamper = "certifies-anyone"
+	// ShowsDisabledTiers puts disabled tiers on the public menu.
+	ShowsDisabledTiers Tamper = "shows-disabled-tiers"
+	// OpenAdmin serves the admin API without a token.
+	OpenAdmin Tamper = "open-admin"
+	// AcceptsAnyTiers stores tier sets without validating them.
+	AcceptsAnyTiers Tamper = "accepts-any-tiers"
+	// IgnoresLimits queues stakes beyond the agent's limits.
+	IgnoresLimits Tamper = "ignores-limits"
+	// KeepsTieStakes takes the rake from a tied match.
+	KeepsTieStakes Tamper = "keeps-tie-stakes"
+	// RejectsYAML accepts JSON manifests only.
+	RejectsYAML Tamper = "rejects-yaml"
+	// AcceptsSnakeCase reads manifest_version as manifestVersion.
+	AcceptsSnakeCase Tamper = "accepts-snake-case"
+)
+
+// tamperManifest applies the manifest defects to a submitted body; false
+// refuses it.
+func (g *Gateway) tamperManifest(raw []byte) ([]byte, bool) {
+	switch g.opts.Tamper {
+	case RejectsYAML:
+		return raw, bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{"))
+	case AcceptsSnakeCase:
+		return bytes.ReplaceAll(raw, []byte("manifest_version"), []byte("manifestVersion")), true
+	}
+	return raw, true
+}
+
+// skipRule drops the field errors Options.SkipField names: a platform
+// that forgot one field rule.
+func (g *Gateway) skipRule(errs []manifest.FieldError) []manifest.FieldError {
+	if g.opts.SkipField == "" {
+		return errs
+	}
+	var out []manifest.FieldError
+	for _, e := range errs {
+		if e.Field != g.opts.SkipField {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// rewrite passes a frame through Options.Rewrite; without one it is the
+// frame itself, already encoded.
+func (g *Gateway) rewrite(frame any) ([][]byte, error) {
+	data, err := json.Marshal(frame)
+	if err != nil || g.opts.Rewrite == nil {
+		return [][]byte{data}, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, f := range g.opts.Rewrite(m) {
+		b, err := json.Marshal(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}

@@ -1,0 +1,53 @@
+package shareexchange
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/agentgames/conformance/reference/bounty"
+	bountyserver "github.com/agentgames/conformance/reference/bounty/server"
+	"github.com/agentgames/conformance/reference/httplog"
+	"github.com/agentgames/conformance/reference/skeleton"
+)
+
+// BasePath is where `conformance serve` mounts the reference responder;
+// its own bounty platform is under BasePath + PlatformPath.
+const (
+	BasePath     = "/share-exchange"
+	PlatformPath = "/platform"
+)
+
+// New builds the reference (answers shaped as spec/share-exchange/openapi.yaml,
+// SX-OPENAPI): a responder (with its control surface) that
+// reads the board of an in-process bounty platform, and that platform,
+// served beside it so a runner can register, solve and list on it
+// (SX-CONTROL).
+func New(cfg skeleton.Config) http.Handler { return NewBroken(cfg) }
+
+// NewBroken is New with a responder that violates the named rules on
+// purpose, for the tamper tests.
+func NewBroken(cfg skeleton.Config, rules ...string) http.Handler {
+	e := bounty.New(cfg.Seed, cfg.Clock())
+	resp := &Responder{Board: e.Live, Control: true, Broken: map[string]bool{}}
+	for _, r := range rules {
+		resp.Broken[r] = true
+	}
+	platform := http.StripPrefix(BasePath+PlatformPath, bountyserver.NewServer(e))
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, BasePath+PlatformPath+"/") {
+			platform.ServeHTTP(w, r)
+			return
+		}
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = "/" + strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, BasePath), "/")
+		if r2.URL.Path == "/" && r.Method == http.MethodGet {
+			write(w, 200, map[string]any{"protocol": Protocol, "agents": resp.agents(), "platform": PlatformPath})
+			return
+		}
+		resp.ServeHTTP(w, r2)
+	})
+	return httplog.Handler(h, cfg.Log)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,200 @@
+package skeleton
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// The input policy every reference server shares (DESIGN: "Input policy"),
+// so that FORGE, the bounty and Pyyol refuse what Iyra and The Phantom
+// Press refuse, with the same codes:
+//
+//   - a body must be exactly one JSON value, valid UTF-8, of at most the
+//     server's size limit;
+//   - no object in it may repeat a key (encoding/json would silently keep
+//     the last one, so {"turns":1,"turns":9} would mean what a reader of the
+//     first key does not expect);
+//   - a request object may hold only the fields its endpoint documents;
+//   - every refusal is a 400 (413 for size) with a machine-readable code
+//     and a message in the contract's terms, never a Go type.
+
+// Input error codes, shared by every reference server.
+const (
+	CodeInvalidJSON   = "invalid_json"
+	CodeInvalidUTF8   = "invalid_utf8"
+	CodeDuplicateKey  = "duplicate_key"
+	CodeUnknownField  = "unknown_field"
+	CodeWrongType     = "wrong_type"
+	CodeBodyTooLarge  = "payload_too_large"
+	CodeUnreadable    = "unreadable_body"
+	CodeNotAnObject   = "not_an_object"
+	DefaultMaxRequest = 64 << 10
+)
+
+// InputError is a request body the server refuses: Status (400 or 413), a
+// machine-readable Code and a Message for people.
+type InputError struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+// Error returns the message.
+func (e *InputError) Error() string { return e.Message }
+
+func inputErr(code, format string, args ...any) *InputError {
+	return &InputError{Status: http.StatusBadRequest, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ReadBody reads a request body of at most max bytes (max <= 0:
+// DefaultMaxRequest). A larger body is refused as such (413), never
+// truncated and misread.
+func ReadBody(r *http.Request, max int) ([]byte, *InputError) {
+	if max <= 0 {
+		max = DefaultMaxRequest
+	}
+	raw, err := io.ReadAll(io.LimitReader(r.Body, int64(max)+1))
+	if err != nil {
+		return nil, inputErr(CodeUnreadable, "the request body could not be read")
+	}
+	if len(raw) > max {
+		return nil, &InputError{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
+			Message: fmt.Sprintf("the request body exceeds %d bytes", max)}
+	}
+	return raw, nil
+}
+
+// DecodeStrict decodes raw, one JSON object, into v (a pointer to a
+// struct or a map) under the input policy. An empty body is refused too;
+// callers that accept one pass "{}".
+func DecodeStrict(raw []byte, v any) *InputError {
+	if !utf8.Valid(raw) {
+		return inputErr(CodeInvalidUTF8, "the body is not valid UTF-8")
+	}
+	if err := CheckJSON(raw); err != nil {
+		return err
+	}
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return inputErr(CodeNotAnObject, "the body must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return describe(err)
+	}
+	return nil
+}
+
+// CheckJSON reports whether raw is exactly one JSON value in which no
+// object repeats a key.
+func CheckJSON(raw []byte) *InputError {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := scanValue(dec, 0); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return inputErr(CodeInvalidJSON, "the body holds more than one JSON value")
+	}
+	return nil
+}
+
+// maxDepth bounds nesting so a body of ten thousand '[' cannot exhaust
+// the stack.
+const maxDepth = 64
+
+func scanValue(dec *json.Decoder, depth int) *InputError {
+	if depth > maxDepth {
+		return inputErr(CodeInvalidJSON, "the body nests deeper than %d levels", maxDepth)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return inputErr(CodeInvalidJSON, "the body is not valid JSON")
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	switch delim {
+	case '{':
+		return scanObject(dec, depth)
+	case '[':
+		for dec.More() {
+			if err := scanValue(dec, depth+1); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return inputErr(CodeInvalidJSON, "the body is not valid JSON")
+		}
+		return nil
+	}
+	return inputErr(CodeInvalidJSON, "the body is not valid JSON")
+}
+
+func scanObject(dec *json.Decoder, depth int) *InputError {
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return inputErr(CodeInvalidJSON, "the body is not valid JSON")
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return inputErr(CodeDuplicateKey, "key %q appears twice in one object", key)
+		}
+		seen[key] = true
+		if err := scanValue(dec, depth+1); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return inputErr(CodeInvalidJSON, "the body is not valid JSON")
+	}
+	return nil
+}
+
+// describe turns a decoding error into the policy's terms: the field and
+// the JSON kind expected, never a Go type.
+func describe(err error) *InputError {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "the body"
+		}
+		return inputErr(CodeWrongType, "field %s must be %s, not a JSON %s", field, jsonKind(te.Type), te.Value)
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return inputErr(CodeUnknownField, "field %s is not part of this request", name)
+	}
+	return inputErr(CodeInvalidJSON, "the body is not a valid request object")
+}
+
+// jsonKind names the JSON kind a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
+}

@@ -1,0 +1,82 @@
+package skeleton_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agentgames/conformance/reference/skeleton"
+)
+
+type extendBody struct {
+	Turns *int    `json:"turns"`
+	Note  *string `json:"note"`
+}
+
+func TestTheInputPolicyRefusesWithACode(t *testing.T) {
+	cases := map[string]string{
+		`{"turns":1,"turns":9}`:              skeleton.CodeDuplicateKey,
+		`{"turns":1,"extra":true}`:           skeleton.CodeUnknownField,
+		"{\"note\":\"\xff\"}":                skeleton.CodeInvalidUTF8,
+		`{"turns":"many"}`:                   skeleton.CodeWrongType,
+		`{"turns":9223372036854775808}`:      skeleton.CodeWrongType,
+		`{"turns":1} {"turns":2}`:            skeleton.CodeInvalidJSON,
+		`[1]`:                                skeleton.CodeNotAnObject,
+		`{"turns":`:                          skeleton.CodeInvalidJSON,
+		strings.Repeat("[", 100000):          skeleton.CodeInvalidJSON,
+		`{"note":{"a":1,"b":{"a":1,"a":2}}}`: skeleton.CodeDuplicateKey,
+	}
+	for body, code := range cases {
+		var v extendBody
+		err := skeleton.DecodeStrict([]byte(body), &v)
+		if err == nil || err.Code != code || err.Status != http.StatusBadRequest {
+			t.Errorf("%.40q: got %+v, want code %s", body, err, code)
+			continue
+		}
+		for _, goWord := range []string{"*int", "int64", "json:", "Go ", "struct", "reflect"} {
+			if strings.Contains(err.Message, goWord) {
+				t.Errorf("%.40q: message %q shows a Go type or package (%s)", body, err.Message, goWord)
+			}
+		}
+	}
+	var v extendBody
+	if err := skeleton.DecodeStrict([]byte(`{"turns": 3}`), &v); err != nil || *v.Turns != 3 {
+		t.Fatalf("a good body: %v", err)
+	}
+}
+
+func TestReadBodyRefusesTooLargeAs413(t *testing.T) {
+	r := httptest.NewRequest("POST", "/", strings.NewReader(strings.Repeat("x", 11)))
+	if _, err := skeleton.ReadBody(r, 10); err == nil || err.Status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestBufferedWritesOnlyAfterTheHandlerReturned: the answer reaches the
+// client as the handler wrote it, after the handler returned.
+func TestBufferedWritesOnlyAfterTheHandlerReturned(t *testing.T) {
+	returned := false
+	h := skeleton.Buffered(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-A", "1")
+		w.WriteHeader(http.StatusTeapot)
+		w.Write([]byte("body"))
+		if _, ok := w.(*httptest.ResponseRecorder); ok {
+			t.Error("the handler wrote to the client directly")
+		}
+		returned = true
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if !returned || rec.Code != http.StatusTeapot || rec.Body.String() != "body" || rec.Header().Get("X-A") != "1" {
+		t.Fatalf("got %d %q %v", rec.Code, rec.Body.String(), rec.Header())
+	}
+}
+
+func TestWriteErrorIsCoded(t *testing.T) {
+	rec := httptest.NewRecorder()
+	skeleton.WriteError(rec, 400, "bad", "a <b> c")
+	if got := rec.Body.String(); got != `{"code":"bad","message":"a <b> c"}`+"\n" {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -1,0 +1,96 @@
+package skeleton
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+)
+
+// Encoded is a response rendered to bytes. A server builds it while it
+// holds its lock (so the encoder reads a consistent state) and writes it
+// after releasing the lock, so a client that never reads its answer
+// blocks only its own connection, never the server.
+type Encoded struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// EncodeJSON renders v as a JSON answer with status. HTML characters are
+// not escaped (bodies are JSON, not HTML). A value that cannot be encoded is
+// a coded 500 whose message names no Go type.
+func EncodeJSON(status int, v any) Encoded {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return EncodeJSON(http.StatusInternalServerError, CodedError{Code: "internal", Message: "the answer could not be encoded"})
+	}
+	h := http.Header{}
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	return Encoded{Status: status, Header: h, Body: buf.Bytes()}
+}
+
+// Write sends e; call it after releasing any lock.
+func (e Encoded) Write(w http.ResponseWriter) {
+	for k, vs := range e.Header {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(e.Body)
+}
+
+// CodedError is the smallest error body of the policy: a machine-readable
+// code and a message for people. Servers whose contract documents more
+// fields embed or extend it.
+type CodedError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// WriteError answers a coded error at once (no lock may be held).
+func WriteError(w http.ResponseWriter, status int, code, message string) {
+	EncodeJSON(status, CodedError{Code: code, Message: message}).Write(w)
+}
+
+// WriteInputError answers a refused body under the input policy.
+func WriteInputError(w http.ResponseWriter, e *InputError) {
+	WriteError(w, e.Status, e.Code, e.Message)
+}
+
+// Buffered runs h against an in-memory response and copies it to the
+// client only after h returned, with every lock h took released. Servers
+// whose handlers write while holding a lock wrap themselves in it.
+func Buffered(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		buf := &bufferWriter{header: http.Header{}}
+		h.ServeHTTP(buf, r)
+		e := Encoded{Status: buf.status, Header: buf.header, Body: buf.body.Bytes()}
+		if e.Status == 0 {
+			e.Status = http.StatusOK
+		}
+		e.Write(w)
+	})
+}
+
+// bufferWriter is the in-memory http.ResponseWriter of Buffered.
+type bufferWriter struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferWriter) Header() http.Header { return b.header }
+
+func (b *bufferWriter) WriteHeader(status int) {
+	if b.status == 0 {
+		b.status = status
+	}
+}
+
+func (b *bufferWriter) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
+}
