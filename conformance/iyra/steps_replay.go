@@ -273,10 +273,21 @@ func (w *world) nextStepsRead() error {
 	if r.VoluntaryNextSteps == nil {
 		return verdict.Failf("IYRA-NEXT-STEPS-READ-ONLY", "a voluntary_next_steps list", clip(w.replay), "a verified replay")
 	}
+	unmarked := 0
 	for _, e := range r.VoluntaryNextSteps {
 		m, _ := e.(map[string]any)
-		if method := strings.ToUpper(str(m["method"])); method != http.MethodGet && method != http.MethodHead {
+		method := strings.ToUpper(str(m["method"]))
+		switch {
+		case method == "":
+			unmarked++ // the entry's shape is open; a method field is the kit's
+		case method != http.MethodGet && method != http.MethodHead:
 			return verdict.Failf("IYRA-NEXT-STEPS-READ-ONLY", "a read request (GET or HEAD)", e, "voluntary_next_steps entry")
+		}
+	}
+	if unmarked > 0 {
+		w.note("IYRA-OPENAPI", "a method on every voluntary_next_steps entry", clip(w.replay), "%d entries name no method", unmarked)
+		if unmarked == len(r.VoluntaryNextSteps) {
+			return verdict.Skipf("unchecked: no voluntary_next_steps entry names its method")
 		}
 	}
 	return nil
