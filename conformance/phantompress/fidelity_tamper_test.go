@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	pp "github.com/agentgames/conformance/reference/phantompress"
 )
 
@@ -65,14 +66,14 @@ func renameSettlement(m map[string]any) {
 func publishKeepsTrust() http.Handler {
 	sh := newShift()
 	var action string
-	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
-		req: func(r *http.Request, body []byte) []byte {
+	return harness.Wrap(pp.New(suite.ReferenceConfig{Seed: 3}),
+		func(r *http.Request, body []byte) []byte {
 			if isAction(r) {
 				action = actionOf(body)
 			}
 			return body
 		},
-		resp: func(r *http.Request, status *int, m map[string]any) {
+		func(r *http.Request, status *int, m map[string]any) {
 			renameSettlement(m)
 			id, st := runOf(m)
 			if st == nil || id == "" {
@@ -90,7 +91,7 @@ func publishKeepsTrust() http.Handler {
 			if _, ok := st["score"]; ok {
 				st["score"] = jsonInt(st, "score") + 5*(shown-real)
 			}
-		}}
+		})
 }
 
 // lookCostsNoTurn lets look spend no turn, keeping the shown turn (and the
@@ -98,14 +99,14 @@ func publishKeepsTrust() http.Handler {
 func lookCostsNoTurn() http.Handler {
 	sh := newShift()
 	var action string
-	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
-		req: func(r *http.Request, body []byte) []byte {
+	return harness.Wrap(pp.New(suite.ReferenceConfig{Seed: 3}),
+		func(r *http.Request, body []byte) []byte {
 			if isAction(r) {
 				action = actionOf(body)
 			}
 			return body
 		},
-		resp: func(r *http.Request, status *int, m map[string]any) {
+		func(r *http.Request, status *int, m map[string]any) {
 			id, st := runOf(m)
 			if st == nil || id == "" {
 				return
@@ -123,14 +124,14 @@ func lookCostsNoTurn() http.Handler {
 			if _, ok := st["score"]; ok {
 				st["score"] = jsonInt(st, "score") + sh.offset[id]
 			}
-		}}
+		})
 }
 
 // readsShowNoText answers a read or an interview without the text it
 // acquired: no text or claims in its event, and none in its narrative.
 func readsShowNoText() http.Handler {
-	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
-		resp: func(r *http.Request, status *int, m map[string]any) {
+	return harness.Wrap(pp.New(suite.ReferenceConfig{Seed: 3}), nil,
+		func(r *http.Request, status *int, m map[string]any) {
 			events, _ := m["events"].([]any)
 			for _, e := range events {
 				ev, _ := e.(map[string]any)
@@ -147,7 +148,7 @@ func readsShowNoText() http.Handler {
 					delete(src, "claims")
 				}
 			}
-		}}
+		})
 }
 
 // ownerWritesUnchecked lets any key extend, hide or review any run: it
@@ -191,24 +192,11 @@ func ownerWritesUnchecked() http.Handler {
 // (issue 8: no masked failures; issue 14: no silent pass behind a REFERENCE
 // shape). Looking for free is caught now that every action's turn is MUST.
 func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
-	cases := []struct {
-		name    string
-		handler http.Handler
-		rule    string
-		rules   []string
-	}{
-		{"publish takes no trust, settlement in another shape", publishKeepsTrust(), "PP-SETTLE-TABLE",
-			[]string{"PP-SETTLE-TABLE", "PP-SETTLE-FIRED", "PP-EVENTS"}},
-		{"look spends no turn", lookCostsNoTurn(), "PP-ACTION-TURN", []string{"PP-ACTION-TURN"}},
-		{"no ownership check on extend, visibility and review", ownerWritesUnchecked(), "PP-ERR-403", []string{"PP-ERR-403"}},
-		{"read and interview show no text", readsShowNoText(), "PP-READ-TEXT", []string{"PP-READ-TEXT"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rep := liveReport(t, c.handler, -1, c.rules...)
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("%s did not fail (exit %d): %s", c.rule, rep.ExitCode(), strings.Join(failedChecks(rep), "\n"))
-			}
-		})
-	}
+	harness.Test(t, Protocol, []harness.Case{
+		{Name: "publish takes no trust, settlement in another shape", Rule: "PP-SETTLE-TABLE", Target: publishKeepsTrust(),
+			Rules: []string{"PP-SETTLE-TABLE", "PP-SETTLE-FIRED", "PP-EVENTS"}},
+		{Name: "look spends no turn", Rule: "PP-ACTION-TURN", Target: lookCostsNoTurn()},
+		{Name: "no ownership check on extend, visibility and review", Rule: "PP-ERR-403", Target: ownerWritesUnchecked()},
+		{Name: "read and interview show no text", Rule: "PP-READ-TEXT", Target: readsShowNoText()},
+	})
 }
