@@ -14,12 +14,20 @@ import (
 const module = "github.com/agentgames/conformance"
 
 // httpPackages are the packages under reference/ that serve HTTP although no
-// path element is named "server": the shared request log, and The Phantom
-// Press, whose server still sits at the root of its folder (its engine is
-// reference/phantompress/engine; moving the server is a follow-up).
+// path element is named "server": the shared request log; the server
+// skeleton (Config, and the strict JSON decoder and coded-error writer every
+// server shares; only servers import it); The Phantom Press, whose server
+// still sits at the root of its folder (its engine is
+// reference/phantompress/engine; moving the server is a follow-up); Pyyol's
+// reference push agent, an HTTP endpoint (its engine is
+// reference/pyyol/goofspiel); and the bounty's MCP server, Streamable HTTP
+// in front of the bounty engine.
 var httpPackages = []string{
 	module + "/reference/httplog",
+	module + "/reference/skeleton",
 	module + "/reference/phantompress",
+	module + "/reference/pyyol/agent",
+	module + "/reference/bounty/mcpserver",
 }
 
 // packageDeps maps every package of the module to its imports, direct and
@@ -139,6 +147,11 @@ func TestClassification(t *testing.T) {
 		module + "/reference/iyra/server":         false,
 		module + "/reference/forge/server":        false,
 		module + "/reference/httplog":             false,
+		module + "/reference/skeleton":            false,
+		module + "/reference/pyyol/agent":         false,
+		module + "/reference/bounty/mcpserver":    false,
+		module + "/reference/pyyol/goofspiel":     true,
+		module + "/reference/bounty":              true,
 		module + "/conformance/iyra":              false,
 	} {
 		if got := isEngine(pkg); got != want {

@@ -67,7 +67,7 @@ func (c *client) want2xx(ctx context.Context, rule, method, path string, body, v
 		return err
 	}
 	if resp.Status != http.StatusOK {
-		return verdict.Failf(rule, "200", resp.Status, "%s %s: %s", method, path, clip(resp.Body))
+		return verdict.Failf(rule, "200", resp.Status, "%s %s: %s", method, path, c.clip(resp.Body))
 	}
 	if v == nil {
 		return nil
@@ -75,12 +75,9 @@ func (c *client) want2xx(ctx context.Context, rule, method, path string, body, v
 	return resp.Decode(rule, v)
 }
 
-func clip(b []byte) string {
-	if len(b) > 400 {
-		return string(b[:400]) + "…"
-	}
-	return string(b)
-}
+// clip shows a body in a failure: every secret the run learnt is redacted
+// before the body is cut, so no key is ever half shown.
+func (c *client) clip(b []byte) string { return c.env.HTTP.Secrets().Clip(b) }
 
 // agent is a registered identity the runner plays.
 type agent struct {
@@ -105,7 +102,7 @@ func (c *client) register(ctx context.Context) (agent, error) {
 		return agent{}, err
 	}
 	if !out.OK || out.AgentID == "" {
-		return agent{}, verdict.Failf("BOUNTY-REG-POW", "{ok: true, agent_id}", clip(c.last.Body), "a valid proof")
+		return agent{}, verdict.Failf("BOUNTY-REG-POW", "{ok: true, agent_id}", c.clip(c.last.Body), "a valid proof")
 	}
 	if out.Secret != "" {
 		c.env.HTTP.Secrets().Add(out.Secret)
@@ -125,7 +122,7 @@ func (c *client) regChallenge(ctx context.Context) (regChallenge, error) {
 		return ch, err
 	}
 	if ch.Token == "" || ch.Bits <= 0 || ch.Bits > 32 {
-		return ch, verdict.Failf("BOUNTY-REG-CHALLENGE", "{reg_token, pow_bits} with 0 < pow_bits <= 32", clip(c.last.Body), "a runner cannot solve more")
+		return ch, verdict.Failf("BOUNTY-REG-CHALLENGE", "{reg_token, pow_bits} with 0 < pow_bits <= 32", c.clip(c.last.Body), "a runner cannot solve more")
 	}
 	c.env.HTTP.Secrets().Add(ch.Token)
 	return ch, nil
@@ -143,7 +140,7 @@ func (c *client) live(ctx context.Context) (string, int, error) {
 		return "", 0, err
 	}
 	if out.Active.ChallengeID == "" {
-		return "", 0, verdict.Failf("BOUNTY-REGISTRY", "an active challenge_id", clip(c.last.Body), "GET /challenges")
+		return "", 0, verdict.Failf("BOUNTY-REGISTRY", "an active challenge_id", c.clip(c.last.Body), "GET /challenges")
 	}
 	return out.Active.ChallengeID, out.Active.Round, nil
 }
@@ -199,7 +196,7 @@ func (c *client) solveAs(ctx context.Context, cid string, m manifestDoc, a agent
 		return "", err
 	}
 	if out.ShareHex == "" {
-		return "", verdict.Failf("BOUNTY-SOLVE-SHARE", "{share_hex}", clip(c.last.Body), "an accepted solve")
+		return "", verdict.Failf("BOUNTY-SOLVE-SHARE", "{share_hex}", c.clip(c.last.Body), "an accepted solve")
 	}
 	return out.ShareHex, nil
 }

@@ -49,11 +49,11 @@ func (c *client) rpc(ctx context.Context, method string, params any, notify bool
 		return resp, nil, err
 	}
 	if resp.Status != http.StatusOK {
-		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", "200 with a JSON-RPC response", resp.Status, "%s: %s", method, clip(resp.Body))
+		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", "200 with a JSON-RPC response", resp.Status, "%s: %s", method, c.clip(resp.Body))
 	}
 	var reply rpcReply
 	if err := json.Unmarshal(eventData(resp), &reply); err != nil || reply.JSONRPC != "2.0" {
-		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", "a JSON-RPC 2.0 response", clip(resp.Body), "%s", method)
+		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", "a JSON-RPC 2.0 response", c.clip(resp.Body), "%s", method)
 	}
 	return resp, &reply, nil
 }
@@ -137,7 +137,7 @@ func (c *client) callTool(ctx context.Context, tool string, args map[string]any)
 		} `json:"content"`
 	}
 	if err := json.Unmarshal(reply.Result, &res); err != nil || len(res.Content) == 0 {
-		return raw, verdict.Failf("BOUNTY-MCP-FLOW", "a tools/call result with content", clip(reply.Result), "%s", tool)
+		return raw, verdict.Failf("BOUNTY-MCP-FLOW", "a tools/call result with content", c.clip(reply.Result), "%s", tool)
 	}
 	text := []byte(res.Content[0].Text)
 	status := http.StatusOK

@@ -130,7 +130,7 @@ func (w *world) answerIs(status int, code string) error {
 	var r refusal
 	_ = w.last.Decode(w.rule, &r)
 	if w.last.Status != status || r.Code != code {
-		return verdict.Failf(w.rule, fmt.Sprintf("%d %s", status, code), fmt.Sprintf("%d %s", w.last.Status, r.Code), "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule, fmt.Sprintf("%d %s", status, code), fmt.Sprintf("%d %s", w.last.Status, r.Code), "%s", w.clip(w.last.Body))
 	}
 	return nil
 }
@@ -140,7 +140,7 @@ func (w *world) answer4xx() error {
 		return verdict.Errorf("no answer yet")
 	}
 	if w.last.Status/100 != 4 {
-		return verdict.Failf(w.rule, "a 4xx refusal", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule, "a 4xx refusal", w.last.Status, "%s", w.clip(w.last.Body))
 	}
 	return nil
 }
@@ -163,7 +163,7 @@ func (w *world) bodyOf() string {
 	if w.last == nil {
 		return ""
 	}
-	return clip(w.last.Body)
+	return w.clip(w.last.Body)
 }
 
 // secondsPass moves the embedded reference's clock; live targets skip.

@@ -64,7 +64,7 @@ func (w *world) combine(ctx context.Context, pairs string, corrupt int) error {
 // round (the scenario's MUST rule).
 func (w *world) combineRefused(ctx context.Context) error {
 	if w.last.Status/100 != 4 {
-		return verdict.Failf(w.rule, "a 4xx refusal", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf(w.rule, "a 4xx refusal", w.last.Status, "%s", w.clip(w.last.Body))
 	}
 	return w.roundOpen(ctx)
 }
@@ -85,7 +85,7 @@ func (w *world) roundOpen(ctx context.Context) error {
 
 func (w *world) combineWon() error {
 	if w.won == nil {
-		return verdict.Failf("BOUNTY-PAYOUT", "200: a coalition of k credited solvers wins", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("BOUNTY-PAYOUT", "200: a coalition of k credited solvers wins", w.last.Status, "%s", w.clip(w.last.Body))
 	}
 	return nil
 }

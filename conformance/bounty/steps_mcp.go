@@ -68,7 +68,7 @@ func (w *world) listTools(ctx context.Context) ([]string, error) {
 		} `json:"tools"`
 	}
 	if reply.Error != nil || json.Unmarshal(reply.Result, &r) != nil || len(r.Tools) == 0 {
-		return nil, verdict.Failf("BOUNTY-MCP-FLOW", "tools/list answers its tools", clip(reply.Result), "")
+		return nil, verdict.Failf("BOUNTY-MCP-FLOW", "tools/list answers its tools", w.clip(reply.Result), "")
 	}
 	names := make([]string, len(r.Tools))
 	for i, t := range r.Tools {
@@ -83,7 +83,7 @@ func (w *world) roundsOverMCP(ctx context.Context) error {
 		return err
 	}
 	if resp.Status != http.StatusOK || !strings.Contains(string(resp.Body), "challenge_id") {
-		return verdict.Failf("BOUNTY-MCP-FLOW", "tools/call answers the live challenge", clip(resp.Body), "")
+		return verdict.Failf("BOUNTY-MCP-FLOW", "tools/call answers the live challenge", w.clip(resp.Body), "")
 	}
 	return nil
 }
@@ -124,7 +124,7 @@ func (w *world) notify(ctx context.Context, method string) error {
 
 func (w *world) accepted202() error {
 	if w.last.Status != http.StatusAccepted || len(strings.TrimSpace(string(w.last.Body))) != 0 {
-		return verdict.Failf("BOUNTY-MCP-NOTIFY", "202 with no body", w.last.Status, "body %q", clip(w.last.Body))
+		return verdict.Failf("BOUNTY-MCP-NOTIFY", "202 with no body", w.last.Status, "body %q", w.clip(w.last.Body))
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func (w *world) mustPost(ctx context.Context, body map[string]any) error {
 		return err
 	}
 	if w.last.Status != http.StatusOK {
-		return verdict.Failf("BOUNTY-PEERS-LIST", "200 for a valid listing", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("BOUNTY-PEERS-LIST", "200 for a valid listing", w.last.Status, "%s", w.clip(w.last.Body))
 	}
 	return nil
 }
@@ -140,7 +140,7 @@ func (w *world) delist(ctx context.Context, i int) error {
 		return err
 	}
 	if w.last.Status != http.StatusOK {
-		return verdict.Failf("BOUNTY-PEERS-DELIST", 200, w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("BOUNTY-PEERS-DELIST", 200, w.last.Status, "%s", w.clip(w.last.Body))
 	}
 	return nil
 }

@@ -154,7 +154,7 @@ func (w *world) takeUniqueName(ctx context.Context, i int) error {
 		return err
 	}
 	if w.last.Status != http.StatusOK {
-		return verdict.Failf("BOUNTY-PROFILE-NAME", "200 for a unique 2-32 char name", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("BOUNTY-PROFILE-NAME", "200 for a unique 2-32 char name", w.last.Status, "%s", w.clip(w.last.Body))
 	}
 	w.names[i] = name
 	return nil

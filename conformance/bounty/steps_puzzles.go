@@ -70,14 +70,14 @@ func shortNonce(token string, bits int) string {
 
 func (w *world) registrationAccepted() error {
 	if w.last.Status != http.StatusOK || w.regOut["ok"] != true || w.regOut["agent_id"] == nil {
-		return verdict.Failf("BOUNTY-REG-POW", "200 {ok: true, agent_id}", w.last.Status, "%s", clip(w.last.Body))
+		return verdict.Failf("BOUNTY-REG-POW", "200 {ok: true, agent_id}", w.last.Status, "%s", w.clip(w.last.Body))
 	}
 	return nil
 }
 
 func (w *world) registrationRefused() error {
 	if w.last.Status/100 != 4 || w.regOut["agent_id"] != nil {
-		return verdict.Failf("BOUNTY-REG-POW", "a 4xx refusal without agent_id", w.last.Status, "a nonce with pow_bits-1 leading zero bits: %s", clip(w.last.Body))
+		return verdict.Failf("BOUNTY-REG-POW", "a 4xx refusal without agent_id", w.last.Status, "a nonce with pow_bits-1 leading zero bits: %s", w.clip(w.last.Body))
 	}
 	return nil
 }
@@ -230,14 +230,14 @@ func (w *world) strangerSolves(ctx context.Context, s int) error {
 func (w *world) solveAccepted() error {
 	h, _ := raw(w.last)["share_hex"].(string)
 	if w.last.Status != http.StatusOK || h == "" {
-		return verdict.Failf(w.rule, "200 {share_hex}", w.last.Status, "a correct solution: %s", clip(w.last.Body))
+		return verdict.Failf(w.rule, "200 {share_hex}", w.last.Status, "a correct solution: %s", w.clip(w.last.Body))
 	}
 	return nil
 }
 
 func (w *world) solveRefused() error {
 	if w.last.Status/100 != 4 || bytes.Contains(w.last.Body, []byte("share_hex")) {
-		return verdict.Failf(w.rule, "a 4xx refusal without share_hex", w.last.Status, "a wrong solution: %s", clip(w.last.Body))
+		return verdict.Failf(w.rule, "a 4xx refusal without share_hex", w.last.Status, "a wrong solution: %s", w.clip(w.last.Body))
 	}
 	return nil
 }

@@ -136,7 +136,7 @@ func (w *world) rotate(ctx context.Context, st *runState) error {
 		return err
 	}
 	if resp.Status != http.StatusOK {
-		return verdict.Failf("BOUNTY-PAYOUT", "a coalition of 3 credited solvers wins", resp.Status, "setup: %s", clip(resp.Body))
+		return verdict.Failf("BOUNTY-PAYOUT", "a coalition of 3 credited solvers wins", resp.Status, "setup: %s", w.clip(resp.Body))
 	}
 	return nil
 }
@@ -155,7 +155,7 @@ func (w *world) delistAll(ctx context.Context, st *runState) error {
 			return err
 		}
 		if resp.Status != http.StatusOK {
-			return verdict.Failf("BOUNTY-PEERS-DELIST", "200 for remove: true", resp.Status, "setup: %s", clip(resp.Body))
+			return verdict.Failf("BOUNTY-PEERS-DELIST", "200 for remove: true", resp.Status, "setup: %s", w.clip(resp.Body))
 		}
 	}
 	st.mu.Lock()

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/baseline"
-	"github.com/agentgames/conformance/conformance/forge"
 	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/report"
 	"github.com/agentgames/conformance/conformance/shareexchange"
@@ -44,7 +43,6 @@ type runOptions struct {
 	rate                          float64
 	timeout, deadline             time.Duration
 	quiet, color                  bool
-	allowAuthoring                bool
 	out                           outputs
 }
 
@@ -64,7 +62,6 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary, not live progress")
 	fs.BoolVar(&o.color, "color", false, "colour the status words")
-	fs.BoolVar(&o.allowAuthoring, "allow-authoring", false, "forge: let a live run append one level (authoring is permanent)")
 	fs.StringVar(&o.out.junit, "junit", "", "write a JUnit XML report to this file")
 	fs.StringVar(&o.out.json, "json", "", "write a JSON report (results keyed by rule ID) to this file")
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
@@ -169,7 +166,6 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conformance run:", err)
 		return ExitError
 	}
-	forge.SetAllowAuthoring(o.allowAuthoring)
 	ctx, stop := o.runContext(stdout)
 	defer stop()
 	rep, err := suite.Run(ctx, cfg)

@@ -117,7 +117,9 @@ func ServeMux(ps []*suite.Protocol, seed uint64, logger *log.Logger) http.Handle
 	for _, p := range ps {
 		h := p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(seed)})
 		mux.Handle(p.BasePath, h)
-		mux.Handle(p.BasePath+"/", h)
+		if p.BasePath != "/" { // a root mount (FORGE) is already a subtree; "//" would redirect /x to /x/
+			mux.Handle(p.BasePath+"/", h)
+		}
 		index[p.Name] = p.BasePath
 	}
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {

@@ -12,7 +12,7 @@ import (
 	"github.com/agentgames/conformance/conformance/forge"
 )
 
-const solveExamples = `  conformance solve forge --target http://127.0.0.1:8080/forge
+const solveExamples = `  conformance solve forge --target http://127.0.0.1:8080
   FORGE_API_KEY=... conformance solve forge --target https://forge.example --levels 3 --rate 2
 `
 

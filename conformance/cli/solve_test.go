@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/cli"
 	"github.com/agentgames/conformance/conformance/forge"
+	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/suite"
 )
 
@@ -84,4 +87,25 @@ func TestSolveStopsOutsideTheDSLWithoutFailing(t *testing.T) {
 	require.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
 	assert.Contains(t, out.String(), "outside the kit's DSL")
 	assert.Contains(t, out.String(), "cleared 0 levels")
+}
+
+// TestServeMountsForgeAtTheRoot: beside the other protocols, FORGE's
+// documents and API answer at the origin root and under /forge, and the
+// other protocols keep their own paths.
+func TestServeMountsForgeAtTheRoot(t *testing.T) {
+	srv := httptest.NewServer(cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0)))
+	defer srv.Close()
+	for _, p := range []string{"/openapi.json", "/spec/dsl.md", "/api/chain", "/forge/openapi.json", "/forge/api/chain"} {
+		resp, err := http.Get(srv.URL + p)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, 200, resp.StatusCode, p)
+	}
+	resp, err := http.Get(srv.URL + "/")
+	require.NoError(t, err)
+	var index struct{ Protocols map[string]string }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&index))
+	resp.Body.Close()
+	assert.Equal(t, "/", index.Protocols["forge"])
+	assert.Equal(t, "/api/v5", index.Protocols["iyra"], "the index at / is still served")
 }

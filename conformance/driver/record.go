@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -29,11 +28,9 @@ var secretHeaders = map[string]bool{
 type Secrets struct {
 	mu     sync.RWMutex
 	values []string
-	// literals are the values and their base64 fragments, longest first.
+	// literals are the values, their form-encoded spellings and their
+	// base64 fragments, longest first.
 	literals []string
-	// spellings matches every escaped or encoded spelling of every value;
-	// nil until first needed after a change.
-	spellings *regexp.Regexp
 }
 
 // Add registers a secret; values shorter than 6 bytes are ignored because
@@ -52,11 +49,9 @@ func (s *Secrets) Add(v string) {
 	// Longest first, so a secret that is a prefix of another never leaves
 	// the longer one's tail behind.
 	s.values = insertLongestFirst(s.values, v)
-	s.literals = insertLongestFirst(s.literals, v)
-	for _, frag := range base64Fragments(v) {
-		s.literals = insertLongestFirst(s.literals, frag)
+	for _, lit := range append(append([]string{v}, formSpellings(v)...), base64Fragments(v)...) {
+		s.literals = insertLongestFirst(s.literals, lit)
 	}
-	s.spellings = nil
 }
 
 func insertLongestFirst(list []string, v string) []string {
@@ -128,46 +123,25 @@ func (s *Secrets) learn(v any) {
 
 // Redact returns text with every registered secret replaced, in every
 // spelling it can take in a body or a URL: as learned, JSON-escaped,
-// percent-encoded, or inside base64 (HTTP Basic).
+// percent- or form-encoded, or inside base64 (HTTP Basic).
 func (s *Secrets) Redact(text string) string {
 	if s == nil {
 		return text
 	}
 	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.literals) == 0 {
+		return text
+	}
 	for _, v := range s.literals {
 		if strings.Contains(text, v) {
 			text = strings.ReplaceAll(text, v, Redacted)
 		}
 	}
-	s.mu.RUnlock()
-	if strings.ContainsAny(text, `\%+`) {
-		if re := s.spellingsPattern(); re != nil {
-			text = re.ReplaceAllLiteralString(text, Redacted)
-		}
+	if mayBeEscaped(text) {
+		text = replaceSpans(text, decodeEscapes(text).spans(s.literals), Redacted)
 	}
 	return text
-}
-
-// spellingsPattern returns the one expression matching every escaped or
-// encoded spelling of every secret, longest secrets first, building it
-// after a change.
-func (s *Secrets) spellingsPattern() *regexp.Regexp {
-	s.mu.RLock()
-	re := s.spellings
-	s.mu.RUnlock()
-	if re != nil {
-		return re
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.spellings == nil && len(s.values) > 0 {
-		alts := make([]string, len(s.values))
-		for i, v := range s.values {
-			alts[i] = spellingPattern(v)
-		}
-		s.spellings = regexp.MustCompile(strings.Join(alts, "|"))
-	}
-	return s.spellings
 }
 
 // headerMap flattens and redacts a header for a transcript.

@@ -5,7 +5,9 @@
 package forge
 
 import (
+	"flag"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/agentgames/conformance/conformance/suite"
@@ -21,6 +23,17 @@ var allowAuthoring atomic.Bool
 // runs always may, since the reference is thrown away after the run.
 func SetAllowAuthoring(on bool) { allowAuthoring.Store(on) }
 
+// bindFlags binds --allow-authoring on `conformance run`; each run starts
+// without it.
+func bindFlags(fs *flag.FlagSet) {
+	allowAuthoring.Store(false)
+	fs.BoolFunc("allow-authoring", "forge: let a live run append one level (authoring is permanent; at most one per run)", func(v string) error {
+		on, err := strconv.ParseBool(v)
+		allowAuthoring.Store(on)
+		return err
+	})
+}
+
 // Protocol describes FORGE to the runner.
 func Protocol() *suite.Protocol {
 	return &suite.Protocol{
@@ -30,6 +43,8 @@ func Protocol() *suite.Protocol {
 		Package:    "forge",
 		RulePrefix: "FORGE",
 		BasePath:   server.BasePath,
+		Preflight:  "/api/chain", // the public chain summary
+		Flags:      bindFlags,
 		Reference:  Reference,
 		Steps:      Steps,
 		Properties: []suite.Property{{

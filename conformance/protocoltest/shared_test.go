@@ -1,6 +1,7 @@
 package protocoltest_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -96,5 +97,25 @@ func TestSharedFolderDefects(t *testing.T) {
 				t.Fatalf("CheckAll = %v, want a problem containing %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestASideRunsOnlyItsOwnFeatures: a run of bell-count plays count.feature
+// alone and reports only BELL-COUNT among the protocol's rules.
+func TestASideRunsOnlyItsOwnFeatures(t *testing.T) {
+	count := bellSides(bellCode)[1]
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{count}, Seed: 1, CaseDir: t.TempDir()})
+	if err != nil || rep.ExitCode() != 0 {
+		t.Fatalf("run: %v, exit %d", err, rep.ExitCode())
+	}
+	var names []string
+	for _, r := range rep.Results {
+		names = append(names, r.Name)
+	}
+	if len(names) != 1 || names[0] != "two rings" {
+		t.Fatalf("bell-count ran %q, want only its own scenario %q", names, "two rings")
+	}
+	if len(rep.Protocols) != 1 || len(rep.Protocols[0].Rules) != 1 || rep.Protocols[0].Rules[0].ID != "BELL-COUNT" {
+		t.Fatalf("bell-count's report lists rules %+v, want BELL-COUNT alone", rep.Protocols)
 	}
 }

@@ -29,7 +29,9 @@ var (
 	creds  Credentials
 )
 
-// SetCredentials records the run's --agent-id, --token and --secret.
+// SetCredentials records the credentials of a run started from Go rather
+// than the command line (whose --agent-id, --token and --secret are the
+// protocols' Flags, gatewayFlags and pushFlags).
 func SetCredentials(c Credentials) {
 	credMu.Lock()
 	defer credMu.Unlock()
@@ -47,11 +49,11 @@ func setCredential(change func(*Credentials)) {
 // --admin-token for the stake-tier admin checks.
 func gatewayFlags(fs *flag.FlagSet) {
 	setCredential(func(c *Credentials) { c.Token, c.AgentID = "", "" })
-	fs.Func("token", "pyyol-gateway: the agent key to register with (default: mint a practice key)", func(v string) error {
+	fs.Func("token", "pyyol-gateway: the agent `key` to register with (default: mint a practice key)", func(v string) error {
 		setCredential(func(c *Credentials) { c.Token = v })
 		return nil
 	})
-	fs.Func("agent-id", "pyyol-gateway: the agent id the key belongs to", func(v string) error {
+	fs.Func("agent-id", "pyyol-gateway: the agent `id` the key belongs to", func(v string) error {
 		setCredential(func(c *Credentials) { c.AgentID = v })
 		return nil
 	})
@@ -65,7 +67,7 @@ func gatewayFlags(fs *flag.FlagSet) {
 // pushFlags binds --secret, the push endpoint's secret.
 func pushFlags(fs *flag.FlagSet) {
 	setCredential(func(c *Credentials) { c.Secret = "" })
-	fs.Func("secret", "pyyol-push: the agent endpoint's secret (never printed)", func(v string) error {
+	fs.Func("secret", "pyyol-push: the agent endpoint's `secret` (never printed)", func(v string) error {
 		setCredential(func(c *Credentials) { c.Secret = v })
 		return nil
 	})

@@ -15,7 +15,7 @@ const (
 	BountyAmount = 1000   // BOUNTY-PAYOUT
 	Currency     = "PLAY" // BOUNTY-PLAY-MONEY
 	// RegBits is the registration proof's pow_bits (BOUNTY-REG-TOKEN).
-	RegBits = 16
+	RegBits = 12
 	// KeyLen is the master key's length in bytes (BOUNTY-SHARE-LAYOUT).
 	KeyLen = 32
 )

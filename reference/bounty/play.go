@@ -143,6 +143,9 @@ func (e *Engine) Combine(cid string, subs []Submission) (map[string]any, *Error)
 // checkCombine validates a submission and returns its distinct shares (one
 // per index) and its distinct agents, sorted.
 func (e *Engine) checkCombine(r *Round, subs []Submission) ([][]byte, []string, *Error) {
+	if len(subs) == 0 {
+		return nil, nil, fail(400, "bad_request", "submissions [{agent_id, share_index, share_hex}] is required")
+	}
 	byIndex := map[int][]byte{}
 	agentSet := map[string]bool{}
 	for _, s := range subs {

@@ -146,3 +146,22 @@ func FuzzParseInteger(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseListRequest(f *testing.F) {
+	for _, s := range []string{`{"agent_id":"a","contact":"https://x","working_on":2}`, `{"agent_id":"a","working_on":null}`, `{"remove":true}`, `{"working_on":"2"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var raw map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &raw) != nil {
+			return
+		}
+		req, err := ParseListRequest(raw)
+		if err == nil && req.Clear && req.WorkingOn != nil {
+			t.Fatal("working_on both cleared and set")
+		}
+		if err != nil && (err.Status != 400 || err.Code != "bad_request") {
+			t.Fatalf("refusal %+v", err)
+		}
+	})
+}

@@ -50,9 +50,15 @@ type Answer struct {
 	GraceRemaining float64
 }
 
+// Refuse builds a refusal.
+func Refuse(status int, code, reason string) Answer { return refuse(status, code, reason) }
+
 func refuse(status int, code, reason string) Answer {
 	return Answer{Status: status, Code: code, Reason: reason}
 }
+
+// Listed finds id's live listing on the board.
+func Listed(s bounty.Snapshot, id string) (bounty.Entry, bool) { return listed(s, id) }
 
 func listed(s bounty.Snapshot, id string) (bounty.Entry, bool) {
 	for _, e := range s.Board.Entries {
@@ -77,11 +83,11 @@ func holds(s bounty.Snapshot, id string, share int) bool {
 // grace has lapsed; otherwise it answers the code of the first condition
 // that fails (SX-STALE, SX-SELF, SX-NOT-HELD, SX-UNLISTED,
 // SX-NOT-COMBINABLE, SX-NOT-BROKER, SX-BAD-REQUEST; SX-CODE-ORDER).
-func Release(s bounty.Snapshot, held []int, p Pull) Answer { return release(s, held, p, nil) }
+func Release(s bounty.Snapshot, held []int, p Pull) Answer { return ReleaseSkipping(s, held, p, nil) }
 
-// release is Release with some conditions skipped: the tamper tests'
-// broken responders (skip names the rules they break).
-func release(s bounty.Snapshot, held []int, p Pull, skip map[string]bool) Answer {
+// ReleaseSkipping is Release with some conditions skipped: the tamper
+// tests' broken responders (skip names the rules they break).
+func ReleaseSkipping(s bounty.Snapshot, held []int, p Pull, skip map[string]bool) Answer {
 	switch {
 	case (p.Protocol != Protocol && !skip["SX-BAD-REQUEST"]) || p.Requester == "" || p.AgentID == "" || p.ShareIndex < 1:
 		return refuse(400, "bad_request", "malformed body or wrong protocol")
@@ -114,11 +120,12 @@ func release(s bounty.Snapshot, held []int, p Pull, skip map[string]bool) Answer
 // (SX-OFFER-ACCEPT); seen reports whether this
 // (round, holder, share) was offered before, which answers duplicate.
 func AcceptOffer(s bounty.Snapshot, me string, o Offer, seen bool) Answer {
-	return acceptOffer(s, me, o, seen, nil)
+	return AcceptOfferSkipping(s, me, o, seen, nil)
 }
 
-// acceptOffer is AcceptOffer with some checks skipped (tamper tests).
-func acceptOffer(s bounty.Snapshot, me string, o Offer, seen bool, skip map[string]bool) Answer {
+// AcceptOfferSkipping is AcceptOffer with some checks skipped (tamper
+// tests).
+func AcceptOfferSkipping(s bounty.Snapshot, me string, o Offer, seen bool, skip map[string]bool) Answer {
 	switch {
 	case (o.Protocol != Protocol || o.Kind != "offer" || o.AgentID == "" || o.To == "" || o.ShareIndex < 1 || o.ShareHex == "") && !skip["SX-OFFER-BAD-REQUEST"]:
 		return refuse(400, "bad_request", "malformed body or wrong protocol") // SX-OFFER-BAD-REQUEST

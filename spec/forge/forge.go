@@ -23,11 +23,14 @@ var PuzzleSchema []byte
 var statements []byte
 
 // Statement maps one JSON path of the seed (and every path under it) to the
-// rules that encode it, or to the reason no rule does.
+// rules that encode it, or says why it stays unchecked; the format is the
+// kit's statement list (spec/statements_test.go checks id, quote and rules).
 type Statement struct {
-	Path   string   `json:"path"`
-	Rules  []string `json:"rules,omitempty"`
-	Reason string   `json:"reason,omitempty"`
+	ID        string   `json:"id"`
+	Path      string   `json:"path"`
+	Quote     string   `json:"quote"`
+	Rules     []string `json:"rules,omitempty"`
+	Unchecked string   `json:"unchecked,omitempty"`
 }
 
 // Statements returns the audit of the FORGE seed.

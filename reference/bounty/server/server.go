@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentgames/conformance/reference/bounty"
-	"github.com/agentgames/conformance/reference/bounty/mcpserver"
+	"github.com/agentgames/conformance/reference/bounty/server/mcpserver"
 	"github.com/agentgames/conformance/reference/httplog"
 	"github.com/agentgames/conformance/reference/skeleton"
 )

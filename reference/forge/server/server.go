@@ -22,8 +22,15 @@ import (
 	forgespec "github.com/agentgames/conformance/spec/forge"
 )
 
-// BasePath is where `conformance serve` mounts FORGE (FORGE-REF-BASE-PATH).
-const BasePath = "/forge"
+// BasePath is where FORGE lives: the origin root, as in the contract, so a
+// target URL without a path names a real deployment; `conformance serve`
+// mounts it as the catch-all below the other protocols' base paths
+// (FORGE-REF-BASE-PATH).
+const BasePath = "/"
+
+// AltPath is a prefix the reference also answers under, so that
+// http://HOST/forge/api/... reaches it beside other protocols.
+const AltPath = "/forge"
 
 // maxBody bounds every request body.
 const maxBody = 1 << 20
@@ -82,9 +89,9 @@ func (s *Server) routes() {
 	})
 }
 
-// ServeHTTP serves paths under BasePath, and the bare paths too.
+// ServeHTTP serves the contract's paths at the root and under AltPath.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if rest, ok := strings.CutPrefix(r.URL.Path, BasePath); ok && (rest == "" || rest[0] == '/') {
+	if rest, ok := strings.CutPrefix(r.URL.Path, AltPath); ok && (rest == "" || rest[0] == '/') {
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = rest
 		r2.URL.RawPath = ""

@@ -1,4 +1,4 @@
-package shareexchange
+package server
 
 import (
 	"net/http"
@@ -8,6 +8,7 @@ import (
 	"github.com/agentgames/conformance/reference/bounty"
 	bountyserver "github.com/agentgames/conformance/reference/bounty/server"
 	"github.com/agentgames/conformance/reference/httplog"
+	sx "github.com/agentgames/conformance/reference/shareexchange"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
 
@@ -42,7 +43,7 @@ func NewBroken(cfg skeleton.Config, rules ...string) http.Handler {
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = "/" + strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, BasePath), "/")
 		if r2.URL.Path == "/" && r.Method == http.MethodGet {
-			write(w, 200, map[string]any{"protocol": Protocol, "agents": resp.agents(), "platform": PlatformPath})
+			write(w, 200, map[string]any{"protocol": sx.Protocol, "agents": resp.agents(), "platform": PlatformPath})
 			return
 		}
 		resp.ServeHTTP(w, r2)

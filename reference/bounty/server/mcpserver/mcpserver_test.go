@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentgames/conformance/reference/bounty"
-	"github.com/agentgames/conformance/reference/bounty/mcpserver"
+	"github.com/agentgames/conformance/reference/bounty/server/mcpserver"
 )
 
 func call(t *testing.T, cs *mcp.ClientSession, name string, args any, v any) {
