@@ -3,6 +3,8 @@ package iyra_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -281,6 +283,37 @@ func noTrustDocument() http.Handler {
 	})
 }
 
+// changeNeedsTwoEvidence refuses a claim change at exactly evidence 1, as
+// if a change needed evidence 2 (audit probe T5): it reads the session's
+// state from the reference before passing the change on.
+func changeNeedsTwoEvidence() http.Handler {
+	ref := server.New(server.Options{Seed: 3})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/actions") && bytes.Contains(body, []byte(`"select_claim"`)) {
+			probe := httptest.NewRequest(http.MethodGet, strings.TrimSuffix(r.URL.Path, "/actions"), nil)
+			probe.Header.Set("Authorization", r.Header.Get("Authorization"))
+			rec := httptest.NewRecorder()
+			ref.ServeHTTP(rec, probe)
+			var s struct {
+				Observation struct {
+					Evidence      int    `json:"evidence"`
+					SelectedClaim string `json:"selected_claim"`
+				} `json:"observation"`
+			}
+			if json.Unmarshal(rec.Body.Bytes(), &s) == nil && s.Observation.SelectedClaim != "" && s.Observation.Evidence == 1 &&
+				!bytes.Contains(body, []byte(`"`+s.Observation.SelectedClaim+`"`)) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusConflict)
+				w.Write([]byte(`{"code":"insufficient_evidence","message":"changing claims requires evidence >= 2"}`))
+				return
+			}
+		}
+		ref.ServeHTTP(w, r)
+	})
+}
+
 // The MUST rules this branch added or raised fail live on a target that
 // breaks them, through the kit's tamper harness.
 func TestNewMustRulesAreCaught(t *testing.T) {
@@ -288,5 +321,6 @@ func TestNewMustRulesAreCaught(t *testing.T) {
 		{Name: "score at every ending", Rule: "IYRA-SCORE-UNVERIFIED", Target: scoreAtEveryEnding()},
 		{Name: "chapter stays inquiry", Rule: "IYRA-CHAPTER-LATEST", Target: chapterStaysInquiry()},
 		{Name: "no trust document", Rule: "IYRA-PUBLISHED-URLS", Target: noTrustDocument()},
+		{Name: "a claim change needs evidence 2", Rule: "IYRA-CLAIM-CHANGE", Target: changeNeedsTwoEvidence()},
 	})
 }

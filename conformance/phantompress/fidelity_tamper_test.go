@@ -1,7 +1,9 @@
 package phantompress
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -151,6 +153,44 @@ func readsShowNoText() http.Handler {
 		})
 }
 
+// missingRunsAre400 answers 400 instead of 404 for a run that does not
+// exist on every endpoint but the action.
+func missingRunsAre400() http.Handler {
+	return harness.Responses(pp.New(suite.ReferenceConfig{Seed: 3}), func(r *http.Request, status *int, m map[string]any) {
+		if *status == http.StatusNotFound && !strings.HasSuffix(r.URL.Path, "/action") && strings.Contains(r.URL.Path, "/runs/") {
+			*status = http.StatusBadRequest
+		}
+	})
+}
+
+// readNeedsThreeAP refuses a read with exactly 2 AP left, as if a read cost
+// 3: it asks the reference for the run's state (status spends nothing)
+// before passing the read on.
+func readNeedsThreeAP() http.Handler {
+	ref := pp.New(suite.ReferenceConfig{Seed: 3})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if isAction(r) && actionOf(body) == "read" {
+			probe := httptest.NewRequest(http.MethodPost, r.URL.Path, strings.NewReader(`{"action":"status"}`))
+			probe.Header.Set("Authorization", r.Header.Get("Authorization"))
+			rec := httptest.NewRecorder()
+			ref.ServeHTTP(rec, probe)
+			var st struct {
+				State map[string]any `json:"state"`
+			}
+			if json.Unmarshal(rec.Body.Bytes(), &st) == nil && jsonInt(st.State, "ap") == 2 {
+				w.Header().Set("Content-Type", "application/json")
+				out, _ := json.Marshal(map[string]any{"ok": false, "code": "no_ap", "error": "AP が足りません", "narrative": "デスク：「AP が足りません」",
+					"turn": st.State["turn"], "state": st.State, "events": []any{}, "available_actions": []string{"look", "answer", "status"}})
+				w.Write(out)
+				return
+			}
+		}
+		ref.ServeHTTP(w, r)
+	})
+}
+
 // ownerWritesUnchecked lets any key extend, hide or review any run: it
 // hands those requests to the reference with the run owner's key.
 func ownerWritesUnchecked() http.Handler {
@@ -198,5 +238,7 @@ func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
 		{Name: "look spends no turn", Rule: "PP-ACTION-TURN", Target: lookCostsNoTurn()},
 		{Name: "no ownership check on extend, visibility and review", Rule: "PP-ERR-403", Target: ownerWritesUnchecked()},
 		{Name: "read and interview show no text", Rule: "PP-READ-TEXT", Target: readsShowNoText()},
+		{Name: "a missing run is 400 on every endpoint but the action", Rule: "PP-ERR-404", Target: missingRunsAre400()},
+		{Name: "a read needs 3 AP", Rule: "PP-AP-COST", Target: readNeedsThreeAP()},
 	})
 }
