@@ -73,7 +73,10 @@ func publicSurfaces(v any) []any {
 		return []any{m["observation"], m["progress"]}
 	}
 	if m["integrity"] != nil || m["final_observation"] != nil || m["actions"] != nil {
-		return []any{m}
+		// The replay is read with the participant's own key: its final
+		// state and ending are public evidence, the rest is the
+		// participant's (audit LV9).
+		return []any{m["final_observation"], m["ending"], m["epilogue"], m["outcome"]}
 	}
 	return nil
 }
