@@ -191,6 +191,20 @@ func readNeedsThreeAP() http.Handler {
 	})
 }
 
+// logNamesActionsOnly keeps only each entry's action name in the public log.
+func logNamesActionsOnly() http.Handler {
+	return harness.Responses(pp.New(suite.ReferenceConfig{Seed: 3}), func(r *http.Request, status *int, m map[string]any) {
+		entries, ok := m["log"].([]any)
+		if !ok || r.Method != http.MethodGet {
+			return
+		}
+		for i, e := range entries {
+			entry, _ := e.(map[string]any)
+			entries[i] = map[string]any{"seq": entry["seq"], "action": entry["action"]}
+		}
+	})
+}
+
 // ownerWritesUnchecked lets any key extend, hide or review any run: it
 // hands those requests to the reference with the run owner's key.
 func ownerWritesUnchecked() http.Handler {
@@ -240,5 +254,6 @@ func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
 		{Name: "read and interview show no text", Rule: "PP-READ-TEXT", Target: readsShowNoText()},
 		{Name: "a missing run is 400 on every endpoint but the action", Rule: "PP-ERR-404", Target: missingRunsAre400()},
 		{Name: "a read needs 3 AP", Rule: "PP-AP-COST", Target: readNeedsThreeAP()},
+		{Name: "the log names the actions only", Rule: "PP-RUN-LOG-FULL", Target: logNamesActionsOnly()},
 	})
 }

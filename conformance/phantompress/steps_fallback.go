@@ -22,6 +22,7 @@ func fallbackSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent (reads the log of|extends|hides|reviews) a run that does not exist$`, w.missingRunWrite)
 	sc.Step(`^the agent has been rejected twice on a question and refused once for a malformed answer to it$`, w.twoRejectionsOneMalformed)
 	sc.Step(`^the agent asserts that question is unverifiable, which is not yet hedge-only$`, w.assertNotHedgeOnly)
+	sc.Step(`^the public log mentions the ID every accepted action named$`, w.logHoldsArgs)
 }
 
 // missingRunWrite sends a log read or an owner write to a run that does not
