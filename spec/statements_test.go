@@ -25,16 +25,18 @@ type statement struct {
 	Unchecked string   `json:"unchecked"`
 }
 
+// statementLists are the protocols whose spec/<p>/statements.json lists
+// statements by id, path and quote (from the Iyra and Phantom Press audits);
+// FORGE keeps its own leaf-by-leaf list, checked in spec/forge.
+var statementLists = []string{"iyra", "phantom-press"}
+
 // TestEveryStatementIsMappedOrAnswered keeps each protocol's statement list
-// (spec/<p>/statements.json, where one exists) complete: every quote is the
-// seed's words at its path, every rule it names is catalogued, and every
-// statement names a rule or says why it stays unchecked.
+// complete: every quote is the seed's words at its path, every rule it names
+// is catalogued, and every statement names a rule or says why it stays
+// unchecked.
 func TestEveryStatementIsMappedOrAnswered(t *testing.T) {
-	for _, p := range spec.Protocols() {
+	for _, p := range statementLists {
 		raw, err := os.ReadFile(p + "/statements.json")
-		if os.IsNotExist(err) {
-			continue
-		}
 		require.NoError(t, err)
 		var doc struct {
 			Statements []statement `json:"statements"`

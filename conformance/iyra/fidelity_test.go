@@ -7,49 +7,17 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/iyra"
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/conformance/verdict"
 	riyra "github.com/agentgames/conformance/reference/iyra"
 	"github.com/agentgames/conformance/reference/iyra/server"
 )
-
-// rewriter is a reference server behind a transparent rewrite of requests
-// and JSON answers: a faithful variant when the rewrite only takes the
-// contract's open choices another way, a broken target otherwise.
-type rewriter struct {
-	h    http.Handler
-	req  func(r *http.Request, body []byte) []byte
-	resp func(r *http.Request, status *int, body any) any
-}
-
-func (s rewriter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	if s.req != nil {
-		body = s.req(r, body)
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	rec := httptest.NewRecorder()
-	s.h.ServeHTTP(rec, r)
-	status, out := rec.Code, rec.Body.Bytes()
-	var v any
-	if s.resp != nil && json.Unmarshal(out, &v) == nil {
-		v = s.resp(r, &status, v)
-		out, _ = json.Marshal(v)
-	}
-	for k, vals := range rec.Header() {
-		w.Header()[k] = vals
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-	w.WriteHeader(status)
-	w.Write(out)
-}
 
 // runLive runs the Iyra suite against h over loopback, as
 // `conformance run --target` does.
@@ -74,6 +42,16 @@ func failures(rep *verdict.Report) []string {
 		}
 	}
 	return out
+}
+
+// replaceAll makes m's content exactly with.
+func replaceAll(m, with map[string]any) {
+	for k := range m {
+		delete(m, k)
+	}
+	for k, v := range with {
+		m[k] = v
+	}
 }
 
 // rulesServer is the reference with some of its rules changed.
@@ -116,8 +94,8 @@ func TestThresholdsOffByOneAreCaught(t *testing.T) {
 func sessionsWithoutKey() http.Handler {
 	var mu sync.Mutex
 	var last string
-	return rewriter{h: server.New(server.Options{Seed: 3}),
-		req: func(r *http.Request, body []byte) []byte {
+	return harness.Wrap(server.New(server.Options{Seed: 3}),
+		func(r *http.Request, body []byte) []byte {
 			mu.Lock()
 			defer mu.Unlock()
 			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sessions") && last != "" {
@@ -125,16 +103,13 @@ func sessionsWithoutKey() http.Handler {
 			}
 			return body
 		},
-		resp: func(r *http.Request, status *int, body any) any {
-			if m, ok := body.(map[string]any); ok {
-				if k, ok := m["api_key"].(string); ok && k != "" {
-					mu.Lock()
-					last = k
-					mu.Unlock()
-				}
+		func(r *http.Request, status *int, m map[string]any) {
+			if k, ok := m["api_key"].(string); ok && k != "" {
+				mu.Lock()
+				last = k
+				mu.Unlock()
 			}
-			return body
-		}}
+		})
 }
 
 // A target creating sessions without a valid key fails IYRA-AUTH-BEARER
@@ -156,8 +131,8 @@ var labels = map[string]string{"archive": "archive records", "harbor": "harbor t
 // optional audit layer is not offered, and an unverified broadcast leaves
 // the epilogue empty.
 func faithfulVariant() http.Handler {
-	return rewriter{h: server.New(server.Options{Seed: 3}),
-		req: func(r *http.Request, body []byte) []byte {
+	return harness.Wrap(server.New(server.Options{Seed: 3}),
+		func(r *http.Request, body []byte) []byte {
 			switch {
 			case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/actions"):
 				return bytes.Replace(body, []byte(`"claim_id":`), []byte(`"claim":`), 1)
@@ -166,18 +141,16 @@ func faithfulVariant() http.Handler {
 			}
 			return body
 		},
-		resp: func(r *http.Request, status *int, body any) any {
-			if strings.HasSuffix(r.URL.Path, "/idempotency/status") && *status == http.StatusNotFound {
+		func(r *http.Request, status *int, m map[string]any) {
+			switch {
+			case strings.HasSuffix(r.URL.Path, "/idempotency/status") && *status == http.StatusNotFound:
 				*status = http.StatusOK
-				return map[string]any{"status": "not_found"}
-			}
-			if r.URL.Query().Get("include") == "audit" {
+				replaceAll(m, map[string]any{"status": "not_found"})
+				return
+			case r.URL.Query().Get("include") == "audit":
 				*status = http.StatusBadRequest
-				return map[string]any{"code": "layer_not_offered", "message": "this deployment offers no audit layer"}
-			}
-			m, ok := body.(map[string]any)
-			if !ok {
-				return body
+				replaceAll(m, map[string]any{"code": "layer_not_offered", "message": "this deployment offers no audit layer"})
+				return
 			}
 			renameClaimParam(m)
 			relabelSources(m)
@@ -185,8 +158,7 @@ func faithfulVariant() http.Handler {
 			if obs, ok := m["observation"].(map[string]any); ok && obs["ending"] == "unverified_broadcast" {
 				obs["epilogue"] = ""
 			}
-			return m
-		}}
+		})
 }
 
 // renameClaimParam renames select_claim's parameter in legal_actions and
@@ -259,19 +231,13 @@ func TestFaithfulIyraVariantPasses(t *testing.T) {
 func swappedConsequences() http.Handler {
 	pack := riyra.DefaultPack()
 	k, d := pack.Epilogues["keepers"], pack.Epilogues["drifters"]
-	return rewriter{h: server.New(server.Options{Seed: 3}),
-		resp: func(r *http.Request, status *int, body any) any {
-			m, ok := body.(map[string]any)
-			if !ok {
-				return body
-			}
-			if obs, ok := m["observation"].(map[string]any); ok {
-				e, _ := obs["epilogue"].(string)
-				e = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(e, k, "\x00"), d, k), "\x00", d)
-				obs["epilogue"] = e
-			}
-			return m
-		}}
+	return harness.Responses(server.New(server.Options{Seed: 3}), func(r *http.Request, status *int, m map[string]any) {
+		if obs, ok := m["observation"].(map[string]any); ok {
+			e, _ := obs["epilogue"].(string)
+			e = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(e, k, "\x00"), d, k), "\x00", d)
+			obs["epilogue"] = e
+		}
+	})
 }
 
 // Swapped faction consequences no longer pass silently: the kit's reading of
@@ -281,4 +247,80 @@ func TestSwappedConsequencesWarn(t *testing.T) {
 	if st := rep.RuleStatus("IYRA-FACTION-WORDS"); st != verdict.Warn || rep.ExitCode() != 0 {
 		t.Errorf("IYRA-FACTION-WORDS %s, exit %d: %v", st, rep.ExitCode(), failures(rep))
 	}
+}
+
+// scoreAtEveryEnding scores the evidence at every ending, not only a
+// verified one (audit probe M2).
+func scoreAtEveryEnding() http.Handler {
+	return harness.Responses(server.New(server.Options{Seed: 3}), func(r *http.Request, status *int, m map[string]any) {
+		obs, ok := m["observation"].(map[string]any)
+		if !ok || obs["ending"] == nil || obs["ending"] == "" {
+			return
+		}
+		if _, has := m["score"]; has {
+			m["score"] = obs["evidence"]
+		}
+	})
+}
+
+// chapterStaysInquiry reports the inquiry chapter whatever the latest
+// activity (audit probe M3).
+func chapterStaysInquiry() http.Handler {
+	return harness.Responses(server.New(server.Options{Seed: 3}), func(r *http.Request, status *int, m map[string]any) {
+		if obs, ok := m["observation"].(map[string]any); ok && obs["chapter"] != "arrival" {
+			obs["chapter"] = "inquiry"
+		}
+	})
+}
+
+// noTrustDocument answers the published /trust URL 404.
+func noTrustDocument() http.Handler {
+	return harness.Wrap(server.New(server.Options{Seed: 3}), nil, func(r *http.Request, status *int, m map[string]any) {
+		if strings.HasSuffix(r.URL.Path, "/trust") {
+			*status = http.StatusNotFound
+			replaceAll(m, map[string]any{"code": "not_found", "message": "no trust document"})
+		}
+	})
+}
+
+// changeNeedsTwoEvidence refuses a claim change at exactly evidence 1, as
+// if a change needed evidence 2 (audit probe T5): it reads the session's
+// state from the reference before passing the change on.
+func changeNeedsTwoEvidence() http.Handler {
+	ref := server.New(server.Options{Seed: 3})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/actions") && bytes.Contains(body, []byte(`"select_claim"`)) {
+			probe := httptest.NewRequest(http.MethodGet, strings.TrimSuffix(r.URL.Path, "/actions"), nil)
+			probe.Header.Set("Authorization", r.Header.Get("Authorization"))
+			rec := httptest.NewRecorder()
+			ref.ServeHTTP(rec, probe)
+			var s struct {
+				Observation struct {
+					Evidence      int    `json:"evidence"`
+					SelectedClaim string `json:"selected_claim"`
+				} `json:"observation"`
+			}
+			if json.Unmarshal(rec.Body.Bytes(), &s) == nil && s.Observation.SelectedClaim != "" && s.Observation.Evidence == 1 &&
+				!bytes.Contains(body, []byte(`"`+s.Observation.SelectedClaim+`"`)) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusConflict)
+				w.Write([]byte(`{"code":"insufficient_evidence","message":"changing claims requires evidence >= 2"}`))
+				return
+			}
+		}
+		ref.ServeHTTP(w, r)
+	})
+}
+
+// The MUST rules this branch added or raised fail live on a target that
+// breaks them, through the kit's tamper harness.
+func TestNewMustRulesAreCaught(t *testing.T) {
+	harness.Test(t, iyra.Protocol(), []harness.Case{
+		{Name: "score at every ending", Rule: "IYRA-SCORE-UNVERIFIED", Target: scoreAtEveryEnding()},
+		{Name: "chapter stays inquiry", Rule: "IYRA-CHAPTER-LATEST", Target: chapterStaysInquiry()},
+		{Name: "no trust document", Rule: "IYRA-PUBLISHED-URLS", Target: noTrustDocument()},
+		{Name: "a claim change needs evidence 2", Rule: "IYRA-CLAIM-CHANGE", Target: changeNeedsTwoEvidence()},
+	})
 }

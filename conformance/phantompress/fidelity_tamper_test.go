@@ -1,7 +1,9 @@
 package phantompress
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	pp "github.com/agentgames/conformance/reference/phantompress"
 )
 
@@ -65,14 +68,14 @@ func renameSettlement(m map[string]any) {
 func publishKeepsTrust() http.Handler {
 	sh := newShift()
 	var action string
-	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
-		req: func(r *http.Request, body []byte) []byte {
+	return harness.Wrap(pp.New(suite.ReferenceConfig{Seed: 3}),
+		func(r *http.Request, body []byte) []byte {
 			if isAction(r) {
 				action = actionOf(body)
 			}
 			return body
 		},
-		resp: func(r *http.Request, status *int, m map[string]any) {
+		func(r *http.Request, status *int, m map[string]any) {
 			renameSettlement(m)
 			id, st := runOf(m)
 			if st == nil || id == "" {
@@ -90,7 +93,7 @@ func publishKeepsTrust() http.Handler {
 			if _, ok := st["score"]; ok {
 				st["score"] = jsonInt(st, "score") + 5*(shown-real)
 			}
-		}}
+		})
 }
 
 // lookCostsNoTurn lets look spend no turn, keeping the shown turn (and the
@@ -98,14 +101,14 @@ func publishKeepsTrust() http.Handler {
 func lookCostsNoTurn() http.Handler {
 	sh := newShift()
 	var action string
-	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
-		req: func(r *http.Request, body []byte) []byte {
+	return harness.Wrap(pp.New(suite.ReferenceConfig{Seed: 3}),
+		func(r *http.Request, body []byte) []byte {
 			if isAction(r) {
 				action = actionOf(body)
 			}
 			return body
 		},
-		resp: func(r *http.Request, status *int, m map[string]any) {
+		func(r *http.Request, status *int, m map[string]any) {
 			id, st := runOf(m)
 			if st == nil || id == "" {
 				return
@@ -123,14 +126,14 @@ func lookCostsNoTurn() http.Handler {
 			if _, ok := st["score"]; ok {
 				st["score"] = jsonInt(st, "score") + sh.offset[id]
 			}
-		}}
+		})
 }
 
 // readsShowNoText answers a read or an interview without the text it
 // acquired: no text or claims in its event, and none in its narrative.
 func readsShowNoText() http.Handler {
-	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
-		resp: func(r *http.Request, status *int, m map[string]any) {
+	return harness.Wrap(pp.New(suite.ReferenceConfig{Seed: 3}), nil,
+		func(r *http.Request, status *int, m map[string]any) {
 			events, _ := m["events"].([]any)
 			for _, e := range events {
 				ev, _ := e.(map[string]any)
@@ -147,7 +150,59 @@ func readsShowNoText() http.Handler {
 					delete(src, "claims")
 				}
 			}
-		}}
+		})
+}
+
+// missingRunsAre400 answers 400 instead of 404 for a run that does not
+// exist on every endpoint but the action.
+func missingRunsAre400() http.Handler {
+	return harness.Responses(pp.New(suite.ReferenceConfig{Seed: 3}), func(r *http.Request, status *int, m map[string]any) {
+		if *status == http.StatusNotFound && !strings.HasSuffix(r.URL.Path, "/action") && strings.Contains(r.URL.Path, "/runs/") {
+			*status = http.StatusBadRequest
+		}
+	})
+}
+
+// readNeedsThreeAP refuses a read with exactly 2 AP left, as if a read cost
+// 3: it asks the reference for the run's state (status spends nothing)
+// before passing the read on.
+func readNeedsThreeAP() http.Handler {
+	ref := pp.New(suite.ReferenceConfig{Seed: 3})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if isAction(r) && actionOf(body) == "read" {
+			probe := httptest.NewRequest(http.MethodPost, r.URL.Path, strings.NewReader(`{"action":"status"}`))
+			probe.Header.Set("Authorization", r.Header.Get("Authorization"))
+			rec := httptest.NewRecorder()
+			ref.ServeHTTP(rec, probe)
+			var st struct {
+				State map[string]any `json:"state"`
+			}
+			if json.Unmarshal(rec.Body.Bytes(), &st) == nil && jsonInt(st.State, "ap") == 2 {
+				w.Header().Set("Content-Type", "application/json")
+				out, _ := json.Marshal(map[string]any{"ok": false, "code": "no_ap", "error": "AP が足りません", "narrative": "デスク：「AP が足りません」",
+					"turn": st.State["turn"], "state": st.State, "events": []any{}, "available_actions": []string{"look", "answer", "status"}})
+				w.Write(out)
+				return
+			}
+		}
+		ref.ServeHTTP(w, r)
+	})
+}
+
+// logNamesActionsOnly keeps only each entry's action name in the public log.
+func logNamesActionsOnly() http.Handler {
+	return harness.Responses(pp.New(suite.ReferenceConfig{Seed: 3}), func(r *http.Request, status *int, m map[string]any) {
+		entries, ok := m["log"].([]any)
+		if !ok || r.Method != http.MethodGet {
+			return
+		}
+		for i, e := range entries {
+			entry, _ := e.(map[string]any)
+			entries[i] = map[string]any{"seq": entry["seq"], "action": entry["action"]}
+		}
+	})
 }
 
 // ownerWritesUnchecked lets any key extend, hide or review any run: it
@@ -191,24 +246,14 @@ func ownerWritesUnchecked() http.Handler {
 // (issue 8: no masked failures; issue 14: no silent pass behind a REFERENCE
 // shape). Looking for free is caught now that every action's turn is MUST.
 func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
-	cases := []struct {
-		name    string
-		handler http.Handler
-		rule    string
-		rules   []string
-	}{
-		{"publish takes no trust, settlement in another shape", publishKeepsTrust(), "PP-SETTLE-TABLE",
-			[]string{"PP-SETTLE-TABLE", "PP-SETTLE-FIRED", "PP-EVENTS"}},
-		{"look spends no turn", lookCostsNoTurn(), "PP-ACTION-TURN", []string{"PP-ACTION-TURN"}},
-		{"no ownership check on extend, visibility and review", ownerWritesUnchecked(), "PP-ERR-403", []string{"PP-ERR-403"}},
-		{"read and interview show no text", readsShowNoText(), "PP-READ-TEXT", []string{"PP-READ-TEXT"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rep := liveReport(t, c.handler, -1, c.rules...)
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("%s did not fail (exit %d): %s", c.rule, rep.ExitCode(), strings.Join(failedChecks(rep), "\n"))
-			}
-		})
-	}
+	harness.Test(t, Protocol, []harness.Case{
+		{Name: "publish takes no trust, settlement in another shape", Rule: "PP-SETTLE-TABLE", Target: publishKeepsTrust(),
+			Rules: []string{"PP-SETTLE-TABLE", "PP-SETTLE-FIRED", "PP-EVENTS"}},
+		{Name: "look spends no turn", Rule: "PP-ACTION-TURN", Target: lookCostsNoTurn()},
+		{Name: "no ownership check on extend, visibility and review", Rule: "PP-ERR-403", Target: ownerWritesUnchecked()},
+		{Name: "read and interview show no text", Rule: "PP-READ-TEXT", Target: readsShowNoText()},
+		{Name: "a missing run is 400 on every endpoint but the action", Rule: "PP-ERR-404", Target: missingRunsAre400()},
+		{Name: "a read needs 3 AP", Rule: "PP-AP-COST", Target: readNeedsThreeAP()},
+		{Name: "the log names the actions only", Rule: "PP-RUN-LOG-FULL", Target: logNamesActionsOnly()},
+	})
 }

@@ -1,52 +1,17 @@
 package phantompress
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/conformance/verdict"
 	pp "github.com/agentgames/conformance/reference/phantompress"
 )
-
-// variantProxy is the reference behind a transparent rewrite of requests
-// and JSON answers: a faithful variant when the rewrite only takes the
-// seed's open choices another way, a broken target otherwise.
-type variantProxy struct {
-	h    http.Handler
-	req  func(r *http.Request, body []byte) []byte
-	resp func(r *http.Request, status *int, body map[string]any)
-}
-
-func (v variantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	if v.req != nil {
-		body = v.req(r, body)
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	rec := httptest.NewRecorder()
-	v.h.ServeHTTP(rec, r)
-	status, out := rec.Code, rec.Body.Bytes()
-	var m map[string]any
-	if v.resp != nil && json.Unmarshal(out, &m) == nil && m != nil {
-		v.resp(r, &status, m)
-		out, _ = json.Marshal(m)
-	}
-	for k, vals := range rec.Header() {
-		w.Header()[k] = vals
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-	w.WriteHeader(status)
-	w.Write(out)
-}
 
 // liveReport runs the Phantom Press suite against h over loopback, as
 // `conformance run --target` does.
@@ -87,14 +52,14 @@ func isAction(r *http.Request) bool {
 // testimonies come in other event shapes too, so only the seed's
 // invariants in the state can be checked at publish.
 func faithfulPP(settledAs string) http.Handler {
-	return variantProxy{h: pp.New(suite.ReferenceConfig{Seed: 3}),
-		req: func(r *http.Request, body []byte) []byte {
+	return harness.Wrap(pp.New(suite.ReferenceConfig{Seed: 3}),
+		func(r *http.Request, body []byte) []byte {
 			if isAction(r) {
 				r.Header.Set("X-Variant-Action", actionOf(body))
 			}
 			return body
 		},
-		resp: func(r *http.Request, status *int, m map[string]any) {
+		func(r *http.Request, status *int, m map[string]any) {
 			if st, ok := m["state"].(map[string]any); ok && isAction(r) && r.Header.Get("X-Variant-Action") == "status" &&
 				jsonInt(st, "turn") >= jsonInt(st, "budget_turns") {
 				*status = http.StatusConflict
@@ -138,7 +103,7 @@ func faithfulPP(settledAs string) http.Handler {
 					}
 				}
 			}
-		}}
+		})
 }
 
 // without drops names from a JSON list of strings.

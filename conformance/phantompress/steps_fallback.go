@@ -22,6 +22,7 @@ func fallbackSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(`^the agent (reads the log of|extends|hides|reviews) a run that does not exist$`, w.missingRunWrite)
 	sc.Step(`^the agent has been rejected twice on a question and refused once for a malformed answer to it$`, w.twoRejectionsOneMalformed)
 	sc.Step(`^the agent asserts that question is unverifiable, which is not yet hedge-only$`, w.assertNotHedgeOnly)
+	sc.Step(`^the public log mentions the ID every accepted action named$`, w.logHoldsArgs)
 }
 
 // missingRunWrite sends a log read or an owner write to a run that does not
@@ -167,4 +168,18 @@ func (w *world) costPerWrongHedge() error {
 			"%d hedges against official records, trust %d before the publish", w.against, w.before.Trust)
 	}
 	return nil
+}
+
+// shapeGate reports a target that answers outside one of the kit's
+// REFERENCE shapes, which a step needs to decide its scenario's rule: in a
+// scenario of that very REFERENCE rule it is the warning itself; in any
+// other it is noted as a warning and the step skips as unchecked, since a
+// MUST rule must neither fail on the kit's shape nor pass unchecked.
+func (w *world) shapeGate(rule string, expected, observed any, detail string, args ...any) error {
+	f := verdict.Failf(rule, expected, observed, detail, args...)
+	if w.rule() == rule {
+		return f
+	}
+	w.noteFinding(f)
+	return verdict.Skipf("unchecked: %s on this target lacks the kit's shape (%s)", w.rule(), rule)
 }

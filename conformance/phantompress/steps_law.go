@@ -152,7 +152,7 @@ func (w *world) claimsRevealedAs(phrase, want string) error {
 			return verdict.Skipf("the target's reveal does not disclose the case's material")
 		}
 		if originless(rv) && lc.rule != "PP-LAW-TRUE-OFFICIAL" && !strings.HasPrefix(phrase, "an official record contradicts") {
-			return verdict.Failf("PP-DOC-FORMAT", "an origin on every secondary source", "none", "case %d: independence cannot be judged", st.CaseNo)
+			return w.shapeGate("PP-DOC-FORMAT", "an origin on every secondary source", "none", "case %d: independence cannot be judged", st.CaseNo)
 		}
 		for _, q := range rv.Questions {
 			if !lc.pick(weigh(rv, q.Claim), rv) {
@@ -179,7 +179,7 @@ func (w *world) lawDerivesAnswers() error {
 	for _, st := range w.m.Settlements {
 		src := revealedSources(st.Reveal)
 		if originless(st.Reveal) {
-			return verdict.Failf("PP-DOC-FORMAT", "an origin on every secondary source", "none", "case %d: independence cannot be judged", st.CaseNo)
+			return w.shapeGate("PP-DOC-FORMAT", "an origin on every secondary source", "none", "case %d: independence cannot be judged", st.CaseNo)
 		}
 		for _, q := range st.Reveal.Questions {
 			if engine.Branch(src, q.Claim) == "unverifiable-both-backed" {

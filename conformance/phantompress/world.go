@@ -116,6 +116,9 @@ type world struct {
 	tags []string
 	// against counts the answers hedged against an official record.
 	against int
+	// args are the IDs the scenario's accepted reads, interviews and
+	// answers named (documents, witnesses, questions), in order.
+	args []string
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }
@@ -325,6 +328,10 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 	}
 	if err := w.m.Check(action, arg, e, resp.Status, w.last); err != nil {
 		return err
+	}
+	if f := engine.Fields(arg); w.last != nil && w.last.OK && len(f) > 0 &&
+		(action == engine.ActRead || action == engine.ActInterview || action == engine.ActAnswer) {
+		w.args = append(w.args, f[0]) // the ID the action names, however a log spells the rest
 	}
 	if (action == engine.ActRead || action == engine.ActInterview) && e.OK && w.last != nil && w.last.OK {
 		return w.m.checkNewText(action, arg, resp.Body, seen)

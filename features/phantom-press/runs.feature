@@ -201,3 +201,12 @@ Feature: Runs, budgets, visibility, reviews and comments
       Given a run played through to the end
       When the agent fetches the leaderboard
       Then the agent's row holds at least the run's final score
+
+  @PP-RUN-LOG-FULL
+  Rule: GET /runs/:id is the full log: every accepted action and what it acted on
+
+    Scenario: The public log names what every action acted on
+      Given a fresh run
+      And the agent has read a document
+      And the agent has answered every question with a hedge
+      Then the public log mentions the ID every accepted action named

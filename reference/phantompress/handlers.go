@@ -334,6 +334,8 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request, seg []string) {
 	writeJSON(w, http.StatusOK, s.runLog(rec))
 }
 
+// runLog is the run's full public log: every action but status with its
+// argument (PP-RUN-LOG-FULL), in the kit's shape (PP-RUN-LOG).
 func (s *Server) runLog(rec *runRec) RunLog {
 	vis := "public"
 	if rec.hidden {
