@@ -51,6 +51,30 @@ type gwRun struct {
 	// stray is the card of a round-0 response that must not count (late,
 	// under another id, for another round), 0 if none was sent.
 	stray int
+	// round0 is how the agent answers round 0 in this scenario (a value of
+	// the round0 table); it names the rule a round-0 failure breaks.
+	round0 string
+}
+
+// round0Rules names, per round-0 behaviour, the rule the gateway breaks
+// when round 0 does not end as that behaviour requires.
+var round0Rules = map[string]string{
+	"answer":      "PYYOL-WS-CORRELATION",
+	"silent":      "PYYOL-WS-FALLBACK-TIMEOUT",
+	"illegal":     "PYYOL-WS-FALLBACK-ILLEGAL",
+	"error":       "PYYOL-WS-FALLBACK-ERROR",
+	"late":        "PYYOL-WS-LATE-RESPONSE",
+	"other-id":    "PYYOL-WS-CORRELATION",
+	"wrong-round": "PYYOL-GOOF-MOVE",
+	"drop":        "PYYOL-WS-FALLBACK-DISCONNECT",
+}
+
+// round0Rule is the rule this scenario's round-0 behaviour checks.
+func (g *gwRun) round0Rule() string {
+	if rule, ok := round0Rules[g.round0]; ok {
+		return rule
+	}
+	return round0Rules["answer"]
 }
 
 // next reads one frame; silence past the wait limit is the gateway's
@@ -59,7 +83,11 @@ func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
 	raw, err := g.ws.Next(ctx)
 	if err != nil {
 		if errors.Is(err, driver.ErrTimeout) {
-			rule := ""
+			rule := "" // a wedged plain match: the scenario's own rule
+			if g.round0 != "" && g.round0 != "answer" {
+				// The round-0 behaviour's fallback rule: "the match goes on to game_end".
+				rule = g.round0Rule()
+			}
 			if _, last := g.roundOf(g.rules().Cards - 1); last && g.end == nil {
 				// PYYOL-WS-GAME-END: every round resolved, no game_end came.
 				rule = "PYYOL-WS-GAME-END"
@@ -169,6 +197,7 @@ type behaviour struct {
 
 // play answers frames until game_end.
 func (g *gwRun) play(ctx context.Context, b behaviour) error {
+	g.round0 = b.round0
 	var held *frame
 	if b.ping {
 		if err := g.ws.Send(ctx, map[string]string{"t": "ping"}); err != nil {

@@ -148,14 +148,14 @@ func (g *gwRun) fellBack() error {
 	low := slices.Min(v.LegalActions)
 	r, ok := g.roundOf(0)
 	if !ok {
-		return verdict.Failf("", "round_revealed for round 0", "none", "the round never resolved")
+		return verdict.Failf(g.round0Rule(), "round_revealed for round 0", "none", "the round never resolved")
 	}
 	switch got := r.Cards[g.seat]; {
 	case got == low:
 		return nil
 	case got == g.stray:
 		// The card the agent sent in a way that must not count.
-		return verdict.Failf("", low, got, "round 0's card for seat %d: the response must not have counted", g.seat)
+		return verdict.Failf(g.round0Rule(), low, got, "round 0's card for seat %d: the response must not have counted", g.seat)
 	default:
 		return verdict.Failf("PYYOL-GOOF-FALLBACK-LOWEST", low, got, "round 0's fallback card for seat %d", g.seat)
 	}
@@ -167,7 +167,10 @@ func (g *gwRun) asAnswered() error {
 	for _, mv := range g.answered {
 		r, ok := g.roundOf(mv.Round)
 		if ok && r.Cards[g.seat] != mv.Card {
-			return verdict.Failf("", mv.Card, r.Cards[g.seat], "the card played in round %d, which the agent answered in time", mv.Round)
+			// A stray round-0 response (late, under another id, for another
+			// round) that replaced a later move breaks the behaviour's rule;
+			// in a plain match, PYYOL-WS-CORRELATION.
+			return verdict.Failf(g.round0Rule(), mv.Card, r.Cards[g.seat], "the card played in round %d, which the agent answered in time", mv.Round)
 		}
 	}
 	return nil

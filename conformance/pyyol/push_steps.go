@@ -321,13 +321,21 @@ func (p *pushRun) legalMove() error {
 	return nil
 }
 
+// reasonRules names the rule each documented refusal reason checks.
+var reasonRules = map[string]string{
+	"missing_signature": "PYYOL-SIGN-MISSING",
+	"stale_timestamp":   "PYYOL-SIGN-STALE",
+	"replayed_nonce":    "PYYOL-SIGN-REPLAY",
+	"bad_signature":     "PYYOL-SIGN-BAD",
+}
+
 func (p *pushRun) refused(reason string) error {
 	if err := p.status(401); err != nil {
 		return err
 	}
 	var body struct{ Error, Reason string }
 	if json.Unmarshal(p.last.Body, &body) != nil || body.Error != "unauthorized" || body.Reason != reason {
-		return verdict.Failf("", fmt.Sprintf(`{"error":"unauthorized","reason":%q}`, reason), string(p.last.Body), "the refusal body")
+		return verdict.Failf(reasonRules[reason], fmt.Sprintf(`{"error":"unauthorized","reason":%q}`, reason), string(p.last.Body), "the refusal body")
 	}
 	return nil
 }
@@ -338,7 +346,7 @@ func (p *pushRun) noHandler() error {
 	}
 	var body struct{ Error string }
 	if json.Unmarshal(p.last.Body, &body) != nil || body.Error != "no_turn_handler" {
-		return verdict.Failf("", `{"error":"no_turn_handler"}`, string(p.last.Body), "the 501 body")
+		return verdict.Failf("PYYOL-PUSH-NO-TURN-HANDLER", `{"error":"no_turn_handler"}`, string(p.last.Body), "the 501 body")
 	}
 	return nil
 }
