@@ -58,6 +58,11 @@ func checkRun(p *suite.Protocol, live bool) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", mode, err)
 	}
+	if !live {
+		if err := checkEmbeddedIsClean(p, mode, rep); err != nil {
+			return err
+		}
+	}
 	if rep.ExitCode() == 0 {
 		return nil
 	}
@@ -89,4 +94,29 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// checkEmbeddedIsClean holds the reference to its own catalogue: against
+// itself, with every control at hand, no check may warn (a warning there is
+// the reference breaking its own REFERENCE choice or a SHOULD rule) and
+// every catalogued rule must reach a verdict, so a rule whose checks all
+// skip is not quietly counted as covered.
+func checkEmbeddedIsClean(p *suite.Protocol, mode string, rep *verdict.Report) error {
+	var errs []error
+	for _, r := range rep.Results {
+		if r.Status == verdict.Warn {
+			errs = append(errs, fmt.Errorf("%s: warn %q (%s): %s", mode, r.Name, r.FailedRule, r.Message))
+		}
+	}
+	cat, err := p.LoadCatalogue()
+	if err != nil {
+		return err
+	}
+	decided := rep.Decided()
+	for _, rule := range cat.Rules {
+		if _, ok := decided[rule.ID]; !ok {
+			errs = append(errs, fmt.Errorf("%s: no check reached a verdict on %s", mode, rule.ID))
+		}
+	}
+	return errors.Join(errs...)
 }
