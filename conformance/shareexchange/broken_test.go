@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/shareexchange"
 	"github.com/agentgames/conformance/conformance/suite"
-	rsx "github.com/agentgames/conformance/reference/shareexchange"
+	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 	"github.com/agentgames/conformance/reference/skeleton"
 	"github.com/agentgames/conformance/spec"
 )
@@ -25,10 +25,10 @@ func TestBrokenRespondersAreCaughtNamingTheRule(t *testing.T) {
 			continue
 		}
 		t.Run(r.ID, func(t *testing.T) {
-			srv := httptest.NewServer(rsx.NewBroken(skeleton.Config{Seed: 3, Now: time.Now}, r.ID))
+			srv := httptest.NewServer(sxserver.NewBroken(skeleton.Config{Seed: 3, Now: time.Now}, r.ID))
 			defer srv.Close()
 			rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{shareexchange.Protocol()},
-				Target: srv.URL + rsx.BasePath, Rules: []string{r.ID}, Seed: 11, CaseDir: t.TempDir()})
+				Target: srv.URL + sxserver.BasePath, Rules: []string{r.ID}, Seed: 11, CaseDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,7 @@ import (
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
-	rsx "github.com/agentgames/conformance/reference/shareexchange"
+	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 )
 
 // platform drives the bounty platform the responder reads: the runner
@@ -50,7 +50,7 @@ func openPlatform(ctx context.Context, env *suite.Env) (*platform, error) {
 	} else {
 		// A platform the agent names elsewhere is called on its behalf:
 		// no private, loopback or metadata address unless --allow-private.
-		opts.Client = rsx.Client(AllowPrivate, 30*time.Second)
+		opts.Client = sxserver.Client(AllowPrivate, 30*time.Second)
 	}
 	return &platform{http: driver.NewHTTP(opts).WithRecorder(env.HTTP.Recorder())}, nil
 }

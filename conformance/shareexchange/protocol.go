@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
-	rsx "github.com/agentgames/conformance/reference/shareexchange"
+	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 )
 
 // Protocol describes the share-exchange convention to the runner.
@@ -20,8 +20,8 @@ func Protocol() *suite.Protocol {
 		Folder:     "share-exchange",
 		Package:    "shareexchange",
 		RulePrefix: "SX",
-		BasePath:   rsx.BasePath,
-		Reference:  func(cfg suite.ReferenceConfig) http.Handler { return rsx.New(cfg) },
+		BasePath:   sxserver.BasePath,
+		Reference:  func(cfg suite.ReferenceConfig) http.Handler { return sxserver.New(cfg) },
 		Steps:      Steps,
 		Properties: []suite.Property{pullProperty()},
 		Vector:     Vector,

@@ -54,7 +54,8 @@ func refuse(status int, code, reason string) Answer {
 	return Answer{Status: status, Code: code, Reason: reason}
 }
 
-func listed(s bounty.Snapshot, id string) (bounty.Entry, bool) {
+// Listed returns id's live listing on the board, if it has one.
+func Listed(s bounty.Snapshot, id string) (bounty.Entry, bool) {
 	for _, e := range s.Board.Entries {
 		if e.AgentID == id {
 			return e, true
@@ -66,7 +67,7 @@ func listed(s bounty.Snapshot, id string) (bounty.Entry, bool) {
 // holds reports whether the board shows id holding share (engine-verified
 // shares_held of a live listing).
 func holds(s bounty.Snapshot, id string, share int) bool {
-	e, ok := listed(s, id)
+	e, ok := Listed(s, id)
 	return ok && slices.Contains(e.SharesHeld, share)
 }
 
@@ -77,11 +78,11 @@ func holds(s bounty.Snapshot, id string, share int) bool {
 // grace has lapsed; otherwise it answers the code of the first condition
 // that fails (SX-STALE, SX-SELF, SX-NOT-HELD, SX-UNLISTED,
 // SX-NOT-COMBINABLE, SX-NOT-BROKER, SX-BAD-REQUEST; SX-CODE-ORDER).
-func Release(s bounty.Snapshot, held []int, p Pull) Answer { return release(s, held, p, nil) }
+func Release(s bounty.Snapshot, held []int, p Pull) Answer { return ReleaseBroken(s, held, p, nil) }
 
-// release is Release with some conditions skipped: the tamper tests'
-// broken responders (skip names the rules they break).
-func release(s bounty.Snapshot, held []int, p Pull, skip map[string]bool) Answer {
+// ReleaseBroken is Release with some conditions skipped: the tamper tests'
+// broken responders (skip names the rules they break; nil skips none).
+func ReleaseBroken(s bounty.Snapshot, held []int, p Pull, skip map[string]bool) Answer {
 	switch {
 	case (p.Protocol != Protocol && !skip["SX-BAD-REQUEST"]) || p.Requester == "" || p.AgentID == "" || p.ShareIndex < 1:
 		return refuse(400, "bad_request", "malformed body or wrong protocol")
@@ -92,7 +93,7 @@ func release(s bounty.Snapshot, held []int, p Pull, skip map[string]bool) Answer
 	case !slices.Contains(held, p.ShareIndex) && !skip["SX-NOT-HELD"]:
 		return refuse(404, "not_held", "the holder does not hold share_index")
 	}
-	if _, ok := listed(s, p.Requester); !ok && !skip["SX-UNLISTED"] {
+	if _, ok := Listed(s, p.Requester); !ok && !skip["SX-UNLISTED"] {
 		return refuse(403, "requester_unlisted", "requester has no live listing on the board")
 	}
 	prox := s.Proximity
@@ -114,11 +115,12 @@ func release(s bounty.Snapshot, held []int, p Pull, skip map[string]bool) Answer
 // (SX-OFFER-ACCEPT); seen reports whether this
 // (round, holder, share) was offered before, which answers duplicate.
 func AcceptOffer(s bounty.Snapshot, me string, o Offer, seen bool) Answer {
-	return acceptOffer(s, me, o, seen, nil)
+	return AcceptOfferBroken(s, me, o, seen, nil)
 }
 
-// acceptOffer is AcceptOffer with some checks skipped (tamper tests).
-func acceptOffer(s bounty.Snapshot, me string, o Offer, seen bool, skip map[string]bool) Answer {
+// AcceptOfferBroken is AcceptOffer with some checks skipped (tamper tests;
+// skip names the rules broken, nil skips none).
+func AcceptOfferBroken(s bounty.Snapshot, me string, o Offer, seen bool, skip map[string]bool) Answer {
 	switch {
 	case (o.Protocol != Protocol || o.Kind != "offer" || o.AgentID == "" || o.To == "" || o.ShareIndex < 1 || o.ShareHex == "") && !skip["SX-OFFER-BAD-REQUEST"]:
 		return refuse(400, "bad_request", "malformed body or wrong protocol") // SX-OFFER-BAD-REQUEST
@@ -129,7 +131,7 @@ func acceptOffer(s bounty.Snapshot, me string, o Offer, seen bool, skip map[stri
 	case o.AgentID == o.To && !skip["SX-OFFER-SELF"]:
 		return refuse(400, "offerer_is_recipient", "agent_id == to") // SX-OFFER-SELF
 	}
-	if _, ok := listed(s, o.AgentID); !ok && !skip["SX-OFFER-UNLISTED"] {
+	if _, ok := Listed(s, o.AgentID); !ok && !skip["SX-OFFER-UNLISTED"] {
 		return refuse(403, "offerer_unlisted", "the offering agent has no live listing") // SX-OFFER-UNLISTED
 	}
 	if !holds(s, o.AgentID, o.ShareIndex) && !skip["SX-OFFER-NOT-HOLDER"] {

@@ -1,4 +1,4 @@
-package shareexchange
+package server
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	sx "github.com/agentgames/conformance/reference/shareexchange"
 )
 
 func TestBlockedAddresses(t *testing.T) {
@@ -26,7 +28,7 @@ func TestBlockedAddresses(t *testing.T) {
 func TestOutboundCallsRefuseLoopbackUnlessAllowed(t *testing.T) {
 	srv := httptest.NewServer(&Responder{})
 	defer srv.Close()
-	p := Pull{Protocol: Protocol, Requester: "a", AgentID: "h", ShareIndex: 2}
+	p := sx.Pull{Protocol: sx.Protocol, Requester: "a", AgentID: "h", ShareIndex: 2}
 	_, _, err := Collect(context.Background(), Client(false, time.Second), srv.URL, p)
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, ErrPrivateAddress), err)

@@ -1,4 +1,4 @@
-package shareexchange
+package server
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"net/netip"
 	"syscall"
 	"time"
+
+	sx "github.com/agentgames/conformance/reference/shareexchange"
 )
 
 // ErrPrivateAddress refuses an outbound call to a loopback, private,
@@ -51,25 +53,25 @@ func Client(allowPrivate bool, timeout time.Duration) *http.Client {
 // Collect is the collector end of a PULL: it asks the holder's listed
 // contact for its share. A contact that is not http(s) cannot be pulled
 // from (the holder offers instead).
-func Collect(ctx context.Context, c *http.Client, contact string, p Pull) (string, Answer, error) {
-	if !HTTPContact(contact) {
-		return "", Answer{}, fmt.Errorf("contact %q is not an http(s) URL: read the offer inbox instead", contact)
+func Collect(ctx context.Context, c *http.Client, contact string, p sx.Pull) (string, sx.Answer, error) {
+	if !sx.HTTPContact(contact) {
+		return "", sx.Answer{}, fmt.Errorf("contact %q is not an http(s) URL: read the offer inbox instead", contact)
 	}
 	var out struct {
 		Code     string `json:"code"`
 		ShareHex string `json:"share_hex"`
 	}
 	status, err := post(ctx, c, contact, p, &out)
-	return out.ShareHex, Answer{Status: status, Code: out.Code}, err
+	return out.ShareHex, sx.Answer{Status: status, Code: out.Code}, err
 }
 
 // SendOffer is the holder end of an OFFER, to the collector's contact.
-func SendOffer(ctx context.Context, c *http.Client, contact string, o Offer) (Answer, error) {
+func SendOffer(ctx context.Context, c *http.Client, contact string, o sx.Offer) (sx.Answer, error) {
 	var out struct {
 		Code string `json:"code"`
 	}
 	status, err := post(ctx, c, contact, o, &out)
-	return Answer{Status: status, Code: out.Code}, err
+	return sx.Answer{Status: status, Code: out.Code}, err
 }
 
 func post(ctx context.Context, c *http.Client, url string, body, out any) (int, error) {

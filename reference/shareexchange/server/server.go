@@ -1,4 +1,8 @@
-package shareexchange
+// Package server is the HTTP end of abp-share-exchange/1: the reference
+// responder (and the bounty platform served beside it) that answers PULLs
+// and OFFERs with the pure decisions of reference/shareexchange, and the
+// collector and offer clients that call an agent's contact.
+package server
 
 import (
 	"net/http"
@@ -8,6 +12,7 @@ import (
 	"github.com/agentgames/conformance/reference/bounty"
 	bountyserver "github.com/agentgames/conformance/reference/bounty/server"
 	"github.com/agentgames/conformance/reference/httplog"
+	sx "github.com/agentgames/conformance/reference/shareexchange"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
 
@@ -42,7 +47,7 @@ func NewBroken(cfg skeleton.Config, rules ...string) http.Handler {
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = "/" + strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, BasePath), "/")
 		if r2.URL.Path == "/" && r.Method == http.MethodGet {
-			write(w, 200, map[string]any{"protocol": Protocol, "agents": resp.agents(), "platform": PlatformPath})
+			write(w, 200, map[string]any{"protocol": sx.Protocol, "agents": resp.agents(), "platform": PlatformPath})
 			return
 		}
 		resp.ServeHTTP(w, r2)

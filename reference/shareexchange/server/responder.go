@@ -1,4 +1,4 @@
-package shareexchange
+package server
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/agentgames/conformance/reference/bounty"
+	sx "github.com/agentgames/conformance/reference/shareexchange"
 )
 
 // Responder is the inbound end for the agents it plays: it answers PULLs
@@ -22,7 +23,7 @@ type Responder struct {
 
 	mu     sync.Mutex
 	shares map[string]map[int]string // agent -> share index -> share_hex
-	inbox  map[string]Offer          // "round/holder/share" -> first offer
+	inbox  map[string]sx.Offer       // "round/holder/share" -> first offer
 }
 
 // Adopt makes the responder answer for agent, holding the given shares.
@@ -41,10 +42,10 @@ func (r *Responder) Adopt(agent string, shares map[int]string) {
 }
 
 // Inbox returns the first offer kept per (round, holder, share).
-func (r *Responder) Inbox() []Offer {
+func (r *Responder) Inbox() []sx.Offer {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]Offer, 0, len(r.inbox))
+	out := make([]sx.Offer, 0, len(r.inbox))
 	for _, o := range r.inbox {
 		out = append(out, o)
 	}
@@ -54,13 +55,13 @@ func (r *Responder) Inbox() []Offer {
 func (r *Responder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	switch {
 	case req.Method == http.MethodGet && req.URL.Path == "/":
-		write(w, 200, map[string]any{"protocol": Protocol, "agents": r.agents()})
+		write(w, 200, map[string]any{"protocol": sx.Protocol, "agents": r.agents()})
 	case req.Method == http.MethodPost && req.URL.Path == "/control/adopt" && r.Control:
 		r.adopt(w, req)
 	case req.Method == http.MethodPost && req.URL.Path == "/":
 		r.exchange(w, req)
 	default:
-		write(w, 404, map[string]any{"ok": false, "protocol": Protocol, "code": "not_found", "reason": "no such endpoint"})
+		write(w, 404, map[string]any{"ok": false, "protocol": sx.Protocol, "code": "not_found", "reason": "no such endpoint"})
 	}
 }
 
@@ -83,7 +84,7 @@ func (r *Responder) adopt(w http.ResponseWriter, req *http.Request) {
 	}
 	raw, _ := io.ReadAll(io.LimitReader(req.Body, 1<<16))
 	if json.Unmarshal(raw, &body) != nil || body.AgentID == "" {
-		write(w, 400, map[string]any{"ok": false, "protocol": Protocol, "code": "bad_request", "reason": "{agent_id, shares}"})
+		write(w, 400, map[string]any{"ok": false, "protocol": sx.Protocol, "code": "bad_request", "reason": "{agent_id, shares}"})
 		return
 	}
 	r.Adopt(body.AgentID, body.Shares)
@@ -97,32 +98,32 @@ func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
 		Kind string `json:"kind"`
 	}
 	if json.Unmarshal(raw, &kind) != nil {
-		answer(w, refuse(400, "bad_request", "malformed body"), nil)
+		answer(w, sx.Answer{Status: 400, Code: "bad_request", Reason: "malformed body"}, nil)
 		return
 	}
 	if kind.Kind == "offer" {
 		r.offer(w, raw)
 		return
 	}
-	var p Pull
+	var p sx.Pull
 	_ = json.Unmarshal(raw, &p)
 	r.mu.Lock()
 	mine := r.shares[p.AgentID]
 	r.mu.Unlock()
-	if mine == nil && p.AgentID != "" && p.Protocol == Protocol {
-		answer(w, refuse(404, "not_held", "this endpoint does not answer for agent_id"), nil)
+	if mine == nil && p.AgentID != "" && p.Protocol == sx.Protocol {
+		answer(w, sx.Answer{Status: 404, Code: "not_held", Reason: "this endpoint does not answer for agent_id"}, nil)
 		return
 	}
 	s := r.Board()
 	var held []int
-	if e, ok := listed(s, p.AgentID); ok {
+	if e, ok := sx.Listed(s, p.AgentID); ok {
 		for _, i := range e.SharesHeld {
 			if _, have := mine[i]; have {
 				held = append(held, i)
 			}
 		}
 	}
-	a := release(s, held, p, r.Broken)
+	a := sx.ReleaseBroken(s, held, p, r.Broken)
 	if a.Status != 200 {
 		if r.Broken["SX-REFUSED-BODY"] {
 			a.Reason = ""
@@ -138,7 +139,7 @@ func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
 }
 
 func (r *Responder) offer(w http.ResponseWriter, raw []byte) {
-	var o Offer
+	var o sx.Offer
 	_ = json.Unmarshal(raw, &o)
 	s := r.Board()
 	r.mu.Lock()
@@ -149,10 +150,10 @@ func (r *Responder) offer(w http.ResponseWriter, raw []byte) {
 	}
 	key := s.ChallengeID + "/" + o.AgentID + "/" + itoa(o.ShareIndex)
 	_, seen := r.inbox[key]
-	a := acceptOffer(s, me, o, seen, r.Broken)
+	a := sx.AcceptOfferBroken(s, me, o, seen, r.Broken)
 	if a.Code == "accepted" {
 		if r.inbox == nil {
-			r.inbox = map[string]Offer{}
+			r.inbox = map[string]sx.Offer{}
 		}
 		r.inbox[key] = o
 	}
@@ -161,8 +162,8 @@ func (r *Responder) offer(w http.ResponseWriter, raw []byte) {
 
 // answer writes a decision with the convention's body: a refusal is
 // {ok: false, protocol, code, reason} (SX-REFUSED-BODY).
-func answer(w http.ResponseWriter, a Answer, extra map[string]any) {
-	body := map[string]any{"ok": a.Status == 200, "protocol": Protocol, "code": a.Code}
+func answer(w http.ResponseWriter, a sx.Answer, extra map[string]any) {
+	body := map[string]any{"ok": a.Status == 200, "protocol": sx.Protocol, "code": a.Code}
 	if a.Status != 200 && a.Reason != "" {
 		body["reason"] = a.Reason
 	}
