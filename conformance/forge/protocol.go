@@ -30,6 +30,7 @@ func Protocol() *suite.Protocol {
 		Package:    "forge",
 		RulePrefix: "FORGE",
 		BasePath:   server.BasePath,
+		Preflight:  "/api/chain", // the contract's public chain summary (links: GET /api/chain)
 		Reference:  Reference,
 		Steps:      Steps,
 		Properties: []suite.Property{{

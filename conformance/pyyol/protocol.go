@@ -85,6 +85,9 @@ func Gateway() *suite.Protocol {
 	p.Vector = nil // the signing vectors are the push side's
 	p.WebSocketPaths = []string{"/agent/connect"}
 	p.Flags = gatewayFlags
+	// The contract's one public HTTP read: the enabled stake tiers of
+	// Goofspiel, the game ranked matchmaking pairs.
+	p.Preflight = stakesPath
 	return p
 }
 
@@ -97,6 +100,7 @@ func Push() *suite.Protocol {
 		},
 		pushSteps, doc)
 	p.Flags = pushFlags
+	p.Preflight = "/health" // unsigned liveness, {"status":"healthy"} (PYYOL-PUSH-HEALTH)
 	// The reference agent signs with its documented development secret.
 	p.ServeFlags = []string{"--secret", agent.DevSecret}
 	return p

@@ -29,6 +29,9 @@ func (pr *protocolRun) preflight(ctx context.Context, rep *verdict.Report) bool 
 			strings.TrimPrefix(err.Error(), "harness error: ")))
 		return false
 	}
+	if pr.p.PreflightReachOnly {
+		return true // it answered: that is all a reachability probe asks
+	}
 	var doc map[string]any
 	if resp.Status != http.StatusOK || json.Unmarshal(resp.Body, &doc) != nil || doc == nil {
 		what := fmt.Sprintf("answered %d", resp.Status)

@@ -68,6 +68,11 @@ type Protocol struct {
 	// runner asks it once before checking a live target. "/" asks the base
 	// URL itself; "" asks nothing.
 	Preflight string
+	// PreflightReachOnly makes the preflight a reachability probe of the
+	// Preflight path, for a protocol whose contract documents no such read:
+	// any HTTP answer means the target is up; only a target that does not
+	// answer at all stops the run (one harness error, as for the others).
+	PreflightReachOnly bool
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc.
