@@ -1,12 +1,10 @@
 // Package forge embeds the FORGE documents that are the kit's own reference
-// specification (the DSL, the authoring schema) and the audit that maps
-// every statement of the FORGE seed to the rules encoding it.
+// specification (the DSL, the authoring schema). The audit of the FORGE
+// seed is spec/forge/statements.json, checked with every protocol's by
+// spec/statements_test.go.
 package forge
 
-import (
-	_ "embed"
-	"encoding/json"
-)
+import _ "embed"
 
 // DSL is spec/forge/dsl.md, served at /spec/dsl.md (FORGE-REF-DSL).
 //
@@ -18,23 +16,3 @@ var DSL []byte
 //
 //go:embed puzzle.schema.json
 var PuzzleSchema []byte
-
-//go:embed statements.json
-var statements []byte
-
-// Statement maps one JSON path of the seed (and every path under it) to the
-// rules that encode it, or to the reason no rule does.
-type Statement struct {
-	Path   string   `json:"path"`
-	Rules  []string `json:"rules,omitempty"`
-	Reason string   `json:"reason,omitempty"`
-}
-
-// Statements returns the audit of the FORGE seed.
-func Statements() ([]Statement, error) {
-	var doc struct {
-		Statements []Statement `json:"statements"`
-	}
-	err := json.Unmarshal(statements, &doc)
-	return doc.Statements, err
-}
