@@ -73,6 +73,11 @@ type Protocol struct {
 	// any HTTP answer means the target is up; only a target that does not
 	// answer at all stops the run (one harness error, as for the others).
 	PreflightReachOnly bool
+	// PreflightBase maps the run's base URL to the one Preflight is
+	// relative to, for a protocol whose --target may name an endpoint
+	// rather than its base (Pyyol's endpoint.url, a ws:// socket URL); nil
+	// keeps the base URL.
+	PreflightBase func(base string) string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc.
