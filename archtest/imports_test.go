@@ -14,20 +14,14 @@ import (
 const module = "github.com/agentgames/conformance"
 
 // httpPackages are the packages under reference/ that serve HTTP although no
-// path element is named "server": the shared request log; the server
-// skeleton (Config, and the strict JSON decoder and coded-error writer every
-// server shares; only servers import it); The Phantom Press, whose server
-// still sits at the root of its folder (its engine is
-// reference/phantompress/engine; moving the server is a follow-up); Pyyol's
-// reference push agent, an HTTP endpoint (its engine is
-// reference/pyyol/goofspiel); and the bounty's MCP server, Streamable HTTP
-// in front of the bounty engine.
-var httpPackages = []string{
-	module + "/reference/httplog",
-	module + "/reference/skeleton",
-	module + "/reference/phantompress",
-	module + "/reference/pyyol/agent",
-	module + "/reference/bounty/mcpserver",
+// path element is named "server", each with the reason it may import
+// net/http. Everything else under reference/ outside a server/ folder is an
+// engine and stays pure. TestHTTPPackagesAreServers keeps this list honest.
+var httpPackages = map[string]string{
+	module + "/reference/httplog":      "the servers' shared request log (an http.Handler wrapper)",
+	module + "/reference/skeleton":     "the servers' shared toolkit: Config, coded JSON answers and input policy for handlers",
+	module + "/reference/phantompress": "The Phantom Press's server, still at the root of its folder (its engine is reference/phantompress/engine; moving the server is a follow-up)",
+	module + "/reference/pyyol/agent":  "Pyyol's reference push agent: an HTTP server by definition (its game logic is reference/pyyol/goofspiel)",
 }
 
 // packageDeps maps every package of the module to its imports, direct and
@@ -95,7 +89,7 @@ func under(pkg, dir string) bool {
 // isEngine reports whether pkg is a pure reference package: under
 // reference/, no "server" path element, and not a known HTTP package.
 func isEngine(pkg string) bool {
-	if !under(pkg, "reference") || slices.Contains(httpPackages, pkg) {
+	if _, ok := httpPackages[pkg]; ok || !under(pkg, "reference") {
 		return false
 	}
 	return !slices.Contains(strings.Split(pkg, "/"), "server")
@@ -122,37 +116,90 @@ func TestReferenceAndSpecNeverImportTheRunner(t *testing.T) {
 // TestEnginesNeverImportNetHTTP keeps the engines pure: the same engine runs
 // inside a server, inside the runner's model and inside a benchmark.
 func TestEnginesNeverImportNetHTTP(t *testing.T) {
-	engines := 0
-	for pkg, deps := range packageDeps(t) {
-		if !isEngine(pkg) {
-			continue
-		}
-		engines++
-		if slices.ContainsFunc(deps, isNetHTTP) {
-			t.Errorf("engine package %s imports net/http (directly or through another package)", pkg)
-		}
-	}
-	if engines == 0 {
+	deps := packageDeps(t)
+	if engines := countEngines(deps); engines == 0 {
 		t.Error("no engine package found: the classification is broken")
 	}
+	for _, pkg := range netHTTPEngines(deps) {
+		t.Errorf("engine package %s imports net/http (directly or through another package)", pkg)
+	}
+}
+
+// TestAPlantedViolationIsCaught proves the rule bites: an engine importing
+// net/http directly, or through a server package, is reported; a server
+// package importing it is not.
+func TestAPlantedViolationIsCaught(t *testing.T) {
+	deps := map[string][]string{
+		module + "/reference/pure":          {"sort"},
+		module + "/reference/direct":        {"net/http"},
+		module + "/reference/indirect":      {module + "/reference/skeleton", "net/http"},
+		module + "/reference/direct/server": {"net/http"},
+		module + "/reference/skeleton":      {"net/http"},
+	}
+	got := netHTTPEngines(deps)
+	want := []string{module + "/reference/direct", module + "/reference/indirect"}
+	if !slices.Equal(got, want) {
+		t.Errorf("flagged %v, want %v", got, want)
+	}
+}
+
+// TestHTTPPackagesAreServers keeps the exemptions honest: each one exists
+// and really uses net/http (otherwise it is an engine and must stay pure).
+func TestHTTPPackagesAreServers(t *testing.T) {
+	deps := packageDeps(t)
+	for pkg, reason := range httpPackages {
+		d, ok := deps[pkg]
+		switch {
+		case !ok:
+			t.Errorf("%s (%s) no longer exists: drop it from httpPackages", pkg, reason)
+		case !slices.ContainsFunc(d, isNetHTTP):
+			t.Errorf("%s does not import net/http: it is an engine, drop it from httpPackages", pkg)
+		}
+	}
+}
+
+// countEngines counts the engine packages among deps.
+func countEngines(deps map[string][]string) int {
+	n := 0
+	for pkg := range deps {
+		if isEngine(pkg) {
+			n++
+		}
+	}
+	return n
+}
+
+// netHTTPEngines lists, sorted, the engine packages whose imports (as given,
+// already closed over the module) include net/http.
+func netHTTPEngines(deps map[string][]string) []string {
+	var out []string
+	for pkg, d := range deps {
+		if isEngine(pkg) && slices.ContainsFunc(d, isNetHTTP) {
+			out = append(out, pkg)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // TestClassification pins the rule that tells engines from servers.
 func TestClassification(t *testing.T) {
 	for pkg, want := range map[string]bool{
-		module + "/reference/iyra":                true,
-		module + "/reference/iyra/proof":          true,
-		module + "/reference/phantompress/engine": true,
-		module + "/reference/pow":                 true,
-		module + "/reference/iyra/server":         false,
-		module + "/reference/forge/server":        false,
-		module + "/reference/httplog":             false,
-		module + "/reference/skeleton":            false,
-		module + "/reference/pyyol/agent":         false,
-		module + "/reference/bounty/mcpserver":    false,
-		module + "/reference/pyyol/goofspiel":     true,
-		module + "/reference/bounty":              true,
-		module + "/conformance/iyra":              false,
+		module + "/reference/iyra":                    true,
+		module + "/reference/iyra/proof":              true,
+		module + "/reference/phantompress/engine":     true,
+		module + "/reference/pow":                     true,
+		module + "/reference/iyra/server":             false,
+		module + "/reference/forge/server":            false,
+		module + "/reference/httplog":                 false,
+		module + "/reference/shareexchange":           true,
+		module + "/reference/shareexchange/server":    false,
+		module + "/reference/bounty":                  true,
+		module + "/reference/bounty/server/mcpserver": false,
+		module + "/reference/pyyol/goofspiel":         true,
+		module + "/reference/pyyol/agent":             false,
+		module + "/reference/skeleton":                false,
+		module + "/conformance/iyra":                  false,
 	} {
 		if got := isEngine(pkg); got != want {
 			t.Errorf("isEngine(%s) = %v, want %v", pkg, got, want)

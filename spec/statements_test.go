@@ -2,6 +2,7 @@ package spec_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -13,9 +14,25 @@ import (
 	"github.com/agentgames/conformance/spec"
 )
 
-// statement is one normative statement of a seed: where it is, its words,
-// the rules that check it and, where something stays unchecked, why no
-// check is needed or possible.
+// statements is spec/<p>/statements.json, one format for every protocol:
+// the seed's statements, each with the rules that check it or, in
+// unchecked, why what stays unchecked needs or allows no check.
+type statements struct {
+	Protocol string `json:"protocol"`
+	Note     string `json:"note"`
+	// Documents are the audited documents of a markdown seed; every
+	// heading of each is a statement, listed in order.
+	Documents []string `json:"documents"`
+	// Outside are catalogued REFERENCE rules no statement of the seed
+	// states: the kit's choices where the seed is silent.
+	Outside    []string    `json:"outside"`
+	Statements []statement `json:"statements"`
+}
+
+// statement is one normative statement of a seed: where it is (a JSON path,
+// which covers everything under it, or a markdown heading path), optionally
+// its words and what it requires, the rules that check it and, where
+// something stays unchecked, why.
 type statement struct {
 	ID        string   `json:"id"`
 	Path      string   `json:"path"`
@@ -25,41 +42,164 @@ type statement struct {
 	Unchecked string   `json:"unchecked"`
 }
 
-// statementLists are the protocols whose spec/<p>/statements.json lists
-// statements by id, path and quote (from the Iyra and Phantom Press audits);
-// FORGE keeps its own leaf-by-leaf list, checked in spec/forge.
-var statementLists = []string{"iyra", "phantom-press"}
+// key names a statement in messages and in the duplicate check: its id, or
+// its path where it has none.
+func (s statement) key() string {
+	if s.ID != "" {
+		return s.ID
+	}
+	return s.Path
+}
 
-// TestEveryStatementIsMappedOrAnswered keeps each protocol's statement list
-// complete: every quote is the seed's words at its path, every rule it names
-// is catalogued, and every statement names a rule or says why it stays
-// unchecked.
+func readStatements(t *testing.T, p string) statements {
+	t.Helper()
+	raw, err := os.ReadFile(p + "/statements.json")
+	require.NoError(t, err, "%s: every protocol keeps spec/%s/statements.json", p, p)
+	var doc statements
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&doc), p)
+	assert.Equal(t, p, doc.Protocol, "%s: statements.json names another protocol", p)
+	return doc
+}
+
+// TestEveryStatementIsMappedOrAnswered checks every protocol's statement
+// list: each statement stands in the seed at its path (its quote, if any,
+// is the seed's words there), is listed once, and names catalogued rules
+// or says why it stays unchecked; the list is complete (every JSON leaf of
+// the seed covered, or every heading of the audited documents, in order);
+// and every catalogued rule is reached from a statement or listed outside.
 func TestEveryStatementIsMappedOrAnswered(t *testing.T) {
-	for _, p := range statementLists {
-		raw, err := os.ReadFile(p + "/statements.json")
-		require.NoError(t, err)
-		var doc struct {
-			Statements []statement `json:"statements"`
-		}
-		require.NoError(t, json.Unmarshal(raw, &doc), p)
+	for _, p := range spec.Protocols() {
+		doc := readStatements(t, p)
 		cat, err := spec.Load(p)
 		require.NoError(t, err)
 		seed := source(t, cat)
+		markdown := strings.HasSuffix(cat.Source, ".md")
 		seen := map[string]bool{}
+		reached := map[string]bool{}
+		for _, id := range doc.Outside {
+			r, ok := cat.Rule(id)
+			assert.True(t, ok, "%s: outside names %s, which the catalogue does not hold", p, id)
+			assert.True(t, !ok || r.Level == spec.Reference, "%s: %s is outside the statements, but only a REFERENCE choice may stand for no statement of the seed", p, id)
+			reached[id] = true
+		}
 		for _, s := range doc.Statements {
-			assert.False(t, seen[s.ID], "%s: statement %s listed twice", p, s.ID)
-			seen[s.ID] = true
-			at, err := valueAt(seed, s.Path)
-			if assert.NoError(t, err, "%s %s", p, s.ID) {
-				assert.True(t, statementFits(at, s.Quote), "%s %s: %q is not the seed's words at %s", p, s.ID, s.Quote, s.Path)
-			}
+			assert.False(t, seen[s.key()], "%s: statement %s listed twice", p, s.key())
+			seen[s.key()] = true
+			assert.NoError(t, statementStands(seed, markdown, s), "%s %s", p, s.key())
 			for _, id := range s.Rules {
 				_, ok := cat.Rule(id)
-				assert.True(t, ok, "%s %s names %s, which the catalogue does not hold", p, s.ID, id)
+				assert.True(t, ok, "%s %s names %s, which the catalogue does not hold", p, s.key(), id)
+				reached[id] = true
 			}
-			assert.True(t, len(s.Rules) > 0 || s.Unchecked != "", "%s %s: neither a rule nor a reason", p, s.ID)
+			assert.True(t, len(s.Rules) > 0 || s.Unchecked != "", "%s %s: neither a rule nor a reason", p, s.key())
+		}
+		if markdown {
+			assert.Equal(t, auditedHeadings(t, string(seed), doc.Documents), statementPaths(doc),
+				"%s: the statements list every heading of the audited documents, in order, once", p)
+		} else {
+			for _, leaf := range jsonLeaves(t, seed) {
+				assert.True(t, covered(doc, leaf), "%s: seed statement %s is mapped to no rule and no reason", p, leaf)
+			}
+		}
+		for _, r := range cat.Rules {
+			assert.True(t, reached[r.ID], "%s: rule %s stands for no statement of the seed (nor is it listed outside)", p, r.ID)
 		}
 	}
+}
+
+// statementStands reports whether s's path names something of the seed
+// and its quote, if it has one, is the seed's words there.
+func statementStands(seed []byte, markdown bool, s statement) error {
+	if markdown {
+		sec, err := spec.SectionAt(string(seed), s.Path)
+		if err == nil && s.Quote != "" && !strings.Contains(squeeze(sec), squeeze(s.Quote)) {
+			err = fmt.Errorf("%q is not the seed's words under %s", s.Quote, s.Path)
+		}
+		return err
+	}
+	at, err := valueAt(seed, s.Path)
+	if err == nil && s.Quote != "" && !statementFits(at, s.Quote) {
+		err = fmt.Errorf("%q is not the seed's words at %s", s.Quote, s.Path)
+	}
+	return err
+}
+
+func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// statementPaths lists the statements' paths in order.
+func statementPaths(doc statements) []string {
+	var out []string
+	for _, s := range doc.Statements {
+		out = append(out, s.Path)
+	}
+	return out
+}
+
+// auditedHeadings lists every heading of the named documents of a markdown
+// corpus as a statement path: a top or second-level heading alone, deeper
+// ones under their second-level parent ("games.md#Mafia/Events").
+func auditedHeadings(t *testing.T, corpus string, files []string) []string {
+	t.Helper()
+	require.NotEmpty(t, files, "a markdown seed's statements.json names the documents it audits")
+	docs := spec.MarkdownDocuments(corpus)
+	var out []string
+	for _, f := range files {
+		require.Contains(t, docs, f)
+		parent := ""
+		for _, h := range spec.Headings(docs[f]) {
+			if h.Level <= 2 {
+				parent = h.Title
+				out = append(out, f+"#"+h.Title)
+			} else {
+				out = append(out, f+"#"+parent+"/"+h.Title)
+			}
+		}
+	}
+	return out
+}
+
+// jsonLeaves lists the path of every statement of a JSON seed: every
+// scalar, and every empty array or object.
+func jsonLeaves(t *testing.T, seed []byte) []string {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal(seed, &v))
+	var out []string
+	var walk func(any, string)
+	walk = func(v any, path string) {
+		switch x := v.(type) {
+		case map[string]any:
+			if len(x) == 0 {
+				out = append(out, path)
+			}
+			for k, c := range x {
+				walk(c, path+"."+k)
+			}
+		case []any:
+			if len(x) == 0 {
+				out = append(out, path)
+			}
+			for i, c := range x {
+				walk(c, fmt.Sprintf("%s[%d]", path, i))
+			}
+		default:
+			out = append(out, path)
+		}
+	}
+	walk(v, "$")
+	return out
+}
+
+// covered reports whether some statement's path is leaf or an ancestor of it.
+func covered(doc statements, leaf string) bool {
+	for _, s := range doc.Statements {
+		if leaf == s.Path || strings.HasPrefix(leaf, s.Path+".") || strings.HasPrefix(leaf, s.Path+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 // statementFits reports whether quote is the seed's words at raw: verbatim

@@ -21,6 +21,7 @@ func Protocol() *suite.Protocol {
 		Package:    "bounty",
 		RulePrefix: "BOUNTY",
 		BasePath:   server.BasePath,
+		Preflight:  "/.well-known/agent-puzzle-bounty.json", // the discovery document, the one path clients hard-code
 		Reference:  Reference,
 		Steps:      Steps,
 		Properties: []suite.Property{boardProperty(false)},

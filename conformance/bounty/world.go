@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/agentgames/conformance/spec"
 )
 
 // world is one scenario: the live challenge, the team the runner plays and
@@ -208,6 +207,3 @@ func parsePairs(text string) ([][2]int, error) {
 	}
 	return out, nil
 }
-
-// level is the scenario rule's level.
-func (w *world) level() spec.Level { return w.env.Catalogue.LevelOf(w.rule) }

@@ -38,7 +38,6 @@ func payload(f map[string]any) map[string]any { return f["payload"].(map[string]
 func result(f map[string]any) map[string]any  { return f["result"].(map[string]any) }
 func ints(v any) []any                        { return v.([]any) }
 func swap(xs []any) []any                     { return []any{xs[1], xs[0]} }
-func notHex(string) string                    { return "00" }
 func sha(b []byte) string                     { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
 func flipWinner(w any) any                    { return map[float64]float64{0: 1, 1: 0, -1: 0}[w.(float64)] }
 

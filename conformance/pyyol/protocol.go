@@ -99,6 +99,10 @@ func Gateway() *suite.Protocol {
 	p.Vector = nil // the signing vectors are the push side's
 	p.WebSocketPaths = []string{"/agent/connect"}
 	p.Flags = gatewayFlags
+	// The contract's one public HTTP read: the enabled stake tiers of
+	// Goofspiel, the game ranked matchmaking pairs.
+	p.Preflight = stakesPath
+	p.PreflightBase = gatewayHTTPBase
 	return p
 }
 
@@ -111,6 +115,11 @@ func Push() *suite.Protocol {
 		},
 		pushSteps, doc)
 	p.Flags = pushFlags
+	// The unsigned liveness route, asked only for an answer: what /health
+	// answers is itself under test (PYYOL-PUSH-HEALTH, PYYOL-PUSH-SIBLINGS),
+	// so a wrong answer must fail those rules, not end the run.
+	p.Preflight, p.PreflightReachOnly = "/health", true
+	p.PreflightBase = pushDir // a --target may be endpoint.url itself
 	// The reference agent signs with its documented development secret.
 	p.ServeFlags = []string{"--secret", agent.DevSecret}
 	return p

@@ -28,9 +28,11 @@ var waitLimit = 30 * time.Second
 // pushBase turns the run's base URL into the directory of the agent's
 // routes: a URL ending in /turn is endpoint.url itself, anything else is
 // the directory.
-func pushBase(env *suite.Env) string {
-	base := strings.TrimRight(env.HTTP.BaseURL(), "/")
-	return strings.TrimSuffix(base, "/turn")
+func pushBase(env *suite.Env) string { return pushDir(env.HTTP.BaseURL()) }
+
+// pushDir is pushBase of a base URL (the push side's PreflightBase too).
+func pushDir(base string) string {
+	return strings.TrimSuffix(strings.TrimRight(base, "/"), "/turn")
 }
 
 // pushSecret is --secret, or the reference agent's dev secret against the
@@ -105,10 +107,14 @@ func socketURL(env *suite.Env) string {
 }
 
 // httpBase is the gateway's HTTP base (for the practice key mint).
-func httpBase(env *suite.Env) string {
-	u, err := url.Parse(strings.TrimRight(env.HTTP.BaseURL(), "/"))
+func httpBase(env *suite.Env) string { return gatewayHTTPBase(env.HTTP.BaseURL()) }
+
+// gatewayHTTPBase is httpBase of a base URL (the gateway's PreflightBase
+// too): a ws(s) socket URL becomes the http(s) base it sits under.
+func gatewayHTTPBase(base string) string {
+	u, err := url.Parse(strings.TrimRight(base, "/"))
 	if err != nil {
-		return env.HTTP.BaseURL()
+		return base
 	}
 	switch u.Scheme {
 	case "ws":

@@ -56,4 +56,7 @@ func TestRuleStatusesAgreeEverywhere(t *testing.T) {
 	if !bytes.Contains(sum.Bytes(), []byte("2/2")) {
 		t.Errorf("summary should count both rules covered:\n%s", sum.String())
 	}
+	if !bytes.Contains(sum.Bytes(), []byte("MUST rules checked on this target: 2/2")) {
+		t.Errorf("the MUST line should agree with the rules covered:\n%s", sum.String())
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -41,7 +42,7 @@ type jsonProtocol struct {
 	RulesTotal   int                    `json:"rules_total"`
 	RulesCovered int                    `json:"rules_covered"`
 	// MustChecked counts the MUST rules some check passed or failed;
-	// UncheckedMust lists the others with the reason.
+	// UncheckedMust lists the others with the reason, in rule ID order.
 	MustChecked   int                 `json:"must_checked"`
 	MustTotal     int                 `json:"must_total"`
 	UncheckedMust []verdict.Unchecked `json:"unchecked_must"`
@@ -133,6 +134,10 @@ func jsonSummary(r *verdict.Report) map[string]jsonProtocol {
 		if unchecked == nil {
 			unchecked = []verdict.Unchecked{}
 		}
+		// ID order, as the rules object: a report read back for `conformance
+		// merge` knows its rules by ID only, and the merged document must
+		// equal the unsharded one.
+		sort.SliceStable(unchecked, func(i, j int) bool { return unchecked[i].Rule < unchecked[j].Rule })
 		out[name] = jsonProtocol{
 			Title: p.Title, Target: p.Target, Contract: p.Seed,
 			Counts: counts, Total: tally[name].Total(),

@@ -21,10 +21,15 @@ func Protocol() *suite.Protocol {
 		Package:    "shareexchange",
 		RulePrefix: "SX",
 		BasePath:   sxserver.BasePath,
-		Reference:  func(cfg suite.ReferenceConfig) http.Handler { return sxserver.New(cfg) },
-		Steps:      Steps,
-		Properties: []suite.Property{pullProperty()},
-		Vector:     Vector,
+		// The convention documents only POSTs to an agent's contact (its GET
+		// discovery is the kit's REFERENCE choice, SX-CONTROL), so the
+		// preflight only asks that the responder answers at all.
+		Preflight:          "/",
+		PreflightReachOnly: true,
+		Reference:          func(cfg suite.ReferenceConfig) http.Handler { return sxserver.New(cfg) },
+		Steps:              Steps,
+		Properties:         []suite.Property{pullProperty()},
+		Vector:             Vector,
 	}
 }
 

@@ -22,12 +22,20 @@ func (pr *protocolRun) preflight(ctx context.Context, rep *verdict.Report) bool 
 	if pr.ref != nil || pr.p.Preflight == "" {
 		return true
 	}
-	resp, err := pr.drv.Do(ctx, driver.Request{Method: http.MethodGet, Path: strings.TrimSuffix(pr.p.Preflight, "/")})
+	drv := pr.drv
+	if base := pr.preflightBase(); base != pr.base {
+		drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: base, Limiter: pr.limiter, Budget: pr.budget,
+			Secrets: pr.secrets, Timeout: pr.cfg.Timeout, Breaker: pr.breaker})
+	}
+	resp, err := drv.Do(ctx, driver.Request{Method: http.MethodGet, Path: strings.TrimSuffix(pr.p.Preflight, "/")})
 	where := "GET " + pr.preflightPath()
 	if err != nil {
 		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: the target is not answering: %s", pr.p.Name,
 			strings.TrimPrefix(err.Error(), "harness error: ")))
 		return false
+	}
+	if pr.p.PreflightReachOnly {
+		return true // it answered: that is all a reachability probe asks
 	}
 	var doc map[string]any
 	if resp.Status != http.StatusOK || json.Unmarshal(resp.Body, &doc) != nil || doc == nil {
@@ -42,9 +50,17 @@ func (pr *protocolRun) preflight(ctx context.Context, rep *verdict.Report) bool 
 	return true
 }
 
+// preflightBase is the URL the preflight path is relative to.
+func (pr *protocolRun) preflightBase() string {
+	if pr.p.PreflightBase != nil {
+		return strings.TrimRight(pr.p.PreflightBase(pr.base), "/")
+	}
+	return pr.base
+}
+
 // preflightPath is the path of the preflight read as the target sees it.
 func (pr *protocolRun) preflightPath() string {
-	u, err := url.Parse(pr.base + strings.TrimSuffix(pr.p.Preflight, "/"))
+	u, err := url.Parse(pr.preflightBase() + strings.TrimSuffix(pr.p.Preflight, "/"))
 	if err != nil {
 		return pr.p.Preflight
 	}

@@ -68,6 +68,16 @@ type Protocol struct {
 	// runner asks it once before checking a live target. "/" asks the base
 	// URL itself; "" asks nothing.
 	Preflight string
+	// PreflightReachOnly makes the preflight a reachability probe of the
+	// Preflight path, for a protocol whose contract documents no such read:
+	// any HTTP answer means the target is up; only a target that does not
+	// answer at all stops the run (one harness error, as for the others).
+	PreflightReachOnly bool
+	// PreflightBase maps the run's base URL to the one Preflight is
+	// relative to, for a protocol whose --target may name an endpoint
+	// rather than its base (Pyyol's endpoint.url, a ws:// socket URL); nil
+	// keeps the base URL.
+	PreflightBase func(base string) string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc.

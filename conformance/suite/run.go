@@ -162,9 +162,12 @@ func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
 		return
 	}
 	props := pr.selectedProperties()
-	if len(scenarios)+len(props) == 0 && len(r.cfg.Scenarios) == 0 { // a replay explains its own
+	if pr.matched == 0 && len(r.cfg.Scenarios) == 0 { // a replay explains its own
 		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: nothing selected: %s", p.Name, pr.whyNothing()))
 		return
+	}
+	if len(scenarios)+len(props) == 0 {
+		return // the selection is not empty, the other shards run it
 	}
 	r.cfg.Progress.Start(p.Name, len(scenarios)+len(props))
 	rep.Results = append(rep.Results, pr.runFeatures(ctx)...)
@@ -189,6 +192,7 @@ type protocolRun struct {
 	chosen  map[string]string   // scenario key -> "file:line" of the scenarios this pass runs
 	seen    map[string]int      // pickles met so far per file and name, in this pass
 	passes  []map[string]string // the selected scenarios, split into passes
+	matched int                 // checks the selection keeps, in every shard
 }
 
 // scenarioKey identifies a scenario across the kit's parse and godog's,
@@ -330,7 +334,11 @@ func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
 	for _, s := range all {
 		pr.feature[s.File] = s.Feature
 		key := nextKey(parsed, s.File, s.Name)
-		if pr.keeps(s, match) && (len(pr.cfg.Scenarios) > 0 || pr.inShard()) {
+		if !pr.keeps(s, match) {
+			continue
+		}
+		pr.matched++
+		if len(pr.cfg.Scenarios) > 0 || pr.inShard() {
 			out, keys = append(out, s), append(keys, key)
 		}
 	}
@@ -397,7 +405,11 @@ func (pr *protocolRun) selectedProperties() []Property {
 	}
 	var out []Property
 	for _, prop := range pr.p.Properties {
-		if pr.selectsProperty(prop) && pr.inShard() {
+		if !pr.selectsProperty(prop) {
+			continue
+		}
+		pr.matched++
+		if pr.inShard() {
 			out = append(out, prop)
 		}
 	}

@@ -49,6 +49,24 @@ func TestShardsTogetherRunExactlyTheUnshardedChecks(t *testing.T) {
 	}
 }
 
+// TestAShardWithoutChecksOfAProtocolIsNoError: a protocol whose selected
+// checks all went to other shards is no harness error in this one, while a
+// selection that matches nothing stays an error in every shard.
+func TestAShardWithoutChecksOfAProtocolIsNoError(t *testing.T) {
+	run := func(tags string, s suite.Shard) *verdict.Report {
+		rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{toyProtocol(healthy), relayProtocol()},
+			Seed: 3, Checks: 2, Tags: tags, Shard: s})
+		require.NoError(t, err)
+		return rep
+	}
+	assert.Empty(t, run("", suite.Shard{Index: 7, Count: 7}).Errors)
+	for _, s := range []suite.Shard{{}, {Index: 7, Count: 7}} {
+		rep := run("@nosuchtag", s)
+		require.NotEmpty(t, rep.Errors, "shard %v", s)
+		assert.Contains(t, rep.Errors[0], "nothing selected")
+	}
+}
+
 func TestParseShard(t *testing.T) {
 	s, err := suite.ParseShard("2/3")
 	require.NoError(t, err)

@@ -307,3 +307,28 @@ func TestRuleWithAnAtSignSelectsThePropertyToo(t *testing.T) {
 		assert.NotEqual(t, "property", r.Kind, "--tags applies to properties under --rule too")
 	}
 }
+
+// TestAReachabilityPreflightAsksOnlyForAnAnswer: a protocol whose contract
+// documents no public read probes reachability only, so a target answering
+// 404 there is still checked, and a down target is one harness error.
+func TestAReachabilityPreflightAsksOnlyForAnAnswer(t *testing.T) {
+	p := toyProtocol(healthy)
+	p.Preflight, p.PreflightReachOnly = "/no-such-read", true
+	_, url := liveToy(t, healthy)
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p},
+		Target: url, Checks: 2, Seed: 3, CaseDir: t.TempDir()})
+	require.NoError(t, err)
+	assert.Empty(t, rep.NotProtocol)
+	assert.Empty(t, rep.Errors)
+	assert.Equal(t, 0, rep.ExitCode())
+
+	srv := httptest.NewServer(nil)
+	down := srv.URL
+	srv.Close()
+	rep, err = suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p},
+		Target: down, Checks: 2, Seed: 3, CaseDir: t.TempDir()})
+	require.NoError(t, err)
+	assert.Len(t, rep.Errors, 1)
+	assert.Empty(t, rep.Results)
+	assert.Equal(t, 2, rep.ExitCode())
+}

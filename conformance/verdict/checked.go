@@ -5,11 +5,13 @@ import "strings"
 // Decided returns the rules on which at least one check reached a verdict
 // (pass, fail or warn), with the folded status of those verdicts. A rule
 // whose every check was skipped or errored is not in it: nothing was
-// judged, however many checks cite it.
+// judged, however many checks cite it. A rule a check stopped short of,
+// failing on another rule, counts with that check's status (Result.Verdicts),
+// as the rule views show it.
 func (r *Report) Decided() map[string]Status {
 	out := map[string]Status{}
 	for _, res := range r.Results {
-		for id, st := range res.RuleStatuses() {
+		for id, st := range res.Verdicts() {
 			if st != Pass && st != Fail && st != Warn {
 				continue
 			}
@@ -30,7 +32,7 @@ type Unchecked struct {
 }
 
 // MustCoverage counts the MUST rules of p on which some check reached pass
-// or fail, and lists the others with the reason: the first error or skip
+// or fail (Result.Verdicts, as Decided), and lists the others with the reason: the first error or skip
 // of a check that cites the rule, a run-level harness error, or that no
 // selected check cites it.
 func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []Unchecked) {
@@ -40,7 +42,7 @@ func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []U
 		if res.Protocol != p.Name {
 			continue
 		}
-		for id, st := range res.RuleStatuses() {
+		for id, st := range res.Verdicts() {
 			switch {
 			case st == Pass || st == Fail:
 				decided[id] = true

@@ -173,6 +173,20 @@ func (r Result) blocks(id string) bool {
 	return r.Stopped && r.FailedRule != "" && r.FailedRule != id && (r.Status == Fail || r.Status == Warn)
 }
 
+// Verdicts is RuleStatuses as coverage counts it: a check that ended in
+// pass, fail or warn reached a verdict for every rule it is tagged with, so
+// a rule it stopped short of (blocked by a failure on another rule) takes
+// the check's status, as in Report.RuleStatusMap, rather than skip.
+func (r Result) Verdicts() map[string]Status {
+	out := r.RuleStatuses()
+	for id := range out {
+		if r.blocks(id) {
+			out[id] = r.Status
+		}
+	}
+	return out
+}
+
 // RuleStatuses says what this result decided of each rule it touches. A
 // failure or warning counts against FailedRule only: when the check stopped
 // there, its other rules were not decided and count as skipped; when the

@@ -27,7 +27,7 @@ func EncodeJSON(status int, v any) Encoded {
 		return EncodeJSON(http.StatusInternalServerError, CodedError{Code: "internal", Message: "the answer could not be encoded"})
 	}
 	h := http.Header{}
-	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Type", "application/json") // no charset: JSON is UTF-8 by definition (RFC 8259), one Content-Type everywhere
 	return Encoded{Status: status, Header: h, Body: buf.Bytes()}
 }
 

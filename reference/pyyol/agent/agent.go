@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentgames/conformance/reference/pushsign"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // BasePath is where `conformance serve` mounts the agent.
@@ -71,7 +72,11 @@ func New(opts Options) *Agent {
 	return a
 }
 
-func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
+// ServeHTTP routes r; what no route takes gets the skeleton's coded JSON
+// 404 or 405.
+func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	skeleton.CodedMux(a.mux).ServeHTTP(w, r)
+}
 
 // health is the unsigned liveness probe (PYYOL-PUSH-HEALTH).
 func (a *Agent) health(w http.ResponseWriter, _ *http.Request) {

@@ -98,7 +98,11 @@ func New(opts Options) *Gateway {
 	return g
 }
 
-func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) { g.mux.ServeHTTP(w, r) }
+// ServeHTTP routes r; what no route takes gets the skeleton's coded JSON
+// 404 or 405.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	skeleton.CodedMux(g.mux).ServeHTTP(w, r)
+}
 
 // derive makes a reproducible hex string from the seed, a label and a
 // counter, for keys and match seeds.
