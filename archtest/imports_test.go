@@ -18,10 +18,9 @@ const module = "github.com/agentgames/conformance"
 // net/http. Everything else under reference/ outside a server/ folder is an
 // engine and stays pure. TestHTTPPackagesAreServers keeps this list honest.
 var httpPackages = map[string]string{
-	module + "/reference/httplog":      "the servers' shared request log (an http.Handler wrapper)",
-	module + "/reference/skeleton":     "the servers' shared toolkit: Config, coded JSON answers and input policy for handlers",
-	module + "/reference/phantompress": "The Phantom Press's server, still at the root of its folder (its engine is reference/phantompress/engine; moving the server is a follow-up)",
-	module + "/reference/pyyol/agent":  "Pyyol's reference push agent: an HTTP server by definition (its game logic is reference/pyyol/goofspiel)",
+	module + "/reference/httplog":     "the servers' shared request log (an http.Handler wrapper)",
+	module + "/reference/skeleton":    "the servers' shared toolkit: Config, coded JSON answers and input policy for handlers",
+	module + "/reference/pyyol/agent": "Pyyol's reference push agent: an HTTP server by definition (its game logic is reference/pyyol/goofspiel)",
 }
 
 // packageDeps maps every package of the module to its imports, direct and

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
-	pp "github.com/agentgames/conformance/reference/phantompress"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 )
 
 // firesEarly is a server that fires the trainee once a publish leaves trust

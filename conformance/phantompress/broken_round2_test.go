@@ -13,7 +13,7 @@ import (
 	"github.com/agentgames/conformance/conformance/suite"
 	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/conformance/verdict"
-	pp "github.com/agentgames/conformance/reference/phantompress"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 )
 
 // statusSpendsTurns is a server whose status action spends a turn (the

@@ -13,7 +13,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/suite"
 	harness "github.com/agentgames/conformance/conformance/tamper"
-	pp "github.com/agentgames/conformance/reference/phantompress"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 )
 
 // mutator rewrites one decoded action response of the reference; req is the

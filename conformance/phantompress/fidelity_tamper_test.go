@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/suite"
 	harness "github.com/agentgames/conformance/conformance/tamper"
-	pp "github.com/agentgames/conformance/reference/phantompress"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 )
 
 // shiftState keeps, per run, an offset that a broken target adds to one

@@ -10,7 +10,7 @@ import (
 	"github.com/agentgames/conformance/conformance/suite"
 	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/conformance/verdict"
-	pp "github.com/agentgames/conformance/reference/phantompress"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 )
 
 // liveReport runs the Phantom Press suite against h over loopback, as

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/suite"
-	pp "github.com/agentgames/conformance/reference/phantompress"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 )
 
 // seedBase is the BASE constant of the seed's minimal client.

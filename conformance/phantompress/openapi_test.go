@@ -15,7 +15,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/oas"
 	"github.com/agentgames/conformance/conformance/suite"
-	pp "github.com/agentgames/conformance/reference/phantompress"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 	"github.com/agentgames/conformance/spec"
 )
 

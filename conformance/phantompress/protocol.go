@@ -9,7 +9,7 @@ import (
 	"fmt"
 
 	"github.com/agentgames/conformance/conformance/suite"
-	pp "github.com/agentgames/conformance/reference/phantompress"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 

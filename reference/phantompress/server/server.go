@@ -1,8 +1,8 @@
-// Package phantompress is the reference server of The Phantom Press: the
+// Package server is the reference server of The Phantom Press: the
 // seed's HTTP API over the pure engine, with the daily quotas, a clock the
 // tests control, and a per-run guard that answers 409 to concurrent
 // requests instead of interleaving them.
-package phantompress
+package server
 
 import (
 	"encoding/hex"

@@ -1,4 +1,4 @@
-package phantompress
+package server
 
 import (
 	"math"
