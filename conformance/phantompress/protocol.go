@@ -9,8 +9,8 @@ import (
 	"fmt"
 
 	"github.com/agentgames/conformance/conformance/suite"
-	pp "github.com/agentgames/conformance/reference/phantompress/server"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 )
 
 // Protocol describes The Phantom Press to the runner.

@@ -67,8 +67,8 @@ func (p *pushRun) setup() error {
 		return err
 	}
 	p.secret = secret
-	p.signed, _ = pushDrivers(p.env, secret)
-	return nil
+	p.signed, err = pushDrivers(p.env, secret)
+	return err
 }
 
 func (p *pushRun) health(ctx context.Context) (err error) {

@@ -47,17 +47,16 @@ func pushSecret(env *suite.Env) (string, error) {
 	return "", verdict.Errorf("pyyol-push against a live endpoint needs --secret (the endpoint secret)")
 }
 
-// pushDrivers builds the signed and unsigned drivers for the agent's routes,
-// recording into the scenario's transcript.
-func pushDrivers(env *suite.Env, secret string) (*driver.SignedHTTP, *driver.HMACSigner) {
-	secrets := env.HTTP.Secrets()
-	signer := driver.NewHMACSigner(secret, driver.PyyolScheme(), secrets)
-	opts := driver.HTTPOptions{BaseURL: pushBase(env), Secrets: secrets, Timeout: 30 * time.Second, Breaker: runBreaker(env)}
-	if v := pushValidator(opts.BaseURL); v != nil {
-		opts.Validator = v
+// pushDrivers builds the signed and unsigned drivers for the agent's routes
+// on the run's Env, so pushes share its rate limit, write budget, breaker,
+// secrets and the scenario's transcript.
+func pushDrivers(env *suite.Env, secret string) (*driver.SignedHTTP, error) {
+	signer := driver.NewHMACSigner(secret, driver.PyyolScheme(), env.HTTP.Secrets())
+	base := pushBase(env)
+	if v := pushValidator(base); v != nil {
+		return env.SignedPush(base, signer, v)
 	}
-	signed := driver.NewSignedHTTP(opts, signer)
-	return signed.WithRecorder(env.HTTP.Recorder()), signer
+	return env.SignedPush(base, signer)
 }
 
 // pushValidator checks the agent's answers against spec/pyyol/openapi.yaml
@@ -145,10 +144,15 @@ func mintDriver(env *suite.Env) *driver.HTTP {
 
 // platformDriver is an HTTP driver for the platform's API beside the
 // gateway (publish, stake tiers, queue), which the gateway's OpenAPI
-// document does not describe; it shares the run's breaker.
+// document does not describe; it shares the run's limits through the Env.
 func platformDriver(env *suite.Env) *driver.HTTP {
-	return driver.NewHTTP(driver.HTTPOptions{BaseURL: httpBase(env), Secrets: env.HTTP.Secrets(), Timeout: 30 * time.Second,
-		Breaker: runBreaker(env)}).WithRecorder(env.HTTP.Recorder())
+	d, err := env.HTTPAt(httpBase(env))
+	if err != nil {
+		// Only a scenario outside a run has no Env links; keep its own driver.
+		return driver.NewHTTP(driver.HTTPOptions{BaseURL: httpBase(env), Secrets: env.HTTP.Secrets(), Timeout: 30 * time.Second,
+			Breaker: runBreaker(env)}).WithRecorder(env.HTTP.Recorder())
+	}
+	return d
 }
 
 // runBreaker is one breaker for the run's own drivers, so a target that is

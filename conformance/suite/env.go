@@ -71,18 +71,41 @@ func (e *Env) Inbound(opts driver.InboundOptions) (*driver.Inbound, error) {
 	return in, err
 }
 
-// SignedPush returns a driver that pushes signed requests to baseURL (an
-// agent's endpoint), sharing the run's rate limit, write budget, breaker,
-// secrets (the signer's secret is registered) and the scenario's transcript.
-func (e *Env) SignedPush(baseURL string, signer driver.Signer) (*driver.SignedHTTP, error) {
+// HTTPAt returns an HTTP driver for another base URL of the same target
+// (a platform API beside a WebSocket gateway, say), sharing the run's rate
+// limit, write budget, breaker, secrets and the scenario's transcript. The
+// caller brings a validator when the routes there have a document.
+func (e *Env) HTTPAt(baseURL string, validators ...driver.Validator) (*driver.HTTP, error) {
 	l, err := e.linked()
 	if err != nil {
 		return nil, err
 	}
 	pr := l.pr
-	d := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: baseURL, Limiter: pr.limiter, Budget: pr.budget,
-		Secrets: pr.secrets, Breaker: pr.breaker, Timeout: pr.cfg.Timeout}, signer)
-	return d.WithRecorder(l.rec), nil
+	opts := driver.HTTPOptions{BaseURL: baseURL, Limiter: pr.limiter, Budget: pr.budget,
+		Secrets: pr.secrets, Breaker: pr.breaker, Timeout: pr.cfg.Timeout}
+	if len(validators) > 0 {
+		opts.Validator = validators[0]
+	}
+	return driver.NewHTTP(opts).WithRecorder(l.rec), nil
+}
+
+// SignedPush returns a driver that pushes signed requests to baseURL (an
+// agent's endpoint), sharing the run's rate limit, write budget, breaker,
+// secrets (the signer's secret is registered) and the scenario's transcript.
+func (e *Env) SignedPush(baseURL string, signer driver.Signer, validators ...driver.Validator) (*driver.SignedHTTP, error) {
+	l, err := e.linked()
+	if err != nil {
+		return nil, err
+	}
+	pr := l.pr
+	opts := driver.HTTPOptions{BaseURL: baseURL, Limiter: pr.limiter, Budget: pr.budget,
+		Secrets: pr.secrets, Breaker: pr.breaker, Timeout: pr.cfg.Timeout}
+	if len(validators) > 0 {
+		// The pushed routes sit under the agent's endpoint, not under the
+		// protocol's base path, so the caller brings their validator.
+		opts.Validator = validators[0]
+	}
+	return driver.NewSignedHTTP(opts, signer).WithRecorder(l.rec), nil
 }
 
 // Quota returns the run's one quota planner for this protocol, made on

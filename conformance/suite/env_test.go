@@ -40,6 +40,9 @@ Feature: Relay
     Scenario: two frames
       When the agent echoes a frame over the live channel
       And the agent echoes a frame over the live channel
+
+    Scenario: a route beside the target
+      When the runner calls the platform beside the target twice
 `
 
 const relayOpenAPI = `openapi: 3.0.3
@@ -111,6 +114,18 @@ func relaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 		_, err = in.Next(ctx)
 		return err
 	})
+	sc.When(`^the runner calls the platform beside the target twice$`, func(ctx context.Context) error {
+		beside, err := env.HTTPAt(env.HTTP.BaseURL())
+		if err != nil {
+			return err
+		}
+		for i := 0; i < 2; i++ {
+			if _, err := beside.Do(ctx, driver.Request{Method: "POST", Path: "/rpc", JSON: map[string]any{"jsonrpc": "2.0", "id": i, "method": "ping"}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	sc.Then(`^the controls are there on the embedded reference only$`, func() error {
 		c, err := env.Control()
 		if env.Live() != (err != nil) || (err != nil && !suite.IsNoControl(err)) || (err == nil && c.Clock == nil) {
@@ -147,8 +162,9 @@ func TestEnvHandsOutEveryTransportOnTheRunsLimits(t *testing.T) {
 		}
 		rep, err := suite.Run(context.Background(), cfg)
 		require.NoError(t, err)
-		require.Len(t, rep.Results, 2)
+		require.Len(t, rep.Results, 3)
 		assert.Equal(t, verdict.Pass, rep.Results[1].Status, rep.Results[1].Message)
+		assert.Equal(t, verdict.Pass, rep.Results[2].Status, rep.Results[2].Message)
 		res := rep.Results[0]
 		require.Equal(t, verdict.Pass, res.Status, "live=%v: %s", live, res.Message)
 		methods := map[string]bool{}
@@ -170,6 +186,16 @@ func TestEnvDriversShareTheWriteBudget(t *testing.T) {
 	require.Len(t, rep.Results, 1)
 	// Each echo spends a frame and a JSON-RPC POST, from one budget: the
 	// second echo's POST is the fourth write, and skips.
+	assert.Equal(t, verdict.Skip, rep.Results[0].Status, rep.Results[0].Message)
+	assert.Contains(t, rep.Results[0].Message, "write budget")
+}
+
+func TestHTTPAtSharesTheWriteBudget(t *testing.T) {
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{relayProtocol()}, Seed: 1, Checks: -1,
+		MaxWrites: 1, Scenarios: []string{"relay/relay.feature:15"}})
+	require.NoError(t, err)
+	require.Len(t, rep.Results, 1)
+	// The second POST through HTTPAt is the second write of a budget of one.
 	assert.Equal(t, verdict.Skip, rep.Results[0].Status, rep.Results[0].Message)
 	assert.Contains(t, rep.Results[0].Message, "write budget")
 }
