@@ -20,7 +20,7 @@ const (
 	Result     = "result"
 )
 
-// Causes of an elimination in eliminate events (PYYOL-REF-MAFIA-CAUSE).
+// Causes of an elimination in eliminate events (PYYOL-MAFIA-REF-CAUSE).
 const (
 	CauseNightKill = "night_kill"
 	CauseVote      = "vote"
@@ -28,7 +28,7 @@ const (
 
 // Event is one transcript entry: {seq, type, payload}. Public events share
 // one seq counter; each seat's private night events have their own
-// (PYYOL-REF-MAFIA-SEQ), so a seat cannot count other seats' secrets.
+// (PYYOL-MAFIA-REF-SEQ), so a seat cannot count other seats' secrets.
 type Event struct {
 	Seq     int            `json:"seq"`
 	Type    string         `json:"type"`

@@ -16,7 +16,7 @@ const (
 	ActVote        = "vote"
 )
 
-// MaxText bounds a message body in runes (PYYOL-REF-MAFIA-TEXT).
+// MaxText bounds a message body in runes (PYYOL-MAFIA-REF-TEXT).
 const MaxText = 500
 
 // Move is a seat's answer (games.md "Mafia/Your move"; PYYOL-MAFIA-MOVE).
@@ -45,7 +45,7 @@ type Match struct {
 	winner  string
 }
 
-// New deals the roles from seed and opens night 1 (PYYOL-REF-MAFIA-DAY).
+// New deals the roles from seed and opens night 1 (PYYOL-MAFIA-REF-DAY).
 func New(seed []byte) *Match {
 	return NewWithRoles(Deal(seed))
 }
@@ -159,7 +159,7 @@ func checkMessage(mv Move) error {
 
 // checkTarget: every target is a living seat; the Doctor may protect
 // itself (PYYOL-MAFIA-PROTECT-SELF); other actions may not name the actor,
-// and the Mafia may not kill a Mafia seat (PYYOL-REF-MAFIA-TARGETS).
+// and the Mafia may not kill a Mafia seat (PYYOL-MAFIA-REF-TARGETS).
 func (m *Match) checkTarget(seat int, action string, target int) error {
 	switch {
 	case target < 0 || target >= len(m.roles):
@@ -196,7 +196,7 @@ func (m *Match) Targets(seat int, action string) []int {
 }
 
 // FallbackMove is the safe default the engine submits for a seat that
-// missed its turn (PYYOL-MAFIA-FALLBACK, PYYOL-REF-MAFIA-FALLBACK): a
+// missed its turn (PYYOL-MAFIA-FALLBACK, PYYOL-MAFIA-REF-FALLBACK): a
 // quiet message, else the action aimed at the lowest seat it may name
 // (the Doctor protects itself).
 func (m *Match) FallbackMove(seat int) (Move, bool) {
@@ -227,10 +227,11 @@ func (m *Match) record(seat int, mv Move) {
 	m.acted[seat] = mv
 	switch mv.Action {
 	case ActMessage:
-		// PYYOL-MAFIA-DISCUSSION: one public message per living seat.
+		// PYYOL-MAFIA-DISCUSSION: one public message per living seat;
+		// PYYOL-MAFIA-EVENT-MESSAGE: from, tone, text.
 		m.emit(EventMessage, map[string]any{"from": seat, "tone": mv.Tone, "text": mv.Text})
 	case ActVote:
-		// PYYOL-MAFIA-EVENTS: a vote is public (from, target).
+		// PYYOL-MAFIA-EVENT-VOTE: a vote is public (from, target).
 		m.emit(EventVote, map[string]any{"from": seat, "target": *mv.Target})
 	}
 	if len(m.Waiting()) == 0 {

@@ -2,7 +2,7 @@ package mafia
 
 import "fmt"
 
-// enter opens a phase and announces it (PYYOL-MAFIA-EVENTS: phase
+// enter opens a phase and announces it (PYYOL-MAFIA-EVENT-PHASE: phase
 // {day, phase}).
 func (m *Match) enter(phase string) {
 	m.phase = phase
@@ -16,7 +16,7 @@ func (m *Match) advance() {
 	case Night:
 		m.resolveNight()
 	case Discussion:
-		// PYYOL-MAFIA-PHASE-VOTING follows discussion.
+		// PYYOL-MAFIA-PHASES: voting follows discussion.
 		m.enter(Voting)
 	case Voting:
 		m.resolveVote()
@@ -53,7 +53,8 @@ func (m *Match) resolveNight() {
 // tellNight records each night action's result in the actor's own stream,
 // seat by seat in order (PYYOL-MAFIA-NIGHT-PRIVATE). The Detective learns
 // the target's alignment (PYYOL-MAFIA-INVESTIGATE); the Sheriff's profile
-// is only recorded (PYYOL-MAFIA-PROFILE).
+// is only recorded (PYYOL-MAFIA-PROFILE). Results arrive when the night
+// resolves (PYYOL-MAFIA-REF-NIGHT-RESULT).
 func (m *Match) tellNight(acted map[int]Move) {
 	for seat := range m.roles {
 		mv, ok := acted[seat]
@@ -78,7 +79,7 @@ func Finding(role string) string {
 }
 
 // mafiaTarget is the Mafia's collective pick: the seat most living Mafia
-// named, a tie going to the lowest tied seat (PYYOL-REF-MAFIA-KILL-PICK).
+// named, a tie going to the lowest tied seat (PYYOL-MAFIA-REF-KILL-PICK).
 func (m *Match) mafiaTarget(acted map[int]Move) (int, bool) {
 	var picks []int
 	for seat := range m.roles {
@@ -106,9 +107,9 @@ func plurality(names []int) (int, bool) {
 }
 
 // resolveVote eliminates the plurality target (PYYOL-MAFIA-VOTE); a tie
-// eliminates the lowest tied seat (PYYOL-REF-MAFIA-VOTE-TIE), so every
+// eliminates the lowest tied seat (PYYOL-MAFIA-REF-VOTE-TIE), so every
 // voting phase removes a seat and every match ends
-// (PYYOL-MAFIA-TERMINATES). A new day's night follows unless a team won.
+// (PYYOL-MAFIA-REF-VOTE-TIE). A new day's night follows unless a team won.
 func (m *Match) resolveVote() {
 	var votes []int
 	for seat := range m.roles {
@@ -123,13 +124,13 @@ func (m *Match) resolveVote() {
 	if m.checkVictory() {
 		return
 	}
-	// PYYOL-REF-MAFIA-DAY: the day counter grows at each new night.
+	// PYYOL-MAFIA-REF-DAY: the day counter grows at each new night.
 	m.day++
 	m.enter(Night)
 }
 
 // eliminate removes a seat publicly, without naming its role
-// (PYYOL-MAFIA-REDACTED).
+// (PYYOL-MAFIA-REDACTED, PYYOL-MAFIA-EVENT-ELIMINATE).
 func (m *Match) eliminate(seat int, cause string) {
 	m.alive[seat] = false
 	m.emit(EventEliminate, map[string]any{"target": seat, "cause": cause})
@@ -151,7 +152,8 @@ func (m *Match) Living() (mafia, town int) {
 }
 
 // checkVictory ends the match when a team has won (PYYOL-MAFIA-WIN-TOWN,
-// PYYOL-MAFIA-WIN-MAFIA) and enters the result phase.
+// PYYOL-MAFIA-WIN-MAFIA), announces it (PYYOL-MAFIA-EVENT-VICTORY) and
+// enters the terminal result phase (PYYOL-MAFIA-RESULT).
 func (m *Match) checkVictory() bool {
 	mafia, town := m.Living()
 	switch {

@@ -48,7 +48,7 @@ func TeamOf(role string) string {
 
 // Deal shuffles the standard table over the seats with a generator keyed
 // by sha256(seed), so a seed always deals the same roles
-// (PYYOL-REF-MAFIA-DEAL).
+// (PYYOL-MAFIA-REF-DEAL).
 func Deal(seed []byte) []string {
 	roles := Table()
 	rng := newRand(seed)
@@ -59,4 +59,21 @@ func Deal(seed []byte) []string {
 // newRand is a ChaCha8 generator keyed by the seed's SHA-256.
 func newRand(seed []byte) *rand.Rand {
 	return rand.New(rand.NewChaCha8(sha256.Sum256(seed)))
+}
+
+// DealFor deals from seed, then swaps so seat holds role when role is one
+// of the table's (PYYOL-MAFIA-REF-PRACTICE: a practice agent may ask for
+// its role); an unknown role leaves the deal as it is.
+func DealFor(seed []byte, seat int, role string) []string {
+	roles := Deal(seed)
+	if seat < 0 || seat >= len(roles) {
+		return roles
+	}
+	for s, r := range roles {
+		if r == role {
+			roles[s], roles[seat] = roles[seat], roles[s]
+			break
+		}
+	}
+	return roles
 }

@@ -37,7 +37,7 @@ func (m *Match) View(seat int) View {
 	return v
 }
 
-// allies are the other Mafia seats, dead or alive (PYYOL-REF-MAFIA-ALLIES).
+// allies are the other Mafia seats, dead or alive (PYYOL-MAFIA-REF-ALLIES).
 func (m *Match) allies(seat int) []int {
 	out := []int{}
 	for s, role := range m.roles {
@@ -49,8 +49,8 @@ func (m *Match) allies(seat int) []int {
 }
 
 // Outcome is the final record game_end carries: the winning team, every
-// seat's role revealed once the match is over (PYYOL-REF-MAFIA-REVEAL),
-// the day reached and the full public transcript.
+// seat's role revealed once the match is over (PYYOL-MAFIA-REF-REVEAL),
+// the day reached and the full public transcript (PYYOL-MAFIA-GAME-END).
 type Outcome struct {
 	Winner     string   `json:"winner"`
 	Roles      []string `json:"roles"`
@@ -67,7 +67,7 @@ func (m *Match) Outcome() Outcome {
 	return o
 }
 
-// Baseline is the kit's baseline player (PYYOL-REF-MAFIA-BASELINE): a
+// Baseline is the kit's baseline player (PYYOL-MAFIA-REF-BASELINE): a
 // quiet message, else the lowest seat it may name, avoiding known allies;
 // the Doctor protects itself.
 func Baseline(v View) Move {
