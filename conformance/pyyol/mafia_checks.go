@@ -221,4 +221,3 @@ func roleLeak(x any, key string) string {
 	}
 	return ""
 }
-

@@ -109,11 +109,13 @@ func checkWinner(mm *mafiaMatch, seats map[int]bool, winner string) error {
 			t++
 		}
 	}
+	// "town wins when every Mafia has been eliminated": not before, and
+	// then; "mafia wins as soon as" it equals the Town: not before, and then.
 	switch {
-	case m == 0 && winner != "town":
-		return verdict.Failf("PYYOL-MAFIA-WIN-TOWN", "town", winner, "no Mafia left alive")
-	case m > 0 && m >= t && winner != "mafia":
-		return verdict.Failf("PYYOL-MAFIA-WIN-MAFIA", "mafia", winner, "%d Mafia, %d Town alive", m, t)
+	case winner == "town" && m > 0, m == 0 && winner != "town":
+		return verdict.Failf("PYYOL-MAFIA-WIN-TOWN", "town exactly when no Mafia is alive", winner, "%d Mafia, %d Town alive", m, t)
+	case winner == "mafia" && m < t, m > 0 && m >= t && winner != "mafia":
+		return verdict.Failf("PYYOL-MAFIA-WIN-MAFIA", "mafia exactly when the Mafia equal the Town", winner, "%d Mafia, %d Town alive", m, t)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 // mafiaSeat is the seat the runner asks for in Mafia practice
 // (PYYOL-MAFIA-REF-PRACTICE); a platform may seat the agent elsewhere and
 // the checks follow the seat the views name.
-const mafiaSeat = 3
+const mafiaSeat = 11
 
 // mafiaTurnCap bounds the agent's turns in one match: twelve days of a
 // night action, a message and a vote each, twice over. A match that
@@ -24,15 +24,15 @@ const mafiaTurnCap = 12 * 3 * 2
 // mafiaView is a Mafia turn view read loosely, with its raw object so a
 // check can tell a missing field from a zero one.
 type mafiaView struct {
-	YourSeat int           `json:"your_seat"`
-	YourRole string        `json:"your_role"`
-	Day      int           `json:"day"`
-	Phase    string        `json:"phase"`
+	YourSeat int            `json:"your_seat"`
+	YourRole string         `json:"your_role"`
+	Day      int            `json:"day"`
+	Phase    string         `json:"phase"`
 	Alive    map[string]any `json:"alive"`
-	Allies   []int         `json:"allies"`
-	Legal    []string      `json:"legal"`
-	Public   []mafiaEvent  `json:"public"`
-	Private  []mafiaEvent  `json:"private"`
+	Allies   []int          `json:"allies"`
+	Legal    []string       `json:"legal"`
+	Public   []mafiaEvent   `json:"public"`
+	Private  []mafiaEvent   `json:"private"`
 	raw      map[string]any
 	text     string
 }
@@ -214,7 +214,6 @@ func lastSeq(events []mafiaEvent) int {
 	}
 	return events[len(events)-1].Seq
 }
-
 
 // otherGameFrame reports whether a frame belongs to a game other than
 // Goofspiel: spec/pyyol/frames describes Goofspiel's initialize, turn,

@@ -97,7 +97,8 @@ var nextPhase = map[string][]string{
 // (PYYOL-MAFIA-ROLES), one message per living seat (PYYOL-MAFIA-DISCUSSION).
 func checkMafiaPhases(mm *mafiaMatch) error {
 	prev := ""
-	for _, run := range phaseRuns(mm.timeline()) {
+	runs := phaseRuns(mm.timeline())
+	for _, run := range runs {
 		phase := run[0].phase
 		if run[0].event.Type == "phase" {
 			if !slices.Contains(nextPhase[prev], phase) {
@@ -105,7 +106,9 @@ func checkMafiaPhases(mm *mafiaMatch) error {
 			}
 			prev = phase
 		}
-		if err := checkPhaseRun(phase, run); err != nil {
+	}
+	for _, run := range runs {
+		if err := checkPhaseRun(run[0].phase, run); err != nil {
 			return err
 		}
 	}
