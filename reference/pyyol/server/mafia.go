@@ -81,6 +81,9 @@ func playMafia(g *Gateway, agentID string, reg Frame) bool {
 	}
 	// PYYOL-MAFIA-GAME-END: game_end carries the full transcript.
 	r.push(mafiaEnd{T: "game_end", MatchID: id, Game: "mafia", Seat: seat, Result: r.m.Outcome()})
+	if g.opts.MafiaFinished != nil {
+		g.opts.MafiaFinished(agentID, r.m.Outcome())
+	}
 	return true
 }
 
