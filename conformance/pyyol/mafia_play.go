@@ -81,6 +81,10 @@ func (g *gwRun) playMafia(ctx context.Context, role, first string) (*mafiaMatch,
 			return mm, err
 		}
 	}
+	if !slices.ContainsFunc(mm.turns, func(t mafiaTurn) bool { return len(t.view.Legal) > 0 }) {
+		// The seat died before it owed a move: nothing of the seat's play to judge.
+		return nil, verdict.Skipf("the agent's seat %d was never asked for a move (eliminated early)", mm.seat)
+	}
 	return mm, nil
 }
 
