@@ -28,7 +28,7 @@ func privates(role string, edit func(p map[string]any)) func(map[string]any) []m
 	})
 }
 
-// seatNum is a JSON seat number plus one, round the table.
+// nextSeat is a JSON seat number plus one, round the table.
 func nextSeat(x any) float64 { return float64((int(x.(float64)) + 1) % 12) }
 
 // after appends an extra event frame after each event of a type.

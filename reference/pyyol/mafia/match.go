@@ -68,8 +68,10 @@ func (m *Match) Role(seat int) string { return m.roles[seat] }
 // Roles returns a copy of every seat's role.
 func (m *Match) Roles() []string { return slices.Clone(m.roles) }
 
-// Day is the day counter; Phase the current phase.
-func (m *Match) Day() int      { return m.day }
+// Day is the day counter (PYYOL-MAFIA-REF-DAY).
+func (m *Match) Day() int { return m.day }
+
+// Phase is the current phase.
 func (m *Match) Phase() string { return m.phase }
 
 // Alive reports whether seat is still in the game.
