@@ -36,7 +36,9 @@ func (r *MafiaReferee) Play(ctx context.Context) (mafia.Outcome, error) {
 				return mafia.Outcome{}, err
 			}
 			if s != r.Seat {
-				m.Act(s, mafia.Baseline(m.View(s)))
+				if m.Act(s, mafia.Baseline(m.View(s))) != nil {
+					m.Fallback(s)
+				}
 				continue
 			}
 			if err := r.agentMove(ctx, m, matchID); err != nil {

@@ -72,7 +72,7 @@ func playMafia(g *Gateway, agentID string, reg Frame) bool {
 	for !r.m.Done() {
 		for _, s := range r.m.Waiting() {
 			if s != seat {
-				r.m.Act(s, mafia.Baseline(r.m.View(s)))
+				botActs(r.m, s)
 			} else if !r.agentActs() {
 				return false
 			}
@@ -124,5 +124,13 @@ func (r *mafiaRun) flushMafia() {
 	for _, e := range r.m.PublicAfter(r.sent) {
 		r.push(eventFrame{T: "event", MatchID: r.id, Seq: e.Seq, Type: e.Type, Payload: e.Payload})
 		r.sent = e.Seq
+	}
+}
+
+// botActs plays the baseline for a bot seat, or its safe default should
+// the baseline's move ever be refused, so the match always moves on.
+func botActs(m *mafia.Match, seat int) {
+	if m.Act(seat, mafia.Baseline(m.View(seat))) != nil {
+		m.Fallback(seat)
 	}
 }
