@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -91,14 +92,14 @@ func randomReply(rng *rand.Rand, v mafia.View, id any) map[string]any {
 	if mv.Target != nil && mv.Action != mafia.ActProtect {
 		var alive []int
 		for s := range mafia.Seats {
-			if ok := v.Alive[strconvItoa(s)]; ok && s != v.YourSeat && !(mv.Action == mafia.ActNightKill && slices.Contains(v.Allies, s)) {
+			if ok := v.Alive[strconv.Itoa(s)]; ok && s != v.YourSeat && !(mv.Action == mafia.ActNightKill && slices.Contains(v.Allies, s)) {
 				alive = append(alive, s)
 			}
 		}
 		mv.Target = mafia.At(alive[rng.IntN(len(alive))])
 	}
 	if mv.Action == mafia.ActMessage {
-		mv.Text = "msg " + strconvItoa(rng.IntN(1000))
+		mv.Text = "msg " + strconv.Itoa(rng.IntN(1000))
 	}
 	return map[string]any{"t": "response", "id": id, "move": mv}
 }
@@ -114,5 +115,3 @@ func checkPlayedAsSent(t *testing.T, res map[string]any, sent []mafia.Move) {
 		}
 	}
 }
-
-func strconvItoa(i int) string { b, _ := json.Marshal(i); return string(b) }
