@@ -149,6 +149,7 @@ func brokenMafiaGateways() []struct {
 		{"PYYOL-MAFIA-EVENT-VOTE", server.Options{Rewrite: set("event", "vote", func(f map[string]any) { delete(payload(f), "from") })}},
 		{"PYYOL-MAFIA-EVENT-ELIMINATE", server.Options{Rewrite: set("event", "eliminate", func(f map[string]any) { delete(payload(f), "cause") })}},
 		{"PYYOL-MAFIA-EVENT-VICTORY", server.Options{Rewrite: drop("event", "victory")}},
+		{"PYYOL-MAFIA-EVENT-MODERATOR", server.Options{Rewrite: set("event", "moderator", func(f map[string]any) { f["payload"] = map[string]any{} })}},
 		{"PYYOL-MAFIA-NIGHT-PRIVATE", server.Options{Rewrite: after("phase", func(f map[string]any) map[string]any {
 			if payload(f)["phase"] == "morning" {
 				return eventLike(f, "night", map[string]any{"action": "investigate", "target": 0, "finding": "MAFIA"})

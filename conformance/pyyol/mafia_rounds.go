@@ -29,6 +29,9 @@ func checkMafiaEvents(mm *mafiaMatch) error {
 			return verdict.Failf("PYYOL-MAFIA-EVENTS", "documented {seq, type, payload} events in increasing seq", e, "after seq %d", last)
 		}
 		last = e.Seq
+		if e.Type == "moderator" && !hasText(e.Payload) {
+			return verdict.Failf("PYYOL-MAFIA-EVENT-MODERATOR", "a narration line", e.Payload, "a moderator event")
+		}
 		want, ok := eventFields[e.Type]
 		for _, k := range want.fields {
 			if _, has := e.Payload[k]; ok && !has {
@@ -206,4 +209,15 @@ func judgeVote(counts map[int]int, out, day int, found func(error)) error {
 		found(verdict.Failf("PYYOL-MAFIA-REF-VOTE-TIE", fmt.Sprintf("seat %d (lowest tied)", tied[0]), out, "tie %v on day %d", tied, day))
 	}
 	return nil
+}
+
+// hasText reports whether a payload holds a non-empty string anywhere
+// (the docs fix no field name for the moderator's line).
+func hasText(p map[string]any) bool {
+	for _, v := range p {
+		if s, ok := v.(string); ok && s != "" {
+			return true
+		}
+	}
+	return false
 }

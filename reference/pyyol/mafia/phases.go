@@ -38,6 +38,7 @@ func (m *Match) resolveNight() {
 	m.tellNight(acted)
 	m.enter(Morning)
 	// PYYOL-MAFIA-PROTECT: the Doctor's protection prevents the kill.
+	// PYYOL-MAFIA-EVENT-MODERATOR: the outcome as a narration line {text}.
 	if killed && !protected[target] {
 		m.emit(EventModerator, map[string]any{"text": fmt.Sprintf("Seat %d was killed in the night.", target)})
 		m.eliminate(target, CauseNightKill)
