@@ -170,7 +170,9 @@ func checkAllies(mm *mafiaMatch, v mafiaView) error {
 		}
 		return nil
 	}
-	if !present || len(v.Allies) == 0 || slices.Contains(v.Allies, v.YourSeat) {
+	// Whether dead allies stay listed is the platform's choice
+	// (PYYOL-MAFIA-REF-ALLIES): an empty list is a reading, a missing one is not.
+	if !present || len(v.Allies) > 2 || slices.Contains(v.Allies, v.YourSeat) {
 		return verdict.Failf("PYYOL-MAFIA-ALLIES", "the fellow Mafia seats", v.raw["allies"], "allies of a Mafia seat")
 	}
 	if roles := mm.revealedRoles(); len(roles) == mafia.Seats {
