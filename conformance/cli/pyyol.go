@@ -30,14 +30,18 @@ import (
 
 const simulateExamples = `  conformance simulate goofspiel --target http://localhost:9099/turn --secret dev-secret
   conformance simulate goofspiel --listen 127.0.0.1:9000      # the kit's gateway; your agent dials in
+  conformance simulate mafia --target http://localhost:9099/turn --secret dev-secret --role Detective
 `
 
 // simulateCmd plays one refereed Goofspiel match against an agent and
 // fails loudly on any illegal move, like the docs' `pyyol simulate`.
 func simulateCmd(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "goofspiel" {
-		fmt.Fprintln(stderr, "conformance simulate: the first argument is the game; only goofspiel is simulated")
+	if len(args) == 0 || (args[0] != "goofspiel" && args[0] != "mafia") {
+		fmt.Fprintln(stderr, "conformance simulate: the first argument is the game: goofspiel or mafia")
 		return ExitError
+	}
+	if args[0] == "mafia" {
+		return simulateMafiaCmd(args[1:], stdout, stderr)
 	}
 	fs := newFlagSet("simulate", "simulate goofspiel (--target TURN-URL --secret S | --listen ADDR) [--seed N]", simulateExamples, stderr)
 	target := fs.String("target", "", "the agent's push endpoint.url (its /turn)")

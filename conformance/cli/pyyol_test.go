@@ -36,7 +36,7 @@ func TestSimulateGoofspielAgainstAPushEndpoint(t *testing.T) {
 	code, _, errOut = run("simulate", "goofspiel", "--target", turn)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--secret")
-	code, _, _ = run("simulate", "mafia", "--target", turn, "--secret", "s")
+	code, _, _ = run("simulate", "chess", "--target", turn, "--secret", "s")
 	assert.Equal(t, 2, code)
 }
 

@@ -58,6 +58,7 @@ func pushSteps(sc *godog.ScenarioContext, env *suite.Env) {
 	sc.Step(`^the request is refused 401 with reason "([a-z_]+)"$`, p.refused)
 	sc.Step(`^the answer is 501 no_turn_handler$`, p.noHandler)
 	sc.Step(`^every move was legal and the match reached its end$`, p.matchDone)
+	pushMafiaSteps(sc, p)
 	sc.Step(`^every body the platform sent carries "protocol": "1.0"$`, p.protocolField)
 }
 

@@ -41,6 +41,10 @@ type Options struct {
 	Now    func() time.Time
 	Log    *log.Logger
 	Flaw   Flaw
+	// Mafia also plays Mafia (the baseline's moves) and lists it in the
+	// handshake; off by default, so the kit's own push checks still find a
+	// documented game the reference agent does not play.
+	Mafia bool
 }
 
 // Agent is the reference push agent.
@@ -85,7 +89,11 @@ func (a *Agent) health(w http.ResponseWriter, _ *http.Request) {
 
 // handshake announces the games it plays (PYYOL-PUSH-HANDSHAKE).
 func (a *Agent) handshake(w http.ResponseWriter, _ *http.Request, _ []byte) {
-	writeJSON(w, http.StatusOK, map[string]any{"accepted": true, "sdkVersion": "conformance-reference-1.0", "supportedGames": []string{"goofspiel"}})
+	games := []string{"goofspiel"}
+	if a.opts.Mafia {
+		games = append(games, "mafia")
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"accepted": true, "sdkVersion": "conformance-reference-1.0", "supportedGames": games})
 }
 
 // turnRequest is a /turn body (PYYOL-REF-PUSH-BODIES).
@@ -102,6 +110,10 @@ func (a *Agent) turn(w http.ResponseWriter, _ *http.Request, body []byte) {
 	var req turnRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request"})
+		return
+	}
+	if req.Game == "mafia" && a.opts.Mafia {
+		a.mafiaTurn(w, body)
 		return
 	}
 	if req.Game != "goofspiel" {

@@ -29,6 +29,8 @@ type Practice struct {
 	FairnessMode string `json:"fairness_mode,omitempty"`
 	TieRule      string `json:"tie_rule,omitempty"`
 	Seat         *int   `json:"seat,omitempty"`
+	// Role asks for a Mafia seat's role (PYYOL-MAFIA-REF-PRACTICE).
+	Role string `json:"role,omitempty"`
 }
 
 // initializeFrame opens a match (PYYOL-WS-INITIALIZE).

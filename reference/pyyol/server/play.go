@@ -17,7 +17,7 @@ func (g *Gateway) attach(l *link, reg Frame) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.agents[l.agentID] = l
-	if g.playing[l.agentID] || !slices.Contains(reg.Games, "goofspiel") {
+	if g.playing[l.agentID] || g.startOther(l.agentID, reg) || !slices.Contains(reg.Games, "goofspiel") {
 		return
 	}
 	g.playing[l.agentID] = true

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+	"github.com/agentgames/conformance/reference/pyyol/mafia"
 	"github.com/agentgames/conformance/reference/pyyol/stakes"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
@@ -47,6 +48,8 @@ type Options struct {
 	AdminToken string
 	// SkipField names a manifest field rule the platform forgets (tests).
 	SkipField string
+	// MafiaFinished, when set, hears of every finished Mafia match.
+	MafiaFinished func(agentID string, o mafia.Outcome)
 }
 
 // Referee hears what a gateway decided about an agent's moves.

@@ -1,0 +1,48 @@
+package pyyol
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// pushMafiaSteps binds the Mafia steps of the push side: the kit plays the
+// platform for a whole Mafia match against the agent endpoint (p).
+func pushMafiaSteps(sc *godog.ScenarioContext, p *pushRun) {
+	var ref *MafiaReferee
+	sc.Step(`^the platform plays a refereed Mafia match with the agent as (?:a |an |the )?(Mafia|Detective|Doctor|Sheriff|Villager)$`,
+		func(ctx context.Context, role string) error {
+			if err := p.requireMafia(ctx); err != nil {
+				return err
+			}
+			ref = &MafiaReferee{Referee: Referee{Push: p.signed, Seed: p.env.Seed}, Seat: mafiaSeat, Role: role}
+			_, err := ref.Play(ctx)
+			p.sent = append(p.sent, ref.Sent...)
+			return err
+		})
+	sc.Step(`^every Mafia move was legal and the match reached its end$`, func() error {
+		if ref == nil || len(ref.Turns) == 0 {
+			return verdict.Errorf("the Mafia match did not run")
+		}
+		return nil
+	})
+}
+
+// requireMafia skips unless the agent's handshake lists mafia: an agent
+// need not play every game.
+func (p *pushRun) requireMafia(ctx context.Context) error {
+	if err := p.post(ctx, "/handshake", map[string]any{}); err != nil {
+		return err
+	}
+	var hs struct {
+		SupportedGames []string `json:"supportedGames"`
+	}
+	if p.last.Status != 200 || json.Unmarshal(p.last.Body, &hs) != nil || !slices.Contains(hs.SupportedGames, "mafia") {
+		return verdict.Skipf("the agent does not list mafia in its handshake")
+	}
+	return nil
+}

@@ -1,0 +1,21 @@
+@pyyol @pyyol-push
+Feature: Mafia pushed to an agent endpoint
+  The kit plays the platform for a whole 12-seat Mafia match: the agent's
+  endpoint holds one seat, the kit's baseline the other eleven, and every
+  move the agent answers is refereed on the engine. An agent whose
+  handshake does not list mafia is not judged on it (skip).
+
+  Background:
+    Given the kit plays the platform against the agent endpoint
+
+  @PYYOL-PUSH-LEGAL-MOVES @PYYOL-MAFIA-MOVE
+  Rule: over a whole refereed Mafia match every move is legal
+
+    Scenario Outline: a Mafia match with the agent as a <role>
+      When the platform plays a refereed Mafia match with the agent as a <role>
+      Then every Mafia move was legal and the match reached its end
+
+      Examples:
+        | role      |
+        | Detective |
+        | Doctor    |

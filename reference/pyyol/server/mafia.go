@@ -1,0 +1,136 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentgames/conformance/reference/pyyol/mafia"
+)
+
+func init() { registerGame("mafia", playMafia) }
+
+// mafiaInit opens a Mafia match (PYYOL-WS-INITIALIZE).
+type mafiaInit struct {
+	T       string         `json:"t"`
+	ID      string         `json:"id"`
+	MatchID string         `json:"match_id"`
+	Game    string         `json:"game"`
+	Seat    int            `json:"seat"`
+	Players int            `json:"players"`
+	Rules   map[string]any `json:"rules"`
+}
+
+// mafiaTurn asks for a Mafia move with the seat's redacted view.
+type mafiaTurn struct {
+	T       string     `json:"t"`
+	ID      string     `json:"id"`
+	MatchID string     `json:"match_id"`
+	Game    string     `json:"game"`
+	View    mafia.View `json:"view"`
+}
+
+// mafiaEnd closes a Mafia match with the full record.
+type mafiaEnd struct {
+	T       string        `json:"t"`
+	MatchID string        `json:"match_id"`
+	Game    string        `json:"game"`
+	Seat    int           `json:"seat"`
+	Result  mafia.Outcome `json:"result"`
+}
+
+// mafiaRun is one Mafia match on the gateway side: the agent holds one
+// seat, the kit's baseline plays the other eleven
+// (PYYOL-MAFIA-REF-BASELINE, PYYOL-MAFIA-REF-PRACTICE).
+type mafiaRun struct {
+	matchRun
+	m     *mafia.Match
+	turns int
+}
+
+// mafiaSeat is the practice seat: the one asked for if it is 0..11, else 0.
+func mafiaSeat(p *Practice) (int, string) {
+	if p == nil {
+		return 0, ""
+	}
+	seat := 0
+	if p.Seat != nil && *p.Seat >= 0 && *p.Seat < mafia.Seats {
+		seat = *p.Seat
+	}
+	return seat, p.Role
+}
+
+// playMafia drives one Mafia practice match to game_end.
+func playMafia(g *Gateway, agentID string, reg Frame) bool {
+	seat, role := mafiaSeat(reg.Practice)
+	id, seed := g.nextMatchID()
+	r := &mafiaRun{matchRun: matchRun{g: g, agentID: agentID, id: id, seat: seat},
+		m: mafia.NewWithRoles(mafia.DealFor(seed, seat, role))}
+	g.logf("pyyol-gateway: mafia match %s for %s (seat %d)", id, agentID, seat)
+	r.ask(mafiaInit{T: "initialize", ID: "init_" + id, MatchID: id, Game: "mafia", Seat: seat,
+		Players: mafia.Seats, Rules: map[string]any{"seats": mafia.Seats}}, "init_"+id)
+	r.flushMafia()
+	for !r.m.Done() {
+		for _, s := range r.m.Waiting() {
+			if s != seat {
+				botActs(r.m, s)
+			} else if !r.agentActs() {
+				return false
+			}
+			r.flushMafia()
+		}
+	}
+	// PYYOL-MAFIA-GAME-END: game_end carries the full transcript.
+	r.push(mafiaEnd{T: "game_end", MatchID: id, Game: "mafia", Seat: seat, Result: r.m.Outcome()})
+	if g.opts.MafiaFinished != nil {
+		g.opts.MafiaFinished(agentID, r.m.Outcome())
+	}
+	return true
+}
+
+// agentActs asks the agent for its move and plays it, or the safe default
+// when the answer is late, missing, an error or illegal
+// (PYYOL-MAFIA-FALLBACK); false only for the NoFallback defect.
+func (r *mafiaRun) agentActs() bool {
+	r.turns++
+	id := fmt.Sprintf("turn_%s_%d", r.id, r.turns)
+	resp, ok := r.ask(mafiaTurn{T: "turn", ID: id, MatchID: r.id, Game: "mafia", View: r.m.View(r.seat)}, id)
+	why := "no response in time"
+	if ok && resp.Error != "" {
+		why = "handler error: " + resp.Error
+	}
+	if ok && resp.Error == "" {
+		var mv mafia.Move
+		err := json.Unmarshal(resp.Move, &mv)
+		if err == nil {
+			if err = r.m.Act(r.seat, mv); err == nil {
+				return true
+			}
+		}
+		why = "illegal move " + string(resp.Move) + ": " + err.Error()
+	}
+	if ref := r.g.opts.Referee; ref != nil {
+		ref.Fallback(r.agentID, r.turns, why)
+	}
+	if r.g.opts.Tamper == NoFallback {
+		return false
+	}
+	r.m.Fallback(r.seat)
+	return true
+}
+
+// flushMafia sends the public events not sent yet, in seq order; night
+// results stay in the seat's own view (PYYOL-MAFIA-NIGHT-PRIVATE).
+func (r *mafiaRun) flushMafia() {
+	for _, e := range r.m.PublicAfter(r.sent) {
+		r.push(eventFrame{T: "event", MatchID: r.id, Seq: e.Seq, Type: e.Type, Payload: e.Payload})
+		r.sent = e.Seq
+	}
+}
+
+// botActs plays the baseline for a bot seat, or its safe default should
+// the baseline's move ever be refused, so the match always moves on.
+func botActs(m *mafia.Match, seat int) {
+	if m.Act(seat, mafia.Baseline(m.View(seat))) != nil {
+		m.Fallback(seat)
+	}
+}
