@@ -50,6 +50,7 @@ func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 	sc.Step(`^the events were the documented Goofspiel events$`, g.eventTypes)
 	sc.Step(`^the game_end lists the usage with meter_source sdk$`, g.usage)
 	platformSteps(sc, g)
+	monopolySteps(sc, g)
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
 		if g.ws != nil {
 			g.ws.Close()

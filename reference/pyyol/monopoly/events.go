@@ -1,32 +1,32 @@
 package monopoly
 
-// The event types (games.md "Events"; PYYOL-MONO-EV-*).
+// The event types (games.md "Events", one rule each).
 const (
-	EvMatchCreated      = "match_created"
-	EvTurnStarted       = "turn_started"
-	EvDiceRolled        = "dice_rolled"
-	EvMoved             = "moved"
-	EvCashChanged       = "cash_changed"
-	EvRentPaid          = "rent_paid"
-	EvPropertyPurchased = "property_purchased"
-	EvCardDrawn         = "card_drawn"
-	EvWentToJail        = "went_to_jail"
-	EvLeftJail          = "left_jail"
-	EvHouseBuilt        = "house_built"
-	EvHouseSold         = "house_sold"
-	EvMortgaged         = "mortgaged"
-	EvUnmortgaged       = "unmortgaged"
-	EvAuctionStarted    = "auction_started"
-	EvBidPlaced         = "bid_placed"
-	EvAuctionPassed     = "auction_passed"
-	EvAuctionWon        = "auction_won"
-	EvAuctionUnsold     = "auction_unsold"
-	EvBankrupt          = "bankrupt"
-	EvTradeProposed     = "trade_proposed"
-	EvTradeExecuted     = "trade_executed"
-	EvTradeRejected     = "trade_rejected"
-	EvTurnEnded         = "turn_ended"
-	EvMatchFinished     = "match_finished"
+	EvMatchCreated      = "match_created"      // PYYOL-MONO-EV-MATCH-CREATED
+	EvTurnStarted       = "turn_started"       // PYYOL-MONO-EV-TURN-STARTED
+	EvDiceRolled        = "dice_rolled"        // PYYOL-MONO-EV-DICE-ROLLED
+	EvMoved             = "moved"              // PYYOL-MONO-EV-MOVED
+	EvCashChanged       = "cash_changed"       // PYYOL-MONO-EV-CASH-CHANGED
+	EvRentPaid          = "rent_paid"          // PYYOL-MONO-EV-RENT-PAID
+	EvPropertyPurchased = "property_purchased" // PYYOL-MONO-EV-PROPERTY-PURCHASED
+	EvCardDrawn         = "card_drawn"         // PYYOL-MONO-EV-CARD-DRAWN
+	EvWentToJail        = "went_to_jail"       // PYYOL-MONO-EV-WENT-TO-JAIL
+	EvLeftJail          = "left_jail"          // PYYOL-MONO-EV-LEFT-JAIL
+	EvHouseBuilt        = "house_built"        // PYYOL-MONO-EV-HOUSE-BUILT
+	EvHouseSold         = "house_sold"         // PYYOL-MONO-EV-HOUSE-SOLD
+	EvMortgaged         = "mortgaged"          // PYYOL-MONO-EV-MORTGAGED
+	EvUnmortgaged       = "unmortgaged"        // PYYOL-MONO-EV-UNMORTGAGED
+	EvAuctionStarted    = "auction_started"    // PYYOL-MONO-EV-AUCTION-STARTED
+	EvBidPlaced         = "bid_placed"         // PYYOL-MONO-EV-BID-PLACED
+	EvAuctionPassed     = "auction_passed"     // PYYOL-MONO-EV-AUCTION-PASSED
+	EvAuctionWon        = "auction_won"        // PYYOL-MONO-EV-AUCTION-WON
+	EvAuctionUnsold     = "auction_unsold"     // PYYOL-MONO-EV-AUCTION-UNSOLD
+	EvBankrupt          = "bankrupt"           // PYYOL-MONO-EV-BANKRUPT
+	EvTradeProposed     = "trade_proposed"     // PYYOL-MONO-EV-TRADE-PROPOSED
+	EvTradeExecuted     = "trade_executed"     // PYYOL-MONO-EV-TRADE-EXECUTED
+	EvTradeRejected     = "trade_rejected"     // PYYOL-MONO-EV-TRADE-REJECTED
+	EvTurnEnded         = "turn_ended"         // PYYOL-MONO-EV-TURN-ENDED
+	EvMatchFinished     = "match_finished"     // PYYOL-MONO-EV-MATCH-FINISHED
 )
 
 // EventTypes lists every documented event type, in the docs' order.
@@ -36,7 +36,8 @@ var EventTypes = []string{EvMatchCreated, EvTurnStarted, EvDiceRolled, EvMoved, 
 	EvAuctionWon, EvAuctionUnsold, EvBankrupt, EvTradeProposed, EvTradeExecuted,
 	EvTradeRejected, EvTurnEnded, EvMatchFinished}
 
-// Event is one public game event: {seq, type, payload}, seq from 1.
+// Event is one public game event: {seq, type, payload}, seq from 1 and
+// strictly increasing (PYYOL-MONO-EVENTS).
 // Every payload that moves money between a seat and the bank carries
 // "seat" and "bank" (the signed amount the seat received from the bank);
 // money between seats carries "from", "to" and "amount" (PYYOL-MONO-REF-LEDGER).

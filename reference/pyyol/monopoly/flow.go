@@ -3,7 +3,7 @@ package monopoly
 // startTurn opens seat's turn on the trade floor, or ends the game at the
 // turn cap (PYYOL-MONO-WIN-TURN-CAP, PYYOL-MONO-REF-TURN-CAP).
 func (g *Game) startTurn(seat int) {
-	if g.turn >= g.rules.TurnCap {
+	if g.turn >= g.rules.TurnCap && g.defect != NoTurnCap {
 		g.finish("turn_cap")
 		return
 	}
@@ -76,7 +76,8 @@ const (
 	rentUtilityTen
 )
 
-// land resolves the square a token landed on.
+// land resolves the square a token landed on (PYYOL-MONO-PHASE-MACHINE:
+// roll, resolve the landing, then manage; PYYOL-MONO-PHASE-MANAGE).
 func (g *Game) land(seat, sq, mode int) {
 	g.phase = PhaseManage
 	s := g.board.Squares[sq]
@@ -88,7 +89,7 @@ func (g *Game) land(seat, sq, mode int) {
 			g.phase = PhaseAcquire
 			return
 		}
-		if h.Owner == seat || h.Mortgaged {
+		if h.Owner == seat || h.Mortgaged && g.defect != RentWhenMortgaged {
 			// PYYOL-MONO-REF-RENT: a mortgaged property collects no rent.
 			return
 		}
@@ -109,7 +110,7 @@ func (g *Game) land(seat, sq, mode int) {
 	}
 }
 
-// rent is what landing on an owned, unmortgaged square costs
+// rent (PYYOL-MONO-RENT) is what landing on an owned, unmortgaged square costs
 // (PYYOL-MONO-REF-RENT): a street's base rent doubled when one owner
 // holds its whole colour group unimproved, else the rent for its houses
 // or hotel; railroads 25/50/100/200 by how many the owner holds;

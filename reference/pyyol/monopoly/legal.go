@@ -2,7 +2,8 @@ package monopoly
 
 import "slices"
 
-// The actions (games.md "Actions").
+// The actions (games.md "Actions"); no action shares a name with a phase
+// (PYYOL-MONO-PHASE-NOT-ACTION).
 const (
 	ActRoll         = "roll"
 	ActBuy          = "buy"
@@ -46,7 +47,7 @@ func (g *Game) Legal(seat int) []string {
 	p := g.players[seat]
 	switch g.phase {
 	case PhaseRoll:
-		add(true, ActRoll)
+		add(true, ActRoll) // PYYOL-MONO-ACT-ROLL
 	case PhaseJail:
 		add(p.Cash >= g.board.JailFine, ActPayJail)
 		add(p.JailCards > 0, ActUseJailCard)
@@ -68,11 +69,12 @@ func (g *Game) Legal(seat int) []string {
 		add(budget && g.anySquare(seat, g.canMortgage), ActMortgage)
 		add(budget && g.anySquare(seat, g.canUnmortgage), ActUnmortgage)
 		add(budget && !g.proposed && len(g.tradeOffers(seat)) > 0, ActProposeTrade)
-		add(true, ActEndTurn)
+		add(true, ActEndTurn) // PYYOL-MONO-END-TURN-SAFE: always listed in manage.
 	case PhaseTrade:
 		add(!g.proposed && len(g.tradeOffers(seat)) > 0, ActProposeTrade)
 		add(true, ActSkipTrade)
 	case PhaseTradeResponse:
+		// PYYOL-MONO-PHASE-TRADE-RESPONSE.
 		add(true, ActAcceptTrade)
 		add(true, ActRejectTrade)
 		add(!g.counter && len(g.tradeOffers(seat)) > 0, ActCounterTrade)
@@ -120,6 +122,9 @@ func (g *Game) canBuild(seat, sq int) bool {
 	}
 	h := g.holdings[sq]
 	lo, _, whole, mortgaged := g.groupHouses(sq)
+	if g.defect == UnevenBuild {
+		whole, mortgaged, lo = true, false, h.Houses
+	}
 	if !whole || mortgaged || h.Houses >= 5 || h.Houses != lo {
 		return false
 	}

@@ -155,6 +155,7 @@ type Game struct {
 	chest    []int
 	winners  []int
 	events   []Event
+	defect   Defect
 }
 
 // New starts a game from a rule set and a seed; the decks are shuffled
@@ -171,6 +172,8 @@ func New(rules Rules, seed uint64) (*Game, error) {
 	g := &Game{board: b, rules: rules, pcg: rand.NewPCG(seed, seed^0x6d6f6e6f),
 		holdings: map[int]*Holding{}, held: map[int][]heldCard{}, houses: b.Houses, hotels: b.Hotels}
 	g.rng = rand.New(g.pcg)
+	// PYYOL-MONO-SEATS: one Player per seat; the gateway seats bots in the
+	// seats no agent holds.
 	for range rules.Players {
 		// PYYOL-MONO-ECONOMY: every seat starts with starting_cash on GO.
 		g.players = append(g.players, Player{Cash: rules.StartingCash})

@@ -33,6 +33,9 @@ func (g *Game) acceptTrade() {
 		g.holdings[sq].Owner = t.Proposer
 	}
 	g.players[t.Proposer].Cash += t.WantCash - t.GiveCash
+	if g.defect == TradeMintsMoney {
+		g.players[t.Proposer].Cash += 100
+	}
 	g.players[t.Target].Cash += t.GiveCash - t.WantCash
 	g.emit(EvTradeExecuted, map[string]any{"trade": *t})
 	g.closeTrade()

@@ -29,6 +29,11 @@ type Practice struct {
 	FairnessMode string `json:"fairness_mode,omitempty"`
 	TieRule      string `json:"tie_rule,omitempty"`
 	Seat         *int   `json:"seat,omitempty"`
+	// Monopoly's practice options (PYYOL-MONO-REF-PRACTICE, monopoly.go).
+	Players         int   `json:"players,omitempty"`
+	TurnCap         int   `json:"turn_cap,omitempty"`
+	Auctions        *bool `json:"auctions,omitempty"`
+	FreeParkingPool *bool `json:"free_parking_pool,omitempty"`
 }
 
 // initializeFrame opens a match (PYYOL-WS-INITIALIZE).

@@ -17,6 +17,11 @@ func (g *Gateway) attach(l *link, reg Frame) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.agents[l.agentID] = l
+	if !g.playing[l.agentID] && wantsMonopoly(reg.Games) {
+		g.playing[l.agentID] = true
+		go g.practiceMonopoly(l.agentID, reg)
+		return
+	}
 	if g.playing[l.agentID] || !slices.Contains(reg.Games, "goofspiel") {
 		return
 	}

@@ -1,0 +1,249 @@
+package pyyol
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// monoLedger replays each seat's cash from the events
+// (PYYOL-MONO-REF-LEDGER); ok turns false when a money event lacks the
+// reference's payload layout, and the ledger checks then decide nothing.
+type monoLedger struct {
+	cash  []int
+	ok    bool
+	trade bool // a trade executed since the last comparison
+}
+
+// book applies one event.
+func (l *monoLedger) book(e frame) {
+	p := payload(e)
+	get := func(k string) int {
+		v, ok := intOf(p, k)
+		if !ok {
+			l.ok = false
+		}
+		return v
+	}
+	seat := func(k string) int {
+		s := get(k)
+		if s < 0 || s >= len(l.cash) {
+			l.ok = false
+			return 0
+		}
+		return s
+	}
+	switch e.Type {
+	case "cash_changed", "property_purchased", "auction_won", "house_built", "house_sold", "mortgaged", "unmortgaged":
+		s, amt := seat("seat"), get("amount")
+		l.cash[s] += amt
+	case "rent_paid":
+		from, to, amt := seat("from"), seat("to"), get("amount")
+		l.cash[from] -= amt
+		l.cash[to] += amt
+	case "trade_executed":
+		t, _ := p["trade"].(map[string]any)
+		if t == nil {
+			l.ok = false
+			return
+		}
+		from, to := seat2(l, t, "proposer"), seat2(l, t, "target")
+		give, _ := intOf(t, "give_cash")
+		want, _ := intOf(t, "want_cash")
+		l.cash[from] += want - give
+		l.cash[to] += give - want
+		l.trade = true
+	case "bankrupt":
+		s, cash := seat("seat"), get("cash")
+		l.cash[s] -= cash
+		if c, _ := intOf(p, "creditor"); c >= 0 && c < len(l.cash) {
+			l.cash[c] += cash
+		}
+	}
+}
+
+func seat2(l *monoLedger, t map[string]any, k string) int {
+	s, ok := intOf(t, k)
+	if !ok || s < 0 || s >= len(l.cash) {
+		l.ok = false
+		return 0
+	}
+	return s
+}
+
+// replay walks the match in order: the events before each turn, then the
+// turn, then the rest.
+func (m *monoRun) replay(onEvent func(frame) error, onTurn func(int, *monoTurn) error) error {
+	next := 0
+	for i, t := range m.turns {
+		for ; next < t.seen && next < len(m.events); next++ {
+			if err := onEvent(m.events[next]); err != nil {
+				return err
+			}
+		}
+		if err := onTurn(i, t); err != nil {
+			return err
+		}
+	}
+	for ; next < len(m.events); next++ {
+		if err := onEvent(m.events[next]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkMoney: each seat's cash in every view is what the events say; a
+// difference after a trade is the trade's fault (PYYOL-MONO-ACT-ACCEPT-TRADE),
+// otherwise money moved without its event (PYYOL-MONO-EV-CASH-CHANGED).
+func (m *monoRun) checkMoney() error {
+	start, ok := m.rule("starting_cash")
+	players, ok2 := m.rule("players")
+	if !ok || !ok2 || players < 2 || players > 8 {
+		return nil // no rule set to start from: the ledger cannot decide
+	}
+	l := &monoLedger{cash: make([]int, players), ok: true}
+	for i := range l.cash {
+		l.cash[i] = start
+	}
+	return m.replay(func(e frame) error { l.book(e); return nil }, func(i int, t *monoTurn) error {
+		if !l.ok || t.view.State == nil || len(t.view.State.Players) != players {
+			return nil
+		}
+		for s, p := range t.view.State.Players {
+			if p.Cash == nil || *p.Cash == l.cash[s] {
+				continue
+			}
+			rule := "PYYOL-MONO-EV-CASH-CHANGED"
+			if l.trade {
+				rule = "PYYOL-MONO-ACT-ACCEPT-TRADE"
+			}
+			return verdict.Failf(rule, l.cash[s], *p.Cash, "seat %d's cash at turn view %d against the events", s, i)
+		}
+		l.trade = false
+		return nil
+	})
+}
+
+// checkRent: no rent_paid for landing on a mortgaged property
+// (PYYOL-MONO-RENT), the mortgages known from the last view and the
+// mortgaged/unmortgaged events since.
+func (m *monoRun) checkRent() error {
+	position := map[int]int{}
+	mortgaged := map[int]bool{}
+	return m.replay(func(e frame) error {
+		p := payload(e)
+		seat, _ := intOf(p, "seat")
+		sq, _ := intOf(p, "property")
+		switch e.Type {
+		case "moved":
+			position[seat], _ = intOf(p, "to")
+		case "mortgaged":
+			mortgaged[sq] = true
+		case "unmortgaged":
+			mortgaged[sq] = false
+		case "rent_paid":
+			from, ok := intOf(p, "from")
+			if p["reason"] != "rent" || !ok {
+				return nil
+			}
+			if at, known := position[from]; known && mortgaged[at] {
+				return verdict.Failf("PYYOL-MONO-RENT", "no rent on a mortgaged property", fmt.Sprintf("seat %d paid %v for landing on mortgaged square %d", from, p["amount"], at), "event %d", e.Seq)
+			}
+		}
+		return nil
+	}, func(_ int, t *monoTurn) error {
+		if t.view.State != nil {
+			clear(mortgaged)
+			for _, h := range t.view.State.Holdings {
+				mortgaged[h.Square] = h.Mortgaged
+			}
+		}
+		return nil
+	})
+}
+
+// checkEnd: the match ended by the turn cap it announced; when one seat
+// alone stayed solvent it is the winner (PYYOL-MONO-WIN-TURN-CAP,
+// PYYOL-MONO-WIN-LAST-SOLVENT).
+func (m *monoRun) checkEnd() error {
+	limit, capped := m.rule("turn_cap")
+	players, _ := m.rule("players")
+	bankrupt := map[int]bool{}
+	for _, e := range m.events {
+		p := payload(e)
+		if turn, ok := intOf(p, "turn"); capped && e.Type == "turn_started" && ok && turn > limit {
+			return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", fmt.Sprintf("the game over by turn %d", limit), fmt.Sprintf("turn %d started", turn), "event %d", e.Seq)
+		}
+		if s, ok := intOf(p, "seat"); e.Type == "bankrupt" && ok {
+			bankrupt[s] = true
+		}
+	}
+	if m.end == nil || players < 2 || len(bankrupt) != players-1 {
+		return nil
+	}
+	last := -1
+	for s := range players {
+		if !bankrupt[s] {
+			last = s
+		}
+	}
+	var body struct {
+		Result struct {
+			Winners []int `json:"winners"`
+			Winner  *int  `json:"winner"`
+		} `json:"result"`
+	}
+	jsonInto(m.end.raw, &body)
+	w := body.Result.Winners
+	if body.Result.Winner != nil {
+		w = append(w, *body.Result.Winner)
+	}
+	if !slices.Contains(w, last) || slices.ContainsFunc(w, func(s int) bool { return s != last }) {
+		return verdict.Failf("PYYOL-MONO-WIN-LAST-SOLVENT", last, w, "the winner of a match everyone else went bankrupt in")
+	}
+	return nil
+}
+
+// monoEffect is the event each chosen action must produce before the next
+// turn (PYYOL-MONO-LEGAL-ACCEPTED: a listed action is accepted).
+var monoEffect = map[string]string{
+	"roll": "dice_rolled", "roll_jail": "dice_rolled", "buy": "property_purchased", "mortgage": "mortgaged",
+	"propose_trade": "trade_proposed", "pay_jail": "left_jail", "pass": "auction_passed", "bankrupt": "bankrupt",
+}
+
+// checkEffects: every action the agent chose from legal_actions took effect.
+func (m *monoRun) checkEffects() error {
+	for i, t := range m.turns {
+		a, _ := t.move["action"].(string)
+		want, ok := monoEffect[a]
+		if !ok || i == len(m.turns)-1 && m.end == nil {
+			continue
+		}
+		if !slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == want }) {
+			return verdict.Failf("PYYOL-MONO-LEGAL-ACCEPTED", want, "no such event before the next turn", "the listed action %s chosen at turn view %d", a, i)
+		}
+	}
+	return nil
+}
+
+// checkEvents: events come in increasing seq and are of the documented
+// types (PYYOL-MONO-EVENTS).
+func (m *monoRun) checkEvents() error {
+	documented := []string{"match_created", "turn_started", "dice_rolled", "moved", "cash_changed", "rent_paid",
+		"property_purchased", "card_drawn", "went_to_jail", "left_jail", "house_built", "house_sold", "mortgaged",
+		"unmortgaged", "auction_started", "bid_placed", "auction_passed", "auction_won", "auction_unsold", "bankrupt",
+		"trade_proposed", "trade_executed", "trade_rejected", "turn_ended", "match_finished"}
+	last := 0
+	for _, e := range m.events {
+		if e.Seq <= last {
+			return verdict.Failf("PYYOL-MONO-EVENTS", fmt.Sprintf("seq above %d", last), e.Seq, "event order")
+		}
+		last = e.Seq
+		if !slices.Contains(documented, e.Type) {
+			return verdict.Failf("PYYOL-MONO-EVENTS", documented, e.Type, "event %d", e.Seq)
+		}
+	}
+	return nil
+}

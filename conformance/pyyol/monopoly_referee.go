@@ -1,0 +1,119 @@
+package pyyol
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/monopoly"
+)
+
+// monoLegalIn is the Actions table's "Legal in" column, by phase
+// (PYYOL-MONO-VIEW-LEGAL and the Phases table).
+var monoLegalIn = map[string][]string{
+	"roll":           {"roll"},
+	"jail":           {"pay_jail", "use_jail_card", "roll_jail"},
+	"acquire":        {"buy", "decline"},
+	"auction":        {"bid", "pass"},
+	"resolve_debt":   {"sell_house", "mortgage", "bankrupt"},
+	"manage":         {"build", "sell_house", "mortgage", "unmortgage", "end_turn", "propose_trade"},
+	"trade_response": {"accept_trade", "reject_trade", "counter_trade"},
+	"trade":          {"propose_trade", "skip_trade"},
+	"game_over":      {},
+}
+
+// checkViews: every view is the agent's seat, a documented phase, a
+// non-empty legal list of actions legal in that phase (end_turn always
+// among them in manage), and a state with players and holdings.
+func (m *monoRun) checkViews() error {
+	for i, t := range m.turns {
+		v := t.view
+		where := fmt.Sprintf("turn view %d", i)
+		if v.Seat == nil || *v.Seat != m.seat {
+			return verdict.Failf("PYYOL-MONO-VIEW-SEAT", m.seat, v.Seat, "%s", where)
+		}
+		allowed, ok := monoLegalIn[v.Phase]
+		if !ok || v.Phase == "game_over" {
+			return verdict.Failf("PYYOL-MONO-VIEW-PHASE", "a documented phase owing a decision", v.Phase, "%s", where)
+		}
+		if len(v.LegalActions) == 0 {
+			return verdict.Failf("PYYOL-MONO-VIEW-LEGAL", "at least one legal action", "none", "%s", where)
+		}
+		for _, a := range v.LegalActions {
+			if !slices.Contains(allowed, a) {
+				return verdict.Failf("PYYOL-MONO-VIEW-LEGAL", allowed, a, "%s: an action not legal in phase %s", where, v.Phase)
+			}
+		}
+		if v.Phase == "manage" && !slices.Contains(v.LegalActions, "end_turn") {
+			return verdict.Failf("PYYOL-MONO-END-TURN-SAFE", "end_turn listed", v.LegalActions, "%s", where)
+		}
+		if v.State == nil || len(v.State.Players) < 2 || len(v.State.Holdings) == 0 {
+			return verdict.Failf("PYYOL-MONO-VIEW-STATE", "state with players and holdings", "missing", "%s", where)
+		}
+	}
+	return nil
+}
+
+// checkBuildings: a street with buildings belongs to a whole colour group
+// of one owner, and its group's buildings differ by at most one
+// (PYYOL-MONO-ACT-BUILD: even-build rules apply).
+func (m *monoRun) checkBuildings() error {
+	b, err := monopoly.StandardBoard()
+	if err != nil {
+		return err
+	}
+	for i, t := range m.turns {
+		if t.view.State == nil {
+			continue
+		}
+		at := map[int]monoHolding{}
+		for _, h := range t.view.State.Holdings {
+			at[h.Square] = h
+		}
+		for _, h := range t.view.State.Holdings {
+			if h.Houses == 0 || h.Square < 0 || h.Square >= len(b.Squares) || b.Squares[h.Square].Kind != monopoly.KindStreet {
+				continue
+			}
+			lo, hi := 5, 0
+			for _, o := range b.Group(h.Square) {
+				g := at[o]
+				if g.Owner != h.Owner {
+					return verdict.Failf("PYYOL-MONO-ACT-BUILD", "buildings only on a whole colour group", fmt.Sprintf("square %d built (%d) while square %d belongs to seat %d", h.Square, h.Houses, o, g.Owner), "turn view %d", i)
+				}
+				lo, hi = min(lo, g.Houses), max(hi, g.Houses)
+			}
+			if hi-lo > 1 {
+				return verdict.Failf("PYYOL-MONO-ACT-BUILD", "a group's buildings within one of each other", fmt.Sprintf("%d..%d around square %d", lo, hi, h.Square), "turn view %d", i)
+			}
+		}
+	}
+	return nil
+}
+
+// payload decodes an event's payload loosely.
+func payload(e frame) map[string]any {
+	var p map[string]any
+	json.Unmarshal(e.Payload, &p)
+	return p
+}
+
+// intOf reads a JSON number field; ok is false when it is missing.
+func intOf(p map[string]any, key string) (int, bool) {
+	f, ok := p[key].(float64)
+	return int(f), ok
+}
+
+// startingCash reads the rule set's starting_cash from initialize.
+func (m *monoRun) rule(key string) (int, bool) {
+	if m.init == nil {
+		return 0, false
+	}
+	var body struct {
+		Rules map[string]any `json:"rules"`
+	}
+	if json.Unmarshal(m.init.raw, &body) != nil {
+		return 0, false
+	}
+	return intOf(body.Rules, key)
+}
