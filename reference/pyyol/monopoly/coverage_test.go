@@ -11,7 +11,7 @@ import (
 func TestEveryEventPhaseAndActionOccurs(t *testing.T) {
 	seen := map[string]bool{}
 	reasons := map[string]int{}
-	for seed := uint64(1); seed <= 60; seed++ {
+	for seed := uint64(1); seed <= 150; seed++ {
 		r := DefaultRules()
 		r.FreeParkingPool = seed%2 == 0
 		r.Players = 2 + int(seed%3)

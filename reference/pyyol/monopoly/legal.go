@@ -33,7 +33,9 @@ const ManageLimit = 40
 
 // Legal lists the action kinds valid for seat right now: empty unless the
 // seat owes the decision (PYYOL-MONO-VIEW-LEGAL). Every listed kind has at
-// least one accepted move (PYYOL-MONO-LEGAL-ACCEPTED).
+// least one accepted move (PYYOL-MONO-LEGAL-ACCEPTED). Within a phase
+// the kinds that need no property, amount or trade come first, so an
+// agent answering legal_actions[0] (the docs' example) is never refused.
 func (g *Game) Legal(seat int) []string {
 	if seat != g.Actor() {
 		return []string{}
@@ -56,12 +58,12 @@ func (g *Game) Legal(seat int) []string {
 		add(p.Cash >= g.board.Squares[p.Position].Price, ActBuy)
 		add(true, ActDecline)
 	case PhaseAuction:
-		add(p.Cash > g.auction.HighBid, ActBid)
 		add(true, ActPass)
+		add(p.Cash > g.auction.HighBid, ActBid)
 	case PhaseResolveDebt:
+		add(true, ActBankrupt)
 		add(g.anySquare(seat, g.canSell), ActSellHouse)
 		add(g.anySquare(seat, g.canMortgage), ActMortgage)
-		add(true, ActBankrupt)
 	case PhaseManage:
 		budget := g.actions < ManageLimit
 		add(budget && g.anySquare(seat, g.canBuild), ActBuild)
@@ -71,12 +73,12 @@ func (g *Game) Legal(seat int) []string {
 		add(budget && !g.proposed && len(g.tradeOffers(seat)) > 0, ActProposeTrade)
 		add(true, ActEndTurn) // PYYOL-MONO-END-TURN-SAFE: always listed in manage.
 	case PhaseTrade:
-		add(!g.proposed && len(g.tradeOffers(seat)) > 0, ActProposeTrade)
 		add(true, ActSkipTrade)
+		add(!g.proposed && len(g.tradeOffers(seat)) > 0, ActProposeTrade)
 	case PhaseTradeResponse:
 		// PYYOL-MONO-PHASE-TRADE-RESPONSE.
-		add(true, ActAcceptTrade)
 		add(true, ActRejectTrade)
+		add(true, ActAcceptTrade)
 		add(!g.counter && len(g.tradeOffers(seat)) > 0, ActCounterTrade)
 	}
 	return out

@@ -107,6 +107,15 @@ func (g *Gateway) playMonopoly(agentID string, practice *Practice) {
 	// names the winners; the record is every event.
 	run.push(map[string]any{"t": "game_end", "match_id": id, "game": "monopoly", "seat": seat,
 		"result": map[string]any{"winners": game.Winners(), "rules": rules, "history": game.EventsAfter(0)}})
+	if ref, ok := g.opts.Referee.(MonopolyReferee); ok {
+		ref.MonopolyFinished(agentID, seat, game.Winners())
+	}
+}
+
+// MonopolyReferee is a Referee that also hears of finished Monopoly
+// matches (`conformance simulate monopoly --listen`).
+type MonopolyReferee interface {
+	MonopolyFinished(agentID string, seat int, winners []int)
 }
 
 // monopolyTurn asks the agent for its decision; a missing, failed or
