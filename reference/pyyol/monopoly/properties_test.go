@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 )
@@ -160,4 +161,17 @@ func TestViewsHideOnlyTheDecks(t *testing.T) {
 			}
 		}
 	})
+}
+
+// BenchmarkFullGames plays whole default games with bots in every seat
+// and reports games per second. Check it with -benchtime=10x.
+func BenchmarkFullGames(b *testing.B) {
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		g, _ := New(DefaultRules(), uint64(i))
+		for !g.Over() {
+			g.Apply(g.Actor(), g.Bot(g.Actor()))
+		}
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "games/s")
 }
