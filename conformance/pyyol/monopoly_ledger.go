@@ -207,22 +207,25 @@ func (m *monoRun) checkEnd() error {
 }
 
 // monoEffect is the event each chosen action must produce before the next
-// turn (PYYOL-MONO-LEGAL-ACCEPTED: a listed action is accepted).
-var monoEffect = map[string]string{
-	"roll": "dice_rolled", "roll_jail": "dice_rolled", "buy": "property_purchased", "mortgage": "mortgaged",
-	"propose_trade": "trade_proposed", "pay_jail": "left_jail", "pass": "auction_passed", "bankrupt": "bankrupt",
+// turn, and the rule a missing one breaks: the event's own row, or
+// PYYOL-MONO-LEGAL-ACCEPTED (a listed action is accepted).
+var monoEffect = map[string][2]string{
+	"roll": {"dice_rolled", "PYYOL-MONO-EV-DICE-ROLLED"}, "roll_jail": {"dice_rolled", "PYYOL-MONO-EV-DICE-ROLLED"},
+	"buy": {"property_purchased", "PYYOL-MONO-LEGAL-ACCEPTED"}, "mortgage": {"mortgaged", "PYYOL-MONO-EV-MORTGAGED"},
+	"propose_trade": {"trade_proposed", "PYYOL-MONO-EV-TRADE-PROPOSED"}, "pay_jail": {"left_jail", "PYYOL-MONO-EV-LEFT-JAIL"},
+	"pass": {"auction_passed", "PYYOL-MONO-EV-AUCTION-PASSED"}, "bankrupt": {"bankrupt", "PYYOL-MONO-EV-BANKRUPT"},
 }
 
 // checkEffects: every action the agent chose from legal_actions took effect.
 func (m *monoRun) checkEffects() error {
 	for i, t := range m.turns {
 		a, _ := t.move["action"].(string)
-		want, ok := monoEffect[a]
-		if !ok || i == len(m.turns)-1 && m.end == nil {
+		effect, ok := monoEffect[a]
+		if !ok || i == len(m.turns)-1 && m.end == nil || !slices.Contains(t.view.LegalActions, a) {
 			continue
 		}
-		if !slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == want }) {
-			return verdict.Failf("PYYOL-MONO-LEGAL-ACCEPTED", want, "no such event before the next turn", "the listed action %s chosen at turn view %d", a, i)
+		if !slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == effect[0] }) {
+			return verdict.Failf(effect[1], effect[0], "no such event before the next turn", "the listed action %s chosen at turn view %d", a, i)
 		}
 	}
 	return nil
@@ -235,6 +238,15 @@ func (m *monoRun) checkEvents() error {
 		"property_purchased", "card_drawn", "went_to_jail", "left_jail", "house_built", "house_sold", "mortgaged",
 		"unmortgaged", "auction_started", "bid_placed", "auction_passed", "auction_won", "auction_unsold", "bankrupt",
 		"trade_proposed", "trade_executed", "trade_rejected", "turn_ended", "match_finished"}
+	if len(m.events) > 0 && m.events[0].Type != "match_created" {
+		return verdict.Failf("PYYOL-MONO-EV-MATCH-CREATED", "match_created first", m.events[0].Type, "the first event")
+	}
+	if n := len(m.events); m.end != nil && n > 0 && m.events[n-1].Type != "match_finished" {
+		return verdict.Failf("PYYOL-MONO-EV-MATCH-FINISHED", "match_finished before game_end", m.events[n-1].Type, "the last event")
+	}
+	if err := m.checkTurnEvents(); err != nil {
+		return err
+	}
 	last := 0
 	for _, e := range m.events {
 		if e.Seq <= last {
@@ -246,4 +258,38 @@ func (m *monoRun) checkEvents() error {
 		}
 	}
 	return nil
+}
+
+// checkTurnEvents: a turn_started opens every turn and a turn_ended closes
+// each but the last (PYYOL-MONO-EV-TURN-STARTED, PYYOL-MONO-EV-TURN-ENDED).
+func (m *monoRun) checkTurnEvents() error {
+	open := false
+	started := 0
+	for _, e := range m.events {
+		switch e.Type {
+		case "turn_started":
+			if open {
+				return verdict.Failf("PYYOL-MONO-EV-TURN-ENDED", "turn_ended before the next turn_started", "none", "event %d", e.Seq)
+			}
+			open = true
+			started++
+		case "turn_ended":
+			open = false
+		}
+	}
+	if started == 0 && len(m.turns) > 0 {
+		return verdict.Failf("PYYOL-MONO-EV-TURN-STARTED", "turn_started events", "none", "a match of %d turn views", len(m.turns))
+	}
+	return m.replay(func(frame) error { return nil }, func(i int, t *monoTurn) error {
+		n := 0
+		for _, e := range m.events[:min(t.seen, len(m.events))] {
+			if e.Type == "turn_started" {
+				n++
+			}
+		}
+		if n == 0 {
+			return verdict.Failf("PYYOL-MONO-EV-TURN-STARTED", "a turn_started before the first decision", "none", "turn view %d", i)
+		}
+		return nil
+	})
 }

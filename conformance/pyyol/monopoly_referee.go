@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
@@ -42,7 +43,7 @@ func (m *monoRun) checkViews() error {
 		}
 		for _, a := range v.LegalActions {
 			if !slices.Contains(allowed, a) {
-				return verdict.Failf("PYYOL-MONO-VIEW-LEGAL", allowed, a, "%s: an action not legal in phase %s", where, v.Phase)
+				return verdict.Failf(phaseRule(v.Phase), allowed, a, "%s: an action not legal in phase %s", where, v.Phase)
 			}
 		}
 		if v.Phase == "manage" && !slices.Contains(v.LegalActions, "end_turn") {
@@ -116,4 +117,64 @@ func (m *monoRun) rule(key string) (int, bool) {
 		return 0, false
 	}
 	return intOf(body.Rules, key)
+}
+
+// phaseRule is the Phases-table rule of a phase (PYYOL-MONO-PHASE-ROLL ...).
+func phaseRule(phase string) string {
+	return "PYYOL-MONO-PHASE-" + strings.ToUpper(strings.ReplaceAll(phase, "_", "-"))
+}
+
+// checkTable: initialize announced 2..8 seats and every view shows that
+// many players (PYYOL-MONO-CFG-PLAYERS, PYYOL-MONO-SEATS).
+func (m *monoRun) checkTable() error {
+	announced := []int{}
+	if n, ok := m.rule("players"); ok {
+		announced = append(announced, n)
+	}
+	var body struct {
+		Players *int `json:"players"`
+	}
+	if m.init != nil && jsonInto(m.init.raw, &body) == nil && body.Players != nil {
+		announced = append(announced, *body.Players)
+	}
+	for _, n := range announced {
+		if n < 2 || n > 8 {
+			return verdict.Failf("PYYOL-MONO-CFG-PLAYERS", "2..8 seats", n, "the table size initialize announced")
+		}
+	}
+	if len(announced) == 0 {
+		return nil
+	}
+	players := announced[len(announced)-1]
+	for i, t := range m.turns {
+		if t.view.State != nil && len(t.view.State.Players) != players {
+			return verdict.Failf("PYYOL-MONO-SEATS", players, len(t.view.State.Players), "players in turn view %d", i)
+		}
+	}
+	return nil
+}
+
+// checkEconomy: with the default economy every seat starts on $1500 and
+// the GO salary is $200 (PYYOL-MONO-ECONOMY, PYYOL-MONO-CFG-ECONOMY).
+func (m *monoRun) checkEconomy() error {
+	start, ok := m.rule("starting_cash")
+	if ok && start != 1500 || len(m.turns) == 0 {
+		return nil // a table that asked for another economy
+	}
+	first := m.turns[0]
+	if first.view.State == nil {
+		return nil
+	}
+	for s, p := range first.view.State.Players {
+		if p.Cash != nil && *p.Cash != 1500 && first.seen <= 2 {
+			return verdict.Failf("PYYOL-MONO-ECONOMY", 1500, *p.Cash, "seat %d's cash in the first view, before any money moved", s)
+		}
+	}
+	for _, e := range m.events {
+		p := payload(e)
+		if amt, ok := intOf(p, "amount"); e.Type == "cash_changed" && p["reason"] == "go_salary" && ok && amt != 200 {
+			return verdict.Failf("PYYOL-MONO-CFG-ECONOMY", 200, amt, "the GO salary paid at event %d", e.Seq)
+		}
+	}
+	return nil
 }

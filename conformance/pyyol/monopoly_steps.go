@@ -19,6 +19,8 @@ func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 		return m.registerMonopoly(ctx)
 	})
 	sc.Step(`^the agent plays the Monopoly match choosing from the legal list$`, m.play)
+	sc.Step(`^the table had 2 to 8 seats, as initialize announced$`, m.checkTable)
+	sc.Step(`^the economy was the standard one$`, m.checkEconomy)
 	sc.Step(`^every Monopoly view named the seat, a phase and actions legal in it$`, m.checkViews)
 	sc.Step(`^buildings stood only on whole colour groups, built evenly$`, m.checkBuildings)
 	sc.Step(`^every seat's cash matched the money events$`, m.checkMoney)

@@ -18,20 +18,22 @@ Feature: Monopoly as the gateway plays it
   @PYYOL-MONO-END-TURN-SAFE @PYYOL-MONO-PHASE-NOT-ACTION @PYYOL-MONO-REF-DOUBLES @PYYOL-MONO-REF-JAIL
   @PYYOL-MONO-REF-TRADE-FLOOR @PYYOL-MONO-REF-AUCTION @PYYOL-MONO-REF-MANAGE-LIMIT @PYYOL-MONO-REF-FALLBACK
   @PYYOL-MONO-REF-BOTS @PYYOL-MONO-REF-PRACTICE
+  @PYYOL-MONO-EV-DICE-ROLLED @PYYOL-MONO-EV-MORTGAGED @PYYOL-MONO-EV-TRADE-PROPOSED @PYYOL-MONO-EV-LEFT-JAIL @PYYOL-MONO-EV-AUCTION-PASSED @PYYOL-MONO-EV-BANKRUPT
   Rule: every view names the seat, a documented phase and actions legal in it; every listed action is accepted
 
     Scenario: the views and actions of a match
       When the agent registers for a Monopoly practice match of 4 seats and a turn cap of 40
       And the agent plays the Monopoly match choosing from the legal list
-      Then every Monopoly view named the seat, a phase and actions legal in it
+      Then the table had 2 to 8 seats, as initialize announced
+      And every Monopoly view named the seat, a phase and actions legal in it
       And every action chosen from the legal list took effect
 
   @PYYOL-MONO-ECONOMY @PYYOL-MONO-MOVE-TRADE @PYYOL-MONO-PHASE-RESOLVE-DEBT @PYYOL-MONO-PHASE-TRADE-RESPONSE
   @PYYOL-MONO-ACT-BANKRUPT @PYYOL-MONO-ACT-PROPOSE-TRADE @PYYOL-MONO-ACT-ACCEPT-TRADE
   @PYYOL-MONO-ACT-REJECT-TRADE @PYYOL-MONO-ACT-COUNTER-TRADE @PYYOL-MONO-EV-CASH-CHANGED
   @PYYOL-MONO-EV-RENT-PAID @PYYOL-MONO-EV-PROPERTY-PURCHASED @PYYOL-MONO-EV-HOUSE-BUILT
-  @PYYOL-MONO-EV-HOUSE-SOLD @PYYOL-MONO-EV-MORTGAGED @PYYOL-MONO-EV-UNMORTGAGED @PYYOL-MONO-EV-AUCTION-WON
-  @PYYOL-MONO-EV-BANKRUPT @PYYOL-MONO-EV-TRADE-PROPOSED @PYYOL-MONO-EV-TRADE-EXECUTED
+  @PYYOL-MONO-EV-HOUSE-SOLD @PYYOL-MONO-EV-UNMORTGAGED @PYYOL-MONO-EV-AUCTION-WON
+  @PYYOL-MONO-EV-TRADE-EXECUTED
   @PYYOL-MONO-EV-TRADE-REJECTED @PYYOL-MONO-CFG-ECONOMY @PYYOL-MONO-CFG-FREE-PARKING
   @PYYOL-MONO-REF-TRADE-VALIDATION @PYYOL-MONO-REF-DEBT @PYYOL-MONO-REF-BANKRUPTCY @PYYOL-MONO-REF-LEDGER
   Rule: money moves only through the documented events; a trade makes and loses nothing
@@ -39,7 +41,8 @@ Feature: Monopoly as the gateway plays it
     Scenario: the money of a match
       When the agent registers for a Monopoly practice match of 4 seats and a turn cap of 40
       And the agent plays the Monopoly match choosing from the legal list
-      Then every seat's cash matched the money events
+      Then the economy was the standard one
+      And every seat's cash matched the money events
 
   @PYYOL-MONO-PERFECT-INFO @PYYOL-MONO-RENT @PYYOL-MONO-MOVE-PROPERTY @PYYOL-MONO-ACT-BUILD
   @PYYOL-MONO-ACT-SELL-HOUSE @PYYOL-MONO-ACT-MORTGAGE @PYYOL-MONO-ACT-UNMORTGAGE @PYYOL-MONO-REF-BOARD
@@ -53,9 +56,9 @@ Feature: Monopoly as the gateway plays it
       And buildings stood only on whole colour groups, built evenly
 
   @PYYOL-MONO-WIN-LAST-SOLVENT @PYYOL-MONO-WIN-TURN-CAP @PYYOL-MONO-PHASE-GAME-OVER
-  @PYYOL-MONO-EV-MATCH-CREATED @PYYOL-MONO-EV-TURN-STARTED @PYYOL-MONO-EV-DICE-ROLLED @PYYOL-MONO-EV-MOVED
-  @PYYOL-MONO-EV-CARD-DRAWN @PYYOL-MONO-EV-WENT-TO-JAIL @PYYOL-MONO-EV-LEFT-JAIL
-  @PYYOL-MONO-EV-AUCTION-STARTED @PYYOL-MONO-EV-BID-PLACED @PYYOL-MONO-EV-AUCTION-PASSED
+  @PYYOL-MONO-EV-MATCH-CREATED @PYYOL-MONO-EV-TURN-STARTED @PYYOL-MONO-EV-MOVED
+  @PYYOL-MONO-EV-CARD-DRAWN @PYYOL-MONO-EV-WENT-TO-JAIL
+  @PYYOL-MONO-EV-AUCTION-STARTED @PYYOL-MONO-EV-BID-PLACED
   @PYYOL-MONO-EV-AUCTION-UNSOLD @PYYOL-MONO-EV-TURN-ENDED @PYYOL-MONO-EV-MATCH-FINISHED @PYYOL-MONO-EVENTS
   @PYYOL-MONO-REF-DECKS @PYYOL-MONO-REF-TURN-CAP
   Rule: the documented events, and a game that ends by bankruptcy or the turn cap

@@ -95,6 +95,7 @@ func (g *Game) resume() {
 		return
 	}
 	if g.players[g.current].Bankrupt {
+		g.emit(EvTurnEnded, map[string]any{"seat": g.current, "turn": g.turn})
 		g.startTurn(g.nextSolvent(g.current))
 		return
 	}
