@@ -15,7 +15,7 @@ import (
 var monopolyTamperPending = map[string]string{}
 
 func init() {
-	for _, id := range []string{"PHASE-MACHINE", "PERFECT-INFO", "FALLBACK", "MOVE-ACTION",
+	for _, id := range []string{"PHASE-MACHINE", "PERFECT-INFO", "MOVE-ACTION",
 		"MOVE-PROPERTY", "MOVE-AMOUNT", "MOVE-TRADE", "PHASE-JAIL", "PHASE-AUCTION",
 		"PHASE-RESOLVE-DEBT", "PHASE-TRADE-RESPONSE", "PHASE-GAME-OVER", "ACT-ROLL",
 		"ACT-BUY", "ACT-DECLINE", "ACT-BID", "ACT-PASS", "ACT-SELL-HOUSE", "ACT-MORTGAGE", "ACT-UNMORTGAGE",
@@ -44,6 +44,7 @@ func brokenMonopolyGateways() []struct {
 		opts server.Options
 	}{
 		{"PYYOL-MONO-ACT-ACCEPT-TRADE", server.Options{Tamper: server.MonopolyTradeMintsMoney}},
+		{"PYYOL-MONO-FALLBACK", server.Options{Tamper: server.NoFallback}},
 		{"PYYOL-MONO-ACT-BUILD", server.Options{Tamper: server.MonopolyUnevenBuild}},
 		{"PYYOL-MONO-RENT", server.Options{Tamper: server.MonopolyRentWhenMortgaged}},
 		{"PYYOL-MONO-WIN-TURN-CAP", server.Options{Tamper: server.MonopolyNoTurnCap}},

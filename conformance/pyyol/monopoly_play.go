@@ -60,6 +60,8 @@ type monoRun struct {
 	turns    []*monoTurn
 	events   []frame
 	end      *frame
+	// refuseFirst answers the first turn with a made-up action.
+	refuseFirst bool
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -200,6 +202,9 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", "a match that ends", fmt.Sprintf("%d decisions and counting", len(m.turns)), "the game never ended")
 	}
 	t := &monoTurn{view: body.View, move: m.policy(body.View), seen: len(m.events)}
+	if m.refuseFirst && len(m.turns) == 0 {
+		t.move = map[string]any{"action": "fly"}
+	}
 	m.turns = append(m.turns, t)
 	return m.g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": t.move})
 }

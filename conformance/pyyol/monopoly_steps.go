@@ -19,6 +19,11 @@ func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 		return m.registerMonopoly(ctx)
 	})
 	sc.Step(`^the agent plays the Monopoly match choosing from the legal list$`, m.play)
+	sc.Step(`^the agent plays the Monopoly match answering its first turn with a made-up action$`, func(ctx context.Context) error {
+		m.refuseFirst = true
+		return m.play(ctx)
+	})
+	sc.Step(`^the refused answer took a safe action, changed nothing and the match went on$`, m.checkRefused)
 	sc.Step(`^the table had 2 to 8 seats, as initialize announced$`, m.checkTable)
 	sc.Step(`^the economy was the standard one$`, m.checkEconomy)
 	sc.Step(`^every Monopoly view named the seat, a phase and actions legal in it$`, m.checkViews)

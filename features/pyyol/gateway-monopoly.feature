@@ -8,15 +8,15 @@ Feature: Monopoly as the gateway plays it
   Background:
     Given a practice agent key
 
-  @PYYOL-MONO-SEATS @PYYOL-MONO-PHASE-MACHINE @PYYOL-MONO-FALLBACK @PYYOL-MONO-VIEW-SEAT
-  @PYYOL-MONO-VIEW-PHASE @PYYOL-MONO-VIEW-LEGAL @PYYOL-MONO-VIEW-STATE @PYYOL-MONO-MOVE-ACTION
+  @PYYOL-MONO-SEATS @PYYOL-MONO-PHASE-MACHINE @PYYOL-MONO-VIEW-SEAT
+  @PYYOL-MONO-VIEW-PHASE @PYYOL-MONO-VIEW-LEGAL @PYYOL-MONO-VIEW-STATE
   @PYYOL-MONO-MOVE-AMOUNT @PYYOL-MONO-PHASE-ROLL @PYYOL-MONO-PHASE-JAIL @PYYOL-MONO-PHASE-ACQUIRE
   @PYYOL-MONO-PHASE-AUCTION @PYYOL-MONO-PHASE-MANAGE @PYYOL-MONO-PHASE-TRADE @PYYOL-MONO-ACT-ROLL
   @PYYOL-MONO-ACT-BUY @PYYOL-MONO-ACT-DECLINE @PYYOL-MONO-ACT-BID @PYYOL-MONO-ACT-PASS
   @PYYOL-MONO-ACT-PAY-JAIL @PYYOL-MONO-ACT-USE-JAIL-CARD @PYYOL-MONO-ACT-ROLL-JAIL @PYYOL-MONO-ACT-END-TURN
   @PYYOL-MONO-ACT-SKIP-TRADE @PYYOL-MONO-CFG-PLAYERS @PYYOL-MONO-CFG-AUCTIONS @PYYOL-MONO-LEGAL-ACCEPTED
   @PYYOL-MONO-END-TURN-SAFE @PYYOL-MONO-PHASE-NOT-ACTION @PYYOL-MONO-REF-DOUBLES @PYYOL-MONO-REF-JAIL
-  @PYYOL-MONO-REF-TRADE-FLOOR @PYYOL-MONO-REF-AUCTION @PYYOL-MONO-REF-MANAGE-LIMIT @PYYOL-MONO-REF-FALLBACK
+  @PYYOL-MONO-REF-TRADE-FLOOR @PYYOL-MONO-REF-AUCTION @PYYOL-MONO-REF-MANAGE-LIMIT
   @PYYOL-MONO-REF-BOTS @PYYOL-MONO-REF-PRACTICE
   @PYYOL-MONO-EV-DICE-ROLLED @PYYOL-MONO-EV-MORTGAGED @PYYOL-MONO-EV-TRADE-PROPOSED @PYYOL-MONO-EV-LEFT-JAIL @PYYOL-MONO-EV-AUCTION-PASSED @PYYOL-MONO-EV-BANKRUPT
   Rule: every view names the seat, a documented phase and actions legal in it; every listed action is accepted
@@ -68,3 +68,11 @@ Feature: Monopoly as the gateway plays it
       And the agent plays the Monopoly match choosing from the legal list
       Then the events were the documented Monopoly events in seq order
       And the match ended within its turn cap with the documented winner
+
+  @PYYOL-MONO-FALLBACK @PYYOL-MONO-MOVE-ACTION @PYYOL-MONO-REF-FALLBACK
+  Rule: a refused answer takes a safe legal action and changes nothing
+
+    Scenario: a made-up action
+      When the agent registers for a Monopoly practice match of 2 seats and a turn cap of 10
+      And the agent plays the Monopoly match answering its first turn with a made-up action
+      Then the refused answer took a safe action, changed nothing and the match went on

@@ -97,7 +97,9 @@ func (g *Gateway) playMonopoly(agentID string, practice *Practice) {
 	for n := 0; !game.Over(); n++ {
 		actor := game.Actor()
 		if actor == seat {
-			g.monopolyTurn(run, game, n)
+			if !g.monopolyTurn(run, game, n) {
+				return // the NoFallback defect: the match wedges
+			}
 		} else {
 			game.Apply(actor, game.Bot(actor))
 		}
@@ -120,7 +122,7 @@ type MonopolyReferee interface {
 
 // monopolyTurn asks the agent for its decision; a missing, failed or
 // illegal answer takes the engine's safe fallback (PYYOL-MONO-FALLBACK).
-func (g *Gateway) monopolyTurn(run *matchRun, game *monopoly.Game, n int) {
+func (g *Gateway) monopolyTurn(run *matchRun, game *monopoly.Game, n int) bool {
 	turnID := fmt.Sprintf("turn_%s_%d", run.id, n)
 	resp, ok := run.ask(map[string]any{"t": "turn", "id": turnID, "match_id": run.id, "game": "monopoly",
 		"view": game.View(run.seat)}, turnID)
@@ -134,7 +136,7 @@ func (g *Gateway) monopolyTurn(run *matchRun, game *monopoly.Game, n int) {
 		if err == nil {
 			// PYYOL-MONO-MOVE-ACTION: a refused move changes nothing.
 			if err = game.Apply(run.seat, mv); err == nil {
-				return
+				return true
 			}
 		}
 		why = "illegal move " + string(resp.Move) + ": " + err.Error()
@@ -142,5 +144,9 @@ func (g *Gateway) monopolyTurn(run *matchRun, game *monopoly.Game, n int) {
 	if ref := g.opts.Referee; ref != nil {
 		ref.Fallback(run.agentID, n, why)
 	}
+	if g.opts.Tamper == NoFallback {
+		return false
+	}
 	game.Apply(run.seat, game.Fallback(run.seat))
+	return true
 }
