@@ -21,8 +21,8 @@ func init() {
 		"ACT-BUY", "ACT-DECLINE", "ACT-BID", "ACT-PASS", "ACT-SELL-HOUSE", "ACT-MORTGAGE", "ACT-UNMORTGAGE",
 		"ACT-PAY-JAIL", "ACT-USE-JAIL-CARD", "ACT-ROLL-JAIL", "ACT-END-TURN", "ACT-BANKRUPT", "ACT-PROPOSE-TRADE",
 		"ACT-REJECT-TRADE", "ACT-COUNTER-TRADE", "ACT-SKIP-TRADE",
-		"EV-MOVED", "EV-RENT-PAID", "EV-PROPERTY-PURCHASED", "EV-CARD-DRAWN", "EV-WENT-TO-JAIL",
-		"EV-LEFT-JAIL", "EV-HOUSE-BUILT", "EV-HOUSE-SOLD", "EV-UNMORTGAGED", "EV-AUCTION-STARTED",
+		"EV-RENT-PAID",
+		"EV-HOUSE-BUILT", "EV-HOUSE-SOLD", "EV-UNMORTGAGED", "EV-AUCTION-STARTED",
 		"EV-BID-PLACED", "EV-AUCTION-PASSED", "EV-AUCTION-WON", "EV-AUCTION-UNSOLD", "EV-BANKRUPT",
 		"EV-TRADE-EXECUTED", "EV-TRADE-REJECTED",
 		"CFG-AUCTIONS", "CFG-FREE-PARKING", "PHASE-NOT-ACTION", "WIN-LAST-SOLVENT"} {
@@ -78,6 +78,12 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-EV-DICE-ROLLED", server.Options{Rewrite: drop("event", "dice_rolled")}},
 		{"PYYOL-MONO-EV-MORTGAGED", server.Options{Rewrite: drop("event", "mortgaged")}},
 		{"PYYOL-MONO-EV-TRADE-PROPOSED", server.Options{Rewrite: drop("event", "trade_proposed")}},
+		{"PYYOL-MONO-EV-MOVED", server.Options{Rewrite: drop("event", "moved")}},
+		{"PYYOL-MONO-EV-WENT-TO-JAIL", server.Options{Rewrite: drop("event", "went_to_jail")}},
+		{"PYYOL-MONO-EV-LEFT-JAIL", server.Options{Rewrite: drop("event", "left_jail")}},
+		{"PYYOL-MONO-EV-PROPERTY-PURCHASED", server.Options{Rewrite: drop("event", "property_purchased")}},
+		{"PYYOL-MONO-EV-CARD-DRAWN", server.Options{Rewrite: drop("event", "card_drawn")}},
+		{"PYYOL-MONO-EV-RENT-PAID", server.Options{Rewrite: drop("event", "rent_paid")}},
 		{"PYYOL-MONO-END-TURN-SAFE", server.Options{Rewrite: turn(func(v map[string]any) {
 			if v["phase"] == "manage" {
 				v["legal_actions"] = slices.DeleteFunc(ints(v["legal_actions"]), func(a any) bool { return a == "end_turn" })

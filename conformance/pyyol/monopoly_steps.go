@@ -30,6 +30,7 @@ func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 	sc.Step(`^buildings stood only on whole colour groups, built evenly$`, m.checkBuildings)
 	sc.Step(`^every seat's cash matched the money events$`, m.checkMoney)
 	sc.Step(`^no rent was paid for a mortgaged property$`, m.checkRent)
+	sc.Step(`^every move, jailing, purchase, card and rent had its event$`, m.checkBoardEvents)
 	sc.Step(`^the match ended within its turn cap with the documented winner$`, m.checkEnd)
 	sc.Step(`^every action chosen from the legal list took effect$`, m.checkEffects)
 	sc.Step(`^the events were the documented Monopoly events in seq order$`, m.checkEvents)
