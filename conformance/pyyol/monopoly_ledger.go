@@ -214,6 +214,7 @@ var monoEffect = map[string][2]string{
 	"buy": {"property_purchased", "PYYOL-MONO-LEGAL-ACCEPTED"}, "mortgage": {"mortgaged", "PYYOL-MONO-EV-MORTGAGED"},
 	"propose_trade": {"trade_proposed", "PYYOL-MONO-EV-TRADE-PROPOSED"}, "pay_jail": {"left_jail", "PYYOL-MONO-EV-LEFT-JAIL"},
 	"pass": {"auction_passed", "PYYOL-MONO-EV-AUCTION-PASSED"}, "bankrupt": {"bankrupt", "PYYOL-MONO-EV-BANKRUPT"},
+	"decline": {"auction_started", "PYYOL-MONO-CFG-AUCTIONS"},
 }
 
 // checkEffects: every action the agent chose from legal_actions took effect.
@@ -223,6 +224,9 @@ func (m *monoRun) checkEffects() error {
 		effect, ok := monoEffect[a]
 		if !ok || i == len(m.turns)-1 && m.end == nil || !slices.Contains(t.view.LegalActions, a) {
 			continue
+		}
+		if on, known := m.ruleBool("auctions"); a == "decline" && (!known || !on) {
+			continue // auctions off, or not announced: a decline opens none
 		}
 		if !slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == effect[0] }) {
 			return verdict.Failf(effect[1], effect[0], "no such event before the next turn", "the listed action %s chosen at turn view %d", a, i)
@@ -289,6 +293,43 @@ func (m *monoRun) checkTurnEvents() error {
 		}
 		if n == 0 {
 			return verdict.Failf("PYYOL-MONO-EV-TURN-STARTED", "a turn_started before the first decision", "none", "turn view %d", i)
+		}
+		return nil
+	})
+}
+
+// checkAuctions: an auction shown in a view was announced by
+// auction_started; every auction closes with auction_won (after at least
+// one bid_placed) or auction_unsold before the turn ends
+// (PYYOL-MONO-EV-AUCTION-STARTED, PYYOL-MONO-EV-AUCTION-WON,
+// PYYOL-MONO-EV-AUCTION-UNSOLD, PYYOL-MONO-EV-BID-PLACED).
+func (m *monoRun) checkAuctions() error {
+	open, bids := false, 0
+	return m.replay(func(e frame) error {
+		switch e.Type {
+		case "auction_started":
+			open, bids = true, 0
+		case "bid_placed":
+			bids++
+		case "auction_won":
+			if bids == 0 {
+				return verdict.Failf("PYYOL-MONO-EV-BID-PLACED", "bid_placed before auction_won", "no bid", "event %d", e.Seq)
+			}
+			open = false
+		case "auction_unsold":
+			open = false
+		case "turn_ended", "turn_started", "match_finished":
+			if open && bids > 0 {
+				return verdict.Failf("PYYOL-MONO-EV-AUCTION-WON", "auction_won closing an auction with bids", "none", "before event %d", e.Seq)
+			}
+			if open {
+				return verdict.Failf("PYYOL-MONO-EV-AUCTION-UNSOLD", "auction_unsold closing an auction nobody bid in", "none", "before event %d", e.Seq)
+			}
+		}
+		return nil
+	}, func(i int, t *monoTurn) error {
+		if t.view.Phase == "auction" && !open {
+			return verdict.Failf("PYYOL-MONO-EV-AUCTION-STARTED", "auction_started before an auction", "none", "turn view %d", i)
 		}
 		return nil
 	})

@@ -62,6 +62,8 @@ type monoRun struct {
 	end      *frame
 	// refuseFirst answers the first turn with a made-up action.
 	refuseFirst bool
+	// declined is set once the agent declined a property (to see an auction).
+	declined bool
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -209,7 +211,8 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 	return m.g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": t.move})
 }
 
-// policy picks from legal_actions (PYYOL-MONO-LEGAL-ACCEPTED): it buys,
+// policy picks from legal_actions (PYYOL-MONO-LEGAL-ACCEPTED): it
+// declines its first property (so an auction opens) and buys the rest,
 // mortgages what it owns (so rent on mortgaged squares shows), gives a
 // dollar away on the trade floor of its first turns (so trades execute),
 // and otherwise plays the safe choice.
@@ -235,6 +238,9 @@ func (m *monoRun) policy(v monoView) map[string]any {
 		target := (m.seat + 1) % players
 		return map[string]any{"action": "propose_trade", "trade": map[string]any{"proposer": m.seat, "target": target,
 			"give_props": []int{}, "give_cash": 1, "want_props": []int{}, "want_cash": 0}}
+	case has("decline") && !m.declined:
+		m.declined = true
+		return map[string]any{"action": "decline"}
 	case has("buy"):
 		return map[string]any{"action": "buy"}
 	case has("mortgage") && owned(false) >= 0:

@@ -38,6 +38,9 @@ func (m *monoRun) checkViews() error {
 		if !ok || v.Phase == "game_over" {
 			return verdict.Failf("PYYOL-MONO-VIEW-PHASE", "a documented phase owing a decision", v.Phase, "%s", where)
 		}
+		if v.Phase == "manage" && !slices.Contains(v.LegalActions, "end_turn") {
+			return verdict.Failf("PYYOL-MONO-END-TURN-SAFE", "end_turn listed", v.LegalActions, "%s", where)
+		}
 		if len(v.LegalActions) == 0 {
 			return verdict.Failf("PYYOL-MONO-VIEW-LEGAL", "at least one legal action", "none", "%s", where)
 		}
@@ -45,9 +48,6 @@ func (m *monoRun) checkViews() error {
 			if !slices.Contains(allowed, a) {
 				return verdict.Failf(phaseRule(v.Phase), allowed, a, "%s: an action not legal in phase %s", where, v.Phase)
 			}
-		}
-		if v.Phase == "manage" && !slices.Contains(v.LegalActions, "end_turn") {
-			return verdict.Failf("PYYOL-MONO-END-TURN-SAFE", "end_turn listed", v.LegalActions, "%s", where)
 		}
 		if v.State == nil || len(v.State.Players) < 2 || len(v.State.Holdings) == 0 {
 			return verdict.Failf("PYYOL-MONO-VIEW-STATE", "state with players and holdings", "missing", "%s", where)
@@ -200,4 +200,19 @@ func (m *monoRun) checkRefused() error {
 		return verdict.Failf("PYYOL-MONO-MOVE-ACTION", "players and holdings unchanged", "changed", "after the refused answer %q", "fly")
 	}
 	return nil
+}
+
+// ruleBool reads a boolean of the rule set initialize announced.
+func (m *monoRun) ruleBool(key string) (bool, bool) {
+	if m.init == nil {
+		return false, false
+	}
+	var body struct {
+		Rules map[string]any `json:"rules"`
+	}
+	if json.Unmarshal(m.init.raw, &body) != nil {
+		return false, false
+	}
+	v, ok := body.Rules[key].(bool)
+	return v, ok
 }

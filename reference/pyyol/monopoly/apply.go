@@ -127,7 +127,7 @@ func (g *Game) buy(seat int) {
 // PYYOL-MONO-REF-AUCTION).
 func (g *Game) decline(seat int) {
 	g.phase = PhaseManage
-	if !g.rules.Auctions {
+	if !g.rules.Auctions || g.defect == NoAuctions {
 		return
 	}
 	a := &Auction{Property: g.players[seat].Position, HighBidder: -1}

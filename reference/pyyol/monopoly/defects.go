@@ -16,6 +16,8 @@ const (
 	RentWhenMortgaged Defect = "rent-when-mortgaged"
 	// NoTurnCap ignores the announced turn cap.
 	NoTurnCap Defect = "no-turn-cap"
+	// NoAuctions never auctions a declined property, auctions on or not.
+	NoAuctions Defect = "no-auctions"
 )
 
 // Break sets a defect on the game.

@@ -19,6 +19,8 @@ const (
 	MonopolyRentWhenMortgaged Tamper = "monopoly-rent-when-mortgaged"
 	// MonopolyNoTurnCap plays on past the announced turn cap.
 	MonopolyNoTurnCap Tamper = "monopoly-no-turn-cap"
+	// MonopolyNoAuctions never auctions a declined property.
+	MonopolyNoAuctions Tamper = "monopoly-no-auctions"
 )
 
 var monopolyDefects = map[Tamper]monopoly.Defect{
@@ -26,6 +28,7 @@ var monopolyDefects = map[Tamper]monopoly.Defect{
 	MonopolyUnevenBuild:       monopoly.UnevenBuild,
 	MonopolyRentWhenMortgaged: monopoly.RentWhenMortgaged,
 	MonopolyNoTurnCap:         monopoly.NoTurnCap,
+	MonopolyNoAuctions:        monopoly.NoAuctions,
 }
 
 // wantsMonopoly reports whether a registration is for Monopoly practice:
