@@ -16,9 +16,9 @@ var monopolyTamperPending = map[string]string{}
 
 func init() {
 	for _, id := range []string{"PHASE-MACHINE", "PERFECT-INFO", "MOVE-ACTION",
-		"MOVE-PROPERTY", "MOVE-AMOUNT", "MOVE-TRADE", "PHASE-JAIL",
-		"PHASE-RESOLVE-DEBT", "PHASE-TRADE-RESPONSE", "PHASE-GAME-OVER", "ACT-ROLL",
-		"ACT-BUY", "ACT-DECLINE", "ACT-BID", "ACT-PASS", "ACT-SELL-HOUSE", "ACT-MORTGAGE", "ACT-UNMORTGAGE",
+		"MOVE-AMOUNT", "PHASE-JAIL",
+		"PHASE-RESOLVE-DEBT", "PHASE-TRADE-RESPONSE",
+		"ACT-DECLINE", "ACT-BID", "ACT-PASS", "ACT-SELL-HOUSE", "ACT-UNMORTGAGE",
 		"ACT-PAY-JAIL", "ACT-USE-JAIL-CARD", "ACT-ROLL-JAIL", "ACT-END-TURN", "ACT-BANKRUPT", "ACT-PROPOSE-TRADE",
 		"ACT-REJECT-TRADE", "ACT-COUNTER-TRADE", "ACT-SKIP-TRADE",
 		"EV-RENT-PAID",
@@ -79,6 +79,23 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-EV-MORTGAGED", server.Options{Rewrite: drop("event", "mortgaged")}},
 		{"PYYOL-MONO-EV-TRADE-PROPOSED", server.Options{Rewrite: drop("event", "trade_proposed")}},
 		{"PYYOL-MONO-EV-MOVED", server.Options{Rewrite: drop("event", "moved")}},
+		{"PYYOL-MONO-ACT-ROLL", server.Options{Rewrite: drop("event", "moved")}},
+		{"PYYOL-MONO-ACT-BUY", server.Options{Rewrite: set("event", "property_purchased", func(f map[string]any) {
+			payload(f)["price"] = payload(f)["price"].(float64) + 10
+		})}},
+		{"PYYOL-MONO-ACT-MORTGAGE", server.Options{Rewrite: set("event", "mortgaged", func(f map[string]any) { payload(f)["amount"] = 0.0 })}},
+		{"PYYOL-MONO-MOVE-PROPERTY", server.Options{Rewrite: set("event", "mortgaged", func(f map[string]any) {
+			payload(f)["property"] = payload(f)["property"].(float64) + 1
+		})}},
+		{"PYYOL-MONO-MOVE-TRADE", server.Options{Rewrite: set("event", "trade_proposed", func(f map[string]any) {
+			payload(f)["trade"].(map[string]any)["give_cash"] = 500.0
+		})}},
+		{"PYYOL-MONO-PHASE-GAME-OVER", server.Options{Rewrite: frameEdit("event", "turn_started", func(f map[string]any) []map[string]any {
+			if f["seq"].(float64) != 2 {
+				return []map[string]any{f}
+			}
+			return []map[string]any{{"t": "event", "match_id": f["match_id"], "seq": 2.0, "type": "match_finished", "payload": map[string]any{}}}
+		})}},
 		{"PYYOL-MONO-EV-AUCTION-STARTED", server.Options{Rewrite: drop("event", "auction_started")}},
 		{"PYYOL-MONO-EV-AUCTION-WON", server.Options{Rewrite: drop("event", "auction_won")}},
 		{"PYYOL-MONO-EV-BID-PLACED", server.Options{Rewrite: drop("event", "bid_placed")}},

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 )
 
 // monoLedger replays each seat's cash from the events
@@ -228,8 +229,53 @@ func (m *monoRun) checkEffects() error {
 		if on, known := m.ruleBool("auctions"); a == "decline" && (!known || !on) {
 			continue // auctions off, or not announced: a decline opens none
 		}
-		if !slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == effect[0] }) {
+		at := slices.IndexFunc(t.after, func(e frame) bool { return e.Type == effect[0] })
+		if at < 0 {
 			return verdict.Failf(effect[1], effect[0], "no such event before the next turn", "the listed action %s chosen at turn view %d", a, i)
+		}
+		if err := m.effectAgrees(i, t, t.after[at]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// effectAgrees checks an action's event against the move: roll moves the
+// token (or jails it), buy pays the list price of the square the seat
+// stands on, mortgage pays cash for the square named, a proposed trade is
+// the one offered (PYYOL-MONO-ACT-ROLL, PYYOL-MONO-ACT-BUY,
+// PYYOL-MONO-ACT-MORTGAGE, PYYOL-MONO-MOVE-PROPERTY, PYYOL-MONO-MOVE-TRADE).
+func (m *monoRun) effectAgrees(i int, t *monoTurn, e frame) error {
+	p := payload(e)
+	a, _ := t.move["action"].(string)
+	switch a {
+	case "roll":
+		if !slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == "moved" || e.Type == "went_to_jail" }) {
+			return verdict.Failf("PYYOL-MONO-ACT-ROLL", "moved (or went_to_jail) after the roll", "neither", "turn view %d", i)
+		}
+	case "buy":
+		board, _ := monopoly.StandardBoard()
+		sq, _ := intOf(p, "property")
+		price, ok := intOf(p, "price")
+		if t.view.State != nil && sq >= 0 && sq < len(board.Squares) && ok && price != board.Squares[sq].Price {
+			return verdict.Failf("PYYOL-MONO-ACT-BUY", board.Squares[sq].Price, price, "the price of square %d bought at turn view %d", sq, i)
+		}
+	case "mortgage":
+		sq, _ := intOf(p, "property")
+		if want, _ := t.move["property"].(int); sq != want {
+			return verdict.Failf("PYYOL-MONO-MOVE-PROPERTY", want, sq, "the square mortgaged at turn view %d", i)
+		}
+		if amt, ok := intOf(p, "amount"); ok && amt <= 0 {
+			return verdict.Failf("PYYOL-MONO-ACT-MORTGAGE", "cash for the mortgage", amt, "turn view %d", i)
+		}
+	case "propose_trade":
+		offered, _ := t.move["trade"].(map[string]any)
+		got, _ := p["trade"].(map[string]any)
+		for _, k := range []string{"proposer", "target", "give_cash", "want_cash"} {
+			want := fmt.Sprint(offered[k])
+			if have, ok := intOf(got, k); !ok || fmt.Sprint(have) != want {
+				return verdict.Failf("PYYOL-MONO-MOVE-TRADE", offered, got, "the trade offered at turn view %d", i)
+			}
 		}
 	}
 	return nil
@@ -242,6 +288,11 @@ func (m *monoRun) checkEvents() error {
 		"property_purchased", "card_drawn", "went_to_jail", "left_jail", "house_built", "house_sold", "mortgaged",
 		"unmortgaged", "auction_started", "bid_placed", "auction_passed", "auction_won", "auction_unsold", "bankrupt",
 		"trade_proposed", "trade_executed", "trade_rejected", "turn_ended", "match_finished"}
+	for i, e := range m.events {
+		if e.Type == "match_finished" && slices.ContainsFunc(m.turns, func(t *monoTurn) bool { return t.seen > i }) {
+			return verdict.Failf("PYYOL-MONO-PHASE-GAME-OVER", "no decision after match_finished", "a turn", "after event %d", e.Seq)
+		}
+	}
 	if len(m.events) > 0 && m.events[0].Type != "match_created" {
 		return verdict.Failf("PYYOL-MONO-EV-MATCH-CREATED", "match_created first", m.events[0].Type, "the first event")
 	}
