@@ -18,14 +18,13 @@ func init() {
 	for _, id := range []string{"PHASE-MACHINE", "PERFECT-INFO", "MOVE-ACTION",
 		"MOVE-AMOUNT", "PHASE-JAIL",
 		"PHASE-RESOLVE-DEBT", "PHASE-TRADE-RESPONSE",
-		"ACT-DECLINE", "ACT-BID", "ACT-PASS", "ACT-SELL-HOUSE", "ACT-UNMORTGAGE",
-		"ACT-PAY-JAIL", "ACT-USE-JAIL-CARD", "ACT-ROLL-JAIL", "ACT-END-TURN", "ACT-BANKRUPT", "ACT-PROPOSE-TRADE",
+		"ACT-DECLINE", "ACT-BID", "ACT-SELL-HOUSE",
+		"ACT-PAY-JAIL", "ACT-USE-JAIL-CARD", "ACT-ROLL-JAIL", "ACT-BANKRUPT", "ACT-PROPOSE-TRADE",
 		"ACT-REJECT-TRADE", "ACT-COUNTER-TRADE", "ACT-SKIP-TRADE",
-		"EV-RENT-PAID",
-		"EV-HOUSE-BUILT", "EV-HOUSE-SOLD", "EV-UNMORTGAGED",
+		"EV-HOUSE-BUILT", "EV-HOUSE-SOLD",
 		"EV-BANKRUPT", "EV-AUCTION-UNSOLD",
 		"EV-TRADE-EXECUTED", "EV-TRADE-REJECTED",
-		"CFG-FREE-PARKING", "PHASE-NOT-ACTION", "WIN-LAST-SOLVENT"} {
+		"CFG-FREE-PARKING", "WIN-LAST-SOLVENT"} {
 		monopolyTamperPending["PYYOL-MONO-"+id] = "PENDING (issue 12): catalogued and implemented, no tamper test yet"
 	}
 }
@@ -79,6 +78,13 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-EV-MORTGAGED", server.Options{Rewrite: drop("event", "mortgaged")}},
 		{"PYYOL-MONO-EV-TRADE-PROPOSED", server.Options{Rewrite: drop("event", "trade_proposed")}},
 		{"PYYOL-MONO-EV-MOVED", server.Options{Rewrite: drop("event", "moved")}},
+		{"PYYOL-MONO-ACT-PASS", server.Options{Rewrite: set("event", "auction_passed", func(f map[string]any) { payload(f)["seat"] = 3.0 })}},
+		{"PYYOL-MONO-PHASE-NOT-ACTION", server.Options{Rewrite: addIn("manage", "acquire")}},
+		{"PYYOL-MONO-ACT-END-TURN", server.Options{Rewrite: drop("event", "turn_ended")}},
+		{"PYYOL-MONO-EV-UNMORTGAGED", server.Options{Rewrite: drop("event", "unmortgaged")}},
+		{"PYYOL-MONO-ACT-UNMORTGAGE", server.Options{Rewrite: set("event", "unmortgaged", func(f map[string]any) {
+			payload(f)["amount"] = payload(f)["amount"].(float64) / 1.1
+		})}},
 		{"PYYOL-MONO-ACT-ROLL", server.Options{Rewrite: drop("event", "moved")}},
 		{"PYYOL-MONO-ACT-BUY", server.Options{Rewrite: set("event", "property_purchased", func(f map[string]any) {
 			payload(f)["price"] = payload(f)["price"].(float64) + 10

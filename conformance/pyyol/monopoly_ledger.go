@@ -215,7 +215,7 @@ var monoEffect = map[string][2]string{
 	"buy": {"property_purchased", "PYYOL-MONO-LEGAL-ACCEPTED"}, "mortgage": {"mortgaged", "PYYOL-MONO-EV-MORTGAGED"},
 	"propose_trade": {"trade_proposed", "PYYOL-MONO-EV-TRADE-PROPOSED"}, "pay_jail": {"left_jail", "PYYOL-MONO-EV-LEFT-JAIL"},
 	"pass": {"auction_passed", "PYYOL-MONO-EV-AUCTION-PASSED"}, "bankrupt": {"bankrupt", "PYYOL-MONO-EV-BANKRUPT"},
-	"decline": {"auction_started", "PYYOL-MONO-CFG-AUCTIONS"},
+	"decline": {"auction_started", "PYYOL-MONO-CFG-AUCTIONS"}, "unmortgage": {"unmortgaged", "PYYOL-MONO-EV-UNMORTGAGED"},
 }
 
 // checkEffects: every action the agent chose from legal_actions took effect.
@@ -268,6 +268,12 @@ func (m *monoRun) effectAgrees(i int, t *monoTurn, e frame) error {
 		if amt, ok := intOf(p, "amount"); ok && amt <= 0 {
 			return verdict.Failf("PYYOL-MONO-ACT-MORTGAGE", "cash for the mortgage", amt, "turn view %d", i)
 		}
+	case "pass":
+		if seat, ok := intOf(p, "seat"); ok && seat != m.seat {
+			return verdict.Failf("PYYOL-MONO-ACT-PASS", m.seat, seat, "the seat that passed at turn view %d", i)
+		}
+	case "unmortgage":
+		return m.unmortgageCost(i, t, p)
 	case "propose_trade":
 		offered, _ := t.move["trade"].(map[string]any)
 		got, _ := p["trade"].(map[string]any)
@@ -384,4 +390,55 @@ func (m *monoRun) checkAuctions() error {
 		}
 		return nil
 	})
+}
+
+// unmortgageCost: lifting a mortgage costs the cash the mortgage paid plus
+// 10% (rounded either way) (PYYOL-MONO-ACT-UNMORTGAGE).
+func (m *monoRun) unmortgageCost(i int, t *monoTurn, p map[string]any) error {
+	sq, _ := intOf(p, "property")
+	paid, known := 0, false
+	for _, e := range m.events[:min(t.seen, len(m.events))] {
+		q := payload(e)
+		if s, _ := intOf(q, "property"); e.Type == "mortgaged" && s == sq {
+			paid, known = intOf(q, "amount")
+		}
+	}
+	cost, ok := intOf(p, "amount")
+	if !known || !ok {
+		return nil
+	}
+	if cost < 0 {
+		cost = -cost
+	}
+	if lo, hi := paid*11/10, (paid*11+9)/10; cost < lo || cost > hi {
+		return verdict.Failf("PYYOL-MONO-ACT-UNMORTGAGE", fmt.Sprintf("%d (the mortgage's %d + 10%%)", hi, paid), cost, "lifting the mortgage on square %d at turn view %d", sq, i)
+	}
+	return nil
+}
+
+// checkEndTurns: end_turn ends the turn (turn_ended) unless the seat
+// rolled doubles and is not in jail, when it rolls again
+// (PYYOL-MONO-ACT-END-TURN).
+func (m *monoRun) checkEndTurns() error {
+	doubles := false
+	for i, t := range m.turns {
+		for _, e := range m.events[:min(t.seen, len(m.events))] {
+			if e.Type == "turn_started" {
+				doubles = false
+			}
+			if s, _ := intOf(payload(e), "seat"); e.Type == "dice_rolled" && s == m.seat {
+				d, _ := payload(e)["dice"].([]any)
+				doubles = len(d) == 2 && d[0] == d[1]
+			}
+		}
+		if a, _ := t.move["action"].(string); a != "end_turn" || i == len(m.turns)-1 || !slices.Contains(t.view.LegalActions, a) {
+			continue
+		}
+		ended := slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == "turn_ended" })
+		jailed := t.view.State != nil && m.seat < len(t.view.State.Players) && t.view.State.Players[m.seat].InJail
+		if !ended && !(doubles && !jailed) {
+			return verdict.Failf("PYYOL-MONO-ACT-END-TURN", "turn_ended", "none", "end_turn at turn view %d without doubles", i)
+		}
+	}
+	return nil
 }

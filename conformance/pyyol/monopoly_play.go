@@ -64,6 +64,8 @@ type monoRun struct {
 	refuseFirst bool
 	// declined is set once the agent declined a property (to see an auction).
 	declined bool
+	// unmortgaged is set once the agent lifted a mortgage.
+	unmortgaged bool
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -243,6 +245,9 @@ func (m *monoRun) policy(v monoView) map[string]any {
 		return map[string]any{"action": "decline"}
 	case has("buy"):
 		return map[string]any{"action": "buy"}
+	case has("unmortgage") && !m.unmortgaged && owned(true) >= 0:
+		m.unmortgaged = true
+		return map[string]any{"action": "unmortgage", "property": owned(true)}
 	case has("mortgage") && owned(false) >= 0:
 		return map[string]any{"action": "mortgage", "property": owned(false)}
 	}

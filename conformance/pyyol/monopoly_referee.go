@@ -38,6 +38,11 @@ func (m *monoRun) checkViews() error {
 		if !ok || v.Phase == "game_over" {
 			return verdict.Failf("PYYOL-MONO-VIEW-PHASE", "a documented phase owing a decision", v.Phase, "%s", where)
 		}
+		for _, a := range v.LegalActions {
+			if _, phase := monoLegalIn[a]; phase && a != "roll" {
+				return verdict.Failf("PYYOL-MONO-PHASE-NOT-ACTION", "action names", a, "%s: a phase name listed as an action", where)
+			}
+		}
 		if v.Phase == "manage" && !slices.Contains(v.LegalActions, "end_turn") {
 			return verdict.Failf("PYYOL-MONO-END-TURN-SAFE", "end_turn listed", v.LegalActions, "%s", where)
 		}
