@@ -23,7 +23,6 @@ func init() {
 		"ACT-REJECT-TRADE", "ACT-COUNTER-TRADE", "ACT-SKIP-TRADE",
 		"EV-HOUSE-BUILT", "EV-HOUSE-SOLD",
 		"EV-BANKRUPT", "EV-AUCTION-UNSOLD",
-		"EV-TRADE-EXECUTED", "EV-TRADE-REJECTED",
 		"CFG-FREE-PARKING", "WIN-LAST-SOLVENT"} {
 		monopolyTamperPending["PYYOL-MONO-"+id] = "PENDING (issue 12): catalogued and implemented, no tamper test yet"
 	}
@@ -78,6 +77,8 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-EV-MORTGAGED", server.Options{Rewrite: drop("event", "mortgaged")}},
 		{"PYYOL-MONO-EV-TRADE-PROPOSED", server.Options{Rewrite: drop("event", "trade_proposed")}},
 		{"PYYOL-MONO-EV-MOVED", server.Options{Rewrite: drop("event", "moved")}},
+		{"PYYOL-MONO-EV-TRADE-EXECUTED", server.Options{Rewrite: drop("event", "trade_executed")}},
+		{"PYYOL-MONO-EV-TRADE-REJECTED", server.Options{Rewrite: drop("event", "trade_rejected")}},
 		{"PYYOL-MONO-ACT-PASS", server.Options{Rewrite: set("event", "auction_passed", func(f map[string]any) { payload(f)["seat"] = 3.0 })}},
 		{"PYYOL-MONO-PHASE-NOT-ACTION", server.Options{Rewrite: addIn("manage", "acquire")}},
 		{"PYYOL-MONO-ACT-END-TURN", server.Options{Rewrite: drop("event", "turn_ended")}},

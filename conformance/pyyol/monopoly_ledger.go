@@ -442,3 +442,33 @@ func (m *monoRun) checkEndTurns() error {
 	}
 	return nil
 }
+
+// checkTrades: every trade the kit offered was answered, executed or
+// rejected, before its next decision; a missing answer is blamed on
+// trade_executed when the kit's cash moved as the trade says, else on
+// trade_rejected (PYYOL-MONO-ACT-PROPOSE-TRADE, PYYOL-MONO-EV-TRADE-EXECUTED,
+// PYYOL-MONO-EV-TRADE-REJECTED).
+func (m *monoRun) checkTrades() error {
+	for i, t := range m.turns {
+		if a, _ := t.move["action"].(string); a != "propose_trade" || i == len(m.turns)-1 || !slices.Contains(t.view.LegalActions, a) {
+			continue
+		}
+		if slices.ContainsFunc(t.after, func(e frame) bool {
+			return e.Type == "trade_executed" || e.Type == "trade_rejected" || e.Type == "bankrupt"
+		}) || slices.ContainsFunc(t.after[min(1, len(t.after)):], func(e frame) bool { return e.Type == "trade_proposed" }) {
+			continue
+		}
+		rule := "PYYOL-MONO-EV-TRADE-REJECTED"
+		before, after := t.view.State, m.turns[i+1].view.State
+		offer, _ := t.move["trade"].(map[string]any)
+		give, _ := offer["give_cash"].(int)
+		want, _ := offer["want_cash"].(int)
+		if before != nil && after != nil && m.seat < len(before.Players) && m.seat < len(after.Players) &&
+			before.Players[m.seat].Cash != nil && after.Players[m.seat].Cash != nil &&
+			*after.Players[m.seat].Cash == *before.Players[m.seat].Cash-give+want && give != want {
+			rule = "PYYOL-MONO-EV-TRADE-EXECUTED"
+		}
+		return verdict.Failf(rule, "trade_executed or trade_rejected", "no answer", "the trade offered at turn view %d", i)
+	}
+	return nil
+}

@@ -66,6 +66,8 @@ type monoRun struct {
 	declined bool
 	// unmortgaged is set once the agent lifted a mortgage.
 	unmortgaged bool
+	// proposals counts the agent's trade offers: a gift, then a request.
+	proposals int
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -238,8 +240,13 @@ func (m *monoRun) policy(v monoView) map[string]any {
 	switch {
 	case has("propose_trade") && v.Phase == "trade" && v.State != nil && v.State.Turn <= 3*players && players > 1:
 		target := (m.seat + 1) % players
+		give, want := 1, 0
+		if m.proposals%2 == 1 {
+			give, want = 0, 1 // a request the bots turn down
+		}
+		m.proposals++
 		return map[string]any{"action": "propose_trade", "trade": map[string]any{"proposer": m.seat, "target": target,
-			"give_props": []int{}, "give_cash": 1, "want_props": []int{}, "want_cash": 0}}
+			"give_props": []int{}, "give_cash": give, "want_props": []int{}, "want_cash": want}}
 	case has("decline") && !m.declined:
 		m.declined = true
 		return map[string]any{"action": "decline"}

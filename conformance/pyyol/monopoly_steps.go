@@ -34,6 +34,7 @@ func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 	sc.Step(`^the match ended within its turn cap with the documented winner$`, m.checkEnd)
 	sc.Step(`^every action chosen from the legal list took effect$`, m.checkEffects)
 	sc.Step(`^end_turn ended the turn unless doubles were rolled$`, m.checkEndTurns)
+	sc.Step(`^every trade the agent offered was answered$`, m.checkTrades)
 	sc.Step(`^every auction opened and closed with its events$`, m.checkAuctions)
 	sc.Step(`^the events were the documented Monopoly events in seq order$`, m.checkEvents)
 }

@@ -22,6 +22,7 @@ Feature: Monopoly as the gateway plays it
   @PYYOL-MONO-EV-AUCTION-STARTED @PYYOL-MONO-EV-AUCTION-WON @PYYOL-MONO-EV-AUCTION-UNSOLD @PYYOL-MONO-EV-BID-PLACED
   @PYYOL-MONO-MOVE-PROPERTY @PYYOL-MONO-MOVE-TRADE @PYYOL-MONO-ACT-MORTGAGE
   @PYYOL-MONO-ACT-UNMORTGAGE @PYYOL-MONO-EV-UNMORTGAGED
+  @PYYOL-MONO-EV-TRADE-EXECUTED @PYYOL-MONO-EV-TRADE-REJECTED @PYYOL-MONO-ACT-PROPOSE-TRADE
   Rule: every view names the seat, a documented phase and actions legal in it; every listed action is accepted
 
     Scenario: the views and actions of a match
@@ -32,14 +33,15 @@ Feature: Monopoly as the gateway plays it
       And every auction opened and closed with its events
       And every action chosen from the legal list took effect
       And end_turn ended the turn unless doubles were rolled
+      And every trade the agent offered was answered
 
   @PYYOL-MONO-ECONOMY @PYYOL-MONO-PHASE-RESOLVE-DEBT @PYYOL-MONO-PHASE-TRADE-RESPONSE
-  @PYYOL-MONO-ACT-BANKRUPT @PYYOL-MONO-ACT-PROPOSE-TRADE @PYYOL-MONO-ACT-ACCEPT-TRADE
+  @PYYOL-MONO-ACT-BANKRUPT @PYYOL-MONO-ACT-ACCEPT-TRADE
   @PYYOL-MONO-ACT-REJECT-TRADE @PYYOL-MONO-ACT-COUNTER-TRADE @PYYOL-MONO-EV-CASH-CHANGED
   @PYYOL-MONO-EV-HOUSE-BUILT
   @PYYOL-MONO-EV-HOUSE-SOLD
-  @PYYOL-MONO-EV-TRADE-EXECUTED
-  @PYYOL-MONO-EV-TRADE-REJECTED @PYYOL-MONO-CFG-ECONOMY @PYYOL-MONO-CFG-FREE-PARKING
+
+  @PYYOL-MONO-CFG-ECONOMY @PYYOL-MONO-CFG-FREE-PARKING
   @PYYOL-MONO-REF-TRADE-VALIDATION @PYYOL-MONO-REF-DEBT @PYYOL-MONO-REF-BANKRUPTCY @PYYOL-MONO-REF-LEDGER
   Rule: money moves only through the documented events; a trade makes and loses nothing
 
