@@ -16,7 +16,7 @@ var monopolyTamperPending = map[string]string{}
 
 func init() {
 	for _, id := range []string{"PHASE-MACHINE", "PERFECT-INFO", "MOVE-ACTION",
-		"MOVE-AMOUNT", "PHASE-JAIL",
+		"MOVE-AMOUNT",
 		"PHASE-RESOLVE-DEBT", "PHASE-TRADE-RESPONSE",
 		"ACT-DECLINE", "ACT-BID", "ACT-SELL-HOUSE",
 		"ACT-PAY-JAIL", "ACT-USE-JAIL-CARD", "ACT-ROLL-JAIL", "ACT-BANKRUPT", "ACT-PROPOSE-TRADE",
@@ -81,6 +81,7 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-EV-TRADE-REJECTED", server.Options{Rewrite: drop("event", "trade_rejected")}},
 		{"PYYOL-MONO-ACT-PASS", server.Options{Rewrite: set("event", "auction_passed", func(f map[string]any) { payload(f)["seat"] = 3.0 })}},
 		{"PYYOL-MONO-PHASE-NOT-ACTION", server.Options{Rewrite: addIn("manage", "acquire")}},
+		{"PYYOL-MONO-PHASE-JAIL", server.Options{Rewrite: addIn("jail", "buy")}},
 		{"PYYOL-MONO-ACT-END-TURN", server.Options{Rewrite: drop("event", "turn_ended")}},
 		{"PYYOL-MONO-EV-UNMORTGAGED", server.Options{Rewrite: drop("event", "unmortgaged")}},
 		{"PYYOL-MONO-ACT-UNMORTGAGE", server.Options{Rewrite: set("event", "unmortgaged", func(f map[string]any) {

@@ -26,7 +26,7 @@ Feature: Monopoly as the gateway plays it
   Rule: every view names the seat, a documented phase and actions legal in it; every listed action is accepted
 
     Scenario: the views and actions of a match
-      When the agent registers for a Monopoly practice match of 4 seats and a turn cap of 40
+      When the agent registers for a Monopoly practice match of 2 seats and a turn cap of 80
       And the agent plays the Monopoly match choosing from the legal list
       Then the table had 2 to 8 seats, as initialize announced
       And every Monopoly view named the seat, a phase and actions legal in it
