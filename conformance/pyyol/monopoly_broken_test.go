@@ -19,7 +19,7 @@ func init() {
 		"MOVE-AMOUNT",
 		"PHASE-RESOLVE-DEBT", "PHASE-TRADE-RESPONSE",
 		"ACT-DECLINE", "ACT-BID", "ACT-SELL-HOUSE",
-		"ACT-PAY-JAIL", "ACT-USE-JAIL-CARD", "ACT-ROLL-JAIL", "ACT-BANKRUPT", "ACT-PROPOSE-TRADE",
+		"ACT-USE-JAIL-CARD", "ACT-ROLL-JAIL", "ACT-BANKRUPT", "ACT-PROPOSE-TRADE",
 		"ACT-REJECT-TRADE", "ACT-COUNTER-TRADE", "ACT-SKIP-TRADE",
 		"EV-HOUSE-BUILT", "EV-HOUSE-SOLD",
 		"EV-BANKRUPT", "EV-AUCTION-UNSOLD",
@@ -82,6 +82,11 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-ACT-PASS", server.Options{Rewrite: set("event", "auction_passed", func(f map[string]any) { payload(f)["seat"] = 3.0 })}},
 		{"PYYOL-MONO-PHASE-NOT-ACTION", server.Options{Rewrite: addIn("manage", "acquire")}},
 		{"PYYOL-MONO-PHASE-JAIL", server.Options{Rewrite: addIn("jail", "buy")}},
+		{"PYYOL-MONO-ACT-PAY-JAIL", server.Options{Rewrite: set("event", "cash_changed", func(f map[string]any) {
+			if p := payload(f); p["reason"] == "jail_fine" {
+				p["amount"] = -40.0
+			}
+		})}},
 		{"PYYOL-MONO-ACT-END-TURN", server.Options{Rewrite: drop("event", "turn_ended")}},
 		{"PYYOL-MONO-EV-UNMORTGAGED", server.Options{Rewrite: drop("event", "unmortgaged")}},
 		{"PYYOL-MONO-ACT-UNMORTGAGE", server.Options{Rewrite: set("event", "unmortgaged", func(f map[string]any) {

@@ -274,6 +274,17 @@ func (m *monoRun) effectAgrees(i int, t *monoTurn, e frame) error {
 		}
 	case "unmortgage":
 		return m.unmortgageCost(i, t, p)
+	case "pay_jail":
+		paid := 0
+		for _, e := range t.after {
+			if s, _ := intOf(payload(e), "seat"); e.Type == "cash_changed" && s == m.seat {
+				amt, _ := intOf(payload(e), "amount")
+				paid -= amt
+			}
+		}
+		if paid != 50 {
+			return verdict.Failf("PYYOL-MONO-ACT-PAY-JAIL", 50, paid, "the fine paid at turn view %d", i)
+		}
 	case "propose_trade":
 		offered, _ := t.move["trade"].(map[string]any)
 		got, _ := p["trade"].(map[string]any)
