@@ -16,11 +16,10 @@ var monopolyTamperPending = map[string]string{}
 
 func init() {
 	for _, id := range []string{"PHASE-MACHINE", "PERFECT-INFO", "MOVE-ACTION",
-		"MOVE-AMOUNT",
 		"PHASE-RESOLVE-DEBT", "PHASE-TRADE-RESPONSE",
-		"ACT-DECLINE", "ACT-BID", "ACT-SELL-HOUSE",
+		"ACT-DECLINE", "ACT-SELL-HOUSE",
 		"ACT-USE-JAIL-CARD", "ACT-ROLL-JAIL", "ACT-BANKRUPT", "ACT-PROPOSE-TRADE",
-		"ACT-REJECT-TRADE", "ACT-COUNTER-TRADE", "ACT-SKIP-TRADE",
+		"ACT-REJECT-TRADE", "ACT-COUNTER-TRADE",
 		"EV-HOUSE-BUILT", "EV-HOUSE-SOLD",
 		"EV-BANKRUPT", "EV-AUCTION-UNSOLD",
 		"CFG-FREE-PARKING", "WIN-LAST-SOLVENT"} {
@@ -82,6 +81,11 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-ACT-PASS", server.Options{Rewrite: set("event", "auction_passed", func(f map[string]any) { payload(f)["seat"] = 3.0 })}},
 		{"PYYOL-MONO-PHASE-NOT-ACTION", server.Options{Rewrite: addIn("manage", "acquire")}},
 		{"PYYOL-MONO-PHASE-JAIL", server.Options{Rewrite: addIn("jail", "buy")}},
+		{"PYYOL-MONO-ACT-BID", server.Options{Rewrite: set("event", "bid_placed", func(f map[string]any) {
+			payload(f)["high_bid"] = payload(f)["high_bid"].(float64) + 5
+		})}},
+		{"PYYOL-MONO-MOVE-AMOUNT", server.Options{Rewrite: set("event", "bid_placed", func(f map[string]any) { payload(f)["amount"] = 7.0 })}},
+		{"PYYOL-MONO-ACT-SKIP-TRADE", server.Options{Tamper: server.MonopolySkipKeepsFloor}},
 		{"PYYOL-MONO-ACT-PAY-JAIL", server.Options{Rewrite: set("event", "cash_changed", func(f map[string]any) {
 			if p := payload(f); p["reason"] == "jail_fine" {
 				p["amount"] = -40.0

@@ -215,7 +215,7 @@ var monoEffect = map[string][2]string{
 	"buy": {"property_purchased", "PYYOL-MONO-LEGAL-ACCEPTED"}, "mortgage": {"mortgaged", "PYYOL-MONO-EV-MORTGAGED"},
 	"propose_trade": {"trade_proposed", "PYYOL-MONO-EV-TRADE-PROPOSED"}, "pay_jail": {"left_jail", "PYYOL-MONO-EV-LEFT-JAIL"},
 	"pass": {"auction_passed", "PYYOL-MONO-EV-AUCTION-PASSED"}, "bankrupt": {"bankrupt", "PYYOL-MONO-EV-BANKRUPT"},
-	"decline": {"auction_started", "PYYOL-MONO-CFG-AUCTIONS"}, "unmortgage": {"unmortgaged", "PYYOL-MONO-EV-UNMORTGAGED"},
+	"decline": {"auction_started", "PYYOL-MONO-CFG-AUCTIONS"}, "bid": {"bid_placed", "PYYOL-MONO-ACT-BID"}, "unmortgage": {"unmortgaged", "PYYOL-MONO-EV-UNMORTGAGED"},
 }
 
 // checkEffects: every action the agent chose from legal_actions took effect.
@@ -274,6 +274,14 @@ func (m *monoRun) effectAgrees(i int, t *monoTurn, e frame) error {
 		}
 	case "unmortgage":
 		return m.unmortgageCost(i, t, p)
+	case "bid":
+		if amt, ok := intOf(p, "amount"); ok && amt != 1 {
+			return verdict.Failf("PYYOL-MONO-MOVE-AMOUNT", 1, amt, "the raise bid at turn view %d", i)
+		}
+		high, ok := intOf(p, "high_bid")
+		if a := t.view.State; ok && a != nil && a.Auction != nil && high != a.Auction.HighBid+1 {
+			return verdict.Failf("PYYOL-MONO-ACT-BID", a.Auction.HighBid+1, high, "the high bid after raising by 1 at turn view %d", i)
+		}
 	case "pay_jail":
 		paid := 0
 		for _, e := range t.after {

@@ -38,6 +38,9 @@ type monoView struct {
 		Players  []monoPlayer  `json:"players"`
 		Holdings []monoHolding `json:"holdings"`
 		Turn     int           `json:"turn"`
+		Auction  *struct {
+			HighBid int `json:"high_bid"`
+		} `json:"auction"`
 	} `json:"state"`
 }
 
@@ -68,6 +71,8 @@ type monoRun struct {
 	unmortgaged bool
 	// proposals counts the agent's trade offers: a gift, then a request.
 	proposals int
+	// bid is set once the agent raised an auction by $1.
+	bid bool
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -247,6 +252,9 @@ func (m *monoRun) policy(v monoView) map[string]any {
 		m.proposals++
 		return map[string]any{"action": "propose_trade", "trade": map[string]any{"proposer": m.seat, "target": target,
 			"give_props": []int{}, "give_cash": give, "want_props": []int{}, "want_cash": want}}
+	case has("bid") && !m.bid:
+		m.bid = true
+		return map[string]any{"action": "bid", "amount": 1}
 	case has("decline") && !m.declined:
 		m.declined = true
 		return map[string]any{"action": "decline"}

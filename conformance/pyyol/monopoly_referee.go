@@ -31,6 +31,9 @@ func (m *monoRun) checkViews() error {
 	for i, t := range m.turns {
 		v := t.view
 		where := fmt.Sprintf("turn view %d", i)
+		if i > 0 && v.Phase == "trade" && skippedFloor(m.turns[i-1]) {
+			return verdict.Failf("PYYOL-MONO-ACT-SKIP-TRADE", "roll or jail after skip_trade", v.Phase, "%s", where)
+		}
 		if v.Seat == nil || *v.Seat != m.seat {
 			return verdict.Failf("PYYOL-MONO-VIEW-SEAT", m.seat, v.Seat, "%s", where)
 		}
@@ -220,4 +223,12 @@ func (m *monoRun) ruleBool(key string) (bool, bool) {
 	}
 	v, ok := body.Rules[key].(bool)
 	return v, ok
+}
+
+// skippedFloor reports whether a turn answered skip_trade and its turn
+// went on (no turn_started since).
+func skippedFloor(t *monoTurn) bool {
+	a, _ := t.move["action"].(string)
+	return a == "skip_trade" && slices.Contains(t.view.LegalActions, a) &&
+		!slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == "turn_started" })
 }

@@ -107,6 +107,10 @@ func (g *Game) do(seat int, mv Move) {
 		g.rejectTrade()
 	case ActSkipTrade:
 		// PYYOL-MONO-ACT-SKIP-TRADE.
+		if g.defect == SkipKeepsFloor && g.actions == 0 {
+			g.actions++
+			return
+		}
 		g.phase = g.afterFloor()
 	}
 }

@@ -18,6 +18,9 @@ const (
 	NoTurnCap Defect = "no-turn-cap"
 	// NoAuctions never auctions a declined property, auctions on or not.
 	NoAuctions Defect = "no-auctions"
+	// SkipKeepsFloor leaves the trade floor open after the first skip_trade
+	// of each turn.
+	SkipKeepsFloor Defect = "skip-keeps-floor"
 )
 
 // Break sets a defect on the game.

@@ -21,6 +21,8 @@ const (
 	MonopolyNoTurnCap Tamper = "monopoly-no-turn-cap"
 	// MonopolyNoAuctions never auctions a declined property.
 	MonopolyNoAuctions Tamper = "monopoly-no-auctions"
+	// MonopolySkipKeepsFloor keeps the trade floor open after a skip.
+	MonopolySkipKeepsFloor Tamper = "monopoly-skip-keeps-floor"
 )
 
 var monopolyDefects = map[Tamper]monopoly.Defect{
@@ -29,6 +31,7 @@ var monopolyDefects = map[Tamper]monopoly.Defect{
 	MonopolyRentWhenMortgaged: monopoly.RentWhenMortgaged,
 	MonopolyNoTurnCap:         monopoly.NoTurnCap,
 	MonopolyNoAuctions:        monopoly.NoAuctions,
+	MonopolySkipKeepsFloor:    monopoly.SkipKeepsFloor,
 }
 
 // wantsMonopoly reports whether a registration is for Monopoly practice:
