@@ -79,7 +79,7 @@ func (g *Game) Legal(seat int) []string {
 		// PYYOL-MONO-PHASE-TRADE-RESPONSE.
 		add(true, ActRejectTrade)
 		add(true, ActAcceptTrade)
-		add(!g.counter && len(g.tradeOffers(seat)) > 0, ActCounterTrade)
+		add(!g.counter && slices.ContainsFunc(g.tradeOffers(seat), func(t Trade) bool { return t.Target == g.trade.Proposer }), ActCounterTrade)
 	}
 	return out
 }
