@@ -15,9 +15,9 @@ import (
 var monopolyTamperPending = map[string]string{}
 
 func init() {
-	for _, id := range []string{"PHASE-MACHINE", "PERFECT-INFO", "MOVE-ACTION",
+	for _, id := range []string{"PHASE-MACHINE", "PERFECT-INFO",
 		"PHASE-RESOLVE-DEBT", "PHASE-TRADE-RESPONSE",
-		"ACT-DECLINE", "ACT-SELL-HOUSE",
+		"ACT-SELL-HOUSE",
 		"ACT-USE-JAIL-CARD", "ACT-ROLL-JAIL", "ACT-BANKRUPT", "ACT-PROPOSE-TRADE",
 		"ACT-REJECT-TRADE", "ACT-COUNTER-TRADE",
 		"EV-HOUSE-BUILT", "EV-HOUSE-SOLD",
@@ -81,6 +81,8 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-ACT-PASS", server.Options{Rewrite: set("event", "auction_passed", func(f map[string]any) { payload(f)["seat"] = 3.0 })}},
 		{"PYYOL-MONO-PHASE-NOT-ACTION", server.Options{Rewrite: addIn("manage", "acquire")}},
 		{"PYYOL-MONO-PHASE-JAIL", server.Options{Rewrite: addIn("jail", "buy")}},
+		{"PYYOL-MONO-ACT-DECLINE", server.Options{Tamper: server.MonopolyDeclineBuys}},
+		{"PYYOL-MONO-MOVE-ACTION", server.Options{Tamper: server.MonopolyRefusedCostsCash}},
 		{"PYYOL-MONO-ACT-BID", server.Options{Rewrite: set("event", "bid_placed", func(f map[string]any) {
 			payload(f)["high_bid"] = payload(f)["high_bid"].(float64) + 5
 		})}},

@@ -226,6 +226,12 @@ func (m *monoRun) checkEffects() error {
 		if !ok || i == len(m.turns)-1 && m.end == nil || !slices.Contains(t.view.LegalActions, a) {
 			continue
 		}
+		if a == "decline" && slices.ContainsFunc(t.after, func(e frame) bool {
+			s, _ := intOf(payload(e), "seat")
+			return e.Type == "property_purchased" && s == m.seat
+		}) {
+			return verdict.Failf("PYYOL-MONO-ACT-DECLINE", "the property left unbought (or auctioned)", "bought by the seat that declined", "turn view %d", i)
+		}
 		if on, known := m.ruleBool("auctions"); a == "decline" && (!known || !on) {
 			continue // auctions off, or not announced: a decline opens none
 		}

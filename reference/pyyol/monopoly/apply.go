@@ -18,6 +18,9 @@ func illegal(format string, args ...any) error {
 // leaves the game untouched.
 func (g *Game) Apply(seat int, mv Move) error {
 	if err := g.check(seat, mv); err != nil {
+		if g.defect == RefusedCostsCash && seat >= 0 && seat < len(g.players) {
+			g.players[seat].Cash--
+		}
 		return err
 	}
 	g.do(seat, mv)
@@ -76,6 +79,10 @@ func (g *Game) do(seat int, mv Move) {
 	case ActBuy:
 		g.buy(seat)
 	case ActDecline:
+		if g.defect == DeclineBuys {
+			g.buy(seat)
+			return
+		}
 		g.decline(seat)
 	case ActBid:
 		g.bid(seat, *mv.Amount)

@@ -18,6 +18,10 @@ const (
 	NoTurnCap Defect = "no-turn-cap"
 	// NoAuctions never auctions a declined property, auctions on or not.
 	NoAuctions Defect = "no-auctions"
+	// DeclineBuys buys the property a seat declined.
+	DeclineBuys Defect = "decline-buys"
+	// RefusedCostsCash takes $1 from a seat whose move was refused.
+	RefusedCostsCash Defect = "refused-costs-cash"
 	// SkipKeepsFloor leaves the trade floor open after the first skip_trade
 	// of each turn.
 	SkipKeepsFloor Defect = "skip-keeps-floor"

@@ -21,6 +21,10 @@ const (
 	MonopolyNoTurnCap Tamper = "monopoly-no-turn-cap"
 	// MonopolyNoAuctions never auctions a declined property.
 	MonopolyNoAuctions Tamper = "monopoly-no-auctions"
+	// MonopolyDeclineBuys buys a declined property.
+	MonopolyDeclineBuys Tamper = "monopoly-decline-buys"
+	// MonopolyRefusedCostsCash takes $1 for a refused move.
+	MonopolyRefusedCostsCash Tamper = "monopoly-refused-costs-cash"
 	// MonopolySkipKeepsFloor keeps the trade floor open after a skip.
 	MonopolySkipKeepsFloor Tamper = "monopoly-skip-keeps-floor"
 )
@@ -32,6 +36,8 @@ var monopolyDefects = map[Tamper]monopoly.Defect{
 	MonopolyNoTurnCap:         monopoly.NoTurnCap,
 	MonopolyNoAuctions:        monopoly.NoAuctions,
 	MonopolySkipKeepsFloor:    monopoly.SkipKeepsFloor,
+	MonopolyDeclineBuys:       monopoly.DeclineBuys,
+	MonopolyRefusedCostsCash:  monopoly.RefusedCostsCash,
 }
 
 // wantsMonopoly reports whether a registration is for Monopoly practice:
