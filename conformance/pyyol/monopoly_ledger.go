@@ -280,6 +280,11 @@ func (m *monoRun) effectAgrees(i int, t *monoTurn, e frame) error {
 		}
 	case "unmortgage":
 		return m.unmortgageCost(i, t, p)
+	case "roll_jail":
+		if d, _ := p["dice"].([]any); len(d) == 2 && d[0] == d[1] &&
+			!slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == "left_jail" }) {
+			return verdict.Failf("PYYOL-MONO-ACT-ROLL-JAIL", "left_jail after doubles", fmt.Sprint(d), "the jail roll at turn view %d", i)
+		}
 	case "bid":
 		if amt, ok := intOf(p, "amount"); ok && amt != 1 {
 			return verdict.Failf("PYYOL-MONO-MOVE-AMOUNT", 1, amt, "the raise bid at turn view %d", i)

@@ -73,6 +73,8 @@ type monoRun struct {
 	proposals int
 	// bid is set once the agent raised an auction by $1.
 	bid bool
+	// jailRolls counts the agent's roll_jail answers (it tries three).
+	jailRolls int
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -252,6 +254,9 @@ func (m *monoRun) policy(v monoView) map[string]any {
 		m.proposals++
 		return map[string]any{"action": "propose_trade", "trade": map[string]any{"proposer": m.seat, "target": target,
 			"give_props": []int{}, "give_cash": give, "want_props": []int{}, "want_cash": want}}
+	case has("roll_jail") && m.jailRolls < 3:
+		m.jailRolls++
+		return map[string]any{"action": "roll_jail"}
 	case has("bid") && !m.bid:
 		m.bid = true
 		return map[string]any{"action": "bid", "amount": 1}
