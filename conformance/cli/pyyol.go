@@ -36,8 +36,11 @@ const simulateExamples = `  conformance simulate goofspiel --target http://local
 // simulateCmd plays one refereed Goofspiel match against an agent and
 // fails loudly on any illegal move, like the docs' `pyyol simulate`.
 func simulateCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "monopoly" {
+		return simulateMonopolyCmd(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || (args[0] != "goofspiel" && args[0] != "mafia") {
-		fmt.Fprintln(stderr, "conformance simulate: the first argument is the game: goofspiel or mafia")
+		fmt.Fprintln(stderr, "conformance simulate: the first argument is the game: goofspiel, mafia or monopoly")
 		return ExitError
 	}
 	if args[0] == "mafia" {

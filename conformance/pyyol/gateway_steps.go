@@ -51,6 +51,7 @@ func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 	sc.Step(`^the game_end lists the usage with meter_source sdk$`, g.usage)
 	platformSteps(sc, g)
 	mafiaSteps(sc, g)
+	monopolySteps(sc, g)
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
 		if g.ws != nil {
 			g.ws.Close()

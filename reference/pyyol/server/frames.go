@@ -31,6 +31,11 @@ type Practice struct {
 	Seat         *int   `json:"seat,omitempty"`
 	// Role asks for a Mafia seat's role (PYYOL-MAFIA-REF-PRACTICE).
 	Role string `json:"role,omitempty"`
+	// Monopoly's practice options (PYYOL-MONO-REF-PRACTICE, monopoly.go).
+	Players         int   `json:"players,omitempty"`
+	TurnCap         int   `json:"turn_cap,omitempty"`
+	Auctions        *bool `json:"auctions,omitempty"`
+	FreeParkingPool *bool `json:"free_parking_pool,omitempty"`
 }
 
 // initializeFrame opens a match (PYYOL-WS-INITIALIZE).

@@ -1,0 +1,154 @@
+package pyyol
+
+import (
+	"fmt"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/monopoly"
+)
+
+// monoBoard follows tokens, jail, owners and mortgages through the events
+// between views, to find a change a view shows that no event announced.
+type monoBoard struct {
+	board     *monopoly.Board
+	pos       map[int]int
+	jailed    map[int]bool
+	owner     map[int]int
+	mortgaged map[int]bool
+	card      map[int]bool // a seat on Chance/Community Chest owes a card_drawn
+	rent      map[int]int  // a seat on another's property owes a rent_paid
+}
+
+// event books one event; at the end of a move it fails a card or rent
+// that never came (PYYOL-MONO-EV-CARD-DRAWN, PYYOL-MONO-EV-RENT-PAID).
+func (b *monoBoard) event(e frame) error {
+	p := payload(e)
+	seat, _ := fieldInt(p, "seat")
+	sq, _ := fieldInt(p, "property")
+	switch e.Type {
+	case "moved":
+		to, _ := fieldInt(p, "to")
+		b.pos[seat] = to
+		if to < 0 || to >= len(b.board.Squares) {
+			return nil
+		}
+		switch k := b.board.Squares[to].Kind; {
+		case k == monopoly.KindChance || k == monopoly.KindChest:
+			b.card[seat] = true
+		case b.board.Ownable(to):
+			if o, ok := b.owner[to]; ok && o >= 0 && o != seat && !b.mortgaged[to] {
+				b.rent[seat] = to
+			}
+		}
+	case "went_to_jail":
+		b.pos[seat], b.jailed[seat] = monopoly.JailSquare, true
+	case "left_jail":
+		b.jailed[seat] = false
+	case "card_drawn":
+		delete(b.card, seat)
+	case "rent_paid":
+		from, _ := fieldInt(p, "from")
+		delete(b.rent, from)
+	case "property_purchased", "auction_won":
+		b.owner[sq] = seat
+	case "mortgaged":
+		b.mortgaged[sq] = true
+	case "unmortgaged":
+		b.mortgaged[sq] = false
+	case "trade_executed":
+		b.trade(p)
+	case "bankrupt":
+		delete(b.rent, seat)
+		b.bankrupt(p, seat)
+	case "dice_rolled", "turn_ended", "turn_started", "match_finished":
+		return b.settled(e)
+	}
+	return nil
+}
+
+func (b *monoBoard) trade(p map[string]any) {
+	t, _ := p["trade"].(map[string]any)
+	from, _ := fieldInt(t, "proposer")
+	to, _ := fieldInt(t, "target")
+	give, _ := t["give_props"].([]any)
+	want, _ := t["want_props"].([]any)
+	for _, v := range give {
+		if f, ok := v.(float64); ok {
+			b.owner[int(f)] = to
+		}
+	}
+	for _, v := range want {
+		if f, ok := v.(float64); ok {
+			b.owner[int(f)] = from
+		}
+	}
+}
+
+func (b *monoBoard) bankrupt(p map[string]any, seat int) {
+	creditor, _ := fieldInt(p, "creditor")
+	props, _ := p["properties"].([]any)
+	for _, v := range props {
+		if f, ok := v.(float64); ok {
+			b.owner[int(f)] = creditor
+			if creditor < 0 {
+				b.mortgaged[int(f)] = false
+			}
+		}
+	}
+}
+
+// settled fails a card or a rent still owed when the next move starts.
+func (b *monoBoard) settled(e frame) error {
+	for seat := range b.card {
+		return verdict.Failf("PYYOL-MONO-EV-CARD-DRAWN", "card_drawn", "none", "seat %d stood on %d (a card square) with no card drawn before event %d", seat, b.pos[seat], e.Seq)
+	}
+	for seat, sq := range b.rent {
+		return verdict.Failf("PYYOL-MONO-EV-RENT-PAID", "rent_paid", "none", "seat %d landed on seat %d's square %d with no rent paid before event %d", seat, b.owner[sq], sq, e.Seq)
+	}
+	return nil
+}
+
+// view compares a view with what the events said, then takes the view's
+// owners and mortgages as the truth.
+func (b *monoBoard) view(i int, t *monoTurn) error {
+	if t.view.State == nil {
+		return nil
+	}
+	for s, p := range t.view.State.Players {
+		if p.Bankrupt {
+			continue
+		}
+		if p.InJail && !b.jailed[s] {
+			return verdict.Failf("PYYOL-MONO-EV-WENT-TO-JAIL", "went_to_jail before a jailed seat", "none", "seat %d in turn view %d", s, i)
+		}
+		if !p.InJail && b.jailed[s] {
+			return verdict.Failf("PYYOL-MONO-EV-LEFT-JAIL", "left_jail before a freed seat", "none", "seat %d in turn view %d", s, i)
+		}
+	}
+	for _, h := range t.view.State.Holdings {
+		if o, ok := b.owner[h.Square]; ok && o != h.Owner || !ok && h.Owner >= 0 {
+			return verdict.Failf("PYYOL-MONO-EV-PROPERTY-PURCHASED", fmt.Sprintf("owner %d from the events", b.owner[h.Square]), h.Owner, "square %d in turn view %d", h.Square, i)
+		}
+	}
+	for s, p := range t.view.State.Players {
+		if !p.Bankrupt && p.Position != b.pos[s] {
+			return verdict.Failf("PYYOL-MONO-EV-MOVED", fmt.Sprintf("square %d from the moved events", b.pos[s]), p.Position, "seat %d in turn view %d", s, i)
+		}
+	}
+	for _, h := range t.view.State.Holdings {
+		b.owner[h.Square], b.mortgaged[h.Square] = h.Owner, h.Mortgaged
+	}
+	return nil
+}
+
+// checkBoardEvents: every move, jailing, release, purchase, card and rent
+// a view shows was announced by its event.
+func (m *monoRun) checkBoardEvents() error {
+	board, err := monopoly.StandardBoard()
+	if err != nil {
+		return err
+	}
+	b := &monoBoard{board: board, pos: map[int]int{}, jailed: map[int]bool{}, owner: map[int]int{},
+		mortgaged: map[int]bool{}, card: map[int]bool{}, rent: map[int]int{}}
+	return m.replay(b.event, b.view)
+}

@@ -1,0 +1,283 @@
+package pyyol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/driver"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// monoHolding is one square of a Monopoly view's holdings.
+type monoHolding struct {
+	Square    int  `json:"square"`
+	Owner     int  `json:"owner"`
+	Houses    int  `json:"houses"`
+	Mortgaged bool `json:"mortgaged"`
+}
+
+// monoPlayer is one seat of a Monopoly view's players.
+type monoPlayer struct {
+	Cash     *int `json:"cash"`
+	Position int  `json:"position"`
+	InJail   bool `json:"in_jail"`
+	Bankrupt bool `json:"bankrupt"`
+}
+
+// monoView is a Monopoly turn view, read loosely (games.md "Turn view").
+type monoView struct {
+	Seat         *int     `json:"seat"`
+	Phase        string   `json:"phase"`
+	LegalActions []string `json:"legal_actions"`
+	State        *struct {
+		Players  []monoPlayer  `json:"players"`
+		Holdings []monoHolding `json:"holdings"`
+		Turn     int           `json:"turn"`
+		Auction  *struct {
+			HighBid int `json:"high_bid"`
+		} `json:"auction"`
+	} `json:"state"`
+}
+
+// monoTurn is one turn the runner answered: the view and the move.
+type monoTurn struct {
+	view monoView
+	move map[string]any
+	// after are the events between this answer and the next turn.
+	after []frame
+	// seen is how many events had arrived when the turn came.
+	seen int
+}
+
+// monoRun is one Monopoly match played by the kit as an agent.
+type monoRun struct {
+	g        *gwRun
+	practice map[string]any
+	seat     int
+	init     *frame
+	turns    []*monoTurn
+	events   []frame
+	end      *frame
+	// refuseFirst answers the first turn with a made-up action.
+	refuseFirst bool
+	// declined is set once the agent declined a property (to see an auction).
+	declined bool
+	// unmortgaged is set once the agent lifted a mortgage.
+	unmortgaged bool
+	// proposals counts the agent's trade offers: a gift, then a request.
+	proposals int
+	// bid is set once the agent raised an auction by $1.
+	bid bool
+	// jailRolls counts the agent's roll_jail answers (it tries three).
+	jailRolls int
+}
+
+// maxMonoDecisions bounds the agent's decisions in one match: a match
+// still going past it never ends (PYYOL-MONO-WIN-TURN-CAP).
+const maxMonoDecisions = 20000
+
+// registerMonopoly runs the handshake listing only monopoly, with the
+// practice options of PYYOL-MONO-REF-PRACTICE.
+func (m *monoRun) registerMonopoly(ctx context.Context) error {
+	g := m.g
+	ws, err := dial(ctx, g.env)
+	if err != nil {
+		return err
+	}
+	g.ws = ws
+	if hello, err := m.next(ctx, true); err != nil || hello.T != "hello" {
+		if err != nil {
+			return err
+		}
+		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.raw), "the first frame")
+	}
+	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": g.token, "agent_name": "conformance-kit",
+		"version": "1.0.0", "games": []string{"monopoly"}, "sdk_version": "conformance", "practice": m.practice}
+	if err := g.ws.Send(ctx, reg); err != nil {
+		return err
+	}
+	for {
+		f, err := m.next(ctx, true)
+		if err != nil {
+			return err
+		}
+		if f.T == "registered" {
+			return nil
+		}
+		if f.T == "error" {
+			return verdict.Failf("PYYOL-WS-REGISTERED", "registered", string(f.raw), "the answer to register")
+		}
+	}
+}
+
+// next reads one frame of the match. Before the match has started,
+// silence until the deadline is a skip (when matches start is the
+// platform's choice); after, silence past the wait limit is a wedge.
+func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
+	deadline := time.Now().Add(matchDeadline())
+	if run, ok := ctx.Deadline(); ok && run.Before(deadline) {
+		deadline = run
+	}
+	for {
+		raw, err := m.g.ws.Next(ctx)
+		if errors.Is(err, driver.ErrTimeout) && !started && time.Now().Before(deadline) {
+			continue
+		}
+		if errors.Is(err, driver.ErrTimeout) && !started {
+			return frame{}, verdict.Skipf("no Monopoly match started for the agent within %v (--deadline)", matchDeadline())
+		}
+		if errors.Is(err, driver.ErrTimeout) {
+			return frame{}, verdict.Failf("PYYOL-MONO-FALLBACK", "the match going on", "silence for "+waitLimit.String(), "the gateway sent nothing: the match wedged")
+		}
+		if err != nil {
+			return frame{}, err
+		}
+		var f struct {
+			frame
+			View json.RawMessage `json:"view"`
+		}
+		if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
+			return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
+		}
+		// The frame schemas of spec/pyyol/frames describe Goofspiel's
+		// payloads, so Monopoly frames are judged by the steps' checks.
+		f.frame.raw = raw
+		return f.frame, nil
+	}
+}
+
+// play answers every turn with policy until game_end.
+func (m *monoRun) play(ctx context.Context) error {
+	g := m.g
+	started := false
+	for m.end == nil {
+		f, err := m.next(ctx, started)
+		if err != nil {
+			return err
+		}
+		switch f.T {
+		case "initialize":
+			started = true
+			m.init = &f
+			if f.Seat != nil {
+				m.seat = *f.Seat
+			}
+			if f.ID != "" {
+				g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
+			}
+		case "turn":
+			started = true
+			if err := m.answer(ctx, f); err != nil {
+				return err
+			}
+		case "event":
+			if err := m.pastCap(f); err != nil {
+				return err
+			}
+			m.events = append(m.events, f)
+			if n := len(m.turns); n > 0 {
+				m.turns[n-1].after = append(m.turns[n-1].after, f)
+			}
+		case "game_end":
+			m.end = &f
+		case "ping":
+			g.ws.Send(ctx, map[string]any{"t": "pong"})
+		}
+	}
+	return nil
+}
+
+// pastCap fails a turn that starts beyond the announced turn cap at
+// once, so a game that never ends is caught without playing it out
+// (PYYOL-MONO-WIN-TURN-CAP).
+func (m *monoRun) pastCap(e frame) error {
+	limit, capped := m.rule("turn_cap")
+	if turn, ok := fieldInt(payload(e), "turn"); capped && e.Type == "turn_started" && ok && turn > limit {
+		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", fmt.Sprintf("the game over by turn %d", limit), fmt.Sprintf("turn %d started", turn), "event %d", e.Seq)
+	}
+	return nil
+}
+
+// answer decodes a turn's view and sends the policy's move.
+func (m *monoRun) answer(ctx context.Context, f frame) error {
+	var body struct {
+		View monoView `json:"view"`
+	}
+	if err := json.Unmarshal(f.raw, &body); err != nil {
+		return verdict.Failf("PYYOL-MONO-VIEW-STATE", "a turn view {seat, phase, legal_actions, state}", string(f.raw), "a Monopoly turn")
+	}
+	if len(m.turns) >= maxMonoDecisions {
+		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", "a match that ends", fmt.Sprintf("%d decisions and counting", len(m.turns)), "the game never ended")
+	}
+	t := &monoTurn{view: body.View, move: m.policy(body.View), seen: len(m.events)}
+	if m.refuseFirst && len(m.turns) == 0 {
+		t.move = map[string]any{"action": "fly"}
+	}
+	m.turns = append(m.turns, t)
+	return m.g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": t.move})
+}
+
+// policy picks from legal_actions (PYYOL-MONO-LEGAL-ACCEPTED): it
+// declines its first property (so an auction opens) and buys the rest,
+// mortgages what it owns (so rent on mortgaged squares shows), gives a
+// dollar away on the trade floor of its first turns (so trades execute),
+// and otherwise plays the safe choice.
+func (m *monoRun) policy(v monoView) map[string]any {
+	has := func(a string) bool { return slices.Contains(v.LegalActions, a) }
+	owned := func(mortgaged bool) int {
+		if v.State == nil {
+			return -1
+		}
+		for _, h := range v.State.Holdings {
+			if h.Owner == m.seat && h.Mortgaged == mortgaged && h.Houses == 0 {
+				return h.Square
+			}
+		}
+		return -1
+	}
+	players := 0
+	if v.State != nil {
+		players = len(v.State.Players)
+	}
+	switch {
+	case has("propose_trade") && v.Phase == "trade" && v.State != nil && v.State.Turn <= 3*players && players > 1:
+		target := (m.seat + 1) % players
+		give, want := 1, 0
+		if m.proposals%2 == 1 {
+			give, want = 0, 1 // a request the bots turn down
+		}
+		m.proposals++
+		return map[string]any{"action": "propose_trade", "trade": map[string]any{"proposer": m.seat, "target": target,
+			"give_props": []int{}, "give_cash": give, "want_props": []int{}, "want_cash": want}}
+	case has("roll_jail") && m.jailRolls < 3:
+		m.jailRolls++
+		return map[string]any{"action": "roll_jail"}
+	case has("bid") && !m.bid:
+		m.bid = true
+		return map[string]any{"action": "bid", "amount": 1}
+	case has("decline") && !m.declined:
+		m.declined = true
+		return map[string]any{"action": "decline"}
+	case has("buy"):
+		return map[string]any{"action": "buy"}
+	case has("unmortgage") && !m.unmortgaged && owned(true) >= 0:
+		m.unmortgaged = true
+		return map[string]any{"action": "unmortgage", "property": owned(true)}
+	case has("mortgage") && owned(false) >= 0:
+		return map[string]any{"action": "mortgage", "property": owned(false)}
+	}
+	for _, a := range []string{"end_turn", "roll", "pay_jail", "roll_jail", "pass", "skip_trade", "reject_trade", "decline"} {
+		if has(a) {
+			return map[string]any{"action": a}
+		}
+	}
+	if len(v.LegalActions) > 0 {
+		return map[string]any{"action": v.LegalActions[len(v.LegalActions)-1]}
+	}
+	return map[string]any{"action": "end_turn"}
+}

@@ -1,0 +1,207 @@
+package monopoly
+
+// bankCash is a one-sided bank transaction (cash_changed): amount is what
+// the seat receives, negative when it pays (PYYOL-MONO-EV-CASH-CHANGED).
+func (g *Game) bankCash(seat, amount int, reason string) {
+	g.players[seat].Cash += amount
+	g.emit(EvCashChanged, map[string]any{"seat": seat, "amount": amount, "source": "bank",
+		"reason": reason, "cash": g.players[seat].Cash})
+}
+
+// poolCash moves money between a seat and the free-parking pool
+// (PYYOL-MONO-CFG-FREE-PARKING): amount is what the seat receives.
+func (g *Game) poolCash(seat, amount int, reason string) {
+	g.players[seat].Cash += amount
+	g.pool -= amount
+	g.emit(EvCashChanged, map[string]any{"seat": seat, "amount": amount, "source": "pool",
+		"reason": reason, "cash": g.players[seat].Cash, "pool": g.pool})
+}
+
+// toBank is a payment to the bank, or to the pool when the free-parking
+// option routes taxes and fines there.
+func (g *Game) toBank(seat, amount int, reason string) {
+	if g.rules.FreeParkingPool && reason != "unmortgage" {
+		g.poolCash(seat, -amount, reason)
+		return
+	}
+	g.bankCash(seat, -amount, reason)
+}
+
+// transfer moves cash from one seat to another (rent_paid; cards that pay
+// players use it too, with their reason; PYYOL-MONO-EV-RENT-PAID).
+func (g *Game) transfer(from, to, amount int, reason string) {
+	g.players[from].Cash -= amount
+	g.players[to].Cash += amount
+	g.emit(EvRentPaid, map[string]any{"from": from, "to": to, "amount": amount, "reason": reason})
+}
+
+// charge makes seat pay amount to its creditors (each of several creditors
+// gets an equal share; none means the bank). It pays at once and reports
+// true when the seat's cash covers it, otherwise it records a debt and
+// the seat resolves it (PYYOL-MONO-PHASE-RESOLVE-DEBT).
+func (g *Game) charge(seat int, creditors []int, amount int, reason string, thenMove bool) bool {
+	if amount <= 0 {
+		return true
+	}
+	if g.players[seat].Cash >= amount {
+		g.pay(seat, creditors, amount, reason)
+		return true
+	}
+	g.debts = append(g.debts, Debt{Seat: seat, Creditors: creditors, Amount: amount, Reason: reason, thenMove: thenMove})
+	return false
+}
+
+func (g *Game) pay(seat int, creditors []int, amount int, reason string) {
+	if len(creditors) == 0 {
+		g.toBank(seat, amount, reason)
+		return
+	}
+	each := amount / len(creditors)
+	for _, c := range creditors {
+		g.transfer(seat, c, each, reason)
+	}
+}
+
+// settle moves to resolve_debt while a debt is open, remembering the phase
+// to come back to.
+func (g *Game) settle() {
+	if len(g.debts) > 0 && g.phase != PhaseResolveDebt && g.phase != PhaseGameOver {
+		g.debtRet = g.phase
+		g.phase = PhaseResolveDebt
+	}
+}
+
+// payDebtIfCovered pays the first debt once the debtor's cash covers it
+// (PYYOL-MONO-REF-DEBT) and resumes the game when no debt is left.
+func (g *Game) payDebtIfCovered() {
+	d := g.debts[0]
+	if g.players[d.Seat].Cash < d.Amount {
+		return
+	}
+	g.pay(d.Seat, d.Creditors, d.Amount, d.Reason)
+	g.debts = g.debts[1:]
+	if d.thenMove {
+		g.leaveJail(d.Seat, "fine")
+		g.advance(d.Seat, g.dice[0]+g.dice[1])
+		g.settle()
+		return
+	}
+	g.resume()
+}
+
+// resume leaves resolve_debt when no debt is left.
+func (g *Game) resume() {
+	if len(g.debts) > 0 {
+		return
+	}
+	if g.players[g.current].Bankrupt {
+		g.emit(EvTurnEnded, map[string]any{"seat": g.current, "turn": g.turn})
+		g.startTurn(g.nextSolvent(g.current))
+		return
+	}
+	g.phase = g.debtRet
+}
+
+// goBankrupt is the bankrupt action: the seat's buildings go back to the
+// bank at half price, then its cash, holdings and jail cards go to its one
+// creditor, or to the bank when it owes the bank or several seats (where
+// holdings return unowned and unmortgaged) (PYYOL-MONO-ACT-BANKRUPT,
+// PYYOL-MONO-REF-BANKRUPTCY).
+func (g *Game) goBankrupt(seat int) {
+	d := g.debts[0]
+	creditor := -1
+	if len(d.Creditors) == 1 {
+		creditor = d.Creditors[0]
+	}
+	p := &g.players[seat]
+	var props []int
+	for sq := 0; sq < 40; sq++ {
+		h, ok := g.holdings[sq]
+		if !ok || h.Owner != seat {
+			continue
+		}
+		props = append(props, sq)
+		if h.Houses > 0 {
+			g.returnBuildings(h)
+		}
+	}
+	cash := p.Cash
+	for _, sq := range props {
+		h := g.holdings[sq]
+		if creditor >= 0 {
+			h.Owner = creditor
+			continue
+		}
+		h.Owner, h.Mortgaged = -1, false
+	}
+	if creditor >= 0 {
+		g.players[creditor].Cash += cash
+		g.players[creditor].JailCards += p.JailCards
+		g.held[creditor] = append(g.held[creditor], g.held[seat]...)
+	} else {
+		for _, c := range g.held[seat] {
+			g.returnCard(c)
+		}
+	}
+	delete(g.held, seat)
+	p.Cash, p.JailCards, p.Bankrupt, p.InJail = 0, 0, true, false
+	g.emit(EvBankrupt, map[string]any{"seat": seat, "creditor": creditor, "cash": cash,
+		"properties": props, "source": bankOrSeat(creditor)})
+	g.dropDebts(seat)
+	if len(g.solvent()) <= 1 {
+		g.finish("bankruptcy")
+		return
+	}
+	g.resume()
+}
+
+func bankOrSeat(creditor int) string {
+	if creditor < 0 {
+		return "bank"
+	}
+	return "seat"
+}
+
+// returnBuildings gives a bankrupt seat's buildings back to the supply;
+// their half-price value stays with the debtor's estate.
+func (g *Game) returnBuildings(h *Holding) {
+	half := g.board.Squares[h.Square].HouseCost / 2
+	g.players[h.Owner].Cash += h.Houses * half
+	g.emit(EvHouseSold, map[string]any{"seat": h.Owner, "property": h.Square, "count": h.Houses,
+		"amount": h.Houses * half, "source": "bank", "houses": 0})
+	if h.Houses == 5 {
+		g.hotels++
+	} else {
+		g.houses += h.Houses
+	}
+	h.Houses = 0
+}
+
+// dropDebts removes a bankrupt seat's debts and its share of others'.
+func (g *Game) dropDebts(seat int) {
+	var keep []Debt
+	for _, d := range g.debts {
+		if d.Seat == seat {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	g.debts = keep
+}
+
+// draw takes the top card of a deck, puts it under the deck (a jail card
+// stays with its holder until used) and applies it (card_drawn;
+// PYYOL-MONO-REF-DECKS).
+func (g *Game) draw(seat int, deck *[]int, cards []Card, name string) {
+	if len(*deck) == 0 {
+		return
+	}
+	i := (*deck)[0]
+	*deck = (*deck)[1:]
+	c := cards[i]
+	if c.Kind != "jail_card" {
+		*deck = append(*deck, i)
+	}
+	g.emit(EvCardDrawn, map[string]any{"seat": seat, "deck": name, "card": c.Text, "kind": c.Kind})
+	g.applyCard(seat, c, name, i)
+}

@@ -1,0 +1,53 @@
+package monopoly
+
+import "slices"
+
+// propose opens a trade offer (trade_proposed); the target answers in
+// trade_response. A counter is a new offer back to the proposer and cannot
+// itself be countered (PYYOL-MONO-ACT-PROPOSE-TRADE,
+// PYYOL-MONO-ACT-COUNTER-TRADE, PYYOL-MONO-REF-TRADE-FLOOR).
+func (g *Game) propose(seat int, counter bool, t Trade) {
+	if !counter {
+		g.proposed = true
+		g.tradeRet = g.phase
+		if g.phase == PhaseTrade {
+			g.tradeRet = g.afterFloor()
+		} else {
+			g.actions++
+		}
+	}
+	t.GiveProps, t.WantProps = slices.Clone(t.GiveProps), slices.Clone(t.WantProps)
+	g.trade, g.counter = &t, counter
+	g.emit(EvTradeProposed, map[string]any{"trade": t, "counter": counter})
+	g.phase = PhaseTradeResponse
+}
+
+// acceptTrade executes the offer: properties and cash change hands, no
+// money is made or lost (PYYOL-MONO-ACT-ACCEPT-TRADE).
+func (g *Game) acceptTrade() {
+	t := g.trade
+	for _, sq := range t.GiveProps {
+		g.holdings[sq].Owner = t.Target
+	}
+	for _, sq := range t.WantProps {
+		g.holdings[sq].Owner = t.Proposer
+	}
+	g.players[t.Proposer].Cash += t.WantCash - t.GiveCash
+	if g.defect == TradeMintsMoney {
+		g.players[t.Proposer].Cash += 100
+	}
+	g.players[t.Target].Cash += t.GiveCash - t.WantCash
+	g.emit(EvTradeExecuted, map[string]any{"trade": *t})
+	g.closeTrade()
+}
+
+// rejectTrade drops the offer (PYYOL-MONO-ACT-REJECT-TRADE).
+func (g *Game) rejectTrade() {
+	g.emit(EvTradeRejected, map[string]any{"trade": *g.trade})
+	g.closeTrade()
+}
+
+func (g *Game) closeTrade() {
+	g.trade, g.counter = nil, false
+	g.phase = g.tradeRet
+}

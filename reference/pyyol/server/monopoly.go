@@ -1,0 +1,155 @@
+package server
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentgames/conformance/reference/pyyol/monopoly"
+)
+
+// The Monopoly defects the tamper tests use (reference/pyyol/monopoly.Defect).
+const (
+	// MonopolyTradeMintsMoney creates $100 on every trade.
+	MonopolyTradeMintsMoney Tamper = "monopoly-trade-mints-money"
+	// MonopolyUnevenBuild builds on any owned street, unevenly.
+	MonopolyUnevenBuild Tamper = "monopoly-uneven-build"
+	// MonopolyRentWhenMortgaged charges rent on mortgaged properties.
+	MonopolyRentWhenMortgaged Tamper = "monopoly-rent-when-mortgaged"
+	// MonopolyNoTurnCap plays on past the announced turn cap.
+	MonopolyNoTurnCap Tamper = "monopoly-no-turn-cap"
+	// MonopolyNoAuctions never auctions a declined property.
+	MonopolyNoAuctions Tamper = "monopoly-no-auctions"
+	// MonopolyDeclineBuys buys a declined property.
+	MonopolyDeclineBuys Tamper = "monopoly-decline-buys"
+	// MonopolyRefusedCostsCash takes $1 for a refused move.
+	MonopolyRefusedCostsCash Tamper = "monopoly-refused-costs-cash"
+	// MonopolySkipKeepsFloor keeps the trade floor open after a skip.
+	MonopolySkipKeepsFloor Tamper = "monopoly-skip-keeps-floor"
+)
+
+var monopolyDefects = map[Tamper]monopoly.Defect{
+	MonopolyTradeMintsMoney:   monopoly.TradeMintsMoney,
+	MonopolyUnevenBuild:       monopoly.UnevenBuild,
+	MonopolyRentWhenMortgaged: monopoly.RentWhenMortgaged,
+	MonopolyNoTurnCap:         monopoly.NoTurnCap,
+	MonopolyNoAuctions:        monopoly.NoAuctions,
+	MonopolySkipKeepsFloor:    monopoly.SkipKeepsFloor,
+	MonopolyDeclineBuys:       monopoly.DeclineBuys,
+	MonopolyRefusedCostsCash:  monopoly.RefusedCostsCash,
+}
+
+// monopolyRules applies a practice request to the default rules
+// (PYYOL-MONO-REF-PRACTICE: players, seat, turn_cap, auctions,
+// free_parking_pool; out-of-range values keep the defaults).
+func monopolyRules(p *Practice) (monopoly.Rules, int) {
+	r, seat := monopoly.DefaultRules(), 0
+	if p == nil {
+		return r, seat
+	}
+	if p.Players >= 2 && p.Players <= 8 {
+		r.Players = p.Players
+	}
+	if p.TurnCap > 0 {
+		r.TurnCap = p.TurnCap
+	}
+	if p.Auctions != nil {
+		r.Auctions = *p.Auctions
+	}
+	if p.FreeParkingPool != nil {
+		r.FreeParkingPool = *p.FreeParkingPool
+	}
+	if p.Seat != nil && *p.Seat >= 0 && *p.Seat < r.Players {
+		seat = *p.Seat
+	}
+	return r, seat
+}
+
+// init puts Monopoly in the gateway's registry of games beside Goofspiel
+// (games.go): an agent that registers for monopoly, and not goofspiel,
+// gets practice matches (PYYOL-MONO-REF-PRACTICE).
+func init() {
+	registerGame("monopoly", func(g *Gateway, agentID string, reg Frame) bool {
+		g.playMonopoly(agentID, reg.Practice)
+		return true
+	})
+}
+
+// playMonopoly drives one practice match: the agent's seat answers turns
+// over the socket, engine bots play the others (PYYOL-MONO-SEATS).
+func (g *Gateway) playMonopoly(agentID string, practice *Practice) {
+	rules, seat := monopolyRules(practice)
+	id, seed := g.nextMatchID()
+	game, err := monopoly.New(rules, binary.BigEndian.Uint64(seed))
+	if err != nil {
+		return
+	}
+	game.Break(monopolyDefects[g.opts.Tamper])
+	run := &matchRun{g: g, agentID: agentID, id: id, seat: seat}
+	sent := 0
+	flush := func() {
+		for _, e := range game.EventsAfter(sent) {
+			run.push(eventFrame{T: "event", MatchID: id, Seq: e.Seq, Type: e.Type, Payload: e.Payload})
+		}
+		sent = game.LastSeq()
+	}
+	g.logf("pyyol-gateway: monopoly match %s for %s (seat %d)", id, agentID, seat)
+	run.ask(map[string]any{"t": "initialize", "id": "init_" + id, "match_id": id, "game": "monopoly",
+		"seat": seat, "players": rules.Players, "rules": rules}, "init_"+id)
+	flush()
+	for n := 0; !game.Over(); n++ {
+		actor := game.Actor()
+		if actor == seat {
+			if !g.monopolyTurn(run, game, n) {
+				return // the NoFallback defect: the match wedges
+			}
+		} else {
+			game.Apply(actor, game.Bot(actor))
+		}
+		flush()
+	}
+	// PYYOL-MONO-WIN-LAST-SOLVENT, PYYOL-MONO-WIN-TURN-CAP: the result
+	// names the winners; the record is every event.
+	run.push(map[string]any{"t": "game_end", "match_id": id, "game": "monopoly", "seat": seat,
+		"result": map[string]any{"winners": game.Winners(), "rules": rules, "history": game.EventsAfter(0)}})
+	if ref, ok := g.opts.Referee.(MonopolyReferee); ok {
+		ref.MonopolyFinished(agentID, seat, game.Winners())
+	}
+}
+
+// MonopolyReferee is a Referee that also hears of finished Monopoly
+// matches (`conformance simulate monopoly --listen`).
+type MonopolyReferee interface {
+	MonopolyFinished(agentID string, seat int, winners []int)
+}
+
+// monopolyTurn asks the agent for its decision; a missing, failed or
+// illegal answer takes the engine's safe fallback (PYYOL-MONO-FALLBACK).
+func (g *Gateway) monopolyTurn(run *matchRun, game *monopoly.Game, n int) bool {
+	turnID := fmt.Sprintf("turn_%s_%d", run.id, n)
+	resp, ok := run.ask(map[string]any{"t": "turn", "id": turnID, "match_id": run.id, "game": "monopoly",
+		"view": game.View(run.seat)}, turnID)
+	why := "no response in time"
+	if ok && resp.Error != "" {
+		why = "handler error: " + resp.Error
+	}
+	if ok && resp.Error == "" {
+		var mv monopoly.Move
+		err := json.Unmarshal(resp.Move, &mv)
+		if err == nil {
+			// PYYOL-MONO-MOVE-ACTION: a refused move changes nothing.
+			if err = game.Apply(run.seat, mv); err == nil {
+				return true
+			}
+		}
+		why = "illegal move " + string(resp.Move) + ": " + err.Error()
+	}
+	if ref := g.opts.Referee; ref != nil {
+		ref.Fallback(run.agentID, n, why)
+	}
+	if g.opts.Tamper == NoFallback {
+		return false
+	}
+	game.Apply(run.seat, game.Fallback(run.seat))
+	return true
+}
