@@ -17,19 +17,23 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/faults"
 	"github.com/agentgames/conformance/reference/httplog"
 )
 
 const serveExamples = `  conformance serve                                  # every protocol on 127.0.0.1:8080
   conformance serve --addr 127.0.0.1:9000 --protocol iyra --seed 7
   curl http://127.0.0.1:8080/                        # lists what is served where
+  conformance serve --faults list                    # the documented faults each protocol can inject
+  conformance serve --faults light --seed 7          # inject them at 5% of the requests they apply to
 `
 
 func serveCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S]", serveExamples, stderr)
+	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE]", serveExamples, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	protocol := fs.String("protocol", "", "protocol(s) to serve, comma-separated (default: all)")
 	seed := fs.Uint64("seed", 0, "seed for every random choice of the reference servers, the same world as run --seed (0: random, printed)")
+	faultFlag := fs.String("faults", "", "inject the contracts' documented faults: list, a profile (light, heavy) or a rate in (0, 1]")
 	if code, done := fs.parse(args); done {
 		return code
 	}
@@ -37,6 +41,17 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "conformance serve:", err)
 		return ExitError
+	}
+	if *faultFlag == "list" {
+		printFaults(stdout, ps)
+		return ExitPass
+	}
+	var opts ServeOptions
+	if *faultFlag != "" {
+		if opts.FaultRate, err = faults.ParseRate(*faultFlag); err != nil {
+			fmt.Fprintln(stderr, "conformance serve:", err)
+			return ExitError
+		}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -46,7 +61,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	logger := log.New(stdout, "", log.LstdFlags)
 	*seed = serveSeed(*seed)
 	fmt.Fprintf(stdout, "seed %d (restart with --seed %d for the same keys, challenges and cases)\n", *seed, *seed)
-	handler := ServeMux(ps, *seed, logger)
+	handler := ServeMuxWith(ps, *seed, logger, opts)
 	Banner(stdout, ps, ln.Addr().String())
 	return serveUntilInterrupt(ln, handler, stderr)
 }
@@ -112,10 +127,24 @@ func newHTTPServer(h http.Handler) *http.Server {
 // ServeMux mounts each protocol's reference server under its base path,
 // with an index at / and one log line per request (reference/httplog).
 func ServeMux(ps []*suite.Protocol, seed uint64, logger *log.Logger) http.Handler {
+	return ServeMuxWith(ps, seed, logger, ServeOptions{})
+}
+
+// ServeOptions are what serve adds in front of the reference servers for
+// agent writers.
+type ServeOptions struct {
+	// FaultRate injects the contracts' documented faults (--faults); 0
+	// injects none.
+	FaultRate float64
+}
+
+// ServeMuxWith is ServeMux with the agent writers' options.
+func ServeMuxWith(ps []*suite.Protocol, seed uint64, logger *log.Logger, opts ServeOptions) http.Handler {
 	mux := http.NewServeMux()
 	index := map[string]string{}
 	for _, p := range ps {
 		h := p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(seed)})
+		h = withFaults(h, p, opts.FaultRate, seed, logger)
 		mux.Handle(p.BasePath, h)
 		if p.BasePath != "/" { // a root mount (FORGE) is already a subtree; "//" would redirect /x to /x/
 			mux.Handle(p.BasePath+"/", h)
