@@ -22,8 +22,10 @@ var echo = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 
 var teapot = faults.Fault{
 	Name: "teapot", Rule: "X-TEAPOT", Status: 418, Doc: "documented teapot",
-	Applies: func(method, path string, body []byte) bool { return method == http.MethodPost && path == "/w" && !bytes.Contains(body, []byte("spare")) },
-	Answer:  func(w http.ResponseWriter, _ time.Time) { w.WriteHeader(418) },
+	Applies: func(method, path string, body []byte) bool {
+		return method == http.MethodPost && path == "/w" && !bytes.Contains(body, []byte("spare"))
+	},
+	Answer: func(w http.ResponseWriter, _ time.Time) { w.WriteHeader(418) },
 }
 
 // statuses sends n posts of body to path and lists the answers' statuses.
