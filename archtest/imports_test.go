@@ -21,8 +21,11 @@ const module = "github.com/agentgames/conformance"
 // reference/phantompress/engine; moving the server is a follow-up); Pyyol's
 // reference push agent, an HTTP endpoint (its engine is
 // reference/pyyol/goofspiel); and the bounty's MCP server, Streamable HTTP
-// in front of the bounty engine.
+// in front of the bounty engine; the documented-fault injector and the
+// agent audit, middleware every reference server can be wrapped in.
 var httpPackages = []string{
+	module + "/reference/faults",
+	module + "/reference/audit",
 	module + "/reference/httplog",
 	module + "/reference/skeleton",
 	module + "/reference/phantompress",
