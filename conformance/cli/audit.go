@@ -98,7 +98,8 @@ func (a AuditAgent) BrokenRules() []string {
 	return out
 }
 
-// writeAuditText prints the audit for a console.
+// writeAuditText prints the audit for a console: per agent, each broken
+// rule once with its quote, then the requests that broke it.
 func writeAuditText(w io.Writer, rep AuditReport) {
 	fmt.Fprintf(w, "audit: %d agents\n", len(rep.Agents))
 	for _, ag := range rep.Agents {
@@ -107,9 +108,32 @@ func writeAuditText(w io.Writer, rep AuditReport) {
 			continue
 		}
 		fmt.Fprintf(w, "%s %v: %d findings, rules broken: %v\n", ag.Agent, ag.Requests, len(ag.Findings), ag.BrokenRules())
-		for _, f := range ag.Findings {
-			fmt.Fprintf(w, "  %s (%s) %s\n    %q\n    %s at %s: %s\n", f.Rule, f.Level, f.Title, f.Quote, f.Request, f.At.UTC().Format(time.RFC3339), f.Detail)
+		for _, rule := range ag.BrokenRules() {
+			printRuleFindings(w, ag.Findings, rule)
 		}
+	}
+}
+
+// shownPerRule bounds the requests a console audit lists per rule; the
+// JSON and HTML audits list them all.
+const shownPerRule = 3
+
+func printRuleFindings(w io.Writer, fs []AuditFinding, rule string) {
+	n := 0
+	for _, f := range fs {
+		if f.Rule != rule {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintf(w, "  %s (%s) %s\n    contract: %q\n", f.Rule, f.Level, f.Title, f.Quote)
+		}
+		if n < shownPerRule {
+			fmt.Fprintf(w, "    %s at %s: %s\n", f.Request, f.At.UTC().Format(time.RFC3339), f.Detail)
+		}
+		n++
+	}
+	if n > shownPerRule {
+		fmt.Fprintf(w, "    ... and %d more\n", n-shownPerRule)
 	}
 }
 
@@ -157,9 +181,9 @@ func serveAudit(a *audit.Auditor) http.HandlerFunc {
 	}
 }
 
-// writeAuditFiles writes audit.json and audit.html into dir and the text
+// WriteAuditFiles writes audit.json and audit.html into dir and the text
 // audit to w: serve --audit's report when it stops.
-func writeAuditFiles(dir string, a *audit.Auditor, w io.Writer) error {
+func WriteAuditFiles(dir string, a *audit.Auditor, w io.Writer) error {
 	rep := BuildAuditReport(a)
 	writeAuditText(w, rep)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

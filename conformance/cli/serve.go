@@ -71,7 +71,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	Banner(stdout, ps, ln.Addr().String())
 	code := serveUntilInterrupt(ln, handler, stderr)
 	if opts.Audit != nil {
-		if err := writeAuditFiles(*auditDir, opts.Audit, stdout); err != nil {
+		if err := WriteAuditFiles(*auditDir, opts.Audit, stdout); err != nil {
 			fmt.Fprintln(stderr, "conformance serve: writing the audit:", err)
 			return ExitError
 		}
