@@ -172,3 +172,31 @@ func solvePoW(challenge string, difficulty int) string {
 	s, _ := proof.Solve(context.Background(), challenge, difficulty)
 	return s
 }
+
+// TestForgeAuditNamesAProbedChallengeAndASessionBody plays a scripted
+// FORGE agent that opens a session naming a levelId and probes a
+// challenge input, and checks the audit names both rules.
+func TestForgeAuditNamesAProbedChallengeAndASessionBody(t *testing.T) {
+	p, _ := protocols.Lookup("forge")
+	a := audit.New(nil)
+	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a}))
+	t.Cleanup(srv.Close)
+	var reg struct {
+		APIKey string `json:"apiKey"`
+	}
+	require.NoError(t, json.NewDecoder(post(t, srv.URL+"/api/agents", "", "", `{"name":"audited"}`).Body).Decode(&reg))
+	require.NotEmpty(t, reg.APIKey)
+	post(t, srv.URL+"/api/sessions", reg.APIKey, "", `{"levelId":"lvl_1"}`)
+	var s struct {
+		SessionID       string    `json:"sessionId"`
+		ChallengeInputs [][]int64 `json:"challengeInputs"`
+	}
+	require.NoError(t, json.NewDecoder(post(t, srv.URL+"/api/sessions", reg.APIKey, "", `{}`).Body).Decode(&s))
+	require.NotEmpty(t, s.ChallengeInputs)
+	probe, _ := json.Marshal(map[string]any{"input": s.ChallengeInputs[0]})
+	post(t, srv.URL+"/api/sessions/"+s.SessionID+"/query", reg.APIKey, "", string(probe))
+	rules := brokenRules(a)
+	assert.True(t, rules["FORGE-AGENT-EMPTY-SESSION-BODY"], "%v", rules)
+	assert.True(t, rules["FORGE-AGENT-NO-CHALLENGE-PROBE"], "%v", rules)
+	assert.False(t, rules["FORGE-AGENT-ONE-SUBMISSION"], "%v", rules)
+}
