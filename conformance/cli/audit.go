@@ -16,13 +16,15 @@ import (
 	"github.com/agentgames/conformance/reference/audit"
 	forgeserver "github.com/agentgames/conformance/reference/forge/server"
 	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
+	pp "github.com/agentgames/conformance/reference/phantompress"
 )
 
 // auditWatchers lists, per protocol, the watcher of its contract's rules
 // for agents (serve --audit). A protocol missing here is served unwatched.
 var auditWatchers = map[string]func() audit.Watcher{
-	"iyra":  iyraserver.NewAuditor,
-	"forge": forgeserver.NewAuditor,
+	"iyra":          iyraserver.NewAuditor,
+	"forge":         forgeserver.NewAuditor,
+	"phantom-press": pp.NewAuditor,
 }
 
 // withAudit puts the auditor in front of p's server when p has a watcher.

@@ -200,3 +200,20 @@ func TestForgeAuditNamesAProbedChallengeAndASessionBody(t *testing.T) {
 	assert.True(t, rules["FORGE-AGENT-NO-CHALLENGE-PROBE"], "%v", rules)
 	assert.False(t, rules["FORGE-AGENT-ONE-SUBMISSION"], "%v", rules)
 }
+
+// TestPhantomPressAuditNamesAWriteBeforeRetryAfter: with every counted
+// write faulted, an agent that writes again at once is named for the
+// quota answer's Retry-After, and a run without budget_turns is named too.
+func TestPhantomPressAuditNamesAWriteBeforeRetryAfter(t *testing.T) {
+	p, _ := protocols.Lookup("phantom-press")
+	a := audit.New(nil)
+	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a, FaultRate: 1}))
+	t.Cleanup(srv.Close)
+	base := srv.URL + p.BasePath
+	for i := 0; i < 3; i++ {
+		post(t, base+"/runs", "flib_audited_key", "", `{}`)
+	}
+	rules := brokenRules(a)
+	assert.True(t, rules["PP-AGENT-RETRY-AFTER"] || rules["PP-AGENT-WAIT-503"], "%v", rules)
+	assert.True(t, rules["PP-AGENT-BUDGET-TURNS"], "%v", rules)
+}
