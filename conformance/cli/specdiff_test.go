@@ -37,10 +37,10 @@ func TestSpecDiffOfEachSeedItselfExitsZero(t *testing.T) {
 }
 
 func TestSpecDiffNamesTheRuleWhoseQuoteWasReworded(t *testing.T) {
-	path := writeVariant(t, "iyra/play.json", "never put it in URLs or public messages.", "do not put it in URLs or public messages.")
+	path := writeVariant(t, "iyra/play.json", "api_key is disclosed once.", "api_key is shown once.")
 	code, out, _ := run("spec", "diff", "--protocol", "iyra", path)
 	assert.Equal(t, 1, code, out)
-	assert.Contains(t, out, "BROKEN IYRA-AUTH-NO-URL-KEY (REFERENCE) changed at $.execution_contract.identity.key_storage")
+	assert.Contains(t, out, "BROKEN IYRA-KEY-ONCE (MUST) changed at $.execution_contract.identity.key_storage")
 	assert.Contains(t, out, "1 broken rules")
 }
 
