@@ -49,8 +49,6 @@ type Options struct {
 	Log *log.Logger
 	// Now is the clock the answers are dated by; nil is the wall clock.
 	Now func() time.Time
-	// Observe, if set, hears of each injection (the audit records them).
-	Observe func(r *http.Request, f Fault)
 }
 
 // maxPeek bounds the body an injector reads to decide; a larger body is
@@ -90,9 +88,6 @@ func (in *injector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.o.Log != nil {
 		in.o.Log.Printf("fault injected: %s %s %d %s %s (%s)", f.Rule, f.Name, f.Status, r.Method, r.URL.Path, f.Doc)
-	}
-	if in.o.Observe != nil {
-		in.o.Observe(r, f)
 	}
 	f.Answer(w, in.o.Now())
 }

@@ -11,7 +11,7 @@ import (
 
 // rateLimitSeconds is how long an injected rate limit asks an agent to
 // wait: short, so an agent that honours it loses little time.
-const rateLimitSeconds = 2
+const rateLimitSeconds = 1
 
 // Faults are the failures the contract documents around writes, which
 // reference/faults injects on demand: a 429 carrying both retry hints
