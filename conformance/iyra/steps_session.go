@@ -230,6 +230,9 @@ func (w *world) noNewSession() error {
 	if err := w.needLast(); err != nil {
 		return err
 	}
+	if err := w.refusedBusy(); err != nil {
+		return err // a rate limit answers before the key is looked at
+	}
 	switch {
 	case w.last.Status/100 == 4:
 		if w.last.Status != http.StatusConflict && w.last.Status != http.StatusNotFound {
