@@ -69,6 +69,9 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "seed %d (restart with --seed %d for the same keys, challenges and cases)\n", *seed, *seed)
 	handler := ServeMuxWith(ps, *seed, logger, opts)
 	Banner(stdout, ps, ln.Addr().String())
+	if opts.Audit != nil {
+		fmt.Fprintf(stdout, "audit at http://%s/_audit (?format=text|html); written to %s when serve stops\n", ln.Addr().String(), *auditDir)
+	}
 	code := serveUntilInterrupt(ln, handler, stderr)
 	if opts.Audit != nil {
 		if err := WriteAuditFiles(*auditDir, opts.Audit, stdout); err != nil {
