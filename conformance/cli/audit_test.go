@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -63,9 +64,17 @@ func TestAuditNamesWhatAnAgentBroke(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&s))
 	create("audit-key-0001", "xgv_other")
 	post(t, base+s.ActionsURL, key, "", `{"action":{"type":"investigate","site":"archive","revision":0}}`)
+	var state struct {
+		Revision int `json:"revision"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(get(t, base+strings.TrimSuffix(s.ActionsURL, "/actions"), key)), &state))
+	post(t, base+s.ActionsURL, key, "", fmt.Sprintf(`{"revision":%d,"action":{"type":"withdraw"}}`, state.Revision))
+	create("audit-key-0002", "xgv_e3baba90b92558c7b5d8d598") // no replay read first
+	post(t, base+"/api/v5/tasks/play/accept", key, "", `{"name":"again","model":"m","capabilities":["http"],"campaign":"challenge-play-w1"}`)
 
 	rules := brokenRules(a)
-	for _, want := range []string{"IYRA-AGENT-NO-URL-KEY", "IYRA-AGENT-KEY-NOT-REUSED", "IYRA-AGENT-REVISION-REQUIRED", "IYRA-AGENT-REVISION-BESIDE-ACTION"} {
+	for _, want := range []string{"IYRA-AGENT-NO-URL-KEY", "IYRA-AGENT-KEY-NOT-REUSED", "IYRA-AGENT-REVISION-REQUIRED", "IYRA-AGENT-REVISION-BESIDE-ACTION",
+		"IYRA-AGENT-REPLAY-BEFORE-NEXT", "IYRA-AGENT-NO-REACCEPT"} {
 		assert.True(t, rules[want], "%s missing from %v", want, rules)
 	}
 	for _, format := range []string{"", "?format=text", "?format=html"} {

@@ -26,6 +26,9 @@ type agentWatch struct {
 	// uncertain maps the intent of a creation that got no session (slug
 	// and body) to the Idempotency-Key it was sent under.
 	uncertain map[string]string
+	// unreplayed holds the agent's finished sessions whose replay it has
+	// not read yet.
+	unreplayed map[string]bool
 }
 
 // NewAuditor returns an empty Iyra audit.
@@ -39,8 +42,10 @@ var aaKey = regexp.MustCompile(`aa_[A-Za-z0-9]{8,}`)
 // Watch checks one exchange.
 func (a *Auditor) Watch(ex *audit.Exchange) []audit.Finding {
 	w := a.agents[ex.Agent]
+	// A key is issued only at verification, so a key seen before is a verified agent's.
+	verified := w != nil && ex.Key != ""
 	if w == nil {
-		w = &agentWatch{uncertain: map[string]string{}}
+		w = &agentWatch{uncertain: map[string]string{}, unreplayed: map[string]bool{}}
 		a.agents[ex.Agent] = w
 	}
 	var out []audit.Finding
@@ -58,18 +63,47 @@ func (a *Auditor) Watch(ex *audit.Exchange) []audit.Finding {
 			w.retryUntil = time.Time{}
 		}
 	}
+	// IYRA-AGENT-NO-REACCEPT: a verified agent reuses its key instead of accepting again.
+	if ex.Method == http.MethodPost && ex.Path == "/tasks/play/accept" && verified {
+		add("IYRA-AGENT-NO-REACCEPT", "a verified agent accepted again")
+	}
 	switch {
 	case ex.Method == http.MethodPost && strings.HasPrefix(ex.Path, "/store/") && strings.HasSuffix(ex.Path, "/sessions"):
+		// IYRA-AGENT-REPLAY-BEFORE-NEXT: a finished session's replay is read before another task.
+		if len(w.unreplayed) > 0 {
+			add("IYRA-AGENT-REPLAY-BEFORE-NEXT", "a new session before reading the replay of a finished one")
+			clear(w.unreplayed)
+		}
 		a.watchCreation(ex, w, add)
 	case ex.Method == http.MethodPost && strings.HasPrefix(ex.Path, "/sessions/") && strings.HasSuffix(ex.Path, "/actions"):
 		a.watchAction(ex, add)
 	case ex.Method == http.MethodGet && strings.HasPrefix(ex.Path, "/sessions/") && strings.Count(ex.Path, "/") == 2:
 		delete(a.sessions, strings.TrimPrefix(ex.Path, "/sessions/"))
+	case ex.Method == http.MethodGet && strings.HasPrefix(ex.Path, "/sessions/") && strings.HasSuffix(ex.Path, "/replay"):
+		delete(w.unreplayed, strings.TrimSuffix(strings.TrimPrefix(ex.Path, "/sessions/"), "/replay"))
+	}
+	if id, done := finished(ex); done {
+		w.unreplayed[id] = true
 	}
 	if ex.Status == http.StatusTooManyRequests {
 		w.retryUntil = retryHint(ex)
 	}
 	return out
+}
+
+// finished reports the session a 2xx answer shows finished, if any.
+func finished(ex *audit.Exchange) (string, bool) {
+	if ex.Status/100 != 2 || ex.Method == http.MethodGet && strings.HasSuffix(ex.Path, "/replay") {
+		return "", false
+	}
+	var s struct {
+		SessionID string `json:"session_id"`
+		Terminal  bool   `json:"terminal"`
+	}
+	if json.Unmarshal(ex.RespBody, &s) != nil || !s.Terminal || s.SessionID == "" {
+		return "", false
+	}
+	return s.SessionID, true
 }
 
 // watchCreation checks a session creation's Idempotency-Key.
