@@ -18,6 +18,8 @@ const module = "github.com/agentgames/conformance"
 // net/http. Everything else under reference/ outside a server/ folder is an
 // engine and stays pure. TestHTTPPackagesAreServers keeps this list honest.
 var httpPackages = map[string]string{
+	module + "/reference/faults":      "the documented-fault injector, middleware any reference server can be wrapped in",
+	module + "/reference/audit":       "the agent audit: middleware that watches the requests agents send a reference server",
 	module + "/reference/httplog":     "the servers' shared request log (an http.Handler wrapper)",
 	module + "/reference/skeleton":    "the servers' shared toolkit: Config, coded JSON answers and input policy for handlers",
 	module + "/reference/pyyol/agent": "Pyyol's reference push agent: an HTTP server by definition (its game logic is reference/pyyol/goofspiel)",

@@ -28,7 +28,18 @@ type Rule struct {
 	// $.execution_contract.session_key.format.
 	Path   string `json:"path"`
 	Choice string `json:"choice,omitempty"`
+	// Side is "agent" for a rule the contract sets for agents (never put the
+	// key in a URL, honour Retry-After): the reference servers audit agents
+	// against it (serve --audit) and the runner never checks it against a
+	// platform. Empty means a platform rule.
+	Side string `json:"side,omitempty"`
 }
+
+// AgentSide is the Side of a rule the contract sets for agents.
+const AgentSide = "agent"
+
+// ForAgents reports whether r is a rule for agents, not for platforms.
+func (r Rule) ForAgents() bool { return r.Side == AgentSide }
 
 // Catalogue is one protocol's rule list.
 type Catalogue struct {
@@ -95,6 +106,8 @@ func (r Rule) check() error {
 		return fmt.Errorf("rule %s: title, quote and path are required", r.ID)
 	case r.Level == Reference && r.Choice == "":
 		return fmt.Errorf("rule %s: a REFERENCE rule must say its choice", r.ID)
+	case r.Side != "" && r.Side != AgentSide:
+		return fmt.Errorf("rule %s: side %q is not %q (or empty for a platform rule)", r.ID, r.Side, AgentSide)
 	}
 	return nil
 }

@@ -59,7 +59,8 @@ func catalogueRows(protocol string, onlyUncovered bool) ([]ruleRow, error) {
 			return nil, err
 		}
 		for _, r := range pr {
-			if !onlyUncovered || (len(r.Scenarios) == 0 && len(r.Properties) == 0) {
+			// A rule for agents is audited by serve --audit, never uncovered.
+			if !onlyUncovered || (len(r.Scenarios) == 0 && len(r.Properties) == 0 && !r.ForAgents()) {
 				rows = append(rows, r)
 			}
 		}
@@ -113,6 +114,9 @@ func printRows(w io.Writer, rows []ruleRow, format string) {
 		fmt.Fprintf(w, "    quote: %q (%s)\n", clipText(r.Quote, 160), r.Path)
 		if r.Choice != "" {
 			fmt.Fprintf(w, "    reference choice: %s\n", clipText(r.Choice, 160))
+		}
+		if r.ForAgents() {
+			fmt.Fprintln(w, "    side: agent (audited by serve --audit, never checked against a platform)")
 		}
 		for _, s := range r.Scenarios {
 			fmt.Fprintf(w, "    scenario: %s\n", s)

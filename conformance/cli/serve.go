@@ -17,19 +17,26 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/audit"
+	"github.com/agentgames/conformance/reference/faults"
 	"github.com/agentgames/conformance/reference/httplog"
 )
 
 const serveExamples = `  conformance serve                                  # every protocol on 127.0.0.1:8080
   conformance serve --addr 127.0.0.1:9000 --protocol iyra --seed 7
   curl http://127.0.0.1:8080/                        # lists what is served where
+  conformance serve --faults list                    # the documented faults each protocol can inject
+  conformance serve --faults light --seed 7          # inject them at 5% of the requests they apply to
+  conformance serve --faults light --audit out       # and audit the agents: GET /_audit, out/audit.{json,html} on stop
 `
 
 func serveCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S]", serveExamples, stderr)
+	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE] [--audit DIR]", serveExamples, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	protocol := fs.String("protocol", "", "protocol(s) to serve, comma-separated (default: all)")
 	seed := fs.Uint64("seed", 0, "seed for every random choice of the reference servers, the same world as run --seed (0: random, printed)")
+	auditDir := fs.String("audit", "", "audit the agents against the contracts' rules for agents; GET /_audit reports, and audit.json and audit.html are written to this folder when serve stops")
+	faultFlag := fs.String("faults", "", "inject the contracts' documented faults: list, a profile (light, heavy) or a rate in (0, 1]")
 	if code, done := fs.parse(args); done {
 		return code
 	}
@@ -37,6 +44,20 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "conformance serve:", err)
 		return ExitError
+	}
+	if *faultFlag == "list" {
+		printFaults(stdout, ps)
+		return ExitPass
+	}
+	var opts ServeOptions
+	if *faultFlag != "" {
+		if opts.FaultRate, err = faults.ParseRate(*faultFlag); err != nil {
+			fmt.Fprintln(stderr, "conformance serve:", err)
+			return ExitError
+		}
+	}
+	if *auditDir != "" {
+		opts.Audit = audit.New(nil)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -46,9 +67,19 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	logger := log.New(stdout, "", log.LstdFlags)
 	*seed = serveSeed(*seed)
 	fmt.Fprintf(stdout, "seed %d (restart with --seed %d for the same keys, challenges and cases)\n", *seed, *seed)
-	handler := ServeMux(ps, *seed, logger)
+	handler := ServeMuxWith(ps, *seed, logger, opts)
 	Banner(stdout, ps, ln.Addr().String())
-	return serveUntilInterrupt(ln, handler, stderr)
+	if opts.Audit != nil {
+		fmt.Fprintf(stdout, "audit at http://%s/_audit (?format=text|html); written to %s when serve stops\n", ln.Addr().String(), *auditDir)
+	}
+	code := serveUntilInterrupt(ln, handler, stderr)
+	if opts.Audit != nil {
+		if err := WriteAuditFiles(*auditDir, opts.Audit, stdout); err != nil {
+			fmt.Fprintln(stderr, "conformance serve: writing the audit:", err)
+			return ExitError
+		}
+	}
+	return code
 }
 
 func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int {
@@ -112,15 +143,35 @@ func newHTTPServer(h http.Handler) *http.Server {
 // ServeMux mounts each protocol's reference server under its base path,
 // with an index at / and one log line per request (reference/httplog).
 func ServeMux(ps []*suite.Protocol, seed uint64, logger *log.Logger) http.Handler {
+	return ServeMuxWith(ps, seed, logger, ServeOptions{})
+}
+
+// ServeOptions are what serve adds in front of the reference servers for
+// agent writers.
+type ServeOptions struct {
+	// FaultRate injects the contracts' documented faults (--faults); 0
+	// injects none.
+	FaultRate float64
+	// Audit, if set, watches agents for the contracts' rules for agents
+	// (--audit); GET /_audit reports what it saw.
+	Audit *audit.Auditor
+}
+
+// ServeMuxWith is ServeMux with the agent writers' options.
+func ServeMuxWith(ps []*suite.Protocol, seed uint64, logger *log.Logger, opts ServeOptions) http.Handler {
 	mux := http.NewServeMux()
 	index := map[string]string{}
 	for _, p := range ps {
 		h := p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(seed)})
+		h = withAudit(withFaults(h, p, opts.FaultRate, seed, logger), p, opts.Audit)
 		mux.Handle(p.BasePath, h)
 		if p.BasePath != "/" { // a root mount (FORGE) is already a subtree; "//" would redirect /x to /x/
 			mux.Handle(p.BasePath+"/", h)
 		}
 		index[p.Name] = p.BasePath
+	}
+	if opts.Audit != nil {
+		mux.HandleFunc("GET /_audit", serveAudit(opts.Audit))
 	}
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

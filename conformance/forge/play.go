@@ -90,6 +90,10 @@ func (c *client) openSession(ctx context.Context, a *agent) (*sessionDoc, *drive
 // mustOpen opens a session that the contract says must open.
 func (c *client) mustOpen(ctx context.Context, a *agent) (*sessionDoc, error) {
 	s, resp, err := c.openSession(ctx, a)
+	if err == nil && s == nil && resp.Status == http.StatusTooManyRequests {
+		// A documented rate limit says nothing about the session rule.
+		return nil, verdict.Errorf("the target rate-limited a session opening (429, Retry-After %q)", resp.Header.Get("Retry-After"))
+	}
 	if err == nil && s == nil {
 		err = verdict.Failf("FORGE-SESSION-CURRENT", "a session on the current level", resp.Status, "POST /api/sessions {}: %s", c.env.HTTP.Secrets().Clip(resp.Body))
 	}
@@ -102,8 +106,12 @@ func (c *client) mustOpen(ctx context.Context, a *agent) (*sessionDoc, error) {
 func (c *client) post(ctx context.Context, a *agent, path string, body any) (*driver.Response, error) {
 	for attempt := 0; ; attempt++ {
 		resp, err := c.do(ctx, a, driver.Request{Method: http.MethodPost, Path: path, JSON: body, Allow: []int{429}})
-		if err != nil || resp.Status != http.StatusTooManyRequests || attempt >= 5 {
+		if err != nil || resp.Status != http.StatusTooManyRequests {
 			return resp, err
+		}
+		if attempt >= 5 {
+			// Still rate-limited: the target is busy, which no rule judges.
+			return nil, verdict.Errorf("POST %s still answers 429 after %d waits for Retry-After", path, attempt)
 		}
 		wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
 		select {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 
@@ -87,10 +89,27 @@ func (w *world) kitDSL(ctx context.Context) error {
 	return nil
 }
 
-// publish sends a package under key as a.
+// publish sends a package under key as a, waiting out a 429's
+// Retry-After a few times: a rate-limited package was not judged, so
+// sending it again under the same key is safe (FORGE-RATE-LIMIT); a target
+// still rate-limiting is a harness error, never a verdict on the package.
 func (w *world) publish(ctx context.Context, a *agent, key string, body pkg) (*driver.Response, error) {
-	return w.do(ctx, a, driver.Request{Method: http.MethodPost, Path: "/api/levels", JSON: body,
-		Header: map[string]string{"Idempotency-Key": key}, Allow: []int{429}})
+	for attempt := 0; ; attempt++ {
+		resp, err := w.do(ctx, a, driver.Request{Method: http.MethodPost, Path: "/api/levels", JSON: body,
+			Header: map[string]string{"Idempotency-Key": key}, Allow: []int{429}})
+		if err != nil || resp.Status != http.StatusTooManyRequests {
+			return resp, err
+		}
+		if attempt >= 5 {
+			return nil, verdict.Errorf("POST /api/levels still answers 429 after %d waits for Retry-After", attempt)
+		}
+		wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		select {
+		case <-ctx.Done():
+			return nil, verdict.Errorf("waiting for Retry-After: %v", ctx.Err())
+		case <-time.After(time.Duration(max(wait, 1)) * time.Second):
+		}
+	}
 }
 
 func (w *world) submitWrong(ctx context.Context, kind string) error {

@@ -338,6 +338,9 @@ func (w *world) refusedUnauthenticated() error {
 	if err := w.needLast(); err != nil {
 		return err
 	}
+	if err := w.refusedBusy(); err != nil {
+		return err // a rate limit answers before the key is looked at
+	}
 	if w.last.Status/100 != 4 {
 		return verdict.Failf(w.rule(), "a 4xx refusal", w.last.Status, "%s", clip(w.last.Body))
 	}

@@ -20,6 +20,9 @@ func (w *world) sessionShape() error {
 	if err := w.needLast(); err != nil {
 		return err
 	}
+	if err := w.refusedBusy(); err != nil {
+		return err
+	}
 	if w.last.Status/100 != 2 {
 		return verdict.Failf(w.rule(), "a 2xx session response", w.last.Status, "%s", clip(w.last.Body))
 	}
@@ -88,6 +91,9 @@ func (w *world) observationFields() error {
 // ok2xx decodes a 2xx answer into a generic object.
 func (w *world) ok2xx() (map[string]any, error) {
 	if err := w.needLast(); err != nil {
+		return nil, err
+	}
+	if err := w.refusedBusy(); err != nil {
 		return nil, err
 	}
 	if w.last.Status/100 != 2 {

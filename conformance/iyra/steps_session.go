@@ -225,6 +225,9 @@ func (w *world) noNewSession() error {
 	if err := w.needLast(); err != nil {
 		return err
 	}
+	if err := w.refusedBusy(); err != nil {
+		return err // a rate limit answers before the key is looked at
+	}
 	switch {
 	case w.last.Status/100 == 4:
 		if w.last.Status != http.StatusConflict && w.last.Status != http.StatusNotFound {
@@ -296,9 +299,23 @@ func (w *world) noSessionForKey(ctx context.Context) error {
 	return nil
 }
 
+// refusedBusy turns a rate limit or an outage (429, 503), the answer to
+// a request that had to succeed, into a harness error: the contract
+// documents both (IYRA-RATE-LIMIT, IYRA-STATUS-CODES), and neither says
+// anything about the rule under test.
+func (w *world) refusedBusy() error {
+	if s := w.last.Status; s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable {
+		return verdict.Errorf("the target answered %d (rate limit or outage) where the scenario needed a success: %s", s, clip(w.last.Body))
+	}
+	return nil
+}
+
 // sameSession requires the repeated creation to name the original session (IYRA-SESSION-KEY-IDEMPOTENT).
 func (w *world) sameSession() error {
 	if err := w.needLast(); err != nil {
+		return err
+	}
+	if err := w.refusedBusy(); err != nil {
 		return err
 	}
 	if w.last.Status/100 != 2 {

@@ -313,6 +313,9 @@ func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 func (pr *protocolRun) info() verdict.ProtocolInfo {
 	info := verdict.ProtocolInfo{Name: pr.p.Name, Title: pr.p.Title, Target: pr.base, Seed: pr.cat.Seed}
 	for _, r := range pr.cat.Rules {
+		if r.ForAgents() {
+			continue // audited by serve --audit, never checked against a platform
+		}
 		info.Rules = append(info.Rules, verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: r.Title,
 			Quote: r.Quote, Path: r.Path, Choice: r.Choice})
 	}

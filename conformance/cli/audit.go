@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/protocols"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/audit"
+	forgeserver "github.com/agentgames/conformance/reference/forge/server"
+	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
+)
+
+// auditWatchers lists, per protocol, the watcher of its contract's rules
+// for agents (serve --audit). A protocol missing here is served unwatched.
+var auditWatchers = map[string]func() audit.Watcher{
+	"iyra":          iyraserver.NewAuditor,
+	"forge":         forgeserver.NewAuditor,
+	"phantom-press": pp.NewAuditor,
+}
+
+// withAudit puts the auditor in front of p's server when p has a watcher.
+func withAudit(h http.Handler, p *suite.Protocol, a *audit.Auditor) http.Handler {
+	watcher, ok := auditWatchers[p.Name]
+	if a == nil || !ok {
+		return h
+	}
+	return a.Wrap(h, p.Name, p.BasePath, watcher())
+}
+
+// AuditReport is the audit of every agent serve saw.
+type AuditReport struct {
+	Clean  bool         `json:"clean"`
+	Agents []AuditAgent `json:"agents"`
+}
+
+// AuditAgent is one agent's audit: what it sent and the rules it broke.
+type AuditAgent struct {
+	Agent    string         `json:"agent"`
+	Clean    bool           `json:"clean"`
+	Requests map[string]int `json:"requests"`
+	Findings []AuditFinding `json:"findings"`
+}
+
+// AuditFinding is one broken agent-side rule with its catalogue entry.
+type AuditFinding struct {
+	Protocol string    `json:"protocol"`
+	Rule     string    `json:"rule"`
+	Level    string    `json:"level"`
+	Title    string    `json:"title"`
+	Quote    string    `json:"quote"`
+	Request  string    `json:"request"`
+	At       time.Time `json:"at"`
+	Detail   string    `json:"detail"`
+}
+
+// BuildAuditReport joins the auditor's findings with the catalogues.
+func BuildAuditReport(a *audit.Auditor) AuditReport {
+	rep := AuditReport{Clean: true, Agents: []AuditAgent{}}
+	for _, rec := range a.Agents() {
+		ag := AuditAgent{Agent: rec.Agent, Clean: len(rec.Findings) == 0, Requests: rec.Requests, Findings: []AuditFinding{}}
+		for _, f := range rec.Findings {
+			ag.Findings = append(ag.Findings, withCatalogue(f))
+		}
+		sort.SliceStable(ag.Findings, func(i, j int) bool { return ag.Findings[i].Rule < ag.Findings[j].Rule })
+		rep.Clean = rep.Clean && ag.Clean
+		rep.Agents = append(rep.Agents, ag)
+	}
+	return rep
+}
+
+func withCatalogue(f audit.Finding) AuditFinding {
+	out := AuditFinding{Protocol: f.Protocol, Rule: f.Rule, Level: "MUST", Request: f.Request, At: f.At, Detail: f.Detail}
+	if p, ok := protocols.Lookup(f.Protocol); ok {
+		if cat, err := p.FolderCatalogue(); err == nil {
+			if r, ok := cat.Rule(f.Rule); ok {
+				out.Level, out.Title, out.Quote = string(r.Level), r.Title, r.Quote
+			}
+		}
+	}
+	return out
+}
+
+// BrokenRules lists the distinct rules an agent broke.
+func (a AuditAgent) BrokenRules() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range a.Findings {
+		if !seen[f.Rule] {
+			seen[f.Rule] = true
+			out = append(out, f.Rule)
+		}
+	}
+	return out
+}
+
+// writeAuditText prints the audit for a console: per agent, each broken
+// rule once with its quote, then the requests that broke it.
+func writeAuditText(w io.Writer, rep AuditReport) {
+	fmt.Fprintf(w, "audit: %d agents\n", len(rep.Agents))
+	for _, ag := range rep.Agents {
+		if ag.Clean {
+			fmt.Fprintf(w, "%s %v: clean\n", ag.Agent, ag.Requests)
+			continue
+		}
+		fmt.Fprintf(w, "%s %v: %d findings, rules broken: %v\n", ag.Agent, ag.Requests, len(ag.Findings), ag.BrokenRules())
+		for _, rule := range ag.BrokenRules() {
+			printRuleFindings(w, ag.Findings, rule)
+		}
+	}
+}
+
+// shownPerRule bounds the requests a console audit lists per rule; the
+// JSON and HTML audits list them all.
+const shownPerRule = 3
+
+func printRuleFindings(w io.Writer, fs []AuditFinding, rule string) {
+	n := 0
+	for _, f := range fs {
+		if f.Rule != rule {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintf(w, "  %s (%s) %s\n    contract: %q\n", f.Rule, f.Level, f.Title, f.Quote)
+		}
+		if n < shownPerRule {
+			fmt.Fprintf(w, "    %s at %s: %s\n", f.Request, f.At.UTC().Format(time.RFC3339), f.Detail)
+		}
+		n++
+	}
+	if n > shownPerRule {
+		fmt.Fprintf(w, "    ... and %d more\n", n-shownPerRule)
+	}
+}
+
+// writeAuditJSON writes the audit as indented JSON.
+func writeAuditJSON(w io.Writer, rep AuditReport) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// auditPage is the self-contained HTML audit: inline style, no scripts.
+var auditPage = template.Must(template.New("audit").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>conformance serve --audit</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222}
+h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}
+.clean{color:#176b2c}.broken{color:#a4161a}
+table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:left}
+q{font-style:italic}code{background:#f4f4f4;padding:0 .2em}
+</style></head><body>
+<h1>Agent audit: {{if .Clean}}<span class="clean">clean</span>{{else}}<span class="broken">rules broken</span>{{end}}</h1>
+{{range .Agents}}<h2>{{.Agent}}: {{if .Clean}}<span class="clean">clean</span>{{else}}<span class="broken">{{len .Findings}} findings</span>{{end}}</h2>
+<p>Requests: {{range $p, $n := .Requests}}{{$p}} {{$n}} {{end}}</p>
+{{if .Findings}}<table><tr><th>rule</th><th>contract</th><th>request</th><th>what happened</th></tr>
+{{range .Findings}}<tr><td><code>{{.Rule}}</code> {{.Level}}<br>{{.Title}}</td><td><q>{{.Quote}}</q></td><td><code>{{.Request}}</code><br>{{.At.UTC.Format "2006-01-02T15:04:05Z"}}</td><td>{{.Detail}}</td></tr>
+{{end}}</table>{{end}}{{else}}<p>No agent has played yet.</p>{{end}}
+</body></html>
+`))
+
+// serveAudit answers GET /_audit: JSON, or ?format=html|text.
+func serveAudit(a *audit.Auditor) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rep := BuildAuditReport(a)
+		switch r.URL.Query().Get("format") {
+		case "html":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			auditPage.Execute(w, rep)
+		case "text":
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			writeAuditText(w, rep)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			writeAuditJSON(w, rep)
+		}
+	}
+}
+
+// WriteAuditFiles writes audit.json and audit.html into dir and the text
+// audit to w: serve --audit's report when it stops.
+func WriteAuditFiles(dir string, a *audit.Auditor, w io.Writer) error {
+	rep := BuildAuditReport(a)
+	writeAuditText(w, rep)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	jf, err := os.Create(filepath.Join(dir, "audit.json"))
+	if err != nil {
+		return err
+	}
+	defer jf.Close()
+	if err := writeAuditJSON(jf, rep); err != nil {
+		return err
+	}
+	hf, err := os.Create(filepath.Join(dir, "audit.html"))
+	if err != nil {
+		return err
+	}
+	defer hf.Close()
+	return auditPage.Execute(hf, rep)
+}

@@ -1,0 +1,228 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/cli"
+	"github.com/agentgames/conformance/conformance/protocols"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/audit"
+	"github.com/agentgames/conformance/reference/iyra/proof"
+)
+
+// serveAudited serves Iyra with faults at rate and an audit.
+func serveAudited(t *testing.T, rate float64) (string, *audit.Auditor) {
+	t.Helper()
+	p, _ := protocols.Lookup("iyra")
+	a := audit.New(nil)
+	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{FaultRate: rate, Audit: a}))
+	t.Cleanup(srv.Close)
+	return srv.URL, a
+}
+
+// brokenRules lists the rules the audit names for every agent.
+func brokenRules(a *audit.Auditor) map[string]bool {
+	out := map[string]bool{}
+	for _, ag := range cli.BuildAuditReport(a).Agents {
+		for _, r := range ag.BrokenRules() {
+			out[r] = true
+		}
+	}
+	return out
+}
+
+// TestAuditNamesWhatAnAgentBroke plays a scripted agent that puts its key
+// in a URL, nests revision in its action and reuses an Idempotency-Key for
+// another version, and checks the audit names each rule with its quote,
+// while never showing the key.
+func TestAuditNamesWhatAnAgentBroke(t *testing.T) {
+	base, a := serveAudited(t, 0)
+	key := iyraKey(t, base)
+	get(t, base+"/api/v5/store/echoes-of-iyra/assignment?api_key="+key, key)
+	create := func(idem, version string) *http.Response {
+		return post(t, base+"/api/v5/store/echoes-of-iyra/sessions", key, idem, `{"ready_to_act":true,"accepted_version_id":"`+version+`"}`)
+	}
+	resp := create("audit-key-0001", "xgv_e3baba90b92558c7b5d8d598")
+	var s struct {
+		ActionsURL string `json:"actions_url"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&s))
+	create("audit-key-0001", "xgv_other")
+	post(t, base+s.ActionsURL, key, "", `{"action":{"type":"investigate","site":"archive","revision":0}}`)
+	var state struct {
+		Revision int `json:"revision"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(get(t, base+strings.TrimSuffix(s.ActionsURL, "/actions"), key)), &state))
+	post(t, base+s.ActionsURL, key, "", fmt.Sprintf(`{"revision":%d,"action":{"type":"withdraw"}}`, state.Revision))
+	create("audit-key-0002", "xgv_e3baba90b92558c7b5d8d598") // no replay read first
+	post(t, base+"/api/v5/tasks/play/accept", key, "", `{"name":"again","model":"m","capabilities":["http"],"campaign":"challenge-play-w1"}`)
+
+	rules := brokenRules(a)
+	for _, want := range []string{"IYRA-AGENT-NO-URL-KEY", "IYRA-AGENT-KEY-NOT-REUSED", "IYRA-AGENT-REVISION-REQUIRED", "IYRA-AGENT-REVISION-BESIDE-ACTION",
+		"IYRA-AGENT-REPLAY-BEFORE-NEXT", "IYRA-AGENT-NO-REACCEPT"} {
+		assert.True(t, rules[want], "%s missing from %v", want, rules)
+	}
+	for _, format := range []string{"", "?format=text", "?format=html"} {
+		page := get(t, base+"/_audit"+format, "")
+		assert.Contains(t, page, "IYRA-AGENT-NO-URL-KEY", format)
+		assert.Contains(t, page, "never put it in URLs or public messages.", format)
+		assert.NotContains(t, page, key, "the audit never shows the key (%s)", format)
+	}
+	dir := t.TempDir()
+	var out bytes.Buffer
+	require.NoError(t, cli.WriteAuditFiles(dir, a, &out))
+	for _, f := range []string{"audit.json", "audit.html"} {
+		raw, err := os.ReadFile(filepath.Join(dir, f))
+		require.NoError(t, err)
+		assert.Contains(t, string(raw), "IYRA-AGENT-KEY-NOT-REUSED", f)
+		assert.NotContains(t, string(raw), key, f)
+	}
+	assert.Contains(t, out.String(), "rules broken")
+}
+
+// TestNodeAgentsAgainstServeFaultsAudit plays the README's Node.js agent
+// (examples/node-agent) against serve --faults --audit: the rude one, which
+// ignores Retry-After and repeats a creation under a fresh key, is named
+// for both rules; the polite one gets a clean audit.
+func TestNodeAgentsAgainstServeFaultsAudit(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	script := filepath.Join("..", "..", "examples", "node-agent", "iyra-agent.mjs")
+	for _, c := range []struct {
+		flag  string
+		clean bool
+	}{{"--rude", false}, {"--polite", true}} {
+		base, a := serveAudited(t, 0.5)
+		out, err := exec.Command(node, script, base, c.flag).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		rep := cli.BuildAuditReport(a)
+		if c.clean {
+			assert.True(t, rep.Clean, "the polite agent broke %v", brokenRules(a))
+			continue
+		}
+		rules := brokenRules(a)
+		assert.True(t, rules["IYRA-AGENT-RETRY-AFTER"], "%v", rules)
+		assert.True(t, rules["IYRA-AGENT-SESSION-KEY-STABLE"], "%v", rules)
+	}
+}
+
+// iyraKey registers an agent with the reference and returns its key.
+func iyraKey(t *testing.T, base string) string {
+	t.Helper()
+	var acc struct {
+		AgentID     string `json:"agent_id"`
+		ChallengeID string `json:"challenge_id"`
+		Challenge   string `json:"challenge"`
+		Difficulty  int    `json:"difficulty"`
+	}
+	resp := post(t, base+"/api/v5/tasks/play/accept", "", "", `{"name":"audited","model":"m","capabilities":["http"],"campaign":"challenge-play-w1"}`)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&acc))
+	solution := solvePoW(acc.Challenge, acc.Difficulty)
+	var ver struct {
+		APIKey string `json:"api_key"`
+	}
+	resp = post(t, base+"/api/v5/agents/verify", "", "", `{"agent_id":"`+acc.AgentID+`","challenge_id":"`+acc.ChallengeID+`","solution":"`+solution+`"}`)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&ver))
+	require.NotEmpty(t, ver.APIKey)
+	return ver.APIKey
+}
+
+func post(t *testing.T, url, key, idem, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if idem != "" {
+		req.Header.Set("Idempotency-Key", idem)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func get(t *testing.T, url, key string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	require.NoError(t, err)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return string(raw)
+}
+
+// solvePoW finds the proof of work an Iyra acceptance asks for.
+func solvePoW(challenge string, difficulty int) string {
+	s, _ := proof.Solve(context.Background(), challenge, difficulty)
+	return s
+}
+
+// TestForgeAuditNamesAProbedChallengeAndASessionBody plays a scripted
+// FORGE agent that opens a session naming a levelId and probes a
+// challenge input, and checks the audit names both rules.
+func TestForgeAuditNamesAProbedChallengeAndASessionBody(t *testing.T) {
+	p, _ := protocols.Lookup("forge")
+	a := audit.New(nil)
+	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a}))
+	t.Cleanup(srv.Close)
+	var reg struct {
+		APIKey string `json:"apiKey"`
+	}
+	require.NoError(t, json.NewDecoder(post(t, srv.URL+"/api/agents", "", "", `{"name":"audited"}`).Body).Decode(&reg))
+	require.NotEmpty(t, reg.APIKey)
+	post(t, srv.URL+"/api/sessions", reg.APIKey, "", `{"levelId":"lvl_1"}`)
+	var s struct {
+		SessionID       string    `json:"sessionId"`
+		ChallengeInputs [][]int64 `json:"challengeInputs"`
+	}
+	require.NoError(t, json.NewDecoder(post(t, srv.URL+"/api/sessions", reg.APIKey, "", `{}`).Body).Decode(&s))
+	require.NotEmpty(t, s.ChallengeInputs)
+	probe, _ := json.Marshal(map[string]any{"input": s.ChallengeInputs[0]})
+	post(t, srv.URL+"/api/sessions/"+s.SessionID+"/query", reg.APIKey, "", string(probe))
+	rules := brokenRules(a)
+	assert.True(t, rules["FORGE-AGENT-EMPTY-SESSION-BODY"], "%v", rules)
+	assert.True(t, rules["FORGE-AGENT-NO-CHALLENGE-PROBE"], "%v", rules)
+	assert.False(t, rules["FORGE-AGENT-ONE-SUBMISSION"], "%v", rules)
+}
+
+// TestPhantomPressAuditNamesAWriteBeforeRetryAfter: with every counted
+// write faulted, an agent that writes again at once is named for the
+// quota answer's Retry-After, and a run without budget_turns is named too.
+func TestPhantomPressAuditNamesAWriteBeforeRetryAfter(t *testing.T) {
+	p, _ := protocols.Lookup("phantom-press")
+	a := audit.New(nil)
+	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a, FaultRate: 1}))
+	t.Cleanup(srv.Close)
+	base := srv.URL + p.BasePath
+	for i := 0; i < 3; i++ {
+		post(t, base+"/runs", "flib_audited_key", "", `{}`)
+	}
+	rules := brokenRules(a)
+	assert.True(t, rules["PP-AGENT-RETRY-AFTER"] || rules["PP-AGENT-WAIT-503"], "%v", rules)
+	assert.True(t, rules["PP-AGENT-BUDGET-TURNS"], "%v", rules)
+}

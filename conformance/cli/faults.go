@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/faults"
+	forgeserver "github.com/agentgames/conformance/reference/forge/server"
+	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
+)
+
+// faultTables lists, per protocol, the documented faults its reference
+// server can inject (serve --faults). A protocol missing here injects none.
+var faultTables = map[string]func() []faults.Fault{
+	"iyra":          iyraserver.Faults,
+	"phantom-press": pp.Faults,
+	"forge":         forgeserver.Faults,
+}
+
+// faultsOf returns the documented faults protocol p can inject.
+func faultsOf(p *suite.Protocol) []faults.Fault {
+	if f, ok := faultTables[p.Name]; ok {
+		return f()
+	}
+	return nil
+}
+
+// printFaults answers serve --faults list: what each protocol can inject,
+// with the rule each fault exercises.
+func printFaults(w io.Writer, ps []*suite.Protocol) {
+	for _, p := range ps {
+		fs := faultsOf(p)
+		if len(fs) == 0 {
+			fmt.Fprintf(w, "%-15s (no documented fault is injected yet)\n", p.Name)
+			continue
+		}
+		for _, f := range fs {
+			fmt.Fprintf(w, "%-15s %-22s %d %-30s %s\n", p.Name, f.Rule, f.Status, f.Name, f.Doc)
+		}
+	}
+	fmt.Fprintln(w, "\nserve --faults light|heavy|RATE injects them at that rate (light 0.05, heavy 0.3), reproducibly from --seed.")
+}
+
+// withFaults wraps a protocol's reference server with its documented
+// faults at rate (0: none), each injection logged with its rule.
+func withFaults(h http.Handler, p *suite.Protocol, rate float64, seed uint64, logger *log.Logger) http.Handler {
+	return faults.Wrap(h, faultsOf(p), faults.Options{Rate: rate, Seed: seed, Base: p.BasePath, Log: logger})
+}

@@ -1,0 +1,94 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/cli"
+	"github.com/agentgames/conformance/conformance/protocols"
+	"github.com/agentgames/conformance/conformance/suite"
+)
+
+func TestFaultsListNamesWhatEachProtocolInjects(t *testing.T) {
+	code, out, _ := run("serve", "--faults", "list")
+	assert.Equal(t, 0, code)
+	for _, want := range []string{"PP-QUOTA-429", "PP-QUOTA-503", "IYRA-RATE-LIMIT", "FORGE-RATE-LIMIT", "bounty"} {
+		assert.Contains(t, out, want)
+	}
+	code, _, errOut := run("serve", "--faults", "often")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--faults takes list, a profile")
+}
+
+// serveFaulted serves ps with their documented faults at rate.
+func serveFaulted(t *testing.T, ps []*suite.Protocol, rate float64, logs *bytes.Buffer) string {
+	t.Helper()
+	srv := httptest.NewServer(cli.ServeMuxWith(ps, 7, log.New(logs, "", 0), cli.ServeOptions{FaultRate: rate}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestInjectedFaultsAreTheDocumentedAnswers: at rate 1 every counted write
+// of The Phantom Press meets a quota answer exactly as the contract
+// writes it, and a status action, which the quota does not count, never
+// does.
+func TestInjectedFaultsAreTheDocumentedAnswers(t *testing.T) {
+	pp, _ := protocols.Lookup("phantom-press")
+	var logs bytes.Buffer
+	base := serveFaulted(t, []*suite.Protocol{pp}, 1, &logs) + pp.BasePath
+	seen := map[int]bool{}
+	for i := 0; i < 20; i++ {
+		resp, err := http.Post(base+"/runs", "application/json", strings.NewReader(`{"budget_turns":10}`))
+		require.NoError(t, err)
+		var body struct {
+			Code  string `json:"code"`
+			Limit struct {
+				ResetAt string `json:"reset_at"`
+			} `json:"limit"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+		resp.Body.Close()
+		seen[resp.StatusCode] = true
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests:
+			assert.Equal(t, "daily_write_limit", body.Code)
+			assert.NotEmpty(t, resp.Header.Get("Retry-After"))
+			assert.NotEmpty(t, body.Limit.ResetAt)
+		case http.StatusServiceUnavailable:
+			assert.Equal(t, "quota_unavailable", body.Code)
+			assert.Equal(t, "60", resp.Header.Get("Retry-After"))
+		default:
+			t.Fatalf("a counted write at rate 1 answered %d", resp.StatusCode)
+		}
+	}
+	assert.True(t, seen[429] && seen[503], "both documented faults are drawn: %v", seen)
+	resp, err := http.Post(base+"/runs/run_000000000000/action", "application/json", strings.NewReader(`{"action":"status"}`))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.NotContains(t, []int{429, 503}, resp.StatusCode, "status is not a counted write")
+	assert.Contains(t, logs.String(), "fault injected: PP-QUOTA-429 daily_write_limit 429 POST /game/phantom-press/api/runs")
+}
+
+// TestRunAgainstServeFaultsNeverFailsARule: a live run against reference
+// servers injecting their documented faults meets them as documented
+// answers (harness errors or skips), never as a broken rule.
+func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
+	for name, rate := range map[string]float64{"iyra": 0.3, "phantom-press": 0.3, "forge": 0.05} {
+		p, ok := protocols.Lookup(name)
+		require.True(t, ok)
+		var logs bytes.Buffer
+		base := serveFaulted(t, []*suite.Protocol{p}, rate, &logs)
+		code, out, errOut := run("run", "--target", base, "--protocol", name, "--seed", "3", "--cases", t.TempDir())
+		assert.NotEqual(t, 1, code, "%s: %s\n%s", name, tail(out), errOut)
+		assert.NotContains(t, out, "... FAIL", name)
+		assert.Contains(t, logs.String(), "fault injected: ", "%s: the run met no fault", name)
+	}
+}

@@ -1,0 +1,190 @@
+// Package audit watches the agents that play against the reference
+// servers (serve --audit) and records every agent-side rule of a contract
+// they break: the key in a URL, Retry-After ignored, a write repeated
+// under a fresh key, and so on. Each protocol supplies a Watcher that
+// knows its contract's rules for agents; this package captures each
+// exchange, names the agent without ever keeping its key, and collects the
+// findings into a per-agent report.
+package audit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Exchange is one request of an agent and the answer it got.
+type Exchange struct {
+	// Agent names the agent by a digest of its Bearer key ("anonymous"
+	// without one); the key itself is never kept.
+	Agent    string
+	Method   string
+	Path     string // below the protocol's base path
+	RawQuery string
+	Header   http.Header // request headers, Authorization removed
+	Body     []byte
+	// Key is the Bearer key, for a Watcher that must recognise it in a URL;
+	// it is never written to a finding or a report.
+	Key        string
+	Status     int
+	RespHeader http.Header
+	RespBody   []byte
+	At         time.Time
+}
+
+// Request names the exchange in a finding: method and path, never the
+// query (which might hold a secret).
+func (e *Exchange) Request() string { return e.Method + " " + e.Path }
+
+// Finding is one agent-side rule an agent broke.
+type Finding struct {
+	Protocol string    `json:"protocol"`
+	Rule     string    `json:"rule"`
+	Request  string    `json:"request"`
+	At       time.Time `json:"at"`
+	Detail   string    `json:"detail"`
+}
+
+// Watcher knows one contract's rules for agents; it sees every exchange of
+// its protocol in order and returns what the exchange broke.
+type Watcher interface {
+	Watch(ex *Exchange) []Finding
+}
+
+// Auditor collects the findings of every protocol's watcher, per agent.
+type Auditor struct {
+	mu       sync.Mutex
+	agents   map[string]*AgentRecord
+	now      func() time.Time
+	maxBody  int
+	onRecord func(agent string, f Finding)
+}
+
+// AgentRecord is what the audit saw of one agent.
+type AgentRecord struct {
+	Agent    string         `json:"agent"`
+	Requests map[string]int `json:"requests"` // per protocol
+	Findings []Finding      `json:"findings"`
+}
+
+// New returns an empty auditor dated by now (nil: the wall clock).
+func New(now func() time.Time) *Auditor {
+	if now == nil {
+		now = time.Now
+	}
+	return &Auditor{agents: map[string]*AgentRecord{}, now: now, maxBody: 64 << 10}
+}
+
+// Wrap puts the auditor in front of one protocol's server, mounted at base.
+func (a *Auditor) Wrap(h http.Handler, protocol, base string, w Watcher) http.Handler {
+	var order sync.Mutex // a watcher sees its protocol's exchanges one at a time
+	base = strings.TrimSuffix(base, "/")
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		ex := a.capture(r, base)
+		rec := &recorder{ResponseWriter: rw, status: http.StatusOK, max: a.maxBody}
+		h.ServeHTTP(rec, r)
+		ex.Status, ex.RespHeader, ex.RespBody, ex.At = rec.status, rw.Header().Clone(), rec.body.Bytes(), a.now()
+		order.Lock()
+		found := w.Watch(ex)
+		order.Unlock()
+		a.record(protocol, ex.Agent, found)
+	})
+}
+
+// capture reads what an exchange needs from the request, putting the body
+// back for the server.
+func (a *Auditor) capture(r *http.Request, base string) *Exchange {
+	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	key = strings.TrimSpace(key)
+	var body []byte
+	if r.Body != nil && r.Body != http.NoBody {
+		body, _ = io.ReadAll(io.LimitReader(r.Body, int64(a.maxBody)+1))
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	}
+	h := r.Header.Clone()
+	h.Del("Authorization")
+	path := strings.TrimPrefix(r.URL.Path, base)
+	return &Exchange{Agent: AgentName(key), Method: r.Method, Path: path, RawQuery: r.URL.RawQuery,
+		Header: h, Body: body, Key: key}
+}
+
+// AgentName names an agent by its key without revealing it: a short
+// SHA-256 digest, the same for every request carrying the key.
+func AgentName(key string) string {
+	if key == "" {
+		return "anonymous"
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "agent-" + hex.EncodeToString(sum[:6])
+}
+
+func (a *Auditor) record(protocol, agent string, found []Finding) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	rec := a.agents[agent]
+	if rec == nil {
+		rec = &AgentRecord{Agent: agent, Requests: map[string]int{}, Findings: []Finding{}}
+		a.agents[agent] = rec
+	}
+	rec.Requests[protocol]++
+	for _, f := range found {
+		f.Protocol = protocol
+		rec.Findings = append(rec.Findings, f)
+	}
+}
+
+// Agents returns a copy of every agent's record, sorted by name.
+func (a *Auditor) Agents() []AgentRecord {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]AgentRecord, 0, len(a.agents))
+	for _, r := range a.agents {
+		c := AgentRecord{Agent: r.Agent, Requests: map[string]int{}, Findings: append([]Finding{}, r.Findings...)}
+		for k, v := range r.Requests {
+			c.Requests[k] = v
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Agent < out[j].Agent })
+	return out
+}
+
+// recorder keeps the status and the first max bytes of an answer.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+	max    int
+	wrote  bool
+}
+
+func (r *recorder) WriteHeader(status int) {
+	if !r.wrote {
+		r.status, r.wrote = status, true
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	if room := r.max - r.body.Len(); room > 0 {
+		r.body.Write(b[:min(room, len(b))])
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Flush passes a flush through, for streaming answers.
+func (r *recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

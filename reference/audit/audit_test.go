@@ -1,0 +1,56 @@
+package audit_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agentgames/conformance/reference/audit"
+)
+
+// seen is a watcher that keeps every exchange and flags any POST.
+type seen struct{ got []audit.Exchange }
+
+func (s *seen) Watch(ex *audit.Exchange) []audit.Finding {
+	s.got = append(s.got, *ex)
+	if ex.Method == http.MethodPost {
+		return []audit.Finding{{Rule: "X-NO-POST", Request: ex.Request(), Detail: "posted"}}
+	}
+	return nil
+}
+
+func TestAuditorSeesTheExchangeAndNamesTheAgentWithoutItsKey(t *testing.T) {
+	server := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("Retry-After", "3")
+		w.WriteHeader(http.StatusTeapot)
+		w.Write(append([]byte("echo:"), b...))
+	})
+	a, watch := audit.New(nil), &seen{}
+	h := a.Wrap(server, "x", "/base", watch)
+	req := httptest.NewRequest(http.MethodPost, "/base/things?q=1", strings.NewReader(`{"n":1}`))
+	req.Header.Set("Authorization", "Bearer secret-key-123")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusTeapot || rec.Body.String() != `echo:{"n":1}` {
+		t.Fatalf("the server's answer changed: %d %q", rec.Code, rec.Body.String())
+	}
+	ex := watch.got[0]
+	if ex.Path != "/things" || ex.RawQuery != "q=1" || string(ex.Body) != `{"n":1}` || ex.Status != http.StatusTeapot ||
+		ex.RespHeader.Get("Retry-After") != "3" || string(ex.RespBody) != `echo:{"n":1}` {
+		t.Fatalf("exchange: %+v", ex)
+	}
+	if ex.Header.Get("Authorization") != "" || strings.Contains(ex.Agent, "secret") {
+		t.Fatalf("the key leaked into the exchange: %q %q", ex.Header.Get("Authorization"), ex.Agent)
+	}
+	agents := a.Agents()
+	if len(agents) != 1 || agents[0].Agent != audit.AgentName("secret-key-123") || agents[0].Requests["x"] != 1 ||
+		len(agents[0].Findings) != 1 || agents[0].Findings[0].Protocol != "x" {
+		t.Fatalf("agents: %+v", agents)
+	}
+	if audit.AgentName("") != "anonymous" || audit.AgentName("a") == audit.AgentName("b") {
+		t.Fatal("agent names must tell keys apart and name the keyless")
+	}
+}

@@ -1,0 +1,54 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentgames/conformance/reference/faults"
+)
+
+// rateLimitSeconds is how long an injected rate limit asks an agent to
+// wait: short, so an agent that honours it loses little time.
+const rateLimitSeconds = 1
+
+// Faults are the failures the contract documents around writes, which
+// reference/faults injects on demand: a 429 carrying both retry hints
+// (IYRA-RATE-LIMIT) and a 5xx, after which the agent must read the
+// authoritative state before acting again (IYRA-RECOVERY-READ).
+func Faults() []faults.Fault {
+	return []faults.Fault{
+		{
+			Name: "rate_limited", Rule: "IYRA-RATE-LIMIT", Status: http.StatusTooManyRequests,
+			Doc:     "Respect retry_after_seconds or retry_at.",
+			Applies: isWrite,
+			Answer: func(w http.ResponseWriter, now time.Time) {
+				secs := rateLimitSeconds
+				write(w, reply{status: http.StatusTooManyRequests, body: apiError{
+					Code: "rate_limited", Message: "too many requests; retry after retry_after_seconds",
+					RetryAfterSeconds: &secs, RetryAt: now.UTC().Add(rateLimitSeconds * time.Second).Format(time.RFC3339),
+				}, header: map[string]string{"Retry-After": strconv.Itoa(secs)}})
+			},
+		},
+		{
+			Name: "unavailable", Rule: "IYRA-RECOVERY-READ", Status: http.StatusServiceUnavailable,
+			Doc:     "Read authoritative state and revision after an uncertain or rejected action (recovery on 5xx).",
+			Applies: isAction,
+			Answer: func(w http.ResponseWriter, _ time.Time) {
+				write(w, fail(http.StatusServiceUnavailable, "unavailable", "the action could not be processed; read the session state before acting again"))
+			},
+		},
+	}
+}
+
+// isWrite reports whether a request creates a session or acts in one.
+func isWrite(method, path string, _ []byte) bool {
+	return isAction(method, path, nil) ||
+		(method == http.MethodPost && strings.HasPrefix(path, "/store/") && strings.HasSuffix(path, "/sessions"))
+}
+
+// isAction reports whether a request posts an action.
+func isAction(method, path string, _ []byte) bool {
+	return method == http.MethodPost && strings.HasPrefix(path, "/sessions/") && strings.HasSuffix(path, "/actions")
+}
