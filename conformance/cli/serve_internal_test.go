@@ -8,6 +8,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -148,4 +149,60 @@ func TestServeKeepsWebSocketsPastItsTimeouts(t *testing.T) {
 	if _, pong, err := c.Read(ctx); err != nil || !strings.Contains(string(pong), "pong") {
 		t.Fatalf("answer to a ping after the timeouts: %s, %v", pong, err)
 	}
+}
+
+// TestAHogOnEveryProtocolFreezesNoOtherClient: over real sockets, one
+// client per protocol pipelines thousands of reads of that protocol's
+// public document and never reads the answers; a fresh client of every
+// protocol is still answered within a second. A server that wrote its
+// answers while holding a lock shared with other requests would hang here.
+func TestAHogOnEveryProtocolFreezesNoOtherClient(t *testing.T) {
+	ps := protocols.All()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newHTTPServer(ServeMux(ps, 1, log.New(io.Discard, "", 0)))
+	go srv.Serve(ln)
+	defer srv.Close()
+	base := "http://" + ln.Addr().String()
+	paths := publicPaths(ps)
+	for _, path := range paths {
+		hog, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer hog.Close()
+		req := fmt.Sprintf("GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path)
+		go hog.Write([]byte(strings.Repeat(req, 20000))) // never read
+	}
+	time.Sleep(300 * time.Millisecond)
+	client := &http.Client{Timeout: time.Second}
+	for _, path := range paths {
+		resp, err := client.Get(base + path)
+		if err != nil {
+			t.Errorf("%s while every protocol has a client that never reads: %v", path, err)
+			continue
+		}
+		resp.Body.Close()
+	}
+}
+
+// publicPaths is, per protocol, the path of the read its preflight asks
+// for: a document any client may fetch without credentials.
+func publicPaths(ps []*suite.Protocol) []string {
+	var out []string
+	for _, p := range ps {
+		if p.Preflight == "" {
+			continue
+		}
+		path := strings.TrimSuffix(p.BasePath, "/") + p.Preflight
+		if p.PreflightBase != nil {
+			if u, err := url.Parse(p.PreflightBase("http://x" + p.BasePath)); err == nil {
+				path = strings.TrimSuffix(u.Path, "/") + p.Preflight
+			}
+		}
+		out = append(out, path)
+	}
+	return out
 }
