@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/quota"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
@@ -21,14 +22,17 @@ type identity struct {
 	runs, writes  int
 }
 
-// pool shares one identity across scenarios. Against the embedded
-// reference it moves the clock past 00:00 JST before a quota would run out;
-// against a live deployment it never registers another agent to get around
-// a quota: once the seed's limits or the kit's live write budget are near,
-// checks skip (PP-QUOTA-RUNS, PP-QUOTA-WRITES-AGENT).
+// pool shares the runner's identities across scenarios. Against the
+// embedded reference it moves the clock past 00:00 JST before a quota
+// would run out; against a live deployment it spends the shared quota
+// plan (LiveQuota): up to --max-agents agents, each kept under the seed's
+// per-key runs and per-agent writes, all of them under the server-wide
+// writes. Once the plan is spent, checks skip (never fail).
 type pool struct {
 	mu     sync.Mutex
 	cur    *identity
+	agents int // pooled agents registered on a live target
+	plan   *quota.Planner
 	writes int // writes of the run (live) or since the last reset (embedded)
 	regs   int
 	n      int
@@ -44,39 +48,64 @@ type pool struct {
 	desk *sharedRun
 }
 
-// Headroom the pool keeps below the seed's limits, and the kit's own
-// allowance on a live deployment.
+// Headroom the pool keeps below the seed's limits on the embedded
+// reference, where the clock can cross a reset.
 const (
 	runsPerIdentity   = 25
 	writesPerIdentity = 900
 	writesBeforeReset = 2500
 	regsBeforeReset   = 150
-	// LiveWriteBudget is how many writes a run spends at most on a live
-	// deployment (well under the seed's 1000 per agent and 3000 for all
-	// agents a day) unless --max-writes sets the budget; past it no new run
-	// is started and checks skip.
-	LiveWriteBudget = 400
-	// liveRunsPerKey keeps a live run below the seed's 30 runs per key.
-	liveRunsPerKey = 28
 	// livePropertyRuns caps the runs the property checks (and their
-	// shrinking) may start on a live deployment.
-	livePropertyRuns = 8
+	// shrinking) may start on a live deployment: the default 20 checks and
+	// a little shrinking, all within the plan's runs.
+	livePropertyRuns = 30
 )
 
+// LiveQuota is what a live run may spend of the seed's daily limits
+// (runs_per_day_per_key 30, writes_per_day_per_agent 1000,
+// writes_per_day_all_agents 3000, register_per_day 200), leaving the
+// deployment's own agents the rest: 28 runs and 900 writes per agent,
+// at most 1800 writes in all, so that --exhaust-quotas (one throwaway
+// agent's 1000 writes) still fits under the 3000 of all agents.
+var LiveQuota = &suite.QuotaPlan{
+	Documented: quota.Limits{Identities: 200, Runs: 30, Writes: 1000, AllWrites: 3000},
+	Keep:       quota.Limits{Identities: 150, Runs: 2, Writes: 100, AllWrites: 1200},
+	NotLive: map[string]string{
+		"PP-QUOTA-RESET":      "a daily reset at 00:00 JST: a live run cannot wait for the next day",
+		"PP-QUOTA-503":        "needs a quota store outage, which only the embedded reference can cause",
+		"PP-QUOTA-WRITES-ALL": "would spend the whole deployment's 3000 writes a day, every agent's",
+		"PP-QUOTA-REGISTER":   "would spend the whole deployment's 200 registrations a day",
+	},
+}
+
 func poolOf(env *suite.Env) *pool {
-	v, _ := env.Shared.Once("phantom-press/pool", func() (any, error) { return &pool{}, nil })
+	// The planner first: Shared.Once does not nest.
+	plan, err := env.Quota(LiveQuota.Documented, LiveQuota.Keep)
+	if err != nil { // an Env made outside a run: plan alone
+		plan = quota.NewPlanner(LiveQuota.Documented, LiveQuota.Keep, env.MaxWrites)
+	}
+	v, _ := env.Shared.Once("phantom-press/pool", func() (any, error) { return &pool{plan: plan}, nil })
 	return v.(*pool)
+}
+
+// full reports whether a live agent has spent its share of the plan.
+func (p *pool) full(id *identity) bool {
+	each := p.plan.Plan()
+	return id.runs >= each.Runs || (each.Writes >= 0 && id.writes >= each.Writes)
 }
 
 // spent reports, for a live target, why no further run may be started.
 func (p *pool) spent(env *suite.Env) string {
+	total, used := p.plan.Total(), p.plan.Used()
 	switch {
 	case !env.Live():
 		return ""
-	case env.MaxWrites == 0 && p.writes >= LiveWriteBudget:
-		return fmt.Sprintf("the kit's live write budget (%d writes) is spent", LiveWriteBudget)
-	case p.cur != nil && p.cur.runs >= liveRunsPerKey:
-		return fmt.Sprintf("the agent started %d runs today; the seed allows 30 per key", p.cur.runs)
+	case total.Writes >= 0 && used.Writes >= total.Writes:
+		return fmt.Sprintf("the live plan's %d writes are spent (%s)", total.Writes, p.plan)
+	case total.Runs >= 0 && used.Runs >= total.Runs:
+		return fmt.Sprintf("the live plan's %d runs are spent (%s)", total.Runs, p.plan)
+	case p.cur != nil && p.full(p.cur) && p.agents >= total.Identities:
+		return fmt.Sprintf("the plan's %d agents have spent their share of the seed's per-key limits (%s)", p.agents, p.plan)
 	}
 	return ""
 }
@@ -138,6 +167,11 @@ func (w *world) do(ctx context.Context, method, path string, key string, body an
 		p.mu.Lock()
 		p.writes++
 		p.mu.Unlock()
+		if w.env.Live() {
+			if err := p.plan.Write(); err != nil {
+				return nil, err
+			}
+		}
 		if w.me != nil && key == w.me.Key {
 			w.me.writes++
 		}
@@ -184,7 +218,16 @@ func (w *world) identity(ctx context.Context) (*identity, error) {
 	if why := p.spent(w.env); why != "" {
 		return nil, verdict.Skipf("%s", why)
 	}
+	if w.env.Live() && p.cur != nil && p.full(p.cur) {
+		p.cur = nil // its share is spent: the plan allows another agent
+	}
 	if p.cur == nil {
+		if w.env.Live() {
+			if err := p.plan.Identity(); err != nil {
+				return nil, err
+			}
+			p.agents++
+		}
 		p.n++
 		id, err := w.register(ctx, fmt.Sprintf("pp-conformance-%d", p.n))
 		if err != nil {
@@ -240,6 +283,11 @@ func (w *world) startRun(ctx context.Context, budget int, seed *string) error {
 // startRunAs starts a run for me.
 func (w *world) startRunAs(ctx context.Context, me *identity, budget int, seed *string) error {
 	w.me = me
+	if w.env.Live() {
+		if err := poolOf(w.env).plan.Run(); err != nil {
+			return err
+		}
+	}
 	body := map[string]any{"budget_turns": budget}
 	if seed != nil {
 		body["seed"] = *seed

@@ -43,7 +43,17 @@ type Config struct {
 	Checks    int
 	Rate      float64
 	MaxWrites int
-	Timeout   time.Duration
+	// MaxAgents bounds the identities a live run registers to spread its
+	// work under per-key limits (--max-agents; 0: DefaultMaxAgents).
+	MaxAgents int
+	// ExhaustQuotas runs the @exhaust scenarios against a live target
+	// (--exhaust-quotas): they spend a throwaway identity's whole daily
+	// allowance to reach the documented limits.
+	ExhaustQuotas bool
+	// Plan receives the live plan of each protocol before its first
+	// request (liveplan.go); nil discards it.
+	Plan    io.Writer
+	Timeout time.Duration
 	// Progress receives live progress; nil discards it.
 	Progress Progress
 	// CaseDir is where failing cases are written for `conformance replay`;
@@ -166,6 +176,7 @@ func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
 		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: nothing selected: %s", p.Name, pr.whyNothing()))
 		return
 	}
+	pr.printPlan(scenarios, props)
 	r.cfg.Progress.Start(p.Name, len(scenarios)+len(props))
 	rep.Results = append(rep.Results, pr.runFeatures(ctx)...)
 	for _, prop := range props {
@@ -303,7 +314,7 @@ func oasRule(cat *spec.Catalogue) string {
 func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 	return &Env{HTTP: pr.drv.WithRecorder(rec), Catalogue: pr.cat, Seed: pr.cfg.Seed,
 		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites,
-		links: &links{pr: pr, rec: rec}}
+		ExhaustQuotas: pr.cfg.ExhaustQuotas, links: &links{pr: pr, rec: rec}}
 }
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {
