@@ -70,7 +70,7 @@ func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property
 	}
 	w := pr.cfg.Plan
 	fmt.Fprintf(w, "%s live plan:\n", pr.p.Name)
-	if pl := pr.planner(); pl != nil {
+	if pl := pr.planner(); pl != nil && pr.p.Quota.Documented != (quota.Limits{}) {
 		fmt.Fprintf(w, "  %s\n", pl)
 	}
 	control, exhaust := 0, 0
