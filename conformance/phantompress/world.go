@@ -32,10 +32,16 @@ type pool struct {
 	mu     sync.Mutex
 	cur    *identity
 	agents int // pooled agents registered on a live target
-	plan   *quota.Planner
-	writes int // writes of the run (live) or since the last reset (embedded)
-	regs   int
-	n      int
+	// throwaways are the keys of agents --exhaust-quotas spends whole;
+	// their writes are the exhaust run's, not the plan's.
+	throwaways map[string]bool
+	// exhaustedWrites is the throwaway whose writes are spent (exhaust.go).
+	exhaustMu       sync.Mutex
+	exhaustedWrites *exhausted
+	plan            *quota.Planner
+	writes          int // writes of the run (live) or since the last reset (embedded)
+	regs            int
+	n               int
 	// propRuns counts the runs property checks started; propFailed is set
 	// once a property check failed (see newMachine).
 	propRuns   int
@@ -76,6 +82,9 @@ var LiveQuota = &suite.QuotaPlan{
 		"PP-QUOTA-WRITES-ALL": "would spend the whole deployment's 3000 writes a day, every agent's",
 		"PP-QUOTA-REGISTER":   "would spend the whole deployment's 200 registrations a day",
 	},
+	// --exhaust-quotas spends one throwaway agent's 1000 writes and
+	// another's 30 runs (exhaust.go).
+	Exhaust: []string{"PP-QUOTA-WRITES-AGENT", "PP-QUOTA-RUNS", "PP-QUOTA-429", "PP-STATUS-NOT-WRITE"},
 }
 
 func poolOf(env *suite.Env) *pool {
@@ -166,8 +175,9 @@ func (w *world) do(ctx context.Context, method, path string, key string, body an
 		p := poolOf(w.env)
 		p.mu.Lock()
 		p.writes++
+		spent := p.throwaways[key]
 		p.mu.Unlock()
-		if w.env.Live() {
+		if w.env.Live() && !spent {
 			if err := p.plan.Write(); err != nil {
 				return nil, err
 			}

@@ -25,6 +25,24 @@ type QuotaPlan struct {
 	// NotLive names MUST rules no live run can check, with why (a daily
 	// reset, a quota store outage); the plan prints them.
 	NotLive map[string]string
+	// Exhaust names the rules whose @control scenarios run on a live
+	// target with --exhaust-quotas, spending throwaway identities' whole
+	// daily allowance instead of the embedded reference's counters.
+	Exhaust []string
+}
+
+// exhausts reports whether a live run with --exhaust-quotas runs the
+// @control scenario s.
+func (q *QuotaPlan) exhausts(s features.Scenario) bool {
+	if q == nil {
+		return false
+	}
+	for _, id := range q.Exhaust {
+		if s.HasTag(id) {
+			return true
+		}
+	}
+	return false
 }
 
 // Tags a live plan reads: @control scenarios need the embedded reference's
@@ -76,10 +94,10 @@ func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property
 	control, exhaust := 0, 0
 	for _, s := range scenarios {
 		switch {
-		case s.HasTag(tagControl):
-			control++
-		case s.HasTag(tagExhaust) && !pr.cfg.ExhaustQuotas:
+		case pr.exhaustable(s) && !pr.cfg.ExhaustQuotas:
 			exhaust++
+		case s.HasTag(tagControl) && !pr.exhaustable(s):
+			control++
 		}
 	}
 	fmt.Fprintf(w, "  checks: %d scenarios, %d property tests; %d scenarios need the embedded reference's controls (@control) and skip, spending nothing",
@@ -137,10 +155,19 @@ func (pr *protocolRun) notLiveMust(scenarios []features.Scenario, props []Proper
 // blocked says why a scenario cannot run on a live target, or "".
 func (pr *protocolRun) blocked(s features.Scenario) string {
 	switch {
+	case pr.exhaustable(s) && pr.cfg.ExhaustQuotas:
+		return ""
+	case pr.exhaustable(s):
+		return "spends a throwaway identity's whole daily allowance: run with --exhaust-quotas on a staging deployment"
 	case s.HasTag(tagControl):
 		return "needs the embedded reference's controls (@control: clock, counters, faults)"
-	case s.HasTag(tagExhaust) && !pr.cfg.ExhaustQuotas:
-		return "spends a whole daily allowance (@exhaust): run with --exhaust-quotas on a staging deployment"
 	}
 	return ""
+}
+
+// exhaustable reports whether --exhaust-quotas lets s run on a live
+// target: tagged @exhaust, or a @control scenario of a rule the protocol's
+// Exhaust names.
+func (pr *protocolRun) exhaustable(s features.Scenario) bool {
+	return s.HasTag(tagExhaust) || (s.HasTag(tagControl) && pr.p.Quota.exhausts(s))
 }
