@@ -121,3 +121,22 @@ func assertMustLineMatchesPlan(t *testing.T, out string, rep liveReport, protoco
 	}
 	assert.Equal(t, s.MustTotal-len(s.UncheckedMust), s.MustChecked)
 }
+
+// Without --exhaust-quotas the plan says which rules it would check; with
+// it, a live run checks them.
+func TestExhaustQuotasChecksTheQuotaRulesLive(t *testing.T) {
+	rules := []string{"--rule", "PP-QUOTA-WRITES-AGENT,PP-QUOTA-RUNS,PP-QUOTA-429", "--checks", "-1"}
+	// PP-REGISTER: a check that decides, so the run without the quota
+	// rules still passes.
+	out, _ := liveRun(t, "phantom-press", append(rules, "--rule", "PP-REGISTER")...)
+	assert.Contains(t, out, "PP-QUOTA-RUNS: spends a throwaway identity's whole daily allowance: run with --exhaust-quotas")
+
+	out, rep := liveRun(t, "phantom-press", append(rules, "--exhaust-quotas")...)
+	plan := out[:strings.Index(out, "RESULT:")]
+	for _, rule := range []string{"PP-QUOTA-WRITES-AGENT", "PP-QUOTA-RUNS", "PP-QUOTA-429"} {
+		assert.NotContains(t, plan, "    "+rule+": ")
+		for _, u := range rep.Summary["phantom-press"].UncheckedMust {
+			assert.NotEqual(t, rule, u.Rule, "%s unchecked with --exhaust-quotas: %s", rule, u.Reason)
+		}
+	}
+}
