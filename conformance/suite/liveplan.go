@@ -103,7 +103,7 @@ func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property
 	fmt.Fprintf(w, "  checks: %d scenarios, %d property tests; %d scenarios need the embedded reference's controls (@control) and skip, spending nothing",
 		len(scenarios), len(props), control)
 	if exhaust > 0 {
-		fmt.Fprintf(w, "; %d spend a whole daily allowance (@exhaust) and skip without --exhaust-quotas", exhaust)
+		fmt.Fprintf(w, "; %d spend a throwaway identity's whole daily allowance and skip without --exhaust-quotas", exhaust)
 	}
 	fmt.Fprintln(w)
 	left := pr.notLiveMust(scenarios, props)
