@@ -82,7 +82,7 @@ func (pr *protocolRun) planner() *quota.Planner {
 // printPlan prints, against a live target and before the first request
 // that spends anything, what the run will spend and the MUST rules it will
 // not check, with why.
-func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property) {
+func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property, left []verdict.Unchecked) {
 	if pr.ref != nil || pr.cfg.Plan == nil {
 		return
 	}
@@ -106,7 +106,6 @@ func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property
 		fmt.Fprintf(w, "; %d spend a throwaway identity's whole daily allowance and skip without --exhaust-quotas", exhaust)
 	}
 	fmt.Fprintln(w)
-	left := pr.notLiveMust(scenarios, props)
 	fmt.Fprintf(w, "  MUST rules this run will not check: %d\n", len(left))
 	for _, u := range left {
 		fmt.Fprintf(w, "    %s: %s\n", u.Rule, u.Reason)
@@ -144,7 +143,7 @@ func (pr *protocolRun) notLiveMust(scenarios []features.Scenario, props []Proper
 			reason = pr.p.Quota.NotLive[r.ID]
 		}
 		if reason == "" {
-			reason = "no selected check cites it"
+			reason = notSelected
 		}
 		out = append(out, verdict.Unchecked{Rule: r.ID, Title: r.Title, Reason: reason})
 	}
@@ -170,4 +169,19 @@ func (pr *protocolRun) blocked(s features.Scenario) string {
 // Exhaust names.
 func (pr *protocolRun) exhaustable(s features.Scenario) bool {
 	return s.HasTag(tagExhaust) || (s.HasTag(tagControl) && pr.p.Quota.exhausts(s))
+}
+
+// notSelected is the reason of a MUST rule left out by --rule or --tags.
+const notSelected = "no selected check cites it"
+
+// blockedOnly keeps the rules no live run with these flags can check,
+// leaving out those merely not selected.
+func blockedOnly(left []verdict.Unchecked) []verdict.Unchecked {
+	var out []verdict.Unchecked
+	for _, u := range left {
+		if u.Reason != notSelected {
+			out = append(out, u)
+		}
+	}
+	return out
 }

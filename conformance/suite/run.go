@@ -176,7 +176,11 @@ func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
 		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: nothing selected: %s", p.Name, pr.whyNothing()))
 		return
 	}
-	pr.printPlan(scenarios, props)
+	if pr.ref == nil {
+		left := pr.notLiveMust(scenarios, props)
+		pr.printPlan(scenarios, props, left)
+		rep.Protocols[len(rep.Protocols)-1].NotLive = blockedOnly(left)
+	}
 	r.cfg.Progress.Start(p.Name, len(scenarios)+len(props))
 	rep.Results = append(rep.Results, pr.runFeatures(ctx)...)
 	for _, prop := range props {
