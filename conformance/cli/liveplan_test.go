@@ -116,6 +116,7 @@ func assertMustLineMatchesPlan(t *testing.T, out string, rep liveReport, protoco
 	s, ok := rep.Summary[protocol]
 	require.True(t, ok)
 	assert.Contains(t, out, protocol+": MUST rules checked on this target: ")
+	assert.Contains(t, out, "(every live-checkable one: ", "the MUST line says every live-checkable MUST rule was checked")
 	plan := out[:strings.Index(out, "RESULT:")]
 	for _, u := range s.UncheckedMust {
 		assert.Contains(t, plan, "    "+u.Rule+": ", "%s is unchecked (%s) but the plan did not say so", u.Rule, u.Reason)
