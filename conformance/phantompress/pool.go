@@ -2,10 +2,12 @@ package phantompress
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/agentgames/conformance/conformance/quota"
 	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // pool shares the runner's identities across scenarios. Against the
@@ -103,4 +105,21 @@ func (p *pool) spent(env *suite.Env) string {
 		return fmt.Sprintf("the plan's %d agents have spent their share of the seed's per-key limits (%s)", p.agents, p.plan)
 	}
 	return ""
+}
+
+// controlledLive skips a @control scenario on a live target before its
+// first step, so one that needs the embedded reference spends nothing of
+// the plan (not even its "Given a fresh run"); with --exhaust-quotas the
+// scenarios of LiveQuota.Exhaust run.
+func (w *world) controlledLive() error {
+	if !w.env.Live() || !slices.Contains(w.tags, "control") {
+		return nil
+	}
+	if w.env.ExhaustQuotas && slices.ContainsFunc(LiveQuota.Exhaust, func(id string) bool { return slices.Contains(w.tags, id) }) {
+		return nil
+	}
+	if slices.ContainsFunc(LiveQuota.Exhaust, func(id string) bool { return slices.Contains(w.tags, id) }) {
+		return verdict.Skipf("spends a throwaway agent's whole daily allowance: run with --exhaust-quotas (staging deployments)")
+	}
+	return suite.ErrNoControl
 }
