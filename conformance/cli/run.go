@@ -40,7 +40,8 @@ type runOptions struct {
 	known                                   *baseline.File
 	rules                                   listFlag
 	seed                                    uint64
-	checks, maxWrites                       int
+	checks, maxWrites, maxAgents            int
+	exhaustQuotas                           bool
 	rate                                    float64
 	timeout, deadline                       time.Duration
 	quiet, color                            bool
@@ -59,6 +60,8 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.IntVar(&o.checks, "checks", 0, "rapid checks per property test (0: 20, negative: none)")
 	fs.Float64Var(&o.rate, "rate", 0, "at most this many requests per second to the target (0: unlimited)")
 	fs.IntVar(&o.maxWrites, "max-writes", 0, "budget of state-changing requests; checks past it are skipped (0: unlimited, or a protocol's own live-target budget)")
+	fs.IntVar(&o.maxAgents, "max-agents", 0, fmt.Sprintf("identities a live run may register to stay under per-key limits (0: %d)", suite.DefaultMaxAgents))
+	fs.BoolVar(&o.exhaustQuotas, "exhaust-quotas", false, "live: also check the documented daily limits by spending a throwaway identity's whole allowance (staging deployments only)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "per-request timeout")
 	fs.DurationVar(&o.deadline, "deadline", DefaultDeadline, "the whole run stops sending at this deadline; checks left report errors")
 	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
@@ -98,7 +101,8 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 		return suite.Config{}, err
 	}
 	cfg := suite.Config{Protocols: ps, Target: o.target, BasePath: o.basePath, Tags: o.tags, Rules: o.rules, Seed: o.seed,
-		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases}
+		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases,
+		MaxAgents: o.maxAgents, ExhaustQuotas: o.exhaustQuotas, Plan: stdout}
 	if o.shard != "" {
 		if cfg.Shard, err = suite.ParseShard(o.shard); err != nil {
 			return suite.Config{}, err
@@ -127,6 +131,8 @@ func (o *runOptions) checkValues() error {
 		return fmt.Errorf("--deadline must be positive, not %s", o.deadline)
 	case o.rate < 0:
 		return fmt.Errorf("--rate must be zero (unlimited) or positive, not %g", o.rate)
+	case o.maxAgents < 0:
+		return fmt.Errorf("--max-agents must be zero (the default) or positive, not %d", o.maxAgents)
 	case o.maxWrites < 0:
 		return fmt.Errorf("--max-writes must be zero (unlimited) or positive, not %d", o.maxWrites)
 	case o.basePath != "" && o.target == "":

@@ -31,6 +31,7 @@ var Protocol = &suite.Protocol{
 		New: newMachine,
 	}},
 	Vector: Vector,
+	Quota:  LiveQuota,
 }
 
 // Vector recomputes a known-answer vector with the reference engine.

@@ -24,7 +24,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 		for _, t := range s.Tags {
 			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
 		}
-		return ctx, nil
+		return ctx, w.controlledLive()
 	})
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
 		w.failed = err != nil

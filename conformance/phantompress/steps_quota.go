@@ -61,7 +61,21 @@ func quotaSteps(sc *godog.ScenarioContext, w *world) {
 
 // madeWrites starts a fresh quota day on the embedded reference and spends
 // n of the agent's writes, then marks the run.
-func (w *world) madeWrites(n int) error {
+func (w *world) madeWrites(ctx context.Context, n int) error {
+	if live, err := w.exhaustLive(); live || err != nil {
+		if err == nil {
+			err = boundaryBySpending(seedWritesPerAgent, n)
+		}
+		if err != nil {
+			return err
+		}
+		if err := w.writesSpentAgent(ctx); err != nil {
+			return err
+		}
+		w.quota = true
+		w.mark()
+		return nil
+	}
 	c, err := w.freshDay()
 	if err != nil {
 		return err
@@ -87,6 +101,16 @@ func (w *world) allMadeWrites(n int) error {
 // startedRuns starts a fresh quota day and starts n one-turn runs, each of
 // which must be created (PP-QUOTA-RUNS).
 func (w *world) startedRuns(ctx context.Context, n int) error {
+	if live, err := w.exhaustLive(); live || err != nil {
+		if err == nil {
+			err = boundaryBySpending(seedRunsPerKey, n)
+		}
+		if err == nil {
+			err = w.runsSpentAgent(ctx)
+		}
+		w.quota = true
+		return err
+	}
 	if _, err := w.freshDay(); err != nil {
 		return err
 	}
@@ -156,7 +180,10 @@ func (w *world) quotaRetryAfter() error {
 	if err != nil || at.In(time.FixedZone("JST", 9*3600)).Format("15:04:05") != "00:00:00" {
 		return verdict.Failf("PP-QUOTA-429", "reset_at at 00:00 JST", e.Limit.ResetAt, "")
 	}
-	now := w.env.Clock.Now()
+	now := time.Now() // a live target's clock
+	if w.env.Clock != nil {
+		now = w.env.Clock.Now()
+	}
 	if d := at.Sub(now); d <= 0 || d > 24*time.Hour || absDuration(d-time.Duration(ra)*time.Second) > 2*time.Second {
 		return verdict.Failf("PP-QUOTA-429", "the next 00:00 JST, Retry-After seconds away", fmt.Sprintf("%s, Retry-After %d, now %s", at, ra, now), "")
 	}

@@ -400,6 +400,9 @@ func (w *world) finishSecondRun(ctx context.Context) error {
 	p := poolOf(w.env)
 	p.mu.Lock()
 	why := p.spent(w.env)
+	if why == "" && w.env.Live() && p.full(w.me) {
+		why = fmt.Sprintf("the scenario's agent has spent its share of the plan (%s)", p.plan)
+	}
 	p.mu.Unlock()
 	if why != "" {
 		return verdict.Skipf("%s", why)

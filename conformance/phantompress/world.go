@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -19,66 +18,6 @@ import (
 type identity struct {
 	Key, ID, Name string
 	runs, writes  int
-}
-
-// pool shares one identity across scenarios. Against the embedded
-// reference it moves the clock past 00:00 JST before a quota would run out;
-// against a live deployment it never registers another agent to get around
-// a quota: once the seed's limits or the kit's live write budget are near,
-// checks skip (PP-QUOTA-RUNS, PP-QUOTA-WRITES-AGENT).
-type pool struct {
-	mu     sync.Mutex
-	cur    *identity
-	writes int // writes of the run (live) or since the last reset (embedded)
-	regs   int
-	n      int
-	// propRuns counts the runs property checks started; propFailed is set
-	// once a property check failed (see newMachine).
-	propRuns   int
-	propFailed bool
-	// played is the shared played-through run (see playedRun).
-	playMu sync.Mutex
-	played *sharedRun
-	// desk is the shared run of scenarios that need an active run but not
-	// a fresh one (see activeRun).
-	desk *sharedRun
-}
-
-// Headroom the pool keeps below the seed's limits, and the kit's own
-// allowance on a live deployment.
-const (
-	runsPerIdentity   = 25
-	writesPerIdentity = 900
-	writesBeforeReset = 2500
-	regsBeforeReset   = 150
-	// LiveWriteBudget is how many writes a run spends at most on a live
-	// deployment (well under the seed's 1000 per agent and 3000 for all
-	// agents a day) unless --max-writes sets the budget; past it no new run
-	// is started and checks skip.
-	LiveWriteBudget = 400
-	// liveRunsPerKey keeps a live run below the seed's 30 runs per key.
-	liveRunsPerKey = 28
-	// livePropertyRuns caps the runs the property checks (and their
-	// shrinking) may start on a live deployment.
-	livePropertyRuns = 8
-)
-
-func poolOf(env *suite.Env) *pool {
-	v, _ := env.Shared.Once("phantom-press/pool", func() (any, error) { return &pool{}, nil })
-	return v.(*pool)
-}
-
-// spent reports, for a live target, why no further run may be started.
-func (p *pool) spent(env *suite.Env) string {
-	switch {
-	case !env.Live():
-		return ""
-	case env.MaxWrites == 0 && p.writes >= LiveWriteBudget:
-		return fmt.Sprintf("the kit's live write budget (%d writes) is spent", LiveWriteBudget)
-	case p.cur != nil && p.cur.runs >= liveRunsPerKey:
-		return fmt.Sprintf("the agent started %d runs today; the seed allows 30 per key", p.cur.runs)
-	}
-	return ""
 }
 
 // world is one scenario's state.
@@ -137,7 +76,13 @@ func (w *world) do(ctx context.Context, method, path string, key string, body an
 		p := poolOf(w.env)
 		p.mu.Lock()
 		p.writes++
+		spent := p.throwaways[key]
 		p.mu.Unlock()
+		if w.env.Live() && !spent {
+			if err := p.plan.Write(); err != nil {
+				return nil, err
+			}
+		}
 		if w.me != nil && key == w.me.Key {
 			w.me.writes++
 		}
@@ -184,7 +129,16 @@ func (w *world) identity(ctx context.Context) (*identity, error) {
 	if why := p.spent(w.env); why != "" {
 		return nil, verdict.Skipf("%s", why)
 	}
+	if w.env.Live() && p.cur != nil && p.full(p.cur) {
+		p.cur = nil // its share is spent: the plan allows another agent
+	}
 	if p.cur == nil {
+		if w.env.Live() {
+			if err := p.plan.Identity(); err != nil {
+				return nil, err
+			}
+			p.agents++
+		}
 		p.n++
 		id, err := w.register(ctx, fmt.Sprintf("pp-conformance-%d", p.n))
 		if err != nil {
@@ -240,6 +194,11 @@ func (w *world) startRun(ctx context.Context, budget int, seed *string) error {
 // startRunAs starts a run for me.
 func (w *world) startRunAs(ctx context.Context, me *identity, budget int, seed *string) error {
 	w.me = me
+	if w.env.Live() {
+		if err := poolOf(w.env).plan.Run(); err != nil {
+			return err
+		}
+	}
 	body := map[string]any{"budget_turns": budget}
 	if seed != nil {
 		body["seed"] = *seed

@@ -11,7 +11,7 @@ import (
 
 func TestPlanSpendsTheDocumentedLimitsLessWhatToKeep(t *testing.T) {
 	p := quota.NewPlanner(quota.Limits{Identities: 200, Runs: 30, Writes: 1000}, quota.Limits{Identities: 199, Runs: 2}, 400)
-	if got, want := p.Plan(), (quota.Limits{Identities: 1, Runs: 28, Writes: 400}); got != want {
+	if got, want := p.Plan(), (quota.Limits{Identities: 1, Runs: 28, Writes: 400, AllWrites: -1}); got != want {
 		t.Fatalf("plan %+v, want %+v", got, want)
 	}
 	want := "plan: 1 identity (200 a day documented), 28 runs (30 a day documented), 400 writes (1000 a day documented; --max-writes 400)"
@@ -59,5 +59,29 @@ func TestPlannerIsSafeForConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if granted != 50 {
 		t.Errorf("granted %d writes of a plan of 50", granted)
+	}
+}
+
+func TestAgentPlanSpendsPerIdentityWithinTheServerWideWrites(t *testing.T) {
+	documented := quota.Limits{Identities: 200, Runs: 30, Writes: 1000, AllWrites: 3000}
+	keep := quota.Limits{Identities: 100, Runs: 2, Writes: 100, AllWrites: 600}
+	p := quota.NewAgentPlanner(documented, keep, 0, 4)
+	if got, want := p.Total(), (quota.Limits{Identities: 4, Runs: 112, Writes: 2400, AllWrites: 2400}); got != want {
+		t.Fatalf("total %+v, want %+v", got, want)
+	}
+	if got := p.Plan(); got.Runs != 28 || got.Writes != 900 {
+		t.Errorf("per identity %+v, want 28 runs and 900 writes", got)
+	}
+	want := "plan: 4 identities (200 a day documented; --max-agents 4), 112 runs (28 per identity; 30 a day documented), " +
+		"2400 writes (900 per identity; 1000 a day documented; 3000 a day for all agents)"
+	if p.String() != want {
+		t.Errorf("String() = %q\nwant        %q", p.String(), want)
+	}
+	capped := quota.NewAgentPlanner(documented, keep, 150, 4)
+	if got := capped.Total().Writes; got != 150 {
+		t.Errorf("--max-writes 150: %d writes planned", got)
+	}
+	if got := capped.Plan().Writes; got != 150 {
+		t.Errorf("--max-writes 150: %d writes per identity", got)
 	}
 }

@@ -46,6 +46,9 @@ type jsonProtocol struct {
 	MustChecked   int                 `json:"must_checked"`
 	MustTotal     int                 `json:"must_total"`
 	UncheckedMust []verdict.Unchecked `json:"unchecked_must"`
+	// MustNotLive are the unchecked MUST rules a live plan said no live
+	// run can check (omitted against the embedded reference).
+	MustNotLive []verdict.Unchecked `json:"must_not_live,omitempty"`
 }
 
 // jsonRule is one rule of the catalogue with its folded status and checks.
@@ -142,7 +145,7 @@ func jsonSummary(r *verdict.Report) map[string]jsonProtocol {
 			Title: p.Title, Target: p.Target, Contract: p.Seed,
 			Counts: counts, Total: tally[name].Total(),
 			RulesTotal: len(p.Rules), RulesCovered: covered(p, r),
-			MustChecked: checked, MustTotal: total, UncheckedMust: unchecked,
+			MustChecked: checked, MustTotal: total, UncheckedMust: unchecked, MustNotLive: p.NotLive,
 		}
 	}
 	return out

@@ -34,8 +34,9 @@ func Summary(w io.Writer, r *verdict.Report) {
 	}
 	fmt.Fprintln(w)
 	for _, name := range protocolNames(r) {
-		checked, total, _ := r.MustCoverage(protocolInfo(r, name))
-		fmt.Fprintf(w, "%s: MUST rules checked on this target: %d/%d\n", name, checked, total)
+		p := protocolInfo(r, name)
+		checked, total, _ := r.MustCoverage(p)
+		fmt.Fprintf(w, "%s: MUST rules checked on this target: %d/%d%s\n", name, checked, total, liveNote(checked, total, p))
 	}
 	fmt.Fprintln(w, resultLine(r))
 }
@@ -141,4 +142,17 @@ func field(w io.Writer, name, value string) {
 // staleMessage explains a stale --baseline entry.
 func staleMessage(e verdict.BaselineEntry) string {
 	return fmt.Sprintf("%s is listed as a known failure (%s) but no longer fails: remove it from the baseline", e.Key(), e.Reason)
+}
+
+// liveNote tells, for a live run whose plan named MUST rules no live run
+// can check, how many of the others were checked.
+func liveNote(checked, total int, p verdict.ProtocolInfo) string {
+	if len(p.NotLive) == 0 {
+		return ""
+	}
+	checkable := total - len(p.NotLive)
+	if checked >= checkable {
+		return fmt.Sprintf(" (every live-checkable one: %d need what no live run has, named in the plan)", len(p.NotLive))
+	}
+	return fmt.Sprintf(" (%d of the %d live-checkable; %d need what no live run has, named in the plan)", checked, checkable, len(p.NotLive))
 }

@@ -109,15 +109,16 @@ func (e *Env) SignedPush(baseURL string, signer driver.Signer, validators ...dri
 }
 
 // Quota returns the run's one quota planner for this protocol, made on
-// first use from the documented daily limits less what to keep, and capped
-// by --max-writes. Every scenario and property of the protocol shares it.
+// first use (or before the first request, from Protocol.Quota) from the
+// documented daily limits less what to keep, with up to --max-agents
+// identities, and capped by --max-writes. Every scenario and property of the protocol shares it.
 func (e *Env) Quota(documented, keep quota.Limits) (*quota.Planner, error) {
 	l, err := e.linked()
 	if err != nil {
 		return nil, err
 	}
 	v, err := e.Shared.Once("quota planner "+l.pr.p.Name, func() (any, error) {
-		return quota.NewPlanner(documented, keep, l.pr.cfg.MaxWrites), nil
+		return l.pr.newPlanner(documented, keep), nil
 	})
 	if err != nil {
 		return nil, err

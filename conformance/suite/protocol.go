@@ -104,6 +104,10 @@ type Protocol struct {
 	// Vector recomputes the expected value of one known-answer vector of the
 	// given kind from its input, with the reference code.
 	Vector func(kind string, input json.RawMessage) (any, error)
+	// Quota, when set, is what the protocol may spend of a live
+	// deployment: the runner prints its plan before the first write
+	// (liveplan.go) and Env.Quota hands out the same planner.
+	Quota *QuotaPlan
 }
 
 // ReferenceConfig configures a reference server; it lives on the
@@ -131,6 +135,9 @@ type Env struct {
 	// MaxWrites is the run's --max-writes (0: not set), for protocols that
 	// plan their own spending against a live target.
 	MaxWrites int
+	// ExhaustQuotas is the run's --exhaust-quotas: scenarios tagged
+	// @exhaust may spend a throwaway identity's whole daily allowance.
+	ExhaustQuotas bool
 	// links hands out the other transports' drivers (env.go).
 	links *links
 }

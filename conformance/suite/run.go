@@ -43,7 +43,17 @@ type Config struct {
 	Checks    int
 	Rate      float64
 	MaxWrites int
-	Timeout   time.Duration
+	// MaxAgents bounds the identities a live run registers to spread its
+	// work under per-key limits (--max-agents; 0: DefaultMaxAgents).
+	MaxAgents int
+	// ExhaustQuotas runs the @exhaust scenarios against a live target
+	// (--exhaust-quotas): they spend a throwaway identity's whole daily
+	// allowance to reach the documented limits.
+	ExhaustQuotas bool
+	// Plan receives the live plan of each protocol before its first
+	// request (liveplan.go); nil discards it.
+	Plan    io.Writer
+	Timeout time.Duration
 	// Progress receives live progress; nil discards it.
 	Progress Progress
 	// CaseDir is where failing cases are written for `conformance replay`;
@@ -168,6 +178,11 @@ func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
 	}
 	if len(scenarios)+len(props) == 0 {
 		return // the selection is not empty, the other shards run it
+	}
+	if pr.ref == nil {
+		left := pr.notLiveMust(scenarios, props)
+		pr.printPlan(scenarios, props, left)
+		rep.Protocols[len(rep.Protocols)-1].NotLive = blockedOnly(left)
 	}
 	r.cfg.Progress.Start(p.Name, len(scenarios)+len(props))
 	rep.Results = append(rep.Results, pr.runFeatures(ctx)...)
@@ -307,7 +322,7 @@ func oasRule(cat *spec.Catalogue) string {
 func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 	return &Env{HTTP: pr.drv.WithRecorder(rec), Catalogue: pr.cat, Seed: pr.cfg.Seed,
 		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites,
-		links: &links{pr: pr, rec: rec}}
+		ExhaustQuotas: pr.cfg.ExhaustQuotas, links: &links{pr: pr, rec: rec}}
 }
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {

@@ -24,6 +24,10 @@ type ProtocolInfo struct {
 	Target string     `json:"target"`
 	Seed   string     `json:"seed_contract"`
 	Rules  []RuleInfo `json:"rules"`
+	// NotLive are the MUST rules a live run's plan said it cannot check
+	// (white-box control, a daily reset, an opt-in it was not given), with
+	// why; empty against the embedded reference.
+	NotLive []Unchecked `json:"not_live,omitempty"`
 }
 
 // Report is everything one run produced; every report format renders it.

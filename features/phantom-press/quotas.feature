@@ -1,7 +1,8 @@
 @phantom-press
 Feature: Daily quotas
   Quota scenarios drive the embedded reference's quota counters and clock;
-  against a live deployment they are skipped so its quota is never spent.
+  against a live deployment they are skipped so its quota is never spent,
+  unless --exhaust-quotas lets throwaway agents spend a whole allowance.
 
   @PP-QUOTA-WRITES-AGENT @control
   Rule: an agent makes at most 1000 writes per day
