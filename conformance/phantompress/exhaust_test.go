@@ -8,7 +8,7 @@ import (
 	"github.com/agentgames/conformance/conformance/phantompress"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
-	pp "github.com/agentgames/conformance/reference/phantompress"
+	pp "github.com/agentgames/conformance/reference/phantompress/server"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
 

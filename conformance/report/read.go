@@ -60,7 +60,9 @@ func docProtocols(doc jsonDoc) []string {
 // protocolFromDoc rebuilds one protocol's entry and catalogue.
 func protocolFromDoc(doc jsonDoc, name string) verdict.ProtocolInfo {
 	s := doc.Summary[name]
-	info := verdict.ProtocolInfo{Name: name, Title: s.Title, Target: s.Target, Seed: s.Contract}
+	// The live plan's not-live MUST rules travel too, so a merged report's
+	// MUST line and must_not_live say what each shard's did.
+	info := verdict.ProtocolInfo{Name: name, Title: s.Title, Target: s.Target, Seed: s.Contract, NotLive: s.MustNotLive}
 	var ids []string
 	for id, rule := range doc.Rules {
 		if rule.Protocol == name && rule.Catalogued {
