@@ -59,11 +59,10 @@ type Watcher interface {
 
 // Auditor collects the findings of every protocol's watcher, per agent.
 type Auditor struct {
-	mu       sync.Mutex
-	agents   map[string]*AgentRecord
-	now      func() time.Time
-	maxBody  int
-	onRecord func(agent string, f Finding)
+	mu      sync.Mutex
+	agents  map[string]*AgentRecord
+	now     func() time.Time
+	maxBody int
 }
 
 // AgentRecord is what the audit saw of one agent.
