@@ -86,7 +86,7 @@ func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
 		require.True(t, ok)
 		var logs bytes.Buffer
 		base := serveFaulted(t, []*suite.Protocol{p}, rate, &logs)
-		code, out, errOut := run("run", "--target", base, "--protocol", name, "--seed", "3", "--cases", t.TempDir())
+		code, out, errOut := run("run", "--target", base, "--protocol", name, "--seed", "3", "--checks", "2", "--cases", t.TempDir())
 		assert.NotEqual(t, 1, code, "%s: %s\n%s", name, tail(out), errOut)
 		assert.NotContains(t, out, "... FAIL", name)
 		assert.Contains(t, logs.String(), "fault injected: ", "%s: the run met no fault", name)
