@@ -70,9 +70,9 @@ func (c *client) progress(ctx context.Context, a *agent) (progressDoc, error) {
 
 // openSession opens a session with the exact body {} (FORGE-SESSION-EMPTY-BODY).
 func (c *client) openSession(ctx context.Context, a *agent) (*sessionDoc, *driver.Response, error) {
-	resp, err := c.do(ctx, a, driver.Request{Method: http.MethodPost, Path: "/api/sessions", Raw: []byte(`{}`), Allow: []int{429}})
+	resp, err := c.sendWaiting(ctx, a, driver.Request{Method: http.MethodPost, Path: "/api/sessions", Raw: []byte(`{}`), Allow: []int{429}})
 	if err != nil {
-		return nil, nil, err
+		return nil, resp, err
 	}
 	if resp.Status/100 != 2 {
 		return nil, resp, nil
@@ -100,18 +100,25 @@ func (c *client) mustOpen(ctx context.Context, a *agent) (*sessionDoc, error) {
 	return s, err
 }
 
-// post sends a write, waiting out a 429's Retry-After a few times: a
-// rate-limited request was not processed, so sending it again is safe
-// (FORGE-RATE-LIMIT).
+// post sends a write, waiting out a 429's Retry-After a few times
+// (sendWaiting).
 func (c *client) post(ctx context.Context, a *agent, path string, body any) (*driver.Response, error) {
+	return c.sendWaiting(ctx, a, driver.Request{Method: http.MethodPost, Path: path, JSON: body, Allow: []int{429}})
+}
+
+// sendWaiting sends a write, waiting out a 429's Retry-After a few times:
+// a rate-limited request was not processed, so sending it again is safe
+// (FORGE-RATE-LIMIT), and a documented rate limit says nothing about the
+// rule under test. A 429 that lasts is a harness error, never a verdict.
+func (c *client) sendWaiting(ctx context.Context, a *agent, req driver.Request) (*driver.Response, error) {
 	for attempt := 0; ; attempt++ {
-		resp, err := c.do(ctx, a, driver.Request{Method: http.MethodPost, Path: path, JSON: body, Allow: []int{429}})
+		resp, err := c.do(ctx, a, req)
 		if err != nil || resp.Status != http.StatusTooManyRequests {
 			return resp, err
 		}
 		if attempt >= 5 {
 			// Still rate-limited: the target is busy, which no rule judges.
-			return nil, verdict.Errorf("POST %s still answers 429 after %d waits for Retry-After", path, attempt)
+			return nil, verdict.Errorf("%s %s still answers 429 after %d waits for Retry-After", req.Method, req.Path, attempt)
 		}
 		wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
 		select {
