@@ -99,6 +99,10 @@ func Gateway() *suite.Protocol {
 	p.Vector = nil // the signing vectors are the push side's
 	p.WebSocketPaths = []string{"/agent/connect"}
 	p.Flags = gatewayFlags
+	// The reference platform's documented development admin token, so a
+	// live run against `conformance serve` reaches the stake-tier admin
+	// checks too (serve prints it on its flags line).
+	p.ServeFlags = []string{"--admin-token", server.AdminToken}
 	// The contract's one public HTTP read: the enabled stake tiers of
 	// Goofspiel, the game ranked matchmaking pairs.
 	p.Preflight = stakesPath
