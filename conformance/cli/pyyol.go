@@ -66,33 +66,50 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 
 // simulatePush plays the platform against a push endpoint.
 func simulatePush(target, secret string, seed uint64, stdout, stderr io.Writer) int {
-	if secret == "" {
-		fmt.Fprintln(stderr, "conformance simulate: --target needs --secret (the endpoint secret)")
-		return ExitError
+	push, secrets, code := simulatedPlatform(target, secret, stderr)
+	if push == nil {
+		return code
 	}
-	base, err := suite.ResolveBase(target, agent.BasePath)
-	if err != nil {
-		fmt.Fprintln(stderr, "conformance simulate:", err)
-		return ExitError
-	}
-	secrets := &driver.Secrets{}
-	push := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: strings.TrimSuffix(base, "/turn"), Secrets: secrets, Timeout: 30 * time.Second},
-		driver.NewHMACSigner(secret, driver.PyyolScheme(), secrets)).WithRecorder(&driver.Recorder{})
 	ref := &pyyol.Referee{Push: push, Seed: seed}
 	res, err := ref.Play(context.Background())
 	for i, mv := range ref.Moves {
 		fmt.Fprintf(stdout, "round %2d  agent bids %2d\n", i, mv.Card)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "FAIL:", secrets.Redact(err.Error()))
-		var f *verdict.Failure
-		if errors.As(err, &f) {
-			return ExitFail
-		}
-		return ExitError
+		return simulationFailed(err, secrets, stderr)
 	}
 	fmt.Fprintf(stdout, "PASS — %d legal moves; winner %s, scores %v\n", len(ref.Moves), winnerName(res.Winner, 0), res.Scores)
 	return ExitPass
+}
+
+// simulatedPlatform is the signed push driver a simulation plays the
+// platform with, or nil and the exit code when the flags do not allow one.
+// The secret is registered so no line the simulation prints can show it.
+func simulatedPlatform(target, secret string, stderr io.Writer) (*driver.SignedHTTP, *driver.Secrets, int) {
+	if secret == "" {
+		fmt.Fprintln(stderr, "conformance simulate: --target needs --secret (the endpoint secret)")
+		return nil, nil, ExitError
+	}
+	base, err := suite.ResolveBase(target, agent.BasePath)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance simulate:", err)
+		return nil, nil, ExitError
+	}
+	secrets := &driver.Secrets{}
+	push := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: strings.TrimSuffix(base, "/turn"), Secrets: secrets, Timeout: 30 * time.Second},
+		driver.NewHMACSigner(secret, driver.PyyolScheme(), secrets)).WithRecorder(&driver.Recorder{})
+	return push, secrets, ExitPass
+}
+
+// simulationFailed prints a simulation's failure, redacted, and maps it to
+// the exit code: a broken rule fails, anything else is a harness error.
+func simulationFailed(err error, secrets *driver.Secrets, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "FAIL:", secrets.Redact(err.Error()))
+	var f *verdict.Failure
+	if errors.As(err, &f) {
+		return ExitFail
+	}
+	return ExitError
 }
 
 func winnerName(w, seat int) string {

@@ -5,22 +5,16 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/pyyol"
-	"github.com/agentgames/conformance/conformance/suite"
-	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/agentgames/conformance/reference/pyyol/agent"
 	"github.com/agentgames/conformance/reference/pyyol/mafia"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 	"github.com/agentgames/conformance/reference/skeleton"
@@ -62,30 +56,17 @@ func isRole(r string) bool {
 
 // simulateMafiaPush plays the platform against a push endpoint.
 func simulateMafiaPush(target, secret string, seed uint64, seat int, role string, stdout, stderr io.Writer) int {
-	if secret == "" {
-		fmt.Fprintln(stderr, "conformance simulate: --target needs --secret (the endpoint secret)")
-		return ExitError
+	push, secrets, code := simulatedPlatform(target, secret, stderr)
+	if push == nil {
+		return code
 	}
-	base, err := suite.ResolveBase(target, agent.BasePath)
-	if err != nil {
-		fmt.Fprintln(stderr, "conformance simulate:", err)
-		return ExitError
-	}
-	secrets := &driver.Secrets{}
-	push := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: strings.TrimSuffix(base, "/turn"), Secrets: secrets, Timeout: 30 * time.Second},
-		driver.NewHMACSigner(secret, driver.PyyolScheme(), secrets)).WithRecorder(&driver.Recorder{})
 	ref := &pyyol.MafiaReferee{Referee: pyyol.Referee{Push: push, Seed: seed}, Seat: seat, Role: role}
 	out, err := ref.Play(context.Background())
 	for i, mv := range ref.Turns {
 		fmt.Fprintf(stdout, "turn %2d  agent %s\n", i, describeMafiaMove(mv))
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "FAIL:", secrets.Redact(err.Error()))
-		var f *verdict.Failure
-		if errors.As(err, &f) {
-			return ExitFail
-		}
-		return ExitError
+		return simulationFailed(err, secrets, stderr)
 	}
 	fmt.Fprintf(stdout, "PASS — %d legal moves; %s won on day %d; the agent was a %s\n", len(ref.Turns), out.Winner, out.Day, out.Roles[seat])
 	return ExitPass
