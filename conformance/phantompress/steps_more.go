@@ -81,8 +81,8 @@ func (w *world) fetchWithoutKey(ctx context.Context, what string) error {
 // requestSucceeds checks that the request was answered 200 (the scenario's
 // rule).
 func (w *world) requestSucceeds() error {
-	if w.status != http.StatusOK {
-		return verdict.Failf(w.rule(), 200, w.status, "%s", clip(w.body))
+	if w.Status() != http.StatusOK {
+		return verdict.Failf(w.rule(), 200, w.Status(), "%s", clip(w.Body()))
 	}
 	return nil
 }
@@ -91,10 +91,10 @@ func (w *world) requestSucceeds() error {
 // its answer and redacting the API key it gets.
 func (w *world) registerWithOwner(ctx context.Context) error {
 	_, err := w.do(ctx, http.MethodPost, "/register", "", map[string]string{"name": "pp-owned", "owner": "conformance"}, nil)
-	if err == nil && created2xx(w.status) {
+	if err == nil && created2xx(w.Status()) {
 		poolOf(w.env).regs++
 		w.reg = map[string]any{}
-		json.Unmarshal(w.body, &w.reg)
+		json.Unmarshal(w.Body(), &w.reg)
 		if key, ok := w.reg["api_key"].(string); ok {
 			w.env.HTTP.Secrets().Add(key)
 		}
@@ -106,8 +106,8 @@ func (w *world) registerWithOwner(ctx context.Context) error {
 // the seed's client reads (PP-ACTION-RESPONSE).
 func (w *world) actionResponseFields() error {
 	for _, k := range []string{"ok", "turn", "narrative", "state", "events", "available_actions"} {
-		if !hasKey(w.body, k) {
-			return verdict.Failf("PP-ACTION-RESPONSE", "ok, turn, narrative, state, events, available_actions", clip(w.body), "no %q", k)
+		if !hasKey(w.Body(), k) {
+			return verdict.Failf("PP-ACTION-RESPONSE", "ok, turn, narrative, state, events, available_actions", clip(w.Body()), "no %q", k)
 		}
 	}
 	return nil
@@ -117,10 +117,10 @@ func (w *world) actionResponseFields() error {
 // client reads, at case 1 with the initial trust and the given status
 // (PP-STATE-CLIENT-FIELDS).
 func (w *world) stateClientFields(status string) error {
-	has := stateKeys(w.body)
+	has := stateKeys(w.Body())
 	for _, k := range []string{"case_no", "turn", "trust", "ap", "status"} {
 		if !has[k] {
-			return verdict.Failf("PP-STATE-CLIENT-FIELDS", "state.case_no, turn, trust, ap, status", clip(w.body), "no state.%s", k)
+			return verdict.Failf("PP-STATE-CLIENT-FIELDS", "state.case_no, turn, trust, ap, status", clip(w.Body()), "no state.%s", k)
 		}
 	}
 	if s := w.last.State; s.Status != status || s.CaseNo != 1 || s.Trust != engine.TrustInit {
