@@ -120,24 +120,24 @@ func (w *world) submitWrong(ctx context.Context, kind string) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	body, rule, _ := wrongReading(kind, rngFor(w.env.Seed))
 	w.rule = rule
 	resp, err := w.publish(ctx, w.me, "kit-"+randomHex(8), body)
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
 // rejectedJudged: a rejected package appends nothing; the code is the
 // kit's choice and only warns.
 func (w *world) rejectedJudged(ctx context.Context, want string) error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 4 {
-		return verdict.Failf(w.rule, "the package rejected", w.last.Status, "%s", w.env.HTTP.Secrets().Clip(w.last.Body))
+	if w.Last.Status/100 != 4 {
+		return verdict.Failf(w.rule, "the package rejected", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
 	}
-	if got := code(w.last); got != want {
+	if got := code(w.Last); got != want {
 		w.note("FORGE-REF-ERROR-CODES", want, got, "the rejection's code")
 	}
 	return w.chainUnchanged(ctx, w.rule)
@@ -148,8 +148,8 @@ func (w *world) chainUnchanged(ctx context.Context, rule string) error {
 	if err != nil {
 		return err
 	}
-	if after != w.before {
-		return verdict.Failf(rule, w.before, after, "the chain length changed")
+	if after != w.Before {
+		return verdict.Failf(rule, w.Before, after, "the chain length changed")
 	}
 	return nil
 }
@@ -168,7 +168,7 @@ func (w *world) malformedKeys(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	body := acceptable(rngFor(w.env.Seed))
 	for _, key := range []string{"short12", strings.Repeat("k", 129), "kit-é-" + randomHex(4)} {
 		resp, err := w.publish(ctx, w.me, key, body)
@@ -275,7 +275,7 @@ func (w *world) retries(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	other := clone(w.authored.body)
 	other["difficulty"] = 7
 	changed := clone(w.authored.body)
@@ -331,7 +331,7 @@ func (w *world) duplicates(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	copied := clone(w.authored.body)
 	copied["id"] = "kit-" + randomHex(6)
 	reused := acceptable(rngFor(w.env.Seed + 1))
@@ -363,12 +363,12 @@ func (w *world) repair(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	fixed := clone(w.authored.body)
 	fixed["id"] = w.authored.levelID + "-r"
 	fixed["public"].(map[string]any)["rules"] = "Repaired: " + fixed["public"].(map[string]any)["rules"].(string)
 	resp, err := w.publish(ctx, w.me, "kit-repair-"+randomHex(8), fixed)
-	w.last = resp
+	w.Last = resp
 	if err == nil && resp.Status/100 == 2 {
 		w.authored.accepted++
 	}
@@ -377,8 +377,8 @@ func (w *world) repair(ctx context.Context) error {
 
 func (w *world) repairJudged(ctx context.Context) error {
 	var pub publication
-	if w.last.Status/100 != 2 || w.last.Decode("FORGE-REPAIR-APPENDS", &pub) != nil || pub.Publication.Position != w.before+1 {
-		return verdict.Failf("FORGE-REPAIR-APPENDS", "the repair at position "+itoa(w.before+1), w.last.Status, "%s", w.env.HTTP.Secrets().Clip(w.last.Body))
+	if w.Last.Status/100 != 2 || w.Last.Decode("FORGE-REPAIR-APPENDS", &pub) != nil || pub.Publication.Position != w.Before+1 {
+		return verdict.Failf("FORGE-REPAIR-APPENDS", "the repair at position "+itoa(w.Before+1), w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
 	}
 	return nil
 }
