@@ -34,7 +34,10 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	settleSteps(sc, w)
 	lawSteps(sc, w)
 	quotaSteps(sc, w)
-	moreSteps(sc, w)
+	backingSteps(sc, w)
+	accessSteps(sc, w)
+	clientFieldSteps(sc, w)
+	bonusSteps(sc, w)
 	fireSteps(sc, w)
 	fallbackSteps(sc, w)
 }

@@ -45,7 +45,7 @@ type world struct {
 	first            *created
 	second           *created
 	reg              map[string]any
-	fire             fire10 // the two runs of the "trust between 1 and 10" scenario
+	fire             firingPair // the two runs of the "trust between 1 and 10" scenario
 	// tags are the scenario's tags, without @.
 	tags []string
 	// against counts the answers hedged against an official record.
