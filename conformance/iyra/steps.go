@@ -41,7 +41,7 @@ type world struct {
 
 // Steps registers every Iyra step on sc for one scenario.
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
-	w := &world{client: &client{env: env}, played: map[string][]iyra.Action{}}
+	w := &world{client: newClient(env), played: map[string][]iyra.Action{}}
 	w.Bind(sc, env)
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		for _, t := range s.Tags {
