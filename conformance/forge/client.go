@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -72,6 +73,11 @@ func (c *client) get(ctx context.Context, a *agent, path, rule string, v any) (*
 	resp, err := c.do(ctx, a, driver.Request{Method: http.MethodGet, Path: path})
 	if err != nil {
 		return nil, err
+	}
+	if resp.Status == http.StatusUnauthorized && a != nil {
+		// A fresh key sent as the contract's Bearer token was refused.
+		return resp, verdict.Failf("FORGE-BEARER", "the agent's key accepted as a Bearer token", resp.Status,
+			"GET %s: %s", path, c.env.HTTP.Secrets().Clip(resp.Body))
 	}
 	if resp.Status != http.StatusOK {
 		return resp, verdict.Failf(rule, "200", resp.Status, "GET %s: %s", path, c.env.HTTP.Secrets().Clip(resp.Body))
@@ -155,6 +161,57 @@ func findKey(v any, keys []string) string {
 		}
 	}
 	return ""
+}
+
+// findKeyWord returns the first key anywhere in a JSON document one of
+// whose words (camelCase, snake_case, kebab-case) is word or its plural,
+// in any case: "tier" finds difficultyTier and tiers, not atFrontier.
+func findKeyWord(v any, word string) string {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			for _, part := range keyWords(k) {
+				if part == word || part == word+"s" {
+					return k
+				}
+			}
+			if found := findKeyWord(c, word); found != "" {
+				return found
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if found := findKeyWord(c, word); found != "" {
+				return found
+			}
+		}
+	}
+	return ""
+}
+
+// keyWords splits a JSON key into its lower-case words.
+func keyWords(k string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = nil
+		}
+	}
+	for _, r := range k {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+			flush()
+		case unicode.IsUpper(r):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return words
 }
 
 // randomHex returns n random bytes in hex, for nicknames, ids and keys
