@@ -43,6 +43,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	moreSteps(sc, w)
 	fireSteps(sc, w)
 	fallbackSteps(sc, w)
+	runLogSteps(sc, w)
 }
 
 // rule names the rule a generic step (a status, a refusal, an unchanged
