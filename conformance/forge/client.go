@@ -163,30 +163,44 @@ func findKey(v any, keys []string) string {
 	return ""
 }
 
-// findKeyWord returns the first key anywhere in a JSON document one of
-// whose words (camelCase, snake_case, kebab-case) is word or its plural,
-// in any case: "tier" finds difficultyTier and tiers, not atFrontier.
-func findKeyWord(v any, word string) string {
+// tierInLevel returns a key naming a tier (difficultyTier, tier, tiers;
+// not atFrontier) in any object of a JSON document that describes a level
+// (one with a position, levelId, title or rules), "" when there is none:
+// an account's tier elsewhere is no difficulty tier.
+func tierInLevel(v any) string {
 	switch x := v.(type) {
 	case map[string]any:
-		for k, c := range x {
-			for _, part := range keyWords(k) {
-				if part == word || part == word+"s" {
-					return k
+		if describesLevel(x) {
+			for k := range x {
+				for _, part := range keyWords(k) {
+					if part == "tier" || part == "tiers" {
+						return k
+					}
 				}
 			}
-			if found := findKeyWord(c, word); found != "" {
+		}
+		for _, c := range x {
+			if found := tierInLevel(c); found != "" {
 				return found
 			}
 		}
 	case []any:
 		for _, c := range x {
-			if found := findKeyWord(c, word); found != "" {
+			if found := tierInLevel(c); found != "" {
 				return found
 			}
 		}
 	}
 	return ""
+}
+
+func describesLevel(o map[string]any) bool {
+	for _, k := range []string{"position", "levelId", "title", "rules"} {
+		if _, ok := o[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // keyWords splits a JSON key into its lower-case words.

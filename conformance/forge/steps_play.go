@@ -92,7 +92,7 @@ func (w *world) nothingPrivate() error {
 		case k != "":
 			return verdict.Failf("FORGE-PRIVATE-SERVER-ONLY", "no private material", "field "+k, "an answer to a solver carries private material")
 		}
-		if k := findKeyWord(doc, "tier"); k != "" {
+		if k := tierInLevel(doc); k != "" {
 			return verdict.Failf("FORGE-NO-DIFFICULTY-TIERS", "no difficulty tier", "field "+k, "an answer to a solver carries a tier")
 		}
 	}
