@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -114,8 +115,14 @@ func containsPath(list []string, p string) bool {
 }
 
 // fillPath fills an OpenAPI path template with the agent's own id or
-// name; a template with any other parameter is left out.
+// name; a template with any other parameter is left out, and so is one
+// that could leave the target's origin once appended to its base URL
+// (keys go only to the target's own origin).
 func fillPath(template string, a *agent) (string, bool) {
+	if !strings.HasPrefix(template, "/") || strings.HasPrefix(template, "//") ||
+		strings.ContainsAny(template, "@\\?#") || strings.Contains(template, "..") {
+		return "", false
+	}
 	var b strings.Builder
 	rest := template
 	for {
@@ -132,9 +139,9 @@ func fillPath(template string, a *agent) (string, bool) {
 		param := strings.ToLower(rest[open+1 : open+end])
 		switch {
 		case strings.Contains(param, "name"):
-			b.WriteString(a.Name)
+			b.WriteString(url.PathEscape(a.Name))
 		case strings.Contains(param, "agent") || param == "id":
-			b.WriteString(a.ID)
+			b.WriteString(url.PathEscape(a.ID))
 		default:
 			return "", false
 		}

@@ -74,10 +74,25 @@ func (w *world) logRecordsEveryAction(ctx context.Context) error {
 	switch {
 	case missing != "":
 		return verdict.Failf("PP-RUN-LOG-FULL", "every action but status in the public log", clip(w.body), "%s", missing)
+	case statusLogged(w.body, w.taken):
+		// action_list: status (ターン非消費・ログ非記録 / not logged).
+		return verdict.Failf("PP-STATUS", "no status entry in the public log", clip(w.body), "the log's entries name the status action")
 	case unchecked != "":
 		return verdict.Skipf("unchecked: %s", unchecked)
 	}
 	return nil
+}
+
+// statusLogged reports whether a log that names its actions has an entry
+// naming status; a log naming nothing cannot tell.
+func statusLogged(body []byte, taken []takenAction) bool {
+	var v map[string]any
+	if json.Unmarshal(body, &v) != nil {
+		return false
+	}
+	delete(v, "state")
+	entries := entryList(arraysIn(v), taken)
+	return namesItsActions(entries, taken) && countNamed(entries, engine.ActStatus) > 0
 }
 
 // fetchRawLog reads the public log into w.body without decoding it into the

@@ -37,13 +37,18 @@ func dropsAction(action string) http.Handler {
 	})
 }
 
-// A log that leaves out the comments, the publishes or the looks is
-// caught, naming the full-log rule.
+// A log that leaves out the comments, the publishes, the looks or the
+// interviews is caught, naming the full-log rule; one that records the
+// status action is caught naming PP-STATUS (not logged).
 func TestALogMissingAnActionFails(t *testing.T) {
 	var cases []harness.Case
 	for _, action := range []string{"comment", "publish", "look", "interview"} {
 		cases = append(cases, harness.Case{Name: "the log leaves out every " + action, Rule: "PP-RUN-LOG-FULL", Target: dropsAction(action)})
 	}
+	cases = append(cases, harness.Case{Name: "the log records the status action", Rule: "PP-STATUS", Rules: []string{"PP-RUN-LOG-FULL"},
+		Target: editLog(func(m map[string]any, entries []any) {
+			m["log"] = append(entries, map[string]any{"seq": len(entries) + 1, "action": "status", "ok": true})
+		})})
 	harness.Test(t, Protocol, cases)
 }
 
