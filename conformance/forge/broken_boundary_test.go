@@ -16,6 +16,7 @@ import (
 func boundaryCases() []brokenCase {
 	return []brokenCase{
 		{"FORGE-KEY-UNRECOVERABLE", keyRecovery, false},
+		{"FORGE-KEY-UNRECOVERABLE", reRegistrationRecovers, false},
 		{"FORGE-BEARER", keyHeaderOnly, false},
 		{"FORGE-CHAIN-LINEAR", perAgentOrder, false},
 		{"FORGE-NO-DIFFICULTY-TIERS", func() http.Handler {
@@ -59,6 +60,39 @@ func keyRecovery() http.Handler {
 			if paths, ok := m["paths"].(map[string]any); ok && is(r, http.MethodGet, "/openapi.json") {
 				paths["/api/agent/credentials"] = map[string]any{"get": map[string]any{"summary": "Recover the practice key",
 					"responses": map[string]any{"200": map[string]any{"description": "the key"}}}}
+			}
+		}}
+}
+
+// reRegistrationRecovers answers a registration of a taken nickname with
+// the agent that holds it, key included: a lost key is recovered by
+// registering again.
+func reRegistrationRecovers() http.Handler {
+	var mu sync.Mutex
+	keys := map[string]string{} // nickname -> key
+	return tamper{h: ref(dsl.Dialect{}),
+		req: func(r *http.Request, body []byte) []byte {
+			var reg struct{ Name string }
+			if is(r, http.MethodPost, "/api/agents") && json.Unmarshal(body, &reg) == nil {
+				r.Header.Set("X-Nickname", reg.Name)
+			}
+			return body
+		},
+		resp: func(r *http.Request, st *int, m map[string]any) {
+			if !is(r, http.MethodPost, "/api/agents") {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			name := r.Header.Get("X-Nickname")
+			if k, ok := m["apiKey"].(string); ok {
+				keys[name] = k
+				return
+			}
+			if k, ok := keys[name]; ok {
+				*st = 200
+				delete(m, "error")
+				m["name"], m["apiKey"] = name, k
 			}
 		}}
 }

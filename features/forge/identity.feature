@@ -46,7 +46,8 @@ Feature: Practice identities
   @FORGE-KEY-UNRECOVERABLE
   Rule: the apiKey cannot be retrieved or recovered after registration
 
-    Scenario: no read the API describes hands a registered agent's key back
+    Scenario: no read the API describes and no second registration hands a registered agent's key back
       Given a newly registered agent
       When the agent calls every read the API description lists, as itself
+      And the agent registers again under its own nickname
       Then no answer carried the agent's key
