@@ -37,7 +37,7 @@ Feature: Practice identities
   @FORGE-BEARER @FORGE-AUTH-REQUIRED
   Rule: authenticated endpoints need a valid Bearer key
 
-    Scenario: requests without a key or with a wrong key are refused
+    Scenario: requests without a key or with a wrong key are refused, and the agent's own key is taken as a Bearer token
       Given a newly registered agent
       When the authenticated endpoints are called without a key and with a wrong key
       Then every call is refused with status 401
