@@ -145,3 +145,17 @@ func TestJudgeRunLog(t *testing.T) {
 		}
 	}
 }
+
+// statusLogged finds a status entry only in a log that names its actions.
+func TestStatusLogged(t *testing.T) {
+	taken := []takenAction{{"read", "d2"}}
+	for log, want := range map[string]bool{
+		`{"log":[{"action":"read","arg":"d2"},{"action":"status"}]}`:    true,
+		`{"log":[{"action":"read","arg":"d2"}],"state":{"x":"status"}}`: false,
+		`{"log":["- d2","status"]}`:                                     false,
+	} {
+		if got := statusLogged([]byte(log), taken); got != want {
+			t.Errorf("statusLogged(%s) = %v, want %v", log, got, want)
+		}
+	}
+}
