@@ -25,6 +25,7 @@ type world struct {
 	capped    bool
 	disabled  int
 	tags      []string
+	sightings []sighting
 }
 
 // Steps registers every FORGE step on sc for one scenario.
@@ -45,6 +46,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w.playSteps(sc)
 	w.rankingSteps(sc)
 	w.authoringSteps(sc)
+	w.boundarySteps(sc)
 }
 
 func (w *world) newAgent(ctx context.Context) error {

@@ -221,10 +221,13 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 		return nil, err
 	}
 	au := &authored{author: a, key: "kit-level-" + randomHex(12), body: acceptable(rngFor(w.env.Seed))}
-	resp, err := w.publish(ctx, a, au.key, au.body)
-	var he *verdict.HarnessError
-	if err != nil && errorAs(err, &he) {
+	resp, err := w.publishNamingPosition(ctx, au, before)
+	if err == nil && resp == nil {
 		resp, err = w.publish(ctx, a, au.key, au.body)
+		var he *verdict.HarnessError
+		if err != nil && errorAs(err, &he) {
+			resp, err = w.publish(ctx, a, au.key, au.body)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -241,6 +244,11 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 		return nil, err
 	}
 	au.levelID, au.position, au.accepted = pub.Publication.LevelID, pub.Publication.Position, 1
+	if named, ok := au.body["position"].(int); ok && au.position == named && named != before+1 {
+		w.note("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
+		return nil, verdict.Failf("FORGE-SERVER-POSITION", "the named position refused or ignored", au.position,
+			"a package naming position %d was published there", named)
+	}
 	if au.position != before+1 {
 		return nil, verdict.Failf("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
 	}
@@ -252,6 +260,28 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 		err = verdict.Failf("FORGE-APPEND", before+1, after, "the chain length after one accepted package")
 	}
 	return au, err
+}
+
+// positionAhead is how far past the tail the runner's first attempt asks
+// its level to go: a target honouring it is told apart from one appending
+// at the tail, and the level would sit past every agent's progress.
+const positionAhead = 100
+
+// publishNamingPosition first sends the logical level naming a position of
+// its own (FORGE-SERVER-POSITION: the package is refused or the position
+// ignored), under a key of its own. A refusal appends nothing and answers
+// nil, so the level then goes out as usual; an acceptance is the run's one
+// logical level, and au takes the key and body it went under.
+func (w *world) publishNamingPosition(ctx context.Context, au *authored, before int) (*driver.Response, error) {
+	named := clone(au.body)
+	named["position"] = before + positionAhead
+	key := "kit-level-" + randomHex(12)
+	resp, err := w.publish(ctx, au.author, key, named)
+	if err != nil || resp.Status/100 != 2 {
+		return nil, err
+	}
+	au.key, au.body = key, named
+	return resp, nil
 }
 
 func errorAs(err error, target **verdict.HarnessError) bool {

@@ -48,7 +48,7 @@ func (w *world) readsAndRenames(ctx context.Context) error {
 func (w *world) keyOnlyOnce() error {
 	for _, b := range w.bodies[1:] {
 		if strings.Contains(string(b), w.me.Key) {
-			return verdict.Failf("FORGE-KEY-UNRECOVERABLE", "the key in the registration only", "the key again", "a later answer carried it")
+			return verdict.Failf("FORGE-KEY-ONCE", "the key in the registration only", "the key again", "a later answer carried it")
 		}
 	}
 	if w.Last != nil && strings.Contains(string(w.Last.Body), "apiKey") {

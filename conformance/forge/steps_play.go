@@ -76,9 +76,10 @@ func (w *world) progressJudged(ctx context.Context) error {
 	return nil
 }
 
-// nothingPrivate scans every answer of the scenario for private fields
-// and the legacy difficulty (FORGE-PRIVATE-SERVER-ONLY,
-// FORGE-LEGACY-DIFFICULTY-HIDDEN, FORGE-NO-DIFFICULTY-TIERS).
+// nothingPrivate scans every answer of the scenario for private fields,
+// the legacy difficulty and a difficulty tier under any name
+// (FORGE-PRIVATE-SERVER-ONLY, FORGE-LEGACY-DIFFICULTY-HIDDEN,
+// FORGE-NO-DIFFICULTY-TIERS).
 func (w *world) nothingPrivate() error {
 	for _, b := range w.bodies {
 		var doc any
@@ -90,6 +91,9 @@ func (w *world) nothingPrivate() error {
 			return verdict.Failf("FORGE-LEGACY-DIFFICULTY-HIDDEN", "no difficulty", "field "+k, "an answer to a solver carries the legacy difficulty")
 		case k != "":
 			return verdict.Failf("FORGE-PRIVATE-SERVER-ONLY", "no private material", "field "+k, "an answer to a solver carries private material")
+		}
+		if k := tierInLevel(doc); k != "" {
+			return verdict.Failf("FORGE-NO-DIFFICULTY-TIERS", "no difficulty tier", "field "+k, "an answer to a solver carries a tier")
 		}
 	}
 	return nil
@@ -115,7 +119,7 @@ func (w *world) namedJudged(ctx context.Context) error {
 		return err
 	}
 	if p.CurrentLevel == nil || w.sess.Position != p.CurrentLevel.Position {
-		return verdict.Failf("FORGE-NO-LEVEL-SELECTION", "the session on the current level", w.sess.Position, "the {} session")
+		return verdict.Failf("FORGE-SESSION-CURRENT", "the session on the current level", w.sess.Position, "the {} session")
 	}
 	return nil
 }

@@ -76,7 +76,7 @@ func (w *world) logHoldsArgs(ctx context.Context) error {
 	if len(w.args) == 0 {
 		return verdict.Errorf("the scenario's accepted actions carried no argument")
 	}
-	if _, err := w.getLog(ctx); err != nil {
+	if err := w.fetchRawLog(ctx); err != nil {
 		return err
 	}
 	var v map[string]any

@@ -40,6 +40,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	bonusSteps(sc, w)
 	fireSteps(sc, w)
 	fallbackSteps(sc, w)
+	runLogSteps(sc, w)
 }
 
 // rule names the rule a generic step (a status, a refusal, an unchanged

@@ -53,6 +53,9 @@ type world struct {
 	// args are the IDs the scenario's accepted reads, interviews and
 	// answers named (documents, witnesses, questions), in order.
 	args []string
+	// taken are the scenario's accepted actions but status, in order, for
+	// the full-log check (runlog_check.go).
+	taken []takenAction
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }
@@ -279,6 +282,9 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		}
 		r.has = stateKeys(resp.Body)
 		w.last = &r
+		if r.OK {
+			w.recordTaken(action, arg)
+		}
 	}
 	if err := w.m.Check(action, arg, e, resp.Status, w.last); err != nil {
 		return err
