@@ -207,11 +207,11 @@ func (w *world) sessionByQuery(ctx context.Context) error {
 	if p.CurrentLevel == nil {
 		return verdict.Errorf("a new agent has no current level")
 	}
-	w.before = p.CurrentLevel.Position
-	next := w.before + 1
+	w.Before = p.CurrentLevel.Position
+	next := w.Before + 1
 	path := fmt.Sprintf("/api/sessions?position=%d&level=%d&levelPosition=%d", next, next, next)
 	resp, err := w.sendWaiting(ctx, w.me, driver.Request{Method: http.MethodPost, Path: path, Raw: []byte(`{}`), Allow: []int{429}})
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
@@ -219,14 +219,14 @@ func (w *world) sessionByQuery(ctx context.Context) error {
 // (FORGE-NO-LEVEL-SELECTION when it serves the level the query named,
 // FORGE-SESSION-CURRENT when it serves yet another one).
 func (w *world) queryIgnored() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 2 {
+	if w.Last.Status/100 != 2 {
 		return nil // refused: the agent chose nothing
 	}
 	var s sessionDoc
-	if err := w.last.Decode("FORGE-SESSION-CURRENT", &s); err != nil {
+	if err := w.Last.Decode("FORGE-SESSION-CURRENT", &s); err != nil {
 		return err
 	}
 	pos := s.Position
@@ -234,14 +234,14 @@ func (w *world) queryIgnored() error {
 		pos = s.Level.Position
 	}
 	switch pos {
-	case w.before:
+	case w.Before:
 		return nil
 	case 0:
 		return verdict.Skipf("unchecked: the session names no position")
-	case w.before + 1:
-		return verdict.Failf("FORGE-NO-LEVEL-SELECTION", w.before, pos, "a session opened with ?position=%d served that level", pos)
+	case w.Before + 1:
+		return verdict.Failf("FORGE-NO-LEVEL-SELECTION", w.Before, pos, "a session opened with ?position=%d served that level", pos)
 	}
-	return verdict.Failf("FORGE-SESSION-CURRENT", w.before, pos, "the session serves another level than the current one")
+	return verdict.Failf("FORGE-SESSION-CURRENT", w.Before, pos, "the session serves another level than the current one")
 }
 
 // clearedHidden: after a clear, the progress and the next session show

@@ -100,7 +100,7 @@ func levelContent(v *levelView) string {
 
 func (w *world) readSchema(ctx context.Context) error {
 	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/spec/puzzle.schema.json"})
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
@@ -108,14 +108,14 @@ func (w *world) readSchema(ctx context.Context) error {
 // property it gives it a constraint and leaves it out of `required`
 // (FORGE-LEGACY-DIFFICULTY-SCHEMA: optional-and-schema-validated).
 func (w *world) difficultyOptional() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusOK {
-		return verdict.Failf("FORGE-DOC-SCHEMA", 200, w.last.Status, "GET /spec/puzzle.schema.json without a key")
+	if w.Last.Status != http.StatusOK {
+		return verdict.Failf("FORGE-DOC-SCHEMA", 200, w.Last.Status, "GET /spec/puzzle.schema.json without a key")
 	}
 	var doc any
-	if json.Unmarshal(w.last.Body, &doc) != nil {
+	if json.Unmarshal(w.Last.Body, &doc) != nil {
 		return verdict.Skipf("unchecked: /spec/puzzle.schema.json is not JSON")
 	}
 	found := 0

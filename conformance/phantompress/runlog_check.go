@@ -70,13 +70,13 @@ func (w *world) logRecordsEveryAction(ctx context.Context) error {
 	if err := w.fetchRawLog(ctx); err != nil {
 		return err
 	}
-	missing, unchecked := judgeRunLog(w.body, w.taken)
+	missing, unchecked := judgeRunLog(w.Body(), w.taken)
 	switch {
 	case missing != "":
-		return verdict.Failf("PP-RUN-LOG-FULL", "every action but status in the public log", clip(w.body), "%s", missing)
-	case statusLogged(w.body, w.taken):
+		return verdict.Failf("PP-RUN-LOG-FULL", "every action but status in the public log", clip(w.Body()), "%s", missing)
+	case statusLogged(w.Body(), w.taken):
 		// action_list: status (ターン非消費・ログ非記録 / not logged).
-		return verdict.Failf("PP-STATUS", "no status entry in the public log", clip(w.body), "the log's entries name the status action")
+		return verdict.Failf("PP-STATUS", "no status entry in the public log", clip(w.Body()), "the log's entries name the status action")
 	case unchecked != "":
 		return verdict.Skipf("unchecked: %s", unchecked)
 	}
@@ -95,7 +95,7 @@ func statusLogged(body []byte, taken []takenAction) bool {
 	return namesItsActions(entries, taken) && countNamed(entries, engine.ActStatus) > 0
 }
 
-// fetchRawLog reads the public log into w.body without decoding it into the
+// fetchRawLog reads the public log into w.Body() without decoding it into the
 // kit's shape: the full-log checks need none, so a log in another shape
 // is still judged (a REFERENCE shape never ends a MUST check).
 func (w *world) fetchRawLog(ctx context.Context) error {
