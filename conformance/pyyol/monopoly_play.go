@@ -144,8 +144,9 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 		if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
 			return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
 		}
-		// The frame schemas of spec/pyyol/frames describe Goofspiel's
-		// payloads, so Monopoly frames are judged by the steps' checks.
+		// spec/pyyol/frames judges the frame, its view against
+		// monopoly-view.json and its events against monopoly-event.json.
+		m.g.env.HTTP.Recorder().Finding(checkFrameOf(raw, f.T, "monopoly"))
 		f.frame.raw = raw
 		return f.frame, nil
 	}
