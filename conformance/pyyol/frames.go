@@ -3,6 +3,7 @@ package pyyol
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -190,4 +191,31 @@ func frameGame(raw json.RawMessage, known string) string {
 		return f.Game
 	}
 	return known
+}
+
+var (
+	catalogueOnce sync.Once
+	catalogue     *spec.Catalogue
+)
+
+// binding reports whether a schema failure names a MUST rule.
+func binding(err error) bool {
+	catalogueOnce.Do(func() { catalogue, _ = spec.Load("pyyol") })
+	var f *verdict.Failure
+	return catalogue != nil && errors.As(err, &f) && catalogue.LevelOf(f.RuleID) == spec.Must
+}
+
+// judgeFrame returns the schema failure of a received frame when it names
+// a MUST rule, so the check fails on that rule at once; any other
+// mismatch (the kit's own layout, PYYOL-REF-FRAMES) is kept as a finding
+// through note, a warning that ends nothing.
+func judgeFrame(err error, note func(error)) error {
+	if err == nil {
+		return nil
+	}
+	if binding(err) {
+		return err
+	}
+	note(err)
+	return nil
 }

@@ -111,8 +111,10 @@ func (g *gwRun) accept(raw json.RawMessage) (frame, error) {
 	g.frames = append(g.frames, f)
 	g.game = frameGame(raw, g.game)
 	// A frame that does not fit spec/pyyol/frames is a finding under the
-	// rule its schema names: a MUST rule of the game's view or events
-	// fails the check, the kit's own layout (PYYOL-REF-FRAMES) warns.
+	// rule its schema names: a MUST rule of the Mafia view or events fails
+	// the check once its steps are done (their own verdict, naming the
+	// same rules, comes first), the kit's own layout (PYYOL-REF-FRAMES)
+	// warns.
 	g.env.HTTP.Recorder().Finding(checkFrameOf(raw, f.T, g.game))
 	return f, nil
 }

@@ -18,6 +18,8 @@ type MafiaReferee struct {
 	Seat  int
 	Role  string
 	Turns []mafia.Move
+	// Note receives the warnings (nil: dropped).
+	Note func(error)
 }
 
 // Play runs the match to the end and returns its outcome.
@@ -64,6 +66,10 @@ func (r *MafiaReferee) agentMove(ctx context.Context, m *mafia.Match, matchID st
 	if resp.Status != 200 {
 		return verdict.Failf("PYYOL-PUSH-TURN", 200, resp.Status, "/turn at %s, day %d", v.Phase, v.Day)
 	}
+	// spec/pyyol/frames/mafia-move.json: the documented move's shape.
+	if err := judgeFrame(checkPart("mafia-move", resp.Body, "PYYOL-MAFIA-MOVE", "the agent's Mafia move"), r.note); err != nil {
+		return err
+	}
 	var mv mafia.Move
 	if err := json.Unmarshal(resp.Body, &mv); err != nil {
 		return verdict.Failf("PYYOL-MAFIA-MOVE", "a JSON move {action, target?, tone?, text?}", string(resp.Body), "%v", err)
@@ -87,4 +93,11 @@ func (r *MafiaReferee) mafiaEvents(ctx context.Context, m *mafia.Match, matchID 
 		sent = e.Seq
 	}
 	return sent, nil
+}
+
+// note passes a warning to Note, if any.
+func (r *MafiaReferee) note(err error) {
+	if r.Note != nil {
+		r.Note(err)
+	}
 }

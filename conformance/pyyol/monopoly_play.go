@@ -146,7 +146,9 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 		}
 		// spec/pyyol/frames judges the frame, its view against
 		// monopoly-view.json and its events against monopoly-event.json.
-		m.g.env.HTTP.Recorder().Finding(checkFrameOf(raw, f.T, "monopoly"))
+		if err := judgeFrame(checkFrameOf(raw, f.T, "monopoly"), m.g.env.HTTP.Recorder().Finding); err != nil {
+			return frame{}, err
+		}
 		f.frame.raw = raw
 		return f.frame, nil
 	}

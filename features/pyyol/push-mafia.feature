@@ -8,7 +8,7 @@ Feature: Mafia pushed to an agent endpoint
   Background:
     Given the kit plays the platform against the agent endpoint
 
-  @PYYOL-PUSH-LEGAL-MOVES @PYYOL-MAFIA-MOVE
+  @PYYOL-MAFIA-MOVE @PYYOL-PUSH-TURN @PYYOL-PUSH-LEGAL-MOVES
   Rule: over a whole refereed Mafia match every move is legal
 
     Scenario Outline: a Mafia match with the agent as a <role>
@@ -19,3 +19,6 @@ Feature: Mafia pushed to an agent endpoint
         | role      |
         | Detective |
         | Doctor    |
+        | Sheriff   |
+        | Mafia     |
+        | Villager  |
