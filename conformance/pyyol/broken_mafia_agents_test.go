@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
 )
 
@@ -55,5 +57,40 @@ func TestBrokenMafiaAgentsFailTheirRule(t *testing.T) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
 			}
 		})
+	}
+}
+
+// TestMafiaReferenceRefusalsOnlyWarn: an agent whose moves have the
+// documented shape but that the kit's reference rules refuse (naming its
+// own seat, a message over 500 characters) is warned under the reference
+// rule, never failed, and the matches go on with the safe default.
+func TestMafiaReferenceRefusalsOnlyWarn(t *testing.T) {
+	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
+	defer pyyol.SetCredentials(pyyol.Credentials{})
+	self := gameAnswers("mafia", func(raw json.RawMessage) any {
+		var v struct {
+			YourSeat int `json:"your_seat"`
+			Legal    []string
+		}
+		json.Unmarshal(raw, &v)
+		switch {
+		case len(v.Legal) == 0:
+			return nil
+		case v.Legal[0] == "message":
+			return map[string]any{"action": "message", "tone": "info", "text": strings.Repeat("x", 600)}
+		}
+		return map[string]any{"action": v.Legal[0], "target": v.YourSeat}
+	})
+	srv := httptest.NewServer(self)
+	defer srv.Close()
+	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "PYYOL-MAFIA-MOVE")
+	warned := 0
+	for _, r := range rep.Results {
+		if r.Status == verdict.Warn {
+			warned++
+		}
+	}
+	if rep.ExitCode() != 0 || warned == 0 {
+		t.Errorf("exit %d, %d warnings; want exit 0 with warnings: %v", rep.ExitCode(), warned, failedRules(rep))
 	}
 }

@@ -3,6 +3,7 @@ package pyyol
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -75,8 +76,14 @@ func (r *MafiaReferee) agentMove(ctx context.Context, m *mafia.Match, matchID st
 		return verdict.Failf("PYYOL-MAFIA-MOVE", "a JSON move {action, target?, tone?, text?}", string(resp.Body), "%v", err)
 	}
 	if err := m.Act(r.Seat, mv); err != nil {
-		return verdict.Failf("PYYOL-MAFIA-MOVE", fmt.Sprintf("one of legal %v with a legal target", v.Legal), string(resp.Body),
-			"the agent's move is illegal: %v", err)
+		// What the contract fixes fails; what only the kit's reference
+		// rules refuse warns, and the safe default is played instead.
+		if err := mafiaRefusal(v, mv, resp.Body, err); !errors.Is(err, errReferenceOnly) {
+			return err
+		}
+		r.note(verdict.Failf(mafiaReferenceRule(mv), "a move the kit's reference rules accept", string(resp.Body),
+			"%s, day %d: %v; the engine's safe default was played instead", v.Phase, v.Day, err))
+		mv, _ = m.Fallback(r.Seat)
 	}
 	r.Turns = append(r.Turns, mv)
 	return nil

@@ -11,7 +11,7 @@ Feature: Monopoly pushed to an agent endpoint
   Background:
     Given the kit plays the platform against the agent endpoint
 
-  @PYYOL-MONO-REF-PUSH-MATCH @PYYOL-PUSH-TURN @PYYOL-MONO-MOVE-ACTION @PYYOL-MONO-MOVE-PROPERTY @PYYOL-MONO-MOVE-AMOUNT @PYYOL-MONO-MOVE-TRADE @PYYOL-MONO-REF-PUSH-REFEREE @PYYOL-MONO-REF-PUSH-BASELINE @PYYOL-PUSH-PROTOCOL-FIELD
+  @PYYOL-MONO-REF-PUSH-MATCH @PYYOL-PUSH-TURN @PYYOL-MONO-MOVE-ACTION @PYYOL-MONO-MOVE-PROPERTY @PYYOL-MONO-MOVE-AMOUNT @PYYOL-MONO-MOVE-TRADE @PYYOL-MONO-REF-PUSH-REFEREE @PYYOL-MONO-REF-PUSH-BASELINE @PYYOL-PUSH-PROTOCOL-FIELD @PYYOL-REF-USAGE
   Rule: over a whole refereed Monopoly match every move is a legal move of the documented shape
 
     Scenario Outline: a Monopoly match with the agent at seat <seat> of <players>
