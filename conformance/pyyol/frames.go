@@ -95,6 +95,10 @@ func checkFrame(raw json.RawMessage, t string) error {
 // unknown): an event frame is also checked against its game's event
 // schema, so an undocumented event type names that game's events rule.
 func checkFrameOf(raw json.RawMessage, t, game string) error {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return verdict.Failf("PYYOL-WS-ENVELOPE", "JSON", string(raw), "%v", err)
+	}
 	if _, ok := frameBook().compiled[t]; !ok || !slices.Contains(spec.PyyolFrameTypes(), t) {
 		return verdict.Failf("PYYOL-REF-FRAMES", "a documented frame type", t, "frame type %q has no schema", t)
 	}
@@ -165,6 +169,12 @@ func checkPart(name string, raw []byte, fallback, what string) error {
 	s, ok := b.compiled[name]
 	if !ok {
 		return verdict.Errorf("the kit has no schema %s: %v", name, b.err)
+	}
+	// encoding/json first: what a Go client cannot decode (a number out
+	// of float64's range) is no valid value either.
+	var plain any
+	if err := json.Unmarshal(raw, &plain); err != nil {
+		return verdict.Failf(fallback, "JSON", string(raw), "%s: %v", what, err)
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
