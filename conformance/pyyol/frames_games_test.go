@@ -9,6 +9,7 @@ import (
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/mafia"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
+	"github.com/agentgames/conformance/spec"
 )
 
 // ruleOfErr is the rule a check's failure names ("" for none).
@@ -172,5 +173,43 @@ func TestMalformedGameFramesNameTheirRule(t *testing.T) {
 		if err := checkFrame(json.RawMessage(ok), f.T); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
+	}
+}
+
+// TestSchemaRulesAreCatalogued: every x-rule and x-required-rule of
+// spec/pyyol/frames names a rule of the catalogue, and the schemas
+// compiled.
+func TestSchemaRulesAreCatalogued(t *testing.T) {
+	b := frameBook()
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	cat, err := spec.Load("pyyol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(name string, node any)
+	walk = func(name string, node any) {
+		switch n := node.(type) {
+		case map[string]any:
+			for k, v := range n {
+				if id, ok := v.(string); ok && (k == "x-rule" || k == "x-required-rule") {
+					if _, known := cat.Rule(id); !known {
+						t.Errorf("%s: %s %q is not catalogued", name, k, id)
+					}
+				}
+				walk(name, v)
+			}
+		case []any:
+			for _, v := range n {
+				walk(name, v)
+			}
+		}
+	}
+	for name, doc := range b.docs {
+		walk(name, doc)
+	}
+	if len(b.compiled) != len(spec.PyyolSchemaNames()) {
+		t.Errorf("compiled %d of %d schemas", len(b.compiled), len(spec.PyyolSchemaNames()))
 	}
 }
