@@ -25,11 +25,11 @@ func simulateMonopolyPush(target, secret string, seed uint64, seat, players int,
 		return code
 	}
 	warnings := 0
-	ref := &pyyol.MonopolyReferee{Referee: pyyol.Referee{Push: push, Seed: seed}, Seat: seat, Players: players,
-		Note: func(err error) {
-			warnings++
-			fmt.Fprintln(stdout, "WARN:", secrets.Redact(err.Error()))
-		}}
+	note := func(err error) {
+		warnings++
+		fmt.Fprintln(stdout, "WARN:", secrets.Redact(err.Error()))
+	}
+	ref := &pyyol.MonopolyReferee{Referee: pyyol.Referee{Push: push, Seed: seed, Note: note}, Seat: seat, Players: players}
 	winners, err := ref.Play(context.Background())
 	for i, mv := range ref.Turns {
 		fmt.Fprintf(stdout, "decision %3d  agent %s\n", i, describeMonopolyMove(mv.Action, mv.Property, mv.Amount))

@@ -19,8 +19,6 @@ type MafiaReferee struct {
 	Seat  int
 	Role  string
 	Turns []mafia.Move
-	// Note receives the warnings (nil: dropped).
-	Note func(error)
 }
 
 // Play runs the match to the end and returns its outcome.
@@ -100,11 +98,4 @@ func (r *MafiaReferee) mafiaEvents(ctx context.Context, m *mafia.Match, matchID 
 		sent = e.Seq
 	}
 	return sent, nil
-}
-
-// note passes a warning to Note, if any.
-func (r *MafiaReferee) note(err error) {
-	if r.Note != nil {
-		r.Note(err)
-	}
 }

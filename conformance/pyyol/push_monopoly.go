@@ -28,9 +28,7 @@ const PushMonopolyTurnCap = 30
 type MonopolyReferee struct {
 	Referee
 	Seat, Players int
-	// Note receives the warnings (nil: dropped).
-	Note  func(error)
-	Turns []monopoly.Move
+	Turns         []monopoly.Move
 }
 
 // monopolySeed derives the engine's seed from the run seed.
@@ -136,13 +134,6 @@ func monopolyMoveOf(body []byte, v monopoly.View, seat int, note func(error)) (m
 	return mv, nil
 }
 
-// note passes a warning to Note, if any.
-func (r *MonopolyReferee) note(err error) {
-	if r.Note != nil {
-		r.Note(err)
-	}
-}
-
 // monopolyEvents pushes the events after seq sent (every event of a
 // Monopoly match is public) and returns the new last seq.
 func (r *MonopolyReferee) monopolyEvents(ctx context.Context, g *monopoly.Game, matchID string, sent int) (int, error) {
@@ -165,8 +156,8 @@ func pushMonopolySteps(sc *godog.ScenarioContext, p *pushRun) {
 			if err := p.requireGame(ctx, "monopoly"); err != nil {
 				return err
 			}
-			ref = &MonopolyReferee{Referee: Referee{Push: p.signed, Seed: p.env.Seed}, Seat: seat, Players: players,
-				Note: p.env.HTTP.Recorder().Finding}
+			ref = &MonopolyReferee{Referee: Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding},
+				Seat: seat, Players: players}
 			_, err := ref.Play(ctx)
 			p.sent = append(p.sent, ref.Sent...)
 			return err

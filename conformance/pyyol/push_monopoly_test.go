@@ -36,8 +36,8 @@ func TestMonopolyRefereePlaysWholeMatches(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		push := &inProcess{h: agent.New(agent.Options{Monopoly: true, Flaw: agent.SkipsSignature}), calls: map[string]int{}}
 		players := 2 + int(seed)%7
-		ref := &MonopolyReferee{Referee: Referee{Push: push, Seed: seed}, Seat: int(seed) % players, Players: players,
-			Note: func(err error) { t.Errorf("seed %d: warning %v", seed, err) }}
+		ref := &MonopolyReferee{Referee: Referee{Push: push, Seed: seed, Note: func(err error) { t.Errorf("seed %d: warning %v", seed, err) }},
+			Seat: int(seed) % players, Players: players}
 		winners, err := ref.Play(context.Background())
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

@@ -230,7 +230,7 @@ func (p *pushRun) fullMatch(ctx context.Context) error {
 	if err := p.requireGoofspiel(ctx); err != nil {
 		return err
 	}
-	p.match = &Referee{Push: p.signed, Seed: p.env.Seed}
+	p.match = &Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding}
 	_, err := p.match.Play(ctx)
 	p.sent = append(p.sent, p.match.Sent...)
 	return err
@@ -316,6 +316,11 @@ func (p *pushRun) acked() error {
 
 func (p *pushRun) legalMove() error {
 	if err := p.status(200); err != nil {
+		return err
+	}
+	// spec/pyyol/frames/goofspiel-move.json: the move's documented shape.
+	if err := judgeFrame(checkPart("goofspiel-move", p.last.Body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"),
+		p.env.HTTP.Recorder().Finding); err != nil {
 		return err
 	}
 	var mv goofspiel.Move
