@@ -24,6 +24,13 @@ func malformedGameFrames() []struct {
 		})
 	}
 	state := func(v map[string]any) map[string]any { return v["state"].(map[string]any) }
+	mafiaView := func(edit func(v map[string]any)) func(map[string]any) []map[string]any {
+		return set("turn", "", func(f map[string]any) {
+			if f["game"] == "mafia" {
+				edit(view(f))
+			}
+		})
+	}
 	return []struct {
 		rule string
 		opts server.Options
@@ -35,12 +42,18 @@ func malformedGameFrames() []struct {
 		{"PYYOL-MONO-VIEW-SEAT", server.Options{Rewrite: monoView(func(v map[string]any) { v["seat"] = "0" })}},
 		{"PYYOL-MONO-VIEW-PHASE", server.Options{Rewrite: monoView(func(v map[string]any) { delete(v, "phase") })}},
 		{"PYYOL-MONO-EVENTS", server.Options{Rewrite: set("event", "dice_rolled", func(f map[string]any) { f["payload"] = []any{3.0, 4.0} })}},
+		// A Mafia view whose alive is a list, not {seat: bool}: the Mafia
+		// steps read past it, the schema does not. (A Mafia frame's schema
+		// failure is a finding, so where the steps fail first they name
+		// their own rule: a day of "one" is read as day 0 and blamed on
+		// PYYOL-MAFIA-LEGAL, an undocumented action on PYYOL-MAFIA-ACTIONS.)
+		{"PYYOL-MAFIA-VIEW", server.Options{Rewrite: mafiaView(func(v map[string]any) { v["alive"] = []any{true, true} })}},
 	}
 }
 
 // TestMalformedGameFramesAreCaught: each gateway sending a malformed
-// Monopoly frame, checked live over loopback, fails naming the rule the
-// frame's schema annotates.
+// Monopoly or Mafia frame, checked live over loopback, fails naming the
+// rule the frame's schema annotates.
 func TestMalformedGameFramesAreCaught(t *testing.T) {
 	t.Cleanup(pyyol.SetWaitLimit(3 * time.Second))
 	for _, c := range malformedGameFrames() {
