@@ -25,8 +25,9 @@ type MafiaReferee struct {
 func (r *MafiaReferee) Play(ctx context.Context) (mafia.Outcome, error) {
 	m := mafia.NewWithRoles(mafia.DealFor(MatchSeed(r.Seed), r.Seat, r.Role))
 	matchID := fmt.Sprintf("mt_kit_mafia_%d", r.Seed)
+	// protocol.md: /initialize tells "seat, role, player count".
 	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", map[string]any{"match_id": matchID, "game": "mafia",
-		"seat": r.Seat, "players": mafia.Seats, "rules": map[string]any{"seats": mafia.Seats}}); err != nil {
+		"seat": r.Seat, "role": m.Role(r.Seat), "players": mafia.Seats, "rules": map[string]any{"seats": mafia.Seats}}); err != nil {
 		return mafia.Outcome{}, err
 	}
 	sent := 0
