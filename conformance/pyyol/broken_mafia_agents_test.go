@@ -28,6 +28,9 @@ func brokenMafiaAgents() []struct {
 		agent http.Handler
 	}{
 		{"PYYOL-PUSH-TURN", mafiaAnswers(http.StatusInternalServerError)},
+		{"PYYOL-PUSH-INITIALIZE", refusesGame("mafia", "/initialize")},
+		{"PYYOL-PUSH-EVENT-ACK", refusesGame("mafia", "/event")},
+		{"PYYOL-PUSH-GAME-END-ACK", refusesGame("mafia", "/game-end")},
 		// An action outside the Actions table; a vote naming no seat; a
 		// target that is not a seat index (the move schema catches these).
 		{"PYYOL-MAFIA-MOVE", mafiaAnswers(map[string]any{"action": "dance", "target": 0})},

@@ -60,6 +60,27 @@ func monopolyAnswers(answer func(v pushedView) any) http.Handler {
 	})
 }
 
+// refusesGame answers 500 to the requests of route whose body is of a
+// match of game (its game field, or an event type only that game has),
+// and leaves the rest to the reference agent: the other games' checks
+// still pass, so only that game's match can catch it.
+func refusesGame(game, route string) http.Handler {
+	only := map[string][]string{"monopoly": {"dice_rolled", "turn_started"}, "mafia": {"phase", "moderator"}}[game]
+	h := agent.New(agent.Options{Monopoly: true, Mafia: true})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var req struct{ Game, Type string }
+		json.Unmarshal(body, &req)
+		ofGame := req.Game == game || slices.Contains(only, req.Type)
+		if bytes.HasSuffix([]byte(r.URL.Path), []byte(route)) && ofGame {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
 // when answers move in views listing action, and leaves the rest to the
 // reference agent.
 func when(action string, move map[string]any) func(v pushedView) any {
@@ -81,8 +102,12 @@ func brokenMonopolyAgents() []struct {
 		rule  string
 		agent http.Handler
 	}{
-		// A Monopoly turn answered 500 (Goofspiel and Mafia turns still 200).
+		// A Monopoly turn answered 500 (Goofspiel and Mafia turns still 200),
+		// and the Monopoly match's lifecycle notifications refused.
 		{"PYYOL-PUSH-TURN", monopolyAnswers(func(pushedView) any { return http.StatusInternalServerError })},
+		{"PYYOL-PUSH-INITIALIZE", refusesGame("monopoly", "/initialize")},
+		{"PYYOL-PUSH-EVENT-ACK", refusesGame("monopoly", "/event")},
+		{"PYYOL-PUSH-GAME-END-ACK", refusesGame("monopoly", "/game-end")},
 		// An action outside legal_actions, then one outside the Actions table.
 		{"PYYOL-MONO-MOVE-ACTION", monopolyAnswers(when("roll", map[string]any{"action": "end_turn"}))},
 		{"PYYOL-MONO-MOVE-ACTION", monopolyAnswers(func(pushedView) any { return map[string]any{"action": "fly"} })},

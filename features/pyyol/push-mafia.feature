@@ -12,7 +12,7 @@ Feature: Mafia pushed to an agent endpoint
   Background:
     Given the kit plays the platform against the agent endpoint
 
-  @PYYOL-MAFIA-MOVE @PYYOL-PUSH-TURN @PYYOL-PUSH-LEGAL-MOVES @PYYOL-MAFIA-REF-TARGETS @PYYOL-MAFIA-REF-TEXT @PYYOL-REF-USAGE
+  @PYYOL-MAFIA-MOVE @PYYOL-PUSH-TURN @PYYOL-PUSH-LEGAL-MOVES @PYYOL-MAFIA-REF-TARGETS @PYYOL-MAFIA-REF-TEXT @PYYOL-REF-USAGE @PYYOL-PUSH-INITIALIZE @PYYOL-PUSH-EVENT-ACK @PYYOL-PUSH-GAME-END-ACK
   Rule: over a whole refereed Mafia match every move is legal
 
     Scenario Outline: a Mafia match with the agent as a <role>
