@@ -38,6 +38,15 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 	for _, c := range brokenMafiaGateways() {
 		tampered[c.rule] = true
 	}
+	for _, c := range brokenMonopolyAgents() {
+		tampered[c.rule] = true
+	}
+	for _, c := range brokenMafiaAgents() {
+		tampered[c.rule] = true
+	}
+	for _, c := range malformedGameFrames() {
+		tampered[c.rule] = true
+	}
 	for _, r := range cat.Rules {
 		if r.Level != spec.Must {
 			continue

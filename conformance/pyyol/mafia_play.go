@@ -218,22 +218,3 @@ func lastSeq(events []mafiaEvent) int {
 	}
 	return events[len(events)-1].Seq
 }
-
-// otherGameFrame reports whether a frame belongs to a game other than
-// Goofspiel: spec/pyyol/frames describes Goofspiel's initialize, turn,
-// game_end and events, and the Mafia steps judge their own frames (an
-// event frame names no game, so its Mafia type tells).
-func otherGameFrame(raw json.RawMessage) bool {
-	var f struct {
-		T    string `json:"t"`
-		Game string `json:"game"`
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(raw, &f) != nil {
-		return false
-	}
-	if f.T == "event" {
-		return slices.Contains(mafiaEventTypes, f.Type)
-	}
-	return f.Game != "" && f.Game != "goofspiel"
-}

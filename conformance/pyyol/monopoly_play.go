@@ -144,8 +144,11 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 		if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
 			return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
 		}
-		// The frame schemas of spec/pyyol/frames describe Goofspiel's
-		// payloads, so Monopoly frames are judged by the steps' checks.
+		// spec/pyyol/frames judges the frame, its view against
+		// monopoly-view.json and its events against monopoly-event.json.
+		if err := judgeFrame(checkFrameOf(raw, f.T, "monopoly"), m.g.env.HTTP.Recorder().Finding); err != nil {
+			return frame{}, err
+		}
 		f.frame.raw = raw
 		return f.frame, nil
 	}
