@@ -179,7 +179,7 @@ func (p *pushRun) requireGame(ctx context.Context, game string) error {
 	var hs struct {
 		SupportedGames []string `json:"supportedGames"`
 	}
-	if p.last.Status != 200 || json.Unmarshal(p.last.Body, &hs) != nil || !slices.Contains(hs.SupportedGames, game) {
+	if p.Last.Status != 200 || json.Unmarshal(p.Last.Body, &hs) != nil || !slices.Contains(hs.SupportedGames, game) {
 		return verdict.Skipf("the agent does not list %s in its handshake", game)
 	}
 	return nil

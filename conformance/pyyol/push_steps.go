@@ -320,7 +320,7 @@ func (p *pushRun) legalMove() error {
 		return err
 	}
 	// spec/pyyol/frames/goofspiel-move.json: the move's documented shape.
-	if err := judgeFrame(checkPart("goofspiel-move", p.last.Body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"),
+	if err := judgeFrame(checkPart("goofspiel-move", p.Last.Body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"),
 		p.env.HTTP.Recorder().Finding); err != nil {
 		return err
 	}
