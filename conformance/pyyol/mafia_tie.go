@@ -75,7 +75,7 @@ func votesToday(public []mafiaEvent) map[int]int {
 
 // maxTieMatches bounds the matches the runner plays looking for a tie:
 // against the reference a tie comes in about two matches of five.
-const maxTieMatches = 8
+const maxTieMatches = 12
 
 // playForTie plays Mafia matches as role, voting for ties (tieVote),
 // until one match had a real tie for the most votes; with none in

@@ -110,3 +110,16 @@ func (m *monoRun) offerOrBuildingAgrees(i int, t *monoTurn, p map[string]any) er
 	}
 	return nil
 }
+
+// probeRefused: the uneven hotel the dealer asked for was not built
+// (PYYOL-MONO-ACT-BUILD: even-build rules apply).
+func (m *monoRun) probeRefused(i int, t *monoTurn) error {
+	sq, _ := t.move["property"].(int)
+	for _, e := range t.after {
+		p := payload(e)
+		if at, _ := fieldInt(p, "property"); e.Type == "house_built" && at == sq {
+			return verdict.Failf("PYYOL-MONO-ACT-BUILD", "the uneven hotel refused", fmt.Sprintf("built on square %d", sq), "turn view %d, its group below four houses", i)
+		}
+	}
+	return nil
+}

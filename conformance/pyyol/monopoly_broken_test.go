@@ -182,6 +182,9 @@ func brokenMonopolyDeepGateways() []struct {
 		{"PYYOL-MONO-ACT-USE-JAIL-CARD", server.Options{Tamper: server.MonopolyJailCardKept}},
 		{"PYYOL-MONO-EV-AUCTION-UNSOLD", server.Options{Rewrite: drop("event", "auction_unsold")}},
 		{"PYYOL-MONO-CFG-FREE-PARKING", server.Options{Tamper: server.MonopolyPoolNeverPays}},
+		// Issue 12's "a hotel built unevenly": the hotel goes up while the
+		// rest of its group stands on three houses.
+		{"PYYOL-MONO-ACT-BUILD", server.Options{Tamper: server.MonopolyHotelUneven}},
 	}
 }
 

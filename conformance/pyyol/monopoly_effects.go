@@ -24,9 +24,16 @@ var monoEffect = map[string][2]string{
 
 // checkEffects: every action the agent chose from legal_actions took effect.
 func (m *monoRun) checkEffects() error {
+	m.noteUnreached()
 	for i, t := range m.turns {
 		a, _ := t.move["action"].(string)
 		effect, ok := monoEffect[a]
+		if t.probe {
+			if err := m.probeRefused(i, t); err != nil {
+				return err
+			}
+			continue
+		}
 		if !ok || i == len(m.turns)-1 && m.end == nil || !slices.Contains(t.view.LegalActions, a) {
 			continue
 		}

@@ -67,6 +67,9 @@ type monoTurn struct {
 	after []frame
 	// seen is how many events had arrived when the turn came.
 	seen int
+	// probe marks a move the even-build rules forbid, sent to see it
+	// refused (PYYOL-MONO-ACT-BUILD).
+	probe bool
 }
 
 // monoRun is one Monopoly match played by the kit as an agent.
@@ -97,6 +100,9 @@ type monoRun struct {
 	// in turn); sold is set once the dealer sold a house.
 	answers int
 	sold    bool
+	// probed is set once the dealer tried an uneven hotel; probing marks
+	// the move the policy just chose as that probe.
+	probed, probing bool
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -236,7 +242,8 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 	if len(m.turns) >= maxMonoDecisions {
 		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", "a match that ends", fmt.Sprintf("%d decisions and counting", len(m.turns)), "the game never ended")
 	}
-	t := &monoTurn{view: body.View, move: m.policy(body.View), seen: len(m.events)}
+	t := &monoTurn{view: body.View, move: m.policy(body.View), seen: len(m.events), probe: m.probing}
+	m.probing = false
 	if m.refuseFirst && len(m.turns) == 0 {
 		t.move = map[string]any{"action": "fly"}
 	}

@@ -1,6 +1,7 @@
 package pyyol
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
@@ -134,6 +135,10 @@ func (m *monoRun) dealerPolicy(v monoView) map[string]any {
 	if sq := m.sellable(b, me); has("sell_house") && !m.sold && sq >= 0 && me.holdings[sq].Houses >= 2 {
 		m.sold = true
 		return onSquare("sell_house", sq)
+	}
+	if sq := m.unevenHotel(b, me); has("build") && !m.probed && sq >= 0 {
+		m.probed, m.probing = true, true
+		return onSquare("build", sq)
 	}
 	if sq := m.buildable(b, v, me); has("build") && sq >= 0 {
 		return onSquare("build", sq)
@@ -275,4 +280,60 @@ func (m *monoRun) mortgageable(me seatView) int {
 		}
 	}
 	return -1
+}
+
+// unevenHotel is a street of the agent's on four houses while another of
+// its group stands lower, with cash for the hotel, or -1: the hotel the
+// even-build rules forbid, which the dealer asks for once to see it
+// refused (PYYOL-MONO-ACT-BUILD).
+func (m *monoRun) unevenHotel(b *monopoly.Board, me seatView) int {
+	if b == nil {
+		return -1
+	}
+	for _, h := range me.sorted() {
+		if h.Owner != m.seat || h.Houses != 4 || me.cash < b.Squares[h.Square].HouseCost {
+			continue
+		}
+		lo := 5
+		for _, o := range b.Group(h.Square) {
+			lo = min(lo, me.holdings[o].Houses)
+		}
+		if lo < 4 {
+			return h.Square
+		}
+	}
+	return -1
+}
+
+// steered are the actions each style steers its match towards.
+var steered = map[string][]string{
+	"":               {"propose_trade", "decline", "bid", "roll_jail", "mortgage", "unmortgage"},
+	styleDealer:      {"accept_trade", "reject_trade", "counter_trade", "build", "sell_house", "use_jail_card", "roll_jail"},
+	styleSpendthrift: {"propose_trade", "bankrupt", "roll_jail", "use_jail_card"},
+	styleMiser:       {"decline", "pass"},
+}
+
+// noteUnreached writes in the run's transcript which of the style's
+// actions the match never offered, so a pass says what it did not decide
+// (their checks had nothing to judge in this match).
+func (m *monoRun) noteUnreached() {
+	var missing []string
+	for _, a := range steered[m.style] {
+		if !slices.ContainsFunc(m.turns, func(t *monoTurn) bool {
+			chosen, _ := t.move["action"].(string)
+			return chosen == a && slices.Contains(t.view.LegalActions, a)
+		}) {
+			missing = append(missing, a)
+		}
+	}
+	if len(missing) > 0 && m.g.env != nil && m.g.env.HTTP != nil {
+		m.g.env.HTTP.Recorder().Note(fmt.Sprintf("Monopoly (%s play): this match never reached %v; the checks of those actions decided nothing here", styleName(m.style), missing))
+	}
+}
+
+func styleName(style string) string {
+	if style == "" {
+		return "default"
+	}
+	return style
 }

@@ -83,7 +83,7 @@ Feature: Monopoly as the gateway plays it
 
   @PYYOL-MONO-PHASE-TRADE-RESPONSE @PYYOL-MONO-ACT-REJECT-TRADE @PYYOL-MONO-ACT-COUNTER-TRADE
   @PYYOL-MONO-ACT-SELL-HOUSE @PYYOL-MONO-EV-HOUSE-BUILT @PYYOL-MONO-EV-HOUSE-SOLD
-  @PYYOL-MONO-ACT-USE-JAIL-CARD @PYYOL-MONO-ACT-ROLL-JAIL @PYYOL-MONO-REF-PRACTICE-DEALS
+  @PYYOL-MONO-ACT-USE-JAIL-CARD @PYYOL-MONO-ACT-ROLL-JAIL @PYYOL-MONO-ACT-BUILD @PYYOL-MONO-REF-PRACTICE-DEALS
   Rule: a trade put to the agent is the agent's to accept, reject or counter; houses are built and sold as chosen
 
     Scenario: a table of dealing bots

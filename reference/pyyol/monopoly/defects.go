@@ -45,6 +45,9 @@ const (
 	JailAlwaysEscapes Defect = "jail-always-escapes"
 	// JailCardKept lets a seat use a jail card without spending it.
 	JailCardKept Defect = "jail-card-kept"
+	// HotelUneven lets a street on four houses take its hotel while the
+	// rest of its group stands lower (even-build broken at the hotel only).
+	HotelUneven Defect = "hotel-uneven"
 )
 
 // Break sets a defect on the game.

@@ -47,6 +47,8 @@ const (
 	// MonopolyAnswersTrades answers the trades put to the agent itself,
 	// without asking the agent.
 	MonopolyAnswersTrades Tamper = "monopoly-answers-trades"
+	// MonopolyHotelUneven builds a hotel beside streets of fewer houses.
+	MonopolyHotelUneven Tamper = "monopoly-hotel-uneven"
 )
 
 var monopolyDefects = map[Tamper]monopoly.Defect{
@@ -67,6 +69,7 @@ var monopolyDefects = map[Tamper]monopoly.Defect{
 	MonopolyPoolNeverPays:     monopoly.PoolNeverPays,
 	MonopolyJailAlwaysEscapes: monopoly.JailAlwaysEscapes,
 	MonopolyJailCardKept:      monopoly.JailCardKept,
+	MonopolyHotelUneven:       monopoly.HotelUneven,
 }
 
 // monopolyRules applies a practice request to the default rules
