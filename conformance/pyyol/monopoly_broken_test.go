@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/reference/pyyol/server"
-	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // monopolyTamperPending are the Monopoly MUST rules with no tamper test
@@ -164,9 +163,7 @@ func brokenMonopolyDeepGateways() []struct {
 			})
 		})}},
 		{"PYYOL-MONO-PHASE-RESOLVE-DEBT", server.Options{Tamper: server.MonopolyDebtGoesNegative}},
-		// Seed 1: the spendthrift's fatal debt is rent owed to a seat (on
-		// the default seed it is owed to the bank, where the defect is moot).
-		{"PYYOL-MONO-ACT-BANKRUPT", server.Options{Tamper: server.MonopolyBankruptToBank, Config: skeleton.Config{Seed: 1}}},
+		{"PYYOL-MONO-ACT-BANKRUPT", server.Options{Tamper: server.MonopolyBankruptToBank}},
 		{"PYYOL-MONO-EV-BANKRUPT", server.Options{Rewrite: drop("event", "bankrupt")}},
 		{"PYYOL-MONO-WIN-LAST-SOLVENT", server.Options{Rewrite: set("game_end", "", func(f map[string]any) {
 			result(f)["winners"] = []any{f["seat"]}

@@ -37,6 +37,14 @@ func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 		m.style = style
 		return m.play(ctx)
 	})
+	sc.Step(`^the agent plays up to (\d+) Monopoly matches as a dealer until it uses a jail card$`, func(ctx context.Context, n string) error {
+		tries, _ := strconv.Atoi(n)
+		return m.playUntil(ctx, styleDealer, tries, func() bool { return m.chose("use_jail_card") })
+	})
+	sc.Step(`^the agent plays up to (\d+) Monopoly matches as a spendthrift until it goes bankrupt to a seat$`, func(ctx context.Context, n string) error {
+		tries, _ := strconv.Atoi(n)
+		return m.playUntil(ctx, styleSpendthrift, tries, m.bankruptToSeat)
+	})
 	sc.Step(`^every turn went roll, landing, manage and end_turn$`, m.checkPhaseMachine)
 	sc.Step(`^every view showed the whole board$`, m.checkWholeBoard)
 	sc.Step(`^every trade put to the agent was asked of it$`, m.checkTradeResponses)

@@ -1,6 +1,7 @@
 package pyyol
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -319,10 +320,7 @@ var steered = map[string][]string{
 func (m *monoRun) noteUnreached() {
 	var missing []string
 	for _, a := range steered[m.style] {
-		if !slices.ContainsFunc(m.turns, func(t *monoTurn) bool {
-			chosen, _ := t.move["action"].(string)
-			return chosen == a && slices.Contains(t.view.LegalActions, a)
-		}) {
+		if !m.chose(a) {
 			missing = append(missing, a)
 		}
 	}
@@ -336,4 +334,41 @@ func styleName(style string) string {
 		return "default"
 	}
 	return style
+}
+
+// playUntil plays matches of a style on the registered table until one
+// reached what the scenario looks for, at most tries of them; the checks then judge that match. Each new match registers
+// again on a new connection. A rare situation (a jail card held in
+// jail) comes this way in most runs; with none, the last match is
+// judged and its note says what it never reached.
+func (m *monoRun) playUntil(ctx context.Context, style string, tries int, reached func() bool) error {
+	m.style = style
+	for n := 1; ; n++ {
+		if err := m.play(ctx); err != nil || n >= tries || reached() {
+			return err
+		}
+		m.g.ws.Close()
+		*m = monoRun{g: m.g, practice: m.practice, style: style}
+		if err := m.registerMonopoly(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// chose reports whether the agent chose action from a legal list.
+func (m *monoRun) chose(action string) bool {
+	return slices.ContainsFunc(m.turns, func(t *monoTurn) bool {
+		a, _ := t.move["action"].(string)
+		return a == action && slices.Contains(t.view.LegalActions, a)
+	})
+}
+
+// bankruptToSeat reports whether the agent went bankrupt on a debt its
+// view showed owed to one seat (PYYOL-MONO-ACT-BANKRUPT's telling case).
+func (m *monoRun) bankruptToSeat() bool {
+	return slices.ContainsFunc(m.turns, func(t *monoTurn) bool {
+		a, _ := t.move["action"].(string)
+		s := t.view.State
+		return a == "bankrupt" && s != nil && s.Debt != nil && len(s.Debt.Creditors) == 1
+	})
 }

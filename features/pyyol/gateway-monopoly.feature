@@ -83,7 +83,7 @@ Feature: Monopoly as the gateway plays it
 
   @PYYOL-MONO-PHASE-TRADE-RESPONSE @PYYOL-MONO-ACT-REJECT-TRADE @PYYOL-MONO-ACT-COUNTER-TRADE
   @PYYOL-MONO-ACT-SELL-HOUSE @PYYOL-MONO-EV-HOUSE-BUILT @PYYOL-MONO-EV-HOUSE-SOLD
-  @PYYOL-MONO-ACT-USE-JAIL-CARD @PYYOL-MONO-ACT-ROLL-JAIL @PYYOL-MONO-ACT-BUILD @PYYOL-MONO-REF-PRACTICE-DEALS
+  @PYYOL-MONO-ACT-ROLL-JAIL @PYYOL-MONO-ACT-BUILD @PYYOL-MONO-REF-PRACTICE-DEALS
   Rule: a trade put to the agent is the agent's to accept, reject or counter; houses are built and sold as chosen
 
     Scenario: a table of dealing bots
@@ -99,7 +99,7 @@ Feature: Monopoly as the gateway plays it
 
     Scenario: an agent that gives its money away
       When the agent registers for a Monopoly practice match of 2 seats and a turn cap of 100
-      And the agent plays the Monopoly match as a spendthrift
+      And the agent plays up to 6 Monopoly matches as a spendthrift until it goes bankrupt to a seat
       Then no seat owed more than its cash without resolving the debt
       And every action chosen from the legal list took effect
       And the bankrupt seat's estate went to its creditor
@@ -123,3 +123,11 @@ Feature: Monopoly as the gateway plays it
       And the agent plays the Monopoly match choosing from the legal list
       Then taxes and fines funded the Free Parking pool and its lander took it
       And every seat's cash matched the money events
+
+  @PYYOL-MONO-ACT-USE-JAIL-CARD @PYYOL-MONO-ACT-ROLL-JAIL @PYYOL-MONO-EV-LEFT-JAIL
+  Rule: a jail card frees its holder once and is spent
+
+    Scenario: a jail card held in jail
+      When the agent registers for a Monopoly practice match of 2 seats and a turn cap of 150
+      And the agent plays up to 8 Monopoly matches as a dealer until it uses a jail card
+      Then every action chosen from the legal list took effect
