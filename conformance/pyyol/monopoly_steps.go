@@ -37,13 +37,14 @@ func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 		m.style = style
 		return m.play(ctx)
 	})
-	sc.Step(`^the agent plays up to (\d+) Monopoly matches as a dealer until it uses a jail card$`, func(ctx context.Context, n string) error {
+	sc.Step(`^the agent plays up to (\d+) Monopoly matches as a (dealer|spendthrift) until it (uses a jail card|sells a house|goes bankrupt to a seat)$`, func(ctx context.Context, n, style, goal string) error {
 		tries, _ := strconv.Atoi(n)
-		return m.playUntil(ctx, styleDealer, tries, func() bool { return m.chose("use_jail_card") })
-	})
-	sc.Step(`^the agent plays up to (\d+) Monopoly matches as a spendthrift until it goes bankrupt to a seat$`, func(ctx context.Context, n string) error {
-		tries, _ := strconv.Atoi(n)
-		return m.playUntil(ctx, styleSpendthrift, tries, m.bankruptToSeat)
+		reached := map[string]func() bool{
+			"uses a jail card":        func() bool { return m.chose("use_jail_card") },
+			"sells a house":           func() bool { return m.chose("sell_house") },
+			"goes bankrupt to a seat": m.bankruptToSeat,
+		}[goal]
+		return m.playUntil(ctx, style, tries, reached)
 	})
 	sc.Step(`^every turn went roll, landing, manage and end_turn$`, m.checkPhaseMachine)
 	sc.Step(`^every view showed the whole board$`, m.checkWholeBoard)

@@ -88,7 +88,7 @@ Feature: Monopoly as the gateway plays it
 
     Scenario: a table of dealing bots
       When the agent registers for a Monopoly practice match of 2 seats, a turn cap of 150 and dealing bots
-      And the agent plays the Monopoly match as a dealer
+      And the agent plays up to 4 Monopoly matches as a dealer until it sells a house
       Then every trade put to the agent was asked of it
       And every action chosen from the legal list took effect
       And buildings stood only on whole colour groups, built evenly
