@@ -17,7 +17,7 @@ var monoEffect = map[string][2]string{
 	"propose_trade": {"trade_proposed", "PYYOL-MONO-EV-TRADE-PROPOSED"}, "pay_jail": {"left_jail", "PYYOL-MONO-EV-LEFT-JAIL"},
 	"pass": {"auction_passed", "PYYOL-MONO-EV-AUCTION-PASSED"}, "bankrupt": {"bankrupt", "PYYOL-MONO-EV-BANKRUPT"},
 	"decline": {"auction_started", "PYYOL-MONO-CFG-AUCTIONS"}, "bid": {"bid_placed", "PYYOL-MONO-ACT-BID"}, "unmortgage": {"unmortgaged", "PYYOL-MONO-EV-UNMORTGAGED"},
-	"use_jail_card": {"left_jail", "PYYOL-MONO-ACT-USE-JAIL-CARD"}, "counter_trade": {"trade_proposed", "PYYOL-MONO-ACT-COUNTER-TRADE"},
+	"use_jail_card": {"left_jail", "PYYOL-MONO-EV-LEFT-JAIL"}, "counter_trade": {"trade_proposed", "PYYOL-MONO-ACT-COUNTER-TRADE"},
 	"reject_trade": {"trade_rejected", "PYYOL-MONO-EV-TRADE-REJECTED"}, "accept_trade": {"trade_executed", "PYYOL-MONO-EV-TRADE-EXECUTED"},
 	"build": {"house_built", "PYYOL-MONO-EV-HOUSE-BUILT"}, "sell_house": {"house_sold", "PYYOL-MONO-EV-HOUSE-SOLD"},
 }
