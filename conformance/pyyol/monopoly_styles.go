@@ -23,7 +23,7 @@ const (
 	styleMiser = "miser"
 )
 
-// monoBoard is the standard board (PYYOL-MONO-REF-BOARD); nil if the
+// standardBoard is the standard board (PYYOL-MONO-REF-BOARD); nil if the
 // fixture cannot be read, and the styles then play the safe choices.
 func standardBoard() *monopoly.Board {
 	b, err := monopoly.StandardBoard()
@@ -39,6 +39,7 @@ type seatView struct {
 	holdings map[int]monoHolding
 }
 
+// mine reads the agent's cash and the board's holdings from a view.
 func (m *monoRun) mine(v monoView) seatView {
 	s := seatView{holdings: map[int]monoHolding{}}
 	if v.State == nil {
@@ -64,6 +65,7 @@ func (s seatView) sorted() []monoHolding {
 	return out
 }
 
+// act is a move of one action kind; onSquare one naming a property.
 func act(a string) map[string]any { return map[string]any{"action": a} }
 
 func onSquare(a string, sq int) map[string]any { return map[string]any{"action": a, "property": sq} }
