@@ -8,22 +8,22 @@ import (
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 )
 
-// checkDebts: no view shows a solvent seat with negative cash (a seat
-// owing more than its cash raises funds or goes bankrupt), and a
-// resolve_debt view owes more than the agent's cash when it shows the
-// debt (PYYOL-MONO-PHASE-RESOLVE-DEBT).
+// checkDebts: the agent is never asked to play on (outside
+// resolve_debt) with negative cash, since a seat owing more than its cash
+// raises funds or goes bankrupt first; and a resolve_debt view owes more
+// than the agent's cash when it shows the debt
+// (PYYOL-MONO-PHASE-RESOLVE-DEBT). Negative cash shown while resolving
+// the debt is a reading the contract leaves open.
 func (m *monoRun) checkDebts() error {
 	for i, t := range m.turns {
 		s := t.view.State
 		if s == nil {
 			continue
 		}
-		for seat, p := range s.Players {
-			if p.Cash != nil && *p.Cash < 0 && !p.Bankrupt {
-				return verdict.Failf("PYYOL-MONO-PHASE-RESOLVE-DEBT", "a debt resolved, not negative cash", *p.Cash, "seat %d in turn view %d", seat, i)
-			}
-		}
 		me := m.mine(t.view)
+		if mine := s.Players; m.seat < len(mine) && mine[m.seat].Cash != nil && me.cash < 0 && t.view.Phase != "resolve_debt" {
+			return verdict.Failf("PYYOL-MONO-PHASE-RESOLVE-DEBT", "the debt resolved before play goes on", fmt.Sprintf("cash %d in phase %s", me.cash, t.view.Phase), "turn view %d", i)
+		}
 		if t.view.Phase == "resolve_debt" && s.Debt != nil && s.Debt.Seat == m.seat && s.Debt.Amount <= me.cash {
 			return verdict.Failf("PYYOL-MONO-PHASE-RESOLVE-DEBT", fmt.Sprintf("a debt above the cash %d", me.cash), s.Debt.Amount, "turn view %d in resolve_debt", i)
 		}

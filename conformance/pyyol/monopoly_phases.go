@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 )
 
 // checkPhaseMachine: in the agent's own turn no landing is resolved and
@@ -36,41 +35,49 @@ func (m *monoRun) checkPhaseMachine() error {
 	})
 }
 
-// checkWholeBoard: every view shows every seat's cash and every ownable
-// square of the standard board in its holdings
+// checkWholeBoard: every view shows every seat's cash and, in its
+// holdings, every square the events say is owned (a view may list the
+// unowned squares too or leave them out)
 // (PYYOL-MONO-PERFECT-INFO: the whole board is exposed in state).
 func (m *monoRun) checkWholeBoard() error {
-	b, err := monopoly.StandardBoard()
-	if err != nil {
-		return err
-	}
-	ownable := 0
-	for sq := range b.Squares {
-		if b.Ownable(sq) {
-			ownable++
-		}
-	}
-	for i, t := range m.turns {
-		s := t.view.State
-		if s == nil || len(s.Holdings) == 0 {
-			continue // PYYOL-MONO-VIEW-STATE's to judge
-		}
-		seen := map[int]bool{}
-		for _, h := range s.Holdings {
-			if h.Square >= 0 && h.Square < len(b.Squares) && b.Ownable(h.Square) {
-				seen[h.Square] = true
+	owned := map[int]bool{}
+	return m.replay(func(e frame) error {
+		p := payload(e)
+		switch e.Type {
+		case "property_purchased", "auction_won":
+			if sq, ok := fieldInt(p, "property"); ok {
+				owned[sq] = true
+			}
+		case "bankrupt":
+			if c, ok := fieldInt(p, "creditor"); ok && c < 0 {
+				props, _ := p["properties"].([]any)
+				for _, sq := range ints2(props) {
+					delete(owned, sq)
+				}
 			}
 		}
-		if len(seen) != ownable {
-			return verdict.Failf("PYYOL-MONO-PERFECT-INFO", fmt.Sprintf("all %d ownable squares", ownable), len(seen), "holdings in turn view %d", i)
+		return nil
+	}, func(i int, t *monoTurn) error {
+		s := t.view.State
+		if s == nil || len(s.Holdings) == 0 {
+			return nil // PYYOL-MONO-VIEW-STATE's to judge
+		}
+		listed := map[int]bool{}
+		for _, h := range s.Holdings {
+			listed[h.Square] = true
+		}
+		for sq := range 40 {
+			if owned[sq] && !listed[sq] {
+				return verdict.Failf("PYYOL-MONO-PERFECT-INFO", fmt.Sprintf("owned square %d in the holdings", sq), "missing", "turn view %d", i)
+			}
 		}
 		for seat, p := range s.Players {
 			if p.Cash == nil {
 				return verdict.Failf("PYYOL-MONO-PERFECT-INFO", "every seat's cash", "none", "seat %d in turn view %d", seat, i)
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // checkTradeResponses: a trade proposed to the agent is answered by the
