@@ -97,8 +97,11 @@ func (m *monoRun) offerOrBuildingAgrees(i int, t *monoTurn, p map[string]any) er
 	if a == "counter_trade" {
 		offered, _ := t.move["trade"].(map[string]any)
 		got, _ := p["trade"].(map[string]any)
-		proposer, _ := fieldInt(got, "proposer")
-		target, _ := fieldInt(got, "target")
+		proposer, ok1 := fieldInt(got, "proposer")
+		target, ok2 := fieldInt(got, "target")
+		if !ok1 || !ok2 {
+			return nil // a trade_proposed without the reference's trade layout
+		}
 		if proposer != m.seat || fmt.Sprint(target) != fmt.Sprint(offered["target"]) {
 			return verdict.Failf("PYYOL-MONO-ACT-COUNTER-TRADE", offered, got, "the counter offered at turn view %d", i)
 		}

@@ -83,14 +83,17 @@ func (m *monoRun) checkWholeBoard() error {
 // checkTradeResponses: a trade proposed to the agent is answered by the
 // agent, in a trade_response view, before it is executed or rejected;
 // and a trade_response view comes only with a trade proposed to it
-// (PYYOL-MONO-PHASE-TRADE-RESPONSE).
+// (PYYOL-MONO-PHASE-TRADE-RESPONSE). A trade_proposed that names no
+// target leaves the second half undecided.
 func (m *monoRun) checkTradeResponses() error {
-	pending := false
+	pending, unread := false, false
 	return m.replay(func(e frame) error {
 		t, _ := payload(e)["trade"].(map[string]any)
 		switch e.Type {
 		case "trade_proposed":
-			if target, ok := fieldInt(t, "target"); ok && target == m.seat {
+			target, ok := fieldInt(t, "target")
+			unread = unread || !ok
+			if ok && target == m.seat {
 				pending = true
 			}
 		case "trade_executed", "trade_rejected":
@@ -104,7 +107,7 @@ func (m *monoRun) checkTradeResponses() error {
 		if t.view.Phase != "trade_response" {
 			return nil
 		}
-		if !pending {
+		if !pending && !unread {
 			return verdict.Failf("PYYOL-MONO-PHASE-TRADE-RESPONSE", "a trade proposed to the agent", "none", "turn view %d in trade_response", i)
 		}
 		pending = false
