@@ -26,7 +26,7 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 	for _, c := range brokenGateways() {
 		tampered[c.rule] = true
 	}
-	for _, c := range brokenMonopolyGateways() {
+	for _, c := range append(brokenMonopolyGateways(), brokenMonopolyDeepGateways()...) {
 		tampered[c.rule] = true
 	}
 	for _, c := range brokenAgents() {

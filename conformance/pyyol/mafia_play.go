@@ -56,7 +56,7 @@ type mafiaTurn struct {
 // mafiaMatch is one Mafia match as the agent saw it.
 type mafiaMatch struct {
 	role   string // asked for
-	first  string // how the first turn is answered: answer, silent, illegal
+	first  string // how the first turn is answered: answer, silent, illegal; tie: answered, and votes make ties
 	seat   int
 	turns  []mafiaTurn
 	events []mafiaEvent
@@ -190,6 +190,9 @@ func (g *gwRun) onMafiaTurn(ctx context.Context, mm *mafiaMatch, f frame) error 
 		return g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": map[string]any{"action": "dance", "target": 99}})
 	}
 	mv := mafiaPolicy(v)
+	if tv, ok := tieVote(v); ok && mm.first == "tie" {
+		mv = tv
+	}
 	mm.turns[len(mm.turns)-1].answered = &mv
 	return g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": mv})
 }
