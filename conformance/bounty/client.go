@@ -25,6 +25,9 @@ type client struct {
 	// secrets are every agent_secret this scenario saw disclosed, watched
 	// in every later public read (BOUNTY-REG-SECRET).
 	secrets []string
+	// closedByRun are the challenges this scenario closed with its own
+	// winning combine (see closedUnder).
+	closedByRun map[string]bool
 }
 
 // refusal is the body of a 4xx answer.
@@ -48,7 +51,8 @@ func (c *client) call(ctx context.Context, method, path string, body any) (*driv
 		return resp, err
 	}
 	c.last = resp
-	return resp, nil
+	c.noteWin(method, path, resp)
+	return resp, c.closedUnder(ctx, method, path, resp)
 }
 
 // viaMCP reports whether a call goes over MCP.

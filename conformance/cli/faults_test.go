@@ -20,7 +20,7 @@ import (
 func TestFaultsListNamesWhatEachProtocolInjects(t *testing.T) {
 	code, out, _ := run("serve", "--faults", "list")
 	assert.Equal(t, 0, code)
-	for _, want := range []string{"PP-QUOTA-429", "PP-QUOTA-503", "IYRA-RATE-LIMIT", "FORGE-RATE-LIMIT", "bounty"} {
+	for _, want := range []string{"PP-QUOTA-429", "PP-QUOTA-503", "IYRA-RATE-LIMIT", "FORGE-RATE-LIMIT", "BOUNTY-STALE-410", "SX-STALE"} {
 		assert.Contains(t, out, want)
 	}
 	code, _, errOut := run("serve", "--faults", "often")
@@ -81,7 +81,7 @@ func TestInjectedFaultsAreTheDocumentedAnswers(t *testing.T) {
 // servers injecting their documented faults meets them as documented
 // answers (harness errors or skips), never as a broken rule.
 func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
-	for name, rate := range map[string]float64{"iyra": 0.3, "phantom-press": 0.3, "forge": 0.05} {
+	for name, rate := range map[string]float64{"iyra": 0.3, "phantom-press": 0.3, "forge": 0.05, "bounty": 0.05, "share-exchange": 0.3} {
 		p, ok := protocols.Lookup(name)
 		require.True(t, ok)
 		var logs bytes.Buffer
@@ -91,4 +91,53 @@ func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
 		assert.NotContains(t, out, "... FAIL", name)
 		assert.Contains(t, logs.String(), "fault injected: ", "%s: the run met no fault", name)
 	}
+}
+
+// TestBountyRotationFaultIsARealRotation: at rate 1 a round-bound request
+// meets the documented 410 round_closed because the round did close (the
+// registry names the next round, one higher), and the share-exchange
+// responder answers an exchange on the rotated round 409 stale_round.
+func TestBountyRotationFaultIsARealRotation(t *testing.T) {
+	b, _ := protocols.Lookup("bounty")
+	var logs bytes.Buffer
+	base := serveFaulted(t, []*suite.Protocol{b}, 1, &logs) + b.BasePath
+	active := func() (string, int) {
+		var reg struct {
+			Active struct {
+				ChallengeID string `json:"challenge_id"`
+				Round       int    `json:"round"`
+			} `json:"active"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(get(t, base+"/challenges", "")), &reg))
+		return reg.Active.ChallengeID, reg.Active.Round
+	}
+	cid, round := active()
+	resp, err := http.Get(base + "/challenge/" + cid + "/manifest")
+	require.NoError(t, err)
+	var refusal struct {
+		Code string `json:"code"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&refusal))
+	resp.Body.Close()
+	assert.Equal(t, http.StatusGone, resp.StatusCode)
+	assert.Equal(t, "round_closed", refusal.Code)
+	next, nextRound := active()
+	assert.NotEqual(t, cid, next)
+	assert.Equal(t, round+1, nextRound)
+	assert.Contains(t, get(t, base+"/challenge/"+cid+"/status", ""), cid, "a closed round stays readable")
+	assert.Contains(t, logs.String(), "fault injected: BOUNTY-STALE-410 round_rotated 410 GET /bounty/challenge/"+cid+"/manifest")
+
+	sx, _ := protocols.Lookup("share-exchange")
+	sxBase := serveFaulted(t, []*suite.Protocol{sx}, 1, &logs) + sx.BasePath
+	var reg struct {
+		Active struct {
+			ChallengeID string `json:"challenge_id"`
+		} `json:"active"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(get(t, sxBase+"/platform/challenges", "")), &reg))
+	post(t, sxBase+"/control/adopt", "", "", `{"agent_id":"agent-b","shares":{"1":"`+strings.Repeat("ab", 33)+`"}}`)
+	pull := post(t, sxBase+"/", "", "", `{"protocol":"abp-share-exchange/1","challenge_id":"`+reg.Active.ChallengeID+`","round":1,"requester":"agent-a","agent_id":"agent-b","share_index":1}`)
+	require.NoError(t, json.NewDecoder(pull.Body).Decode(&refusal))
+	assert.Equal(t, http.StatusConflict, pull.StatusCode)
+	assert.Equal(t, "stale_round", refusal.Code)
 }

@@ -1,0 +1,41 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/agentgames/conformance/reference/faults"
+)
+
+// RoundRotated names the fault that rotates the round in the middle of
+// play; the server brings it about (faults.Injected) before routing.
+const RoundRotated = "round_rotated"
+
+// Faults are the failures the contract documents, which reference/faults
+// injects on demand. The contract documents one: a round that closes while
+// an agent plays it ("Winning closes the round and opens the next one
+// immediately"; "If your challenge_id answers 410, the round you were
+// reading closed"). It acts through the server: the house coalition wins
+// the live round (Engine.HouseWin), so the registry names the next round
+// and the request, on a round-bound endpoint, meets the real 410
+// round_closed (BOUNTY-STALE-410). The contract documents no rate limit,
+// quota or outage answer, so none is injected.
+func Faults() []faults.Fault {
+	return []faults.Fault{{
+		Name: RoundRotated, Rule: "BOUNTY-STALE-410", Status: http.StatusGone, Through: true,
+		Doc:     "a rotation in the middle of play: the round closes (another coalition won), its challenge_id answers 410",
+		Applies: roundBound,
+	}}
+}
+
+// roundBound reports whether a request goes to an endpoint a closed round
+// answers 410 on: manifest, puzzle, solve, combine, peers and next_move
+// of a challenge (its status and metrics stay readable).
+func roundBound(_, path string, _ []byte) bool {
+	rest, ok := strings.CutPrefix(path, "/challenge/")
+	if !ok {
+		return false
+	}
+	_, tail, _ := strings.Cut(rest, "/")
+	return tail != "status" && tail != "metrics" && tail != ""
+}
