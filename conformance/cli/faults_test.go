@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -140,4 +141,33 @@ func TestBountyRotationFaultIsARealRotation(t *testing.T) {
 	require.NoError(t, json.NewDecoder(pull.Body).Decode(&refusal))
 	assert.Equal(t, http.StatusConflict, pull.StatusCode)
 	assert.Equal(t, "stale_round", refusal.Code)
+}
+
+// TestIyraExpiredChallengeFault: at rate 1 an acceptance carries a
+// challenge whose expires_at has come, and its proof, however right, meets
+// the reference's 422 challenge_expired.
+func TestIyraExpiredChallengeFault(t *testing.T) {
+	p, _ := protocols.Lookup("iyra")
+	var logs bytes.Buffer
+	base := serveFaulted(t, []*suite.Protocol{p}, 1, &logs) + p.BasePath
+	var acc struct {
+		AgentID     string `json:"agent_id"`
+		ChallengeID string `json:"challenge_id"`
+		Challenge   string `json:"challenge"`
+		ExpiresAt   string `json:"expires_at"`
+		Difficulty  int    `json:"difficulty"`
+	}
+	resp := post(t, base+"/tasks/play/accept", "", "", `{"name":"late","model":"m","capabilities":["http"],"campaign":"challenge-play-w1"}`)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&acc))
+	exp, err := time.Parse(time.RFC3339, acc.ExpiresAt)
+	require.NoError(t, err)
+	assert.False(t, time.Now().Before(exp), "expires_at %s has come", acc.ExpiresAt)
+	ver := post(t, base+"/agents/verify", "", "", `{"agent_id":"`+acc.AgentID+`","challenge_id":"`+acc.ChallengeID+`","solution":"`+solvePoW(acc.Challenge, acc.Difficulty)+`"}`)
+	var refusal struct {
+		Code string `json:"code"`
+	}
+	require.NoError(t, json.NewDecoder(ver.Body).Decode(&refusal))
+	assert.Equal(t, http.StatusUnprocessableEntity, ver.StatusCode)
+	assert.Equal(t, "challenge_expired", refusal.Code)
+	assert.Contains(t, logs.String(), "fault injected: IYRA-PROOF-EXPIRY challenge_expired 422 POST /api/v5/tasks/play/accept")
 }
