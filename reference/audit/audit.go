@@ -49,6 +49,11 @@ type Finding struct {
 	Request  string    `json:"request"`
 	At       time.Time `json:"at"`
 	Detail   string    `json:"detail"`
+	// Status, Query and Body show the offending request and its answer,
+	// every secret redacted (Exchange.redact).
+	Status int    `json:"status"`
+	Query  string `json:"query,omitempty"`
+	Body   string `json:"body,omitempty"`
 }
 
 // Watcher knows one contract's rules for agents; it sees every exchange of
@@ -92,6 +97,9 @@ func (a *Auditor) Wrap(h http.Handler, protocol, base string, w Watcher) http.Ha
 		order.Lock()
 		found := w.Watch(ex)
 		order.Unlock()
+		for i := range found {
+			found[i] = ex.redact(found[i])
+		}
 		a.record(protocol, ex.Agent, found)
 	})
 }
