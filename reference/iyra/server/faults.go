@@ -30,8 +30,10 @@ func Faults() []faults.Fault {
 	return []faults.Fault{
 		{
 			Name: ChallengeExpired, Rule: "IYRA-PROOF-EXPIRY", Status: http.StatusUnprocessableEntity, Through: true,
-			Doc:     "use challenge, difficulty and expires_at returned by acceptance (a challenge that expires on arrival)",
-			Applies: func(method, path string, _ []byte) bool { return method == http.MethodPost && path == "/tasks/play/accept" },
+			Doc: "use challenge, difficulty and expires_at returned by acceptance (a challenge that expires on arrival)",
+			Applies: func(method, path string, _ []byte) bool {
+				return method == http.MethodPost && path == "/tasks/play/accept"
+			},
 		},
 		{
 			Name: "rate_limited", Rule: "IYRA-RATE-LIMIT", Status: http.StatusTooManyRequests,
