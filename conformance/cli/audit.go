@@ -13,17 +13,21 @@ import (
 	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/reference/audit"
+	bountyserver "github.com/agentgames/conformance/reference/bounty/server"
 	forgeserver "github.com/agentgames/conformance/reference/forge/server"
 	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
 	pp "github.com/agentgames/conformance/reference/phantompress/server"
+	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 )
 
 // auditWatchers lists, per protocol, the watcher of its contract's rules
 // for agents (serve --audit). A protocol missing here is served unwatched.
 var auditWatchers = map[string]func() audit.Watcher{
-	"iyra":          iyraserver.NewAuditor,
-	"forge":         forgeserver.NewAuditor,
-	"phantom-press": pp.NewAuditor,
+	"iyra":           iyraserver.NewAuditor,
+	"forge":          forgeserver.NewAuditor,
+	"phantom-press":  pp.NewAuditor,
+	"bounty":         bountyserver.NewAuditor,
+	"share-exchange": sxserver.NewAuditor,
 }
 
 // withAudit puts the auditor in front of p's server when p has a watcher.

@@ -83,8 +83,12 @@ func agentResults(ag AuditAgent, protocol string, rules []string) []verdict.Resu
 	var out []verdict.Result
 	for _, rule := range order {
 		fs := broken[rule]
+		status := verdict.Fail
+		if fs[0].Level != string(verdict.Must) {
+			status = verdict.Warn // a SHOULD for agents warns, as in a run
+		}
 		out = append(out, verdict.Result{Protocol: protocol, Feature: feature, Name: fs[0].Title, Kind: "audit",
-			Rules: []string{rule}, Status: verdict.Fail, FailedRule: rule, Stopped: true,
+			Rules: []string{rule}, Status: status, FailedRule: rule, Stopped: true,
 			Expected: fs[0].Quote, Observed: fs[0].Detail,
 			Message:    requests(len(fs)) + " broke it",
 			Transcript: offending(fs)})
