@@ -125,6 +125,10 @@ func (w *world) playsVariant(v string) error {
 	if err := w.needLast(); err != nil {
 		return err
 	}
+	if w.last.Status == http.StatusTooManyRequests || w.last.Status >= 500 {
+		// the creation was not judged: the target could not serve it now
+		return verdict.Errorf("the target refused the creation with %d (rate limit or outage): %s", w.last.Status, clip(w.last.Body))
+	}
 	if w.last.Status/100 != 2 {
 		return verdict.Failf("IYRA-VARIANTS", "a session of variant "+v, w.last.Status, "%s", clip(w.last.Body))
 	}

@@ -8,7 +8,7 @@
 // request never reaches the server. A fault that acts Through the server
 // (a round that rotates mid-play, a challenge that expires at once) marks
 // the request instead, and the server brings the documented condition
-// about and answers as it always does, so state and answer agree.
+// about and answers as documented, so state and answer agree.
 package faults
 
 import (
