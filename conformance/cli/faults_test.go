@@ -21,7 +21,8 @@ import (
 func TestFaultsListNamesWhatEachProtocolInjects(t *testing.T) {
 	code, out, _ := run("serve", "--faults", "list")
 	assert.Equal(t, 0, code)
-	for _, want := range []string{"PP-QUOTA-429", "PP-QUOTA-503", "IYRA-RATE-LIMIT", "FORGE-RATE-LIMIT", "BOUNTY-STALE-410", "SX-STALE"} {
+	for _, want := range []string{"PP-QUOTA-429", "PP-QUOTA-503", "IYRA-RATE-LIMIT", "FORGE-RATE-LIMIT", "BOUNTY-STALE-410", "SX-STALE",
+		"IYRA-PROOF-EXPIRY", "IYRA-REVISION-STALE"} {
 		assert.Contains(t, out, want)
 	}
 	code, _, errOut := run("serve", "--faults", "often")
