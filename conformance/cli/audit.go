@@ -139,7 +139,7 @@ func printRuleFindings(w io.Writer, fs []AuditFinding, rule string) {
 			fmt.Fprintf(w, "  %s (%s) %s\n    contract: %q\n", f.Rule, f.Level, f.Title, f.Quote)
 		}
 		if n < shownPerRule {
-			fmt.Fprintf(w, "    %s at %s: %s\n", f.Request, f.At.UTC().Format(time.RFC3339), f.Detail)
+			fmt.Fprintf(w, "    %s -> %d at %s: %s\n", f.Request, f.Status, f.At.UTC().Format(time.RFC3339), f.Detail)
 		}
 		n++
 	}
