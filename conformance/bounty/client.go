@@ -273,9 +273,15 @@ func (c *client) list(ctx context.Context, cid string, body map[string]any) (*dr
 // nextMove reads next_move for agent.
 func (c *client) nextMove(ctx context.Context, cid, agentID string) (bounty.Move, error) {
 	var out struct {
-		Move bounty.Move `json:"next_move"`
+		Move        bounty.Move `json:"next_move"`
+		ChallengeID string      `json:"challenge_id"`
 	}
 	err := c.want2xx(ctx, "BOUNTY-NEXT-MOVE", http.MethodGet, "/challenge/"+cid+"/next_move?agent_id="+url.QueryEscape(agentID), nil, &out)
+	if err == nil && out.Move.Move == bounty.MoveDone && out.ChallengeID != "" && out.ChallengeID != cid && !c.closedByRun[cid] {
+		// the round closed under the check: next_move of a closed
+		// challenge answers done with the live one (BOUNTY-NEXT-SPREAD)
+		return out.Move, verdict.Skipf("the round closed under the check: next_move on %s answered done naming %s (another coalition won)", cid, out.ChallengeID)
+	}
 	return out.Move, err
 }
 

@@ -29,13 +29,18 @@ func Faults() []faults.Fault {
 }
 
 // roundBound reports whether a request goes to an endpoint a closed round
-// answers 410 on: manifest, puzzle, solve, combine, peers and next_move
-// of a challenge (its status and metrics stay readable).
+// answers 410 on: manifest, puzzle, solve, combine and peers of a
+// challenge. Its status and metrics stay readable (BOUNTY-CLOSED-READABLE)
+// and its next_move answers done with the live challenge (BOUNTY-NEXT-SPREAD).
 func roundBound(_, path string, _ []byte) bool {
 	rest, ok := strings.CutPrefix(path, "/challenge/")
 	if !ok {
 		return false
 	}
 	_, tail, _ := strings.Cut(rest, "/")
-	return tail != "status" && tail != "metrics" && tail != ""
+	switch tail {
+	case "", "status", "metrics", "next_move":
+		return false
+	}
+	return true
 }
