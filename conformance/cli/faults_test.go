@@ -83,15 +83,26 @@ func TestInjectedFaultsAreTheDocumentedAnswers(t *testing.T) {
 // servers injecting their documented faults meets them as documented
 // answers (harness errors or skips), never as a broken rule.
 func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
-	for name, rate := range map[string]float64{"iyra": 0.3, "phantom-press": 0.3, "forge": 0.05, "bounty": 0.05, "share-exchange": 0.3} {
+	for name, c := range map[string]struct {
+		rate float64
+		met  []string // faults the seeded run must meet
+	}{
+		"iyra":           {0.3, []string{"IYRA-RATE-LIMIT", "IYRA-RECOVERY-READ", "IYRA-REVISION-STALE", "IYRA-PROOF-EXPIRY"}},
+		"phantom-press":  {0.3, []string{"PP-QUOTA-429"}},
+		"forge":          {0.05, []string{"FORGE-RATE-LIMIT"}},
+		"bounty":         {0.05, []string{"BOUNTY-STALE-410"}},
+		"share-exchange": {0.3, []string{"SX-STALE"}},
+	} {
 		p, ok := protocols.Lookup(name)
 		require.True(t, ok)
 		var logs bytes.Buffer
-		base := serveFaulted(t, []*suite.Protocol{p}, rate, &logs)
+		base := serveFaulted(t, []*suite.Protocol{p}, c.rate, &logs)
 		code, out, errOut := run("run", "--target", base, "--protocol", name, "--seed", "3", "--checks", "2", "--cases", t.TempDir())
 		assert.NotEqual(t, 1, code, "%s: %s\n%s", name, tail(out), errOut)
 		assert.NotContains(t, out, "... FAIL", name)
-		assert.Contains(t, logs.String(), "fault injected: ", "%s: the run met no fault", name)
+		for _, rule := range c.met {
+			assert.Contains(t, logs.String(), "fault injected: "+rule+" ", "%s: the run met no %s", name, rule)
+		}
 	}
 }
 
