@@ -115,7 +115,8 @@ func (b *bountyAgent) nextMove() string {
 // TestBountyAuditCleanAndRude: an agent that reads the manifest, claims
 // the share it grinds and follows next_move gets a clean audit; one that
 // guesses a path, lists an overlong contact, solves unread and unclaimed
-// shares and solves when told to wait is named for each rule.
+// shares, solves when told to wait and combines alone is named for each
+// rule.
 func TestBountyAuditCleanAndRude(t *testing.T) {
 	base, a := serveBountyAudited(t, "bounty", 0)
 	polite := &bountyAgent{t: t, base: base}
@@ -139,9 +140,11 @@ func TestBountyAuditCleanAndRude(t *testing.T) {
 	require.Equal(t, 200, rude.solve(2)) // claimed 3
 	require.Equal(t, "wait", rude.nextMove())
 	rude.solve(3) // told wait
+	rude.do("POST", "/challenge/"+rude.cid+"/combine", map[string]any{"submissions": []map[string]any{
+		{"agent_id": rude.id, "share_index": 2, "share_hex": strings.Repeat("00", 32) + "02"}}}, nil) // solo
 	rules := brokenRules(a)
 	for _, want := range []string{"BOUNTY-AGENT-MANIFEST-FIRST", "BOUNTY-AGENT-TRUST-ENDPOINTS", "BOUNTY-AGENT-CONTACT",
-		"BOUNTY-AGENT-CLAIM-BEFORE-GRIND", "BOUNTY-AGENT-WAIT"} {
+		"BOUNTY-AGENT-CLAIM-BEFORE-GRIND", "BOUNTY-AGENT-WAIT", "BOUNTY-AGENT-COMBINE-K"} {
 		assert.True(t, rules[want], "%s missing from %v", want, rules)
 	}
 	assert.False(t, rules["BOUNTY-AGENT-STALE-410"], "%v", rules)

@@ -48,17 +48,34 @@ func NewAuditor() audit.Watcher {
 }
 
 // AgentOf names the agent a request speaks for: agent_id in the body or
-// the query ("" for none).
+// the query, and for a combine its lowest submitting agent_id, the broker
+// the policy elects to submit ("" for none).
 func (a *Auditor) AgentOf(ex *audit.Exchange) string {
 	var body struct {
-		AgentID string `json:"agent_id"`
+		AgentID     string `json:"agent_id"`
+		Submissions []struct {
+			AgentID string `json:"agent_id"`
+		} `json:"submissions"`
 	}
 	if json.Unmarshal(ex.Body, &body) == nil && body.AgentID != "" {
 		return body.AgentID
 	}
+	broker := ""
+	for _, sub := range body.Submissions {
+		if sub.AgentID != "" && (broker == "" || sub.AgentID < broker) {
+			broker = sub.AgentID
+		}
+	}
+	if broker != "" {
+		return broker
+	}
 	q, _ := url.ParseQuery(ex.RawQuery)
 	return q.Get("agent_id")
 }
+
+// combineRefusals are the combine answers that show a submission the
+// contract's combine step rules out (BOUNTY-AGENT-COMBINE-K).
+var combineRefusals = map[string]bool{"too_few_agents": true, "too_few_shares": true, "unearned_share": true}
 
 // Watch checks one exchange.
 func (a *Auditor) Watch(ex *audit.Exchange) []audit.Finding {
@@ -94,6 +111,9 @@ func (a *Auditor) Watch(ex *audit.Exchange) []audit.Finding {
 		a.watchListing(ex, add)
 	case ex.Method == http.MethodGet && tail == "next_move" && named && ex.Status == http.StatusOK:
 		a.watchNextMove(ex, cid)
+	case ex.Method == http.MethodPost && tail == "combine" && combineRefusals[codeOf(ex.RespBody)]:
+		// BOUNTY-AGENT-COMBINE-K: >= k distinct agents' accepted solves of >= k shares.
+		add("BOUNTY-AGENT-COMBINE-K", "a combine answered "+codeOf(ex.RespBody))
 	}
 	return out
 }
