@@ -41,10 +41,12 @@ type refusal struct {
 func (c *client) call(ctx context.Context, method, path string, body any) (*driver.Response, error) {
 	if tool, args, ok := toolFor(method, path, body); ok && c.viaMCP(args) {
 		resp, err := c.callTool(ctx, tool, args)
-		if err == nil {
-			c.last = resp
+		if err != nil {
+			return resp, err
 		}
-		return resp, err
+		c.last = resp
+		c.noteWin(method, path, resp)
+		return resp, c.closedUnder(ctx, method, path, resp)
 	}
 	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})
 	if err != nil {

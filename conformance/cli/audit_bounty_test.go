@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"log"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -173,4 +174,37 @@ func TestBountyAuditStale410(t *testing.T) {
 	rude.solve(2)
 	rude.solve(2)
 	assert.True(t, brokenRules(a)["BOUNTY-AGENT-STALE-410"], "%v", brokenRules(a))
+}
+
+// TestBountyAuditOverMCP: an agent playing through the MCP tools is
+// audited like one playing over HTTP, named by its agent_id, and the
+// finding names the tool call.
+func TestBountyAuditOverMCP(t *testing.T) {
+	base, a := serveBountyAudited(t, "bounty", 0)
+	agent := &bountyAgent{t: t, base: base}
+	agent.register()
+	agent.live(false)
+	args, _ := json.Marshal(map[string]any{"challenge_id": agent.cid, "agent_id": agent.id, "share_index": 3,
+		"solution": map[string]any{"plaintext_hex": "00"}})
+	req, err := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"bounty_solve","arguments":`+string(args)+`}}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Contains(t, string(body), "wrong_solution", "the tool answered")
+	var found *cli.AuditFinding
+	for _, ag := range cli.BuildAuditReport(a).Agents {
+		for i, f := range ag.Findings {
+			if ag.Agent == agent.id && f.Rule == "BOUNTY-AGENT-MANIFEST-FIRST" {
+				found = &ag.Findings[i]
+			}
+		}
+	}
+	require.NotNil(t, found, "%v", brokenRules(a))
+	assert.Equal(t, "POST /mcp (tools/call bounty_solve)", found.Request)
+	assert.Equal(t, 422, found.Status)
 }

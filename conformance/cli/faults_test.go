@@ -183,3 +183,16 @@ func TestIyraExpiredChallengeFault(t *testing.T) {
 	assert.Equal(t, "challenge_expired", refusal.Code)
 	assert.Contains(t, logs.String(), "fault injected: IYRA-PROOF-EXPIRY challenge_expired 422 POST /api/v5/tasks/play/accept")
 }
+
+// TestBountyRotationReachesMCPAgents: the rotation meets a tool call that
+// stands for a round-bound endpoint too (one engine behind both
+// surfaces), and a live run over --transport mcp meets it as a skip.
+func TestBountyRotationReachesMCPAgents(t *testing.T) {
+	b, _ := protocols.Lookup("bounty")
+	var logs bytes.Buffer
+	base := serveFaulted(t, []*suite.Protocol{b}, 0.3, &logs)
+	code, out, errOut := run("run", "--target", base, "--protocol", "bounty", "--transport", "mcp", "--seed", "3", "--checks", "2", "--cases", t.TempDir())
+	assert.Equal(t, 0, code, "%s\n%s", tail(out), errOut)
+	assert.NotContains(t, out, "... FAIL")
+	assert.Contains(t, logs.String(), "fault injected: BOUNTY-STALE-410 round_rotated 410 POST /bounty/mcp")
+}

@@ -17,7 +17,9 @@ const redactedMark = "[redacted]"
 // every credential-named value (api_key, agent_secret, access_token,
 // password, ...) replaced, so no report of the audit ever carries one.
 func (e *Exchange) redact(f Finding) Finding {
-	f.Status = e.Status
+	if f.Status == 0 { // a watcher may name the status itself (a tool call's)
+		f.Status = e.Status
+	}
 	f.Query = redactQuery(e.RawQuery, e.Key)
 	f.Body = redactBody(e.Body, e.Key)
 	return f

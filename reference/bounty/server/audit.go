@@ -51,6 +51,9 @@ func NewAuditor() audit.Watcher {
 // the query, and for a combine its lowest submitting agent_id, the broker
 // the policy elects to submit ("" for none).
 func (a *Auditor) AgentOf(ex *audit.Exchange) string {
+	if call, _, ok := viaMCP(ex); ok {
+		ex = call
+	}
 	var body struct {
 		AgentID     string `json:"agent_id"`
 		Submissions []struct {
@@ -77,8 +80,22 @@ func (a *Auditor) AgentOf(ex *audit.Exchange) string {
 // contract's combine step rules out (BOUNTY-AGENT-COMBINE-K).
 var combineRefusals = map[string]bool{"too_few_agents": true, "too_few_shares": true, "unearned_share": true}
 
-// Watch checks one exchange.
+// Watch checks one exchange; a tool call over MCP is checked as the HTTP
+// request it stands for, and its findings name the call.
 func (a *Auditor) Watch(ex *audit.Exchange) []audit.Finding {
+	call, tool, ok := viaMCP(ex)
+	if !ok {
+		return a.watch(ex)
+	}
+	out := a.watch(call)
+	for i := range out {
+		out[i].Request, out[i].Status = ex.Request()+" (tools/call "+tool+")", call.Status
+	}
+	return out
+}
+
+// watch checks one HTTP exchange.
+func (a *Auditor) watch(ex *audit.Exchange) []audit.Finding {
 	var out []audit.Finding
 	add := func(rule, detail string) {
 		out = append(out, audit.Finding{Rule: rule, Request: ex.Request(), At: ex.At, Detail: detail})

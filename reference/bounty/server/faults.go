@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -30,9 +31,12 @@ func Faults() []faults.Fault {
 
 // roundBound reports whether a request goes to an endpoint a closed round
 // answers 410 on: manifest, puzzle, solve, combine and peers of a
-// challenge. Its status and metrics stay readable (BOUNTY-CLOSED-READABLE)
+// challenge, over HTTP or as the MCP tool standing for it. Its status and metrics stay readable (BOUNTY-CLOSED-READABLE)
 // and its next_move answers done with the live challenge (BOUNTY-NEXT-SPREAD).
-func roundBound(_, path string, _ []byte) bool {
+func roundBound(method, path string, body []byte) bool {
+	if method == http.MethodPost && path == "/mcp" {
+		return roundBoundTool(body)
+	}
 	rest, ok := strings.CutPrefix(path, "/challenge/")
 	if !ok {
 		return false
@@ -43,4 +47,24 @@ func roundBound(_, path string, _ []byte) bool {
 		return false
 	}
 	return true
+}
+
+// roundBoundTool reports whether an MCP request calls a tool that stands
+// for a round-bound endpoint (the rotation reaches MCP agents too: one
+// engine behind both surfaces).
+func roundBoundTool(body []byte) bool {
+	var call struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &call) != nil || call.Method != "tools/call" {
+		return false
+	}
+	switch call.Params.Name {
+	case "bounty_manifest", "bounty_puzzle", "bounty_solve", "bounty_combine", "bounty_peers", "bounty_list":
+		return true
+	}
+	return false
 }
