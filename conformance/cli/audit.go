@@ -17,6 +17,7 @@ import (
 	forgeserver "github.com/agentgames/conformance/reference/forge/server"
 	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
 	pp "github.com/agentgames/conformance/reference/phantompress/server"
+	pyyolserver "github.com/agentgames/conformance/reference/pyyol/server"
 )
 
 // auditWatchers lists, per protocol, the watcher of its contract's rules
@@ -25,6 +26,7 @@ var auditWatchers = map[string]func() audit.Watcher{
 	"iyra":          iyraserver.NewAuditor,
 	"forge":         forgeserver.NewAuditor,
 	"phantom-press": pp.NewAuditor,
+	"pyyol-gateway": pyyolserver.NewAuditor,
 }
 
 // withAudit puts the auditor in front of p's server when p has a watcher.

@@ -16,6 +16,7 @@ import (
 func (g *Gateway) attach(l *link, reg Frame) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.supersede(g.agents[l.agentID], l)
 	g.agents[l.agentID] = l
 	if g.playing[l.agentID] || g.startOther(l.agentID, reg) || !slices.Contains(reg.Games, "goofspiel") {
 		return
@@ -220,7 +221,7 @@ func (r *matchRun) ask(frame any, id string) (Frame, bool) {
 			continue
 		}
 		ch := l.expect(id)
-		if l.send(frame) != nil {
+		if l.send(frame) != nil || r.injectFault(l, frame, id) {
 			l.forget(id)
 			return Frame{}, false
 		}
@@ -240,6 +241,9 @@ func (r *matchRun) ask(frame any, id string) (Frame, bool) {
 // push sends a one-way frame to the agent's socket if it has one
 // (PYYOL-WS-ONE-WAY: event and game_end need no response).
 func (r *matchRun) push(frame any) {
+	if isGameEnd(frame) {
+		r.g.endedAway(r.agentID, r.id)
+	}
 	if l := r.g.current(r.agentID); l != nil {
 		l.send(frame)
 	}
