@@ -3,7 +3,6 @@ package audit
 import (
 	"bufio"
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"time"
@@ -52,10 +51,6 @@ func (f *Frames) Now() func() time.Time {
 // Hijack passes a hijack through, so a WebSocket can be served behind the
 // auditor.
 func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	h, ok := r.ResponseWriter.(http.Hijacker)
-	if !ok {
-		return nil, nil, errors.New("audit: the response writer cannot be hijacked")
-	}
 	r.wrote = true
-	return h.Hijack()
+	return http.NewResponseController(r.ResponseWriter).Hijack()
 }

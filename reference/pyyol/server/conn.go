@@ -23,6 +23,7 @@ type link struct {
 	expired map[string]bool // ids of turns that timed out (LateApplies)
 	faults  *faults.Socket  // serve --faults: the documented failures to inject
 	audit   *frameAudit     // serve --audit: the agent's frames against its rules
+	order   uint64          // registration order, for PYYOL-REF-SUPERSEDED
 	late    *Frame          // a late response kept for the next turn (LateApplies)
 
 	wmu     sync.Mutex
@@ -148,6 +149,7 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 		conn.Close(websocket.StatusPolicyViolation, "already connected")
 		return
 	}
+	l.order = g.registration()
 	l.registeredAs(reg)
 	g.cameBack(id)
 	// PYYOL-WS-REGISTERED: {"t":"registered","agent_id":...}.

@@ -101,13 +101,28 @@ func (r *matchRun) injectFault(l *link, frame any, id string) bool {
 
 // supersede closes old, the agent's socket until now, when next registers
 // for the same agent (PYYOL-REF-SUPERSEDED: close 4000 "superseded"); a
-// turn in flight on old takes the fallback. Called under g.mu.
-func (g *Gateway) supersede(old, next *link) {
+// turn in flight on old takes the fallback. The later registration wins
+// even when the earlier one attaches last, in which case next is the one
+// closed and supersede reports true. Called under g.mu.
+func (g *Gateway) supersede(old, next *link) bool {
 	if old == nil || old == next {
-		return
+		return false
 	}
-	old.close()
-	go old.conn.Close(SupersededCode, SupersededReason)
+	loser := old
+	if old.order > next.order {
+		loser = next
+	}
+	loser.close()
+	go loser.conn.Close(SupersededCode, SupersededReason)
+	return loser == next
+}
+
+// registration numbers a registration, in the order keys resolve.
+func (g *Gateway) registration() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.registers++
+	return g.registers
 }
 
 // isGameEnd reports whether frame is a match's game_end, of any game.

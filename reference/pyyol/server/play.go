@@ -16,7 +16,9 @@ import (
 func (g *Gateway) attach(l *link, reg Frame) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.supersede(g.agents[l.agentID], l)
+	if g.supersede(g.agents[l.agentID], l) {
+		return
+	}
 	g.agents[l.agentID] = l
 	if g.playing[l.agentID] || g.startOther(l.agentID, reg) || !slices.Contains(reg.Games, "goofspiel") {
 		return

@@ -73,6 +73,7 @@ type Gateway struct {
 	wallets   map[string]stakes.Limits
 	stakes    map[string]*ranked     // agent id -> stake of its next match
 	audits    map[string]*agentAudit // agent id -> what serve --audit saw
+	registers uint64                 // registrations so far (link.order)
 	minted    uint64
 	matches   uint64
 }
