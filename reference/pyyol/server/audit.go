@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,6 +31,7 @@ type agentAudit struct {
 	asked    map[string][]byte // id -> the frame as sent
 	answered map[string]bool
 	injected map[string]bool // turns a --faults late turn settled
+	past     map[string]bool // ids of finished matches' frames
 	dropped  bool            // the gateway dropped a socket with a match running
 	report   *audit.Frames
 }
@@ -68,7 +70,7 @@ func (g *Gateway) auditOf(agentID string, rep *audit.Frames) *agentAudit {
 	}
 	a := g.audits[agentID]
 	if a == nil {
-		a = &agentAudit{asked: map[string][]byte{}, answered: map[string]bool{}, injected: map[string]bool{}}
+		a = &agentAudit{asked: map[string][]byte{}, answered: map[string]bool{}, injected: map[string]bool{}, past: map[string]bool{}}
 		g.audits[agentID] = a
 	}
 	a.report = rep
@@ -221,9 +223,11 @@ func (g *Gateway) cameBack(agentID string) {
 	}
 }
 
-// endedAway names an agent whose match ended while it stayed away after
-// the gateway dropped its socket.
-func (g *Gateway) endedAway(agentID, matchID string) {
+// matchEnded forgets the frames of a finished match (their ids stay
+// known, so a straggling answer is not blamed on PYYOL-AGENT-RESPONSE-ID)
+// and names an agent whose match ended while it stayed away after the
+// gateway dropped its socket.
+func (g *Gateway) matchEnded(agentID, matchID string) {
 	g.mu.Lock()
 	a := g.audits[agentID]
 	g.mu.Unlock()
@@ -233,6 +237,12 @@ func (g *Gateway) endedAway(agentID, matchID string) {
 	a.mu.Lock()
 	away, rep := a.dropped, a.report
 	a.dropped = false
+	for id := range a.asked {
+		if strings.Contains(id, matchID) {
+			delete(a.asked, id)
+			a.past[id] = true
+		}
+	}
 	a.mu.Unlock()
 	if away {
 		// PYYOL-AGENT-RECONNECT: "If the socket drops, the SDK **reconnects

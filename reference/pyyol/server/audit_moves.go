@@ -20,9 +20,12 @@ func (fa *frameAudit) response(f Frame, late bool) []audit.Finding {
 	a := fa.agent
 	a.mu.Lock()
 	sent, asked := a.asked[f.ID]
-	again := a.answered[f.ID]
+	again, past := a.answered[f.ID], a.past[f.ID]
 	a.answered[f.ID] = true
 	a.mu.Unlock()
+	if past {
+		return nil // an answer after its match ended: the match judged it already
+	}
 	if !asked {
 		// PYYOL-AGENT-RESPONSE-ID: "your `response` echoes it".
 		return []audit.Finding{fa.finding("PYYOL-AGENT-RESPONSE-ID", at, "the id names no turn or initialize the agent was sent")}

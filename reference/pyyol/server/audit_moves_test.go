@@ -82,3 +82,12 @@ func TestFrameAuditTimingRules(t *testing.T) {
 	assert.Equal(t, []string{"PYYOL-AGENT-HEARTBEAT"}, rules(fa.heartbeat()))
 	assert.Empty(t, fa.heartbeat(), "named once per socket")
 }
+
+// TestAnEndpointSecretIsNoAgentKey: a register token equal to a stored
+// endpoint secret is PYYOL-AGENT-KEY-NOT-SECRET's break.
+func TestAnEndpointSecretIsNoAgentKey(t *testing.T) {
+	g := New(Options{})
+	g.manifests["mf_1"] = &published{secret: "endpoint-secret-1"}
+	assert.True(t, g.isEndpointSecret("endpoint-secret-1"))
+	assert.False(t, g.isEndpointSecret("sk_arena_0123"))
+}

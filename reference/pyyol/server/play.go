@@ -244,7 +244,7 @@ func (r *matchRun) ask(frame any, id string) (Frame, bool) {
 // (PYYOL-WS-ONE-WAY: event and game_end need no response).
 func (r *matchRun) push(frame any) {
 	if isGameEnd(frame) {
-		r.g.endedAway(r.agentID, r.id)
+		r.g.matchEnded(r.agentID, r.id)
 	}
 	if l := r.g.current(r.agentID); l != nil {
 		l.send(frame)
