@@ -32,7 +32,8 @@ type agentAudit struct {
 	answered map[string]bool
 	injected map[string]bool // turns a --faults late turn settled
 	past     map[string]bool // ids of finished matches' frames
-	dropped  bool            // the gateway dropped a socket with a match running
+	drops    int             // sockets the gateway dropped with a match running
+	back     int             // drops the agent came back from (re-registered)
 	report   *audit.Frames
 }
 
@@ -45,6 +46,9 @@ type frameAudit struct {
 	registered time.Time
 	lastPing   time.Time
 	quiet      bool // PYYOL-AGENT-HEARTBEAT already named on this socket
+	// early are the frames read before register (nil: no finding) and
+	// their findings, reported under the agent's name once it registers.
+	early [][]audit.Finding
 }
 
 // newFrameAudit starts auditing a socket, or returns nil when agents are
@@ -88,7 +92,16 @@ func (l *link) beforeRegister(f Frame) {
 		// PYYOL-AGENT-REGISTER: "The SDK replies with `register`".
 		found = append(found, fa.finding("PYYOL-AGENT-REGISTER", f.T, "a "+f.T+" frame before register"))
 	}
-	fa.rep.Report(fa.name, found...)
+	fa.early = append(fa.early, found)
+}
+
+// reportEarly reports the frames read before register under the name the
+// socket has now: the agent's, or anonymous if it never registered.
+func (fa *frameAudit) reportEarly() {
+	for _, found := range fa.early {
+		fa.rep.Report(fa.name, found...)
+	}
+	fa.early = nil
 }
 
 // registeredAs names the socket's agent once its key resolved, and checks
@@ -100,6 +113,7 @@ func (l *link) registeredAs(reg Frame) {
 	}
 	fa.name, fa.agent = audit.AgentName(reg.Token), l.g.auditOf(l.agentID, fa.rep)
 	fa.registered, fa.lastPing = fa.now(), fa.now()
+	fa.reportEarly()
 	var found []audit.Finding
 	if l.g.isEndpointSecret(reg.Token) {
 		// PYYOL-AGENT-KEY-NOT-SECRET: "It is **not** the manifest endpoint secret".
@@ -158,6 +172,9 @@ func (l *link) watchFrame(f Frame) {
 
 // socketEnded names a socket that stayed silent too long, when it closes.
 func (l *link) socketEnded() {
+	if fa := l.audit; fa != nil {
+		fa.reportEarly()
+	}
 	if fa := l.audit; fa != nil && fa.agent != nil {
 		if found := fa.heartbeat(); len(found) > 0 {
 			fa.rep.Report(fa.name, found...)
@@ -206,7 +223,7 @@ func (l *link) markInjected(id string) {
 func (l *link) markDropped() {
 	if fa := l.audit; fa != nil && fa.agent != nil {
 		fa.agent.mu.Lock()
-		fa.agent.dropped = true
+		fa.agent.drops++
 		fa.agent.mu.Unlock()
 	}
 }
@@ -218,15 +235,20 @@ func (g *Gateway) cameBack(agentID string) {
 	g.mu.Unlock()
 	if a != nil {
 		a.mu.Lock()
-		a.dropped = false
+		a.back = a.drops
 		a.mu.Unlock()
 	}
 }
 
+// reconnectGrace is how long after its match ended an agent whose socket
+// dropped may take to come back before the audit names it: the docs fix
+// no backoff schedule, so the audit allows one generous step.
+const reconnectGrace = 5 * time.Second
+
 // matchEnded forgets the frames of a finished match (their ids stay
 // known, so a straggling answer is not blamed on PYYOL-AGENT-RESPONSE-ID)
-// and names an agent whose match ended while it stayed away after the
-// gateway dropped its socket.
+// and names an agent that, its socket dropped by the gateway during the
+// match, has not come back within reconnectGrace of its end.
 func (g *Gateway) matchEnded(agentID, matchID string) {
 	g.mu.Lock()
 	a := g.audits[agentID]
@@ -235,8 +257,7 @@ func (g *Gateway) matchEnded(agentID, matchID string) {
 		return
 	}
 	a.mu.Lock()
-	away, rep := a.dropped, a.report
-	a.dropped = false
+	away, drops, rep := a.back < a.drops, a.drops, a.report
 	for id := range a.asked {
 		if strings.Contains(id, matchID) {
 			delete(a.asked, id)
@@ -244,12 +265,20 @@ func (g *Gateway) matchEnded(agentID, matchID string) {
 		}
 	}
 	a.mu.Unlock()
-	if away {
-		// PYYOL-AGENT-RECONNECT: "If the socket drops, the SDK **reconnects
-		// automatically** with exponential backoff and re-registers".
-		rep.Report(audit.AgentName(g.tokenOf(agentID)), audit.Finding{Rule: "PYYOL-AGENT-RECONNECT", Request: "frame game_end " + matchID,
-			At: rep.Now()(), Detail: "the match ended while the agent stayed away after its socket dropped"})
+	if !away {
+		return
 	}
+	time.AfterFunc(reconnectGrace, func() {
+		a.mu.Lock()
+		stayed := a.back < drops
+		a.mu.Unlock()
+		if stayed {
+			// PYYOL-AGENT-RECONNECT: "If the socket drops, the SDK **reconnects
+			// automatically** with exponential backoff and re-registers".
+			rep.Report(audit.AgentName(g.tokenOf(agentID)), audit.Finding{Rule: "PYYOL-AGENT-RECONNECT", Request: "frame game_end " + matchID,
+				At: rep.Now()(), Detail: "the agent had not come back " + reconnectGrace.String() + " after its match ended, its socket dropped during it"})
+		}
+	})
 }
 
 // tokenOf returns the key agentID registered with, to name it in the audit.
