@@ -1,19 +1,17 @@
 package cli_test
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentgames/conformance/conformance/protocols"
-	"github.com/agentgames/conformance/conformance/suite"
 )
 
 // TestPyyolGatewayRunAgainstServeFaultsNeverFailsARule: a live run against
 // a gateway that drops sockets, closes them as superseded and lets turns'
-// deadlines pass (serve --faults 0.3) meets each as documented, a harness
+// deadlines pass (serve --faults 0.3 --audit) meets each as documented, a harness
 // error (the socket ended) or a fallback the runner reads as the gateway's
 // timeout, never a broken rule; the faults are listed and logged with
 // their rules.
@@ -25,8 +23,8 @@ func TestPyyolGatewayRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
 	}
 	p, ok := protocols.Lookup("pyyol-gateway")
 	require.True(t, ok)
-	var logs bytes.Buffer
-	base := serveFaulted(t, []*suite.Protocol{p}, 0.3, &logs)
+	var logs syncBuffer
+	base, _ := serveGatewayFaulted(t, 0.3, &logs)
 	args := append([]string{"run", "--target", base, "--protocol", p.Name, "--seed", "3", "--checks", "2", "--cases", t.TempDir()}, p.ServeFlags...)
 	code, out, errOut := run(args...)
 	assert.NotEqual(t, 1, code, "%s\n%s", tail(out), errOut)

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,6 +47,25 @@ func serveGatewayFaulted(t *testing.T, rate float64, logs io.Writer) (string, *a
 	return srv.URL, a
 }
 
+// syncBuffer is a log the server's connections may write while a test
+// reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // TestNodePyyolAgentsAgainstServeFaultsAudit plays the README's Node
 // example (examples/node-agent/pyyol-agent.mjs) against the gateway of
 // serve --faults 0.3 --audit: the polite agent rides out dropped and
@@ -61,7 +81,7 @@ func TestNodePyyolAgentsAgainstServeFaultsAudit(t *testing.T) {
 		require.NoError(t, err, "%s", out)
 	}
 
-	var logs bytes.Buffer
+	var logs syncBuffer
 	base, a := serveGatewayFaulted(t, 0.3, &logs)
 	play(base, "--polite")
 	assert.True(t, cli.BuildAuditReport(a).Clean, "the polite agent broke %v", brokenRules(a))
