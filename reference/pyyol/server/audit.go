@@ -195,11 +195,28 @@ func (fa *frameAudit) heartbeat() []audit.Finding {
 }
 
 // timedOut reports whether the turn id was settled by the gateway's own
-// timeout (not by an injected late turn).
+// timeout (not by an injected fault, nor by its socket closing).
 func (l *link) timedOut(id string) bool {
+	if l.audit.agent.isInjected(id) {
+		return false
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.expired[id] && !l.audit.agent.isInjected(id)
+	return l.timeouts[id]
+}
+
+// markTimedOut records that the gateway's timeout settled the turn id, for
+// PYYOL-AGENT-ON-TIME; only with --audit.
+func (l *link) markTimedOut(id string) {
+	if l.audit == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.timeouts == nil {
+		l.timeouts = map[string]bool{}
+	}
+	l.timeouts[id] = true
 }
 
 func (a *agentAudit) isInjected(id string) bool {

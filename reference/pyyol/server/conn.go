@@ -24,7 +24,9 @@ type link struct {
 	faults  *faults.Socket  // serve --faults: the documented failures to inject
 	audit   *frameAudit     // serve --audit: the agent's frames against its rules
 	order   uint64          // registration order, for PYYOL-REF-SUPERSEDED
-	late    *Frame          // a late response kept for the next turn (LateApplies)
+	// timeouts are the turns the gateway's own timeout settled (--audit).
+	timeouts map[string]bool
+	late     *Frame // a late response kept for the next turn (LateApplies)
 
 	wmu     sync.Mutex
 	mu      sync.Mutex

@@ -234,6 +234,7 @@ func (r *matchRun) ask(frame any, id string) (Frame, bool) {
 			return f, true
 		case <-l.closed:
 		case <-wait.C:
+			l.markTimedOut(id)
 		}
 		l.forget(id)
 		return Frame{}, false
