@@ -17,6 +17,7 @@ import (
 	forgeserver "github.com/agentgames/conformance/reference/forge/server"
 	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
 	pp "github.com/agentgames/conformance/reference/phantompress/server"
+	pyyolserver "github.com/agentgames/conformance/reference/pyyol/server"
 	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 )
 
@@ -28,6 +29,7 @@ var auditWatchers = map[string]func() audit.Watcher{
 	"phantom-press":  pp.NewAuditor,
 	"bounty":         bountyserver.NewAuditor,
 	"share-exchange": sxserver.NewAuditor,
+	"pyyol-gateway":  pyyolserver.NewAuditor,
 }
 
 // withAudit puts the auditor in front of p's server when p has a watcher.

@@ -12,6 +12,7 @@ import (
 	forgeserver "github.com/agentgames/conformance/reference/forge/server"
 	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
 	pp "github.com/agentgames/conformance/reference/phantompress/server"
+	pyyolserver "github.com/agentgames/conformance/reference/pyyol/server"
 	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 )
 
@@ -23,6 +24,7 @@ var faultTables = map[string]func() []faults.Fault{
 	"forge":          forgeserver.Faults,
 	"bounty":         bountyserver.Faults,
 	"share-exchange": sxserver.Faults,
+	"pyyol-gateway":  pyyolserver.Faults,
 }
 
 // faultsOf returns the documented faults protocol p can inject.
@@ -43,7 +45,7 @@ func printFaults(w io.Writer, ps []*suite.Protocol) {
 			continue
 		}
 		for _, f := range fs {
-			fmt.Fprintf(w, "%-15s %-22s %d %-30s %s\n", p.Name, f.Rule, f.Status, f.Name, f.Doc)
+			fmt.Fprintf(w, "%-15s %-22s %s %-30s %s\n", p.Name, f.Rule, faultStatus(f), f.Name, f.Doc)
 		}
 	}
 	fmt.Fprintln(w, "\nserve --faults light|heavy|RATE injects them at that rate (light 0.05, heavy 0.3), reproducibly from --seed.")

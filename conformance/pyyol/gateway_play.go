@@ -235,8 +235,11 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 		case "event":
 			g.events = append(g.events, f)
 			if held != nil && f.Type == goofspiel.RoundRevealed {
+				// The late answer names the round now in flight, so a gateway
+				// that applies it there plays the stray card, never a
+				// fallback the runner must read as a timeout (timedOut).
 				g.stray = lateCard(held.View)
-				err = g.ws.Send(ctx, map[string]any{"t": "response", "id": held.ID, "move": goofspiel.Move{Round: 0, Card: g.stray}})
+				err = g.ws.Send(ctx, map[string]any{"t": "response", "id": held.ID, "move": goofspiel.Move{Round: held.View.Round + 1, Card: g.stray}})
 				held = nil
 			}
 		case "game_end":

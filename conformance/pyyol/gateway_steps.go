@@ -53,6 +53,7 @@ func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 	platformSteps(sc, g)
 	mafiaSteps(sc, g)
 	monopolySteps(sc, g)
+	supersedeSteps(sc, g)
 	g.Cleanup(func() {
 		if g.ws != nil {
 			g.ws.Close()
@@ -166,8 +167,13 @@ func (g *gwRun) fellBack() error {
 // asAnswered checks that every move the agent answered in time was the
 // one played (a late or stray response must not replace it).
 func (g *gwRun) asAnswered() error {
+	settled := 0
 	for _, mv := range g.answered {
 		r, ok := g.roundOf(mv.Round)
+		if ok && r.Cards[g.seat] != mv.Card && g.fallbackOf(mv.Round) == r.Cards[g.seat] {
+			settled++ // the gateway's timeout settled it first (timedOut)
+			continue
+		}
 		if ok && r.Cards[g.seat] != mv.Card {
 			// A stray round-0 response (late, under another id, for another
 			// round) that replaced a later move breaks the behaviour's rule;
@@ -175,7 +181,7 @@ func (g *gwRun) asAnswered() error {
 			return verdict.Failf(g.round0Rule(), mv.Card, r.Cards[g.seat], "the card played in round %d, which the agent answered in time", mv.Round)
 		}
 	}
-	return nil
+	return g.timedOut(settled)
 }
 
 // result decodes game_end's result.

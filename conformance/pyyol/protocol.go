@@ -98,6 +98,7 @@ func Gateway() *suite.Protocol {
 		gatewaySteps, []byte(gatewayOpenAPI))
 	p.Vector = nil // the signing vectors are the push side's
 	p.WebSocketPaths = []string{"/agent/connect"}
+	p.AgentRules = true // the gateway audits what the docs ask of agents
 	p.Flags = gatewayFlags
 	// The reference platform's documented development admin token, so a
 	// live run against `conformance serve` reaches the stake-tier admin

@@ -50,6 +50,10 @@ type Protocol struct {
 	// catalogue holds only the rules those features tag (share.go). Empty
 	// means every feature and rule of the folder.
 	FeatureFiles string
+	// AgentRules, with FeatureFiles, gives the protocol its data folder's
+	// rules for agents too, which no scenario tags: its reference server
+	// audits them (serve --audit).
+	AgentRules bool
 	// WebSocketPaths are the paths under BasePath that the reference serves
 	// over WebSocket; `conformance serve` prints a ws:// line for each.
 	WebSocketPaths []string

@@ -35,7 +35,7 @@ func (p *Protocol) catalogue() (*spec.Catalogue, error) {
 	out := *cat
 	out.Rules = nil
 	for _, r := range cat.Rules {
-		if tagged[r.ID] {
+		if tagged[r.ID] || (p.AgentRules && r.ForAgents()) {
 			out.Rules = append(out.Rules, r)
 		}
 	}

@@ -62,3 +62,11 @@ Feature: The agent gateway: handshake, lifecycle frames, heartbeats
       Then the game_end lists the usage with meter_source sdk
       And every answered turn was played as answered
       And every round resolved by the rules
+
+  @PYYOL-REF-SUPERSEDED
+  Rule: a second registration of one agent supersedes its older socket
+
+    Scenario: the agent registers on a second socket
+      When the agent connects and registers
+      And the agent registers again on a second socket
+      Then the first socket was closed as superseded

@@ -105,7 +105,7 @@ func (a *Auditor) Wrap(h http.Handler, protocol, base string, w Watcher) http.Ha
 			}
 		}
 		rec := &recorder{ResponseWriter: rw, status: http.StatusOK, max: a.maxBody}
-		h.ServeHTTP(rec, r)
+		h.ServeHTTP(rec, r.WithContext(withFrames(r.Context(), a, protocol)))
 		ex.Status, ex.RespHeader, ex.RespBody, ex.At = rec.status, rw.Header().Clone(), rec.body.Bytes(), a.now()
 		order.Lock()
 		found := w.Watch(ex)

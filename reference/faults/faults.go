@@ -36,6 +36,8 @@ type Fault struct {
 	Doc string
 	// Applies says whether the fault may answer a request: method, path
 	// below the protocol's base path, and the body (peeked, not consumed).
+	// A fault without Applies happens inside a long-lived exchange (a
+	// WebSocket's frames): the server draws it with Socket.Draw.
 	Applies func(method, path string, body []byte) bool
 	// Answer writes the documented answer (headers, status, body) at now.
 	// It is nil for a fault that acts Through the server.
@@ -108,7 +110,7 @@ func (in *injector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	f, ok := in.draw(r.Method, path, body)
 	if !ok {
-		in.next.ServeHTTP(w, r)
+		in.next.ServeHTTP(w, r.WithContext(withSocket(r.Context(), in, r.URL.Path)))
 		return
 	}
 	if in.o.Log != nil {
@@ -126,7 +128,7 @@ func (in *injector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (in *injector) draw(method, path string, body []byte) (Fault, bool) {
 	var fit []Fault
 	for _, f := range in.faults {
-		if f.Applies(method, path, body) {
+		if f.Applies != nil && f.Applies(method, path, body) {
 			fit = append(fit, f)
 		}
 	}

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/agentgames/conformance/reference/audit"
+	"github.com/agentgames/conformance/reference/faults"
 )
 
 // link is one registered socket of an agent.
@@ -18,7 +21,12 @@ type link struct {
 	agentID string
 	anyID   bool
 	expired map[string]bool // ids of turns that timed out (LateApplies)
-	late    *Frame          // a late response kept for the next turn (LateApplies)
+	faults  *faults.Socket  // serve --faults: the documented failures to inject
+	audit   *frameAudit     // serve --audit: the agent's frames against its rules
+	order   uint64          // registration order, for PYYOL-REF-SUPERSEDED
+	// timeouts are the turns the gateway's own timeout settled (--audit).
+	timeouts map[string]bool
+	late     *Frame // a late response kept for the next turn (LateApplies)
 
 	wmu     sync.Mutex
 	mu      sync.Mutex
@@ -43,6 +51,7 @@ func (l *link) send(frame any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for _, data := range frames {
+		l.watchSent(frame, data)
 		if err := l.conn.Write(ctx, websocket.MessageText, data); err != nil {
 			return err
 		}
@@ -118,6 +127,9 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 	defer conn.CloseNow()
 	ctx := context.Background()
 	l := newLink(g, conn)
+	l.faults = faults.SocketFrom(r.Context())
+	l.audit = newFrameAudit(audit.FramesFrom(r.Context()))
+	defer l.socketEnded()
 	// PYYOL-WS-HELLO: "On connect the gateway sends {"t":"hello","version":"1.0"}".
 	if l.send(Frame{T: "hello", Version: "1.0"}) != nil {
 		return
@@ -139,6 +151,9 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 		conn.Close(websocket.StatusPolicyViolation, "already connected")
 		return
 	}
+	l.order = g.registration()
+	l.registeredAs(reg)
+	g.cameBack(id)
 	// PYYOL-WS-REGISTERED: {"t":"registered","agent_id":...}.
 	if l.send(Frame{T: "registered", AgentID: id}) != nil {
 		return
@@ -158,6 +173,7 @@ func (g *Gateway) awaitRegister(ctx context.Context, l *link) (Frame, bool) {
 		if err != nil {
 			return Frame{}, false
 		}
+		l.beforeRegister(f)
 		switch f.T {
 		case "register":
 			return f, true
@@ -188,6 +204,7 @@ func (g *Gateway) readLoop(ctx context.Context, l *link) {
 		if err != nil {
 			return
 		}
+		l.watchFrame(f)
 		switch f.T {
 		case "ping":
 			// PYYOL-WS-PING: the gateway answers the agent's heartbeat.

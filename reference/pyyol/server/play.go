@@ -16,6 +16,9 @@ import (
 func (g *Gateway) attach(l *link, reg Frame) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.supersede(g.agents[l.agentID], l) {
+		return
+	}
 	g.agents[l.agentID] = l
 	if g.playing[l.agentID] || g.startOther(l.agentID, reg) || !slices.Contains(reg.Games, "goofspiel") {
 		return
@@ -220,7 +223,7 @@ func (r *matchRun) ask(frame any, id string) (Frame, bool) {
 			continue
 		}
 		ch := l.expect(id)
-		if l.send(frame) != nil {
+		if l.send(frame) != nil || r.injectFault(l, frame, id) {
 			l.forget(id)
 			return Frame{}, false
 		}
@@ -231,6 +234,7 @@ func (r *matchRun) ask(frame any, id string) (Frame, bool) {
 			return f, true
 		case <-l.closed:
 		case <-wait.C:
+			l.markTimedOut(id)
 		}
 		l.forget(id)
 		return Frame{}, false
@@ -240,6 +244,9 @@ func (r *matchRun) ask(frame any, id string) (Frame, bool) {
 // push sends a one-way frame to the agent's socket if it has one
 // (PYYOL-WS-ONE-WAY: event and game_end need no response).
 func (r *matchRun) push(frame any) {
+	if isGameEnd(frame) {
+		r.g.matchEnded(r.agentID, r.id)
+	}
 	if l := r.g.current(r.agentID); l != nil {
 		l.send(frame)
 	}

@@ -71,7 +71,9 @@ type Gateway struct {
 	manifests map[string]*published // agent id/manifest id -> manifest
 	tiers     map[string][]stakes.Tier
 	wallets   map[string]stakes.Limits
-	stakes    map[string]*ranked // agent id -> stake of its next match
+	stakes    map[string]*ranked     // agent id -> stake of its next match
+	audits    map[string]*agentAudit // agent id -> what serve --audit saw
+	registers uint64                 // registrations so far (link.order)
 	minted    uint64
 	matches   uint64
 }
