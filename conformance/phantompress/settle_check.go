@@ -138,14 +138,96 @@ func (m *Model) checkRevealedClaims(rv engine.Reveal) error {
 		if rv.Answers[q.ID] == want {
 			continue
 		}
-		if engine.Law(ownOrigins(src), q.Claim) == rv.Answers[q.ID] {
-			return verdict.Failf("PP-LAW-INDEPENDENCE", want, rv.Answers[q.ID],
-				"%s (claim %s): the target counts secondaries that share an origin as independent", q.ID, q.Claim)
+		if rule, why := diagnoseLaw(rv, src, q.Claim, rv.Answers[q.ID]); rule != "" {
+			return verdict.Failf(rule, want, rv.Answers[q.ID], "%s (claim %s): %s", q.ID, q.Claim, why)
 		}
 		return verdict.Failf(ruleOfBranch(engine.Branch(src, q.Claim)), want, rv.Answers[q.ID],
 			"%s (claim %s) over the revealed material", q.ID, q.Claim)
 	}
 	return nil
+}
+
+// diagnoseLaw names the clause of the law a wrong revealed answer breaks
+// when one reading explains it better than the branch the claim falls in:
+// secondaries of one origin counted as independent (this claim), a
+// testimony not counted or a secondary kind counted as an official record
+// (every answer of the case), or a fabrication taken as backing (this
+// claim). It returns "" when none does.
+func diagnoseLaw(rv engine.Reveal, src []engine.Source, claim string, got engine.Verdict) (rule, why string) {
+	if engine.Law(ownOrigins(src), claim) == got {
+		return "PP-LAW-INDEPENDENCE", "the target counts secondaries that share an origin as independent"
+	}
+	if explainsCase(rv, withoutKind(src, engine.KindTestimony)) {
+		return "PP-LAW-TESTIMONY", "every revealed answer is the law's without the testimonies"
+	}
+	for _, kind := range []string{engine.KindArticle, engine.KindMemo, engine.KindLetter, engine.KindDiary} {
+		// a kind read as official must decide some claim the law leaves
+		// open: a case that only loses verdicts is the branch's failure
+		if decidesOpenClaim(rv, src) && explainsCase(rv, asOfficial(src, kind)) {
+			return "PP-LAW-DOC-KINDS", "every revealed answer is the law's with a " + kind + " read as an official record"
+		}
+	}
+	if fabricatedOnly(weigh(rv, claim), rv) {
+		return "PP-LAW-FABRICATED", "only fabricated documents back the claim"
+	}
+	return "", ""
+}
+
+// decidesOpenClaim reports whether the case reveals 真 or 偽 for a claim
+// the law over src leaves 裏取り不能.
+func decidesOpenClaim(rv engine.Reveal, src []engine.Source) bool {
+	for _, q := range rv.Questions {
+		if got := rv.Answers[q.ID]; got != engine.Unverifiable && engine.Law(src, q.Claim) == engine.Unverifiable {
+			return true
+		}
+	}
+	return false
+}
+
+// explainsCase reports whether the law over src gives every revealed answer
+// of the case.
+func explainsCase(rv engine.Reveal, src []engine.Source) bool {
+	for _, q := range rv.Questions {
+		if engine.Law(src, q.Claim) != rv.Answers[q.ID] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasKind reports whether a source of kind takes a stance on claim.
+func hasKind(src []engine.Source, claim, kind string) bool {
+	for _, s := range src {
+		for _, c := range s.Claims {
+			if s.Kind == kind && c.Claim == claim {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withoutKind leaves out the sources of kind.
+func withoutKind(src []engine.Source, kind string) []engine.Source {
+	var out []engine.Source
+	for _, s := range src {
+		if s.Kind != kind {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// asOfficial reads the sources of kind as official records.
+func asOfficial(src []engine.Source, kind string) []engine.Source {
+	out := make([]engine.Source, len(src))
+	for i, s := range src {
+		if s.Kind == kind {
+			s.Kind = engine.KindOfficial
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // ownOrigins gives every source an origin of its own: the law as a target
