@@ -15,8 +15,10 @@ import (
 
 // client speaks the bounty's HTTP surface for one scenario.
 type client struct {
-	env  *suite.Env
-	last *driver.Response
+	// Scenario is the per-scenario base; its Last is the answer every
+	// call keeps.
+	suite.Scenario[suite.NoState]
+	env *suite.Env
 	// overMCP sends every call the 13 MCP tools cover through them, and
 	// the rest over HTTP (--transport mcp); mcpAgents plays only these
 	// agents' calls over MCP (the mixed-coalition check).
@@ -39,7 +41,7 @@ func (c *client) call(ctx context.Context, method, path string, body any) (*driv
 	if tool, args, ok := toolFor(method, path, body); ok && c.viaMCP(args) {
 		resp, err := c.callTool(ctx, tool, args)
 		if err == nil {
-			c.last = resp
+			c.Last = resp
 		}
 		return resp, err
 	}
@@ -47,7 +49,7 @@ func (c *client) call(ctx context.Context, method, path string, body any) (*driv
 	if err != nil {
 		return resp, err
 	}
-	c.last = resp
+	c.Last = resp
 	return resp, nil
 }
 
@@ -102,7 +104,7 @@ func (c *client) register(ctx context.Context) (agent, error) {
 		return agent{}, err
 	}
 	if !out.OK || out.AgentID == "" {
-		return agent{}, verdict.Failf("BOUNTY-REG-POW", "{ok: true, agent_id}", c.clip(c.last.Body), "a valid proof")
+		return agent{}, verdict.Failf("BOUNTY-REG-POW", "{ok: true, agent_id}", c.clip(c.Last.Body), "a valid proof")
 	}
 	if out.Secret != "" {
 		c.env.HTTP.Secrets().Add(out.Secret)
@@ -122,7 +124,7 @@ func (c *client) regChallenge(ctx context.Context) (regChallenge, error) {
 		return ch, err
 	}
 	if ch.Token == "" || ch.Bits <= 0 || ch.Bits > 32 {
-		return ch, verdict.Failf("BOUNTY-REG-CHALLENGE", "{reg_token, pow_bits} with 0 < pow_bits <= 32", c.clip(c.last.Body), "a runner cannot solve more")
+		return ch, verdict.Failf("BOUNTY-REG-CHALLENGE", "{reg_token, pow_bits} with 0 < pow_bits <= 32", c.clip(c.Last.Body), "a runner cannot solve more")
 	}
 	c.env.HTTP.Secrets().Add(ch.Token)
 	return ch, nil
@@ -140,7 +142,7 @@ func (c *client) live(ctx context.Context) (string, int, error) {
 		return "", 0, err
 	}
 	if out.Active.ChallengeID == "" {
-		return "", 0, verdict.Failf("BOUNTY-REGISTRY", "an active challenge_id", c.clip(c.last.Body), "GET /challenges")
+		return "", 0, verdict.Failf("BOUNTY-REGISTRY", "an active challenge_id", c.clip(c.Last.Body), "GET /challenges")
 	}
 	return out.Active.ChallengeID, out.Active.Round, nil
 }
@@ -196,7 +198,7 @@ func (c *client) solveAs(ctx context.Context, cid string, m manifestDoc, a agent
 		return "", err
 	}
 	if out.ShareHex == "" {
-		return "", verdict.Failf("BOUNTY-SOLVE-SHARE", "{share_hex}", c.clip(c.last.Body), "an accepted solve")
+		return "", verdict.Failf("BOUNTY-SOLVE-SHARE", "{share_hex}", c.clip(c.Last.Body), "an accepted solve")
 	}
 	return out.ShareHex, nil
 }
@@ -246,7 +248,7 @@ func (c *client) board(ctx context.Context, cid string) (*boardDoc, error) {
 	if err := c.want2xx(ctx, "BOUNTY-PEERS-LIST", http.MethodGet, "/challenge/"+cid+"/peers", nil, &b); err != nil {
 		return nil, err
 	}
-	b.raw = c.last.Body
+	b.raw = c.Last.Body
 	return &b, b.withinTTL()
 }
 

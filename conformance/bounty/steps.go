@@ -27,6 +27,7 @@ func StepsOverMCP(sc *godog.ScenarioContext, env *suite.Env) { steps(sc, env, tr
 
 func steps(sc *godog.ScenarioContext, env *suite.Env, overMCP bool) {
 	w := &world{client: &client{env: env, overMCP: overMCP, mcpAgents: map[string]bool{}}, held: map[string][]int{}, shareHex: map[int]string{}, names: map[int]string{}}
+	w.Bind(sc, env)
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		for _, t := range s.Tags {
 			if id := strings.TrimPrefix(t.Name, "@"); spec.IDPattern.MatchString(id) && w.rule == "" {
@@ -124,46 +125,39 @@ func wrongSolution(p bounty.Puzzle) bounty.Solution {
 // answerIs checks the last answer's status and code under the scenario's
 // rule: a MUST rule fails on a mismatch, a REFERENCE rule warns.
 func (w *world) answerIs(status int, code string) error {
-	if w.last == nil {
-		return verdict.Errorf("no answer yet")
+	if err := w.NeedLast(); err != nil {
+		return err
 	}
 	var r refusal
-	_ = w.last.Decode(w.rule, &r)
-	if w.last.Status != status || r.Code != code {
-		return verdict.Failf(w.rule, fmt.Sprintf("%d %s", status, code), fmt.Sprintf("%d %s", w.last.Status, r.Code), "%s", w.clip(w.last.Body))
+	_ = w.Last.Decode(w.rule, &r)
+	if w.Last.Status != status || r.Code != code {
+		return verdict.Failf(w.rule, fmt.Sprintf("%d %s", status, code), fmt.Sprintf("%d %s", w.Last.Status, r.Code), "%s", w.clip(w.Last.Body))
 	}
 	return nil
 }
 
 func (w *world) answer4xx() error {
-	if w.last == nil {
-		return verdict.Errorf("no answer yet")
+	if err := w.NeedLast(); err != nil {
+		return err
 	}
-	if w.last.Status/100 != 4 {
-		return verdict.Failf(w.rule, "a 4xx refusal", w.last.Status, "%s", w.clip(w.last.Body))
+	if w.Last.Status/100 != 4 {
+		return verdict.Failf(w.rule, "a 4xx refusal", w.Last.Status, "%s", w.clip(w.Last.Body))
 	}
 	return nil
 }
 
 func (w *world) answer200() error {
-	if w.last == nil || w.last.Status != http.StatusOK {
-		return verdict.Failf(w.rule, "200", w.statusOf(), "%s", w.bodyOf())
+	if w.Last == nil || w.Last.Status != http.StatusOK {
+		return verdict.Failf(w.rule, "200", w.Status(), "%s", w.bodyOf())
 	}
 	return nil
 }
 
-func (w *world) statusOf() int {
-	if w.last == nil {
-		return 0
-	}
-	return w.last.Status
-}
-
 func (w *world) bodyOf() string {
-	if w.last == nil {
+	if w.Last == nil {
 		return ""
 	}
-	return w.clip(w.last.Body)
+	return w.clip(w.Last.Body)
 }
 
 // secondsPass moves the embedded reference's clock; live targets skip.

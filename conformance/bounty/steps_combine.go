@@ -63,8 +63,8 @@ func (w *world) combine(ctx context.Context, pairs string, corrupt int) error {
 // combineRefused: a 4xx, no payout, and the registry still names this
 // round (the scenario's MUST rule).
 func (w *world) combineRefused(ctx context.Context) error {
-	if w.last.Status/100 != 4 {
-		return verdict.Failf(w.rule, "a 4xx refusal", w.last.Status, "%s", w.clip(w.last.Body))
+	if w.Last.Status/100 != 4 {
+		return verdict.Failf(w.rule, "a 4xx refusal", w.Last.Status, "%s", w.clip(w.Last.Body))
 	}
 	return w.roundOpen(ctx)
 }
@@ -85,7 +85,7 @@ func (w *world) roundOpen(ctx context.Context) error {
 
 func (w *world) combineWon() error {
 	if w.won == nil {
-		return verdict.Failf("BOUNTY-PAYOUT", "200: a coalition of k credited solvers wins", w.last.Status, "%s", w.clip(w.last.Body))
+		return verdict.Failf("BOUNTY-PAYOUT", "200: a coalition of k credited solvers wins", w.Last.Status, "%s", w.clip(w.Last.Body))
 	}
 	return nil
 }
@@ -196,7 +196,7 @@ func (w *world) manifestPlayMoney() error {
 }
 
 func (w *world) ledgerPlayMoney(ctx context.Context) error {
-	if bytes.Contains(w.last.Body, []byte(`"real_money":true`)) {
+	if bytes.Contains(w.Last.Body, []byte(`"real_money":true`)) {
 		return verdict.Failf("BOUNTY-PLAY-MONEY", "real_money false", "real_money true", "combine answer")
 	}
 	l, err := w.ledger(ctx, "BOUNTY-PLAY-MONEY")

@@ -118,26 +118,26 @@ func (w *world) kitTools(ctx context.Context) error {
 
 func (w *world) notify(ctx context.Context, method string) error {
 	resp, _, err := w.rpc(ctx, method, nil, true)
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
 func (w *world) accepted202() error {
-	if w.last.Status != http.StatusAccepted || len(strings.TrimSpace(string(w.last.Body))) != 0 {
-		return verdict.Failf("BOUNTY-MCP-NOTIFY", "202 with no body", w.last.Status, "body %q", w.clip(w.last.Body))
+	if w.Last.Status != http.StatusAccepted || len(strings.TrimSpace(string(w.Last.Body))) != 0 {
+		return verdict.Failf("BOUNTY-MCP-NOTIFY", "202 with no body", w.Last.Status, "body %q", w.clip(w.Last.Body))
 	}
 	return nil
 }
 
 func (w *world) getMCP(ctx context.Context) error {
 	resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodGet, Path: MCPPath, Header: map[string]string{"Accept": "text/event-stream"}})
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
 func (w *world) is405() error {
-	if w.last.Status != http.StatusMethodNotAllowed {
-		return verdict.Failf("BOUNTY-MCP-GET", 405, w.last.Status, "GET %s", MCPPath)
+	if w.Last.Status != http.StatusMethodNotAllowed {
+		return verdict.Failf("BOUNTY-MCP-GET", 405, w.Last.Status, "GET %s", MCPPath)
 	}
 	return nil
 }

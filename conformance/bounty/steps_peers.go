@@ -46,7 +46,7 @@ func (w *world) post(ctx context.Context, body map[string]any) error {
 	if _, err := w.list(ctx, w.cid, body); err != nil {
 		return err
 	}
-	if id, _ := body["agent_id"].(string); id != "" && w.last.Status == http.StatusOK {
+	if id, _ := body["agent_id"].(string); id != "" && w.Last.Status == http.StatusOK {
 		w.noteListed(id)
 	}
 	return nil
@@ -56,8 +56,8 @@ func (w *world) mustPost(ctx context.Context, body map[string]any) error {
 	if err := w.post(ctx, body); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusOK {
-		return verdict.Failf("BOUNTY-PEERS-LIST", "200 for a valid listing", w.last.Status, "%s", w.clip(w.last.Body))
+	if w.Last.Status != http.StatusOK {
+		return verdict.Failf("BOUNTY-PEERS-LIST", "200 for a valid listing", w.Last.Status, "%s", w.clip(w.Last.Body))
 	}
 	return nil
 }
@@ -139,8 +139,8 @@ func (w *world) delist(ctx context.Context, i int) error {
 	if _, err := w.list(ctx, w.cid, map[string]any{"agent_id": a.ID, "remove": true}); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusOK {
-		return verdict.Failf("BOUNTY-PEERS-DELIST", 200, w.last.Status, "%s", w.clip(w.last.Body))
+	if w.Last.Status != http.StatusOK {
+		return verdict.Failf("BOUNTY-PEERS-DELIST", 200, w.Last.Status, "%s", w.clip(w.Last.Body))
 	}
 	return nil
 }
@@ -231,7 +231,7 @@ func (w *world) boardClaim(ctx context.Context, i, share int) error {
 		return err
 	}
 	e, _ := w.entryOf(ctx, i, "BOUNTY-INTENT")
-	if !strings.Contains(strings.ToLower(e.WorkingOnStatus+" "+string(w.last.Body)), bounty.SelfDeclared) {
+	if !strings.Contains(strings.ToLower(e.WorkingOnStatus+" "+string(w.Last.Body)), bounty.SelfDeclared) {
 		return verdict.Failf("BOUNTY-INTENT", "working_on labelled self-declared", e.WorkingOnStatus, "")
 	}
 	return nil

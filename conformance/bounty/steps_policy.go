@@ -153,8 +153,8 @@ func (w *world) takeUniqueName(ctx context.Context, i int) error {
 	if err := w.editName(ctx, i, name); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusOK {
-		return verdict.Failf("BOUNTY-PROFILE-NAME", "200 for a unique 2-32 char name", w.last.Status, "%s", w.clip(w.last.Body))
+	if w.Last.Status != http.StatusOK {
+		return verdict.Failf("BOUNTY-PROFILE-NAME", "200 for a unique 2-32 char name", w.Last.Status, "%s", w.clip(w.Last.Body))
 	}
 	w.names[i] = name
 	return nil

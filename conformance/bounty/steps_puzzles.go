@@ -69,15 +69,15 @@ func shortNonce(token string, bits int) string {
 }
 
 func (w *world) registrationAccepted() error {
-	if w.last.Status != http.StatusOK || w.regOut["ok"] != true || w.regOut["agent_id"] == nil {
-		return verdict.Failf("BOUNTY-REG-POW", "200 {ok: true, agent_id}", w.last.Status, "%s", w.clip(w.last.Body))
+	if w.Last.Status != http.StatusOK || w.regOut["ok"] != true || w.regOut["agent_id"] == nil {
+		return verdict.Failf("BOUNTY-REG-POW", "200 {ok: true, agent_id}", w.Last.Status, "%s", w.clip(w.Last.Body))
 	}
 	return nil
 }
 
 func (w *world) registrationRefused() error {
-	if w.last.Status/100 != 4 || w.regOut["agent_id"] != nil {
-		return verdict.Failf("BOUNTY-REG-POW", "a 4xx refusal without agent_id", w.last.Status, "a nonce with pow_bits-1 leading zero bits: %s", w.clip(w.last.Body))
+	if w.Last.Status/100 != 4 || w.regOut["agent_id"] != nil {
+		return verdict.Failf("BOUNTY-REG-POW", "a 4xx refusal without agent_id", w.Last.Status, "a nonce with pow_bits-1 leading zero bits: %s", w.clip(w.Last.Body))
 	}
 	return nil
 }
@@ -228,16 +228,16 @@ func (w *world) strangerSolves(ctx context.Context, s int) error {
 }
 
 func (w *world) solveAccepted() error {
-	h, _ := raw(w.last)["share_hex"].(string)
-	if w.last.Status != http.StatusOK || h == "" {
-		return verdict.Failf(w.rule, "200 {share_hex}", w.last.Status, "a correct solution: %s", w.clip(w.last.Body))
+	h, _ := raw(w.Last)["share_hex"].(string)
+	if w.Last.Status != http.StatusOK || h == "" {
+		return verdict.Failf(w.rule, "200 {share_hex}", w.Last.Status, "a correct solution: %s", w.clip(w.Last.Body))
 	}
 	return nil
 }
 
 func (w *world) solveRefused() error {
-	if w.last.Status/100 != 4 || bytes.Contains(w.last.Body, []byte("share_hex")) {
-		return verdict.Failf(w.rule, "a 4xx refusal without share_hex", w.last.Status, "a wrong solution: %s", w.clip(w.last.Body))
+	if w.Last.Status/100 != 4 || bytes.Contains(w.Last.Body, []byte("share_hex")) {
+		return verdict.Failf(w.rule, "a 4xx refusal without share_hex", w.Last.Status, "a wrong solution: %s", w.clip(w.Last.Body))
 	}
 	return nil
 }
@@ -267,7 +267,7 @@ func (w *world) canonicalBase32() error {
 
 // shareLayout: 33 bytes, the last one the share index (BOUNTY-SHARE-LAYOUT).
 func (w *world) shareLayout() error {
-	h, _ := raw(w.last)["share_hex"].(string)
+	h, _ := raw(w.Last)["share_hex"].(string)
 	b, err := hex.DecodeString(h)
 	if err != nil || len(b) != bounty.KeyLen+1 || int(b[len(b)-1]) != 2 {
 		return verdict.Failf("BOUNTY-SHARE-LAYOUT", "33 bytes ending in 02", h, "")

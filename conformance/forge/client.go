@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -72,6 +73,11 @@ func (c *client) get(ctx context.Context, a *agent, path, rule string, v any) (*
 	resp, err := c.do(ctx, a, driver.Request{Method: http.MethodGet, Path: path})
 	if err != nil {
 		return nil, err
+	}
+	if resp.Status == http.StatusUnauthorized && a != nil {
+		// A fresh key sent as the contract's Bearer token was refused.
+		return resp, verdict.Failf("FORGE-BEARER", "the agent's key accepted as a Bearer token", resp.Status,
+			"GET %s: %s", path, c.env.HTTP.Secrets().Clip(resp.Body))
 	}
 	if resp.Status != http.StatusOK {
 		return resp, verdict.Failf(rule, "200", resp.Status, "GET %s: %s", path, c.env.HTTP.Secrets().Clip(resp.Body))
@@ -155,6 +161,71 @@ func findKey(v any, keys []string) string {
 		}
 	}
 	return ""
+}
+
+// tierInLevel returns a key naming a tier (difficultyTier, tier, tiers;
+// not atFrontier) in any object of a JSON document that describes a level
+// (one with a position, levelId, title or rules), "" when there is none:
+// an account's tier elsewhere is no difficulty tier.
+func tierInLevel(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if describesLevel(x) {
+			for k := range x {
+				for _, part := range keyWords(k) {
+					if part == "tier" || part == "tiers" {
+						return k
+					}
+				}
+			}
+		}
+		for _, c := range x {
+			if found := tierInLevel(c); found != "" {
+				return found
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if found := tierInLevel(c); found != "" {
+				return found
+			}
+		}
+	}
+	return ""
+}
+
+func describesLevel(o map[string]any) bool {
+	for _, k := range []string{"position", "levelId", "title", "rules"} {
+		if _, ok := o[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// keyWords splits a JSON key into its lower-case words.
+func keyWords(k string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = nil
+		}
+	}
+	for _, r := range k {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+			flush()
+		case unicode.IsUpper(r):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return words
 }
 
 // randomHex returns n random bytes in hex, for nicknames, ids and keys

@@ -110,6 +110,6 @@ func (m *machine) Apply(ctx context.Context, raw suite.Action) error {
 	if resp.Status/100 != 4 {
 		return verdict.Failf(a.Rule, "the package rejected", resp.Status, "%s package: %s", a.Kind, m.w.env.HTTP.Secrets().Clip(resp.Body))
 	}
-	m.w.before = m.length
+	m.w.Before = m.length
 	return m.w.chainUnchanged(ctx, a.Rule)
 }

@@ -8,29 +8,30 @@ import (
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
-	"github.com/agentgames/conformance/conformance/verdict"
 )
 
-// world is one scenario's state.
+// world is one scenario's state; the embedded base keeps the last answer
+// (Last) and the chain length before the When step (Before).
 type world struct {
+	suite.Scenario[int]
 	*client
 	me, other *agent
 	sess      *sessionDoc
-	last      *driver.Response
 	answers   []*driver.Response
 	rule      string // the rule a rejected package is about
-	before    int    // chain length before the When step
 	authored  *authored
 	names     [2]string
 	unlocks   []unlock
 	capped    bool
 	disabled  int
 	tags      []string
+	sightings []sighting
 }
 
 // Steps registers every FORGE step on sc for one scenario.
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w := &world{client: &client{env: env}}
+	w.Bind(sc, env)
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		for _, t := range s.Tags {
 			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
@@ -45,6 +46,7 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w.playSteps(sc)
 	w.rankingSteps(sc)
 	w.authoringSteps(sc)
+	w.boundarySteps(sc)
 }
 
 func (w *world) newAgent(ctx context.Context) error {
@@ -69,12 +71,4 @@ func (w *world) agentWithSession(ctx context.Context) error {
 	s, err := w.mustOpen(ctx, w.me)
 	w.sess = s
 	return err
-}
-
-// needLast fails the harness when a Then runs before any When.
-func (w *world) needLast() error {
-	if w.last == nil {
-		return verdict.Errorf("the scenario made no request to judge")
-	}
-	return nil
 }

@@ -120,24 +120,24 @@ func (w *world) submitWrong(ctx context.Context, kind string) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	body, rule, _ := wrongReading(kind, rngFor(w.env.Seed))
 	w.rule = rule
 	resp, err := w.publish(ctx, w.me, "kit-"+randomHex(8), body)
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
 // rejectedJudged: a rejected package appends nothing; the code is the
 // kit's choice and only warns.
 func (w *world) rejectedJudged(ctx context.Context, want string) error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 4 {
-		return verdict.Failf(w.rule, "the package rejected", w.last.Status, "%s", w.env.HTTP.Secrets().Clip(w.last.Body))
+	if w.Last.Status/100 != 4 {
+		return verdict.Failf(w.rule, "the package rejected", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
 	}
-	if got := code(w.last); got != want {
+	if got := code(w.Last); got != want {
 		w.note("FORGE-REF-ERROR-CODES", want, got, "the rejection's code")
 	}
 	return w.chainUnchanged(ctx, w.rule)
@@ -148,8 +148,8 @@ func (w *world) chainUnchanged(ctx context.Context, rule string) error {
 	if err != nil {
 		return err
 	}
-	if after != w.before {
-		return verdict.Failf(rule, w.before, after, "the chain length changed")
+	if after != w.Before {
+		return verdict.Failf(rule, w.Before, after, "the chain length changed")
 	}
 	return nil
 }
@@ -168,7 +168,7 @@ func (w *world) malformedKeys(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	body := acceptable(rngFor(w.env.Seed))
 	for _, key := range []string{"short12", strings.Repeat("k", 129), "kit-é-" + randomHex(4)} {
 		resp, err := w.publish(ctx, w.me, key, body)
@@ -221,10 +221,13 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 		return nil, err
 	}
 	au := &authored{author: a, key: "kit-level-" + randomHex(12), body: acceptable(rngFor(w.env.Seed))}
-	resp, err := w.publish(ctx, a, au.key, au.body)
-	var he *verdict.HarnessError
-	if err != nil && errorAs(err, &he) {
+	resp, err := w.publishNamingPosition(ctx, au, before)
+	if err == nil && resp == nil {
 		resp, err = w.publish(ctx, a, au.key, au.body)
+		var he *verdict.HarnessError
+		if err != nil && errorAs(err, &he) {
+			resp, err = w.publish(ctx, a, au.key, au.body)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -241,6 +244,11 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 		return nil, err
 	}
 	au.levelID, au.position, au.accepted = pub.Publication.LevelID, pub.Publication.Position, 1
+	if named, ok := au.body["position"].(int); ok && au.position == named && named != before+1 {
+		w.note("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
+		return nil, verdict.Failf("FORGE-SERVER-POSITION", "the named position refused or ignored", au.position,
+			"a package naming position %d was published there", named)
+	}
 	if au.position != before+1 {
 		return nil, verdict.Failf("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
 	}
@@ -252,6 +260,28 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 		err = verdict.Failf("FORGE-APPEND", before+1, after, "the chain length after one accepted package")
 	}
 	return au, err
+}
+
+// positionAhead is how far past the tail the runner's first attempt asks
+// its level to go: a target honouring it is told apart from one appending
+// at the tail, and the level would sit past every agent's progress.
+const positionAhead = 100
+
+// publishNamingPosition first sends the logical level naming a position of
+// its own (FORGE-SERVER-POSITION: the package is refused or the position
+// ignored), under a key of its own. A refusal appends nothing and answers
+// nil, so the level then goes out as usual; an acceptance is the run's one
+// logical level, and au takes the key and body it went under.
+func (w *world) publishNamingPosition(ctx context.Context, au *authored, before int) (*driver.Response, error) {
+	named := clone(au.body)
+	named["position"] = before + positionAhead
+	key := "kit-level-" + randomHex(12)
+	resp, err := w.publish(ctx, au.author, key, named)
+	if err != nil || resp.Status/100 != 2 {
+		return nil, err
+	}
+	au.key, au.body = key, named
+	return resp, nil
 }
 
 func errorAs(err error, target **verdict.HarnessError) bool {
@@ -275,7 +305,7 @@ func (w *world) retries(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	other := clone(w.authored.body)
 	other["difficulty"] = 7
 	changed := clone(w.authored.body)
@@ -331,7 +361,7 @@ func (w *world) duplicates(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	copied := clone(w.authored.body)
 	copied["id"] = "kit-" + randomHex(6)
 	reused := acceptable(rngFor(w.env.Seed + 1))
@@ -363,12 +393,12 @@ func (w *world) repair(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = before
+	w.Before = before
 	fixed := clone(w.authored.body)
 	fixed["id"] = w.authored.levelID + "-r"
 	fixed["public"].(map[string]any)["rules"] = "Repaired: " + fixed["public"].(map[string]any)["rules"].(string)
 	resp, err := w.publish(ctx, w.me, "kit-repair-"+randomHex(8), fixed)
-	w.last = resp
+	w.Last = resp
 	if err == nil && resp.Status/100 == 2 {
 		w.authored.accepted++
 	}
@@ -377,8 +407,8 @@ func (w *world) repair(ctx context.Context) error {
 
 func (w *world) repairJudged(ctx context.Context) error {
 	var pub publication
-	if w.last.Status/100 != 2 || w.last.Decode("FORGE-REPAIR-APPENDS", &pub) != nil || pub.Publication.Position != w.before+1 {
-		return verdict.Failf("FORGE-REPAIR-APPENDS", "the repair at position "+itoa(w.before+1), w.last.Status, "%s", w.env.HTTP.Secrets().Clip(w.last.Body))
+	if w.Last.Status/100 != 2 || w.Last.Decode("FORGE-REPAIR-APPENDS", &pub) != nil || pub.Publication.Position != w.Before+1 {
+		return verdict.Failf("FORGE-REPAIR-APPENDS", "the repair at position "+itoa(w.Before+1), w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
 	}
 	return nil
 }

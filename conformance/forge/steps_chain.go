@@ -111,14 +111,17 @@ func (w *world) disableNext(ctx context.Context) error {
 	if p.CurrentLevel == nil {
 		return verdict.Errorf("a new agent has no current level")
 	}
-	w.before = p.progress()
+	w.Before = p.progress()
 	w.disabled = p.CurrentLevel.Position + 1
 	ref.SetEnabled(w.disabled, false)
 	return nil
 }
 
+// solveOne clears the agent's current level, keeping the session it
+// cleared for the checks that compare what came after.
 func (w *world) solveOne(ctx context.Context) error {
-	_, _, err := w.clear(ctx, w.me, 0)
+	s, _, err := w.clear(ctx, w.me, 0)
+	w.sess = s
 	return err
 }
 
@@ -130,9 +133,9 @@ func (w *world) disabledJudged(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.progress() != w.before+2 || deref(p.SkippedLevels) != 1 || deref(p.ClearedLevels) != 1 {
+	if p.progress() != w.Before+2 || deref(p.SkippedLevels) != 1 || deref(p.ClearedLevels) != 1 {
 		return verdict.Failf("FORGE-DISABLED-SKIP", "progress +2 with 1 cleared and 1 skipped",
-			[]int{p.progress() - w.before, deref(p.ClearedLevels), deref(p.SkippedLevels)}, "after clearing the level before a disabled one")
+			[]int{p.progress() - w.Before, deref(p.ClearedLevels), deref(p.SkippedLevels)}, "after clearing the level before a disabled one")
 	}
 	return nil
 }

@@ -63,21 +63,21 @@ func (w *world) documentsServed() error {
 
 func (w *world) readChain(ctx context.Context) error {
 	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/api/chain"})
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
 // chainJudged: the summary counts at least the seed positions from 1 and
 // carries no level content (FORGE-CHAIN-SUMMARY, FORGE-CHAIN-SEED-POSITIONS).
 func (w *world) chainJudged() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusOK {
-		return verdict.Failf("FORGE-CHAIN-SUMMARY", 200, w.last.Status, "GET /api/chain without a key")
+	if w.Last.Status != http.StatusOK {
+		return verdict.Failf("FORGE-CHAIN-SUMMARY", 200, w.Last.Status, "GET /api/chain without a key")
 	}
 	var doc map[string]any
-	if err := w.last.Decode("FORGE-CHAIN-SUMMARY", &doc); err != nil {
+	if err := w.Last.Decode("FORGE-CHAIN-SUMMARY", &doc); err != nil {
 		return err
 	}
 	if n, _ := doc["length"].(float64); n < 10 {
@@ -105,7 +105,7 @@ func (w *world) tryDisable(ctx context.Context) error {
 		w.answers = append(w.answers, resp)
 	}
 	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/openapi.json"})
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
@@ -118,7 +118,7 @@ func (w *world) disableJudged() error {
 	var doc struct {
 		Paths map[string]any `json:"paths"`
 	}
-	if w.last != nil && json.Unmarshal(w.last.Body, &doc) == nil {
+	if w.Last != nil && json.Unmarshal(w.Last.Body, &doc) == nil {
 		for p := range doc.Paths {
 			if strings.Contains(strings.ToLower(p), "disable") {
 				return verdict.Failf("FORGE-NO-DISABLE-API", "no disable operation", p, "the API description documents one")

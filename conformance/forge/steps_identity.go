@@ -41,17 +41,17 @@ func (w *world) readsAndRenames(ctx context.Context) error {
 	}
 	w.me.Name += "-r"
 	resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPatch, Path: "/api/agent", JSON: map[string]string{"name": w.me.Name}})
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
 func (w *world) keyOnlyOnce() error {
 	for _, b := range w.bodies[1:] {
 		if strings.Contains(string(b), w.me.Key) {
-			return verdict.Failf("FORGE-KEY-UNRECOVERABLE", "the key in the registration only", "the key again", "a later answer carried it")
+			return verdict.Failf("FORGE-KEY-ONCE", "the key in the registration only", "the key again", "a later answer carried it")
 		}
 	}
-	if w.last != nil && strings.Contains(string(w.last.Body), "apiKey") {
+	if w.Last != nil && strings.Contains(string(w.Last.Body), "apiKey") {
 		return verdict.Failf("FORGE-PATCH-NO-KEY", "no apiKey in the rename answer", "an apiKey field", "PATCH /api/agent")
 	}
 	return nil
@@ -59,7 +59,7 @@ func (w *world) keyOnlyOnce() error {
 
 func (w *world) registerSameName(ctx context.Context) error {
 	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": w.me.Name}})
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
@@ -67,14 +67,14 @@ func (w *world) registerSameName(ctx context.Context) error {
 // for a rename and the kit's for a registration; the code is the contract's.
 func (w *world) refusedTaken(rule string) func() error {
 	return func() error {
-		if err := w.needLast(); err != nil {
+		if err := w.NeedLast(); err != nil {
 			return err
 		}
-		if w.last.Status/100 != 4 || code(w.last) != "NICKNAME_TAKEN" {
-			return verdict.Failf(rule, "a refusal with code NICKNAME_TAKEN", w.last.Status, "%s", w.env.HTTP.Secrets().Clip(w.last.Body))
+		if w.Last.Status/100 != 4 || code(w.Last) != "NICKNAME_TAKEN" {
+			return verdict.Failf(rule, "a refusal with code NICKNAME_TAKEN", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
 		}
-		if w.last.Status != http.StatusConflict {
-			w.note("FORGE-REF-ERROR-CODES", 409, w.last.Status, "a taken nickname")
+		if w.Last.Status != http.StatusConflict {
+			w.note("FORGE-REF-ERROR-CODES", 409, w.Last.Status, "a taken nickname")
 		}
 		return nil
 	}

@@ -76,9 +76,10 @@ func (w *world) progressJudged(ctx context.Context) error {
 	return nil
 }
 
-// nothingPrivate scans every answer of the scenario for private fields
-// and the legacy difficulty (FORGE-PRIVATE-SERVER-ONLY,
-// FORGE-LEGACY-DIFFICULTY-HIDDEN, FORGE-NO-DIFFICULTY-TIERS).
+// nothingPrivate scans every answer of the scenario for private fields,
+// the legacy difficulty and a difficulty tier under any name
+// (FORGE-PRIVATE-SERVER-ONLY, FORGE-LEGACY-DIFFICULTY-HIDDEN,
+// FORGE-NO-DIFFICULTY-TIERS).
 func (w *world) nothingPrivate() error {
 	for _, b := range w.bodies {
 		var doc any
@@ -91,6 +92,9 @@ func (w *world) nothingPrivate() error {
 		case k != "":
 			return verdict.Failf("FORGE-PRIVATE-SERVER-ONLY", "no private material", "field "+k, "an answer to a solver carries private material")
 		}
+		if k := tierInLevel(doc); k != "" {
+			return verdict.Failf("FORGE-NO-DIFFICULTY-TIERS", "no difficulty tier", "field "+k, "an answer to a solver carries a tier")
+		}
 	}
 	return nil
 }
@@ -100,22 +104,22 @@ func (w *world) namedThenEmpty(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.last = resp
+	w.Last = resp
 	s, err := w.mustOpen(ctx, w.me)
 	w.sess = s
 	return err
 }
 
 func (w *world) namedJudged(ctx context.Context) error {
-	if w.last.Status/100 != 4 {
-		return verdict.Failf("FORGE-SESSION-EMPTY-BODY", "a session body with levelId refused", w.last.Status, "%s", w.env.HTTP.Secrets().Clip(w.last.Body))
+	if w.Last.Status/100 != 4 {
+		return verdict.Failf("FORGE-SESSION-EMPTY-BODY", "a session body with levelId refused", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
 	}
 	p, err := w.progress(ctx, w.me)
 	if err != nil {
 		return err
 	}
 	if p.CurrentLevel == nil || w.sess.Position != p.CurrentLevel.Position {
-		return verdict.Failf("FORGE-NO-LEVEL-SELECTION", "the session on the current level", w.sess.Position, "the {} session")
+		return verdict.Failf("FORGE-SESSION-CURRENT", "the session on the current level", w.sess.Position, "the {} session")
 	}
 	return nil
 }
@@ -159,7 +163,7 @@ func (w *world) spendBudget(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		w.last = resp
+		w.Last = resp
 		if i < w.sess.QueryBudget && resp.Status != http.StatusOK {
 			return verdict.Failf("FORGE-QUERY-BUDGET", "queries within the budget answered", resp.Status, "query %d of %d", i+1, w.sess.QueryBudget)
 		}
@@ -168,8 +172,8 @@ func (w *world) spendBudget(ctx context.Context) error {
 }
 
 func (w *world) extraRefused() error {
-	if w.last.Status/100 != 4 {
-		return verdict.Failf("FORGE-QUERY-BUDGET", "the query past the budget refused", w.last.Status, "budget %d", w.sess.QueryBudget)
+	if w.Last.Status/100 != 4 {
+		return verdict.Failf("FORGE-QUERY-BUDGET", "the query past the budget refused", w.Last.Status, "budget %d", w.sess.QueryBudget)
 	}
 	return nil
 }
@@ -204,7 +208,7 @@ func (w *world) burst(ctx context.Context, n int) error {
 			return err
 		}
 		if resp.Status == http.StatusTooManyRequests {
-			w.last = resp
+			w.Last = resp
 			return nil
 		}
 	}
@@ -212,10 +216,10 @@ func (w *world) burst(ctx context.Context, n int) error {
 }
 
 func (w *world) burstJudged() error {
-	if w.last == nil {
+	if w.Last == nil {
 		return verdict.Skipf("no rate limit was met within the burst")
 	}
-	if w.last.Header.Get("Retry-After") == "" {
+	if w.Last.Header.Get("Retry-After") == "" {
 		return verdict.Failf("FORGE-RATE-LIMIT", "429 with Retry-After", "no Retry-After", "a rate-limited answer")
 	}
 	return nil
@@ -240,7 +244,7 @@ func (w *world) wrongTwice(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = before.progress()
+	w.Before = before.progress()
 	for range 2 {
 		resp, _, err := w.submit(ctx, w.me, w.sess, w.wrongOutputs())
 		if err != nil {
@@ -270,8 +274,8 @@ func (w *world) wrongJudged(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.progress() != w.before {
-		return verdict.Failf("FORGE-SUBMIT-ADVANCES", w.before, p.progress(), "a wrong submission advanced the progress")
+	if p.progress() != w.Before {
+		return verdict.Failf("FORGE-SUBMIT-ADVANCES", w.Before, p.progress(), "a wrong submission advanced the progress")
 	}
 	return nil
 }
@@ -294,13 +298,13 @@ func (w *world) outOfOrder(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		w.last = resp
+		w.Last = resp
 	}
 	_, d, err := w.clear(ctx, w.me, 0)
 	if err != nil {
 		return err
 	}
-	w.before = s.Position
+	w.Before = s.Position
 	w.sess = nil
 	if d != nil && d.Progress.CurrentLevel != nil {
 		w.sess = &sessionDoc{Position: d.Progress.CurrentLevel.Position}
@@ -318,9 +322,9 @@ func sameValues(a, b []dsl.Value) bool {
 }
 
 func (w *world) orderJudged(ctx context.Context) error {
-	if w.last != nil {
+	if w.Last != nil {
 		var d submitDoc
-		if w.last.Status/100 == 2 && w.last.Decode("FORGE-ORIGINAL-ORDER", &d) == nil && d.Correct != nil && *d.Correct {
+		if w.Last.Status/100 == 2 && w.Last.Decode("FORGE-ORIGINAL-ORDER", &d) == nil && d.Correct != nil && *d.Correct {
 			return verdict.Failf("FORGE-ORIGINAL-ORDER", "rotated outputs judged wrong", "correct", "outputs are judged in the challenge inputs' order")
 		}
 	}
@@ -331,8 +335,8 @@ func (w *world) orderJudged(ctx context.Context) error {
 	if p.CurrentLevel == nil {
 		return nil // the cleared level was the last: nothing to unlock
 	}
-	if p.CurrentLevel.Position <= w.before {
-		return verdict.Failf("FORGE-SUBMIT-ADVANCES", "a position after "+itoa(w.before), p.CurrentLevel.Position, "after a correct submission")
+	if p.CurrentLevel.Position <= w.Before {
+		return verdict.Failf("FORGE-SUBMIT-ADVANCES", "a position after "+itoa(w.Before), p.CurrentLevel.Position, "after a correct submission")
 	}
 	s, err := w.mustOpen(ctx, w.me)
 	if err != nil {
@@ -352,13 +356,13 @@ func (w *world) duplicateKeyProbe(ctx context.Context) error {
 	challenge, _ := json.Marshal(w.sess.ChallengeInputs[0])
 	raw := []byte(`{"input":` + string(legal) + `,"input":` + string(challenge) + `}`)
 	resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPost, Path: "/api/sessions/" + w.sess.SessionID + "/query", Raw: raw})
-	w.last = resp
+	w.Last = resp
 	return err
 }
 
 func (w *world) duplicateKeyJudged(ctx context.Context) error {
-	if w.last.Status != http.StatusBadRequest || code(w.last) == "" {
-		return verdict.Failf("FORGE-INPUT-POLICY", "400 with a code", w.last.Status, "%s", w.env.HTTP.Secrets().Clip(w.last.Body))
+	if w.Last.Status != http.StatusBadRequest || code(w.Last) == "" {
+		return verdict.Failf("FORGE-INPUT-POLICY", "400 with a code", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
 	}
 	resp, err := w.query(ctx, w.me, w.sess, w.distinctProbe())
 	if err != nil {

@@ -12,7 +12,7 @@ func (w *world) authorWalks(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.before = 0
+	w.Before = 0
 	for n := 0; p.CurrentLevel != nil && p.progress() < w.authored.position; n++ {
 		if w.env.Live() && n >= liveLevelCap {
 			return verdict.Skipf("the author's level lies beyond the %d levels a live run solves", liveLevelCap)
@@ -21,7 +21,7 @@ func (w *world) authorWalks(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		w.before++
+		w.Before++
 		p = d.Progress
 	}
 	return nil
@@ -59,8 +59,8 @@ func (w *world) selfSkipJudged(ctx context.Context) error {
 	case p.progress() < w.authored.position || skipped < 1:
 		return verdict.Failf("FORGE-SELF-AUTHORED-SKIP", "progress past position "+itoa(w.authored.position)+" with a skip",
 			[]int{p.progress(), skipped}, "chainProgress and skippedLevels after clearing every level before the author's own")
-	case cleared != w.before:
-		return verdict.Failf("FORGE-RANK-NO-SKIP-CREDIT", w.before, cleared, "clearedLevels counts solves only")
+	case cleared != w.Before:
+		return verdict.Failf("FORGE-RANK-NO-SKIP-CREDIT", w.Before, cleared, "clearedLevels counts solves only")
 	case p.progress() != cleared+skipped:
 		return verdict.Failf("FORGE-SKIP-ACCOUNTING", cleared+skipped, p.progress(), "chainProgress is cleared plus skipped levels")
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/quota"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
@@ -65,7 +66,10 @@ func (s *sessionDoc) rev() int {
 // scan them all, and every api_key it learned so that no later response
 // may carry it again.
 type client struct {
-	env    *suite.Env
+	env *suite.Env
+	// plan is the run's quota planner (plan.go), fetched when the client
+	// is made: a registration inside Shared.Once must not ask for it.
+	plan   *quota.Planner
 	id     *identity
 	bodies [][]byte
 	watch  []string
@@ -81,6 +85,9 @@ type client struct {
 // A response carrying a key the client already learned breaks
 // IYRA-KEY-ONCE: the key "is disclosed once".
 func (c *client) do(ctx context.Context, req driver.Request) (*driver.Response, error) {
+	if err := c.spend(req); err != nil {
+		return nil, err
+	}
 	resp, err := c.env.HTTP.Do(ctx, req)
 	if err != nil {
 		return resp, err

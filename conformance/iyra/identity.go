@@ -148,26 +148,3 @@ func (c *client) assignedVersion(ctx context.Context, id *identity) (string, err
 	}
 	return out.VersionID, nil
 }
-
-// sharedIdentity returns the run's verified agent, registering it the first
-// time (one registration per run spares a live deployment's quota).
-func (c *client) sharedIdentity(ctx context.Context) (*identity, error) {
-	return c.sharedAs(ctx, "iyra/identity")
-}
-
-// otherIdentity returns a second verified agent of the run, whose key must
-// neither read nor change the first agent's sessions (IYRA-AUTH-BEARER).
-func (c *client) otherIdentity(ctx context.Context) (*identity, error) {
-	return c.sharedAs(ctx, "iyra/identity/other")
-}
-
-// sharedAs returns the run-wide identity cached under name.
-func (c *client) sharedAs(ctx context.Context, name string) (*identity, error) {
-	v, err := c.env.Shared.Once(name, func() (any, error) { return c.register(ctx) })
-	if err != nil {
-		return nil, err
-	}
-	id := v.(*identity)
-	c.learnKey(id.APIKey)
-	return id, nil
-}

@@ -62,7 +62,7 @@ type machine struct {
 // newMachine adopts the run's identity; the session starts with the first
 // step, so the variant is part of the replayable sequence.
 func newMachine(ctx context.Context, env *suite.Env) (suite.Machine, error) {
-	c := &client{env: env}
+	c := newClient(env)
 	id, err := c.sharedIdentity(ctx)
 	if err != nil {
 		return nil, err

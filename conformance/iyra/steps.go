@@ -13,15 +13,14 @@ import (
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
-// world is one scenario's state: the client, the session under test, the
-// state before the When step and the When step's answer.
+// world is one scenario's state: the client, the session under test and,
+// from the embedded base, the state before the When step (Before) and the
+// When step's answer (Last).
 type world struct {
+	suite.Scenario[*sessionDoc]
 	*client
-	sess   *sessionDoc // the latest authoritative state
-	before *sessionDoc // the state before the When step
-	key    string      // the session's Idempotency-Key
-	last   *driver.Response
-	mark   int // transcript length before the When step
+	sess *sessionDoc // the latest authoritative state
+	key  string      // the session's Idempotency-Key
 
 	lastKey string      // the key a creation step used
 	acc     *acceptance // identity scenarios
@@ -42,7 +41,8 @@ type world struct {
 
 // Steps registers every Iyra step on sc for one scenario.
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
-	w := &world{client: &client{env: env}, played: map[string][]iyra.Action{}}
+	w := &world{client: newClient(env), played: map[string][]iyra.Action{}}
+	w.Bind(sc, env)
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		for _, t := range s.Tags {
 			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
@@ -59,13 +59,6 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w.replaySteps(sc)
 	w.claimSteps(sc)
 	w.boundarySteps(sc)
-}
-
-// markWhen remembers where the When step starts in the transcript.
-func (w *world) markWhen() {
-	if rec := w.env.HTTP.Recorder(); rec != nil {
-		w.mark = len(rec.Exchanges())
-	}
 }
 
 // parseScript reads "investigate archive, ally keepers, broadcast" into
@@ -219,13 +212,13 @@ func (w *world) tryAll(ctx context.Context, script string) error {
 // when runs a When step's request: it snapshots the state before and
 // keeps the answer for the Then steps.
 func (w *world) when(ctx context.Context, do func() (*driver.Response, error)) error {
-	w.before = w.sess
-	w.markWhen()
+	w.Before = w.sess
+	w.MarkWhen()
 	resp, err := do()
 	if err != nil {
 		return err
 	}
-	w.last = resp
+	w.Last = resp
 	return nil
 }
 
@@ -233,14 +226,6 @@ func (w *world) when(ctx context.Context, do func() (*driver.Response, error)) e
 func (w *world) needSession() error {
 	if w.sess == nil {
 		return verdict.Errorf("the scenario has no session yet")
-	}
-	return nil
-}
-
-// needLast fails the harness when a Then runs before any When.
-func (w *world) needLast() error {
-	if w.last == nil {
-		return verdict.Errorf("the scenario made no request to judge")
 	}
 	return nil
 }

@@ -57,13 +57,13 @@ func (w *world) readVersion(ctx context.Context, include string) error {
 
 // ok200 decodes a 200 answer into a generic object for the scenario rule.
 func (w *world) ok200() (map[string]any, error) {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return nil, err
 	}
-	if w.last.Status != http.StatusOK {
-		return nil, verdict.Failf(w.rule(), 200, w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status != http.StatusOK {
+		return nil, verdict.Failf(w.rule(), 200, w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	return jsonObject("", w.last)
+	return jsonObject("", w.Last)
 }
 
 // at walks a path of object keys.
@@ -93,7 +93,7 @@ func (w *world) previewNames(slug string) error {
 		return err
 	}
 	if at(m, "accepted") != false || str(at(m, "game", "slug")) != slug || str(at(m, "game", "version_id")) == "" {
-		return verdict.Failf("IYRA-PLAY-PREVIEW", "accepted false, game.slug "+slug+", a game.version_id", clip(w.last.Body), "preview")
+		return verdict.Failf("IYRA-PLAY-PREVIEW", "accepted false, game.slug "+slug+", a game.version_id", clip(w.Last.Body), "preview")
 	}
 	return nil
 }
@@ -106,7 +106,7 @@ func (w *world) previewContract() error {
 		return err
 	}
 	c, _ := at(m, "game", "gameplay_contract").(map[string]any)
-	return contractStates("IYRA-PLAY-PREVIEW", c, w.last.Body)
+	return contractStates("IYRA-PLAY-PREVIEW", c, w.Last.Body)
 }
 
 // contractStates checks a gameplay contract names every declared action
@@ -135,7 +135,7 @@ func (w *world) storeEntry() error {
 		return err
 	}
 	if str(m["slug"]) != Slug || str(m["version_id"]) == "" || str(m["assignment_url"]) == "" || str(m["sessions_url"]) == "" {
-		return verdict.Failf("IYRA-STORE-DETAIL", "slug, version_id, assignment_url, sessions_url", clip(w.last.Body), "store entry")
+		return verdict.Failf("IYRA-STORE-DETAIL", "slug, version_id, assignment_url, sessions_url", clip(w.Last.Body), "store entry")
 	}
 	return nil
 }
@@ -147,10 +147,10 @@ func (w *world) versionDefault(view string) error {
 	if err := w.versionExact(); err != nil {
 		return err
 	}
-	m, _ := jsonObject("", w.last)
+	m, _ := jsonObject("", w.Last)
 	if m["learning"] != nil || m["audit"] != nil || at(m, "gameplay_contract", "learning", "strategies") != nil ||
 		at(m, "gameplay_contract", "audit") != nil {
-		return verdict.Failf(w.rule(), "no learning strategies or audit commentary without an include", clip(w.last.Body), "version document")
+		return verdict.Failf(w.rule(), "no learning strategies or audit commentary without an include", clip(w.Last.Body), "version document")
 	}
 	if got := str(m["gameplay_contract_view"]); got != view {
 		w.note("IYRA-STORE-LAYERS", view, got, "gameplay_contract_view of the default projection")
@@ -161,12 +161,12 @@ func (w *world) versionDefault(view string) error {
 // versionExact checks a version document answers the assigned version with
 // its gameplay_contract (IYRA-STORE-VERSION).
 func (w *world) versionExact() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 == 4 && w.include == "audit" {
+	if w.Last.Status/100 == 4 && w.include == "audit" {
 		// The contract marks the audit layer optional.
-		return verdict.Skipf("unchecked: the target does not offer the optional audit layer (status %d)", w.last.Status)
+		return verdict.Skipf("unchecked: the target does not offer the optional audit layer (status %d)", w.Last.Status)
 	}
 	m, err := w.ok200()
 	if err != nil {
@@ -176,7 +176,7 @@ func (w *world) versionExact() error {
 		return verdict.Failf("IYRA-STORE-VERSION", w.id.Version, str(m["version_id"]), "the exact version asked for")
 	}
 	if _, ok := m["gameplay_contract"].(map[string]any); !ok {
-		return verdict.Failf("IYRA-STORE-VERSION", "a gameplay_contract object", clip(w.last.Body), "version document")
+		return verdict.Failf("IYRA-STORE-VERSION", "a gameplay_contract object", clip(w.Last.Body), "version document")
 	}
 	return nil
 }
@@ -189,7 +189,7 @@ func (w *world) versionLayer(layer string) error {
 		return err
 	}
 	if _, ok := m[layer].(map[string]any); !ok {
-		return verdict.Failf("IYRA-STORE-LAYERS", "a "+layer+" object", clip(w.last.Body), "include=%s", layer)
+		return verdict.Failf("IYRA-STORE-LAYERS", "a "+layer+" object", clip(w.Last.Body), "include=%s", layer)
 	}
 	return nil
 }
@@ -201,10 +201,10 @@ func (w *world) assignmentExact() error {
 		return err
 	}
 	if str(m["version_id"]) == "" {
-		return verdict.Failf("IYRA-ASSIGNMENT-EXACT", "a version_id", clip(w.last.Body), "assignment")
+		return verdict.Failf("IYRA-ASSIGNMENT-EXACT", "a version_id", clip(w.Last.Body), "assignment")
 	}
 	c, _ := m["gameplay_contract"].(map[string]any)
-	return contractStates("IYRA-ASSIGNMENT-EXACT", c, w.last.Body)
+	return contractStates("IYRA-ASSIGNMENT-EXACT", c, w.Last.Body)
 }
 
 // assignmentLimits checks the declared limits (IYRA-LIMITS).
@@ -228,7 +228,7 @@ func (w *world) trustDocument() error {
 		return err
 	}
 	if str(m["operator"]) == "" || at(m, "recovery", "automatic_write_retry") != false {
-		return verdict.Failf("IYRA-TRUST", "operator and recovery.automatic_write_retry false", clip(w.last.Body), "trust document")
+		return verdict.Failf("IYRA-TRUST", "operator and recovery.automatic_write_retry false", clip(w.Last.Body), "trust document")
 	}
 	return nil
 }
@@ -252,12 +252,12 @@ func (w *world) openAPIClean() error {
 // contract publishes the URL, so it must answer (IYRA-PUBLISHED-URLS); what
 // the object holds is the kit's choice (IYRA-TRUST, IYRA-STORE-DETAIL).
 func (w *world) answersObject() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusOK {
-		return verdict.Failf(w.rule(), 200, w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status != http.StatusOK {
+		return verdict.Failf(w.rule(), 200, w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	_, err := jsonObject(w.rule(), w.last)
+	_, err := jsonObject(w.rule(), w.Last)
 	return err
 }

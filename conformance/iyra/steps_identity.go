@@ -60,10 +60,10 @@ func (w *world) newAgentAccepts(ctx context.Context) error {
 
 // acceptanceComplete checks the acceptance fields (IYRA-ACCEPT-FIELDS).
 func (w *world) acceptanceComplete() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	_, err := acceptanceOf("", w.last)
+	_, err := acceptanceOf("", w.Last)
 	return err
 }
 
@@ -216,28 +216,28 @@ func (w *world) verifyForeign(ctx context.Context) error {
 
 // verificationSucceeds requires a 2xx disclosing an api_key (IYRA-PROOF-POW).
 func (w *world) verificationSucceeds() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
 	var out struct {
 		APIKey string `json:"api_key"`
 	}
-	if err := w.last.Decode("", &out); err != nil {
+	if err := w.Last.Decode("", &out); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 2 || out.APIKey == "" {
-		return verdict.Failf("IYRA-PROOF-POW", "2xx with an api_key", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status/100 != 2 || out.APIKey == "" {
+		return verdict.Failf("IYRA-PROOF-POW", "2xx with an api_key", w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil
 }
 
 // verificationRefused requires a 4xx that discloses no key.
 func (w *world) verificationRefused() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 4 || disclosedKey(w.last) != "" {
-		return verdict.Failf(w.rule(), "a 4xx refusal without an api_key", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status/100 != 4 || disclosedKey(w.Last) != "" {
+		return verdict.Failf(w.rule(), "a 4xx refusal without an api_key", w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil
 }
@@ -246,14 +246,14 @@ func (w *world) verificationRefused() error {
 // whatever its status: the contract says the key is disclosed once, not how
 // a second attempt is answered (IYRA-KEY-ONCE).
 func (w *world) keyNotDisclosedAgain() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if disclosedKey(w.last) != "" {
-		return verdict.Failf("IYRA-KEY-ONCE", "no api_key in the answer to a second verification", "an api_key", "status %d", w.last.Status)
+	if disclosedKey(w.Last) != "" {
+		return verdict.Failf("IYRA-KEY-ONCE", "no api_key in the answer to a second verification", "an api_key", "status %d", w.Last.Status)
 	}
-	if w.last.Status/100 != 4 {
-		w.note("IYRA-STATUS-CODES", 409, w.last.Status, "a second verification of an agent")
+	if w.Last.Status/100 != 4 {
+		w.note("IYRA-STATUS-CODES", 409, w.Last.Status, "a second verification of an agent")
 	}
 	return nil
 }
@@ -262,15 +262,15 @@ func (w *world) keyNotDisclosedAgain() error {
 // run learned (IYRA-KEY-ONCE); client.do already refuses any answer that
 // does, so this step states the expectation and checks the status.
 func (w *world) answerKeyless() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 2 {
-		return verdict.Errorf("the request meant to show the key's absence was refused with %d", w.last.Status)
+	if w.Last.Status/100 != 2 {
+		return verdict.Errorf("the request meant to show the key's absence was refused with %d", w.Last.Status)
 	}
 	for _, k := range w.watch {
-		if strings.Contains(string(w.last.Body), k) {
-			return verdict.Failf("IYRA-KEY-ONCE", "no api_key", "the api_key again", "status %d", w.last.Status)
+		if strings.Contains(string(w.Last.Body), k) {
+			return verdict.Failf("IYRA-KEY-ONCE", "no api_key", "the api_key again", "status %d", w.Last.Status)
 		}
 	}
 	return nil
@@ -357,17 +357,17 @@ func (w *world) credentialed(ctx context.Context, req driver.Request, how string
 // refusedUnauthenticated requires a refusal (4xx) of a request without a
 // valid key; the exact 401 is the kit's choice (IYRA-STATUS-CODES).
 func (w *world) refusedUnauthenticated() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
 	if err := w.refusedBusy(); err != nil {
 		return err // a rate limit answers before the key is looked at
 	}
-	if w.last.Status/100 != 4 {
-		return verdict.Failf(w.rule(), "a 4xx refusal", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status/100 != 4 {
+		return verdict.Failf(w.rule(), "a 4xx refusal", w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	if w.last.Status != http.StatusUnauthorized {
-		w.note("IYRA-STATUS-CODES", 401, w.last.Status, "a request without a valid Bearer key")
+	if w.Last.Status != http.StatusUnauthorized {
+		w.note("IYRA-STATUS-CODES", 401, w.Last.Status, "a request without a valid Bearer key")
 	}
 	return nil
 }

@@ -17,16 +17,16 @@ import (
 
 // sessionShape checks every field a session response carries (IYRA-SESSION-SHAPE).
 func (w *world) sessionShape() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
 	if err := w.refusedBusy(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 2 {
-		return verdict.Failf(w.rule(), "a 2xx session response", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status/100 != 2 {
+		return verdict.Failf(w.rule(), "a 2xx session response", w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	m, err := jsonObject("", w.last)
+	m, err := jsonObject("", w.Last)
 	if err != nil {
 		return err
 	}
@@ -90,16 +90,16 @@ func (w *world) observationFields() error {
 
 // ok2xx decodes a 2xx answer into a generic object.
 func (w *world) ok2xx() (map[string]any, error) {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return nil, err
 	}
 	if err := w.refusedBusy(); err != nil {
 		return nil, err
 	}
-	if w.last.Status/100 != 2 {
-		return nil, verdict.Failf(w.rule(), "a 2xx answer", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status/100 != 2 {
+		return nil, verdict.Failf(w.rule(), "a 2xx answer", w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	return jsonObject("", w.last)
+	return jsonObject("", w.Last)
 }
 
 // observationInitial compares the first observation with the declared
@@ -122,13 +122,13 @@ func (w *world) observationInitial() error {
 
 // playsVariant checks the created session plays the asked variant (IYRA-VARIANTS).
 func (w *world) playsVariant(v string) error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 2 {
-		return verdict.Failf("IYRA-VARIANTS", "a session of variant "+v, w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status/100 != 2 {
+		return verdict.Failf("IYRA-VARIANTS", "a session of variant "+v, w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	s, err := decodeSession(w.last)
+	s, err := decodeSession(w.Last)
 	if err != nil {
 		return err
 	}
@@ -186,16 +186,16 @@ func (w *world) identicalFacts() error {
 
 // rateLimited checks a 429 carries a retry hint (IYRA-RATE-LIMIT).
 func (w *world) rateLimited() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
 	var body struct {
 		RetryAfterSeconds *float64 `json:"retry_after_seconds"`
 		RetryAt           string   `json:"retry_at"`
 	}
-	_ = json.Unmarshal(w.last.Body, &body)
-	if w.last.Status != http.StatusTooManyRequests || (body.RetryAfterSeconds == nil && body.RetryAt == "") {
-		return verdict.Failf("IYRA-RATE-LIMIT", "429 with retry_after_seconds or retry_at", w.last.Status, "%s", clip(w.last.Body))
+	_ = json.Unmarshal(w.Last.Body, &body)
+	if w.Last.Status != http.StatusTooManyRequests || (body.RetryAfterSeconds == nil && body.RetryAt == "") {
+		return verdict.Failf("IYRA-RATE-LIMIT", "429 with retry_after_seconds or retry_at", w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil
 }
@@ -224,13 +224,13 @@ func (w *world) readFallback(ctx context.Context) error {
 // sameAuthoritative requires the answer to be the scenario session's
 // state: same session, revision and observation.
 func (w *world) sameAuthoritative() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusOK {
-		return verdict.Failf(w.rule(), "200 with the session state", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status != http.StatusOK {
+		return verdict.Failf(w.rule(), "200 with the session state", w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	s, err := decodeSession(w.last)
+	s, err := decodeSession(w.Last)
 	if err != nil {
 		return err
 	}
@@ -253,7 +253,7 @@ func (w *world) probeReads(ctx context.Context, how string) error {
 	}
 	paths := []string{w.rel(w.sess.StateURL), w.rel(w.sess.ReplayURL), "/idempotency/status"}
 	w.probes, w.probeHow = nil, how
-	w.markWhen()
+	w.MarkWhen()
 	for _, p := range paths {
 		req, err := w.credentialed(ctx, driver.Request{Method: http.MethodGet, Path: p}, how)
 		if err != nil {
@@ -266,7 +266,7 @@ func (w *world) probeReads(ctx context.Context, how string) error {
 		}
 		w.probes = append(w.probes, resp)
 	}
-	w.last = w.probes[len(w.probes)-1]
+	w.Last = w.probes[len(w.probes)-1]
 	return nil
 }
 

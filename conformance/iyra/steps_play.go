@@ -184,23 +184,23 @@ func otherClaim(c iyra.Claim) iyra.Claim {
 
 // accepted requires a 2xx answer carrying a session.
 func (w *world) accepted() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 2 {
-		return verdict.Failf(w.rule(), "the action accepted (2xx)", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status/100 != 2 {
+		return verdict.Failf(w.rule(), "the action accepted (2xx)", w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	_, err := decodeSession(w.last)
+	_, err := decodeSession(w.Last)
 	return err
 }
 
 // rejected requires a 4xx answer.
 func (w *world) rejected() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 4 {
-		return verdict.Failf(w.rule(), "a rejection (4xx)", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status/100 != 4 {
+		return verdict.Failf(w.rule(), "a rejection (4xx)", w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil
 }
@@ -212,31 +212,31 @@ func (w *world) refusedStale() error {
 	if err := w.rejected(); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusConflict {
-		w.note("IYRA-STATUS-CODES", 409, w.last.Status, "a stale or missing revision")
+	if w.Last.Status != http.StatusConflict {
+		w.note("IYRA-STATUS-CODES", 409, w.Last.Status, "a stale or missing revision")
 	}
 	return nil
 }
 
 // kitStatus checks an exact status the kit chose (IYRA-STATUS-CODES).
 func (w *world) kitStatus(code int) error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status != code {
-		return verdict.Failf("IYRA-STATUS-CODES", code, w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status != code {
+		return verdict.Failf("IYRA-STATUS-CODES", code, w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil
 }
 
 // errorBody requires {code, message} in an error answer (IYRA-ERROR-BODY).
 func (w *world) errorBody() error {
-	m, err := jsonObject("IYRA-ERROR-BODY", w.last)
+	m, err := jsonObject("IYRA-ERROR-BODY", w.Last)
 	if err != nil {
 		return err
 	}
 	if str(m["code"]) == "" || str(m["message"]) == "" {
-		return verdict.Failf("IYRA-ERROR-BODY", "a body with code and message", clip(w.last.Body), "status %d", w.last.Status)
+		return verdict.Failf("IYRA-ERROR-BODY", "a body with code and message", clip(w.Last.Body), "status %d", w.Last.Status)
 	}
 	return nil
 }
@@ -244,17 +244,17 @@ func (w *world) errorBody() error {
 // unchanged re-reads the state and compares it with the state before the
 // When step (the scenario's rule, and IYRA-RECOVERY-READ for the read).
 func (w *world) unchanged(ctx context.Context) error {
-	if w.before == nil {
+	if w.Before == nil {
 		return verdict.Errorf("no state before the When step")
 	}
-	_, now, err := w.read(ctx, w.before)
+	_, now, err := w.read(ctx, w.Before)
 	if err != nil {
 		return err
 	}
-	if now.rev() != w.before.rev() {
-		return verdict.Failf(w.rule(), w.before.rev(), now.rev(), "revision after a rejected request")
+	if now.rev() != w.Before.rev() {
+		return verdict.Failf(w.rule(), w.Before.rev(), now.rev(), "revision after a rejected request")
 	}
-	if diff := diffObs(w.before.Observation, now.Observation); diff != "" {
+	if diff := diffObs(w.Before.Observation, now.Observation); diff != "" {
 		return verdict.Failf(w.rule(), "the observation before the request", "a changed one", "%s", diff)
 	}
 	w.sess = now
@@ -275,8 +275,8 @@ func (w *world) revisionUp() error {
 	if err := w.accepted(); err != nil {
 		return err
 	}
-	if w.sess.rev() != w.before.rev()+1 {
-		return verdict.Failf("IYRA-REVISION-INCREMENT", w.before.rev()+1, w.sess.rev(), "revision after one accepted action")
+	if w.sess.rev() != w.Before.rev()+1 {
+		return verdict.Failf("IYRA-REVISION-INCREMENT", w.Before.rev()+1, w.sess.rev(), "revision after one accepted action")
 	}
 	return nil
 }
@@ -300,7 +300,7 @@ var declaredParams = map[string][]string{
 // every entry, the alliance's trust gate among them, and the name "claim"
 // are the kit's shape, noted apart (IYRA-LEGAL-SHAPE).
 func (w *world) legalCatalogue() error {
-	m, err := jsonObject("IYRA-LEGAL-CATALOGUE", w.last)
+	m, err := jsonObject("IYRA-LEGAL-CATALOGUE", w.Last)
 	if err != nil {
 		return err
 	}
@@ -342,7 +342,7 @@ func (w *world) legalShape() error {
 	if err := w.needSession(); err != nil {
 		return err
 	}
-	m, err := jsonObject("IYRA-LEGAL-SHAPE", w.last)
+	m, err := jsonObject("IYRA-LEGAL-SHAPE", w.Last)
 	if err != nil {
 		return err
 	}

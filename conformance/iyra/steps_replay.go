@@ -157,14 +157,14 @@ type replayDoc struct {
 
 // replayDoc decodes a 200 replay answer (IYRA-REPLAY).
 func (w *world) replayDoc() (*replayDoc, error) {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return nil, err
 	}
-	if w.last.Status != http.StatusOK {
-		return nil, verdict.Failf("IYRA-REPLAY", "200 with the replay", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status != http.StatusOK {
+		return nil, verdict.Failf("IYRA-REPLAY", "200 with the replay", w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	var r replayDoc
-	return &r, w.last.Decode("IYRA-REPLAY", &r)
+	return &r, w.Last.Decode("IYRA-REPLAY", &r)
 }
 
 // replayFields checks the four fields the contract says to inspect (IYRA-REPLAY).

@@ -222,27 +222,27 @@ func otherVariant(v string) string {
 // key's original session (IYRA-SESSION-KEY-REUSE); the kit refuses with 409
 // (IYRA-STATUS-CODES).
 func (w *world) noNewSession() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
 	if err := w.refusedBusy(); err != nil {
 		return err // a rate limit answers before the key is looked at
 	}
 	switch {
-	case w.last.Status/100 == 4:
-		if w.last.Status != http.StatusConflict && w.last.Status != http.StatusNotFound {
-			w.note("IYRA-STATUS-CODES", 409, w.last.Status, "a reused Idempotency-Key")
+	case w.Last.Status/100 == 4:
+		if w.Last.Status != http.StatusConflict && w.Last.Status != http.StatusNotFound {
+			w.note("IYRA-STATUS-CODES", 409, w.Last.Status, "a reused Idempotency-Key")
 		}
 		var out struct {
 			SessionID string `json:"session_id"`
 		}
-		_ = json.Unmarshal(w.last.Body, &out)
+		_ = json.Unmarshal(w.Last.Body, &out)
 		if out.SessionID != "" && out.SessionID != w.sess.SessionID {
 			return verdict.Failf(w.rule(), "no new session", out.SessionID, "a refusal naming another session")
 		}
 		return nil
-	case w.last.Status/100 == 2:
-		s, err := decodeSession(w.last)
+	case w.Last.Status/100 == 2:
+		s, err := decodeSession(w.Last)
 		if err != nil {
 			return err
 		}
@@ -251,7 +251,7 @@ func (w *world) noNewSession() error {
 		}
 		return nil
 	}
-	return verdict.Failf(w.rule(), "a refusal or the original session", w.last.Status, "%s", clip(w.last.Body))
+	return verdict.Failf(w.rule(), "a refusal or the original session", w.Last.Status, "%s", clip(w.Last.Body))
 }
 
 // lookUp is the When step querying /idempotency/status for key.
@@ -264,15 +264,15 @@ func (w *world) lookUp(ctx context.Context, key string) error {
 
 // creationRefused requires a 4xx that names no session.
 func (w *world) creationRefused() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
 	var out struct {
 		SessionID string `json:"session_id"`
 	}
-	_ = json.Unmarshal(w.last.Body, &out)
-	if w.last.Status/100 != 4 || out.SessionID != "" {
-		return verdict.Failf(w.rule(), "a 4xx refusal naming no session", w.last.Status, "%s", clip(w.last.Body))
+	_ = json.Unmarshal(w.Last.Body, &out)
+	if w.Last.Status/100 != 4 || out.SessionID != "" {
+		return verdict.Failf(w.rule(), "a 4xx refusal naming no session", w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil
 }
@@ -282,8 +282,8 @@ func (w *world) creationRefused() error {
 // the evidence (checked by creationRefused), and a 2xx is a failure.
 func (w *world) noSessionForKey(ctx context.Context) error {
 	if w.lastKey == "" {
-		if w.last.Status/100 == 2 {
-			return verdict.Failf(w.rule(), "no session without a key", w.last.Status, "%s", clip(w.last.Body))
+		if w.Last.Status/100 == 2 {
+			return verdict.Failf(w.rule(), "no session without a key", w.Last.Status, "%s", clip(w.Last.Body))
 		}
 		return nil
 	}
@@ -304,24 +304,24 @@ func (w *world) noSessionForKey(ctx context.Context) error {
 // documents both (IYRA-RATE-LIMIT, IYRA-STATUS-CODES), and neither says
 // anything about the rule under test.
 func (w *world) refusedBusy() error {
-	if s := w.last.Status; s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable {
-		return verdict.Errorf("the target answered %d (rate limit or outage) where the scenario needed a success: %s", s, clip(w.last.Body))
+	if s := w.Last.Status; s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable {
+		return verdict.Errorf("the target answered %d (rate limit or outage) where the scenario needed a success: %s", s, clip(w.Last.Body))
 	}
 	return nil
 }
 
 // sameSession requires the repeated creation to name the original session (IYRA-SESSION-KEY-IDEMPOTENT).
 func (w *world) sameSession() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
 	if err := w.refusedBusy(); err != nil {
 		return err
 	}
-	if w.last.Status/100 != 2 {
-		return verdict.Failf("IYRA-SESSION-KEY-IDEMPOTENT", "2xx with the original session", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status/100 != 2 {
+		return verdict.Failf("IYRA-SESSION-KEY-IDEMPOTENT", "2xx with the original session", w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	s, err := decodeSession(w.last)
+	s, err := decodeSession(w.Last)
 	if err != nil {
 		return err
 	}
@@ -367,11 +367,11 @@ func (w *world) keyNamesOriginal(ctx context.Context) error {
 
 // lookUpNames requires the look-up to name the scenario's session.
 func (w *world) lookUpNames() error {
-	if w.last.Status != http.StatusOK {
-		return verdict.Failf(w.rule(), "200 naming the session", w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status != http.StatusOK {
+		return verdict.Failf(w.rule(), "200 naming the session", w.Last.Status, "%s", clip(w.Last.Body))
 	}
-	if got := statusSession(w.last.Body); got != w.sess.SessionID {
-		return verdict.Failf(w.rule(), w.sess.SessionID, got, "the session the idempotency status names: %s", clip(w.last.Body))
+	if got := statusSession(w.Last.Body); got != w.sess.SessionID {
+		return verdict.Failf(w.rule(), w.sess.SessionID, got, "the session the idempotency status names: %s", clip(w.Last.Body))
 	}
 	return nil
 }
@@ -381,12 +381,12 @@ func (w *world) lookUpNames() error {
 // 404 and a 2xx that names no session are both faithful; 404 is the kit's
 // choice (IYRA-IDEMPOTENCY-404), noted apart.
 func (w *world) lookUpNotFound() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	st := w.last.Status
-	if statusSession(w.last.Body) != "" || (st/100 != 2 && st/100 != 4) {
-		return verdict.Failf("IYRA-IDEMPOTENCY-STATUS", "an answer naming no session (404, or a 2xx without one)", st, "%s", clip(w.last.Body))
+	st := w.Last.Status
+	if statusSession(w.Last.Body) != "" || (st/100 != 2 && st/100 != 4) {
+		return verdict.Failf("IYRA-IDEMPOTENCY-STATUS", "an answer naming no session (404, or a 2xx without one)", st, "%s", clip(w.Last.Body))
 	}
 	if st != http.StatusNotFound {
 		w.note("IYRA-IDEMPOTENCY-404", 404, st, "an unused key")
@@ -396,11 +396,11 @@ func (w *world) lookUpNotFound() error {
 
 // lookUpIs404 requires the kit's 404 for an unused key (IYRA-IDEMPOTENCY-404).
 func (w *world) lookUpIs404() error {
-	if err := w.needLast(); err != nil {
+	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.last.Status != http.StatusNotFound {
-		return verdict.Failf("IYRA-IDEMPOTENCY-404", 404, w.last.Status, "%s", clip(w.last.Body))
+	if w.Last.Status != http.StatusNotFound {
+		return verdict.Failf("IYRA-IDEMPOTENCY-404", 404, w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil
 }

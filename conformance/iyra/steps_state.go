@@ -57,10 +57,10 @@ func (w *world) resources(e, t, s int) error {
 
 // lastAction describes the last accepted action for failure messages.
 func (w *world) lastAction() string {
-	if w.before == nil {
+	if w.Before == nil {
 		return "setup"
 	}
-	return fmt.Sprintf("revision %d", w.before.rev())
+	return fmt.Sprintf("revision %d", w.Before.rev())
 }
 
 // allies compares the coalition as a set and requires no duplicates
@@ -127,7 +127,7 @@ func (w *world) siteRevealed(site string) error {
 	}
 	o := w.sess.Observation
 	flag, text := siteView(o, site)
-	grown := w.before == nil || len(o.CollectedSources) == len(w.before.Observation.CollectedSources)+1
+	grown := w.Before == nil || len(o.CollectedSources) == len(w.Before.Observation.CollectedSources)+1
 	if !flag || text == "" || !grown {
 		return verdict.Failf("IYRA-SITE-REVEAL", site+" checked, its text non-empty and one more collected source",
 			fmt.Sprintf("checked=%v text=%q collected=%v", flag, text, o.CollectedSources), "after investigating")

@@ -52,7 +52,7 @@ func (w *world) holdActions() error {
 		return err
 	}
 	c.SetActionDelay(150 * time.Millisecond)
-	w.cleanup = append(w.cleanup, func() { c.SetActionDelay(0) })
+	w.Cleanup(func() { c.SetActionDelay(0) })
 	return nil
 }
 

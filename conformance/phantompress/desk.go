@@ -53,8 +53,8 @@ func (w *world) activeRun(ctx context.Context) error {
 	}
 	w.first = &created{RunID: w.run, State: w.m.State}
 	desk := p.desk
-	w.cleanup = append(w.cleanup, func() {
-		if w.failed {
+	w.Cleanup(func() {
+		if w.Failed() {
 			p.playMu.Lock()
 			if p.desk == desk {
 				p.desk = nil

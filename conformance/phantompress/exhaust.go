@@ -164,8 +164,8 @@ func (w *world) runsSpentAgent(ctx context.Context) error {
 			return err
 		}
 		me.runs++
-		if !created2xx(w.status) {
-			return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", w.status, "run %d of the day", i)
+		if !created2xx(w.Status()) {
+			return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", w.Status(), "run %d of the day", i)
 		}
 	}
 	return nil

@@ -76,18 +76,18 @@ func (w *world) logHoldsArgs(ctx context.Context) error {
 	if len(w.args) == 0 {
 		return verdict.Errorf("the scenario's accepted actions carried no argument")
 	}
-	if _, err := w.getLog(ctx); err != nil {
+	if err := w.fetchRawLog(ctx); err != nil {
 		return err
 	}
 	var v map[string]any
-	if json.Unmarshal(w.body, &v) != nil {
-		return verdict.Failf("PP-RUN-LOG-FULL", "a JSON log", clip(w.body), "")
+	if json.Unmarshal(w.Body(), &v) != nil {
+		return verdict.Failf("PP-RUN-LOG-FULL", "a JSON log", clip(w.Body()), "")
 	}
 	delete(v, "state") // the run's state lists every ID of its case whatever was done
 	all := strings.Join(stringsIn(v), "\n")
 	for _, a := range w.args {
 		if !strings.Contains(all, a) {
-			return verdict.Failf("PP-RUN-LOG-FULL", "the argument "+a, clip(w.body), "an accepted action's argument is missing from the public log")
+			return verdict.Failf("PP-RUN-LOG-FULL", "the argument "+a, clip(w.Body()), "an accepted action's argument is missing from the public log")
 		}
 	}
 	return nil

@@ -20,18 +20,12 @@ const defaultBudget = 150
 // Steps registers the step definitions of one scenario.
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w := newWorld(env)
+	w.Bind(sc, env)
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		for _, t := range s.Tags {
 			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
 		}
 		return ctx, w.controlledLive()
-	})
-	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
-		w.failed = err != nil
-		for _, f := range w.cleanup {
-			f()
-		}
-		return ctx, nil
 	})
 	apiSteps(sc, w)
 	runSteps(sc, w)
@@ -40,9 +34,13 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	settleSteps(sc, w)
 	lawSteps(sc, w)
 	quotaSteps(sc, w)
-	moreSteps(sc, w)
+	backingSteps(sc, w)
+	accessSteps(sc, w)
+	clientFieldSteps(sc, w)
+	bonusSteps(sc, w)
 	fireSteps(sc, w)
 	fallbackSteps(sc, w)
+	runLogSteps(sc, w)
 }
 
 // rule names the rule a generic step (a status, a refusal, an unchanged
@@ -57,16 +55,16 @@ func (w *world) rule() string {
 }
 
 func (w *world) wantStatus(code int) error {
-	if w.status != code {
-		return verdict.Failf(w.rule(), code, w.status, "body %s", clip(w.body))
+	if w.Status() != code {
+		return verdict.Failf(w.rule(), code, w.Status(), "body %s", clip(w.Body()))
 	}
 	return nil
 }
 
 // wantCreated accepts 200 or 201 for a creation: the seed names neither.
 func (w *world) wantCreated() error {
-	if !created2xx(w.status) {
-		return verdict.Failf(w.rule(), "200 or 201", w.status, "body %s", clip(w.body))
+	if !created2xx(w.Status()) {
+		return verdict.Failf(w.rule(), "200 or 201", w.Status(), "body %s", clip(w.Body()))
 	}
 	return nil
 }
@@ -126,8 +124,8 @@ func (w *world) docListsEndpoints() error {
 	if err := w.wantStatus(200); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(w.body, &doc); err != nil || !strings.Contains(doc.Game, "Phantom Press") || len(doc.Endpoints) < 10 {
-		return verdict.Failf("PP-API-DOC", "the game's document with its 10 endpoints", clip(w.body), "")
+	if err := json.Unmarshal(w.Body(), &doc); err != nil || !strings.Contains(doc.Game, "Phantom Press") || len(doc.Endpoints) < 10 {
+		return verdict.Failf("PP-API-DOC", "the game's document with its 10 endpoints", clip(w.Body()), "")
 	}
 	return nil
 }
@@ -136,9 +134,9 @@ func (w *world) docListsEndpoints() error {
 // its answer and redacting the API key it gets.
 func (w *world) registerNameOf(ctx context.Context, n int) error {
 	_, err := w.do(ctx, http.MethodPost, "/register", "", map[string]string{"name": strings.Repeat("a", n)}, nil)
-	if err == nil && created2xx(w.status) {
+	if err == nil && created2xx(w.Status()) {
 		poolOf(w.env).regs++
-		json.Unmarshal(w.body, &w.reg)
+		json.Unmarshal(w.Body(), &w.reg)
 		if k, ok := w.reg["api_key"].(string); ok {
 			w.env.HTTP.Secrets().Add(k)
 		}
@@ -153,7 +151,7 @@ func (w *world) registrationSucceeds() error {
 		return err
 	}
 	if k, _ := w.reg["api_key"].(string); k == "" {
-		return verdict.Failf("PP-REGISTER", "an api_key", clip(w.body), "")
+		return verdict.Failf("PP-REGISTER", "an api_key", clip(w.Body()), "")
 	}
 	return nil
 }
@@ -164,8 +162,8 @@ func (w *world) registrationShape() error {
 	k, _ := w.reg["api_key"].(string)
 	id, _ := w.reg["agent_id"].(string)
 	name, _ := w.reg["name"].(string)
-	if w.status != http.StatusCreated || !strings.HasPrefix(k, "flib_") || id == "" || len(name) != 32 {
-		return verdict.Failf("PP-REGISTER-RESPONSE", "201 {agent_id, name, api_key: flib_…}", fmt.Sprintf("%d %v", w.status, w.reg), "")
+	if w.Status() != http.StatusCreated || !strings.HasPrefix(k, "flib_") || id == "" || len(name) != 32 {
+		return verdict.Failf("PP-REGISTER-RESPONSE", "201 {agent_id, name, api_key: flib_…}", fmt.Sprintf("%d %v", w.Status(), w.reg), "")
 	}
 	return nil
 }
@@ -241,7 +239,7 @@ func (w *world) actWithInvalidKey(ctx context.Context) error {
 func (w *world) errorBodyCode(code string) error {
 	e := w.errBody()
 	if e.Code != code || (e.Message == "" && e.Error == "") {
-		return verdict.Failf("PP-ERROR-BODY", fmt.Sprintf("{code: %s, error or message}", code), clip(w.body), "status %d", w.status)
+		return verdict.Failf("PP-ERROR-BODY", fmt.Sprintf("{code: %s, error or message}", code), clip(w.Body()), "status %d", w.Status())
 	}
 	return nil
 }
@@ -327,17 +325,17 @@ func (w *world) sendUnknownAction(ctx context.Context, action string) error {
 // 200 with ok:false (PP-ACTION-OK-FALSE).
 func (w *world) unknownActionRefused() error {
 	var r actionResponse
-	if w.status == http.StatusBadRequest || (w.status == http.StatusOK && json.Unmarshal(w.body, &r) == nil && !r.OK) {
+	if w.Status() == http.StatusBadRequest || (w.Status() == http.StatusOK && json.Unmarshal(w.Body(), &r) == nil && !r.OK) {
 		return nil
 	}
-	return verdict.Failf("PP-ACTION-OK-FALSE", "400, or ok:false", fmt.Sprintf("%d %s", w.status, clip(w.body)), "an action the seed does not list")
+	return verdict.Failf("PP-ACTION-OK-FALSE", "400, or ok:false", fmt.Sprintf("%d %s", w.Status(), clip(w.Body())), "an action the seed does not list")
 }
 
 // errorString checks a refusal carries a non-empty error string, the field
 // the seed's own client prints (PP-ERROR-STRING).
 func (w *world) errorString() error {
 	if e := w.errBody(); e.Error == "" {
-		return verdict.Failf("PP-ERROR-STRING", "a non-empty error string", clip(w.body), "status %d", w.status)
+		return verdict.Failf("PP-ERROR-STRING", "a non-empty error string", clip(w.Body()), "status %d", w.Status())
 	}
 	return nil
 }

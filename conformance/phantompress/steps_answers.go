@@ -211,7 +211,7 @@ func (w *world) assertionRecorded() error {
 	}
 	a, ok := w.m.Answers[w.question]
 	if w.last == nil || !w.last.OK || !ok || a.Confidence != engine.Assert || w.m.Rejections[w.question] != w.beforeRejections[w.question] {
-		return verdict.Failf("PP-ANSWER-ASSERT-SOURCES", "the assertion recorded", clip(w.body), "")
+		return verdict.Failf("PP-ANSWER-ASSERT-SOURCES", "the assertion recorded", clip(w.Body()), "")
 	}
 	return nil
 }
@@ -234,8 +234,8 @@ func (w *world) assertSilentQuestion(ctx context.Context) error {
 // (PP-ANSWER-REJECT).
 func (w *world) answerRejected() error {
 	r := w.last
-	if r == nil || !r.OK || r.State.Turn != w.before.Turn+1 || w.m.Rejections[w.question] != w.beforeRejections[w.question]+1 {
-		return verdict.Failf(w.rule(), "ok:true, one turn spent, one more rejection", clip(w.body), "")
+	if r == nil || !r.OK || r.State.Turn != w.Before.Turn+1 || w.m.Rejections[w.question] != w.beforeRejections[w.question]+1 {
+		return verdict.Failf(w.rule(), "ok:true, one turn spent, one more rejection", clip(w.Body()), "")
 	}
 	// The question may hold an earlier answer: a rejection leaves it as it was.
 	now, has := w.m.Answers[w.question]
@@ -305,8 +305,8 @@ func (w *world) assertionNotRecorded() error {
 	if has && (!had || before.Confidence != now.Confidence) {
 		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "no assertion recorded", now, "")
 	}
-	if w.last != nil && w.last.OK && w.last.State.Turn != w.before.Turn+1 {
-		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "ok:false, or ok:true spending one turn", clip(w.body), "")
+	if w.last != nil && w.last.OK && w.last.State.Turn != w.Before.Turn+1 {
+		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "ok:false, or ok:true spending one turn", clip(w.Body()), "")
 	}
 	return nil
 }
@@ -315,7 +315,7 @@ func (w *world) assertionNotRecorded() error {
 // code and an error message (PP-REFUSAL-CODES).
 func (w *world) refusalCode(code string) error {
 	if w.last == nil || w.last.OK || w.last.Code != code || w.last.Error == "" {
-		return verdict.Failf("PP-REFUSAL-CODES", "ok:false with code "+code+" and an error", clip(w.body), "")
+		return verdict.Failf("PP-REFUSAL-CODES", "ok:false with code "+code+" and an error", clip(w.Body()), "")
 	}
 	return nil
 }

@@ -106,8 +106,8 @@ func (w *world) case2Open() error {
 // succeedsSpendingTurn checks that the last action answered ok:true one
 // turn after the mark (the scenario's rule).
 func (w *world) succeedsSpendingTurn() error {
-	if w.last == nil || !w.last.OK || w.last.State.Turn != w.before.Turn+1 {
-		return verdict.Failf(w.rule(), fmt.Sprintf("ok:true at turn %d", w.before.Turn+1), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
+	if w.last == nil || !w.last.OK || w.last.State.Turn != w.Before.Turn+1 {
+		return verdict.Failf(w.rule(), fmt.Sprintf("ok:true at turn %d", w.Before.Turn+1), fmt.Sprintf("%d %s", w.Status(), clip(w.Body())), "")
 	}
 	return nil
 }
@@ -115,7 +115,7 @@ func (w *world) succeedsSpendingTurn() error {
 // apFellBy checks that the action cost n AP since the mark: PP-AP-COST,
 // or PP-AP-ZERO for the actions that cost none (the scenario's rule).
 func (w *world) apFellBy(n int) error {
-	if got := w.before.AP - w.m.State.AP; got != n {
+	if got := w.Before.AP - w.m.State.AP; got != n {
 		return verdict.Failf(w.rule(), n, got, "AP spent")
 	}
 	return nil
@@ -171,9 +171,9 @@ func (w *world) availableComplete() error {
 // (PP-STATE-VIEW).
 func (w *world) stateView() error {
 	s := w.last.State
-	if s.RunID != w.run || s.Status != engine.StatusActive || s.TurnLimit != engine.TurnLimit || s.Trust != w.before.Trust ||
+	if s.RunID != w.run || s.Status != engine.StatusActive || s.TurnLimit != engine.TurnLimit || s.Trust != w.Before.Trust ||
 		s.Case.CaseNo != s.CaseNo || len(s.Case.Questions) == 0 || s.Case.Questions[0].Claim == "" {
-		return verdict.Failf("PP-STATE-VIEW", fmt.Sprintf("run_id, status active, turn_limit 200, trust %d as before, case with claims", w.before.Trust), s, "")
+		return verdict.Failf("PP-STATE-VIEW", fmt.Sprintf("run_id, status active, turn_limit 200, trust %d as before, case with claims", w.Before.Trust), s, "")
 	}
 	return nil
 }

@@ -37,8 +37,8 @@ func (w *world) logShowsReview(ctx context.Context) error {
 	if _, err := w.getLog(ctx); err != nil {
 		return err
 	}
-	if !strings.Contains(string(w.body), repeatRunes(2000)) {
-		return w.shapeGate("PP-RUN-LOG", "the 2000-character review in the run log", clip(w.body), "the kit shows the review in the public log")
+	if !strings.Contains(string(w.Body()), repeatRunes(2000)) {
+		return w.shapeGate("PP-RUN-LOG", "the 2000-character review in the run log", clip(w.Body()), "the kit shows the review in the public log")
 	}
 	return nil
 }
@@ -49,8 +49,8 @@ func (w *world) secondReviewRefused(ctx context.Context) error {
 	if err := w.review(ctx, 10); err != nil {
 		return err
 	}
-	if w.status < 400 || w.status >= 500 || w.status == http.StatusUnauthorized || w.status == http.StatusNotFound {
-		return verdict.Failf("PP-REVIEW", "a refusal (400 or 409)", w.status, "a second review of one run: %s", clip(w.body))
+	if w.Status() < 400 || w.Status() >= 500 || w.Status() == http.StatusUnauthorized || w.Status() == http.StatusNotFound {
+		return verdict.Failf("PP-REVIEW", "a refusal (400 or 409)", w.Status(), "a second review of one run: %s", clip(w.Body()))
 	}
 	return nil
 }
@@ -79,7 +79,7 @@ func (w *world) commentOfLength(ctx context.Context, n int) error {
 // commentOutcome checks that the last comment was accepted or refused as
 // the outline says (PP-COMMENT-LENGTH).
 func (w *world) commentOutcome(outcome string) error {
-	if outcome == "refused" && w.last == nil && w.status == http.StatusBadRequest {
+	if outcome == "refused" && w.last == nil && w.Status() == http.StatusBadRequest {
 		return nil // the seed gives ok:false no status: a 400 refusal is as faithful
 	}
 	if w.last == nil || w.last.OK != (outcome == "accepted") {
@@ -106,8 +106,8 @@ func (w *world) writeMaxComments(ctx context.Context) error {
 // succeedsWithoutTurn checks that the last action answered ok:true at the
 // marked turn (the scenario's rule).
 func (w *world) succeedsWithoutTurn() error {
-	if w.last == nil || !w.last.OK || w.last.State.Turn != w.before.Turn {
-		return verdict.Failf(w.rule(), fmt.Sprintf("ok:true at turn %d", w.before.Turn), w.last, "")
+	if w.last == nil || !w.last.OK || w.last.State.Turn != w.Before.Turn {
+		return verdict.Failf(w.rule(), fmt.Sprintf("ok:true at turn %d", w.Before.Turn), w.last, "")
 	}
 	return nil
 }
@@ -116,18 +116,18 @@ func (w *world) succeedsWithoutTurn() error {
 // marked turn, or 400 where the expectation allows it for a missing
 // argument (the scenario's rule).
 func (w *world) refusedWithoutTurn() error {
-	if w.last == nil && w.status == http.StatusBadRequest {
+	if w.last == nil && w.Status() == http.StatusBadRequest {
 		// The seed gives ok:false no status: a 400 refusal is as faithful
 		// (the run is checked unchanged where it matters, and a state the
 		// body shows must still be at the same turn).
 		var r actionResponse
-		if json.Unmarshal(w.body, &r) == nil && stateKeys(w.body)["turn"] && r.State.Turn != w.before.Turn {
-			return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("turn %d", r.State.Turn), "a 400 refusal that spent a turn")
+		if json.Unmarshal(w.Body(), &r) == nil && stateKeys(w.Body())["turn"] && r.State.Turn != w.Before.Turn {
+			return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.Before.Turn), fmt.Sprintf("turn %d", r.State.Turn), "a 400 refusal that spent a turn")
 		}
 		return nil
 	}
-	if w.last == nil || w.last.OK || w.last.State.Turn != w.before.Turn {
-		return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.before.Turn), fmt.Sprintf("%d %s", w.status, clip(w.body)), "")
+	if w.last == nil || w.last.OK || w.last.State.Turn != w.Before.Turn {
+		return verdict.Failf(w.rule(), fmt.Sprintf("ok:false at turn %d", w.Before.Turn), fmt.Sprintf("%d %s", w.Status(), clip(w.Body())), "")
 	}
 	return nil
 }

@@ -70,10 +70,10 @@ func (w *world) twoRejectionsOneMalformed(ctx context.Context) error {
 func (w *world) assertNotHedgeOnly(ctx context.Context) error {
 	w.mark()
 	err := w.act(ctx, engine.ActAnswer, w.question+" 裏取り不能 断言")
-	refused := (w.last != nil && !w.last.OK) || w.status == http.StatusBadRequest
+	refused := (w.last != nil && !w.last.OK) || w.Status() == http.StatusBadRequest
 	if err != nil && refused {
 		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "an assertion accepted after two substantive rejections and one malformed answer",
-			clip(w.body), "the malformed answer was counted as a rejection")
+			clip(w.Body()), "the malformed answer was counted as a rejection")
 	}
 	return err
 }
@@ -162,10 +162,10 @@ func (w *world) costPerWrongHedge() error {
 	if w.last == nil {
 		return verdict.Errorf("no publish answer")
 	}
-	want := w.before.Trust + w.against*engine.TrustHedgeWrong
+	want := w.Before.Trust + w.against*engine.TrustHedgeWrong
 	if got := w.last.State.Trust; got > want {
 		return verdict.Failf("PP-SETTLE-TABLE", fmt.Sprintf("trust at most %d", want), got,
-			"%d hedges against official records, trust %d before the publish", w.against, w.before.Trust)
+			"%d hedges against official records, trust %d before the publish", w.against, w.Before.Trust)
 	}
 	return nil
 }

@@ -16,10 +16,11 @@ type side struct {
 	m   *Model
 }
 
-// fire10 is the state of the "trust between 1 and 10" scenario: a scout run
-// and a target run started with one custom seed, so the scout's reveal of
-// each case is the answer key of the target's same case (PP-RUN-SEED-REPLAY).
-type fire10 struct {
+// firingPair is the state of the "trust between 1 and 10" scenario (no
+// firing above trust 0): a scout run and a target run started with one
+// custom seed, so the scout's reveal of each case is the answer key of the
+// target's same case (PP-RUN-SEED-REPLAY).
+type firingPair struct {
 	scout, target side
 	landed        bool
 }

@@ -16,7 +16,7 @@ import (
 // resetAfter makes the scenario move the embedded clock past 00:00 JST when
 // it ends, so a quota it spent never leaks into later scenarios.
 func (w *world) resetAfter() {
-	w.cleanup = append(w.cleanup, func() { w.newDay() })
+	w.Cleanup(func() { w.newDay() })
 }
 
 // newDay moves the embedded clock past 00:00 JST and zeroes the pool's
@@ -119,8 +119,8 @@ func (w *world) startedRuns(ctx context.Context, n int) error {
 			return err
 		}
 		w.me.runs++
-		if !created2xx(w.status) {
-			return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", w.status, "run %d of the day", i)
+		if !created2xx(w.Status()) {
+			return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", w.Status(), "run %d of the day", i)
 		}
 	}
 	w.quota = true
@@ -147,7 +147,7 @@ func (w *world) quotaUnavailable() error {
 		return err
 	}
 	c.SetQuotaUnavailable(true)
-	w.cleanup = append(w.cleanup, func() { c.SetQuotaUnavailable(false) })
+	w.Cleanup(func() { c.SetQuotaUnavailable(false) })
 	w.quota = true
 	w.mark()
 	return nil
@@ -172,9 +172,9 @@ func (w *world) quotaRetryAfter() error {
 		return err
 	}
 	e := w.errBody()
-	ra, err := strconv.Atoi(w.header.Get("Retry-After"))
+	ra, err := strconv.Atoi(w.Header().Get("Retry-After"))
 	if err != nil || ra < 1 || e.Limit == nil {
-		return verdict.Failf("PP-QUOTA-429", "Retry-After seconds and limit.reset_at", fmt.Sprintf("%q %s", w.header.Get("Retry-After"), clip(w.body)), "")
+		return verdict.Failf("PP-QUOTA-429", "Retry-After seconds and limit.reset_at", fmt.Sprintf("%q %s", w.Header().Get("Retry-After"), clip(w.Body())), "")
 	}
 	at, err := time.Parse(time.RFC3339, e.Limit.ResetAt)
 	if err != nil || at.In(time.FixedZone("JST", 9*3600)).Format("15:04:05") != "00:00:00" {
@@ -206,8 +206,8 @@ func (w *world) passMidnightJST(ctx context.Context) error {
 	if _, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, map[string]string{"action": "look"}, nil); err != nil {
 		return err
 	}
-	if w.status != http.StatusTooManyRequests {
-		return verdict.Failf("PP-QUOTA-RESET", 429, w.status, "a write at 23:58 JST of the day the quota was spent: %s", clip(w.body))
+	if w.Status() != http.StatusTooManyRequests {
+		return verdict.Failf("PP-QUOTA-RESET", 429, w.Status(), "a write at 23:58 JST of the day the quota was spent: %s", clip(w.Body()))
 	}
 	advanceToReset(w.env.Clock)
 	return nil
@@ -220,8 +220,8 @@ func (w *world) canLookAgain(ctx context.Context) error {
 	if err := w.act(ctx, engine.ActLook, ""); err != nil {
 		return err
 	}
-	if w.status != http.StatusOK {
-		return verdict.Failf("PP-QUOTA-RESET", 200, w.status, "a write after 00:00 JST: %s", clip(w.body))
+	if w.Status() != http.StatusOK {
+		return verdict.Failf("PP-QUOTA-RESET", 200, w.Status(), "a write after 00:00 JST: %s", clip(w.Body()))
 	}
 	return nil
 }
@@ -229,8 +229,8 @@ func (w *world) canLookAgain(ctx context.Context) error {
 // retryAfter60 checks that the answer carries Retry-After: 60
 // (PP-QUOTA-503).
 func (w *world) retryAfter60() error {
-	if w.header.Get("Retry-After") != "60" {
-		return verdict.Failf("PP-QUOTA-503", "Retry-After: 60", w.header.Get("Retry-After"), "")
+	if w.Header().Get("Retry-After") != "60" {
+		return verdict.Failf("PP-QUOTA-503", "Retry-After: 60", w.Header().Get("Retry-After"), "")
 	}
 	return nil
 }

@@ -96,7 +96,7 @@ func (w *world) runStartedWithBudget(n int) error {
 	}
 	c := w.first
 	if len(c.RunID) != 16 || c.RunID[:4] != "run_" || c.Narrative == "" || len(c.AvailableActions) == 0 {
-		return verdict.Failf("PP-RUN-CREATE", "run_<12hex> with narrative and available_actions", clip(w.body), "")
+		return verdict.Failf("PP-RUN-CREATE", "run_<12hex> with narrative and available_actions", clip(w.Body()), "")
 	}
 	if c.State.BudgetTurns != n || c.State.Turn != 0 {
 		return verdict.Failf("PP-RUN-CREATE", fmt.Sprintf("budget %d at turn 0", n), fmt.Sprintf("budget %d at turn %d", c.State.BudgetTurns, c.State.Turn), "")
@@ -118,8 +118,8 @@ func (w *world) extendBudget(ctx context.Context, n int) error {
 // extension past it, whether the target refused the extension or clamped it
 // (the seed fixes the limit, not the answer: PP-RUN-TURN-LIMIT).
 func (w *world) budgetAtMost(ctx context.Context, n int) error {
-	if w.status/100 != 2 && w.status/100 != 4 {
-		return verdict.Failf(w.rule(), "a refusal or a clamped extension", w.status, "%s", clip(w.body))
+	if w.Status()/100 != 2 && w.Status()/100 != 4 {
+		return verdict.Failf(w.rule(), "a refusal or a clamped extension", w.Status(), "%s", clip(w.Body()))
 	}
 	s, err := w.fetchState(ctx)
 	if err != nil {
@@ -177,9 +177,9 @@ func (w *world) logRecordsExtension(ctx context.Context, from, to int) error {
 	if _, err := w.getLog(ctx); err != nil {
 		return err
 	}
-	if hasKey(w.body, "extensions") {
+	if hasKey(w.Body(), "extensions") {
 		var l runLog
-		json.Unmarshal(w.body, &l)
+		json.Unmarshal(w.Body(), &l)
 		for _, e := range l.Extensions {
 			if e.From == from && e.To == to {
 				return nil
@@ -187,10 +187,10 @@ func (w *world) logRecordsExtension(ctx context.Context, from, to int) error {
 		}
 		return verdict.Failf("PP-RUN-EXTEND-LOGGED", fmt.Sprintf("an extension %d -> %d", from, to), l.Extensions, "")
 	}
-	if holdsPair(withoutState(w.body), from, to) {
+	if holdsPair(withoutState(w.Body()), from, to) {
 		return nil
 	}
-	return w.shapeGate("PP-RUN-LOG", "the kit's extensions[{from, to}]", clip(w.body), "no object of the log holds %d and %d", from, to)
+	return w.shapeGate("PP-RUN-LOG", "the kit's extensions[{from, to}]", clip(w.Body()), "no object of the log holds %d and %d", from, to)
 }
 
 // freshSeededRun starts a run with the default budget and a custom seed.
@@ -230,8 +230,8 @@ func (w *world) noLeaderboardRow() error {
 	}
 	// Any mention of the agent or its run, whatever the board's shape.
 	for _, id := range []string{w.me.ID, w.me.Name, w.run} {
-		if id != "" && strings.Contains(string(w.body), `"`+id+`"`) {
-			return verdict.Failf("PP-RUN-SEEDED", "no row for an agent whose only run is seeded", clip(w.body), "found %q", id)
+		if id != "" && strings.Contains(string(w.Body()), `"`+id+`"`) {
+			return verdict.Failf("PP-RUN-SEEDED", "no row for an agent whose only run is seeded", clip(w.Body()), "found %q", id)
 		}
 	}
 	return nil
@@ -241,12 +241,12 @@ func (w *world) noLeaderboardRow() error {
 // the final score of its finished run, or that a full board of 50 may leave
 // it out (PP-LEADERBOARD; PP-OPENAPI for the board's shape).
 func (w *world) rowHoldsFinalScore() error {
-	if !hasKey(w.body, "entries") {
-		return w.shapeGate("PP-OPENAPI", "the kit's entries[]", clip(w.body), "the leaderboard's shape")
+	if !hasKey(w.Body(), "entries") {
+		return w.shapeGate("PP-OPENAPI", "the kit's entries[]", clip(w.Body()), "the leaderboard's shape")
 	}
 	s := w.m.State
 	final := engine.Score(s.Points, s.Trust, s.Turn)
-	es := leaderEntries(w.body)
+	es := leaderEntries(w.Body())
 	for _, e := range es {
 		if e.Agent.ID == w.me.ID {
 			if e.Score < final {
@@ -265,10 +265,10 @@ func (w *world) rowHoldsFinalScore() error {
 // 1.. by falling score, one per agent (PP-LEADERBOARD; PP-OPENAPI for the
 // board's shape).
 func (w *world) leaderboardRanked() error {
-	if !hasKey(w.body, "entries") {
-		return w.shapeGate("PP-OPENAPI", "the kit's entries[]", clip(w.body), "the leaderboard's shape")
+	if !hasKey(w.Body(), "entries") {
+		return w.shapeGate("PP-OPENAPI", "the kit's entries[]", clip(w.Body()), "the leaderboard's shape")
 	}
-	es := leaderEntries(w.body)
+	es := leaderEntries(w.Body())
 	seen := map[string]bool{}
 	for i, e := range es {
 		if seen[e.Agent.ID] || (i > 0 && es[i-1].Score < e.Score) || e.Rank != i+1 {
@@ -320,18 +320,18 @@ func (w *world) runAmongRecent(n int) error {
 			RunID string `json:"run_id"`
 		} `json:"runs"`
 	}
-	json.Unmarshal(w.body, &l)
-	if w.status == 200 && !hasKey(w.body, "runs") {
-		if strings.Contains(string(w.body), `"`+w.run+`"`) {
-			return w.shapeGate("PP-OPENAPI", "the kit's runs[]", clip(w.body), "the recent runs' shape")
+	json.Unmarshal(w.Body(), &l)
+	if w.Status() == 200 && !hasKey(w.Body(), "runs") {
+		if strings.Contains(string(w.Body()), `"`+w.run+`"`) {
+			return w.shapeGate("PP-OPENAPI", "the kit's runs[]", clip(w.Body()), "the recent runs' shape")
 		}
 	}
 	found := false
 	for _, r := range l.Runs {
 		found = found || r.RunID == w.run
 	}
-	if w.status != 200 || !found || len(l.Runs) > n {
-		return verdict.Failf("PP-RECENT", fmt.Sprintf("at most %d runs including %s", n, w.run), clip(w.body), "")
+	if w.Status() != 200 || !found || len(l.Runs) > n {
+		return verdict.Failf("PP-RECENT", fmt.Sprintf("at most %d runs including %s", n, w.run), clip(w.Body()), "")
 	}
 	return nil
 }
@@ -379,8 +379,8 @@ func (w *world) logListsOneLook(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !hasKey(w.body, "log") {
-		return w.shapeGate("PP-RUN-LOG", "the kit's log[{action}]", clip(w.body), "the run log's shape")
+	if !hasKey(w.Body(), "log") {
+		return w.shapeGate("PP-RUN-LOG", "the kit's log[{action}]", clip(w.Body()), "the run log's shape")
 	}
 	for _, e := range l.Log {
 		if e.Action == engine.ActStatus { // PP-STATUS: not logged
@@ -440,63 +440,11 @@ func leaderEntries(body []byte) []leaderEntry {
 // (extend, visibility, review: the seed gives no body) into a warning under
 // PP-WIRE-BODIES: the target may simply expect another body.
 func (w *world) wireBody(what string) error {
-	if w.status >= 200 && w.status < 300 {
+	if w.Status() >= 200 && w.Status() < 300 {
 		return nil
 	}
-	if w.status >= 400 && w.status < 500 && w.status != http.StatusUnauthorized && w.status != http.StatusNotFound {
-		return verdict.Failf("PP-WIRE-BODIES", "2xx for the kit's "+what+" body", w.status, "%s", clip(w.body))
+	if w.Status() >= 400 && w.Status() < 500 && w.Status() != http.StatusUnauthorized && w.Status() != http.StatusNotFound {
+		return verdict.Failf("PP-WIRE-BODIES", "2xx for the kit's "+what+" body", w.Status(), "%s", clip(w.Body()))
 	}
-	return verdict.Failf("PP-WIRE-BODIES", "2xx", w.status, "%s: %s", what, clip(w.body))
-}
-
-// hasKey reports whether a JSON object body holds key at its top level.
-func hasKey(body []byte, key string) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) != nil {
-		return false
-	}
-	_, ok := m[key]
-	return ok
-}
-
-// holdsPair reports whether some object in body holds both numbers a and b.
-func holdsPair(body []byte, a, b int) bool {
-	var v any
-	json.Unmarshal(body, &v)
-	var walk func(any) bool
-	walk = func(v any) bool {
-		switch x := v.(type) {
-		case map[string]any:
-			ha, hb := false, false
-			for _, c := range x {
-				if f, ok := c.(float64); ok {
-					ha, hb = ha || int(f) == a, hb || int(f) == b
-				}
-				if walk(c) {
-					return true
-				}
-			}
-			return ha && hb
-		case []any:
-			for _, c := range x {
-				if walk(c) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return walk(v)
-}
-
-// withoutState drops the top-level state object of a log body, whose turn
-// and budget could pose as an extension's figures.
-func withoutState(body []byte) []byte {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) != nil {
-		return body
-	}
-	delete(m, "state")
-	out, _ := json.Marshal(m)
-	return out
+	return verdict.Failf("PP-WIRE-BODIES", "2xx", w.Status(), "%s: %s", what, clip(w.Body()))
 }

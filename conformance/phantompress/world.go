@@ -20,20 +20,18 @@ type identity struct {
 	runs, writes  int
 }
 
-// world is one scenario's state.
+// world is one scenario's state. The embedded base keeps the last answer
+// (Last), the state before the latest action (Before) and the cleanups.
 type world struct {
+	suite.Scenario[engine.StateView]
 	env  *suite.Env
 	me   *identity
 	run  string
 	m    *Model
 	snap *engine.StateView
 
-	status int
-	header http.Header
-	body   []byte
-	last   *actionResponse
+	last   *actionResponse // Last, read as an action answer
 	expect Expect
-	before engine.StateView
 
 	quota bool // the scenario expects 429/503 answers
 	// publishing is set while a publish is in flight: its answer is never
@@ -47,10 +45,7 @@ type world struct {
 	first            *created
 	second           *created
 	reg              map[string]any
-	fire             fire10 // the two runs of the "trust between 1 and 10" scenario
-	cleanup          []func()
-	// failed is set when the scenario ended in anything but a pass.
-	failed bool
+	fire             firingPair // the two runs of the "trust between 1 and 10" scenario
 	// tags are the scenario's tags, without @.
 	tags []string
 	// against counts the answers hedged against an official record.
@@ -58,6 +53,9 @@ type world struct {
 	// args are the IDs the scenario's accepted reads, interviews and
 	// answers named (documents, witnesses, questions), in order.
 	args []string
+	// taken are the scenario's accepted actions but status, in order, for
+	// the full-log check (runlog_check.go).
+	taken []takenAction
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }
@@ -91,7 +89,7 @@ func (w *world) do(ctx context.Context, method, path string, key string, body an
 	if err != nil {
 		return nil, err
 	}
-	w.status, w.header, w.body = resp.Status, resp.Header, resp.Body
+	w.Last = resp
 	if w.keeps(path, resp.Status) {
 		w.m.see(method+" "+path, resp.Body)
 	}
@@ -261,7 +259,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 	}
 	w.m.Note = w.noteFinding
 	e := w.m.Predict(action, arg)
-	w.before, w.expect, w.last = w.m.State, e, nil
+	w.Before, w.expect, w.last = w.m.State, e, nil
 	w.beforeAnswers = copyAnswers(w.m.Answers)
 	w.beforeRejections = copyCounts(w.m.Rejections)
 	if action == engine.ActAnswer {
@@ -284,6 +282,9 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		}
 		r.has = stateKeys(resp.Body)
 		w.last = &r
+		if r.OK {
+			w.recordTaken(action, arg)
+		}
 	}
 	if err := w.m.Check(action, arg, e, resp.Status, w.last); err != nil {
 		return err
@@ -370,7 +371,7 @@ func (w *world) stateFromLog(ctx context.Context) (engine.StateView, error) {
 	if err != nil {
 		return engine.StateView{}, err
 	}
-	if !hasKey(w.body, "state") {
+	if !hasKey(w.Body(), "state") {
 		return engine.StateView{}, verdict.Skipf("unchecked: status is refused with 409 on this run and the public log shows no state")
 	}
 	return l.State, nil
@@ -391,7 +392,7 @@ func (w *world) getLog(ctx context.Context) (*runLog, error) {
 
 func (w *world) errBody() errorBody {
 	var e errorBody
-	json.Unmarshal(w.body, &e)
+	json.Unmarshal(w.Body(), &e)
 	return e
 }
 

@@ -34,6 +34,7 @@ type frame struct {
 
 // gwRun is one gateway scenario: the kit as an agent.
 type gwRun struct {
+	suite.Scenario[suite.NoState]
 	env      *suite.Env
 	agentID  string
 	token    string

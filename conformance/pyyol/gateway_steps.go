@@ -29,6 +29,7 @@ var round0 = map[string]string{
 
 func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 	g := &gwRun{env: env}
+	g.Bind(sc, env)
 	sc.Step(`^a practice agent key$`, g.key)
 	sc.Step(`^the agent asks for (open|shuffled) prizes and (carry|split) ties$`, g.ask)
 	sc.Step(`^the agent connects and registers$`, g.connect)
@@ -52,11 +53,10 @@ func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 	platformSteps(sc, g)
 	mafiaSteps(sc, g)
 	monopolySteps(sc, g)
-	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
+	g.Cleanup(func() {
 		if g.ws != nil {
 			g.ws.Close()
 		}
-		return ctx, err
 	})
 }
 

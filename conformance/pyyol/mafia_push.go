@@ -41,7 +41,7 @@ func (p *pushRun) requireMafia(ctx context.Context) error {
 	var hs struct {
 		SupportedGames []string `json:"supportedGames"`
 	}
-	if p.last.Status != 200 || json.Unmarshal(p.last.Body, &hs) != nil || !slices.Contains(hs.SupportedGames, "mafia") {
+	if p.Last.Status != 200 || json.Unmarshal(p.Last.Body, &hs) != nil || !slices.Contains(hs.SupportedGames, "mafia") {
 		return verdict.Skipf("the agent does not list mafia in its handshake")
 	}
 	return nil

@@ -21,11 +21,13 @@ import (
 // flow, the stake tiers and the ranked queue. It shares the agent's key
 // with the socket steps.
 type platRun struct {
+	// Scenario is the gateway scenario's base (g's), so a platform call's
+	// answer is the scenario's Last.
+	*suite.Scenario[suite.NoState]
 	g          *gwRun
 	endpoint   *driver.Inbound
 	secret     string
 	manifestID string
-	last       *driver.Response
 	report     map[string]bool
 	saved      []tier // the admin tier set before a change
 	admin      string
@@ -46,15 +48,15 @@ func (p *platRun) call(ctx context.Context, method, path string, body any, beare
 		req.Header["Content-Type"] = "application/yaml"
 	}
 	resp, err := platformDriver(p.g.env).Do(ctx, req)
-	p.last = resp
+	p.Last = resp
 	return err
 }
 
 // decode reads the last answer as a JSON object (nil if it is not one).
 func (p *platRun) decode() map[string]any {
 	var m map[string]any
-	if p.last != nil {
-		json.Unmarshal(p.last.Body, &m)
+	if p.Last != nil {
+		json.Unmarshal(p.Last.Body, &m)
 	}
 	return m
 }
@@ -142,8 +144,8 @@ func adminToken(env *suite.Env) (string, error) {
 // refusedWith wants a 4xx whose error code is one of codes (spaces and
 // underscores alike: the docs write "not certified" and "tier_required").
 func (p *platRun) refusedWith(rule string, codes ...string) error {
-	if p.last.Status < 400 || p.last.Status > 499 {
-		return verdict.Failf(rule, "a 4xx refusal", p.last.Status, "the answer; body %s", p.g.env.HTTP.Secrets().Clip(p.last.Body))
+	if p.Last.Status < 400 || p.Last.Status > 499 {
+		return verdict.Failf(rule, "a 4xx refusal", p.Last.Status, "the answer; body %s", p.g.env.HTTP.Secrets().Clip(p.Last.Body))
 	}
 	got, _ := p.decode()["error"].(string)
 	for _, c := range codes {

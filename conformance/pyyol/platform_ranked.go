@@ -33,7 +33,7 @@ func (p *platRun) queue(ctx context.Context, how, tierKey string) error {
 	if err := p.call(ctx, "POST", "/games/goofspiel/queue", body, p.g.token); err != nil {
 		return err
 	}
-	if p.last.Status == 404 && p.decode()["error"] == nil {
+	if p.Last.Status == 404 && p.decode()["error"] == nil {
 		return verdict.Skipf("the target has no queue endpoint (PYYOL-REF-QUEUE: the docs name only the CLI verb)")
 	}
 	return nil
@@ -52,8 +52,8 @@ func (p *platRun) stakeRefused() error {
 }
 
 func (p *platRun) queueAccepted() error {
-	if p.last.Status/100 != 2 {
-		return verdict.Failf("PYYOL-STAKES-LIMITS", "2xx", p.last.Status, "queueing within the limits; body %s", p.g.env.HTTP.Secrets().Clip(p.last.Body))
+	if p.Last.Status/100 != 2 {
+		return verdict.Failf("PYYOL-STAKES-LIMITS", "2xx", p.Last.Status, "queueing within the limits; body %s", p.g.env.HTTP.Secrets().Clip(p.Last.Body))
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func (p *platRun) readWallet(ctx context.Context) error {
 	if err := p.call(ctx, "GET", p.walletPath(), nil, p.g.token); err != nil {
 		return err
 	}
-	if p.last.Status != 200 {
+	if p.Last.Status != 200 {
 		return verdict.Skipf("the target has no wallet endpoint (PYYOL-REF-QUEUE)")
 	}
 	return nil
@@ -72,7 +72,7 @@ func (p *platRun) readWallet(ctx context.Context) error {
 
 func (p *platRun) lastWallet() map[string]int64 {
 	var w map[string]int64
-	json.Unmarshal(p.last.Body, &w)
+	json.Unmarshal(p.Last.Body, &w)
 	return w
 }
 
@@ -86,7 +86,7 @@ func (p *platRun) setLimit(ctx context.Context, field, minus string, n int64) er
 	if err := p.call(ctx, "PUT", "/agents/"+p.g.agentID+"/limits", map[string]int64{field: n}, p.g.token); err != nil {
 		return err
 	}
-	if p.last.Status != 200 {
+	if p.Last.Status != 200 {
 		return verdict.Skipf("the target has no limits endpoint (PYYOL-REF-QUEUE)")
 	}
 	return nil

@@ -55,8 +55,8 @@ func (p *platRun) tiers(rule string) ([]tier, error) {
 	var body struct {
 		Tiers []tier `json:"tiers"`
 	}
-	if p.last.Status != 200 || json.Unmarshal(p.last.Body, &body) != nil || body.Tiers == nil {
-		return nil, verdict.Failf(rule, `200 {"tiers": [...]}`, p.g.env.HTTP.Secrets().Clip(p.last.Body), "status %d", p.last.Status)
+	if p.Last.Status != 200 || json.Unmarshal(p.Last.Body, &body) != nil || body.Tiers == nil {
+		return nil, verdict.Failf(rule, `200 {"tiers": [...]}`, p.g.env.HTTP.Secrets().Clip(p.Last.Body), "status %d", p.Last.Status)
 	}
 	return body.Tiers, nil
 }
@@ -114,8 +114,8 @@ func (p *platRun) addDisabled(ctx context.Context) error {
 	if err := p.put(ctx, ts); err != nil {
 		return err
 	}
-	if p.last.Status/100 != 2 {
-		return verdict.Failf("PYYOL-STAKES-ADMIN", "2xx", p.last.Status, "replacing the set with one more, disabled tier")
+	if p.Last.Status/100 != 2 {
+		return verdict.Failf("PYYOL-STAKES-ADMIN", "2xx", p.Last.Status, "replacing the set with one more, disabled tier")
 	}
 	return nil
 }
@@ -184,8 +184,8 @@ func (p *platRun) replaceBad(ctx context.Context, problem string) error {
 
 func (p *platRun) refusedUnchanged(ctx context.Context) error {
 	rule := badRule[p.lastField]
-	if p.last.Status < 400 || p.last.Status > 499 {
-		return verdict.Failf(rule, "a 4xx refusal", p.last.Status, "replacing the tiers with %s", p.lastField)
+	if p.Last.Status < 400 || p.Last.Status > 499 {
+		return verdict.Failf(rule, "a 4xx refusal", p.Last.Status, "replacing the tiers with %s", p.lastField)
 	}
 	before, _ := json.Marshal(p.saved)
 	ts, err := p.readAdmin(ctx)
@@ -208,8 +208,8 @@ func (p *platRun) noToken(ctx context.Context, how string) error {
 }
 
 func (p *platRun) adminRefused() error {
-	if p.last.Status != 401 && p.last.Status != 403 && p.last.Status != 404 {
-		return verdict.Failf("PYYOL-STAKES-ADMIN-AUTH", "401 or 403", p.last.Status, "the admin API without a token")
+	if p.Last.Status != 401 && p.Last.Status != 403 && p.Last.Status != 404 {
+		return verdict.Failf("PYYOL-STAKES-ADMIN-AUTH", "401 or 403", p.Last.Status, "the admin API without a token")
 	}
 	return nil
 }

@@ -24,7 +24,7 @@ var fieldRules = map[string]string{
 }
 
 func platformSteps(sc *godog.ScenarioContext, g *gwRun) {
-	p := &platRun{g: g}
+	p := &platRun{g: g, Scenario: &g.Scenario}
 	sc.Step(`^the kit hosts an agent endpoint( whose health is degraded)?$`, func(degraded string) error {
 		if degraded != "" {
 			return p.hostEndpoint("degraded")
@@ -43,12 +43,11 @@ func platformSteps(sc *godog.ScenarioContext, g *gwRun) {
 	sc.Step(`^the platform's calls to the endpoint were signed as the push protocol says$`, p.signedCalls)
 	sc.Step(`^a certified agent$`, p.certified)
 	platformStakeSteps(sc, p)
-	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
-		p.restoreTiers(ctx)
+	p.Cleanup(func() {
+		p.restoreTiers(context.Background())
 		if p.endpoint != nil {
 			p.endpoint.Close()
 		}
-		return ctx, err
 	})
 }
 
@@ -107,24 +106,24 @@ func (p *platRun) submitBroken(ctx context.Context, field string) error {
 }
 
 func (p *platRun) stored() error {
-	if p.endpoint != nil && p.last.Status/100 == 4 {
+	if p.endpoint != nil && p.Last.Status/100 == 4 {
 		// A production platform refuses an http loopback endpoint; the
 		// reference is a dev platform that opts in (PYYOL-REF-DEV-LOOPBACK).
-		return verdict.Skipf("the platform refused the kit's loopback endpoint %s (status %d): verify checks need a dev platform", p.endpointURL(), p.last.Status)
+		return verdict.Skipf("the platform refused the kit's loopback endpoint %s (status %d): verify checks need a dev platform", p.endpointURL(), p.Last.Status)
 	}
-	if p.last.Status/100 != 2 || p.manifestID == "" {
+	if p.Last.Status/100 != 2 || p.manifestID == "" {
 		rule := "PYYOL-MANIFEST-SUBMIT"
-		if p.last.Status/100 == 4 && p.lastYAML {
+		if p.Last.Status/100 == 4 && p.lastYAML {
 			rule = "PYYOL-MANIFEST-FORMAT"
 		}
-		return verdict.Failf(rule, "2xx with a manifest_id", p.last.Status, "submitting a valid manifest; body %s", p.g.env.HTTP.Secrets().Clip(p.last.Body))
+		return verdict.Failf(rule, "2xx with a manifest_id", p.Last.Status, "submitting a valid manifest; body %s", p.g.env.HTTP.Secrets().Clip(p.Last.Body))
 	}
 	return nil
 }
 
 func (p *platRun) refusedManifest() error {
-	if p.last.Status < 400 || p.last.Status > 499 {
-		return verdict.Failf(fieldRules[p.lastField], "a 4xx refusal", p.last.Status, "a manifest with %s broken", p.lastField)
+	if p.Last.Status < 400 || p.Last.Status > 499 {
+		return verdict.Failf(fieldRules[p.lastField], "a 4xx refusal", p.Last.Status, "a manifest with %s broken", p.lastField)
 	}
 	return nil
 }
@@ -140,8 +139,8 @@ func (p *platRun) storeSecret(ctx context.Context, secret string) error {
 	if err := p.call(ctx, "PUT", path, map[string]string{"token": secret}, p.g.token); err != nil {
 		return err
 	}
-	if p.last.Status/100 != 2 {
-		return verdict.Failf("PYYOL-MANIFEST-SECRET", "2xx", p.last.Status, "storing the endpoint secret")
+	if p.Last.Status/100 != 2 {
+		return verdict.Failf("PYYOL-MANIFEST-SECRET", "2xx", p.Last.Status, "storing the endpoint secret")
 	}
 	return nil
 }
@@ -151,12 +150,12 @@ func (p *platRun) verify(ctx context.Context) error {
 		return err
 	}
 	p.report = map[string]bool{}
-	if p.last.Status != 200 || json.Unmarshal(p.last.Body, &p.report) != nil {
-		return verdict.Failf("PYYOL-MANIFEST-VERIFY", "200 {verified, health_ok, handshake_ok, games_covered}", string(p.last.Body), "the verify report")
+	if p.Last.Status != 200 || json.Unmarshal(p.Last.Body, &p.report) != nil {
+		return verdict.Failf("PYYOL-MANIFEST-VERIFY", "200 {verified, health_ok, handshake_ok, games_covered}", string(p.Last.Body), "the verify report")
 	}
 	for _, k := range []string{"verified", "health_ok", "handshake_ok", "games_covered"} {
 		if _, ok := p.report[k]; !ok {
-			return verdict.Failf("PYYOL-MANIFEST-VERIFY", "a report with "+k, string(p.last.Body), "the verify report")
+			return verdict.Failf("PYYOL-MANIFEST-VERIFY", "a report with "+k, string(p.Last.Body), "the verify report")
 		}
 	}
 	return nil
@@ -183,7 +182,7 @@ func (p *platRun) verified(ctx context.Context) error {
 	}
 	r := p.report
 	if !r["verified"] || !r["health_ok"] || !r["handshake_ok"] || !r["games_covered"] {
-		return verdict.Failf("PYYOL-MANIFEST-VERIFY", "all true", string(p.last.Body), "verifying a healthy endpoint that shares the secret")
+		return verdict.Failf("PYYOL-MANIFEST-VERIFY", "all true", string(p.Last.Body), "verifying a healthy endpoint that shares the secret")
 	}
 	return nil
 }
@@ -195,7 +194,7 @@ func (p *platRun) notVerified(ctx context.Context, field string) error {
 	rule := map[string]string{"health_ok": "PYYOL-MANIFEST-VERIFY-HEALTH", "handshake_ok": "PYYOL-MANIFEST-VERIFY-HANDSHAKE",
 		"games_covered": "PYYOL-MANIFEST-VERIFY-GAMES"}[field]
 	if p.report[field] || p.report["verified"] {
-		return verdict.Failf(rule, field+" false, verified false", string(p.last.Body), "the verify report")
+		return verdict.Failf(rule, field+" false, verified false", string(p.Last.Body), "the verify report")
 	}
 	return nil
 }
@@ -224,7 +223,7 @@ func (p *platRun) certified(ctx context.Context) error {
 		}
 	}
 	if !p.report["verified"] {
-		return verdict.Skipf("the platform did not verify the kit's endpoint (%s): ranked checks need a certified agent", string(p.last.Body))
+		return verdict.Skipf("the platform did not verify the kit's endpoint (%s): ranked checks need a certified agent", string(p.Last.Body))
 	}
 	return nil
 }

@@ -22,10 +22,10 @@ var securityBody = []byte(`{"protocol":"1.0"}`)
 
 // pushRun is one push scenario: the kit as the platform.
 type pushRun struct {
+	suite.Scenario[suite.NoState]
 	env    *suite.Env
 	secret string
 	signed *driver.SignedHTTP
-	last   *driver.Response
 	lastIn map[string]any
 	sent   []map[string]any
 	match  *Referee
@@ -38,6 +38,7 @@ type pushRun struct {
 
 func pushSteps(sc *godog.ScenarioContext, env *suite.Env) {
 	p := &pushRun{env: env}
+	p.Bind(sc, env)
 	sc.Step(`^the kit plays the platform against the agent endpoint$`, p.setup)
 	sc.Step(`^the platform probes /health without a signature$`, p.health)
 	sc.Step(`^the platform sends a signed (handshake|initialize|event|game-end)$`, p.lifecycle)
@@ -74,7 +75,7 @@ func (p *pushRun) setup() error {
 
 func (p *pushRun) health(ctx context.Context) (err error) {
 	p.onRefusal = "PYYOL-PUSH-HEALTH"
-	p.last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "GET", Path: "/health"})
+	p.Last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "GET", Path: "/health"})
 	return err
 }
 
@@ -83,7 +84,7 @@ func (p *pushRun) post(ctx context.Context, path string, body map[string]any) (e
 	body["protocol"] = "1.0"
 	p.sent = append(p.sent, body)
 	p.lastIn = body
-	p.last, err = p.signed.Do(ctx, driver.Request{Method: "POST", Path: path, JSON: body, Allow: []int{401, 501}})
+	p.Last, err = p.signed.Do(ctx, driver.Request{Method: "POST", Path: path, JSON: body, Allow: []int{401, 501}})
 	return err
 }
 
@@ -124,7 +125,7 @@ func (p *pushRun) requireGoofspiel(ctx context.Context) error {
 	var hs struct {
 		SupportedGames []string `json:"supportedGames"`
 	}
-	if p.last.Status == 200 && json.Unmarshal(p.last.Body, &hs) == nil && !slices.Contains(hs.SupportedGames, "goofspiel") {
+	if p.Last.Status == 200 && json.Unmarshal(p.Last.Body, &hs) == nil && !slices.Contains(hs.SupportedGames, "goofspiel") {
 		return verdict.Skipf("the agent does not list goofspiel; the kit referees Goofspiel only")
 	}
 	return nil
@@ -139,7 +140,7 @@ func (p *pushRun) otherGameTurn(ctx context.Context) error {
 	var hs struct {
 		SupportedGames []string `json:"supportedGames"`
 	}
-	json.Unmarshal(p.last.Body, &hs)
+	json.Unmarshal(p.Last.Body, &hs)
 	for _, game := range []string{"mafia", "monopoly", "goofspiel"} {
 		if !slices.Contains(hs.SupportedGames, game) {
 			return p.post(ctx, "/turn", p.turnBody(game))
@@ -152,7 +153,7 @@ func (p *pushRun) otherGameTurn(ctx context.Context) error {
 // security checks use the one signed route every agent answers 200.
 func (p *pushRun) raw(ctx context.Context, path string, headers map[string]string) (err error) {
 	data := securityBody
-	p.last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "POST", Path: path, Raw: data, Header: headers, Allow: []int{401}})
+	p.Last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "POST", Path: path, Raw: data, Header: headers, Allow: []int{401}})
 	return err
 }
 
@@ -204,8 +205,8 @@ func (p *pushRun) replay(ctx context.Context) error {
 	if err := p.raw(ctx, "/handshake", h); err != nil {
 		return err
 	}
-	if p.last.Status != 200 {
-		return verdict.Failf(p.refusalRule(), 200, p.last.Status, "the first, genuine request must be accepted before its replay can be judged")
+	if p.Last.Status != 200 {
+		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before its replay can be judged")
 	}
 	return p.raw(ctx, "/handshake", h)
 }
@@ -233,17 +234,17 @@ func (p *pushRun) fullMatch(ctx context.Context) error {
 // not where the siblings rule puts it; a 401 to a request the kit signed
 // correctly blames the signing rule the refusal reason points at.
 func (p *pushRun) status(want int) error {
-	if p.last.Status == want {
+	if p.Last.Status == want {
 		return nil
 	}
 	rule := ""
 	switch {
-	case p.last.Status == 404 || p.last.Status == 405:
+	case p.Last.Status == 404 || p.Last.Status == 405:
 		rule = "PYYOL-PUSH-SIBLINGS"
-	case want == 200 && p.last.Status == 401:
+	case want == 200 && p.Last.Status == 401:
 		rule = p.refusalRule()
 	}
-	return verdict.Failf(rule, want, p.last.Status, "status of the last request; body %s", p.env.HTTP.Secrets().Clip(p.last.Body))
+	return verdict.Failf(rule, want, p.Last.Status, "status of the last request; body %s", p.env.HTTP.Secrets().Clip(p.Last.Body))
 }
 
 // refusalRule is the rule a refusal of a well-signed request breaks.
@@ -252,7 +253,7 @@ func (p *pushRun) refusalRule() string {
 		return p.onRefusal
 	}
 	var body struct{ Reason string }
-	json.Unmarshal(p.last.Body, &body)
+	json.Unmarshal(p.Last.Body, &body)
 	switch body.Reason {
 	case "missing_signature":
 		return "PYYOL-SIGN-HEADERS"
@@ -267,7 +268,7 @@ func (p *pushRun) healthy() error {
 		return err
 	}
 	var body struct{ Status string }
-	if err := p.last.Decode("PYYOL-PUSH-HEALTH", &body); err != nil {
+	if err := p.Last.Decode("PYYOL-PUSH-HEALTH", &body); err != nil {
 		return err
 	}
 	if body.Status != "healthy" {
@@ -284,11 +285,11 @@ func (p *pushRun) accepted() error {
 		Accepted       bool     `json:"accepted"`
 		SupportedGames []string `json:"supportedGames"`
 	}
-	if err := p.last.Decode("PYYOL-PUSH-HANDSHAKE", &body); err != nil {
+	if err := p.Last.Decode("PYYOL-PUSH-HANDSHAKE", &body); err != nil {
 		return err
 	}
 	if !body.Accepted || len(body.SupportedGames) == 0 {
-		return verdict.Failf("PYYOL-PUSH-HANDSHAKE", "accepted true and the supportedGames", string(p.last.Body), "handshake")
+		return verdict.Failf("PYYOL-PUSH-HANDSHAKE", "accepted true and the supportedGames", string(p.Last.Body), "handshake")
 	}
 	return nil
 }
@@ -312,7 +313,7 @@ func (p *pushRun) legalMove() error {
 		return err
 	}
 	var mv goofspiel.Move
-	if err := p.last.Decode("PYYOL-PUSH-TURN", &mv); err != nil {
+	if err := p.Last.Decode("PYYOL-PUSH-TURN", &mv); err != nil {
 		return err
 	}
 	v := p.freshView()
@@ -335,8 +336,8 @@ func (p *pushRun) refused(reason string) error {
 		return err
 	}
 	var body struct{ Error, Reason string }
-	if json.Unmarshal(p.last.Body, &body) != nil || body.Error != "unauthorized" || body.Reason != reason {
-		return verdict.Failf(reasonRules[reason], fmt.Sprintf(`{"error":"unauthorized","reason":%q}`, reason), string(p.last.Body), "the refusal body")
+	if json.Unmarshal(p.Last.Body, &body) != nil || body.Error != "unauthorized" || body.Reason != reason {
+		return verdict.Failf(reasonRules[reason], fmt.Sprintf(`{"error":"unauthorized","reason":%q}`, reason), string(p.Last.Body), "the refusal body")
 	}
 	return nil
 }
@@ -346,8 +347,8 @@ func (p *pushRun) noHandler() error {
 		return err
 	}
 	var body struct{ Error string }
-	if json.Unmarshal(p.last.Body, &body) != nil || body.Error != "no_turn_handler" {
-		return verdict.Failf("PYYOL-PUSH-NO-TURN-HANDLER", `{"error":"no_turn_handler"}`, string(p.last.Body), "the 501 body")
+	if json.Unmarshal(p.Last.Body, &body) != nil || body.Error != "no_turn_handler" {
+		return verdict.Failf("PYYOL-PUSH-NO-TURN-HANDLER", `{"error":"no_turn_handler"}`, string(p.Last.Body), "the 501 body")
 	}
 	return nil
 }

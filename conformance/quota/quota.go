@@ -19,12 +19,17 @@ import (
 // Runs and Writes are what one identity may spend (a per-key or per-agent
 // daily limit), AllWrites what every identity together may spend
 // server-wide; a plan of several identities spends Runs and Writes per
-// identity, never more than AllWrites in all.
+// identity, never more than AllWrites in all. RunSteps and RunSeconds are
+// what one run (a session) may take, as documented (Iyra's max_steps and
+// max_duration_seconds): the target enforces them, the checks test them,
+// so the plan only prints them and spends nothing against them.
 type Limits struct {
 	Identities int
 	Runs       int
 	Writes     int
 	AllWrites  int
+	RunSteps   int
+	RunSeconds int
 }
 
 // Planner hands out a run's allowance of identities, runs and writes. It is
@@ -161,7 +166,27 @@ func (p *Planner) describe() string {
 	if p.maxWrites > 0 {
 		writes = strings.TrimSuffix(writes, ")") + fmt.Sprintf("; --max-writes %d)", p.maxWrites)
 	}
-	return strings.Join([]string{ids, runs, writes}, ", ")
+	parts := []string{ids, runs, writes}
+	if each := perRun(p.documented); each != "" {
+		parts = append(parts, each)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// perRun prints the documented limits of one run, "" when none: "runs of
+// at most 9 steps and 180 seconds (documented)".
+func perRun(documented Limits) string {
+	var limits []string
+	if documented.RunSteps > 0 {
+		limits = append(limits, fmt.Sprintf("%d steps", documented.RunSteps))
+	}
+	if documented.RunSeconds > 0 {
+		limits = append(limits, fmt.Sprintf("%d seconds", documented.RunSeconds))
+	}
+	if len(limits) == 0 {
+		return ""
+	}
+	return "runs of at most " + strings.Join(limits, " and ") + " (documented)"
 }
 
 // perIdentity notes what each identity spends when there are several.

@@ -20,6 +20,22 @@ func TestPlanSpendsTheDocumentedLimitsLessWhatToKeep(t *testing.T) {
 	}
 }
 
+// A plan of a contract that documents only one run's limits (Iyra) prints
+// them and spends nothing against them.
+func TestPerRunLimitsArePrintedNotSpent(t *testing.T) {
+	p := quota.NewAgentPlanner(quota.Limits{RunSteps: 9, RunSeconds: 180}, quota.Limits{}, 0, 3)
+	want := "plan: 3 identities (no documented limit; --max-agents 3), unlimited runs (no documented limit), " +
+		"unlimited writes (no documented limit), runs of at most 9 steps and 180 seconds (documented)"
+	if p.String() != want {
+		t.Errorf("String() = %q\nwant        %q", p.String(), want)
+	}
+	for i := 0; i < 20; i++ {
+		if p.Run() != nil || p.Write() != nil {
+			t.Fatal("a per-run limit bounded the plan's runs or writes")
+		}
+	}
+}
+
 func TestSpentPlanSkipsNeverFails(t *testing.T) {
 	p := quota.NewPlanner(quota.Limits{Runs: 2}, quota.Limits{}, 0)
 	for i := 0; i < 2; i++ {

@@ -66,17 +66,17 @@ func (m *pullMachine) Apply(ctx context.Context, raw suite.Action) error {
 		return err
 	}
 	want := rsx.Release(w.snapshot(), []int{2}, rsx.Pull{Protocol: a.Protocol, ChallengeID: orLive(cid, w.p.cid), Requester: who, AgentID: w.mine, ShareIndex: a.Share})
-	if w.last.Status == want.Status && w.body["code"] == want.Code {
+	if w.Last.Status == want.Status && w.body["code"] == want.Code {
 		return nil
 	}
 	if want.Code == "not_broker" && w.body["code"] == "grace_lapsed" && time.Since(w.setupAt) > 25*time.Second {
 		return nil // the broker's grace may have run out on a slow target
 	}
-	if w.last.Status/100 == 4 && want.Status/100 == 4 {
-		return verdict.Failf("SX-CODE-ORDER", fmt.Sprintf("%d %s", want.Status, want.Code), fmt.Sprintf("%d %v", w.last.Status, w.body["code"]), "several conditions fail; the kit's order picks %s", want.Code)
+	if w.Last.Status/100 == 4 && want.Status/100 == 4 {
+		return verdict.Failf("SX-CODE-ORDER", fmt.Sprintf("%d %s", want.Status, want.Code), fmt.Sprintf("%d %v", w.Last.Status, w.body["code"]), "several conditions fail; the kit's order picks %s", want.Code)
 	}
 	rule := ruleOf(want.Code)
-	return verdict.Failf(rule, fmt.Sprintf("%d %s", want.Status, want.Code), fmt.Sprintf("%d %v", w.last.Status, w.body["code"]), "%s", w.last.Body)
+	return verdict.Failf(rule, fmt.Sprintf("%d %s", want.Status, want.Code), fmt.Sprintf("%d %v", w.Last.Status, w.body["code"]), "%s", w.Last.Body)
 }
 
 // snapshot is the board as set up: the holder on 2, the broker on 3, the

@@ -18,8 +18,10 @@ import (
 	"github.com/agentgames/conformance/spec"
 )
 
-// world is one scenario: the platform, the roles, and the last answer.
+// world is one scenario: the platform, the roles, and (in the embedded
+// base) the last answer.
 type world struct {
+	suite.Scenario[suite.NoState]
 	env  *suite.Env
 	p    *platform
 	rule string
@@ -27,14 +29,14 @@ type world struct {
 	// of the roster), the other member, and an unlisted agent.
 	mine, broker, other, unlisted string
 	hex                           map[string]map[int]string // agent -> share -> share_hex
-	last                          *driver.Response
-	body                          map[string]any
-	setupAt                       time.Time // when the board became combinable
+	body                          map[string]any            // Last's body, decoded
+	setupAt                       time.Time                 // when the board became combinable
 }
 
 // Steps registers every share-exchange step on sc for one scenario.
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w := &world{env: env, hex: map[string]map[int]string{}}
+	w.Bind(sc, env)
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		for _, t := range s.Tags {
 			if id := strings.TrimPrefix(t.Name, "@"); spec.IDPattern.MatchString(id) && w.rule == "" {
@@ -172,7 +174,7 @@ func (w *world) send(ctx context.Context, body map[string]any) error {
 	if err != nil {
 		return err
 	}
-	w.last, w.body = resp, map[string]any{}
+	w.Last, w.body = resp, map[string]any{}
 	_ = json.Unmarshal(resp.Body, &w.body)
 	return nil
 }
@@ -201,22 +203,22 @@ func (w *world) offer(ctx context.Context, from string, share int, cid, to strin
 
 func (w *world) released(code string) error {
 	want := w.hex[w.mine][2]
-	if w.last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["share_hex"] != want || w.body["protocol"] != rsx.Protocol {
-		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, code %s, share_hex}", code), w.last.Status, "%s", w.last.Body)
+	if w.Last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["share_hex"] != want || w.body["protocol"] != rsx.Protocol {
+		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, code %s, share_hex}", code), w.Last.Status, "%s", w.Last.Body)
 	}
 	return nil
 }
 
 func (w *world) accepted(code string) error {
-	if w.last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["kind"] != "offer" {
-		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, kind: offer, code %s}", code), w.last.Status, "%s", w.last.Body)
+	if w.Last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["kind"] != "offer" {
+		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, kind: offer, code %s}", code), w.Last.Status, "%s", w.Last.Body)
 	}
 	return nil
 }
 
 func (w *world) refused(status int, code string) error {
-	if w.last.Status != status || w.body["code"] != code || w.body["ok"] != false {
-		return verdict.Failf(w.rule, fmt.Sprintf("%d %s", status, code), fmt.Sprintf("%d %v", w.last.Status, w.body["code"]), "%s", w.last.Body)
+	if w.Last.Status != status || w.body["code"] != code || w.body["ok"] != false {
+		return verdict.Failf(w.rule, fmt.Sprintf("%d %s", status, code), fmt.Sprintf("%d %v", w.Last.Status, w.body["code"]), "%s", w.Last.Body)
 	}
 	if _, leaked := w.body["share_hex"]; leaked && w.body["kind"] != "offer" {
 		return verdict.Failf(w.rule, "no share_hex in a refusal", "share_hex", "")
@@ -234,8 +236,8 @@ func (w *world) namesBroker() error {
 
 func (w *world) refusalBody() error {
 	reason, _ := w.body["reason"].(string)
-	if w.last.Status/100 != 4 || w.body["ok"] != false || w.body["protocol"] != rsx.Protocol || w.body["code"] == nil || reason == "" {
-		return verdict.Failf("SX-REFUSED-BODY", "{ok: false, protocol, code, reason}", string(w.last.Body), "")
+	if w.Last.Status/100 != 4 || w.body["ok"] != false || w.body["protocol"] != rsx.Protocol || w.body["code"] == nil || reason == "" {
+		return verdict.Failf("SX-REFUSED-BODY", "{ok: false, protocol, code, reason}", string(w.Last.Body), "")
 	}
 	return nil
 }
@@ -245,14 +247,14 @@ func (w *world) readDiscovery(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.last, w.body = resp, map[string]any{}
+	w.Last, w.body = resp, map[string]any{}
 	_ = json.Unmarshal(resp.Body, &w.body)
 	return nil
 }
 
 func (w *world) discoveryNames() error {
 	if w.body["protocol"] != rsx.Protocol || w.body["platform"] == nil {
-		return verdict.Failf("SX-CONTROL", "{protocol: abp-share-exchange/1, platform}", string(w.last.Body), "")
+		return verdict.Failf("SX-CONTROL", "{protocol: abp-share-exchange/1, platform}", string(w.Last.Body), "")
 	}
 	return nil
 }

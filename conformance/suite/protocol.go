@@ -80,7 +80,9 @@ type Protocol struct {
 	PreflightBase func(base string) string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
-	// Steps registers the step definitions of one scenario on sc.
+	// Steps registers the step definitions of one scenario on sc. The
+	// world it builds for the scenario embeds Scenario, bound to sc
+	// (archtest holds every registered protocol to it).
 	Steps func(sc *godog.ScenarioContext, env *Env)
 	// Properties are the rapid state machines run after the features.
 	Properties []Property

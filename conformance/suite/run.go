@@ -308,12 +308,25 @@ func (pr *protocolRun) newDriver() error {
 	return nil
 }
 
-// oasRule is the catalogue rule an OpenAPI mismatch breaks by default.
+// oasRule is the catalogue rule an OpenAPI mismatch breaks by default:
+// the REFERENCE one where a catalogue has several (FORGE keeps a MUST rule
+// that the document is served, FORGE-DOC-OPENAPI, beside the REFERENCE
+// rule of its shapes, FORGE-REF-OPENAPI), since the shapes are the kit's
+// choice and a deployment answering in others must only warn.
 func oasRule(cat *spec.Catalogue) string {
+	first := ""
 	for _, r := range cat.Rules {
 		if strings.HasSuffix(r.ID, "-OPENAPI") {
-			return r.ID
+			if r.Level == spec.Reference {
+				return r.ID
+			}
+			if first == "" {
+				first = r.ID
+			}
 		}
+	}
+	if first != "" {
+		return first
 	}
 	return strings.ToUpper(cat.Protocol) + "-OPENAPI"
 }

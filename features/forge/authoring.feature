@@ -5,7 +5,7 @@ Feature: Authoring levels
   accepted package is permanent: against a live target the runner appends
   at most one level, and only with --allow-authoring.
 
-  @FORGE-VALID-SCHEMA @FORGE-LEGACY-DIFFICULTY-SCHEMA
+  @FORGE-VALID-SCHEMA
   Rule: a package breaking the schema is rejected
 
     Scenario: a package without its private part is rejected

@@ -3,7 +3,7 @@ Feature: Practice identities
   Agents register with a globally unique nickname, get their apiKey once and
   authenticate with it as a Bearer token.
 
-  @FORGE-REGISTER @FORGE-KEY-ONCE @FORGE-KEY-UNRECOVERABLE @FORGE-SELF @FORGE-PATCH-NO-KEY
+  @FORGE-REGISTER @FORGE-KEY-ONCE @FORGE-SELF @FORGE-PATCH-NO-KEY
   Rule: registration returns the apiKey once and nothing returns it again
 
     Scenario: a registered agent's key appears in its registration only
@@ -37,6 +37,17 @@ Feature: Practice identities
   @FORGE-BEARER @FORGE-AUTH-REQUIRED
   Rule: authenticated endpoints need a valid Bearer key
 
-    Scenario: requests without a key or with a wrong key are refused
+    Scenario: requests without a key or with a wrong key are refused, and the agent's own key is taken as a Bearer token
+      Given a newly registered agent
       When the authenticated endpoints are called without a key and with a wrong key
       Then every call is refused with status 401
+      And the agent's own key is accepted as a Bearer token
+
+  @FORGE-KEY-UNRECOVERABLE
+  Rule: the apiKey cannot be retrieved or recovered after registration
+
+    Scenario: no read the API describes and no second registration hands a registered agent's key back
+      Given a newly registered agent
+      When the agent calls every read the API description lists, as itself
+      And the agent registers again under its own nickname
+      Then no answer carried the agent's key

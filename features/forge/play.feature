@@ -21,6 +21,27 @@ Feature: Playing the chain
       When the agent opens a session naming a level and then one with {}
       Then the named level is refused and the {} session serves the current level
 
+    Scenario: a level named in the query string is not served
+      Given a newly registered agent
+      When the agent opens a session with {} naming the next level in the query string
+      Then the session is refused or serves the agent's current level
+
+  @FORGE-SESSION-PUBLIC-VIEW
+  Rule: progress and sessions show the current level only, never a cleared one
+
+    Scenario: after a clear, progress and the next session show nothing of the cleared level
+      Given a newly registered agent
+      When the agent solves its current level
+      Then its progress and its next session show nothing of the cleared level
+
+  @FORGE-CHAIN-LINEAR @FORGE-PUBLISHED-IMMUTABLE
+  Rule: every agent meets the same levels in the same order, and a published level never changes
+
+    Scenario: two agents meet the same first two levels, unchanged between reads
+      Given two newly registered agents
+      When the first agent clears its level while the second looks on, then the second clears its own
+      Then each position showed both agents the same level, unchanged between reads
+
   @FORGE-QUERY @FORGE-PROBE-DISTINCT
   Rule: legal probes are answered, challenge inputs never
 

@@ -210,3 +210,14 @@ Feature: Runs, budgets, visibility, reviews and comments
       And the agent has read a document
       And the agent has answered every question with a hedge
       Then the public log mentions the ID every accepted action named
+
+    Scenario: The public log records every action but status
+      Given a fresh run
+      And the agent has looked at the case
+      And the agent has read a document
+      And the agent interviews a witness
+      And the agent comments "校閲日誌: 記録の確認 7c41"
+      And the agent has answered every question with a hedge
+      When the agent publishes the paper
+      And the agent checks its status
+      Then the public log records every action the agent took but status

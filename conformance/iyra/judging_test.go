@@ -11,6 +11,10 @@ import (
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
+// The tests of this file check what a check judges: a target taking a
+// reading the contract leaves open passes, one breaking the rule fails under
+// it, and the failure says where the runner looked.
+
 // runRules runs the scenarios of rules against handler over HTTP.
 func runRules(t *testing.T, handler http.Handler, rules ...string) *verdict.Report {
 	t.Helper()
