@@ -220,6 +220,7 @@ func settleCases() []harness.Case {
 				}
 			}
 		})},
+		{Name: "a ghost answer charged 2 trust, the state agreeing", Rule: "PP-SETTLE-GHOST", Target: ghostChargedTwo()},
 		{Name: "the score one point high", Rule: "PP-SCORE", Target: harness.Responses(ppRef(), func(_ *http.Request, _ *int, m map[string]any) {
 			eachState(m, func(st map[string]any) {
 				if s, ok := st["score"].(float64); ok {

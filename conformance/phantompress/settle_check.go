@@ -1,6 +1,7 @@
 package phantompress
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -50,17 +51,21 @@ func CheckCaseTable(cv engine.CaseView, ap int) error {
 // fields every target shows (checkPublishInvariants), then, where the target
 // reveals in the kit's event shape, the settlement table, the reveal and the
 // law over it, using only the target's own reveal as the truth. Every
-// problem found is kept; the most severe decides (judge).
+// problem found is kept; the most severe decides (judge). Where trust lands
+// off the table's values (PP-SETTLE-TABLE, which cannot say which line is
+// wrong) and the kit's settlement shows which rule a line breaks, that
+// rule is named instead (a ghost answer charged the wrong trust is
+// PP-SETTLE-GHOST).
 func (m *Model) checkPublish(r *actionResponse) error {
 	if err := m.checkPublishInvariants(r); err != nil {
+		if st := settlementOf(r); st != nil && failedRule(err) == "PP-SETTLE-TABLE" {
+			if exact := m.checkSettled(st, r); isMust(exact) && failedRule(exact) != "PP-SETTLE-TABLE" {
+				return exact
+			}
+		}
 		return err
 	}
-	var st *engine.Settlement
-	for _, ev := range r.Events {
-		if ev.Type == "published" && ev.Settlement != nil {
-			st = ev.Settlement
-		}
-	}
+	st := settlementOf(r)
 	if st == nil {
 		// The settlement's shape is the kit's choice: a target that reveals
 		// in another shape is held to the invariants above, and the exact
@@ -70,6 +75,27 @@ func (m *Model) checkPublish(r *actionResponse) error {
 		return nil
 	}
 	return judge(m.note, m.checkHidden(st.Reveal), m.checkReveal(st.Reveal), m.checkSettled(st, r))
+}
+
+// settlementOf is the settlement of a publish answer in the kit's event
+// shape, nil when it has none.
+func settlementOf(r *actionResponse) *engine.Settlement {
+	var st *engine.Settlement
+	for _, ev := range r.Events {
+		if ev.Type == "published" && ev.Settlement != nil {
+			st = ev.Settlement
+		}
+	}
+	return st
+}
+
+// failedRule is the rule a failure names, "" for another error.
+func failedRule(err error) string {
+	var f *verdict.Failure
+	if errors.As(err, &f) {
+		return f.RuleID
+	}
+	return ""
 }
 
 // checkSettled compares the target's settlement and the state after it with
