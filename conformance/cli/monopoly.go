@@ -17,23 +17,31 @@ import (
 )
 
 const simulateMonopolyExamples = `  conformance simulate monopoly --listen 127.0.0.1:9000   # the kit's gateway; your agent dials in and registers for monopoly
+  conformance simulate monopoly --target http://localhost:9099/turn --secret dev-secret --seat 1 --players 2   # pushed to your endpoint
 `
 
 // simulateMonopolyCmd serves the kit's gateway and referees the first
 // Monopoly match an agent plays there: every refused or missed decision
 // is printed and fails the run.
 func simulateMonopolyCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("simulate monopoly", "simulate monopoly --listen ADDR [--seed N]", simulateMonopolyExamples, stderr)
+	fs := newFlagSet("simulate monopoly", "simulate monopoly (--listen ADDR | --target TURN-URL --secret S [--seat N] [--players N]) [--seed N]", simulateMonopolyExamples, stderr)
 	listen := fs.String("listen", "", "serve the kit's gateway here and referee the first Monopoly match an agent plays")
+	target := fs.String("target", "", "the agent's push endpoint.url (its /turn)")
+	secret := fs.String("secret", "", "the endpoint secret the push requests are signed with")
+	seat := fs.Int("seat", 0, "the agent's seat (push only)")
+	players := fs.Int("players", 4, "the table size, 2..8 (push only; engine bots fill the other seats)")
 	seed := fs.Uint64("seed", 1, "seed of the match")
 	if code, done := fs.parse(args); done {
 		return code
 	}
-	if *listen == "" {
-		fmt.Fprintln(stderr, "conformance simulate monopoly: give --listen ADDR (the push side is not simulated for Monopoly yet)")
-		return ExitError
+	switch {
+	case *target != "" && *listen == "":
+		return simulateMonopolyPush(*target, *secret, *seed, *seat, *players, stdout, stderr)
+	case *listen != "" && *target == "":
+		return simulateMonopoly(*listen, *seed, stdout, stderr, nil)
 	}
-	return simulateMonopoly(*listen, *seed, stdout, stderr, nil)
+	fmt.Fprintln(stderr, "conformance simulate monopoly: give exactly one of --listen ADDR (gateway) or --target TURN-URL (push)")
+	return ExitError
 }
 
 // monopolyReferee prints refused or missed decisions and hears the end.

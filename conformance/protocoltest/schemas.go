@@ -15,7 +15,8 @@ import (
 )
 
 // checkSchemas compiles every JSON Schema of the protocol's spec folder
-// (each *.json there but rules.json: WebSocket and push frame schemas)
+// and its subfolders (each *.json but rules.json: WebSocket and push
+// frame schemas)
 // against its meta-schema, so a typo such as "type": "strin" fails here
 // rather than passing every frame later.
 func checkSchemas(p *suite.Protocol) error {
@@ -27,6 +28,13 @@ func checkSchemas(p *suite.Protocol) error {
 	if err != nil {
 		return err
 	}
+	// One folder down too: Pyyol's frame schemas live in spec/pyyol/frames
+	// and $ref one another by relative name.
+	nested, err := fs.Glob(fsys, "*/*.json")
+	if err != nil {
+		return err
+	}
+	names = append(names, nested...)
 	c := jsonschema.NewCompiler()
 	var errs []error
 	var urls []string

@@ -128,6 +128,8 @@ func brokenAgents() []struct {
 		{"PYYOL-PUSH-EVENT-ACK", answers("/event", http.StatusInternalServerError, map[string]string{"error": "boom"})(faithful())},
 		{"PYYOL-PUSH-GAME-END-ACK", answers("/game-end", http.StatusInternalServerError, map[string]string{"error": "boom"})(faithful())},
 		{"PYYOL-PUSH-TURN", answers("/turn", http.StatusInternalServerError, map[string]string{"error": "boom"})(faithful())},
+		// A move whose card is a string: goofspiel-move.json refuses it.
+		{"PYYOL-PUSH-TURN", answers("/turn", http.StatusOK, map[string]any{"round": 0, "card": "5"})(faithful())},
 		{"PYYOL-PUSH-LEGAL-MOVES", alwaysThirteen(faithful())},
 		{"PYYOL-SIGN-STRING", variant{noBodyHash: true}.wrap(skipping)},
 		{"PYYOL-SIGN-HEADERS", variant{header: "X-Signature"}.wrap(skipping)},

@@ -26,7 +26,7 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 	for _, c := range brokenGateways() {
 		tampered[c.rule] = true
 	}
-	for _, c := range brokenMonopolyGateways() {
+	for _, c := range append(brokenMonopolyGateways(), brokenMonopolyDeepGateways()...) {
 		tampered[c.rule] = true
 	}
 	for _, c := range brokenAgents() {
@@ -36,6 +36,15 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 		tampered[c.rule] = true
 	}
 	for _, c := range brokenMafiaGateways() {
+		tampered[c.rule] = true
+	}
+	for _, c := range brokenMonopolyAgents() {
+		tampered[c.rule] = true
+	}
+	for _, c := range brokenMafiaAgents() {
+		tampered[c.rule] = true
+	}
+	for _, c := range malformedGameFrames() {
 		tampered[c.rule] = true
 	}
 	for _, r := range cat.Rules {

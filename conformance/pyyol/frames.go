@@ -1,52 +1,231 @@
 package pyyol
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
-	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 	"github.com/agentgames/conformance/spec"
 )
 
-var (
-	schemaOnce sync.Once
-	schemas    map[string]*openapi3.Schema
-)
+// frameURL is where schema name is registered with the compiler, so the
+// relative $refs between the files of spec/pyyol/frames resolve.
+func frameURL(name string) string { return "file:///spec/pyyol/frames/" + name + ".json" }
 
-// frameSchemas loads spec/pyyol/frames once.
-func frameSchemas() map[string]*openapi3.Schema {
-	schemaOnce.Do(func() {
-		schemas = map[string]*openapi3.Schema{}
-		for _, t := range spec.PyyolFrameTypes() {
-			raw, err := spec.PyyolFrameSchema(t)
-			s := &openapi3.Schema{}
-			if err == nil && json.Unmarshal(raw, s) == nil {
-				schemas[t] = s
-			}
-		}
-	})
-	return schemas
+// schemaBook is every schema of spec/pyyol/frames, compiled by one strict
+// JSON Schema 2020-12 validator, with the raw documents kept so a
+// failure can be traced to the x-rule annotation it broke.
+type schemaBook struct {
+	compiled map[string]*jsonschema.Schema
+	docs     map[string]any
+	err      error
 }
 
-// checkFrame validates a frame against the schema of its type. The frame
-// layouts beyond what the docs name are the kit's reading, so a mismatch
-// is a PYYOL-REF-FRAMES finding (a warning); the documented fields have
-// their own MUST checks in the steps.
-func checkFrame(raw json.RawMessage, t string) error {
-	s, ok := frameSchemas()[t]
-	if !ok {
-		return verdict.Failf("PYYOL-REF-FRAMES", "a documented frame type", t, "frame type %q has no schema", t)
+var (
+	bookOnce sync.Once
+	book     schemaBook
+)
+
+// frameBook loads and compiles spec/pyyol/frames once.
+func frameBook() *schemaBook {
+	bookOnce.Do(func() { book = compileFrames() })
+	return &book
+}
+
+// compileFrames compiles the frame schemas and the games' part schemas.
+func compileFrames() schemaBook {
+	b := schemaBook{compiled: map[string]*jsonschema.Schema{}, docs: map[string]any{}}
+	c := jsonschema.NewCompiler()
+	names := spec.PyyolSchemaNames()
+	for _, name := range names {
+		raw, err := spec.PyyolFrameSchema(name)
+		if err != nil {
+			b.err = err
+			return b
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err == nil {
+			err = c.AddResource(frameURL(name), doc)
+		}
+		if err != nil {
+			b.err = fmt.Errorf("schema %s: %w", name, err)
+			return b
+		}
+		b.docs[name] = doc
 	}
+	for _, name := range names {
+		s, err := c.Compile(frameURL(name))
+		if err != nil {
+			b.err = fmt.Errorf("schema %s: %w", name, err)
+			return b
+		}
+		b.compiled[name] = s
+	}
+	return b
+}
+
+// frameSchemas returns the compiled frame-type schemas (hello, turn, ...).
+func frameSchemas() map[string]*jsonschema.Schema {
+	out := map[string]*jsonschema.Schema{}
+	for _, t := range spec.PyyolFrameTypes() {
+		if s, ok := frameBook().compiled[t]; ok {
+			out[t] = s
+		}
+	}
+	return out
+}
+
+// checkFrame validates a gateway frame against the schema of its type,
+// the view of a turn against its game's view schema included. A mismatch
+// names the rule its schema annotates (x-rule): the MUST rules of the
+// Mafia and Monopoly views and events, which fail a check, or
+// PYYOL-REF-FRAMES, the kit's own frame layout, which only warns.
+func checkFrame(raw json.RawMessage, t string) error {
+	return checkFrameOf(raw, t, "")
+}
+
+// checkFrameOf is checkFrame for a frame of a match of game (empty when
+// unknown): an event frame is also checked against its game's event
+// schema, so an undocumented event type names that game's events rule.
+func checkFrameOf(raw json.RawMessage, t, game string) error {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return verdict.Failf("PYYOL-WS-ENVELOPE", "JSON", string(raw), "%v", err)
 	}
-	if err := s.VisitJSON(v); err != nil {
-		return verdict.Failf("PYYOL-REF-FRAMES", fmt.Sprintf("a %s frame as spec/pyyol/frames/%s.json describes it", t, t),
-			string(raw), "%v", err)
+	if _, ok := frameBook().compiled[t]; !ok || !slices.Contains(spec.PyyolFrameTypes(), t) {
+		return verdict.Failf("PYYOL-REF-FRAMES", "a documented frame type", t, "frame type %q has no schema", t)
 	}
+	if t == "event" {
+		if err := checkGameEvent(raw, game); err != nil {
+			return err
+		}
+	}
+	return checkPart(t, raw, "PYYOL-REF-FRAMES", "a "+t+" frame")
+}
+
+// checkGameEvent checks the {seq, type, payload} of an event frame of a
+// Mafia or Monopoly match (told by game or by its type) against that
+// game's event schema, before the envelope, so a broken event names the
+// game's events rule.
+func checkGameEvent(raw json.RawMessage, game string) error {
+	if game == "" {
+		game = eventGame(raw)
+	}
+	if game != "mafia" && game != "monopoly" {
+		return nil
+	}
+	var f struct {
+		Seq     json.RawMessage `json:"seq"`
+		Type    json.RawMessage `json:"type"`
+		Payload json.RawMessage `json:"payload"`
+	}
+	json.Unmarshal(raw, &f)
+	body := map[string]json.RawMessage{}
+	for k, v := range map[string]json.RawMessage{"seq": f.Seq, "type": f.Type, "payload": f.Payload} {
+		if v != nil {
+			body[k] = v
+		}
+	}
+	event, _ := json.Marshal(body)
+	return checkPart(game+"-event", event, eventsRule(game), "a "+game+" event")
+}
+
+// eventsRule is the rule naming a game's documented events.
+func eventsRule(game string) string {
+	if game == "mafia" {
+		return "PYYOL-MAFIA-EVENTS"
+	}
+	return "PYYOL-MONO-EVENTS"
+}
+
+// eventGame tells the game of an event frame from a type only one game's
+// Events table lists ("" for Goofspiel's and the shared ones).
+func eventGame(raw json.RawMessage) string {
+	var f struct {
+		Type string `json:"type"`
+	}
+	json.Unmarshal(raw, &f)
+	switch {
+	case slices.Contains(mafiaEventTypes, f.Type):
+		return "mafia"
+	case slices.Contains(monopoly.EventTypes, f.Type) && f.Type != monopoly.EvMatchCreated && f.Type != monopoly.EvMatchFinished:
+		return "monopoly"
+	}
+	return ""
+}
+
+// checkPart validates raw against spec/pyyol/frames/<name>.json. A
+// mismatch fails naming the x-rule nearest the keyword that failed, or
+// fallback where the schema names none; what describes the value.
+func checkPart(name string, raw []byte, fallback, what string) error {
+	b := frameBook()
+	s, ok := b.compiled[name]
+	if !ok {
+		return verdict.Errorf("the kit has no schema %s: %v", name, b.err)
+	}
+	// encoding/json first: what a Go client cannot decode (a number out
+	// of float64's range) is no valid value either.
+	var plain any
+	if err := json.Unmarshal(raw, &plain); err != nil {
+		return verdict.Failf(fallback, "JSON", string(raw), "%s: %v", what, err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return verdict.Failf(fallback, "JSON", string(raw), "%s: %v", what, err)
+	}
+	err = s.Validate(v)
+	ve, isVE := err.(*jsonschema.ValidationError)
+	if !isVE {
+		return nil
+	}
+	rule := b.ruleOf(ve)
+	if rule == "" {
+		rule = fallback
+	}
+	return verdict.Failf(rule, fmt.Sprintf("%s as spec/pyyol/frames/%s.json describes it", what, name), string(raw), "%s", firstLeaf(ve))
+}
+
+// frameGame is the game a frame names, or known when it names none.
+func frameGame(raw json.RawMessage, known string) string {
+	var f struct {
+		Game string `json:"game"`
+	}
+	if json.Unmarshal(raw, &f) == nil && f.Game != "" {
+		return f.Game
+	}
+	return known
+}
+
+var (
+	catalogueOnce sync.Once
+	catalogue     *spec.Catalogue
+)
+
+// binding reports whether a schema failure names a MUST rule.
+func binding(err error) bool {
+	catalogueOnce.Do(func() { catalogue, _ = spec.Load("pyyol") })
+	var f *verdict.Failure
+	return catalogue != nil && errors.As(err, &f) && catalogue.LevelOf(f.RuleID) == spec.Must
+}
+
+// judgeFrame returns the schema failure of a received frame when it names
+// a MUST rule, so the check fails on that rule at once; any other
+// mismatch (the kit's own layout, PYYOL-REF-FRAMES) is kept as a finding
+// through note, a warning that ends nothing.
+func judgeFrame(err error, note func(error)) error {
+	if err == nil {
+		return nil
+	}
+	if binding(err) {
+		return err
+	}
+	note(err)
 	return nil
 }

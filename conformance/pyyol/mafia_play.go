@@ -56,7 +56,7 @@ type mafiaTurn struct {
 // mafiaMatch is one Mafia match as the agent saw it.
 type mafiaMatch struct {
 	role   string // asked for
-	first  string // how the first turn is answered: answer, silent, illegal
+	first  string // how the first turn is answered: answer, silent, illegal; tie: answered, and votes make ties
 	seat   int
 	turns  []mafiaTurn
 	events []mafiaEvent
@@ -190,6 +190,9 @@ func (g *gwRun) onMafiaTurn(ctx context.Context, mm *mafiaMatch, f frame) error 
 		return g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": map[string]any{"action": "dance", "target": 99}})
 	}
 	mv := mafiaPolicy(v)
+	if tv, ok := tieVote(v); ok && mm.first == "tie" {
+		mv = tv
+	}
 	mm.turns[len(mm.turns)-1].answered = &mv
 	return g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": mv})
 }
@@ -217,23 +220,4 @@ func lastSeq(events []mafiaEvent) int {
 		return 0
 	}
 	return events[len(events)-1].Seq
-}
-
-// otherGameFrame reports whether a frame belongs to a game other than
-// Goofspiel: spec/pyyol/frames describes Goofspiel's initialize, turn,
-// game_end and events, and the Mafia steps judge their own frames (an
-// event frame names no game, so its Mafia type tells).
-func otherGameFrame(raw json.RawMessage) bool {
-	var f struct {
-		T    string `json:"t"`
-		Game string `json:"game"`
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(raw, &f) != nil {
-		return false
-	}
-	if f.T == "event" {
-		return slices.Contains(mafiaEventTypes, f.Type)
-	}
-	return f.Game != "" && f.Game != "goofspiel"
 }

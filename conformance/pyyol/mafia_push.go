@@ -19,7 +19,8 @@ func pushMafiaSteps(sc *godog.ScenarioContext, p *pushRun) {
 			if err := p.requireMafia(ctx); err != nil {
 				return err
 			}
-			ref = &MafiaReferee{Referee: Referee{Push: p.signed, Seed: p.env.Seed}, Seat: mafiaSeat, Role: role}
+			ref = &MafiaReferee{Referee: Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding},
+				Seat: mafiaSeat, Role: role}
 			_, err := ref.Play(ctx)
 			p.sent = append(p.sent, ref.Sent...)
 			return err

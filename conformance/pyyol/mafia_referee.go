@@ -3,6 +3,7 @@ package pyyol
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -24,8 +25,9 @@ type MafiaReferee struct {
 func (r *MafiaReferee) Play(ctx context.Context) (mafia.Outcome, error) {
 	m := mafia.NewWithRoles(mafia.DealFor(MatchSeed(r.Seed), r.Seat, r.Role))
 	matchID := fmt.Sprintf("mt_kit_mafia_%d", r.Seed)
+	// protocol.md: /initialize tells "seat, role, player count".
 	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", map[string]any{"match_id": matchID, "game": "mafia",
-		"seat": r.Seat, "players": mafia.Seats, "rules": map[string]any{"seats": mafia.Seats}}); err != nil {
+		"seat": r.Seat, "role": m.Role(r.Seat), "players": mafia.Seats, "rules": map[string]any{"seats": mafia.Seats}}); err != nil {
 		return mafia.Outcome{}, err
 	}
 	sent := 0
@@ -64,13 +66,23 @@ func (r *MafiaReferee) agentMove(ctx context.Context, m *mafia.Match, matchID st
 	if resp.Status != 200 {
 		return verdict.Failf("PYYOL-PUSH-TURN", 200, resp.Status, "/turn at %s, day %d", v.Phase, v.Day)
 	}
+	// spec/pyyol/frames/mafia-move.json: the documented move's shape.
+	if err := judgeFrame(checkPart("mafia-move", resp.Body, "PYYOL-MAFIA-MOVE", "the agent's Mafia move"), r.note); err != nil {
+		return err
+	}
 	var mv mafia.Move
 	if err := json.Unmarshal(resp.Body, &mv); err != nil {
 		return verdict.Failf("PYYOL-MAFIA-MOVE", "a JSON move {action, target?, tone?, text?}", string(resp.Body), "%v", err)
 	}
 	if err := m.Act(r.Seat, mv); err != nil {
-		return verdict.Failf("PYYOL-MAFIA-MOVE", fmt.Sprintf("one of legal %v with a legal target", v.Legal), string(resp.Body),
-			"the agent's move is illegal: %v", err)
+		// What the contract fixes fails; what only the kit's reference
+		// rules refuse warns, and the safe default is played instead.
+		if err := mafiaRefusal(v, mv, resp.Body, err); !errors.Is(err, errReferenceOnly) {
+			return err
+		}
+		r.note(verdict.Failf(mafiaReferenceRule(mv), "a move the kit's reference rules accept", string(resp.Body),
+			"%s, day %d: %v; the engine's safe default was played instead", v.Phase, v.Day, err))
+		mv, _ = m.Fallback(r.Seat)
 	}
 	r.Turns = append(r.Turns, mv)
 	return nil

@@ -24,6 +24,7 @@ func mafiaSteps(sc *godog.ScenarioContext, g *gwRun) {
 	sc.Step(`^the Mafia events were the documented events$`, r.check(noFinding(checkMafiaEvents)))
 	sc.Step(`^every Mafia view and the game_end carried the whole transcript$`, r.check(noFinding(checkMafiaTranscript)))
 	sc.Step(`^the phases followed the Mafia cycle$`, r.check(noFinding(checkMafiaPhases)))
+	sc.Step(`^the agent plays Mafia matches as a (Mafia|Detective|Doctor|Sheriff|Villager) until it ties a vote$`, r.playForTie)
 	sc.Step(`^every vote eliminated the plurality target$`, r.check(checkMafiaVotes))
 	sc.Step(`^the match ended as soon as a team had won$`, r.check(checkMafiaEnd))
 	sc.Step(`^the agent's night actions had their documented results$`, r.check(noFinding(checkMafiaNightResults)))

@@ -17,13 +17,23 @@ var monoEffect = map[string][2]string{
 	"propose_trade": {"trade_proposed", "PYYOL-MONO-EV-TRADE-PROPOSED"}, "pay_jail": {"left_jail", "PYYOL-MONO-EV-LEFT-JAIL"},
 	"pass": {"auction_passed", "PYYOL-MONO-EV-AUCTION-PASSED"}, "bankrupt": {"bankrupt", "PYYOL-MONO-EV-BANKRUPT"},
 	"decline": {"auction_started", "PYYOL-MONO-CFG-AUCTIONS"}, "bid": {"bid_placed", "PYYOL-MONO-ACT-BID"}, "unmortgage": {"unmortgaged", "PYYOL-MONO-EV-UNMORTGAGED"},
+	"use_jail_card": {"left_jail", "PYYOL-MONO-EV-LEFT-JAIL"}, "counter_trade": {"trade_proposed", "PYYOL-MONO-ACT-COUNTER-TRADE"},
+	"reject_trade": {"trade_rejected", "PYYOL-MONO-EV-TRADE-REJECTED"}, "accept_trade": {"trade_executed", "PYYOL-MONO-EV-TRADE-EXECUTED"},
+	"build": {"house_built", "PYYOL-MONO-EV-HOUSE-BUILT"}, "sell_house": {"house_sold", "PYYOL-MONO-EV-HOUSE-SOLD"},
 }
 
 // checkEffects: every action the agent chose from legal_actions took effect.
 func (m *monoRun) checkEffects() error {
+	m.noteUnreached()
 	for i, t := range m.turns {
 		a, _ := t.move["action"].(string)
 		effect, ok := monoEffect[a]
+		if t.probe {
+			if err := m.probeRefused(i, t); err != nil {
+				return err
+			}
+			continue
+		}
 		if !ok || i == len(m.turns)-1 && m.end == nil || !slices.Contains(t.view.LegalActions, a) {
 			continue
 		}
@@ -32,6 +42,9 @@ func (m *monoRun) checkEffects() error {
 			return e.Type == "property_purchased" && s == m.seat
 		}) {
 			return verdict.Failf("PYYOL-MONO-ACT-DECLINE", "the property left unbought (or auctioned)", "bought by the seat that declined", "turn view %d", i)
+		}
+		if err := m.actionBroken(i, t); err != nil {
+			return err
 		}
 		if on, known := m.ruleBool("auctions"); a == "decline" && (!known || !on) {
 			continue // auctions off, or not announced: a decline opens none
@@ -82,10 +95,9 @@ func (m *monoRun) effectAgrees(i int, t *monoTurn, e frame) error {
 	case "unmortgage":
 		return m.unmortgageCost(i, t, p)
 	case "roll_jail":
-		if d, _ := p["dice"].([]any); len(d) == 2 && d[0] == d[1] &&
-			!slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == "left_jail" }) {
-			return verdict.Failf("PYYOL-MONO-ACT-ROLL-JAIL", "left_jail after doubles", fmt.Sprint(d), "the jail roll at turn view %d", i)
-		}
+		return m.jailRollAgrees(i, t, p)
+	case "counter_trade", "build", "sell_house":
+		return m.offerOrBuildingAgrees(i, t, p)
 	case "bid":
 		if amt, ok := fieldInt(p, "amount"); ok && amt != 1 {
 			return verdict.Failf("PYYOL-MONO-MOVE-AMOUNT", 1, amt, "the raise bid at turn view %d", i)

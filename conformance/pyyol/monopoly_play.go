@@ -27,6 +27,8 @@ type monoPlayer struct {
 	Position int  `json:"position"`
 	InJail   bool `json:"in_jail"`
 	Bankrupt bool `json:"bankrupt"`
+	// JailCards is the reference's count of held jail cards.
+	JailCards *int `json:"jail_cards"`
 }
 
 // monoView is a Monopoly turn view, read loosely (games.md "Turn view").
@@ -41,6 +43,19 @@ type monoView struct {
 		Auction  *struct {
 			HighBid int `json:"high_bid"`
 		} `json:"auction"`
+		// Trade is the reference's pending offer.
+		Trade *struct {
+			Proposer int `json:"proposer"`
+			Target   int `json:"target"`
+		} `json:"trade"`
+		BankHouses *int `json:"bank_houses"`
+		BankHotels *int `json:"bank_hotels"`
+		// Debt is the reference's open debt (PYYOL-MONO-PHASE-RESOLVE-DEBT).
+		Debt *struct {
+			Seat      int   `json:"seat"`
+			Creditors []int `json:"creditors"`
+			Amount    int   `json:"amount"`
+		} `json:"debt"`
 	} `json:"state"`
 }
 
@@ -52,6 +67,9 @@ type monoTurn struct {
 	after []frame
 	// seen is how many events had arrived when the turn came.
 	seen int
+	// probe marks a move the even-build rules forbid, sent to see it
+	// refused (PYYOL-MONO-ACT-BUILD).
+	probe bool
 }
 
 // monoRun is one Monopoly match played by the kit as an agent.
@@ -75,6 +93,16 @@ type monoRun struct {
 	bid bool
 	// jailRolls counts the agent's roll_jail answers (it tries three).
 	jailRolls int
+	// style picks the play policy: "" the default, styleDealer or
+	// styleSpendthrift (monopoly_styles.go).
+	style string
+	// answers counts the trades put to the agent (accept, reject, counter
+	// in turn); sold is set once the dealer sold a house.
+	answers int
+	sold    bool
+	// probed is set once the dealer tried an uneven hotel; probing marks
+	// the move the policy just chose as that probe.
+	probed, probing bool
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -144,8 +172,11 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 		if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
 			return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
 		}
-		// The frame schemas of spec/pyyol/frames describe Goofspiel's
-		// payloads, so Monopoly frames are judged by the steps' checks.
+		// spec/pyyol/frames judges the frame, its view against
+		// monopoly-view.json and its events against monopoly-event.json.
+		if err := judgeFrame(checkFrameOf(raw, f.T, "monopoly"), m.g.env.HTTP.Recorder().Finding); err != nil {
+			return frame{}, err
+		}
 		f.frame.raw = raw
 		return f.frame, nil
 	}
@@ -214,7 +245,8 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 	if len(m.turns) >= maxMonoDecisions {
 		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", "a match that ends", fmt.Sprintf("%d decisions and counting", len(m.turns)), "the game never ended")
 	}
-	t := &monoTurn{view: body.View, move: m.policy(body.View), seen: len(m.events)}
+	t := &monoTurn{view: body.View, move: m.policy(body.View), seen: len(m.events), probe: m.probing}
+	m.probing = false
 	if m.refuseFirst && len(m.turns) == 0 {
 		t.move = map[string]any{"action": "fly"}
 	}
@@ -228,6 +260,12 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 // dollar away on the trade floor of its first turns (so trades execute),
 // and otherwise plays the safe choice.
 func (m *monoRun) policy(v monoView) map[string]any {
+	switch m.style {
+	case styleDealer:
+		return m.dealerPolicy(v)
+	case styleSpendthrift, styleMiser:
+		return m.spendthriftPolicy(v)
+	}
 	has := func(a string) bool { return slices.Contains(v.LegalActions, a) }
 	owned := func(mortgaged bool) int {
 		if v.State == nil {

@@ -18,6 +18,40 @@ func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 		m.practice = map[string]any{"players": n, "turn_cap": c, "seat": 0}
 		return m.registerMonopoly(ctx)
 	})
+	sc.Step(`^the agent registers for a Monopoly practice match of (\d+) seats, a turn cap of (\d+) and (dealing bots|the free parking pool|starting cash of 100)$`, func(ctx context.Context, seats, limit, table string) error {
+		n, _ := strconv.Atoi(seats)
+		c, _ := strconv.Atoi(limit)
+		m.practice = map[string]any{"players": n, "turn_cap": c, "seat": 0}
+		// PYYOL-MONO-REF-PRACTICE-DEALS: the further practice options.
+		switch table {
+		case "dealing bots":
+			m.practice["bots"] = "dealing"
+		case "the free parking pool":
+			m.practice["free_parking_pool"] = true
+		default:
+			m.practice["starting_cash"] = 100
+		}
+		return m.registerMonopoly(ctx)
+	})
+	sc.Step(`^the agent plays the Monopoly match as a (dealer|spendthrift|miser)$`, func(ctx context.Context, style string) error {
+		m.style = style
+		return m.play(ctx)
+	})
+	sc.Step(`^the agent plays up to (\d+) Monopoly matches as a (dealer|spendthrift) until it (uses a jail card|sells a house|goes bankrupt to a seat)$`, func(ctx context.Context, n, style, goal string) error {
+		tries, _ := strconv.Atoi(n)
+		reached := map[string]func() bool{
+			"uses a jail card":        func() bool { return m.chose("use_jail_card") },
+			"sells a house":           func() bool { return m.chose("sell_house") },
+			"goes bankrupt to a seat": m.bankruptToSeat,
+		}[goal]
+		return m.playUntil(ctx, style, tries, reached)
+	})
+	sc.Step(`^every turn went roll, landing, manage and end_turn$`, m.checkPhaseMachine)
+	sc.Step(`^every view showed the whole board$`, m.checkWholeBoard)
+	sc.Step(`^every trade put to the agent was asked of it$`, m.checkTradeResponses)
+	sc.Step(`^no seat owed more than its cash without resolving the debt$`, m.checkDebts)
+	sc.Step(`^the bankrupt seat's estate went to its creditor$`, m.checkBankrupt)
+	sc.Step(`^taxes and fines funded the Free Parking pool and its lander took it$`, m.checkPool)
 	sc.Step(`^the agent plays the Monopoly match choosing from the legal list$`, m.play)
 	sc.Step(`^the agent plays the Monopoly match answering its first turn with a made-up action$`, func(ctx context.Context) error {
 		m.refuseFirst = true

@@ -115,7 +115,7 @@ func Push() *suite.Protocol {
 	doc, _ := spec.OpenAPI("pyyol")
 	p := side("pyyol-push", "Pyyol push protocol (agent-hosted endpoint)", agent.BasePath, "push-",
 		func(cfg suite.ReferenceConfig) http.Handler {
-			return agent.New(agent.Options{Now: cfg.Now, Log: cfg.Log, Mafia: true})
+			return agent.New(agent.Options{Now: cfg.Now, Log: cfg.Log, Mafia: true, Monopoly: true})
 		},
 		pushSteps, doc)
 	p.Flags = pushFlags

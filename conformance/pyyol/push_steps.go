@@ -60,6 +60,7 @@ func pushSteps(sc *godog.ScenarioContext, env *suite.Env) {
 	sc.Step(`^the answer is 501 no_turn_handler$`, p.noHandler)
 	sc.Step(`^every move was legal and the match reached its end$`, p.matchDone)
 	pushMafiaSteps(sc, p)
+	pushMonopolySteps(sc, p)
 	sc.Step(`^every body the platform sent carries "protocol": "1.0"$`, p.protocolField)
 }
 
@@ -132,7 +133,7 @@ func (p *pushRun) requireGoofspiel(ctx context.Context) error {
 }
 
 // otherGameTurn sends a turn for a documented game the handshake does not
-// list (an agent that plays all three has no such game: skip).
+// list (for an agent that plays all three, a game no table documents).
 func (p *pushRun) otherGameTurn(ctx context.Context) error {
 	if err := p.post(ctx, "/handshake", map[string]any{}); err != nil {
 		return err
@@ -146,8 +147,14 @@ func (p *pushRun) otherGameTurn(ctx context.Context) error {
 			return p.post(ctx, "/turn", p.turnBody(game))
 		}
 	}
-	return verdict.Skipf("the agent lists every documented game: none is left without a handler")
+	// An agent that plays every documented game has a handler for none
+	// other: a game no table lists is one it did not register.
+	return p.post(ctx, "/turn", p.turnBody(unlistedGame))
 }
+
+// unlistedGame is a game no Pyyol table documents, for the no-handler
+// check of an agent that plays all three.
+const unlistedGame = "kit-unlisted-game"
 
 // raw sends a hand-signed handshake through the unsigned driver: the
 // security checks use the one signed route every agent answers 200.
@@ -224,7 +231,7 @@ func (p *pushRun) fullMatch(ctx context.Context) error {
 	if err := p.requireGoofspiel(ctx); err != nil {
 		return err
 	}
-	p.match = &Referee{Push: p.signed, Seed: p.env.Seed}
+	p.match = &Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding}
 	_, err := p.match.Play(ctx)
 	p.sent = append(p.sent, p.match.Sent...)
 	return err
@@ -310,6 +317,11 @@ func (p *pushRun) acked() error {
 
 func (p *pushRun) legalMove() error {
 	if err := p.status(200); err != nil {
+		return err
+	}
+	// spec/pyyol/frames/goofspiel-move.json: the move's documented shape.
+	if err := judgeFrame(checkPart("goofspiel-move", p.Last.Body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"),
+		p.env.HTTP.Recorder().Finding); err != nil {
 		return err
 	}
 	var mv goofspiel.Move

@@ -26,6 +26,15 @@ type Referee struct {
 	Seed  uint64
 	Sent  []map[string]any
 	Moves []goofspiel.Move
+	// Note receives the warnings, findings that end nothing (nil: dropped).
+	Note func(error)
+}
+
+// note passes a warning to Note, if any.
+func (r *Referee) note(err error) {
+	if r.Note != nil {
+		r.Note(err)
+	}
 }
 
 // MatchSeed derives a match seed from the run seed.
@@ -89,6 +98,10 @@ func (r *Referee) turn(ctx context.Context, matchID string, v goofspiel.View) (g
 	}
 	if resp.Status != 200 {
 		return goofspiel.Move{}, verdict.Failf("PYYOL-PUSH-TURN", 200, resp.Status, "/turn for round %d", v.Round)
+	}
+	// spec/pyyol/frames/goofspiel-move.json: the move's documented shape.
+	if err := judgeFrame(checkPart("goofspiel-move", resp.Body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"), r.note); err != nil {
+		return goofspiel.Move{}, err
 	}
 	var mv goofspiel.Move
 	if err := json.Unmarshal(resp.Body, &mv); err != nil {

@@ -61,6 +61,10 @@ Feature: Mafia as the gateway plays it
       When the agent plays a Mafia match as a Villager
       Then every vote eliminated the plurality target
 
+    Scenario: a vote the agent ties
+      When the agent plays Mafia matches as a Detective until it ties a vote
+      Then every vote eliminated the plurality target
+
   @PYYOL-MAFIA-RESULT @PYYOL-MAFIA-WIN-TOWN @PYYOL-MAFIA-WIN-MAFIA @PYYOL-MAFIA-TEAMS @PYYOL-MAFIA-TABLE @PYYOL-MAFIA-REF-REVEAL @PYYOL-MAFIA-REF-DEAL
   Rule: the match ends in result as soon as a team has won
 

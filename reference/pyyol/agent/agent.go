@@ -45,6 +45,9 @@ type Options struct {
 	// handshake; off by default, so the kit's own push checks still find a
 	// documented game the reference agent does not play.
 	Mafia bool
+	// Monopoly also plays Monopoly (the docs' example moves) and lists it
+	// in the handshake.
+	Monopoly bool
 }
 
 // Agent is the reference push agent.
@@ -93,15 +96,19 @@ func (a *Agent) handshake(w http.ResponseWriter, _ *http.Request, _ []byte) {
 	if a.opts.Mafia {
 		games = append(games, "mafia")
 	}
+	if a.opts.Monopoly {
+		games = append(games, "monopoly")
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"accepted": true, "sdkVersion": "conformance-reference-1.0", "supportedGames": games})
 }
 
-// turnRequest is a /turn body (PYYOL-REF-PUSH-BODIES).
+// turnRequest is a /turn body (PYYOL-REF-PUSH-BODIES); the view is
+// decoded by the game's own handler.
 type turnRequest struct {
-	Protocol string         `json:"protocol"`
-	MatchID  string         `json:"match_id"`
-	Game     string         `json:"game"`
-	View     goofspiel.View `json:"view"`
+	Protocol string          `json:"protocol"`
+	MatchID  string          `json:"match_id"`
+	Game     string          `json:"game"`
+	View     json.RawMessage `json:"view"`
 }
 
 // turn answers a Goofspiel view with the baseline's move (PYYOL-PUSH-TURN);
@@ -116,11 +123,16 @@ func (a *Agent) turn(w http.ResponseWriter, _ *http.Request, body []byte) {
 		a.mafiaTurn(w, body)
 		return
 	}
+	if req.Game == "monopoly" && a.opts.Monopoly {
+		a.monopolyTurn(w, body)
+		return
+	}
 	if req.Game != "goofspiel" {
 		writeJSON(w, http.StatusNotImplemented, map[string]string{"error": "no_turn_handler"})
 		return
 	}
-	if len(req.View.LegalActions) == 0 {
+	var view goofspiel.View
+	if err := json.Unmarshal(req.View, &view); err != nil || len(view.LegalActions) == 0 {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "no_legal_actions"})
 		return
 	}
@@ -128,7 +140,7 @@ func (a *Agent) turn(w http.ResponseWriter, _ *http.Request, body []byte) {
 	// legal_actions, for the round the view names. The body's "protocol":
 	// "1.0" (PYYOL-PUSH-PROTOCOL-FIELD) is the platform's to send; the agent
 	// reads past it.
-	writeJSON(w, http.StatusOK, goofspiel.Baseline(req.View))
+	writeJSON(w, http.StatusOK, goofspiel.Baseline(view))
 }
 
 // ack answers a lifecycle notification with 200 (PYYOL-PUSH-INITIALIZE,

@@ -52,3 +52,20 @@ func TestAgentVerifiesBeforeAnswering(t *testing.T) {
 	a.ServeHTTP(health, httptest.NewRequest(http.MethodGet, agent.BasePath+"/health", nil))
 	assert.JSONEq(t, `{"status":"healthy"}`, health.Body.String())
 }
+
+// TestAgentPlaysMonopolyWhenAsked: with Monopoly on, the agent lists
+// monopoly and answers a Monopoly view with the docs' example pick; off,
+// a Monopoly turn has no handler.
+func TestAgentPlaysMonopolyWhenAsked(t *testing.T) {
+	turn := `{"protocol":"1.0","match_id":"m","game":"monopoly","view":{"seat":0,"phase":"acquire","legal_actions":["buy","decline"],"state":{"players":[{},{}],"holdings":[{}]}}}`
+	on := agent.New(agent.Options{Now: func() time.Time { return now }, Monopoly: true})
+	rec := push(on, "/turn", turn, now, "m1", agent.DevSecret)
+	assert.Equal(t, 200, rec.Code)
+	assert.JSONEq(t, `{"action":"buy"}`, rec.Body.String())
+	rec = push(on, "/turn", strings.Replace(turn, `["buy","decline"]`, `["decline"]`, 1), now, "m2", agent.DevSecret)
+	assert.JSONEq(t, `{"action":"decline"}`, rec.Body.String())
+	rec = push(on, "/handshake", `{"protocol":"1.0"}`, now, "m3", agent.DevSecret)
+	assert.Contains(t, rec.Body.String(), `"monopoly"`)
+	off := agent.New(agent.Options{Now: func() time.Time { return now }})
+	assert.Equal(t, 501, push(off, "/turn", turn, now, "m4", agent.DevSecret).Code)
+}

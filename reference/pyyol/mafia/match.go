@@ -43,6 +43,7 @@ type Match struct {
 	public  []Event
 	private [][]Event
 	winner  string
+	defect  Defect
 }
 
 // New deals the roles from seed and opens night 1 (PYYOL-MAFIA-REF-DAY).

@@ -118,7 +118,7 @@ func (m *Match) resolveVote() {
 			votes = append(votes, *mv.Target)
 		}
 	}
-	if target, ok := plurality(votes); ok {
+	if target, ok := m.voteTarget(votes); ok {
 		m.emit(EventModerator, map[string]any{"text": fmt.Sprintf("The table voted out seat %d.", target)})
 		m.eliminate(target, CauseVote)
 	}

@@ -213,13 +213,9 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 			"amount": -cost, "source": "bank"})
 	case ActSellHouse:
 		// PYYOL-MONO-ACT-SELL-HOUSE: back to the bank at half the build cost.
-		if h.Houses == 5 {
-			g.hotels++
-			g.houses -= 4
-		} else {
-			g.houses++
+		if g.defect != SellKeepsHouse {
+			g.returnOne(h)
 		}
-		h.Houses--
 		g.players[seat].Cash += cost / 2
 		g.emit(EvHouseSold, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
 			"count": 1, "amount": cost / 2, "source": "bank"})
@@ -237,4 +233,16 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 	if g.phase == PhaseResolveDebt {
 		g.payDebtIfCovered()
 	}
+}
+
+// returnOne takes one building off a street back to the supply: a hotel
+// comes down to four houses (PYYOL-MONO-ACT-SELL-HOUSE).
+func (g *Game) returnOne(h *Holding) {
+	if h.Houses == 5 {
+		g.hotels++
+		g.houses -= 4
+	} else {
+		g.houses++
+	}
+	h.Houses--
 }

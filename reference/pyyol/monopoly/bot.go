@@ -63,6 +63,9 @@ func (g *Game) Fallback(seat int) Move {
 // builds while it keeps $300, pays its way out of jail when rich, and
 // otherwise plays the fallback.
 func (g *Game) Bot(seat int) Move {
+	if m, ok := g.deal(seat); ok {
+		return m
+	}
 	p := g.players[seat]
 	for _, m := range g.Moves(seat) {
 		switch m.Action {

@@ -79,6 +79,9 @@ func (g *Game) nearest(pos int, kind string) int {
 
 // useJailCard spends a seat's jail card and puts it back under its deck.
 func (g *Game) useJailCard(seat int) {
+	if g.defect == JailCardKept {
+		return
+	}
 	g.players[seat].JailCards--
 	cards := g.held[seat]
 	if len(cards) == 0 {

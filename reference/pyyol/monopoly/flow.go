@@ -103,7 +103,7 @@ func (g *Game) land(seat, sq, mode int) {
 	case KindGoToJail:
 		g.goToJail(seat, "go_to_jail")
 	case KindFreePark:
-		if g.rules.FreeParkingPool && g.pool > 0 {
+		if g.rules.FreeParkingPool && g.pool > 0 && g.defect != PoolNeverPays {
 			// PYYOL-MONO-CFG-FREE-PARKING: landing on Free Parking collects the pool.
 			g.poolCash(seat, g.pool, "free_parking")
 		}
@@ -169,7 +169,7 @@ func (g *Game) leaveJail(seat int, how string) {
 // (PYYOL-MONO-ACT-ROLL-JAIL, PYYOL-MONO-REF-JAIL).
 func (g *Game) rollJail(seat int) {
 	p := &g.players[seat]
-	if g.rollDice(seat) {
+	if g.rollDice(seat) || g.defect == JailAlwaysEscapes {
 		g.leaveJail(seat, "doubles")
 		g.advance(seat, g.dice[0]+g.dice[1])
 		return

@@ -127,6 +127,9 @@ func (g *Game) canBuild(seat, sq int) bool {
 	if g.defect == UnevenBuild {
 		whole, mortgaged, lo = true, false, h.Houses
 	}
+	if g.defect == HotelUneven && h.Houses == 4 {
+		lo = 4
+	}
 	if !whole || mortgaged || h.Houses >= 5 || h.Houses != lo {
 		return false
 	}

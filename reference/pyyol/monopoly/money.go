@@ -43,7 +43,7 @@ func (g *Game) charge(seat int, creditors []int, amount int, reason string, then
 	if amount <= 0 {
 		return true
 	}
-	if g.players[seat].Cash >= amount {
+	if g.players[seat].Cash >= amount || g.defect == DebtGoesNegative {
 		g.pay(seat, creditors, amount, reason)
 		return true
 	}
@@ -110,7 +110,7 @@ func (g *Game) resume() {
 func (g *Game) goBankrupt(seat int) {
 	d := g.debts[0]
 	creditor := -1
-	if len(d.Creditors) == 1 {
+	if len(d.Creditors) == 1 && g.defect != BankruptToBank {
 		creditor = d.Creditors[0]
 	}
 	p := &g.players[seat]

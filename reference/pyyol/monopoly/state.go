@@ -156,6 +156,9 @@ type Game struct {
 	winners  []int
 	events   []Event
 	defect   Defect
+	// partner is the seat the bots deal with, -1 for none
+	// (PYYOL-MONO-REF-PRACTICE-DEALS).
+	partner int
 }
 
 // New starts a game from a rule set and a seed; the decks are shuffled
@@ -170,7 +173,7 @@ func New(rules Rules, seed uint64) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{board: b, rules: rules, pcg: rand.NewPCG(seed, seed^0x6d6f6e6f),
-		holdings: map[int]*Holding{}, held: map[int][]heldCard{}, houses: b.Houses, hotels: b.Hotels}
+		holdings: map[int]*Holding{}, held: map[int][]heldCard{}, houses: b.Houses, hotels: b.Hotels, partner: -1}
 	g.rng = rand.New(g.pcg)
 	// PYYOL-MONO-SEATS: one Player per seat; the gateway seats bots in the
 	// seats no agent holds.

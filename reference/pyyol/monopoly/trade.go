@@ -7,6 +7,17 @@ import "slices"
 // itself be countered (PYYOL-MONO-ACT-PROPOSE-TRADE,
 // PYYOL-MONO-ACT-COUNTER-TRADE, PYYOL-MONO-REF-TRADE-FLOOR).
 func (g *Game) propose(seat int, counter bool, t Trade) {
+	if counter && g.defect == CounterRejects {
+		g.rejectTrade()
+		return
+	}
+	if !counter && g.defect == ProposeIgnored {
+		g.proposed = true
+		if g.phase == PhaseTrade {
+			g.phase = g.afterFloor()
+		}
+		return
+	}
 	if !counter {
 		g.proposed = true
 		g.tradeRet = g.phase
@@ -43,6 +54,10 @@ func (g *Game) acceptTrade() {
 
 // rejectTrade drops the offer (PYYOL-MONO-ACT-REJECT-TRADE).
 func (g *Game) rejectTrade() {
+	if g.defect == RejectExecutes {
+		g.acceptTrade()
+		return
+	}
 	g.emit(EvTradeRejected, map[string]any{"trade": *g.trade})
 	g.closeTrade()
 }

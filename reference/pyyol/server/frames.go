@@ -36,6 +36,10 @@ type Practice struct {
 	TurnCap         int   `json:"turn_cap,omitempty"`
 	Auctions        *bool `json:"auctions,omitempty"`
 	FreeParkingPool *bool `json:"free_parking_pool,omitempty"`
+	// StartingCash and Bots ("dealing") are Monopoly's further practice
+	// options (PYYOL-MONO-REF-PRACTICE-DEALS).
+	StartingCash int    `json:"starting_cash,omitempty"`
+	Bots         string `json:"bots,omitempty"`
 }
 
 // initializeFrame opens a match (PYYOL-WS-INITIALIZE).

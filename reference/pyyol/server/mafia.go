@@ -9,6 +9,20 @@ import (
 
 func init() { registerGame("mafia", playMafia) }
 
+// The Mafia defects the tamper tests use (reference/pyyol/mafia.Defect).
+const (
+	// MafiaTieToHighest resolves a tied vote to the highest tied seat.
+	MafiaTieToHighest Tamper = "mafia-tie-to-highest"
+	// MafiaTieToOutsider resolves a tied vote by eliminating a seat
+	// outside the tie.
+	MafiaTieToOutsider Tamper = "mafia-tie-to-outsider"
+)
+
+var mafiaDefects = map[Tamper]mafia.Defect{
+	MafiaTieToHighest:  mafia.TieToHighest,
+	MafiaTieToOutsider: mafia.TieToOutsider,
+}
+
 // mafiaInit opens a Mafia match (PYYOL-WS-INITIALIZE).
 type mafiaInit struct {
 	T       string         `json:"t"`
@@ -65,6 +79,7 @@ func playMafia(g *Gateway, agentID string, reg Frame) bool {
 	id, seed := g.nextMatchID()
 	r := &mafiaRun{matchRun: matchRun{g: g, agentID: agentID, id: id, seat: seat},
 		m: mafia.NewWithRoles(mafia.DealFor(seed, seat, role))}
+	r.m.Break(mafiaDefects[g.opts.Tamper])
 	g.logf("pyyol-gateway: mafia match %s for %s (seat %d)", id, agentID, seat)
 	r.ask(mafiaInit{T: "initialize", ID: "init_" + id, MatchID: id, Game: "mafia", Seat: seat,
 		Players: mafia.Seats, Rules: map[string]any{"seats": mafia.Seats}}, "init_"+id)

@@ -26,6 +26,29 @@ const (
 	MonopolyRefusedCostsCash Tamper = "monopoly-refused-costs-cash"
 	// MonopolySkipKeepsFloor keeps the trade floor open after a skip.
 	MonopolySkipKeepsFloor Tamper = "monopoly-skip-keeps-floor"
+	// MonopolyDebtGoesNegative lets cash go below zero instead of resolve_debt.
+	MonopolyDebtGoesNegative Tamper = "monopoly-debt-goes-negative"
+	// MonopolyBankruptToBank liquidates every bankrupt seat to the bank.
+	MonopolyBankruptToBank Tamper = "monopoly-bankrupt-to-bank"
+	// MonopolyRejectExecutes executes a rejected trade.
+	MonopolyRejectExecutes Tamper = "monopoly-reject-executes"
+	// MonopolyCounterRejects turns a counter offer into a rejection.
+	MonopolyCounterRejects Tamper = "monopoly-counter-rejects"
+	// MonopolyProposeIgnored drops the agent's trade offers.
+	MonopolyProposeIgnored Tamper = "monopoly-propose-ignored"
+	// MonopolySellKeepsHouse pays for a sold house and leaves it standing.
+	MonopolySellKeepsHouse Tamper = "monopoly-sell-keeps-house"
+	// MonopolyPoolNeverPays never pays the free-parking pool out.
+	MonopolyPoolNeverPays Tamper = "monopoly-pool-never-pays"
+	// MonopolyJailAlwaysEscapes frees a seat on any jail roll.
+	MonopolyJailAlwaysEscapes Tamper = "monopoly-jail-always-escapes"
+	// MonopolyJailCardKept lets a seat use a jail card without spending it.
+	MonopolyJailCardKept Tamper = "monopoly-jail-card-kept"
+	// MonopolyAnswersTrades answers the trades put to the agent itself,
+	// without asking the agent.
+	MonopolyAnswersTrades Tamper = "monopoly-answers-trades"
+	// MonopolyHotelUneven builds a hotel beside streets of fewer houses.
+	MonopolyHotelUneven Tamper = "monopoly-hotel-uneven"
 )
 
 var monopolyDefects = map[Tamper]monopoly.Defect{
@@ -37,6 +60,16 @@ var monopolyDefects = map[Tamper]monopoly.Defect{
 	MonopolySkipKeepsFloor:    monopoly.SkipKeepsFloor,
 	MonopolyDeclineBuys:       monopoly.DeclineBuys,
 	MonopolyRefusedCostsCash:  monopoly.RefusedCostsCash,
+	MonopolyDebtGoesNegative:  monopoly.DebtGoesNegative,
+	MonopolyBankruptToBank:    monopoly.BankruptToBank,
+	MonopolyRejectExecutes:    monopoly.RejectExecutes,
+	MonopolyCounterRejects:    monopoly.CounterRejects,
+	MonopolyProposeIgnored:    monopoly.ProposeIgnored,
+	MonopolySellKeepsHouse:    monopoly.SellKeepsHouse,
+	MonopolyPoolNeverPays:     monopoly.PoolNeverPays,
+	MonopolyJailAlwaysEscapes: monopoly.JailAlwaysEscapes,
+	MonopolyJailCardKept:      monopoly.JailCardKept,
+	MonopolyHotelUneven:       monopoly.HotelUneven,
 }
 
 // monopolyRules applies a practice request to the default rules
@@ -58,6 +91,10 @@ func monopolyRules(p *Practice) (monopoly.Rules, int) {
 	}
 	if p.FreeParkingPool != nil {
 		r.FreeParkingPool = *p.FreeParkingPool
+	}
+	if p.StartingCash > 0 {
+		// PYYOL-MONO-REF-PRACTICE-DEALS: starting_cash is a configurable rule.
+		r.StartingCash = p.StartingCash
 	}
 	if p.Seat != nil && *p.Seat >= 0 && *p.Seat < r.Players {
 		seat = *p.Seat
@@ -85,6 +122,10 @@ func (g *Gateway) playMonopoly(agentID string, practice *Practice) {
 		return
 	}
 	game.Break(monopolyDefects[g.opts.Tamper])
+	if practice != nil && practice.Bots == "dealing" {
+		// PYYOL-MONO-REF-PRACTICE-DEALS: the bots deal with the agent.
+		game.DealWith(seat)
+	}
 	run := &matchRun{g: g, agentID: agentID, id: id, seat: seat}
 	sent := 0
 	flush := func() {
@@ -99,7 +140,9 @@ func (g *Gateway) playMonopoly(agentID string, practice *Practice) {
 	flush()
 	for n := 0; !game.Over(); n++ {
 		actor := game.Actor()
-		if actor == seat {
+		if actor == seat && g.opts.Tamper == MonopolyAnswersTrades && game.Phase() == monopoly.PhaseTradeResponse {
+			game.Apply(seat, game.Fallback(seat))
+		} else if actor == seat {
 			if !g.monopolyTurn(run, game, n) {
 				return // the NoFallback defect: the match wedges
 			}

@@ -1,0 +1,53 @@
+package cli
+
+// `conformance simulate monopoly --target`: one refereed Monopoly match
+// pushed to an agent's endpoint.
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/agentgames/conformance/conformance/pyyol"
+)
+
+// simulateMonopolyPush plays the platform for a whole Monopoly match
+// against a push endpoint: the agent at seat of players, engine bots at
+// the others. A move outside the documented shape or legal_actions fails;
+// a move only the kit's reference rules refuse is printed as a warning.
+func simulateMonopolyPush(target, secret string, seed uint64, seat, players int, stdout, stderr io.Writer) int {
+	if players < 2 || players > 8 || seat < 0 || seat >= players {
+		fmt.Fprintln(stderr, "conformance simulate: --players is 2..8 and --seat 0..players-1")
+		return ExitError
+	}
+	push, secrets, code := simulatedPlatform(target, secret, stderr)
+	if push == nil {
+		return code
+	}
+	warnings := 0
+	note := func(err error) {
+		warnings++
+		fmt.Fprintln(stdout, "WARN:", secrets.Redact(err.Error()))
+	}
+	ref := &pyyol.MonopolyReferee{Referee: pyyol.Referee{Push: push, Seed: seed, Note: note}, Seat: seat, Players: players}
+	winners, err := ref.Play(context.Background())
+	for i, mv := range ref.Turns {
+		fmt.Fprintf(stdout, "decision %3d  agent %s\n", i, describeMonopolyMove(mv.Action, mv.Property, mv.Amount))
+	}
+	if err != nil {
+		return simulationFailed(err, secrets, stderr)
+	}
+	fmt.Fprintf(stdout, "PASS — %d decisions of the documented shape, %d warning(s); winners %v (agent seat %d)\n", len(ref.Turns), warnings, winners, seat)
+	return ExitPass
+}
+
+// describeMonopolyMove prints an action with its square or amount.
+func describeMonopolyMove(action string, property, amount *int) string {
+	switch {
+	case property != nil:
+		return fmt.Sprintf("%s %d", action, *property)
+	case amount != nil:
+		return fmt.Sprintf("%s +%d", action, *amount)
+	}
+	return action
+}
