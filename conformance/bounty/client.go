@@ -27,6 +27,9 @@ type client struct {
 	// secrets are every agent_secret this scenario saw disclosed, watched
 	// in every later public read (BOUNTY-REG-SECRET).
 	secrets []string
+	// closedByRun are the challenges this scenario closed with its own
+	// winning combine (see closedUnder).
+	closedByRun map[string]bool
 }
 
 // refusal is the body of a 4xx answer.
@@ -40,17 +43,20 @@ type refusal struct {
 func (c *client) call(ctx context.Context, method, path string, body any) (*driver.Response, error) {
 	if tool, args, ok := toolFor(method, path, body); ok && c.viaMCP(args) {
 		resp, err := c.callTool(ctx, tool, args)
-		if err == nil {
-			c.Last = resp
+		if err != nil {
+			return resp, err
 		}
-		return resp, err
+		c.Last = resp
+		c.noteWin(method, path, resp)
+		return resp, c.closedUnder(ctx, method, path, resp)
 	}
 	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})
 	if err != nil {
 		return resp, err
 	}
 	c.Last = resp
-	return resp, nil
+	c.noteWin(method, path, resp)
+	return resp, c.closedUnder(ctx, method, path, resp)
 }
 
 // viaMCP reports whether a call goes over MCP.
@@ -271,9 +277,15 @@ func (c *client) list(ctx context.Context, cid string, body map[string]any) (*dr
 // nextMove reads next_move for agent.
 func (c *client) nextMove(ctx context.Context, cid, agentID string) (bounty.Move, error) {
 	var out struct {
-		Move bounty.Move `json:"next_move"`
+		Move        bounty.Move `json:"next_move"`
+		ChallengeID string      `json:"challenge_id"`
 	}
 	err := c.want2xx(ctx, "BOUNTY-NEXT-MOVE", http.MethodGet, "/challenge/"+cid+"/next_move?agent_id="+url.QueryEscape(agentID), nil, &out)
+	if err == nil && out.Move.Move == bounty.MoveDone && out.ChallengeID != "" && out.ChallengeID != cid && !c.closedByRun[cid] {
+		// the round closed under the check: next_move of a closed
+		// challenge answers done with the live one (BOUNTY-NEXT-SPREAD)
+		return out.Move, verdict.Skipf("the round closed under the check: next_move on %s answered done naming %s (another coalition won)", cid, out.ChallengeID)
+	}
 	return out.Move, err
 }
 

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"io"
 	"net/http"
 	"os"
@@ -14,17 +13,21 @@ import (
 	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/reference/audit"
+	bountyserver "github.com/agentgames/conformance/reference/bounty/server"
 	forgeserver "github.com/agentgames/conformance/reference/forge/server"
 	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
 	pp "github.com/agentgames/conformance/reference/phantompress/server"
+	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 )
 
 // auditWatchers lists, per protocol, the watcher of its contract's rules
 // for agents (serve --audit). A protocol missing here is served unwatched.
 var auditWatchers = map[string]func() audit.Watcher{
-	"iyra":          iyraserver.NewAuditor,
-	"forge":         forgeserver.NewAuditor,
-	"phantom-press": pp.NewAuditor,
+	"iyra":           iyraserver.NewAuditor,
+	"forge":          forgeserver.NewAuditor,
+	"phantom-press":  pp.NewAuditor,
+	"bounty":         bountyserver.NewAuditor,
+	"share-exchange": sxserver.NewAuditor,
 }
 
 // withAudit puts the auditor in front of p's server when p has a watcher.
@@ -60,6 +63,9 @@ type AuditFinding struct {
 	Request  string    `json:"request"`
 	At       time.Time `json:"at"`
 	Detail   string    `json:"detail"`
+	Status   int       `json:"status"`
+	Query    string    `json:"query,omitempty"`
+	Body     string    `json:"body,omitempty"`
 }
 
 // BuildAuditReport joins the auditor's findings with the catalogues.
@@ -78,7 +84,8 @@ func BuildAuditReport(a *audit.Auditor) AuditReport {
 }
 
 func withCatalogue(f audit.Finding) AuditFinding {
-	out := AuditFinding{Protocol: f.Protocol, Rule: f.Rule, Level: "MUST", Request: f.Request, At: f.At, Detail: f.Detail}
+	out := AuditFinding{Protocol: f.Protocol, Rule: f.Rule, Level: "MUST", Request: f.Request, At: f.At, Detail: f.Detail,
+		Status: f.Status, Query: f.Query, Body: f.Body}
 	if p, ok := protocols.Lookup(f.Protocol); ok {
 		if cat, err := p.FolderCatalogue(); err == nil {
 			if r, ok := cat.Rule(f.Rule); ok {
@@ -132,7 +139,7 @@ func printRuleFindings(w io.Writer, fs []AuditFinding, rule string) {
 			fmt.Fprintf(w, "  %s (%s) %s\n    contract: %q\n", f.Rule, f.Level, f.Title, f.Quote)
 		}
 		if n < shownPerRule {
-			fmt.Fprintf(w, "    %s at %s: %s\n", f.Request, f.At.UTC().Format(time.RFC3339), f.Detail)
+			fmt.Fprintf(w, "    %s -> %d at %s: %s\n", f.Request, f.Status, f.At.UTC().Format(time.RFC3339), f.Detail)
 		}
 		n++
 	}
@@ -148,25 +155,6 @@ func writeAuditJSON(w io.Writer, rep AuditReport) error {
 	return enc.Encode(rep)
 }
 
-// auditPage is the self-contained HTML audit: inline style, no scripts.
-var auditPage = template.Must(template.New("audit").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>conformance serve --audit</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222}
-h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}
-.clean{color:#176b2c}.broken{color:#a4161a}
-table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:left}
-q{font-style:italic}code{background:#f4f4f4;padding:0 .2em}
-</style></head><body>
-<h1>Agent audit: {{if .Clean}}<span class="clean">clean</span>{{else}}<span class="broken">rules broken</span>{{end}}</h1>
-{{range .Agents}}<h2>{{.Agent}}: {{if .Clean}}<span class="clean">clean</span>{{else}}<span class="broken">{{len .Findings}} findings</span>{{end}}</h2>
-<p>Requests: {{range $p, $n := .Requests}}{{$p}} {{$n}} {{end}}</p>
-{{if .Findings}}<table><tr><th>rule</th><th>contract</th><th>request</th><th>what happened</th></tr>
-{{range .Findings}}<tr><td><code>{{.Rule}}</code> {{.Level}}<br>{{.Title}}</td><td><q>{{.Quote}}</q></td><td><code>{{.Request}}</code><br>{{.At.UTC.Format "2006-01-02T15:04:05Z"}}</td><td>{{.Detail}}</td></tr>
-{{end}}</table>{{end}}{{else}}<p>No agent has played yet.</p>{{end}}
-</body></html>
-`))
-
 // serveAudit answers GET /_audit: JSON, or ?format=html|text.
 func serveAudit(a *audit.Auditor) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -174,7 +162,7 @@ func serveAudit(a *audit.Auditor) http.HandlerFunc {
 		switch r.URL.Query().Get("format") {
 		case "html":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			auditPage.Execute(w, rep)
+			_ = writeAuditHTML(w, rep)
 		case "text":
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			writeAuditText(w, rep)
@@ -206,5 +194,5 @@ func WriteAuditFiles(dir string, a *audit.Auditor, w io.Writer) error {
 		return err
 	}
 	defer hf.Close()
-	return auditPage.Execute(hf, rep)
+	return writeAuditHTML(hf, rep)
 }

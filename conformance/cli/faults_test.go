@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,7 +21,8 @@ import (
 func TestFaultsListNamesWhatEachProtocolInjects(t *testing.T) {
 	code, out, _ := run("serve", "--faults", "list")
 	assert.Equal(t, 0, code)
-	for _, want := range []string{"PP-QUOTA-429", "PP-QUOTA-503", "IYRA-RATE-LIMIT", "FORGE-RATE-LIMIT", "bounty"} {
+	for _, want := range []string{"PP-QUOTA-429", "PP-QUOTA-503", "IYRA-RATE-LIMIT", "FORGE-RATE-LIMIT", "BOUNTY-STALE-410", "SX-STALE",
+		"IYRA-PROOF-EXPIRY", "IYRA-REVISION-STALE"} {
 		assert.Contains(t, out, want)
 	}
 	code, _, errOut := run("serve", "--faults", "often")
@@ -81,14 +83,116 @@ func TestInjectedFaultsAreTheDocumentedAnswers(t *testing.T) {
 // servers injecting their documented faults meets them as documented
 // answers (harness errors or skips), never as a broken rule.
 func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
-	for name, rate := range map[string]float64{"iyra": 0.3, "phantom-press": 0.3, "forge": 0.05} {
+	for name, c := range map[string]struct {
+		rate float64
+		met  []string // faults the seeded run must meet
+	}{
+		"iyra":           {0.3, []string{"IYRA-RATE-LIMIT", "IYRA-RECOVERY-READ", "IYRA-REVISION-STALE", "IYRA-PROOF-EXPIRY"}},
+		"phantom-press":  {0.3, []string{"PP-QUOTA-429"}},
+		"forge":          {0.05, []string{"FORGE-RATE-LIMIT"}},
+		"bounty":         {0.05, []string{"BOUNTY-STALE-410"}},
+		"share-exchange": {0.3, []string{"SX-STALE"}},
+	} {
 		p, ok := protocols.Lookup(name)
 		require.True(t, ok)
 		var logs bytes.Buffer
-		base := serveFaulted(t, []*suite.Protocol{p}, rate, &logs)
+		base := serveFaulted(t, []*suite.Protocol{p}, c.rate, &logs)
 		code, out, errOut := run("run", "--target", base, "--protocol", name, "--seed", "3", "--checks", "2", "--cases", t.TempDir())
 		assert.NotEqual(t, 1, code, "%s: %s\n%s", name, tail(out), errOut)
 		assert.NotContains(t, out, "... FAIL", name)
-		assert.Contains(t, logs.String(), "fault injected: ", "%s: the run met no fault", name)
+		for _, rule := range c.met {
+			assert.Contains(t, logs.String(), "fault injected: "+rule+" ", "%s: the run met no %s", name, rule)
+		}
 	}
+}
+
+// TestBountyRotationFaultIsARealRotation: at rate 1 a round-bound request
+// meets the documented 410 round_closed because the round did close (the
+// registry names the next round, one higher), and the share-exchange
+// responder answers an exchange on the rotated round 409 stale_round.
+func TestBountyRotationFaultIsARealRotation(t *testing.T) {
+	b, _ := protocols.Lookup("bounty")
+	var logs bytes.Buffer
+	base := serveFaulted(t, []*suite.Protocol{b}, 1, &logs) + b.BasePath
+	active := func() (string, int) {
+		var reg struct {
+			Active struct {
+				ChallengeID string `json:"challenge_id"`
+				Round       int    `json:"round"`
+			} `json:"active"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(get(t, base+"/challenges", "")), &reg))
+		return reg.Active.ChallengeID, reg.Active.Round
+	}
+	cid, round := active()
+	resp, err := http.Get(base + "/challenge/" + cid + "/manifest")
+	require.NoError(t, err)
+	var refusal struct {
+		Code string `json:"code"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&refusal))
+	resp.Body.Close()
+	assert.Equal(t, http.StatusGone, resp.StatusCode)
+	assert.Equal(t, "round_closed", refusal.Code)
+	next, nextRound := active()
+	assert.NotEqual(t, cid, next)
+	assert.Equal(t, round+1, nextRound)
+	assert.Contains(t, get(t, base+"/challenge/"+cid+"/status", ""), cid, "a closed round stays readable")
+	assert.Contains(t, logs.String(), "fault injected: BOUNTY-STALE-410 round_rotated 410 GET /bounty/challenge/"+cid+"/manifest")
+
+	sx, _ := protocols.Lookup("share-exchange")
+	sxBase := serveFaulted(t, []*suite.Protocol{sx}, 1, &logs) + sx.BasePath
+	var reg struct {
+		Active struct {
+			ChallengeID string `json:"challenge_id"`
+		} `json:"active"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(get(t, sxBase+"/platform/challenges", "")), &reg))
+	post(t, sxBase+"/control/adopt", "", "", `{"agent_id":"agent-b","shares":{"1":"`+strings.Repeat("ab", 33)+`"}}`)
+	pull := post(t, sxBase+"/", "", "", `{"protocol":"abp-share-exchange/1","challenge_id":"`+reg.Active.ChallengeID+`","round":1,"requester":"agent-a","agent_id":"agent-b","share_index":1}`)
+	require.NoError(t, json.NewDecoder(pull.Body).Decode(&refusal))
+	assert.Equal(t, http.StatusConflict, pull.StatusCode)
+	assert.Equal(t, "stale_round", refusal.Code)
+}
+
+// TestIyraExpiredChallengeFault: at rate 1 an acceptance carries a
+// challenge whose expires_at has come, and its proof, however right, meets
+// the reference's 422 challenge_expired.
+func TestIyraExpiredChallengeFault(t *testing.T) {
+	p, _ := protocols.Lookup("iyra")
+	var logs bytes.Buffer
+	base := serveFaulted(t, []*suite.Protocol{p}, 1, &logs) + p.BasePath
+	var acc struct {
+		AgentID     string `json:"agent_id"`
+		ChallengeID string `json:"challenge_id"`
+		Challenge   string `json:"challenge"`
+		ExpiresAt   string `json:"expires_at"`
+		Difficulty  int    `json:"difficulty"`
+	}
+	resp := post(t, base+"/tasks/play/accept", "", "", `{"name":"late","model":"m","capabilities":["http"],"campaign":"challenge-play-w1"}`)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&acc))
+	exp, err := time.Parse(time.RFC3339, acc.ExpiresAt)
+	require.NoError(t, err)
+	assert.False(t, time.Now().Before(exp), "expires_at %s has come", acc.ExpiresAt)
+	ver := post(t, base+"/agents/verify", "", "", `{"agent_id":"`+acc.AgentID+`","challenge_id":"`+acc.ChallengeID+`","solution":"`+solvePoW(acc.Challenge, acc.Difficulty)+`"}`)
+	var refusal struct {
+		Code string `json:"code"`
+	}
+	require.NoError(t, json.NewDecoder(ver.Body).Decode(&refusal))
+	assert.Equal(t, http.StatusUnprocessableEntity, ver.StatusCode)
+	assert.Equal(t, "challenge_expired", refusal.Code)
+	assert.Contains(t, logs.String(), "fault injected: IYRA-PROOF-EXPIRY challenge_expired 422 POST /api/v5/tasks/play/accept")
+}
+
+// TestBountyRotationReachesMCPAgents: the rotation meets a tool call that
+// stands for a round-bound endpoint too (one engine behind both
+// surfaces), and a live run over --transport mcp meets it as a skip.
+func TestBountyRotationReachesMCPAgents(t *testing.T) {
+	b, _ := protocols.Lookup("bounty")
+	var logs bytes.Buffer
+	base := serveFaulted(t, []*suite.Protocol{b}, 0.3, &logs)
+	code, out, errOut := run("run", "--target", base, "--protocol", "bounty", "--transport", "mcp", "--seed", "3", "--checks", "2", "--cases", t.TempDir())
+	assert.Equal(t, 0, code, "%s\n%s", tail(out), errOut)
+	assert.NotContains(t, out, "... FAIL")
+	assert.Contains(t, logs.String(), "fault injected: BOUNTY-STALE-410 round_rotated 410 POST /bounty/mcp")
 }

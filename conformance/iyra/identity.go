@@ -51,13 +51,42 @@ func (c *client) accept(ctx context.Context) (*driver.Response, error) {
 	return c.do(ctx, driver.Request{Method: http.MethodPost, Path: "/tasks/play/accept", JSON: acceptBody()})
 }
 
-// mustAccept accepts and requires a complete answer.
+// mustAccept accepts and requires a complete answer whose challenge is
+// still alive: a challenge that arrives at or past its expires_at cannot
+// be used (IYRA-PROOF-EXPIRY; serve --faults issues such ones), so the
+// runner accepts again, up to acceptTries times, then skips.
 func (c *client) mustAccept(ctx context.Context) (*acceptance, error) {
-	resp, err := c.accept(ctx)
-	if err != nil {
-		return nil, err
+	for try := 1; ; try++ {
+		resp, err := c.accept(ctx)
+		if err != nil {
+			return nil, err
+		}
+		a, err := acceptanceOf("IYRA-ACCEPT-FIELDS", resp)
+		if err != nil || !c.expiredOnArrival(a) {
+			return a, err
+		}
+		if try == acceptTries {
+			return nil, verdict.Skipf("%d acceptances in a row carried a challenge already past its expires_at (%s): no proof can be verified in time", try, a.ExpiresAt)
+		}
 	}
-	return acceptanceOf("IYRA-ACCEPT-FIELDS", resp)
+}
+
+// acceptTries bounds the acceptances mustAccept spends on challenges that
+// expire on arrival.
+const acceptTries = 3
+
+// expiredOnArrival reports whether a's challenge is already at or past its
+// expires_at by the run's clock (the embedded reference's, when it has one).
+func (c *client) expiredOnArrival(a *acceptance) bool {
+	exp, err := time.Parse(time.RFC3339, a.ExpiresAt)
+	if err != nil {
+		return false
+	}
+	now := time.Now()
+	if c.env.Clock != nil {
+		now = c.env.Clock.Now()
+	}
+	return !now.Before(exp)
 }
 
 // acceptanceOf reads a 2xx acceptance carrying every field the contract

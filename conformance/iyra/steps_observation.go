@@ -125,6 +125,10 @@ func (w *world) playsVariant(v string) error {
 	if err := w.NeedLast(); err != nil {
 		return err
 	}
+	if w.Last.Status == http.StatusTooManyRequests || w.Last.Status >= 500 {
+		// the creation was not judged: the target could not serve it now
+		return verdict.Errorf("the target refused the creation with %d (rate limit or outage): %s", w.Last.Status, clip(w.Last.Body))
+	}
 	if w.Last.Status/100 != 2 {
 		return verdict.Failf("IYRA-VARIANTS", "a session of variant "+v, w.Last.Status, "%s", clip(w.Last.Body))
 	}

@@ -176,7 +176,25 @@ func (w *world) send(ctx context.Context, body map[string]any) error {
 	}
 	w.Last, w.body = resp, map[string]any{}
 	_ = json.Unmarshal(resp.Body, &w.body)
+	if body["challenge_id"] == w.p.cid && w.body["code"] == "stale_round" {
+		return w.rotatedUnder(ctx)
+	}
 	return nil
+}
+
+// rotatedUnder turns a stale_round answer to an exchange naming the round
+// the runner read as live into a skip when the platform's registry shows
+// the round moved on: the round may rotate between a board read and a
+// pull ("challenge_id is not the live round"), and serve --faults brings
+// exactly that about. If the registry still names the round, the answer
+// is left for the check to judge.
+func (w *world) rotatedUnder(ctx context.Context) error {
+	was := w.p.cid
+	if err := w.p.live(ctx); err != nil || w.p.cid == was {
+		w.p.cid = was
+		return nil
+	}
+	return verdict.Skipf("the round rotated under the check: the exchange named %s, now %s is live (SX-STALE)", was, w.p.cid)
 }
 
 func (w *world) pull(ctx context.Context, requester string, share int, cid, proto string) error {

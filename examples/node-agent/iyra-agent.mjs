@@ -30,16 +30,24 @@ async function call(method, path, { key, body, headers = {} } = {}) {
 // waitHint is how long a 429 asks to wait, in milliseconds.
 const waitHint = (r) => 1000 * Math.max(r.json.retry_after_seconds ?? 0, r.retryAfter, 1);
 
+// register accepts, proves and verifies; a challenge that expired before
+// its proof arrived (422 challenge_expired, or expires_at already past)
+// is simply accepted again.
 async function register() {
-  const acc = await call("POST", "/tasks/play/accept", {
-    body: { name: rude ? "rude-node" : "polite-node", model: "node-example", capabilities: ["http"], campaign: "challenge-play-w1" },
-  });
-  const { agent_id, challenge_id, challenge, difficulty } = acc.json;
-  const zeros = "0".repeat(difficulty);
-  let n = 0;
-  while (!createHash("sha256").update(challenge + n).digest("hex").startsWith(zeros)) n++;
-  const ver = await call("POST", "/agents/verify", { body: { agent_id, challenge_id, solution: String(n) } });
-  return ver.json.api_key;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const acc = await call("POST", "/tasks/play/accept", {
+      body: { name: rude ? "rude-node" : "polite-node", model: "node-example", capabilities: ["http"], campaign: "challenge-play-w1" },
+    });
+    const { agent_id, challenge_id, challenge, difficulty, expires_at } = acc.json;
+    if (Date.parse(expires_at) <= Date.now()) continue; // expired on arrival: no proof can make it
+    const zeros = "0".repeat(difficulty);
+    let n = 0;
+    while (!createHash("sha256").update(challenge + n).digest("hex").startsWith(zeros)) n++;
+    const ver = await call("POST", "/agents/verify", { body: { agent_id, challenge_id, solution: String(n) } });
+    if (ver.json.api_key) return ver.json.api_key;
+    if (ver.json.code !== "challenge_expired") throw new Error(`verification refused: ${ver.status} ${JSON.stringify(ver.json)}`);
+  }
+  throw new Error("every challenge expired before its proof arrived");
 }
 
 // createSession creates one session, retrying a refused creation.

@@ -49,12 +49,25 @@ type Finding struct {
 	Request  string    `json:"request"`
 	At       time.Time `json:"at"`
 	Detail   string    `json:"detail"`
+	// Status, Query and Body show the offending request and its answer,
+	// every secret redacted (Exchange.redact).
+	Status int    `json:"status"`
+	Query  string `json:"query,omitempty"`
+	Body   string `json:"body,omitempty"`
 }
 
 // Watcher knows one contract's rules for agents; it sees every exchange of
 // its protocol in order and returns what the exchange broke.
 type Watcher interface {
 	Watch(ex *Exchange) []Finding
+}
+
+// Namer is a Watcher whose contract names agents in the requests rather
+// than by a key (the bounty's agent_id): AgentOf returns the agent an
+// exchange speaks for, "" when it names none (the exchange then keeps the
+// key's digest, or "anonymous").
+type Namer interface {
+	AgentOf(ex *Exchange) string
 }
 
 // Auditor collects the findings of every protocol's watcher, per agent.
@@ -86,12 +99,20 @@ func (a *Auditor) Wrap(h http.Handler, protocol, base string, w Watcher) http.Ha
 	base = strings.TrimSuffix(base, "/")
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		ex := a.capture(r, base)
+		if n, ok := w.(Namer); ok && ex.Key == "" {
+			if id := n.AgentOf(ex); id != "" {
+				ex.Agent = id
+			}
+		}
 		rec := &recorder{ResponseWriter: rw, status: http.StatusOK, max: a.maxBody}
 		h.ServeHTTP(rec, r)
 		ex.Status, ex.RespHeader, ex.RespBody, ex.At = rec.status, rw.Header().Clone(), rec.body.Bytes(), a.now()
 		order.Lock()
 		found := w.Watch(ex)
 		order.Unlock()
+		for i := range found {
+			found[i] = ex.redact(found[i])
+		}
 		a.record(protocol, ex.Agent, found)
 	})
 }

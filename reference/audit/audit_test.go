@@ -54,3 +54,30 @@ func TestAuditorSeesTheExchangeAndNamesTheAgentWithoutItsKey(t *testing.T) {
 		t.Fatal("agent names must tell keys apart and name the keyless")
 	}
 }
+
+// TestFindingsShowTheRequestWithSecretsRedacted: a finding carries the
+// offending request's status, query and body, with the agent's key and
+// every credential-named value masked, and identifiers left alone.
+func TestFindingsShowTheRequestWithSecretsRedacted(t *testing.T) {
+	server := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusConflict) })
+	a, watch := audit.New(nil), &seen{}
+	h := a.Wrap(server, "x", "/base", watch)
+	req := httptest.NewRequest(http.MethodPost, "/base/p?api_key=aa_leaked1&page=2&k=secret-key-123",
+		strings.NewReader(`{"agent_id":"agent-1","agent_secret":"sk-abc","nested":{"access_token":"t0k"},"note":"secret-key-123","idempotency_key":"idem-1"}`))
+	req.Header.Set("Authorization", "Bearer secret-key-123")
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	f := a.Agents()[0].Findings[0]
+	for _, leak := range []string{"aa_leaked1", "sk-abc", "t0k", "secret-key-123"} {
+		if strings.Contains(f.Query+f.Body, leak) {
+			t.Errorf("%q shown: %q %q", leak, f.Query, f.Body)
+		}
+	}
+	for _, kept := range []string{"agent-1", "idem-1", "page=2"} {
+		if !strings.Contains(f.Query+f.Body, kept) {
+			t.Errorf("%q lost: %q %q", kept, f.Query, f.Body)
+		}
+	}
+	if f.Status != http.StatusConflict {
+		t.Errorf("status %d", f.Status)
+	}
+}

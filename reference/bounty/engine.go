@@ -48,6 +48,8 @@ type Agent struct {
 	PlayedRounds    map[int]bool
 	Earned          int
 	Strikes         int
+	// House marks the operator's reference agents (HouseWin).
+	House bool
 }
 
 // Round is one challenge: its key, puzzles, shares and who solved what.

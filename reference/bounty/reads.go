@@ -135,7 +135,7 @@ func reputation(a *Agent) int {
 
 func standing(a *Agent) Standing {
 	return Standing{AgentID: a.ID, Name: a.Name, PlayEarned: a.Earned, RoundsWon: a.RoundsWon,
-		AcceptedSolves: a.AcceptedSolves, RoundsPlayed: len(a.PlayedRounds), Reputation: reputation(a)}
+		AcceptedSolves: a.AcceptedSolves, RoundsPlayed: len(a.PlayedRounds), Reputation: reputation(a), House: a.House}
 }
 
 // Leaderboard ranks by PLAY earned, then rounds won, then accepted solves
@@ -179,7 +179,7 @@ func (e *Engine) Profile(id string) (map[string]any, *Error) {
 func (e *Engine) profile(a *Agent) map[string]any {
 	s := standing(a)
 	out := map[string]any{"agent_id": a.ID, "name": a.Name, "contact": a.Contact, "notify_set": a.NotifyURL != "",
-		"self_declared": []string{"name", "contact", "notify_url"}, "house": false,
+		"self_declared": []string{"name", "contact", "notify_url"}, "house": a.House,
 		"registered_round": a.RegisteredRound, "rounds_won": s.RoundsWon, "accepted_solves": s.AcceptedSolves,
 		"rounds_played": s.RoundsPlayed, "operator_strikes": a.Strikes, "play_earned": s.PlayEarned, "reputation": s.Reputation}
 	if e.broken("BOUNTY-REG-SECRET") {

@@ -4,12 +4,16 @@
 // lists its documented faults (rule ID, status, code, headers, where they
 // apply); Wrap puts them in front of the server, draws deterministically
 // from the seed whether a request meets one, and logs each injection with
-// the rule it exercises. An injected fault changes nothing behind it: the
-// request never reaches the server.
+// the rule it exercises. An answered fault changes nothing behind it: the
+// request never reaches the server. A fault that acts Through the server
+// (a round that rotates mid-play, a challenge that expires at once) marks
+// the request instead, and the server brings the documented condition
+// about and answers as documented, so state and answer agree.
 package faults
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"log"
 	"math/rand/v2"
@@ -34,7 +38,28 @@ type Fault struct {
 	// below the protocol's base path, and the body (peeked, not consumed).
 	Applies func(method, path string, body []byte) bool
 	// Answer writes the documented answer (headers, status, body) at now.
+	// It is nil for a fault that acts Through the server.
 	Answer func(w http.ResponseWriter, now time.Time)
+	// Through passes the request on to the server marked with the fault's
+	// Name (see Injected): the server itself brings the documented
+	// condition about, and its ordinary answer is the fault's.
+	Through bool
+}
+
+// injectedKey marks a request a Through fault was drawn for.
+type injectedKey struct{}
+
+// Injected reports whether a Through fault named name was drawn for the
+// request whose context is ctx.
+func Injected(ctx context.Context, name string) bool {
+	got, _ := ctx.Value(injectedKey{}).(string)
+	return got != "" && got == name
+}
+
+// WithInjected marks ctx as carrying the Through fault name; servers' tests
+// use it to bring a condition about without an injector.
+func WithInjected(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, injectedKey{}, name)
 }
 
 // Options tune an injector.
@@ -88,6 +113,10 @@ func (in *injector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.o.Log != nil {
 		in.o.Log.Printf("fault injected: %s %s %d %s %s (%s)", f.Rule, f.Name, f.Status, r.Method, r.URL.Path, f.Doc)
+	}
+	if f.Through {
+		in.next.ServeHTTP(w, r.WithContext(WithInjected(r.Context(), f.Name)))
+		return
 	}
 	f.Answer(w, in.o.Now())
 }

@@ -110,3 +110,25 @@ func contains(a []int, v int) bool {
 	}
 	return false
 }
+
+// TestThroughFaultsReachTheServerMarked: a Through fault answers nothing
+// itself; the server gets the request, body intact, marked with the
+// fault's name, and only when the fault was drawn.
+func TestThroughFaultsReachTheServerMarked(t *testing.T) {
+	rotate := faults.Fault{Name: "rotated", Rule: "X-ROTATE", Status: 410, Through: true,
+		Applies: func(method, path string, _ []byte) bool { return path == "/w" }}
+	marked := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if faults.Injected(r.Context(), "rotated") {
+			w.WriteHeader(410)
+			return
+		}
+		echo.ServeHTTP(w, r)
+	})
+	h := faults.Wrap(marked, []faults.Fault{rotate}, faults.Options{Rate: 1, Seed: 1, Base: "/base"})
+	if got := statuses(h, 2, "/w", "{}"); !equal(got, []int{410, 410}) {
+		t.Errorf("drawn: %v", got)
+	}
+	if got := statuses(h, 2, "/other", "{}"); !equal(got, []int{200, 200}) {
+		t.Errorf("not drawn: %v", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentgames/conformance/reference/bounty"
 	"github.com/agentgames/conformance/reference/bounty/server/mcpserver"
+	"github.com/agentgames/conformance/reference/faults"
 	"github.com/agentgames/conformance/reference/httplog"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
@@ -44,6 +45,9 @@ func NewServer(e *bounty.Engine) *Server {
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.URL.Path = strings.TrimPrefix(r.URL.Path, BasePath)
+	if faults.Injected(r.Context(), RoundRotated) {
+		s.Engine.HouseWin() // serve --faults: another coalition won the round under this request
+	}
 	s.mux.ServeHTTP(w, r)
 }
 

@@ -13,12 +13,42 @@ import (
 // wait: short, so an agent that honours it loses little time.
 const rateLimitSeconds = 1
 
-// Faults are the failures the contract documents around writes, which
-// reference/faults injects on demand: a 429 carrying both retry hints
-// (IYRA-RATE-LIMIT) and a 5xx, after which the agent must read the
-// authoritative state before acting again (IYRA-RECOVERY-READ).
+// AnswerLost names the fault that applies an action and loses its answer;
+// the action handler brings it about.
+const AnswerLost = "answer_lost"
+
+// ChallengeExpired names the fault that issues a challenge already past
+// its expires_at; the acceptance handler brings it about.
+const ChallengeExpired = "challenge_expired"
+
+// Faults are the failures the contract documents, which reference/faults
+// injects on demand: a 429 carrying both retry hints (IYRA-RATE-LIMIT), a
+// 5xx, after which the agent must read the authoritative state before
+// acting again (IYRA-RECOVERY-READ), and an expired challenge: the
+// contract tells an agent to "use challenge, difficulty and expires_at
+// returned by acceptance", so the fault acts through the server, which
+// issues a challenge whose expires_at is the moment of acceptance; the
+// proof then meets the reference's 422 challenge_expired
+// (IYRA-PROOF-EXPIRY) and the agent must accept again. And a stale
+// revision as an agent meets one: its action is applied but the answer
+// lost (502, one of the "5xx" the recovery rule lists), so the revision it
+// sent is no longer the latest, and replaying the write blindly meets the
+// reference's 409 stale_revision (IYRA-REVISION-STALE); reading the state
+// shows the new revision and the applied action.
 func Faults() []faults.Fault {
 	return []faults.Fault{
+		{
+			Name: AnswerLost, Rule: "IYRA-REVISION-STALE", Status: http.StatusBadGateway, Through: true,
+			Doc:     "Read authoritative state and revision after an uncertain or rejected action (applied, answer lost: a replay meets 409 stale_revision)",
+			Applies: isAction,
+		},
+		{
+			Name: ChallengeExpired, Rule: "IYRA-PROOF-EXPIRY", Status: http.StatusUnprocessableEntity, Through: true,
+			Doc: "use challenge, difficulty and expires_at returned by acceptance (a challenge that expires on arrival)",
+			Applies: func(method, path string, _ []byte) bool {
+				return method == http.MethodPost && path == "/tasks/play/accept"
+			},
+		},
 		{
 			Name: "rate_limited", Rule: "IYRA-RATE-LIMIT", Status: http.StatusTooManyRequests,
 			Doc:     "Respect retry_after_seconds or retry_at.",

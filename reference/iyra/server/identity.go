@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentgames/conformance/reference/faults"
 	"github.com/agentgames/conformance/reference/iyra/proof"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
@@ -29,7 +30,7 @@ type acceptResponse struct {
 }
 
 // accept registers a new agent and issues its proof-of-work challenge.
-func (s *Server) accept(_ *http.Request, body []byte) reply {
+func (s *Server) accept(r *http.Request, body []byte) reply {
 	var req acceptRequest
 	if err := decodeObject(body, &req); err != nil {
 		return fail(http.StatusBadRequest, "malformed_json", "body must be a JSON object {name, model, capabilities, campaign}: "+err.Error())
@@ -45,6 +46,9 @@ func (s *Server) accept(_ *http.Request, body []byte) reply {
 	c := &challenge{
 		id: "chl_" + s.token(12), agentID: a.id, value: s.token(16),
 		difficulty: s.opts.Difficulty, expires: s.opts.Now().Add(s.opts.ChallengeTTL).UTC(),
+	}
+	if faults.Injected(r.Context(), ChallengeExpired) {
+		c.expires = s.opts.Now().UTC().Truncate(time.Second) // serve --faults: expired on arrival (IYRA-PROOF-EXPIRY)
 	}
 	s.chals[c.id] = c
 	s.sweepAccepts(s.opts.Now())

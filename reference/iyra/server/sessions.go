@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/agentgames/conformance/reference/faults"
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
@@ -265,6 +266,11 @@ func (s *Server) act(r *http.Request, body []byte) reply {
 	if rej != nil {
 		rev := ss.game.Revision()
 		return reply{status: kindStatus(rej.Kind), body: apiError{Code: rej.Code, Message: rej.Message, Revision: &rev}}
+	}
+	if faults.Injected(r.Context(), AnswerLost) {
+		// serve --faults: the action is applied but its answer lost, so the
+		// revision it was sent with is stale now (IYRA-REVISION-STALE).
+		return fail(http.StatusBadGateway, "bad_gateway", "the action's answer was lost; read the session state and revision before acting again")
 	}
 	return reply{status: http.StatusOK, body: s.sessionBody(ss)}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentgames/conformance/reference/bounty"
 	bountyserver "github.com/agentgames/conformance/reference/bounty/server"
+	"github.com/agentgames/conformance/reference/faults"
 	"github.com/agentgames/conformance/reference/httplog"
 	sx "github.com/agentgames/conformance/reference/shareexchange"
 	"github.com/agentgames/conformance/reference/skeleton"
@@ -39,6 +40,9 @@ func NewBroken(cfg skeleton.Config, rules ...string) http.Handler {
 		if strings.HasPrefix(r.URL.Path, BasePath+PlatformPath+"/") {
 			platform.ServeHTTP(w, r)
 			return
+		}
+		if faults.Injected(r.Context(), bountyserver.RoundRotated) {
+			e.HouseWin() // serve --faults: the round rotates under this exchange
 		}
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = "/" + strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, BasePath), "/")
