@@ -231,37 +231,33 @@ func str(v any) string {
 	return s
 }
 
+// brokenCases are the first broken targets, the audit's among them (B1..B18).
+var brokenCases = tamperTable("broken targets", func() []harness.Case {
+	return []harness.Case{
+		{Name: "wrong archive effect", Rule: "IYRA-SITE-EFFECTS", Target: withRules(func(r *riyra.Rules) { r.Effects[riyra.Archive] = riyra.Effect{Evidence: 2, Signal: 2} })},
+		{Name: "missing trust gate", Rule: "IYRA-ALLY-TRUST", Target: withRules(func(r *riyra.Rules) { r.AllyMinTrust = 0 })},
+		{Name: "ten-step budget", Rule: "IYRA-BUDGET", Target: withRules(func(r *riyra.Rules) { r.MaxSteps = 10 })},
+		{Name: "accepts stale revisions", Rule: "IYRA-REVISION-STALE", Target: acceptsStale{server.New(server.Options{Seed: 3})}},
+		{Name: "truth in public state", Rule: "IYRA-VISIBILITY", Target: rewrites{server.New(server.Options{Seed: 3}), leakTruth}},
+		{Name: "field notes in the epilogue", Rule: "IYRA-VISIBILITY", Target: rewrites{server.New(server.Options{Seed: 3}), leakNotesInEpilogue}},
+		{Name: "Idempotency-Key bound to nothing (B1)", Rule: "IYRA-SESSION-KEY-REUSE", Target: keyIgnoresRequest()},
+		{Name: "replay misreports the run (B2)", Rule: "IYRA-REPLAY-FAITHFUL", Target: replayLies()},
+		{Name: "score never the evidence (B7)", Rule: "IYRA-SCORE", Target: answerField("score", 0, func(map[string]any) bool { return true })},
+		{Name: "withdrawal reported a failure (B8)", Rule: "IYRA-OUTCOME", Target: answerField("outcome", "failure", func(m map[string]any) bool { return m["outcome"] == "draw" })},
+		{Name: "api_key echoed in the assignment (B13)", Rule: "IYRA-KEY-ONCE", Target: keyInAssignment()},
+		{Name: "sessions need no credentials (B14)", Rule: "IYRA-AUTH-BEARER", Target: sessionsWithoutAuth()},
+		{Name: "proof checked one zero short (B15)", Rule: "IYRA-PROOF-POW", Target: weakerProof()},
+		{Name: "no fallback session path (B17)", Rule: "IYRA-RECOVERY-FALLBACK-PATH", Target: noFallbackPath()},
+		{Name: "a next step that writes (B18)", Rule: "IYRA-NEXT-STEPS-READ-ONLY", Target: nextStepWrites()},
+	}
+})
+
 // TestBrokenTargetsAreCaught runs the checks of each broken rule (only
 // those, through the shared harness) against a deliberately broken target
 // over HTTP and requires exit code 1 with that rule failed (the property
 // has its own test below).
 func TestBrokenTargetsAreCaught(t *testing.T) {
-	cases := []struct {
-		name    string
-		handler http.Handler
-		rule    string
-	}{
-		{"wrong archive effect", withRules(func(r *riyra.Rules) { r.Effects[riyra.Archive] = riyra.Effect{Evidence: 2, Signal: 2} }), "IYRA-SITE-EFFECTS"},
-		{"missing trust gate", withRules(func(r *riyra.Rules) { r.AllyMinTrust = 0 }), "IYRA-ALLY-TRUST"},
-		{"ten-step budget", withRules(func(r *riyra.Rules) { r.MaxSteps = 10 }), "IYRA-BUDGET"},
-		{"accepts stale revisions", acceptsStale{server.New(server.Options{Seed: 3})}, "IYRA-REVISION-STALE"},
-		{"truth in public state", rewrites{server.New(server.Options{Seed: 3}), leakTruth}, "IYRA-VISIBILITY"},
-		{"field notes in the epilogue", rewrites{server.New(server.Options{Seed: 3}), leakNotesInEpilogue}, "IYRA-VISIBILITY"},
-		{"Idempotency-Key bound to nothing (B1)", keyIgnoresRequest(), "IYRA-SESSION-KEY-REUSE"},
-		{"replay misreports the run (B2)", replayLies(), "IYRA-REPLAY-FAITHFUL"},
-		{"score never the evidence (B7)", answerField("score", 0, func(map[string]any) bool { return true }), "IYRA-SCORE"},
-		{"withdrawal reported a failure (B8)", answerField("outcome", "failure", func(m map[string]any) bool { return m["outcome"] == "draw" }), "IYRA-OUTCOME"},
-		{"api_key echoed in the assignment (B13)", keyInAssignment(), "IYRA-KEY-ONCE"},
-		{"sessions need no credentials (B14)", sessionsWithoutAuth(), "IYRA-AUTH-BEARER"},
-		{"proof checked one zero short (B15)", weakerProof(), "IYRA-PROOF-POW"},
-		{"no fallback session path (B17)", noFallbackPath(), "IYRA-RECOVERY-FALLBACK-PATH"},
-		{"a next step that writes (B18)", nextStepWrites(), "IYRA-NEXT-STEPS-READ-ONLY"},
-	}
-	var tampers []harness.Case
-	for _, c := range cases {
-		tampers = append(tampers, harness.Case{Name: c.name, Rule: c.rule, Target: c.handler})
-	}
-	harness.Test(t, iyra.Protocol(), tampers)
+	harness.Test(t, iyra.Protocol(), brokenCases())
 }
 
 // TestHealthyTargetOverHTTPPasses runs the same suite over HTTP against an

@@ -69,24 +69,19 @@ func rulesServer(edit func(*riyra.Rules)) http.Handler {
 // by the variant-free boundary scenarios, whatever claim their records
 // corroborate (issues 8 and 14: evidence 4, signal 3).
 func TestThresholdsOffByOneAreCaught(t *testing.T) {
-	cases := []struct {
-		name string
-		edit func(*riyra.Rules)
-		rule string
-	}{
-		{"a verified broadcast needs evidence 5", func(r *riyra.Rules) { r.MinEvidence = 5 }, "IYRA-ENDING-SUCCESS"},
-		{"a verified broadcast needs signal 4", func(r *riyra.Rules) { r.MinSignal = 4 }, "IYRA-ENDING-SUCCESS"},
-		{"a verified broadcast needs evidence 3 only", func(r *riyra.Rules) { r.MinEvidence = 3 }, "IYRA-ENDING-UNVERIFIED"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rep := runLive(t, rulesServer(c.edit), -1, "IYRA-ENDING-SUCCESS", "IYRA-ENDING-UNVERIFIED")
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("%s did not fail (exit %d): %v", c.rule, rep.ExitCode(), failures(rep))
-			}
-		})
-	}
+	harness.Test(t, iyra.Protocol(), thresholdCases())
 }
+
+// thresholdCases move a success threshold by one; each runs both ending
+// rules' checks and must fail the one it breaks.
+var thresholdCases = tamperTable("thresholds off by one", func() []harness.Case {
+	both := []string{"IYRA-ENDING-SUCCESS", "IYRA-ENDING-UNVERIFIED"}
+	return []harness.Case{
+		{Name: "a verified broadcast needs evidence 5", Rule: "IYRA-ENDING-SUCCESS", Rules: both, Target: rulesServer(func(r *riyra.Rules) { r.MinEvidence = 5 })},
+		{Name: "a verified broadcast needs signal 4", Rule: "IYRA-ENDING-SUCCESS", Rules: both, Target: rulesServer(func(r *riyra.Rules) { r.MinSignal = 4 })},
+		{Name: "a verified broadcast needs evidence 3 only", Rule: "IYRA-ENDING-UNVERIFIED", Rules: both, Target: rulesServer(func(r *riyra.Rules) { r.MinEvidence = 3 })},
+	}
+})
 
 // sessionsWithoutKey creates sessions whatever credentials come with the
 // request: it hands a creation to the reference with the last key it saw
@@ -115,11 +110,12 @@ func sessionsWithoutKey() http.Handler {
 // A target creating sessions without a valid key fails IYRA-AUTH-BEARER
 // (audit probe M14).
 func TestSessionCreationWithoutKeyIsCaught(t *testing.T) {
-	rep := runLive(t, sessionsWithoutKey(), -1, "IYRA-AUTH-BEARER")
-	if rep.ExitCode() != 1 || !rep.Failed("IYRA-AUTH-BEARER") {
-		t.Errorf("IYRA-AUTH-BEARER did not fail (exit %d): %v", rep.ExitCode(), failures(rep))
-	}
+	harness.Test(t, iyra.Protocol(), keylessCases())
 }
+
+var keylessCases = tamperTable("sessions without a key", func() []harness.Case {
+	return []harness.Case{{Name: "sessions created without a valid key (M14)", Rule: "IYRA-AUTH-BEARER", Target: sessionsWithoutKey()}}
+})
 
 // labels are the variant's collected_sources entries: labels, not site ids.
 var labels = map[string]string{"archive": "archive records", "harbor": "harbor testimony", "spire": "spire checksums"}
@@ -317,10 +313,14 @@ func changeNeedsTwoEvidence() http.Handler {
 // The MUST rules this branch added or raised fail live on a target that
 // breaks them, through the kit's tamper harness.
 func TestNewMustRulesAreCaught(t *testing.T) {
-	harness.Test(t, iyra.Protocol(), []harness.Case{
+	harness.Test(t, iyra.Protocol(), newMustCases())
+}
+
+var newMustCases = tamperTable("new MUST rules", func() []harness.Case {
+	return []harness.Case{
 		{Name: "score at every ending", Rule: "IYRA-SCORE-UNVERIFIED", Target: scoreAtEveryEnding()},
 		{Name: "chapter stays inquiry", Rule: "IYRA-CHAPTER-LATEST", Target: chapterStaysInquiry()},
 		{Name: "no trust document", Rule: "IYRA-PUBLISHED-URLS", Target: noTrustDocument()},
 		{Name: "a claim change needs evidence 2", Rule: "IYRA-CLAIM-CHANGE", Target: changeNeedsTwoEvidence()},
-	})
-}
+	}
+})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	pp "github.com/agentgames/conformance/reference/phantompress/server"
 )
 
@@ -44,15 +45,21 @@ func firesEarly() http.Handler {
 	})
 }
 
+// endingCases end a run the wrong way: firing too early, and a won run
+// still shown active (the seed's PP-STATE-STATUS-ENDED).
+var endingCases = tamperTable("run endings", func() []harness.Case {
+	return []harness.Case{
+		{Name: "fired at trust 10", Rule: "PP-SETTLE-FIRED", Target: firesEarly()},
+		{Name: "a won run shown active", Rule: "PP-STATE-STATUS-ENDED", Target: renameEnded("victory", "active")},
+	}
+})
+
 // TestFiringAtTrustTenIsCaught: a server that fires at trust <= 10 fails
 // PP-SETTLE-FIRED (the scenario that leaves trust between 1 and 10), while
 // the reference passes the same checks.
 func TestFiringAtTrustTenIsCaught(t *testing.T) {
-	exit, failed, sum := runAgainst(t, firesEarly(), "PP-SETTLE-FIRED")
-	if exit != 1 || !failed("PP-SETTLE-FIRED") {
-		t.Fatalf("exit %d, PP-SETTLE-FIRED failed: %v\n%s", exit, failed("PP-SETTLE-FIRED"), sum)
-	}
-	exit, _, sum = runAgainst(t, pp.New(suite.ReferenceConfig{Seed: 3}), "PP-SETTLE-FIRED")
+	harness.Test(t, Protocol, endingCases())
+	exit, _, sum := runAgainst(t, pp.New(suite.ReferenceConfig{Seed: 3}), "PP-SETTLE-FIRED")
 	if exit != 0 {
 		t.Fatalf("the reference: exit %d\n%s", exit, sum)
 	}
@@ -98,11 +105,12 @@ func losesUpdates() http.Handler {
 // two of them 200 for one spent turn fail PP-ERR-409-CONCURRENT on a live
 // target (no @control needed).
 func TestLostConcurrentUpdateIsCaught(t *testing.T) {
-	exit, failed, sum := runAgainst(t, losesUpdates(), "PP-ERR-409-CONCURRENT")
-	if exit != 1 || !failed("PP-ERR-409-CONCURRENT") {
-		t.Fatalf("exit %d, PP-ERR-409-CONCURRENT failed: %v\n%s", exit, failed("PP-ERR-409-CONCURRENT"), sum)
-	}
+	harness.Test(t, Protocol, concurrencyCases())
 }
+
+var concurrencyCases = tamperTable("lost concurrent update", func() []harness.Case {
+	return []harness.Case{{Name: "two answers for one spent turn", Rule: "PP-ERR-409-CONCURRENT", Target: losesUpdates()}}
+})
 
 // renameEnded rewrites an ended status of every action answer: from is the
 // reference's name, to the broken server's.
@@ -114,15 +122,11 @@ func renameEnded(from, to string) http.Handler {
 	})
 }
 
-// TestEndedStatus: a won run still shown "active" fails the seed's
-// PP-STATE-STATUS-ENDED; a fired run named "ended" instead of the kit's
+// TestEndedStatus: (a won run still shown "active" fails the seed's
+// PP-STATE-STATUS-ENDED in endingCases) a fired run named "ended" instead of the kit's
 // "fired" only warns (PP-STATE-VIEW is the kit's choice).
 func TestEndedStatus(t *testing.T) {
-	exit, failed, sum := runAgainst(t, renameEnded("victory", "active"), "PP-STATE-STATUS-ENDED")
-	if exit != 1 || !failed("PP-STATE-STATUS-ENDED") {
-		t.Fatalf("victory shown active: exit %d\n%s", exit, sum)
-	}
-	exit, failed, sum = runAgainst(t, renameEnded("fired", "ended"), "PP-STATE-STATUS-ENDED", "PP-SETTLE-FIRED")
+	exit, failed, sum := runAgainst(t, renameEnded("fired", "ended"), "PP-STATE-STATUS-ENDED", "PP-SETTLE-FIRED")
 	if exit != 0 || failed("PP-SETTLE-FIRED") || !strings.Contains(sum, "PP-STATE-VIEW") {
 		t.Fatalf("fired named ended: exit %d, want 0 with a PP-STATE-VIEW warning\n%s", exit, sum)
 	}

@@ -106,6 +106,11 @@ func TestLiveTargetOfTheReferencePasses(t *testing.T) {
 }
 
 func TestBrokenTargets(t *testing.T) {
+	harness.Test(t, Protocol, brokenCases())
+}
+
+// brokenCases are the first broken targets: each rewrites action answers.
+var brokenCases = tamperTable("broken targets", func() []harness.Case {
 	cases := []struct {
 		name string
 		rule string
@@ -155,8 +160,8 @@ func TestBrokenTargets(t *testing.T) {
 	for _, c := range cases {
 		tampers = append(tampers, harness.Case{Name: c.name, Rule: c.rule, Target: breaker(c.m)})
 	}
-	harness.Test(t, Protocol, tampers)
-}
+	return tampers
+})
 
 // runID extracts the run ID of an action path.
 func runID(path string) string {
@@ -205,6 +210,11 @@ func hasEvent(body map[string]any, typ string) bool {
 // TestAuditedBrokenTargets keeps the independent audit's most important
 // broken servers: each must fail with the rule it breaks.
 func TestAuditedBrokenTargets(t *testing.T) {
+	harness.Test(t, Protocol, auditedCases())
+}
+
+// auditedCases are the independent audit's broken servers.
+var auditedCases = tamperTable("audited broken targets", func() []harness.Case {
 	cases := []struct {
 		name, rule string
 		h          http.Handler
@@ -254,8 +264,8 @@ func TestAuditedBrokenTargets(t *testing.T) {
 	for _, c := range cases {
 		tampers = append(tampers, harness.Case{Name: c.name, Rule: c.rule, Target: c.h})
 	}
-	harness.Test(t, Protocol, tampers)
-}
+	return tampers
+})
 
 // seededOnBoard ranks every seeded run on the leaderboard.
 func seededOnBoard() http.Handler {
@@ -297,6 +307,10 @@ func seededOnBoard() http.Handler {
 // reference whose quota day turns at midnight UTC (the audit's utcreset):
 // PP-QUOTA-RESET must fail, not error.
 func TestUTCResetIsAFailure(t *testing.T) {
-	harness.Test(t, Protocol, []harness.Case{{Name: "quota day turns at midnight UTC", Rule: "PP-QUOTA-RESET", Seed: 5,
-		Reference: func(cfg suite.ReferenceConfig) http.Handler { return pp.New(cfg, pp.WithQuotaDayIn(time.UTC)) }}})
+	harness.Test(t, Protocol, resetCases())
 }
+
+var resetCases = tamperTable("quota reset", func() []harness.Case {
+	return []harness.Case{{Name: "quota day turns at midnight UTC", Rule: "PP-QUOTA-RESET", Seed: 5,
+		Reference: func(cfg suite.ReferenceConfig) http.Handler { return pp.New(cfg, pp.WithQuotaDayIn(time.UTC)) }}}
+})

@@ -246,7 +246,11 @@ func ownerWritesUnchecked() http.Handler {
 // (issue 8: no masked failures; issue 14: no silent pass behind a REFERENCE
 // shape). Looking for free is caught now that every action's turn is MUST.
 func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
-	harness.Test(t, Protocol, []harness.Case{
+	harness.Test(t, Protocol, openShapeCases())
+}
+
+var openShapeCases = tamperTable("broken behind open shapes", func() []harness.Case {
+	return []harness.Case{
 		{Name: "publish takes no trust, settlement in another shape", Rule: "PP-SETTLE-TABLE", Target: publishKeepsTrust(),
 			Rules: []string{"PP-SETTLE-TABLE", "PP-SETTLE-FIRED", "PP-EVENTS"}},
 		{Name: "look spends no turn", Rule: "PP-ACTION-TURN", Target: lookCostsNoTurn()},
@@ -255,5 +259,5 @@ func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
 		{Name: "a missing run is 400 on every endpoint but the action", Rule: "PP-ERR-404", Target: missingRunsAre400()},
 		{Name: "a read needs 3 AP", Rule: "PP-AP-COST", Target: readNeedsThreeAP()},
 		{Name: "the log names the actions only", Rule: "PP-RUN-LOG-FULL", Target: logNamesActionsOnly()},
-	})
-}
+	}
+})

@@ -113,6 +113,10 @@ func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) err
 	case after.AP < 0:
 		return verdict.Failf("PP-AP-INSUFFICIENT", "AP >= 0", after.AP, "AP after %s %q", action, arg)
 	case !e.Publish && after.Trust != before.Trust:
+		if action == engine.ActPublish && r.OK && !e.OK {
+			// a publish the seed refuses was settled: the refusal's rule
+			return verdict.Failf(e.Rule, "ok:false, trust unchanged", fmt.Sprintf("ok:true, trust %d -> %d", before.Trust, after.Trust), "publish %q", arg)
+		}
 		return verdict.Failf("PP-ACTION-OK-FALSE", before.Trust, after.Trust, "trust changed outside publish")
 	case after.Trust > engine.TrustMax:
 		return verdict.Failf("PP-TRUST-INIT", "trust <= 100", after.Trust, "")
@@ -147,6 +151,9 @@ func (m *Model) checkPredicted(action, arg string, e Expect, r *actionResponse) 
 		return verdict.Failf(rule, before.Turn+e.Turns, after.Turn, "turn after %s %q", action, arg)
 	case !e.Publish && after.AP != before.AP-e.APCost:
 		rule := "PP-AP-COST"
+		if e.APCost == 0 {
+			rule = "PP-AP-ZERO" // look, answer, publish, status and comment cost none
+		}
 		if !e.OK {
 			rule = "PP-ACTION-OK-FALSE"
 		}

@@ -41,6 +41,11 @@ func dropsAction(action string) http.Handler {
 // interviews is caught, naming the full-log rule; one that records the
 // status action is caught naming PP-STATUS (not logged).
 func TestALogMissingAnActionFails(t *testing.T) {
+	harness.Test(t, Protocol, logCases())
+}
+
+// logCases are the broken logs of TestALogMissingAnActionFails.
+var logCases = tamperTable("run log", func() []harness.Case {
 	var cases []harness.Case
 	for _, action := range []string{"comment", "publish", "look", "interview"} {
 		cases = append(cases, harness.Case{Name: "the log leaves out every " + action, Rule: "PP-RUN-LOG-FULL", Target: dropsAction(action)})
@@ -49,8 +54,8 @@ func TestALogMissingAnActionFails(t *testing.T) {
 		Target: editLog(func(m map[string]any, entries []any) {
 			m["log"] = append(entries, map[string]any{"seq": len(entries) + 1, "action": "status", "ok": true})
 		})})
-	harness.Test(t, Protocol, cases)
-}
+	return cases
+})
 
 // renamedLog keeps every entry under other names: the list is "history",
 // each entry {n, kind, target, text}, and comments go to a "diary" list

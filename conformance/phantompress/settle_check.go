@@ -1,6 +1,7 @@
 package phantompress
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -50,17 +51,21 @@ func CheckCaseTable(cv engine.CaseView, ap int) error {
 // fields every target shows (checkPublishInvariants), then, where the target
 // reveals in the kit's event shape, the settlement table, the reveal and the
 // law over it, using only the target's own reveal as the truth. Every
-// problem found is kept; the most severe decides (judge).
+// problem found is kept; the most severe decides (judge). Where trust lands
+// off the table's values (PP-SETTLE-TABLE, which cannot say which line is
+// wrong) and the kit's settlement shows which rule a line breaks, that
+// rule is named instead (a ghost answer charged the wrong trust is
+// PP-SETTLE-GHOST).
 func (m *Model) checkPublish(r *actionResponse) error {
 	if err := m.checkPublishInvariants(r); err != nil {
+		if st := settlementOf(r); st != nil && failedRule(err) == "PP-SETTLE-TABLE" {
+			if exact := m.checkSettled(st, r); isMust(exact) && failedRule(exact) != "PP-SETTLE-TABLE" {
+				return exact
+			}
+		}
 		return err
 	}
-	var st *engine.Settlement
-	for _, ev := range r.Events {
-		if ev.Type == "published" && ev.Settlement != nil {
-			st = ev.Settlement
-		}
-	}
+	st := settlementOf(r)
 	if st == nil {
 		// The settlement's shape is the kit's choice: a target that reveals
 		// in another shape is held to the invariants above, and the exact
@@ -70,6 +75,27 @@ func (m *Model) checkPublish(r *actionResponse) error {
 		return nil
 	}
 	return judge(m.note, m.checkHidden(st.Reveal), m.checkReveal(st.Reveal), m.checkSettled(st, r))
+}
+
+// settlementOf is the settlement of a publish answer in the kit's event
+// shape, nil when it has none.
+func settlementOf(r *actionResponse) *engine.Settlement {
+	var st *engine.Settlement
+	for _, ev := range r.Events {
+		if ev.Type == "published" && ev.Settlement != nil {
+			st = ev.Settlement
+		}
+	}
+	return st
+}
+
+// failedRule is the rule a failure names, "" for another error.
+func failedRule(err error) string {
+	var f *verdict.Failure
+	if errors.As(err, &f) {
+		return f.RuleID
+	}
+	return ""
 }
 
 // checkSettled compares the target's settlement and the state after it with
@@ -138,14 +164,96 @@ func (m *Model) checkRevealedClaims(rv engine.Reveal) error {
 		if rv.Answers[q.ID] == want {
 			continue
 		}
-		if engine.Law(ownOrigins(src), q.Claim) == rv.Answers[q.ID] {
-			return verdict.Failf("PP-LAW-INDEPENDENCE", want, rv.Answers[q.ID],
-				"%s (claim %s): the target counts secondaries that share an origin as independent", q.ID, q.Claim)
+		if rule, why := diagnoseLaw(rv, src, q.Claim, rv.Answers[q.ID]); rule != "" {
+			return verdict.Failf(rule, want, rv.Answers[q.ID], "%s (claim %s): %s", q.ID, q.Claim, why)
 		}
 		return verdict.Failf(ruleOfBranch(engine.Branch(src, q.Claim)), want, rv.Answers[q.ID],
 			"%s (claim %s) over the revealed material", q.ID, q.Claim)
 	}
 	return nil
+}
+
+// diagnoseLaw names the clause of the law a wrong revealed answer breaks
+// when one reading explains it better than the branch the claim falls in:
+// secondaries of one origin counted as independent (this claim), a
+// testimony not counted or a secondary kind counted as an official record
+// (every answer of the case), or a fabrication taken as backing (this
+// claim). It returns "" when none does.
+func diagnoseLaw(rv engine.Reveal, src []engine.Source, claim string, got engine.Verdict) (rule, why string) {
+	if engine.Law(ownOrigins(src), claim) == got {
+		return "PP-LAW-INDEPENDENCE", "the target counts secondaries that share an origin as independent"
+	}
+	if explainsCase(rv, withoutKind(src, engine.KindTestimony)) {
+		return "PP-LAW-TESTIMONY", "every revealed answer is the law's without the testimonies"
+	}
+	for _, kind := range []string{engine.KindArticle, engine.KindMemo, engine.KindLetter, engine.KindDiary} {
+		// a kind read as official must decide some claim the law leaves
+		// open: a case that only loses verdicts is the branch's failure
+		if decidesOpenClaim(rv, src) && explainsCase(rv, asOfficial(src, kind)) {
+			return "PP-LAW-DOC-KINDS", "every revealed answer is the law's with a " + kind + " read as an official record"
+		}
+	}
+	if fabricatedOnly(weigh(rv, claim), rv) {
+		return "PP-LAW-FABRICATED", "only fabricated documents back the claim"
+	}
+	return "", ""
+}
+
+// decidesOpenClaim reports whether the case reveals 真 or 偽 for a claim
+// the law over src leaves 裏取り不能.
+func decidesOpenClaim(rv engine.Reveal, src []engine.Source) bool {
+	for _, q := range rv.Questions {
+		if got := rv.Answers[q.ID]; got != engine.Unverifiable && engine.Law(src, q.Claim) == engine.Unverifiable {
+			return true
+		}
+	}
+	return false
+}
+
+// explainsCase reports whether the law over src gives every revealed answer
+// of the case.
+func explainsCase(rv engine.Reveal, src []engine.Source) bool {
+	for _, q := range rv.Questions {
+		if engine.Law(src, q.Claim) != rv.Answers[q.ID] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasKind reports whether a source of kind takes a stance on claim.
+func hasKind(src []engine.Source, claim, kind string) bool {
+	for _, s := range src {
+		for _, c := range s.Claims {
+			if s.Kind == kind && c.Claim == claim {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withoutKind leaves out the sources of kind.
+func withoutKind(src []engine.Source, kind string) []engine.Source {
+	var out []engine.Source
+	for _, s := range src {
+		if s.Kind != kind {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// asOfficial reads the sources of kind as official records.
+func asOfficial(src []engine.Source, kind string) []engine.Source {
+	out := make([]engine.Source, len(src))
+	for i, s := range src {
+		if s.Kind == kind {
+			s.Kind = engine.KindOfficial
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // ownOrigins gives every source an origin of its own: the law as a target

@@ -112,10 +112,11 @@ func (w *world) succeedsSpendingTurn() error {
 	return nil
 }
 
-// apFellBy checks that the action cost n AP since the mark (PP-AP-COST).
+// apFellBy checks that the action cost n AP since the mark: PP-AP-COST,
+// or PP-AP-ZERO for the actions that cost none (the scenario's rule).
 func (w *world) apFellBy(n int) error {
 	if got := w.Before.AP - w.m.State.AP; got != n {
-		return verdict.Failf("PP-AP-COST", n, got, "AP spent")
+		return verdict.Failf(w.rule(), n, got, "AP spent")
 	}
 	return nil
 }

@@ -40,6 +40,9 @@ type Case struct {
 	Checks int
 	// Seed is the run's seed; zero means 11.
 	Seed uint64
+	// ExhaustQuotas is --exhaust-quotas: a live case may spend throwaway
+	// identities' whole daily allowance to reach a quota's limit.
+	ExhaustQuotas bool
 }
 
 // Outcome is what a case's run produced.
@@ -89,7 +92,7 @@ func Run(p *suite.Protocol, c Case) (Outcome, error) {
 		seed = 11
 	}
 	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Rules: rules, Tags: c.Tags, Seed: seed,
-		Checks: c.Checks, NoProperties: c.Checks == 0, CaseDir: dir}
+		Checks: c.Checks, NoProperties: c.Checks == 0, CaseDir: dir, ExhaustQuotas: c.ExhaustQuotas}
 	switch {
 	case c.Target != nil:
 		srv := httptest.NewServer(c.Target)
