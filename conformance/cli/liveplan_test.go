@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,6 +123,9 @@ func assertMustLineMatchesPlan(t *testing.T, out string, rep liveReport, protoco
 		assert.Contains(t, plan, "    "+u.Rule+": ", "%s is unchecked (%s) but the plan did not say so", u.Rule, u.Reason)
 	}
 	assert.Equal(t, s.MustTotal-len(s.UncheckedMust), s.MustChecked)
+	// The plan names no more than the run leaves unchecked: a rule for
+	// agents, audited by serve --audit, is never listed against a platform.
+	assert.Contains(t, plan, fmt.Sprintf("MUST rules this run will not check: %d\n", len(s.UncheckedMust)))
 }
 
 // Without --exhaust-quotas the plan says which rules it would check; with

@@ -29,7 +29,6 @@ var liveQuota = &suite.QuotaPlan{
 			"when it comes within a minute",
 		"IYRA-RATE-LIMIT": "the contract documents no session quota, so no live run knows how many creations reach a 429 " +
 			"(the embedded reference spends one)",
-		"IYRA-RECOVERY-NO-RETRY": "needs a refused creation and then the daily quota reset: a live run cannot wait for the next day",
 	},
 }
 

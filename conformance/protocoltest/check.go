@@ -73,7 +73,7 @@ func CheckProtocol(p *suite.Protocol) error {
 	if err != nil {
 		return fmt.Errorf("%s: catalogue: %w", p.Name, err)
 	}
-	errs := []error{checkOwnRules(p, cat), checkOwnFeatures(p), checkOpenAPI(p)}
+	errs := []error{checkOwnRules(p, cat), checkNotLive(p, cat), checkOwnFeatures(p), checkOpenAPI(p)}
 	if errors.Join(errs...) == nil {
 		// The runs are the slow part; a protocol whose data is broken would
 		// only fail them for the same reason.
@@ -145,6 +145,27 @@ func checkOwnRules(p *suite.Protocol, cat *spec.Catalogue) error {
 	for _, r := range cat.Rules {
 		if !strings.HasPrefix(r.ID, p.RulePrefix+"-") {
 			errs = append(errs, fmt.Errorf("rule %s lacks the prefix %s-", r.ID, p.RulePrefix))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkNotLive requires every rule the quota plan names as not checkable
+// live to be one of the protocol's platform MUST rules: the plan prints
+// those reasons as the MUST rules a live run leaves unchecked, so an entry
+// for a rule that changed level or side would be a false statement.
+func checkNotLive(p *suite.Protocol, cat *spec.Catalogue) error {
+	if p.Quota == nil {
+		return nil
+	}
+	var errs []error
+	for id := range p.Quota.NotLive {
+		r, ok := cat.Rule(id)
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("Quota.NotLive names %s, which the catalogue lacks", id))
+		case r.Level != spec.Must || r.ForAgents():
+			errs = append(errs, fmt.Errorf("Quota.NotLive names %s, a %s rule (side %q): only platform MUST rules are reported unchecked", id, r.Level, r.Side))
 		}
 	}
 	return errors.Join(errs...)

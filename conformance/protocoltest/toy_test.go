@@ -172,6 +172,9 @@ func TestEveryKindOfDefectIsReported(t *testing.T) {
 		"broken reference":          {func(p *suite.Protocol) { p.Reference = brokenBell }, "embedded run exits 1"},
 		"bad OpenAPI":               {func(p *suite.Protocol) { p.OpenAPI = []byte("openapi: 3.0.3\npaths: {x: 1}\n") }, "oas:"},
 		"serve flags without Flags": {func(p *suite.Protocol) { p.ServeFlags = []string{"--secret", "s"} }, "binds no Flags"},
+		"stale not-live entry": {func(p *suite.Protocol) {
+			p.Quota = &suite.QuotaPlan{NotLive: map[string]string{"BELL-GONE": "needs a day"}}
+		}, "Quota.NotLive names BELL-GONE"},
 		"bad frame schema": {func(p *suite.Protocol) {
 			p.SchemaFiles = fstest.MapFS{"frame.json": {Data: []byte(`{"type":"strin"}`)}}
 		}, "schema frame.json"},
