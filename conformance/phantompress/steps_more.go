@@ -17,16 +17,16 @@ import (
 // seed's client reads, auth per endpoint, AP-free actions, the all-sources
 // reading of backing and the final case's bonuses.
 func moreSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent has read another document silent on that question$`, w.readSilentDocument)
-	sc.Step(`^the agent asserts that question citing both documents$`, w.assertCitingBoth)
-	sc.Step(`^the agent posts (.+) to (\S+) without authorization$`, w.postWithoutAuth)
-	sc.Step(`^the agent fetches (the API document|the run's log|the recent runs|the leaderboard) without a key$`, w.fetchWithoutKey)
-	sc.Step(`^the request succeeds$`, w.requestSucceeds)
-	sc.Step(`^a new agent registers with a name and an owner$`, w.registerWithOwner)
-	sc.Step(`^the agent (?:has spent|spends) its AP with a document still unread$`, w.spendAPKeepingUnread)
-	sc.Step(`^the answer carries ok, turn, narrative, state, events and available_actions$`, w.actionResponseFields)
-	sc.Step(`^the state carries case_no, turn, trust, ap and the status "([^"]*)"$`, w.stateClientFields)
-	sc.Step(`^the final case added both the clear bonus and the victory bonus$`, w.finalCaseBonuses)
+	sc.Step(pattern(`^the agent has read another document silent on that question$`), w.readSilentDocument)
+	sc.Step(pattern(`^the agent asserts that question citing both documents$`), w.assertCitingBoth)
+	sc.Step(pattern(`^the agent posts (.+) to (\S+) without authorization$`), w.postWithoutAuth)
+	sc.Step(pattern(`^the agent fetches (the API document|the run's log|the recent runs|the leaderboard) without a key$`), w.fetchWithoutKey)
+	sc.Step(pattern(`^the request succeeds$`), w.requestSucceeds)
+	sc.Step(pattern(`^a new agent registers with a name and an owner$`), w.registerWithOwner)
+	sc.Step(pattern(`^the agent (?:has spent|spends) its AP with a document still unread$`), w.spendAPKeepingUnread)
+	sc.Step(pattern(`^the answer carries ok, turn, narrative, state, events and available_actions$`), w.actionResponseFields)
+	sc.Step(pattern(`^the state carries case_no, turn, trust, ap and the status "([^"]*)"$`), w.stateClientFields)
+	sc.Step(pattern(`^the final case added both the clear bonus and the victory bonus$`), w.finalCaseBonuses)
 }
 
 // readSilentDocument reads documents until one is silent on the kept

@@ -12,29 +12,29 @@ import (
 // list and referees every view and event it saw.
 func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 	m := &monoRun{g: g}
-	sc.Step(`^the agent registers for a Monopoly practice match of (\d+) seats and a turn cap of (\d+)$`, func(ctx context.Context, seats, limit string) error {
+	sc.Step(pattern(`^the agent registers for a Monopoly practice match of (\d+) seats and a turn cap of (\d+)$`), func(ctx context.Context, seats, limit string) error {
 		n, _ := strconv.Atoi(seats)
 		c, _ := strconv.Atoi(limit)
 		m.practice = map[string]any{"players": n, "turn_cap": c, "seat": 0}
 		return m.registerMonopoly(ctx)
 	})
-	sc.Step(`^the agent plays the Monopoly match choosing from the legal list$`, m.play)
-	sc.Step(`^the agent plays the Monopoly match answering its first turn with a made-up action$`, func(ctx context.Context) error {
+	sc.Step(pattern(`^the agent plays the Monopoly match choosing from the legal list$`), m.play)
+	sc.Step(pattern(`^the agent plays the Monopoly match answering its first turn with a made-up action$`), func(ctx context.Context) error {
 		m.refuseFirst = true
 		return m.play(ctx)
 	})
-	sc.Step(`^the refused answer took a safe action, changed nothing and the match went on$`, m.checkRefused)
-	sc.Step(`^the table had 2 to 8 seats, as initialize announced$`, m.checkTable)
-	sc.Step(`^the economy was the standard one$`, m.checkEconomy)
-	sc.Step(`^every Monopoly view named the seat, a phase and actions legal in it$`, m.checkViews)
-	sc.Step(`^buildings stood only on whole colour groups, built evenly$`, m.checkBuildings)
-	sc.Step(`^every seat's cash matched the money events$`, m.checkMoney)
-	sc.Step(`^no rent was paid for a mortgaged property$`, m.checkRent)
-	sc.Step(`^every move, jailing, purchase, card and rent had its event$`, m.checkBoardEvents)
-	sc.Step(`^the match ended within its turn cap with the documented winner$`, m.checkEnd)
-	sc.Step(`^every action chosen from the legal list took effect$`, m.checkEffects)
-	sc.Step(`^end_turn ended the turn unless doubles were rolled$`, m.checkEndTurns)
-	sc.Step(`^every trade the agent offered was answered$`, m.checkTrades)
-	sc.Step(`^every auction opened and closed with its events$`, m.checkAuctions)
-	sc.Step(`^the events were the documented Monopoly events in seq order$`, m.checkEvents)
+	sc.Step(pattern(`^the refused answer took a safe action, changed nothing and the match went on$`), m.checkRefused)
+	sc.Step(pattern(`^the table had 2 to 8 seats, as initialize announced$`), m.checkTable)
+	sc.Step(pattern(`^the economy was the standard one$`), m.checkEconomy)
+	sc.Step(pattern(`^every Monopoly view named the seat, a phase and actions legal in it$`), m.checkViews)
+	sc.Step(pattern(`^buildings stood only on whole colour groups, built evenly$`), m.checkBuildings)
+	sc.Step(pattern(`^every seat's cash matched the money events$`), m.checkMoney)
+	sc.Step(pattern(`^no rent was paid for a mortgaged property$`), m.checkRent)
+	sc.Step(pattern(`^every move, jailing, purchase, card and rent had its event$`), m.checkBoardEvents)
+	sc.Step(pattern(`^the match ended within its turn cap with the documented winner$`), m.checkEnd)
+	sc.Step(pattern(`^every action chosen from the legal list took effect$`), m.checkEffects)
+	sc.Step(pattern(`^end_turn ended the turn unless doubles were rolled$`), m.checkEndTurns)
+	sc.Step(pattern(`^every trade the agent offered was answered$`), m.checkTrades)
+	sc.Step(pattern(`^every auction opened and closed with its events$`), m.checkAuctions)
+	sc.Step(pattern(`^the events were the documented Monopoly events in seq order$`), m.checkEvents)
 }
