@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -79,16 +80,36 @@ func TestInjectedFaultsAreTheDocumentedAnswers(t *testing.T) {
 
 // TestRunAgainstServeFaultsNeverFailsARule: a live run against reference
 // servers injecting their documented faults meets them as documented
-// answers (harness errors or skips), never as a broken rule.
+// answers (harness errors or skips), never as a broken rule. The runs wait
+// out the faults' Retry-After, so the three run side by side, each against
+// its own server, and the test runs beside the others (every run binds the
+// protocols' default flags, so none changes another's).
 func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
+	t.Parallel()
+	type outcome struct {
+		code        int
+		out, errOut string
+		logs        *bytes.Buffer
+	}
+	outcomes := map[string]*outcome{}
+	var wg sync.WaitGroup
 	for name, rate := range map[string]float64{"iyra": 0.3, "phantom-press": 0.3, "forge": 0.05} {
 		p, ok := protocols.Lookup(name)
 		require.True(t, ok)
-		var logs bytes.Buffer
-		base := serveFaulted(t, []*suite.Protocol{p}, rate, &logs)
-		code, out, errOut := run("run", "--target", base, "--protocol", name, "--seed", "3", "--checks", "2", "--cases", t.TempDir())
-		assert.NotEqual(t, 1, code, "%s: %s\n%s", name, tail(out), errOut)
-		assert.NotContains(t, out, "... FAIL", name)
-		assert.Contains(t, logs.String(), "fault injected: ", "%s: the run met no fault", name)
+		o := &outcome{logs: &bytes.Buffer{}}
+		outcomes[name] = o
+		base := serveFaulted(t, []*suite.Protocol{p}, rate, o.logs)
+		cases := t.TempDir()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o.code, o.out, o.errOut = run("run", "--target", base, "--protocol", name, "--seed", "3", "--checks", "2", "--cases", cases)
+		}()
+	}
+	wg.Wait()
+	for name, o := range outcomes {
+		assert.NotEqual(t, 1, o.code, "%s: %s\n%s", name, tail(o.out), o.errOut)
+		assert.NotContains(t, o.out, "... FAIL", name)
+		assert.Contains(t, o.logs.String(), "fault injected: ", "%s: the run met no fault", name)
 	}
 }
