@@ -82,7 +82,7 @@ func CheckProtocol(p *suite.Protocol) error {
 	if errors.Join(errs...) == nil {
 		// The runs are the slow part; a protocol whose data is broken would
 		// only fail them for the same reason.
-		errs = append(errs, checkRun(p, false), checkRun(p, true))
+		errs = append(errs, checkRuns(p)...)
 	}
 	return prefixed(p.Name, errors.Join(errs...))
 }
