@@ -48,15 +48,15 @@ func steps(sc *godog.ScenarioContext, env *suite.Env, overMCP bool) {
 }
 
 func (w *world) commonSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the live challenge$`, w.liveChallenge)
-	sc.Step(`^a team of (\d+) agents in a fresh round$`, w.freshRound)
-	sc.Step(`^(agent \d+ solves share \d+(?:, agent \d+ solves share \d+)*)$`, w.solveList)
-	sc.Step(`^agent (\d+) submits a wrong solution for share (\d+)$`, w.wrongSolve)
-	sc.Step(`^the answer is (\d+) with code "([^"]*)"$`, w.answerIs)
-	sc.Step(`^the answer is a 4xx refusal$`, w.answer4xx)
-	sc.Step(`^the answer is 200$`, w.answer200)
-	sc.Step(`^(\d+) seconds pass$`, w.secondsPass)
-	sc.Step(`^every response so far matched the OpenAPI document$`, w.openAPIClean)
+	sc.Step(pattern(`^the live challenge$`), w.liveChallenge)
+	sc.Step(pattern(`^a team of (\d+) agents in a fresh round$`), w.freshRound)
+	sc.Step(pattern(`^(agent \d+ solves share \d+(?:, agent \d+ solves share \d+)*)$`), w.solveList)
+	sc.Step(pattern(`^agent (\d+) submits a wrong solution for share (\d+)$`), w.wrongSolve)
+	sc.Step(pattern(`^the answer is (\d+) with code "([^"]*)"$`), w.answerIs)
+	sc.Step(pattern(`^the answer is a 4xx refusal$`), w.answer4xx)
+	sc.Step(pattern(`^the answer is 200$`), w.answer200)
+	sc.Step(pattern(`^(\d+) seconds pass$`), w.secondsPass)
+	sc.Step(pattern(`^every response so far matched the OpenAPI document$`), w.openAPIClean)
 }
 
 // solveList solves "agent 1 solves share 2, agent 2 solves share 3".

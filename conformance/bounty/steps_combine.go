@@ -17,16 +17,16 @@ import (
 )
 
 func (w *world) combineSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the team combines "([^"]*)"$`, func(ctx context.Context, pairs string) error { return w.combine(ctx, pairs, 0) })
-	sc.Step(`^the team combines "([^"]*)" with share (\d+) corrupted$`, w.combine)
-	sc.Step(`^the combine is refused and the round stays open$`, w.combineRefused)
-	sc.Step(`^the round stays open$`, w.roundOpen)
-	sc.Step(`^the combine wins$`, w.combineWon)
-	sc.Step(`^the payout splits (\d+) across agents (.+) only$`, w.payoutSplits)
-	sc.Step(`^the payout is an equal split with the remainder to the lowest agent_ids$`, w.equalSplit)
-	sc.Step(`^the ledger records the payout$`, w.ledgerRecords)
-	sc.Step(`^the manifest's bounty is PLAY with real_money false$`, w.manifestPlayMoney)
-	sc.Step(`^the ledger's currency is PLAY with no real money$`, w.ledgerPlayMoney)
+	sc.Step(pattern(`^the team combines "([^"]*)"$`), func(ctx context.Context, pairs string) error { return w.combine(ctx, pairs, 0) })
+	sc.Step(pattern(`^the team combines "([^"]*)" with share (\d+) corrupted$`), w.combine)
+	sc.Step(pattern(`^the combine is refused and the round stays open$`), w.combineRefused)
+	sc.Step(pattern(`^the round stays open$`), w.roundOpen)
+	sc.Step(pattern(`^the combine wins$`), w.combineWon)
+	sc.Step(pattern(`^the payout splits (\d+) across agents (.+) only$`), w.payoutSplits)
+	sc.Step(pattern(`^the payout is an equal split with the remainder to the lowest agent_ids$`), w.equalSplit)
+	sc.Step(pattern(`^the ledger records the payout$`), w.ledgerRecords)
+	sc.Step(pattern(`^the manifest's bounty is PLAY with real_money false$`), w.manifestPlayMoney)
+	sc.Step(pattern(`^the ledger's currency is PLAY with no real money$`), w.ledgerPlayMoney)
 }
 
 // combine submits (member, share) pairs with the shares the team holds,

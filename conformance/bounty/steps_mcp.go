@@ -18,17 +18,17 @@ var KitTools = []string{"bounty_register_challenge", "bounty_register", "bounty_
 	"bounty_solve", "bounty_combine", "bounty_status", "bounty_metrics", "bounty_peers", "bounty_list", "bounty_next_move", "bounty_ledger"}
 
 func (w *world) mcpSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the runner initializes an MCP session with protocol version "([^"]*)"$`, w.initialize)
-	sc.Step(`^tools/list answers a list of tools$`, func(ctx context.Context) error { _, err := w.listTools(ctx); return err })
-	sc.Step(`^the MCP tool for rounds names the live challenge$`, w.roundsOverMCP)
-	sc.Step(`^tools/list lists 13 tools including the peers board, bounty_next_move and rounds$`, w.thirteenTools)
-	sc.Step(`^tools/list names the kit's 13 tools$`, w.kitTools)
-	sc.Step(`^the runner sends the MCP notification "([^"]*)"$`, w.notify)
-	sc.Step(`^the answer is 202 with no body$`, w.accepted202)
-	sc.Step(`^the runner sends GET to the mcp endpoint$`, w.getMCP)
-	sc.Step(`^the answer is 405$`, w.is405)
-	sc.Step(`^the session's protocol version is "([^"]*)"$`, w.versionIs)
-	sc.Step(`^agent (\d+) plays over MCP$`, w.memberOverMCP)
+	sc.Step(pattern(`^the runner initializes an MCP session with protocol version "([^"]*)"$`), w.initialize)
+	sc.Step(pattern(`^tools/list answers a list of tools$`), func(ctx context.Context) error { _, err := w.listTools(ctx); return err })
+	sc.Step(pattern(`^the MCP tool for rounds names the live challenge$`), w.roundsOverMCP)
+	sc.Step(pattern(`^tools/list lists 13 tools including the peers board, bounty_next_move and rounds$`), w.thirteenTools)
+	sc.Step(pattern(`^tools/list names the kit's 13 tools$`), w.kitTools)
+	sc.Step(pattern(`^the runner sends the MCP notification "([^"]*)"$`), w.notify)
+	sc.Step(pattern(`^the answer is 202 with no body$`), w.accepted202)
+	sc.Step(pattern(`^the runner sends GET to the mcp endpoint$`), w.getMCP)
+	sc.Step(pattern(`^the answer is 405$`), w.is405)
+	sc.Step(pattern(`^the session's protocol version is "([^"]*)"$`), w.versionIs)
+	sc.Step(pattern(`^agent (\d+) plays over MCP$`), w.memberOverMCP)
 }
 
 // initialize sends initialize with version and keeps the answer.

@@ -14,13 +14,13 @@ import (
 )
 
 func (w *world) policySteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the board's coalition_proximity is the one computed from its listings$`, w.proximityMatches)
-	sc.Step(`^the board is combinable with a valid roster whose lowest agent_id is the broker$`, w.combinableWithBroker)
-	sc.Step(`^the board's roster is the greedy matching in agent_id order$`, w.rosterIsGreedy)
-	sc.Step(`^the board's solve_election is the one computed from its listings$`, w.electionMatches)
-	sc.Step(`^every agent's next_move matches the board$`, func(ctx context.Context) error { return w.everyMove(ctx, false) })
-	sc.Step(`^every agent's next_move is the kit's exact pick$`, func(ctx context.Context) error { return w.everyMove(ctx, true) })
-	sc.Step(`^next_move on the closed challenge answers done$`, w.doneOnClosed)
+	sc.Step(pattern(`^the board's coalition_proximity is the one computed from its listings$`), w.proximityMatches)
+	sc.Step(pattern(`^the board is combinable with a valid roster whose lowest agent_id is the broker$`), w.combinableWithBroker)
+	sc.Step(pattern(`^the board's roster is the greedy matching in agent_id order$`), w.rosterIsGreedy)
+	sc.Step(pattern(`^the board's solve_election is the one computed from its listings$`), w.electionMatches)
+	sc.Step(pattern(`^every agent's next_move matches the board$`), func(ctx context.Context) error { return w.everyMove(ctx, false) })
+	sc.Step(pattern(`^every agent's next_move is the kit's exact pick$`), func(ctx context.Context) error { return w.everyMove(ctx, true) })
+	sc.Step(pattern(`^next_move on the closed challenge answers done$`), w.doneOnClosed)
 }
 
 func (w *world) proximityMatches(ctx context.Context) error {
@@ -100,15 +100,15 @@ func (w *world) doneOnClosed(ctx context.Context) error {
 }
 
 func (w *world) profileSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^agent (\d+) edits its profile name with a wrong secret$`, w.editWithWrongSecret)
-	sc.Step(`^agent (\d+)'s profile name is unchanged$`, func(ctx context.Context, i int) error { return w.nameIs(ctx, i, "") })
-	sc.Step(`^agent (\d+) edits its profile name to "([^"]*)"$`, func(ctx context.Context, i int, name string) error { return w.editName(ctx, i, name) })
-	sc.Step(`^agent (\d+) takes a fresh unique name$`, w.takeUniqueName)
-	sc.Step(`^agent (\d+) edits its profile name to agent (\d+)'s name$`, func(ctx context.Context, i, j int) error { return w.editName(ctx, i, w.names[j]) })
-	sc.Step(`^agent (\d+) still has its name$`, func(ctx context.Context, i int) error { return w.nameIs(ctx, i, w.names[i]) })
-	sc.Step(`^agent (\d+) sets notify_url "([^"]*)"$`, w.setNotify)
-	sc.Step(`^agent (\d+)'s public profile carries the kit's fields$`, w.profileFields)
-	sc.Step(`^the discovery document names the live challenge and its endpoints$`, w.discoveryNamesLive)
+	sc.Step(pattern(`^agent (\d+) edits its profile name with a wrong secret$`), w.editWithWrongSecret)
+	sc.Step(pattern(`^agent (\d+)'s profile name is unchanged$`), func(ctx context.Context, i int) error { return w.nameIs(ctx, i, "") })
+	sc.Step(pattern(`^agent (\d+) edits its profile name to "([^"]*)"$`), func(ctx context.Context, i int, name string) error { return w.editName(ctx, i, name) })
+	sc.Step(pattern(`^agent (\d+) takes a fresh unique name$`), w.takeUniqueName)
+	sc.Step(pattern(`^agent (\d+) edits its profile name to agent (\d+)'s name$`), func(ctx context.Context, i, j int) error { return w.editName(ctx, i, w.names[j]) })
+	sc.Step(pattern(`^agent (\d+) still has its name$`), func(ctx context.Context, i int) error { return w.nameIs(ctx, i, w.names[i]) })
+	sc.Step(pattern(`^agent (\d+) sets notify_url "([^"]*)"$`), w.setNotify)
+	sc.Step(pattern(`^agent (\d+)'s public profile carries the kit's fields$`), w.profileFields)
+	sc.Step(pattern(`^the discovery document names the live challenge and its endpoints$`), w.discoveryNamesLive)
 }
 
 func (w *world) editProfile(ctx context.Context, i int, secret string, fields map[string]any) error {

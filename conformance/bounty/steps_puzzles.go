@@ -19,22 +19,22 @@ import (
 )
 
 func (w *world) registrationSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the runner asks for a registration challenge$`, w.askChallenge)
-	sc.Step(`^a registration challenge$`, w.askChallenge)
-	sc.Step(`^the challenge carries a reg_token and pow_bits$`, func() error { return nil })
-	sc.Step(`^the runner registers with a nonce meeting pow_bits$`, func(ctx context.Context) error {
+	sc.Step(pattern(`^the runner asks for a registration challenge$`), w.askChallenge)
+	sc.Step(pattern(`^a registration challenge$`), w.askChallenge)
+	sc.Step(pattern(`^the challenge carries a reg_token and pow_bits$`), func() error { return nil })
+	sc.Step(pattern(`^the runner registers with a nonce meeting pow_bits$`), func(ctx context.Context) error {
 		return w.registerWith(ctx, bounty.SolveRegistration(w.reg.Token, w.reg.Bits))
 	})
-	sc.Step(`^the runner registers with a nonce one bit short of pow_bits$`, func(ctx context.Context) error {
+	sc.Step(pattern(`^the runner registers with a nonce one bit short of pow_bits$`), func(ctx context.Context) error {
 		return w.registerWith(ctx, shortNonce(w.reg.Token, w.reg.Bits))
 	})
-	sc.Step(`^the runner registers again with the same token$`, func(ctx context.Context) error {
+	sc.Step(pattern(`^the runner registers again with the same token$`), func(ctx context.Context) error {
 		return w.registerWith(ctx, bounty.SolveRegistration(w.reg.Token, w.reg.Bits))
 	})
-	sc.Step(`^the registration answers ok with an agent_id$`, w.registrationAccepted)
-	sc.Step(`^the registration is refused without an agent_id$`, w.registrationRefused)
-	sc.Step(`^a registered agent listed on the board$`, w.listedSolo)
-	sc.Step(`^no public read shows the agent's agent_secret$`, w.secretNeverShown)
+	sc.Step(pattern(`^the registration answers ok with an agent_id$`), w.registrationAccepted)
+	sc.Step(pattern(`^the registration is refused without an agent_id$`), w.registrationRefused)
+	sc.Step(pattern(`^a registered agent listed on the board$`), w.listedSolo)
+	sc.Step(pattern(`^no public read shows the agent's agent_secret$`), w.secretNeverShown)
 }
 
 // askChallenge asks for a registration challenge (BOUNTY-REG-CHALLENGE).
@@ -113,27 +113,27 @@ func (w *world) secretNeverShown(ctx context.Context) error {
 }
 
 func (w *world) puzzleSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the manifest lists one puzzle per share 1\.\.n$`, w.onePuzzlePerShare)
-	sc.Step(`^every puzzle endpoint serves the manifest's params$`, w.puzzleEndpointsAgree)
-	sc.Step(`^the round's threshold is k (\d+) and n (\d+)$`, w.thresholdIs)
-	sc.Step(`^every puzzle has the type and difficulty_bits of its ladder rung$`, w.ladderHolds)
-	sc.Step(`^a registered agent in the live challenge$`, w.soloAgent)
-	sc.Step(`^the agent solves share (\d+) correctly$`, func(ctx context.Context, s int) error { return w.soloSolve(ctx, s, nil) })
-	sc.Step(`^the agent submits a wrong solution for share (\d+)$`, func(ctx context.Context, s int) error { return w.submitWrong(ctx, w.team[0], s) })
-	sc.Step(`^the agent solves share (\d+) with x as a JSON integer$`, func(ctx context.Context, s int) error {
+	sc.Step(pattern(`^the manifest lists one puzzle per share 1\.\.n$`), w.onePuzzlePerShare)
+	sc.Step(pattern(`^every puzzle endpoint serves the manifest's params$`), w.puzzleEndpointsAgree)
+	sc.Step(pattern(`^the round's threshold is k (\d+) and n (\d+)$`), w.thresholdIs)
+	sc.Step(pattern(`^every puzzle has the type and difficulty_bits of its ladder rung$`), w.ladderHolds)
+	sc.Step(pattern(`^a registered agent in the live challenge$`), w.soloAgent)
+	sc.Step(pattern(`^the agent solves share (\d+) correctly$`), func(ctx context.Context, s int) error { return w.soloSolve(ctx, s, nil) })
+	sc.Step(pattern(`^the agent submits a wrong solution for share (\d+)$`), func(ctx context.Context, s int) error { return w.submitWrong(ctx, w.team[0], s) })
+	sc.Step(pattern(`^the agent solves share (\d+) with x as a JSON integer$`), func(ctx context.Context, s int) error {
 		return w.soloSolve(ctx, s, func(p bounty.Puzzle) bounty.Solution {
 			return bounty.Solution{X: json.RawMessage(bounty.FermatSolve(p.Params).String())}
 		})
 	})
-	sc.Step(`^the agent solves share (\d+)$`, w.solveUnknownShare)
-	sc.Step(`^an unregistered agent_id solves share (\d+)$`, w.strangerSolves)
-	sc.Step(`^the solve is accepted with a share_hex$`, w.solveAccepted)
-	sc.Step(`^the solve is refused without a share$`, w.solveRefused)
-	sc.Step(`^the modular params are decimal strings$`, w.modularStrings)
-	sc.Step(`^the decode ciphertext is canonical base32 of 20 bytes$`, w.canonicalBase32)
-	sc.Step(`^the board shows the agent holding no share$`, func(ctx context.Context) error { return w.boardHolding(ctx, 1, "") })
-	sc.Step(`^the share_hex is 33 bytes ending in the share index$`, w.shareLayout)
-	sc.Step(`^every (\d+) of the shares reconstruct the same secret and (\d+) do not$`, w.shamirConsistent)
+	sc.Step(pattern(`^the agent solves share (\d+)$`), w.solveUnknownShare)
+	sc.Step(pattern(`^an unregistered agent_id solves share (\d+)$`), w.strangerSolves)
+	sc.Step(pattern(`^the solve is accepted with a share_hex$`), w.solveAccepted)
+	sc.Step(pattern(`^the solve is refused without a share$`), w.solveRefused)
+	sc.Step(pattern(`^the modular params are decimal strings$`), w.modularStrings)
+	sc.Step(pattern(`^the decode ciphertext is canonical base32 of 20 bytes$`), w.canonicalBase32)
+	sc.Step(pattern(`^the board shows the agent holding no share$`), func(ctx context.Context) error { return w.boardHolding(ctx, 1, "") })
+	sc.Step(pattern(`^the share_hex is 33 bytes ending in the share index$`), w.shareLayout)
+	sc.Step(pattern(`^every (\d+) of the shares reconstruct the same secret and (\d+) do not$`), w.shamirConsistent)
 }
 
 func (w *world) onePuzzlePerShare() error {

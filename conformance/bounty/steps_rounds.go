@@ -13,16 +13,16 @@ import (
 )
 
 func (w *world) roundSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the registry names a new challenge one round later with new puzzles and the same k-of-n$`, w.rotated)
-	sc.Step(`^the closed challenge answers 410 on manifest, puzzle, solve, combine and peers$`, w.closedAnswers410)
-	sc.Step(`^the closed challenge's status and metrics answer 200$`, w.closedReadable)
-	sc.Step(`^the registry's active challenge is the one the win announced$`, w.registryFollows)
-	sc.Step(`^agent (\d+) solves share (\d+) in the new round$`, w.solveInNewRound)
-	sc.Step(`^the new round's board lists the team with no shares and no claims$`, w.carriedOver)
-	sc.Step(`^the new round's board shows each winner's track record with the win and its solve$`, w.trackRecords)
-	sc.Step(`^the leaderboard is ordered by PLAY earned, rounds won and accepted solves$`, w.leaderboardOrdered)
-	sc.Step(`^every profile's reputation follows the formula$`, w.reputationFormula)
-	sc.Step(`^the closed round's metrics contain no agent_id, contact, share or solution$`, w.metricsAnonymous)
+	sc.Step(pattern(`^the registry names a new challenge one round later with new puzzles and the same k-of-n$`), w.rotated)
+	sc.Step(pattern(`^the closed challenge answers 410 on manifest, puzzle, solve, combine and peers$`), w.closedAnswers410)
+	sc.Step(pattern(`^the closed challenge's status and metrics answer 200$`), w.closedReadable)
+	sc.Step(pattern(`^the registry's active challenge is the one the win announced$`), w.registryFollows)
+	sc.Step(pattern(`^agent (\d+) solves share (\d+) in the new round$`), w.solveInNewRound)
+	sc.Step(pattern(`^the new round's board lists the team with no shares and no claims$`), w.carriedOver)
+	sc.Step(pattern(`^the new round's board shows each winner's track record with the win and its solve$`), w.trackRecords)
+	sc.Step(pattern(`^the leaderboard is ordered by PLAY earned, rounds won and accepted solves$`), w.leaderboardOrdered)
+	sc.Step(pattern(`^every profile's reputation follows the formula$`), w.reputationFormula)
+	sc.Step(pattern(`^the closed round's metrics contain no agent_id, contact, share or solution$`), w.metricsAnonymous)
 }
 
 // rotated: a new challenge_id, round + 1, other puzzles, same k and n

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -100,24 +101,39 @@ func TestAuditNamesWhatAnAgentBroke(t *testing.T) {
 // ignores Retry-After and repeats a creation under a fresh key, is named
 // for both rules; the polite one gets a clean audit.
 func TestNodeAgentsAgainstServeFaultsAudit(t *testing.T) {
+	t.Parallel() // the agents wait out Retry-After; they play side by side, each against its own server
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed")
 	}
 	script := filepath.Join("..", "..", "examples", "node-agent", "iyra-agent.mjs")
-	for _, c := range []struct {
+	type play struct {
 		flag  string
 		clean bool
-	}{{"--rude", false}, {"--polite", true}} {
-		base, a := serveAudited(t, 0.5)
-		out, err := exec.Command(node, script, base, c.flag).CombinedOutput()
-		require.NoError(t, err, "%s", out)
-		rep := cli.BuildAuditReport(a)
+		audit *audit.Auditor
+		out   []byte
+		err   error
+	}
+	plays := []*play{{flag: "--rude"}, {flag: "--polite", clean: true}}
+	var wg sync.WaitGroup
+	for _, c := range plays {
+		var base string
+		base, c.audit = serveAudited(t, 0.5)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.out, c.err = exec.Command(node, script, base, c.flag).CombinedOutput()
+		}()
+	}
+	wg.Wait()
+	for _, c := range plays {
+		require.NoError(t, c.err, "%s", c.out)
+		rep := cli.BuildAuditReport(c.audit)
 		if c.clean {
-			assert.True(t, rep.Clean, "the polite agent broke %v", brokenRules(a))
+			assert.True(t, rep.Clean, "the polite agent broke %v", brokenRules(c.audit))
 			continue
 		}
-		rules := brokenRules(a)
+		rules := brokenRules(c.audit)
 		assert.True(t, rules["IYRA-AGENT-RETRY-AFTER"], "%v", rules)
 		assert.True(t, rules["IYRA-AGENT-SESSION-KEY-STABLE"], "%v", rules)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,11 +82,23 @@ func TestInjectedFaultsAreTheDocumentedAnswers(t *testing.T) {
 
 // TestRunAgainstServeFaultsNeverFailsARule: a live run against reference
 // servers injecting their documented faults meets them as documented
-// answers (harness errors or skips), never as a broken rule.
+// answers (harness errors or skips), never as a broken rule. The runs wait
+// out the faults' Retry-After, so the three run side by side, each against
+// its own server, and the test runs beside the others (every run binds the
+// protocols' default flags, so none changes another's).
 func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
+	t.Parallel()
+	type outcome struct {
+		code        int
+		out, errOut string
+		logs        *bytes.Buffer
+		met         []string // faults the seeded run must meet
+	}
+	outcomes := map[string]*outcome{}
+	var wg sync.WaitGroup
 	for name, c := range map[string]struct {
 		rate float64
-		met  []string // faults the seeded run must meet
+		met  []string
 	}{
 		"iyra":           {0.3, []string{"IYRA-RATE-LIMIT", "IYRA-RECOVERY-READ", "IYRA-REVISION-STALE", "IYRA-PROOF-EXPIRY"}},
 		"phantom-press":  {0.3, []string{"PP-QUOTA-429"}},
@@ -95,13 +108,22 @@ func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
 	} {
 		p, ok := protocols.Lookup(name)
 		require.True(t, ok)
-		var logs bytes.Buffer
-		base := serveFaulted(t, []*suite.Protocol{p}, c.rate, &logs)
-		code, out, errOut := run("run", "--target", base, "--protocol", name, "--seed", "3", "--checks", "2", "--cases", t.TempDir())
-		assert.NotEqual(t, 1, code, "%s: %s\n%s", name, tail(out), errOut)
-		assert.NotContains(t, out, "... FAIL", name)
-		for _, rule := range c.met {
-			assert.Contains(t, logs.String(), "fault injected: "+rule+" ", "%s: the run met no %s", name, rule)
+		o := &outcome{logs: &bytes.Buffer{}, met: c.met}
+		outcomes[name] = o
+		base := serveFaulted(t, []*suite.Protocol{p}, c.rate, o.logs)
+		cases := t.TempDir()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o.code, o.out, o.errOut = run("run", "--target", base, "--protocol", name, "--seed", "3", "--checks", "2", "--cases", cases)
+		}()
+	}
+	wg.Wait()
+	for name, o := range outcomes {
+		assert.NotEqual(t, 1, o.code, "%s: %s\n%s", name, tail(o.out), o.errOut)
+		assert.NotContains(t, o.out, "... FAIL", name)
+		for _, rule := range o.met {
+			assert.Contains(t, o.logs.String(), "fault injected: "+rule+" ", "%s: the run met no %s", name, rule)
 		}
 	}
 }

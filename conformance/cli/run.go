@@ -93,7 +93,7 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	if err == nil {
 		ps, err = overTransport(ps, o.transport)
 	}
-	shareexchange.AllowPrivate = o.allowPrivate
+	shareexchange.SetAllowPrivate(o.allowPrivate)
 	if err != nil {
 		return suite.Config{}, err
 	}

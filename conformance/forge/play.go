@@ -178,6 +178,10 @@ func (c *client) submit(ctx context.Context, a *agent, s *sessionDoc, outputs []
 	return resp, &d, resp.Decode("FORGE-SUBMIT-ADVANCES", &d)
 }
 
+// searches remembers the solver's program searches for the process: the
+// same seeded levels are solved in run after run.
+var searches solver.Memo
+
 // infer solves session s's level by probing; a level outside the DSL
 // skips the check (the solver says so and stops).
 func (c *client) infer(ctx context.Context, a *agent, s *sessionDoc, extra int) ([]dsl.Value, solver.Stats, error) {
@@ -190,7 +194,7 @@ func (c *client) infer(ctx context.Context, a *agent, s *sessionDoc, extra int) 
 		l.Examples = append(l.Examples, solver.Observation{Input: e.Input, Output: v})
 	}
 	rng := rand.New(rand.NewPCG(c.env.Seed, uint64(s.Position)))
-	outs, st, err := solver.Solve(l, c.ask(ctx, a, s), rng)
+	outs, st, err := searches.Solve(l, c.ask(ctx, a, s), rng)
 	if errors.Is(err, solver.ErrOutsideDSL) || errors.Is(err, errOutside) {
 		return nil, st, verdict.Skipf("level %d is outside the kit's DSL: %v", s.Position, err)
 	}

@@ -38,9 +38,9 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 		}
 		return ctx, nil
 	})
-	sc.Step(`^a newly registered agent$`, w.newAgent)
-	sc.Step(`^two newly registered agents$`, w.twoAgents)
-	sc.Step(`^a newly registered agent with an open session$`, w.agentWithSession)
+	sc.Step(pattern(`^a newly registered agent$`), w.newAgent)
+	sc.Step(pattern(`^two newly registered agents$`), w.twoAgents)
+	sc.Step(pattern(`^a newly registered agent with an open session$`), w.agentWithSession)
 	w.identitySteps(sc)
 	w.documentSteps(sc)
 	w.playSteps(sc)

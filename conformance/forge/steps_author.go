@@ -47,27 +47,27 @@ func (w *world) authoringSteps(sc *godog.ScenarioContext) {
 		"whose examples take deltas as current minus next":           "delta",
 		"whose examples drop a partial chunk the oracle keeps":       "chunk",
 	}
-	sc.Step(`^the agent submits a package (.+)$`, func(ctx context.Context, what string) error {
+	sc.Step(pattern(`^the agent submits a package (.+)$`), func(ctx context.Context, what string) error {
 		kind, ok := kinds[what]
 		if !ok {
 			return verdict.Errorf("no package %q", what)
 		}
 		return w.submitWrong(ctx, kind)
 	})
-	sc.Step(`^the package is rejected with code (\w+) and the chain is unchanged$`, w.rejectedJudged)
-	sc.Step(`^the agent submits an acceptable package under malformed Idempotency-Keys$`, w.malformedKeys)
-	sc.Step(`^every attempt is refused and the chain is unchanged$`, w.allRefused)
-	sc.Step(`^the runner's authored level$`, w.theAuthoredLevel)
-	sc.Step(`^the author retries it with the same key, with another difficulty, and with another body$`, w.retries)
-	sc.Step(`^the retries return the original publication or 409 IDEMPOTENCY_KEY_REUSED and append nothing$`, w.retriesJudged)
-	sc.Step(`^another agent's equal key is not a replay of the author's$`, w.scopeJudged)
-	sc.Step(`^the author submits its content under a new id and new content under its id$`, w.duplicates)
-	sc.Step(`^both are rejected and the chain is unchanged$`, w.duplicatesJudged)
-	sc.Step(`^the author publishes a repaired copy under a new id$`, w.repair)
-	sc.Step(`^the repair is appended at the tail and the original keeps its position$`, w.repairJudged)
-	sc.Step(`^the author plays the chain up to its own level$`, w.authorWalks)
-	sc.Step(`^the author ranking counts the level once$`, w.authorRankJudged)
-	sc.Step(`^the author's progress skips its own level as skipped, not cleared$`, w.selfSkipJudged)
+	sc.Step(pattern(`^the package is rejected with code (\w+) and the chain is unchanged$`), w.rejectedJudged)
+	sc.Step(pattern(`^the agent submits an acceptable package under malformed Idempotency-Keys$`), w.malformedKeys)
+	sc.Step(pattern(`^every attempt is refused and the chain is unchanged$`), w.allRefused)
+	sc.Step(pattern(`^the runner's authored level$`), w.theAuthoredLevel)
+	sc.Step(pattern(`^the author retries it with the same key, with another difficulty, and with another body$`), w.retries)
+	sc.Step(pattern(`^the retries return the original publication or 409 IDEMPOTENCY_KEY_REUSED and append nothing$`), w.retriesJudged)
+	sc.Step(pattern(`^another agent's equal key is not a replay of the author's$`), w.scopeJudged)
+	sc.Step(pattern(`^the author submits its content under a new id and new content under its id$`), w.duplicates)
+	sc.Step(pattern(`^both are rejected and the chain is unchanged$`), w.duplicatesJudged)
+	sc.Step(pattern(`^the author publishes a repaired copy under a new id$`), w.repair)
+	sc.Step(pattern(`^the repair is appended at the tail and the original keeps its position$`), w.repairJudged)
+	sc.Step(pattern(`^the author plays the chain up to its own level$`), w.authorWalks)
+	sc.Step(pattern(`^the author ranking counts the level once$`), w.authorRankJudged)
+	sc.Step(pattern(`^the author's progress skips its own level as skipped, not cleared$`), w.selfSkipJudged)
 }
 
 // kitDSL reports whether the target serves the kit's dsl.md; authoring

@@ -26,17 +26,17 @@ import (
 // schema's difficulty (FORGE-LEGACY-DIFFICULTY-SCHEMA).
 
 func (w *world) boundarySteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the agent's own key is accepted as a Bearer token$`, w.bearerAccepted)
-	sc.Step(`^the agent calls every read the API description lists, as itself$`, w.readEveryListedGet)
-	sc.Step(`^the agent registers again under its own nickname$`, w.registerAgain)
-	sc.Step(`^no answer carried the agent's key$`, w.keyNeverBack)
-	sc.Step(`^the agent opens a session with \{\} naming the next level in the query string$`, w.sessionByQuery)
-	sc.Step(`^the session is refused or serves the agent's current level$`, w.queryIgnored)
-	sc.Step(`^its progress and its next session show nothing of the cleared level$`, w.clearedHidden)
-	sc.Step(`^the first agent clears its level while the second looks on, then the second clears its own$`, w.clearInTurn)
-	sc.Step(`^each position showed both agents the same level, unchanged between reads$`, w.sameLevels)
-	sc.Step(`^the puzzle schema is read without a key$`, w.readSchema)
-	sc.Step(`^it validates difficulty wherever it describes it and never requires it$`, w.difficultyOptional)
+	sc.Step(pattern(`^the agent's own key is accepted as a Bearer token$`), w.bearerAccepted)
+	sc.Step(pattern(`^the agent calls every read the API description lists, as itself$`), w.readEveryListedGet)
+	sc.Step(pattern(`^the agent registers again under its own nickname$`), w.registerAgain)
+	sc.Step(pattern(`^no answer carried the agent's key$`), w.keyNeverBack)
+	sc.Step(pattern(`^the agent opens a session with \{\} naming the next level in the query string$`), w.sessionByQuery)
+	sc.Step(pattern(`^the session is refused or serves the agent's current level$`), w.queryIgnored)
+	sc.Step(pattern(`^its progress and its next session show nothing of the cleared level$`), w.clearedHidden)
+	sc.Step(pattern(`^the first agent clears its level while the second looks on, then the second clears its own$`), w.clearInTurn)
+	sc.Step(pattern(`^each position showed both agents the same level, unchanged between reads$`), w.sameLevels)
+	sc.Step(pattern(`^the puzzle schema is read without a key$`), w.readSchema)
+	sc.Step(pattern(`^it validates difficulty wherever it describes it and never requires it$`), w.difficultyOptional)
 }
 
 // bearerAccepted: the agent's own key, sent as the contract's Bearer

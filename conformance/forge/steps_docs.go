@@ -25,12 +25,12 @@ var documents = []struct{ path, rule string }{
 const kitDSLMarker = "FORGE-REF-DSL"
 
 func (w *world) documentSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the public documents are read without a key$`, w.readDocuments)
-	sc.Step(`^each is served with status 200 and a body$`, w.documentsServed)
-	sc.Step(`^the chain summary is read without a key$`, w.readChain)
-	sc.Step(`^it shows a length of at least 10 and no level content$`, w.chainJudged)
-	sc.Step(`^a client tries to disable position 1 over HTTP$`, w.tryDisable)
-	sc.Step(`^the attempt is refused and the API description names no disable operation$`, w.disableJudged)
+	sc.Step(pattern(`^the public documents are read without a key$`), w.readDocuments)
+	sc.Step(pattern(`^each is served with status 200 and a body$`), w.documentsServed)
+	sc.Step(pattern(`^the chain summary is read without a key$`), w.readChain)
+	sc.Step(pattern(`^it shows a length of at least 10 and no level content$`), w.chainJudged)
+	sc.Step(pattern(`^a client tries to disable position 1 over HTTP$`), w.tryDisable)
+	sc.Step(pattern(`^the attempt is refused and the API description names no disable operation$`), w.disableJudged)
 }
 
 func (w *world) readDocuments(ctx context.Context) error {

@@ -12,16 +12,16 @@ import (
 )
 
 func (w *world) identitySteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the agent reads itself, its progress and renames itself$`, w.readsAndRenames)
-	sc.Step(`^only the registration carried the apiKey$`, w.keyOnlyOnce)
-	sc.Step(`^another agent registers with the same nickname$`, w.registerSameName)
-	sc.Step(`^the registration is refused with status 409 and code NICKNAME_TAKEN$`, w.refusedTaken("FORGE-NICKNAME-UNIQUE"))
-	sc.Step(`^agents register with nicknames of 40 and 41 code points$`, w.registerLengths)
-	sc.Step(`^the 40-code-point nickname is accepted and the 41 refused$`, w.lengthsJudged)
-	sc.Step(`^the agent renames itself to a free nickname and then to a taken one$`, w.renames)
-	sc.Step(`^the first rename is applied and the second refused with 409 NICKNAME_TAKEN$`, w.renamesJudged)
-	sc.Step(`^the authenticated endpoints are called without a key and with a wrong key$`, w.unauthenticated)
-	sc.Step(`^every call is refused with status 401$`, w.all401)
+	sc.Step(pattern(`^the agent reads itself, its progress and renames itself$`), w.readsAndRenames)
+	sc.Step(pattern(`^only the registration carried the apiKey$`), w.keyOnlyOnce)
+	sc.Step(pattern(`^another agent registers with the same nickname$`), w.registerSameName)
+	sc.Step(pattern(`^the registration is refused with status 409 and code NICKNAME_TAKEN$`), w.refusedTaken("FORGE-NICKNAME-UNIQUE"))
+	sc.Step(pattern(`^agents register with nicknames of 40 and 41 code points$`), w.registerLengths)
+	sc.Step(pattern(`^the 40-code-point nickname is accepted and the 41 refused$`), w.lengthsJudged)
+	sc.Step(pattern(`^the agent renames itself to a free nickname and then to a taken one$`), w.renames)
+	sc.Step(pattern(`^the first rename is applied and the second refused with 409 NICKNAME_TAKEN$`), w.renamesJudged)
+	sc.Step(pattern(`^the authenticated endpoints are called without a key and with a wrong key$`), w.unauthenticated)
+	sc.Step(pattern(`^every call is refused with status 401$`), w.all401)
 }
 
 // readsAndRenames makes the calls after which the key must not reappear;

@@ -27,11 +27,11 @@ type boards struct {
 }
 
 func (w *world) rankingSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^both clear their first level, one with more queries than the other$`, w.bothClear)
-	sc.Step(`^the leaderboard ranks solvers by chain progress with shared ranks$`, w.ranksJudged)
-	sc.Step(`^the two agents share a rank$`, w.shareRank)
-	sc.Step(`^the agent clears its first level$`, w.solveOne)
-	sc.Step(`^every activity entry has a position and no levelId, title, author, rules or examples$`, w.activityJudged)
+	sc.Step(pattern(`^both clear their first level, one with more queries than the other$`), w.bothClear)
+	sc.Step(pattern(`^the leaderboard ranks solvers by chain progress with shared ranks$`), w.ranksJudged)
+	sc.Step(pattern(`^the two agents share a rank$`), w.shareRank)
+	sc.Step(pattern(`^the agent clears its first level$`), w.solveOne)
+	sc.Step(pattern(`^every activity entry has a position and no levelId, title, author, rules or examples$`), w.activityJudged)
 }
 
 func (w *world) boards(ctx context.Context) (boards, error) {

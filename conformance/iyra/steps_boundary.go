@@ -15,10 +15,10 @@ import (
 // the same records are played once per claim, and exactly one claim (or
 // neither, below a threshold) may release the truth.
 func (w *world) boundarySteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the agent broadcasts each claim on the same records with "([^"]*)" inspected(, after a claim change)?$`, w.broadcastEachClaim)
-	sc.Step(`^exactly one of the two broadcasts releases the truth$`, w.exactlyOneReleased)
-	sc.Step(`^neither broadcast releases the truth$`, w.neitherReleased)
-	sc.Step(`^both broadcasts were made with evidence (\d+) and signal (\d+)$`, w.pairResources)
+	sc.Step(pattern(`^the agent broadcasts each claim on the same records with "([^"]*)" inspected(, after a claim change)?$`), w.broadcastEachClaim)
+	sc.Step(pattern(`^exactly one of the two broadcasts releases the truth$`), w.exactlyOneReleased)
+	sc.Step(pattern(`^neither broadcast releases the truth$`), w.neitherReleased)
+	sc.Step(pattern(`^both broadcasts were made with evidence (\d+) and signal (\d+)$`), w.pairResources)
 }
 
 // pairRun is one session of a boundary pair: its claim and its last state

@@ -15,12 +15,12 @@ import (
 // claimSteps registers the steps that need a verified ending on records
 // whose corroborated claim the runner first has to learn.
 func (w *world) claimSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the agent has released the truth allied with the keepers$`, w.releasedWithKeepers)
-	sc.Step(`^the agent releases the truth allied with the (keepers|drifters) in a second session on the same records$`, w.releaseSecond)
-	sc.Step(`^both verified endings have the same resources, outcome and score$`, w.endingsAtPar)
-	sc.Step(`^their epilogues differ$`, w.epiloguesDiffer)
-	sc.Step(`^their epilogues are identical$`, w.epiloguesIdentical)
-	sc.Step(`^each epilogue names its ally's consequence in the contract's words$`, w.consequenceWords)
+	sc.Step(pattern(`^the agent has released the truth allied with the keepers$`), w.releasedWithKeepers)
+	sc.Step(pattern(`^the agent releases the truth allied with the (keepers|drifters) in a second session on the same records$`), w.releaseSecond)
+	sc.Step(pattern(`^both verified endings have the same resources, outcome and score$`), w.endingsAtPar)
+	sc.Step(pattern(`^their epilogues differ$`), w.epiloguesDiffer)
+	sc.Step(pattern(`^their epilogues are identical$`), w.epiloguesIdentical)
+	sc.Step(pattern(`^each epilogue names its ally's consequence in the contract's words$`), w.consequenceWords)
 }
 
 // records are the two public records corroboration is judged on.

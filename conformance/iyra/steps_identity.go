@@ -20,21 +20,21 @@ import (
 
 // identitySteps registers acceptance, proof and key steps.
 func (w *world) identitySteps(sc *godog.ScenarioContext) {
-	sc.Step(`^a verified agent$`, w.aVerifiedAgent)
-	sc.Step(`^a new agent accepts the play task$`, w.newAgentAccepts)
-	sc.Step(`^the acceptance carries agent_id, challenge_id, challenge, difficulty and expires_at$`, w.acceptanceComplete)
-	sc.Step(`^a new agent has accepted the play task$`, w.newAgentHasAccepted)
-	sc.Step(`^a new agent has verified$`, w.newAgentHasVerified)
-	sc.Step(`^the challenge has expired$`, w.challengeExpired)
-	sc.Step(`^the agent verifies (?:again )?with a valid solution$`, w.verifyValid)
-	sc.Step(`^the agent verifies with a solution whose digest misses the difficulty$`, w.verifyMissing)
-	sc.Step(`^the agent verifies with a qualifying (leading-zero|plus-sign|fraction|empty|negative) solution$`, w.verifySpelling)
-	sc.Step(`^the agent verifies with a valid solution to another acceptance's challenge$`, w.verifyForeign)
-	sc.Step(`^the verification succeeds and discloses an api_key$`, w.verificationSucceeds)
-	sc.Step(`^the verification is refused without a key$`, w.verificationRefused)
-	sc.Step(`^the verification does not disclose the key again$`, w.keyNotDisclosedAgain)
-	sc.Step(`^the answer does not carry the api_key$`, w.answerKeyless)
-	sc.Step(`^the agent's session quota is spent$`, w.quotaSpent)
+	sc.Step(pattern(`^a verified agent$`), w.aVerifiedAgent)
+	sc.Step(pattern(`^a new agent accepts the play task$`), w.newAgentAccepts)
+	sc.Step(pattern(`^the acceptance carries agent_id, challenge_id, challenge, difficulty and expires_at$`), w.acceptanceComplete)
+	sc.Step(pattern(`^a new agent has accepted the play task$`), w.newAgentHasAccepted)
+	sc.Step(pattern(`^a new agent has verified$`), w.newAgentHasVerified)
+	sc.Step(pattern(`^the challenge has expired$`), w.challengeExpired)
+	sc.Step(pattern(`^the agent verifies (?:again )?with a valid solution$`), w.verifyValid)
+	sc.Step(pattern(`^the agent verifies with a solution whose digest misses the difficulty$`), w.verifyMissing)
+	sc.Step(pattern(`^the agent verifies with a qualifying (leading-zero|plus-sign|fraction|empty|negative) solution$`), w.verifySpelling)
+	sc.Step(pattern(`^the agent verifies with a valid solution to another acceptance's challenge$`), w.verifyForeign)
+	sc.Step(pattern(`^the verification succeeds and discloses an api_key$`), w.verificationSucceeds)
+	sc.Step(pattern(`^the verification is refused without a key$`), w.verificationRefused)
+	sc.Step(pattern(`^the verification does not disclose the key again$`), w.keyNotDisclosedAgain)
+	sc.Step(pattern(`^the answer does not carry the api_key$`), w.answerKeyless)
+	sc.Step(pattern(`^the agent's session quota is spent$`), w.quotaSpent)
 }
 
 // aVerifiedAgent adopts the run's shared identity. A scenario checking a

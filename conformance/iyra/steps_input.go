@@ -11,7 +11,7 @@ import (
 // inputSteps registers the steps of the kit's input policy
 // (IYRA-INPUT-POLICY).
 func (w *world) inputSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the agent submits the raw action body (.+)$`, w.submitRaw)
+	sc.Step(pattern(`^the agent submits the raw action body (.+)$`), w.submitRaw)
 }
 
 // submitRaw is a When step sending raw, verbatim, as the body of an action

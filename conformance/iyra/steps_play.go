@@ -19,33 +19,33 @@ import (
 
 // playSteps registers the steps that submit actions and judge the answer.
 func (w *world) playSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the agent has played "([^"]*)"$`, w.playAll)
-	sc.Step(`^the agent has tried "([^"]*)"$`, w.tryAll)
-	sc.Step(`^the agent has gathered everything and selected the (corroborated|uncorroborated) claim$`, w.gatherAndSelect)
-	sc.Step(`^the agent plays "([^"]*)"$`, w.playsOne)
-	sc.Step(`^the agent submits "([^"]*)" with a stale revision$`, func(ctx context.Context, s string) error {
+	sc.Step(pattern(`^the agent has played "([^"]*)"$`), w.playAll)
+	sc.Step(pattern(`^the agent has tried "([^"]*)"$`), w.tryAll)
+	sc.Step(pattern(`^the agent has gathered everything and selected the (corroborated|uncorroborated) claim$`), w.gatherAndSelect)
+	sc.Step(pattern(`^the agent plays "([^"]*)"$`), w.playsOne)
+	sc.Step(pattern(`^the agent submits "([^"]*)" with a stale revision$`), func(ctx context.Context, s string) error {
 		return w.submitVariant(ctx, s, "stale")
 	})
-	sc.Step(`^the agent submits "([^"]*)" without a revision$`, func(ctx context.Context, s string) error {
+	sc.Step(pattern(`^the agent submits "([^"]*)" without a revision$`), func(ctx context.Context, s string) error {
 		return w.submitVariant(ctx, s, "missing")
 	})
-	sc.Step(`^the agent submits "([^"]*)" with the revision inside the action$`, func(ctx context.Context, s string) error {
+	sc.Step(pattern(`^the agent submits "([^"]*)" with the revision inside the action$`), func(ctx context.Context, s string) error {
 		return w.submitVariant(ctx, s, "inside")
 	})
-	sc.Step(`^the agent submits an action (without a type|without an action)$`, w.submitIncomplete)
-	sc.Step(`^the agent submits a malformed action body$`, w.submitMalformed)
-	sc.Step(`^the agent reads the session$`, w.readsSession)
-	sc.Step(`^the action is accepted$`, w.accepted)
-	sc.Step(`^the action is rejected$`, w.rejected)
-	sc.Step(`^the action is refused as stale$`, w.refusedStale)
-	sc.Step(`^the agent submits "([^"]*)" (without credentials|with an unknown key|with another agent's key)$`, w.submitAs)
-	sc.Step(`^legal_actions is empty$`, w.legalEmpty)
-	sc.Step(`^the kit's status code is (\d+)$`, w.kitStatus)
-	sc.Step(`^the error body has a code and a message$`, w.errorBody)
-	sc.Step(`^the session state is unchanged$`, w.unchanged)
-	sc.Step(`^the revision went up by one$`, w.revisionUp)
-	sc.Step(`^legal_actions lists every declared action type with its parameters and public preconditions$`, w.legalCatalogue)
-	sc.Step(`^legal_actions entries have the kit's shape$`, w.legalShape)
+	sc.Step(pattern(`^the agent submits an action (without a type|without an action)$`), w.submitIncomplete)
+	sc.Step(pattern(`^the agent submits a malformed action body$`), w.submitMalformed)
+	sc.Step(pattern(`^the agent reads the session$`), w.readsSession)
+	sc.Step(pattern(`^the action is accepted$`), w.accepted)
+	sc.Step(pattern(`^the action is rejected$`), w.rejected)
+	sc.Step(pattern(`^the action is refused as stale$`), w.refusedStale)
+	sc.Step(pattern(`^the agent submits "([^"]*)" (without credentials|with an unknown key|with another agent's key)$`), w.submitAs)
+	sc.Step(pattern(`^legal_actions is empty$`), w.legalEmpty)
+	sc.Step(pattern(`^the kit's status code is (\d+)$`), w.kitStatus)
+	sc.Step(pattern(`^the error body has a code and a message$`), w.errorBody)
+	sc.Step(pattern(`^the session state is unchanged$`), w.unchanged)
+	sc.Step(pattern(`^the revision went up by one$`), w.revisionUp)
+	sc.Step(pattern(`^legal_actions lists every declared action type with its parameters and public preconditions$`), w.legalCatalogue)
+	sc.Step(pattern(`^legal_actions entries have the kit's shape$`), w.legalShape)
 }
 
 // playsOne is the When step submitting one scripted action. After a

@@ -20,17 +20,17 @@ import (
 
 // replaySteps registers the visibility, progress and replay checks.
 func (w *world) replaySteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the agent reads the replay$`, w.readsReplay)
-	sc.Step(`^no public field reveals the truth or field notes$`, w.nothingPrivate)
-	sc.Step(`^the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible$`, w.replayFields)
-	sc.Step(`^the replay reports the session's outcome, ending and version$`, w.replayAgrees)
-	sc.Step(`^the replay lists exactly the accepted actions$`, w.replayActions)
-	sc.Step(`^every voluntary next step is a read request$`, w.nextStepsRead)
-	sc.Step(`^the replay is verified but not ranking-eligible$`, w.verifiedNotEligible)
-	sc.Step(`^the replay's hash chain recomputes over (\d+) accepted actions$`, w.replayChain)
-	sc.Step(`^the progress panel mirrors the observation$`, w.progressMirrors)
-	sc.Step(`^the milestones are "([^"]*)"$`, w.milestones)
-	sc.Step(`^the personal-best dimensions are evidence (\d+), allies (\d+), steps (\d+), ending "([^"]*)"$`, w.personalBest)
+	sc.Step(pattern(`^the agent reads the replay$`), w.readsReplay)
+	sc.Step(pattern(`^no public field reveals the truth or field notes$`), w.nothingPrivate)
+	sc.Step(pattern(`^the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible$`), w.replayFields)
+	sc.Step(pattern(`^the replay reports the session's outcome, ending and version$`), w.replayAgrees)
+	sc.Step(pattern(`^the replay lists exactly the accepted actions$`), w.replayActions)
+	sc.Step(pattern(`^every voluntary next step is a read request$`), w.nextStepsRead)
+	sc.Step(pattern(`^the replay is verified but not ranking-eligible$`), w.verifiedNotEligible)
+	sc.Step(pattern(`^the replay's hash chain recomputes over (\d+) accepted actions$`), w.replayChain)
+	sc.Step(pattern(`^the progress panel mirrors the observation$`), w.progressMirrors)
+	sc.Step(pattern(`^the milestones are "([^"]*)"$`), w.milestones)
+	sc.Step(pattern(`^the personal-best dimensions are evidence (\d+), allies (\d+), steps (\d+), ending "([^"]*)"$`), w.personalBest)
 }
 
 // readsReplay is the When step reading replay_url.

@@ -16,49 +16,49 @@ import (
 
 // sessionSteps registers the session creation and look-up steps.
 func (w *world) sessionSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^a new session$`, func(ctx context.Context) error { return w.givenSession(ctx, "") })
-	sc.Step(`^a new session of the "([^"]*)" variant$`, w.givenSession)
-	sc.Step(`^the agent creates a new session$`, func(ctx context.Context) error {
+	sc.Step(pattern(`^a new session$`), func(ctx context.Context) error { return w.givenSession(ctx, "") })
+	sc.Step(pattern(`^a new session of the "([^"]*)" variant$`), w.givenSession)
+	sc.Step(pattern(`^the agent creates a new session$`), func(ctx context.Context) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(w.id.Version, ""))
 	})
-	sc.Step(`^the agent creates a new session of the "([^"]*)" variant$`, func(ctx context.Context, v string) error {
+	sc.Step(pattern(`^the agent creates a new session of the "([^"]*)" variant$`), func(ctx context.Context, v string) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(w.id.Version, v))
 	})
-	sc.Step(`^the agent creates a session with a (missing|too-short|spaced|too-long) Idempotency-Key$`, w.createBadKey)
-	sc.Step(`^the agent creates a session with a well-formed Idempotency-Key of (8|128) characters$`, w.createEdgeKey)
-	sc.Step(`^the agent creates a session accepting version "([^"]*)"$`, func(ctx context.Context, v string) error {
+	sc.Step(pattern(`^the agent creates a session with a (missing|too-short|spaced|too-long) Idempotency-Key$`), w.createBadKey)
+	sc.Step(pattern(`^the agent creates a session with a well-formed Idempotency-Key of (8|128) characters$`), w.createEdgeKey)
+	sc.Step(pattern(`^the agent creates a session accepting version "([^"]*)"$`), func(ctx context.Context, v string) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(v, ""))
 	})
-	sc.Step(`^the agent creates a session with ready_to_act false$`, func(ctx context.Context) error {
+	sc.Step(pattern(`^the agent creates a session with ready_to_act false$`), func(ctx context.Context) error {
 		return w.createWith(ctx, Slug, freshKey(), map[string]any{"ready_to_act": false, "accepted_version_id": w.id.Version})
 	})
-	sc.Step(`^the agent repeats the creation with the same Idempotency-Key$`, func(ctx context.Context) error {
+	sc.Step(pattern(`^the agent repeats the creation with the same Idempotency-Key$`), func(ctx context.Context) error {
 		return w.createWith(ctx, Slug, w.key, createBody(w.id.Version, ""))
 	})
-	sc.Step(`^the agent reuses the Idempotency-Key for (another version|another game|another intended session)$`, w.reuseKey)
-	sc.Step(`^the agent looks up the session's Idempotency-Key$`, func(ctx context.Context) error { return w.lookUp(ctx, w.key) })
-	sc.Step(`^the agent looks up an unused Idempotency-Key$`, func(ctx context.Context) error { return w.lookUp(ctx, freshKey()) })
-	sc.Step(`^the creation is refused$`, w.creationRefused)
-	sc.Step(`^no session exists for that key$`, w.noSessionForKey)
-	sc.Step(`^the agent creates a session (without credentials|with an unknown key|with a non-Bearer key)$`, w.createUnauthenticated)
-	sc.Step(`^the look-up answers 404$`, w.lookUpIs404)
-	sc.Step(`^the same session is returned$`, w.sameSession)
-	sc.Step(`^the reuse creates no new session$`, w.noNewSession)
-	sc.Step(`^the key still names the original session$`, w.keyNamesOriginal)
-	sc.Step(`^the look-up names the session$`, w.lookUpNames)
-	sc.Step(`^the look-up reports not found$`, w.lookUpNotFound)
-	sc.Step(`^the response carries the session links and state fields$`, w.sessionShape)
-	sc.Step(`^the observation has the declared fields$`, w.observationFields)
-	sc.Step(`^the observation is in its initial state$`, w.observationInitial)
-	sc.Step(`^the session plays the "([^"]*)" variant$`, w.playsVariant)
-	sc.Step(`^the agent plays the same investigations in a second session of that variant$`, w.secondSession)
-	sc.Step(`^both sessions revealed identical site facts$`, w.identicalFacts)
-	sc.Step(`^the answer is 429 with retry_after_seconds or retry_at$`, w.rateLimited)
-	sc.Step(`^no session exists for that key once the quota has reset$`, w.noSessionAfterReset)
-	sc.Step(`^the agent reads the session at the contract's fallback path$`, w.readFallback)
-	sc.Step(`^the answer is the session's authoritative state$`, w.sameAuthoritative)
-	sc.Step(`^the agent reads the session, its replay and its key's status (without credentials|with an unknown key|with another agent's key)$`, w.probeReads)
-	sc.Step(`^every read is refused without the session's data$`, w.probesRefused)
+	sc.Step(pattern(`^the agent reuses the Idempotency-Key for (another version|another game|another intended session)$`), w.reuseKey)
+	sc.Step(pattern(`^the agent looks up the session's Idempotency-Key$`), func(ctx context.Context) error { return w.lookUp(ctx, w.key) })
+	sc.Step(pattern(`^the agent looks up an unused Idempotency-Key$`), func(ctx context.Context) error { return w.lookUp(ctx, freshKey()) })
+	sc.Step(pattern(`^the creation is refused$`), w.creationRefused)
+	sc.Step(pattern(`^no session exists for that key$`), w.noSessionForKey)
+	sc.Step(pattern(`^the agent creates a session (without credentials|with an unknown key|with a non-Bearer key)$`), w.createUnauthenticated)
+	sc.Step(pattern(`^the look-up answers 404$`), w.lookUpIs404)
+	sc.Step(pattern(`^the same session is returned$`), w.sameSession)
+	sc.Step(pattern(`^the reuse creates no new session$`), w.noNewSession)
+	sc.Step(pattern(`^the key still names the original session$`), w.keyNamesOriginal)
+	sc.Step(pattern(`^the look-up names the session$`), w.lookUpNames)
+	sc.Step(pattern(`^the look-up reports not found$`), w.lookUpNotFound)
+	sc.Step(pattern(`^the response carries the session links and state fields$`), w.sessionShape)
+	sc.Step(pattern(`^the observation has the declared fields$`), w.observationFields)
+	sc.Step(pattern(`^the observation is in its initial state$`), w.observationInitial)
+	sc.Step(pattern(`^the session plays the "([^"]*)" variant$`), w.playsVariant)
+	sc.Step(pattern(`^the agent plays the same investigations in a second session of that variant$`), w.secondSession)
+	sc.Step(pattern(`^both sessions revealed identical site facts$`), w.identicalFacts)
+	sc.Step(pattern(`^the answer is 429 with retry_after_seconds or retry_at$`), w.rateLimited)
+	sc.Step(pattern(`^no session exists for that key once the quota has reset$`), w.noSessionAfterReset)
+	sc.Step(pattern(`^the agent reads the session at the contract's fallback path$`), w.readFallback)
+	sc.Step(pattern(`^the answer is the session's authoritative state$`), w.sameAuthoritative)
+	sc.Step(pattern(`^the agent reads the session, its replay and its key's status (without credentials|with an unknown key|with another agent's key)$`), w.probeReads)
+	sc.Step(pattern(`^every read is refused without the session's data$`), w.probesRefused)
 }
 
 // givenSession creates the scenario's session; a variant the target does

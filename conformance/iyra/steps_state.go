@@ -15,31 +15,31 @@ import (
 
 // stateSteps registers the checks of the observation.
 func (w *world) stateSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the resources are evidence (\d+), trust (\d+), signal (\d+)$`, w.resources)
-	sc.Step(`^the allies are "([^"]*)"$`, w.allies)
-	sc.Step(`^the chapter is "([^"]*)"$`, w.chapter)
-	sc.Step(`^the chapter is no longer "inquiry"$`, w.chapterLeftInquiry)
-	sc.Step(`^the (archive|harbor|spire) is inspected, its text revealed and collected$`, w.siteRevealed)
-	sc.Step(`^collected_sources names "(archive|harbor|spire)"$`, w.collectedNames)
-	sc.Step(`^the other sites are still uninspected with empty text$`, w.othersEmpty)
-	sc.Step(`^the selected claim is "([^"]*)"$`, w.selectedClaim)
-	sc.Step(`^(\d+) steps have been used$`, w.stepsUsed)
+	sc.Step(pattern(`^the resources are evidence (\d+), trust (\d+), signal (\d+)$`), w.resources)
+	sc.Step(pattern(`^the allies are "([^"]*)"$`), w.allies)
+	sc.Step(pattern(`^the chapter is "([^"]*)"$`), w.chapter)
+	sc.Step(pattern(`^the chapter is no longer "inquiry"$`), w.chapterLeftInquiry)
+	sc.Step(pattern(`^the (archive|harbor|spire) is inspected, its text revealed and collected$`), w.siteRevealed)
+	sc.Step(pattern(`^collected_sources names "(archive|harbor|spire)"$`), w.collectedNames)
+	sc.Step(pattern(`^the other sites are still uninspected with empty text$`), w.othersEmpty)
+	sc.Step(pattern(`^the selected claim is "([^"]*)"$`), w.selectedClaim)
+	sc.Step(pattern(`^(\d+) steps have been used$`), w.stepsUsed)
 }
 
 // endingSteps registers the checks of endings and terminal signals.
 func (w *world) endingSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the ending is "([^"]*)"$`, w.ending)
-	sc.Step(`^the ending is one of the declared reason codes$`, w.reasonCode)
-	sc.Step(`^the outcome is "([^"]*)"$`, w.outcome)
-	sc.Step(`^the score is (\d+)$`, w.score)
-	sc.Step(`^the score shown is (\d+)$`, w.scoreShown)
-	sc.Step(`^the score equals the evidence$`, w.scoreIsEvidence)
-	sc.Step(`^the session is finished$`, w.finished)
-	sc.Step(`^the session is still active$`, w.active)
-	sc.Step(`^the epilogue is empty$`, func() error { return w.epilogue(false) })
-	sc.Step(`^the epilogue is set$`, func() error { return w.epilogue(true) })
-	sc.Step(`^the session carries every terminal summary field$`, w.terminalSummary)
-	sc.Step(`^the session's time limit has passed$`, w.timeLimitPassed)
+	sc.Step(pattern(`^the ending is "([^"]*)"$`), w.ending)
+	sc.Step(pattern(`^the ending is one of the declared reason codes$`), w.reasonCode)
+	sc.Step(pattern(`^the outcome is "([^"]*)"$`), w.outcome)
+	sc.Step(pattern(`^the score is (\d+)$`), w.score)
+	sc.Step(pattern(`^the score shown is (\d+)$`), w.scoreShown)
+	sc.Step(pattern(`^the score equals the evidence$`), w.scoreIsEvidence)
+	sc.Step(pattern(`^the session is finished$`), w.finished)
+	sc.Step(pattern(`^the session is still active$`), w.active)
+	sc.Step(pattern(`^the epilogue is empty$`), func() error { return w.epilogue(false) })
+	sc.Step(pattern(`^the epilogue is set$`), func() error { return w.epilogue(true) })
+	sc.Step(pattern(`^the session carries every terminal summary field$`), w.terminalSummary)
+	sc.Step(pattern(`^the session's time limit has passed$`), w.timeLimitPassed)
 }
 
 // resources checks evidence, trust and signal of the latest state.

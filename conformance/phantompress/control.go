@@ -37,11 +37,11 @@ func (w *world) control() (controller, error) {
 // concurrencySteps registers the steps of concurrent actions on one run
 // (PP-ERR-409-CONCURRENT).
 func concurrencySteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the server holds each action for a moment$`, w.holdActions)
-	sc.Step(`^the agent sends two actions on the run at once$`, w.twoActionsAtOnce)
-	sc.Step(`^the agent sends (\d+) looks on the run in parallel$`, w.sendParallelLooks)
-	sc.Step(`^each is answered 200 or 409, and the turns spent equal the looks accepted$`, w.checkParallel)
-	sc.Step(`^one succeeds, the other is refused with 409, and one turn was spent$`, w.oneOfTwoAccepted)
+	sc.Step(pattern(`^the server holds each action for a moment$`), w.holdActions)
+	sc.Step(pattern(`^the agent sends two actions on the run at once$`), w.twoActionsAtOnce)
+	sc.Step(pattern(`^the agent sends (\d+) looks on the run in parallel$`), w.sendParallelLooks)
+	sc.Step(pattern(`^each is answered 200 or 409, and the turns spent equal the looks accepted$`), w.checkParallel)
+	sc.Step(pattern(`^one succeeds, the other is refused with 409, and one turn was spent$`), w.oneOfTwoAccepted)
 }
 
 // holdActions makes the embedded reference hold each action for 150ms until

@@ -58,7 +58,7 @@ func (w *world) recordTaken(action, arg string) {
 }
 
 func runLogSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the public log records every action the agent took but status$`, w.logRecordsEveryAction)
+	sc.Step(pattern(`^the public log records every action the agent took but status$`), w.logRecordsEveryAction)
 }
 
 // logRecordsEveryAction fetches the public log and judges it with

@@ -15,10 +15,10 @@ import (
 // what: posts without authorization, public reads without a key, and a
 // registration with an owner.
 func accessSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent posts (.+) to (\S+) without authorization$`, w.postWithoutAuth)
-	sc.Step(`^the agent fetches (the API document|the run's log|the recent runs|the leaderboard) without a key$`, w.fetchWithoutKey)
-	sc.Step(`^the request succeeds$`, w.requestSucceeds)
-	sc.Step(`^a new agent registers with a name and an owner$`, w.registerWithOwner)
+	sc.Step(pattern(`^the agent posts (.+) to (\S+) without authorization$`), w.postWithoutAuth)
+	sc.Step(pattern(`^the agent fetches (the API document|the run's log|the recent runs|the leaderboard) without a key$`), w.fetchWithoutKey)
+	sc.Step(pattern(`^the request succeeds$`), w.requestSucceeds)
+	sc.Step(pattern(`^a new agent registers with a name and an owner$`), w.registerWithOwner)
 }
 
 // postWithoutAuth marks the run and posts a raw body to an endpoint (":id"

@@ -14,8 +14,8 @@ import (
 // all-sources reading of backing: an answer citing a document silent on its
 // question beside one that backs it.
 func backingSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent has read another document silent on that question$`, w.readSilentDocument)
-	sc.Step(`^the agent asserts that question citing both documents$`, w.assertCitingBoth)
+	sc.Step(pattern(`^the agent has read another document silent on that question$`), w.readSilentDocument)
+	sc.Step(pattern(`^the agent asserts that question citing both documents$`), w.assertCitingBoth)
 }
 
 // readSilentDocument reads documents until one is silent on the kept

@@ -10,7 +10,7 @@ import (
 // bonusSteps registers the step of settlement.feature that checks the
 // final case's clear and victory bonuses.
 func bonusSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the final case added both the clear bonus and the victory bonus$`, w.finalCaseBonuses)
+	sc.Step(pattern(`^the final case added both the clear bonus and the victory bonus$`), w.finalCaseBonuses)
 }
 
 // finalCaseBonuses checks that case 4's settlement added both the clear and

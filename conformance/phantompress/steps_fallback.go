@@ -16,13 +16,13 @@ import (
 // state fields the seed's client reads, with no need for the kit's event
 // shape: answers whose correctness an official record the agent read fixes.
 func fallbackSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent has hedged against every official record it read$`, w.hedgeAgainstOfficials)
-	sc.Step(`^the publish cost at least 3 trust for every hedge against an official record$`, w.costPerWrongHedge)
-	sc.Step(`^the agent has spent its AP down to (\d+), a document and a topic still open$`, w.spendAPDownTo)
-	sc.Step(`^the agent (reads the log of|extends|hides|reviews) a run that does not exist$`, w.missingRunWrite)
-	sc.Step(`^the agent has been rejected twice on a question and refused once for a malformed answer to it$`, w.twoRejectionsOneMalformed)
-	sc.Step(`^the agent asserts that question is unverifiable, which is not yet hedge-only$`, w.assertNotHedgeOnly)
-	sc.Step(`^the public log mentions the ID every accepted action named$`, w.logHoldsArgs)
+	sc.Step(pattern(`^the agent has hedged against every official record it read$`), w.hedgeAgainstOfficials)
+	sc.Step(pattern(`^the publish cost at least 3 trust for every hedge against an official record$`), w.costPerWrongHedge)
+	sc.Step(pattern(`^the agent has spent its AP down to (\d+), a document and a topic still open$`), w.spendAPDownTo)
+	sc.Step(pattern(`^the agent (reads the log of|extends|hides|reviews) a run that does not exist$`), w.missingRunWrite)
+	sc.Step(pattern(`^the agent has been rejected twice on a question and refused once for a malformed answer to it$`), w.twoRejectionsOneMalformed)
+	sc.Step(pattern(`^the agent asserts that question is unverifiable, which is not yet hedge-only$`), w.assertNotHedgeOnly)
+	sc.Step(pattern(`^the public log mentions the ID every accepted action named$`), w.logHoldsArgs)
 }
 
 // missingRunWrite sends a log read or an owner write to a run that does not

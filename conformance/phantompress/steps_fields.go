@@ -13,9 +13,9 @@ import (
 // fields the seed's client reads, and the AP spending that leaves a
 // document unread.
 func clientFieldSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent (?:has spent|spends) its AP with a document still unread$`, w.spendAPKeepingUnread)
-	sc.Step(`^the answer carries ok, turn, narrative, state, events and available_actions$`, w.actionResponseFields)
-	sc.Step(`^the state carries case_no, turn, trust, ap and the status "([^"]*)"$`, w.stateClientFields)
+	sc.Step(pattern(`^the agent (?:has spent|spends) its AP with a document still unread$`), w.spendAPKeepingUnread)
+	sc.Step(pattern(`^the answer carries ok, turn, narrative, state, events and available_actions$`), w.actionResponseFields)
+	sc.Step(pattern(`^the state carries case_no, turn, trust, ap and the status "([^"]*)"$`), w.stateClientFields)
 }
 
 // actionResponseFields checks that an action's answer carries the fields

@@ -72,9 +72,9 @@ func planLow(qs []engine.Question, truth map[string]engine.Verdict, caseNo, trus
 // fireSteps registers the steps of the "trust between 1 and 10" scenario,
 // whose two runs the world keeps in w.fire.
 func fireSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^two fresh runs with one custom seed$`, w.twoSeededRuns)
-	sc.Step(`^the agent answers the second run, case by case, so that a publish leaves trust between 1 and 10$`, w.landLowTrust)
-	sc.Step(`^that run is still active, and its status says so$`, w.stillActiveLowTrust)
+	sc.Step(pattern(`^two fresh runs with one custom seed$`), w.twoSeededRuns)
+	sc.Step(pattern(`^the agent answers the second run, case by case, so that a publish leaves trust between 1 and 10$`), w.landLowTrust)
+	sc.Step(pattern(`^that run is still active, and its status says so$`), w.stillActiveLowTrust)
 }
 
 // twoSeededRuns starts a scout run and a target run with one custom seed;

@@ -132,8 +132,8 @@ func originless(rv engine.Reveal) bool {
 // lawSteps registers the steps that judge revealed answers against the
 // verification law.
 func lawSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^every claim (.+) was revealed as "([^"]*)"$`, w.claimsRevealedAs)
-	sc.Step(`^every revealed answer is the verdict the law derives from the revealed material$`, w.lawDerivesAnswers)
+	sc.Step(pattern(`^every claim (.+) was revealed as "([^"]*)"$`), w.claimsRevealedAs)
+	sc.Step(pattern(`^every revealed answer is the verdict the law derives from the revealed material$`), w.lawDerivesAnswers)
 }
 
 // claimsRevealedAs checks, over every settlement's reveal, that each claim

@@ -47,16 +47,16 @@ func (w *world) freshDay() (controller, error) {
 // quotaSteps registers the steps of the daily quotas, which need the
 // embedded reference's control and clock.
 func quotaSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(`^the agent has made (\d+) writes today$`, w.madeWrites)
-	sc.Step(`^all agents together have made (\d+) writes today$`, w.allMadeWrites)
-	sc.Step(`^the agent has started (\d+) runs today$`, w.startedRuns)
-	sc.Step(`^(\d+) agents have registered today$`, w.agentsRegistered)
-	sc.Step(`^the quota store is unavailable$`, w.quotaUnavailable)
-	sc.Step(`^the request is refused with status (\d+) and code "([^"]*)"$`, w.refusedWithCode)
-	sc.Step(`^the quota answer carries Retry-After and limit.reset_at at the next 00:00 JST$`, w.quotaRetryAfter)
-	sc.Step(`^the clock passes 00:00 JST$`, w.passMidnightJST)
-	sc.Step(`^the agent can look at the case again$`, w.canLookAgain)
-	sc.Step(`^the answer asks to retry after 60 seconds$`, w.retryAfter60)
+	sc.Step(pattern(`^the agent has made (\d+) writes today$`), w.madeWrites)
+	sc.Step(pattern(`^all agents together have made (\d+) writes today$`), w.allMadeWrites)
+	sc.Step(pattern(`^the agent has started (\d+) runs today$`), w.startedRuns)
+	sc.Step(pattern(`^(\d+) agents have registered today$`), w.agentsRegistered)
+	sc.Step(pattern(`^the quota store is unavailable$`), w.quotaUnavailable)
+	sc.Step(pattern(`^the request is refused with status (\d+) and code "([^"]*)"$`), w.refusedWithCode)
+	sc.Step(pattern(`^the quota answer carries Retry-After and limit.reset_at at the next 00:00 JST$`), w.quotaRetryAfter)
+	sc.Step(pattern(`^the clock passes 00:00 JST$`), w.passMidnightJST)
+	sc.Step(pattern(`^the agent can look at the case again$`), w.canLookAgain)
+	sc.Step(pattern(`^the answer asks to retry after 60 seconds$`), w.retryAfter60)
 }
 
 // madeWrites starts a fresh quota day on the embedded reference and spends

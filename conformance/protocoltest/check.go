@@ -51,14 +51,19 @@ func TestProtocol(t *testing.T, p *suite.Protocol) {
 }
 
 // TestProtocols runs CheckAll as a test: a subtest per data folder and one
-// per protocol.
+// per protocol. The protocols' subtests run in parallel: their runs spend
+// much of their time waiting (turn timeouts, Retry-After), each serves its
+// own reference, and a protocol's flags are its own.
 func TestProtocols(t *testing.T, ps []*suite.Protocol) {
 	t.Helper()
 	for _, group := range byFolder(ps) {
 		t.Run("folder "+group[0].DataFolder(), func(t *testing.T) { report(t, CheckFolder(group)) })
 	}
 	for _, p := range ps {
-		t.Run(p.Name, func(t *testing.T) { report(t, CheckProtocol(p)) })
+		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
+			report(t, CheckProtocol(p))
+		})
 	}
 }
 
@@ -77,7 +82,7 @@ func CheckProtocol(p *suite.Protocol) error {
 	if errors.Join(errs...) == nil {
 		// The runs are the slow part; a protocol whose data is broken would
 		// only fail them for the same reason.
-		errs = append(errs, checkRun(p, false), checkRun(p, true))
+		errs = append(errs, checkRuns(p)...)
 	}
 	return prefixed(p.Name, errors.Join(errs...))
 }

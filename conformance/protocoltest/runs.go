@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"sort"
+	"sync"
 
 	"github.com/agentgames/conformance/conformance/oas"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -32,6 +33,30 @@ func checkOpenAPI(p *suite.Protocol) error {
 	return err
 }
 
+// checkRuns runs the embedded and the live run side by side: each has its
+// own reference, and much of their time is waiting (turn timeouts,
+// Retry-After), so the pair takes as long as the longer one. Both run with
+// the protocol's ServeFlags, as against `conformance serve`: the
+// reference's documented development credentials, which the embedded
+// reference accepts as its own; the flags are reset once both are done.
+func checkRuns(p *suite.Protocol) []error {
+	if err := applyServeFlags(p); err != nil {
+		return []error{fmt.Errorf("live run: ServeFlags: %w", err)}
+	}
+	defer resetFlags(p)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i, live := range []bool{false, true} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = checkRun(p, live)
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
 // checkRun runs the whole suite against the protocol's own reference,
 // embedded (with its controls) or live (served over loopback, as a
 // deployment would be), and requires it to pass.
@@ -44,12 +69,6 @@ func checkRun(p *suite.Protocol, live bool) error {
 	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Seed: runSeed, Checks: runChecks, CaseDir: dir}
 	mode := "embedded run"
 	if live {
-		// As against `conformance serve`: the reference's documented
-		// development credentials (checkDescription parsed them already).
-		if err := applyServeFlags(p); err != nil {
-			return fmt.Errorf("live run: ServeFlags: %w", err)
-		}
-		defer resetFlags(p)
 		srv := httptest.NewServer(p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(runSeed)}))
 		defer srv.Close()
 		cfg.Target, mode = srv.URL+p.BasePath, "live run against its reference over loopback"

@@ -27,8 +27,8 @@ type superseding struct {
 // supersedeSteps binds the steps of PYYOL-REF-SUPERSEDED.
 func supersedeSteps(sc *godog.ScenarioContext, g *gwRun) {
 	s := &superseding{g: g}
-	sc.Step(`^the agent registers again on a second socket$`, s.again)
-	sc.Step(`^the first socket was closed as superseded$`, s.closed)
+	sc.Step(pattern(`^the agent registers again on a second socket$`), s.again)
+	sc.Step(pattern(`^the first socket was closed as superseded$`), s.closed)
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
 		if s.first != nil {
 			s.first.Close()

@@ -14,7 +14,7 @@ import (
 // platform for a whole Mafia match against the agent endpoint (p).
 func pushMafiaSteps(sc *godog.ScenarioContext, p *pushRun) {
 	var ref *MafiaReferee
-	sc.Step(`^the platform plays a refereed Mafia match with the agent as (?:a |an |the )?(Mafia|Detective|Doctor|Sheriff|Villager)$`,
+	sc.Step(pattern(`^the platform plays a refereed Mafia match with the agent as (?:a |an |the )?(Mafia|Detective|Doctor|Sheriff|Villager)$`),
 		func(ctx context.Context, role string) error {
 			if err := p.requireMafia(ctx); err != nil {
 				return err
@@ -25,7 +25,7 @@ func pushMafiaSteps(sc *godog.ScenarioContext, p *pushRun) {
 			p.sent = append(p.sent, ref.Sent...)
 			return err
 		})
-	sc.Step(`^every Mafia move was legal and the match reached its end$`, func() error {
+	sc.Step(pattern(`^every Mafia move was legal and the match reached its end$`), func() error {
 		if ref == nil || len(ref.Turns) == 0 {
 			return verdict.Errorf("the Mafia match did not run")
 		}

@@ -18,17 +18,17 @@ type mafiaRun struct {
 // gateway's own (g).
 func mafiaSteps(sc *godog.ScenarioContext, g *gwRun) {
 	r := &mafiaRun{g: g}
-	sc.Step(`^the agent plays a Mafia match as (?:a |an |the )?(Mafia|Detective|Doctor|Sheriff|Villager)( missing its first turn| answering its first turn illegally)?$`, r.play)
-	sc.Step(`^every Mafia view followed the turn view rules$`, r.check(checkMafiaViews))
-	sc.Step(`^every Mafia view was redacted to the seat$`, r.check(noFinding(checkMafiaRedaction)))
-	sc.Step(`^the Mafia events were the documented events$`, r.check(noFinding(checkMafiaEvents)))
-	sc.Step(`^every Mafia view and the game_end carried the whole transcript$`, r.check(noFinding(checkMafiaTranscript)))
-	sc.Step(`^the phases followed the Mafia cycle$`, r.check(noFinding(checkMafiaPhases)))
-	sc.Step(`^the agent plays Mafia matches as a (Mafia|Detective|Doctor|Sheriff|Villager) until it ties a vote$`, r.playForTie)
-	sc.Step(`^every vote eliminated the plurality target$`, r.check(checkMafiaVotes))
-	sc.Step(`^the match ended as soon as a team had won$`, r.check(checkMafiaEnd))
-	sc.Step(`^the agent's night actions had their documented results$`, r.check(noFinding(checkMafiaNightResults)))
-	sc.Step(`^the agent's moves were played as answered$`, r.check(checkMafiaMoves))
+	sc.Step(pattern(`^the agent plays a Mafia match as (?:a |an |the )?(Mafia|Detective|Doctor|Sheriff|Villager)( missing its first turn| answering its first turn illegally)?$`), r.play)
+	sc.Step(pattern(`^every Mafia view followed the turn view rules$`), r.check(checkMafiaViews))
+	sc.Step(pattern(`^every Mafia view was redacted to the seat$`), r.check(noFinding(checkMafiaRedaction)))
+	sc.Step(pattern(`^the Mafia events were the documented events$`), r.check(noFinding(checkMafiaEvents)))
+	sc.Step(pattern(`^every Mafia view and the game_end carried the whole transcript$`), r.check(noFinding(checkMafiaTranscript)))
+	sc.Step(pattern(`^the phases followed the Mafia cycle$`), r.check(noFinding(checkMafiaPhases)))
+	sc.Step(pattern(`^the agent plays Mafia matches as a (Mafia|Detective|Doctor|Sheriff|Villager) until it ties a vote$`), r.playForTie)
+	sc.Step(pattern(`^every vote eliminated the plurality target$`), r.check(checkMafiaVotes))
+	sc.Step(pattern(`^the match ended as soon as a team had won$`), r.check(checkMafiaEnd))
+	sc.Step(pattern(`^the agent's night actions had their documented results$`), r.check(noFinding(checkMafiaNightResults)))
+	sc.Step(pattern(`^the agent's moves were played as answered$`), r.check(checkMafiaMoves))
 }
 
 // play plays one match as the role asked for; first names how the first

@@ -11,13 +11,13 @@ import (
 )
 
 func platformRankedSteps(sc *godog.ScenarioContext, p *platRun) {
-	sc.Step(`^the agent queues for goofspiel( without a tier| at tier "([a-z_]+)")$`, p.queue)
-	sc.Step(`^the queue refuses with "([a-z_ ]+)"$`, p.queueRefused)
-	sc.Step(`^the queue refuses the stake$`, p.stakeRefused)
-	sc.Step(`^the queue accepts$`, p.queueAccepted)
-	sc.Step(`^the agent's (max_bid|min_wallet_balance|coin_limit_per_match) is set to (balance minus )?(\d+)$`, p.setLimit)
-	sc.Step(`^the agent plays until a ranked game_end( bidding the prize card)?$`, p.playRanked)
-	sc.Step(`^the wallet changed as the settlement table says$`, p.settled)
+	sc.Step(pattern(`^the agent queues for goofspiel( without a tier| at tier "([a-z_]+)")$`), p.queue)
+	sc.Step(pattern(`^the queue refuses with "([a-z_ ]+)"$`), p.queueRefused)
+	sc.Step(pattern(`^the queue refuses the stake$`), p.stakeRefused)
+	sc.Step(pattern(`^the queue accepts$`), p.queueAccepted)
+	sc.Step(pattern(`^the agent's (max_bid|min_wallet_balance|coin_limit_per_match) is set to (balance minus )?(\d+)$`), p.setLimit)
+	sc.Step(pattern(`^the agent plays until a ranked game_end( bidding the prize card)?$`), p.playRanked)
+	sc.Step(pattern(`^the wallet changed as the settlement table says$`), p.settled)
 }
 
 func (p *platRun) queue(ctx context.Context, how, tierKey string) error {

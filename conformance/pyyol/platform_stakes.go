@@ -25,15 +25,15 @@ type tier struct {
 func (t tier) on() bool { return t.Enabled == nil || *t.Enabled }
 
 func platformStakeSteps(sc *godog.ScenarioContext, p *platRun) {
-	sc.Step(`^the platform's admin token$`, p.adminToken)
-	sc.Step(`^anyone reads the stake tiers of goofspiel$`, p.readPublic)
-	sc.Step(`^the menu lists only enabled tiers, by ordering, strictly increasing$`, p.menuOrdered)
-	sc.Step(`^the admin adds a disabled tier to goofspiel$`, p.addDisabled)
-	sc.Step(`^the admin set shows the disabled tier and the public menu does not$`, p.disabledHidden)
-	sc.Step(`^the admin replaces the goofspiel tiers with (zero coins|a repeated key|a decreasing amount)$`, p.replaceBad)
-	sc.Step(`^the tier set is refused and unchanged$`, p.refusedUnchanged)
-	sc.Step(`^someone without the admin token (reads|replaces) the goofspiel tiers$`, p.noToken)
-	sc.Step(`^the admin call is refused$`, p.adminRefused)
+	sc.Step(pattern(`^the platform's admin token$`), p.adminToken)
+	sc.Step(pattern(`^anyone reads the stake tiers of goofspiel$`), p.readPublic)
+	sc.Step(pattern(`^the menu lists only enabled tiers, by ordering, strictly increasing$`), p.menuOrdered)
+	sc.Step(pattern(`^the admin adds a disabled tier to goofspiel$`), p.addDisabled)
+	sc.Step(pattern(`^the admin set shows the disabled tier and the public menu does not$`), p.disabledHidden)
+	sc.Step(pattern(`^the admin replaces the goofspiel tiers with (zero coins|a repeated key|a decreasing amount)$`), p.replaceBad)
+	sc.Step(pattern(`^the tier set is refused and unchanged$`), p.refusedUnchanged)
+	sc.Step(pattern(`^someone without the admin token (reads|replaces) the goofspiel tiers$`), p.noToken)
+	sc.Step(pattern(`^the admin call is refused$`), p.adminRefused)
 	platformRankedSteps(sc, p)
 }
 

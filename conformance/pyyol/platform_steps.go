@@ -25,23 +25,23 @@ var fieldRules = map[string]string{
 
 func platformSteps(sc *godog.ScenarioContext, g *gwRun) {
 	p := &platRun{g: g, Scenario: &g.Scenario}
-	sc.Step(`^the kit hosts an agent endpoint( whose health is degraded)?$`, func(degraded string) error {
+	sc.Step(pattern(`^the kit hosts an agent endpoint( whose health is degraded)?$`), func(degraded string) error {
 		if degraded != "" {
 			return p.hostEndpoint("degraded")
 		}
 		return p.hostEndpoint("healthy")
 	})
-	sc.Step(`^the agent submits the docs' example manifest( for goofspiel and mafia)?( as YAML)?$`, p.submitExample)
-	sc.Step(`^the agent submits the example manifest with "([^"]+)" broken$`, p.submitBroken)
-	sc.Step(`^the manifest is stored with an id$`, p.stored)
-	sc.Step(`^the manifest is refused$`, p.refusedManifest)
-	sc.Step(`^the agent stores the endpoint secret$`, func(ctx context.Context) error { return p.storeSecret(ctx, p.secret) })
-	sc.Step(`^the agent stores another endpoint secret$`, func(ctx context.Context) error { return p.storeSecret(ctx, p.secret+"-other") })
-	sc.Step(`^the agent asks the platform to verify$`, p.verify)
-	sc.Step(`^the report says verified, with health_ok, handshake_ok and games_covered$`, p.verified)
-	sc.Step(`^the report says (health_ok|handshake_ok|games_covered) false and not verified$`, p.notVerified)
-	sc.Step(`^the platform's calls to the endpoint were signed as the push protocol says$`, p.signedCalls)
-	sc.Step(`^a certified agent$`, p.certified)
+	sc.Step(pattern(`^the agent submits the docs' example manifest( for goofspiel and mafia)?( as YAML)?$`), p.submitExample)
+	sc.Step(pattern(`^the agent submits the example manifest with "([^"]+)" broken$`), p.submitBroken)
+	sc.Step(pattern(`^the manifest is stored with an id$`), p.stored)
+	sc.Step(pattern(`^the manifest is refused$`), p.refusedManifest)
+	sc.Step(pattern(`^the agent stores the endpoint secret$`), func(ctx context.Context) error { return p.storeSecret(ctx, p.secret) })
+	sc.Step(pattern(`^the agent stores another endpoint secret$`), func(ctx context.Context) error { return p.storeSecret(ctx, p.secret+"-other") })
+	sc.Step(pattern(`^the agent asks the platform to verify$`), p.verify)
+	sc.Step(pattern(`^the report says verified, with health_ok, handshake_ok and games_covered$`), p.verified)
+	sc.Step(pattern(`^the report says (health_ok|handshake_ok|games_covered) false and not verified$`), p.notVerified)
+	sc.Step(pattern(`^the platform's calls to the endpoint were signed as the push protocol says$`), p.signedCalls)
+	sc.Step(pattern(`^a certified agent$`), p.certified)
 	platformStakeSteps(sc, p)
 	p.Cleanup(func() {
 		p.restoreTiers(context.Background())

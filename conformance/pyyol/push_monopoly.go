@@ -151,7 +151,7 @@ func (r *MonopolyReferee) monopolyEvents(ctx context.Context, g *monopoly.Game, 
 // endpoint (p).
 func pushMonopolySteps(sc *godog.ScenarioContext, p *pushRun) {
 	var ref *MonopolyReferee
-	sc.Step(`^the platform plays a refereed Monopoly match with the agent at seat (\d+) of (\d+)$`,
+	sc.Step(pattern(`^the platform plays a refereed Monopoly match with the agent at seat (\d+) of (\d+)$`),
 		func(ctx context.Context, seat, players int) error {
 			if err := p.requireGame(ctx, "monopoly"); err != nil {
 				return err
@@ -162,7 +162,7 @@ func pushMonopolySteps(sc *godog.ScenarioContext, p *pushRun) {
 			p.sent = append(p.sent, ref.Sent...)
 			return err
 		})
-	sc.Step(`^every Monopoly move was legal and the match reached its end$`, func() error {
+	sc.Step(pattern(`^every Monopoly move was legal and the match reached its end$`), func() error {
 		if ref == nil || len(ref.Turns) == 0 {
 			return verdict.Errorf("the Monopoly match did not run")
 		}

@@ -45,40 +45,40 @@ func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 		}
 		return ctx, nil
 	})
-	sc.Step(`^a combinable board whose holder the responder plays$`, func(ctx context.Context) error { return w.setup(ctx, true, true) })
-	sc.Step(`^a board that is not combinable, whose holder the responder plays$`, func(ctx context.Context) error { return w.setup(ctx, true, false) })
-	sc.Step(`^a combinable board whose collector the responder plays$`, func(ctx context.Context) error { return w.setup(ctx, false, true) })
-	sc.Step(`^a board that is not combinable, whose collector the responder plays$`, func(ctx context.Context) error { return w.setup(ctx, false, false) })
-	sc.Step(`^the (broker|non-broker|unlisted agent|holder) pulls share (\d+)$`, func(ctx context.Context, who string, s int) error {
+	sc.Step(pattern(`^a combinable board whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, true) })
+	sc.Step(pattern(`^a board that is not combinable, whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, false) })
+	sc.Step(pattern(`^a combinable board whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, true) })
+	sc.Step(pattern(`^a board that is not combinable, whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, false) })
+	sc.Step(pattern(`^the (broker|non-broker|unlisted agent|holder) pulls share (\d+)$`), func(ctx context.Context, who string, s int) error {
 		return w.pull(ctx, w.role(who), s, "", rsx.Protocol)
 	})
-	sc.Step(`^the broker pulls share (\d+) of another challenge$`, func(ctx context.Context, s int) error {
+	sc.Step(pattern(`^the broker pulls share (\d+) of another challenge$`), func(ctx context.Context, s int) error {
 		return w.pull(ctx, w.broker, s, "chal-not-the-live-round", rsx.Protocol)
 	})
-	sc.Step(`^the broker pulls share (\d+) speaking "([^"]*)"$`, func(ctx context.Context, s int, proto string) error {
+	sc.Step(pattern(`^the broker pulls share (\d+) speaking "([^"]*)"$`), func(ctx context.Context, s int, proto string) error {
 		return w.pull(ctx, w.broker, s, "", proto)
 	})
-	sc.Step(`^the (offerer|unlisted agent|collector) offers share (\d+) to the collector$`, func(ctx context.Context, who string, s int) error {
+	sc.Step(pattern(`^the (offerer|unlisted agent|collector) offers share (\d+) to the collector$`), func(ctx context.Context, who string, s int) error {
 		return w.offer(ctx, w.role(who), s, "", w.mine, true)
 	})
-	sc.Step(`^the offerer offers share (\d+) of another challenge to the collector$`, func(ctx context.Context, s int) error {
+	sc.Step(pattern(`^the offerer offers share (\d+) of another challenge to the collector$`), func(ctx context.Context, s int) error {
 		return w.offer(ctx, w.other, s, "chal-not-the-live-round", w.mine, true)
 	})
-	sc.Step(`^the offerer offers share (\d+) to another agent$`, func(ctx context.Context, s int) error {
+	sc.Step(pattern(`^the offerer offers share (\d+) to another agent$`), func(ctx context.Context, s int) error {
 		return w.offer(ctx, w.other, s, "", w.broker, true)
 	})
-	sc.Step(`^the offerer offers share (\d+) without share_hex to the collector$`, func(ctx context.Context, s int) error {
+	sc.Step(pattern(`^the offerer offers share (\d+) without share_hex to the collector$`), func(ctx context.Context, s int) error {
 		return w.offer(ctx, w.other, s, "", w.mine, false)
 	})
-	sc.Step(`^the answer releases the share with code "([^"]*)"$`, w.released)
-	sc.Step(`^the answer accepts the offer with code "([^"]*)"$`, w.accepted)
-	sc.Step(`^the answer refuses with (\d+) "([^"]*)"$`, w.refused)
-	sc.Step(`^the refusal names the broker and the grace remaining$`, w.namesBroker)
-	sc.Step(`^the refusal body carries ok false, the protocol, a code and a reason$`, w.refusalBody)
-	sc.Step(`^the runner reads the responder's discovery document$`, w.readDiscovery)
-	sc.Step(`^it names abp-share-exchange/1 and a platform$`, w.discoveryNames)
-	sc.Step(`^(\d+) seconds pass$`, w.secondsPass)
-	sc.Step(`^every response so far matched the OpenAPI document$`, w.openAPIClean)
+	sc.Step(pattern(`^the answer releases the share with code "([^"]*)"$`), w.released)
+	sc.Step(pattern(`^the answer accepts the offer with code "([^"]*)"$`), w.accepted)
+	sc.Step(pattern(`^the answer refuses with (\d+) "([^"]*)"$`), w.refused)
+	sc.Step(pattern(`^the refusal names the broker and the grace remaining$`), w.namesBroker)
+	sc.Step(pattern(`^the refusal body carries ok false, the protocol, a code and a reason$`), w.refusalBody)
+	sc.Step(pattern(`^the runner reads the responder's discovery document$`), w.readDiscovery)
+	sc.Step(pattern(`^it names abp-share-exchange/1 and a platform$`), w.discoveryNames)
+	sc.Step(pattern(`^(\d+) seconds pass$`), w.secondsPass)
+	sc.Step(pattern(`^every response so far matched the OpenAPI document$`), w.openAPIClean)
 }
 
 // role maps a step's word to an agent.

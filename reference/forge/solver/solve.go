@@ -39,6 +39,12 @@ type Query func(input []int64) (dsl.Value, error)
 // and returns the outputs for the challenge inputs in their original order
 // (FORGE-ORIGINAL-ORDER).
 func Solve(l Level, ask Query, rng *rand.Rand) ([]dsl.Value, Stats, error) {
+	return solve(l, ask, rng, Search)
+}
+
+// solve is Solve with the program search given, so a Memo can answer the
+// search from what it has seen.
+func solve(l Level, ask Query, rng *rand.Rand, search func([]Observation) ([]dsl.Program, int)) ([]dsl.Value, Stats, error) {
 	var st Stats
 	obs := slices.Clone(l.Examples)
 	seen := slices.Clone(l.Challenges)
@@ -64,7 +70,7 @@ func Solve(l Level, ask Query, rng *rand.Rand) ([]dsl.Value, Stats, error) {
 			return nil, st, err
 		}
 	}
-	found, tried := Search(obs)
+	found, tried := search(obs)
 	st.Tried = tried
 	found = runnable(found, l.Challenges)
 	for len(found) > 1 && !Agree(found, l.Challenges) && st.Queries < l.Budget {
