@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/pyyol"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/spec"
 	"github.com/agentgames/conformance/vectors"
 )
@@ -47,14 +48,8 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 	for _, c := range malformedGameFrames() {
 		tampered[c.rule] = true
 	}
-	for _, r := range cat.Rules {
-		if r.Level != spec.Must || r.ForAgents() {
-			continue // a rule for agents is audited by serve --audit
-		}
-		_, pending := monopolyTamperPending[r.ID]
-		if _, exempt := notLiveCheckable[r.ID]; !tampered[r.ID] && !exempt && !pending {
-			t.Errorf("%s has no tamper test", r.ID)
-		}
+	for _, gap := range harness.Uncovered(cat, tampered, notLiveCheckable) {
+		t.Error(gap)
 	}
 	for id := range tampered {
 		if cat.LevelOf(id) != spec.Must {

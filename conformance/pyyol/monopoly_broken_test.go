@@ -10,12 +10,6 @@ import (
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
-// monopolyTamperPending are the Monopoly MUST rules with no tamper test
-// yet: written down so a gap is visible, not hidden (issue 12). Empty:
-// the runner's play styles (monopoly_styles.go) reach debt, bankruptcy,
-// houses, jail cards, trades put to the agent and the pool live.
-var monopolyTamperPending = map[string]string{}
-
 // brokenMonopolyGateways lists a broken gateway for each Monopoly MUST
 // rule the live run checks so far.
 func brokenMonopolyGateways() []struct {

@@ -1,0 +1,68 @@
+package tamper
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/agentgames/conformance/spec"
+)
+
+// Tables are a package's tables of broken targets, each registered where
+// it is declared, so that a coverage test reads the very rows the tests
+// run instead of a hand-kept list of rules.
+type Tables map[string]func() []Case
+
+// Add registers rows under name and returns them, for the test that runs
+// them. Two tables of one name are a kit error.
+func (t Tables) Add(name string, rows func() []Case) func() []Case {
+	if _, dup := t[name]; dup {
+		panic("two tamper tables named " + name)
+	}
+	t[name] = rows
+	return rows
+}
+
+// Rules are the rules the registered tables' cases must fail.
+func (t Tables) Rules() map[string]bool {
+	out := map[string]bool{}
+	for _, rows := range t {
+		for _, c := range rows() {
+			out[c.Rule] = true
+		}
+	}
+	return out
+}
+
+// Uncovered lists what keeps a catalogue's tamper coverage from being
+// whole: a platform MUST rule with neither a broken target (tampered) nor
+// a reason in untampered; a case naming a rule the catalogue lacks; and a
+// reason that is stale (the rule has a case), empty, or given for
+// anything but a platform MUST rule. A rule for agents is audited by serve
+// --audit, never tampered.
+func Uncovered(cat *spec.Catalogue, tampered map[string]bool, untampered map[string]string) []string {
+	var out []string
+	platformMust := map[string]bool{}
+	for _, r := range cat.Rules {
+		platformMust[r.ID] = r.Level == spec.Must && !r.ForAgents()
+		if _, reason := untampered[r.ID]; platformMust[r.ID] && !tampered[r.ID] && !reason {
+			out = append(out, r.ID+": a MUST rule without a tamper test or a recorded reason")
+		}
+	}
+	for id := range tampered {
+		if _, ok := cat.Rule(id); !ok {
+			out = append(out, id+": a tamper case names it, but the catalogue lacks it")
+		}
+	}
+	for id, why := range untampered {
+		switch {
+		case tampered[id]:
+			out = append(out, fmt.Sprintf("%s: has a tamper test and a reason for lacking one (%s)", id, why))
+		case !platformMust[id]:
+			out = append(out, id+": untampered names it, but it is not a platform MUST rule of the catalogue")
+		case why == "":
+			out = append(out, id+": untampered gives no reason")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
