@@ -123,6 +123,7 @@ func TestEmbeddedRunOfEveryProtocolPasses(t *testing.T) {
 }
 
 func TestBrokenTargetFailsAndItsCaseReplays(t *testing.T) {
+	t.Parallel() // a live run with the default flags (see TestMain)
 	// A deployment that answers every action with a malformed body breaks
 	// the contract: the run must fail (exit 1), not error and not pass.
 	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))

@@ -83,47 +83,59 @@ func TestInjectedFaultsAreTheDocumentedAnswers(t *testing.T) {
 // TestRunAgainstServeFaultsNeverFailsARule: a live run against reference
 // servers injecting their documented faults meets them as documented
 // answers (harness errors or skips), never as a broken rule. The runs wait
-// out the faults' Retry-After, so the three run side by side, each against
-// its own server, and the test runs beside the others (every run binds the
-// protocols' default flags, so none changes another's).
+// out the faults' Retry-After, so they go side by side, each against its
+// own server, and the test runs beside the others (every run binds the
+// protocols' default flags, so none changes another's). FORGE's run meets
+// about twenty rate limits of a second each, so it runs as three shards,
+// which together run exactly its unsharded checks.
 func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
 	t.Parallel()
-	type outcome struct {
+	type faultedRun struct {
+		protocol    string
+		rate        float64
+		shard       string
 		code        int
 		out, errOut string
 		logs        *bytes.Buffer
 		met         []string // faults the seeded run must meet
 	}
-	outcomes := map[string]*outcome{}
+	forgeMet := []string{"FORGE-RATE-LIMIT"}
+	runs := []*faultedRun{
+		{protocol: "iyra", rate: 0.3, met: []string{"IYRA-RATE-LIMIT", "IYRA-RECOVERY-READ", "IYRA-REVISION-STALE", "IYRA-PROOF-EXPIRY"}},
+		{protocol: "phantom-press", rate: 0.3, met: []string{"PP-QUOTA-429"}},
+		{protocol: "forge", rate: 0.05, shard: "1/3", met: forgeMet},
+		{protocol: "forge", rate: 0.05, shard: "2/3", met: forgeMet},
+		{protocol: "forge", rate: 0.05, shard: "3/3", met: forgeMet},
+		{protocol: "bounty", rate: 0.05, met: []string{"BOUNTY-STALE-410"}},
+		{protocol: "share-exchange", rate: 0.3, met: []string{"SX-STALE"}},
+	}
 	var wg sync.WaitGroup
-	for name, c := range map[string]struct {
-		rate float64
-		met  []string
-	}{
-		"iyra":           {0.3, []string{"IYRA-RATE-LIMIT", "IYRA-RECOVERY-READ", "IYRA-REVISION-STALE", "IYRA-PROOF-EXPIRY"}},
-		"phantom-press":  {0.3, []string{"PP-QUOTA-429"}},
-		"forge":          {0.05, []string{"FORGE-RATE-LIMIT"}},
-		"bounty":         {0.05, []string{"BOUNTY-STALE-410"}},
-		"share-exchange": {0.3, []string{"SX-STALE"}},
-	} {
-		p, ok := protocols.Lookup(name)
+	for _, r := range runs {
+		p, ok := protocols.Lookup(r.protocol)
 		require.True(t, ok)
-		o := &outcome{logs: &bytes.Buffer{}, met: c.met}
-		outcomes[name] = o
-		base := serveFaulted(t, []*suite.Protocol{p}, c.rate, o.logs)
-		cases := t.TempDir()
+		r.logs = &bytes.Buffer{}
+		base := serveFaulted(t, []*suite.Protocol{p}, r.rate, r.logs)
+		args := []string{"run", "--target", base, "--protocol", r.protocol, "--seed", "3", "--checks", "2", "--cases", t.TempDir()}
+		if r.shard != "" {
+			args = append(args, "--shard", r.shard)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			o.code, o.out, o.errOut = run("run", "--target", base, "--protocol", name, "--seed", "3", "--checks", "2", "--cases", cases)
+			r.code, r.out, r.errOut = run(args...)
 		}()
 	}
 	wg.Wait()
-	for name, o := range outcomes {
-		assert.NotEqual(t, 1, o.code, "%s: %s\n%s", name, tail(o.out), o.errOut)
-		assert.NotContains(t, o.out, "... FAIL", name)
-		for _, rule := range o.met {
-			assert.Contains(t, o.logs.String(), "fault injected: "+rule+" ", "%s: the run met no %s", name, rule)
+	logs := map[string]string{} // every shard's fault log, by protocol
+	for _, r := range runs {
+		name := r.protocol + " " + r.shard
+		assert.NotEqual(t, 1, r.code, "%s: %s\n%s", name, tail(r.out), r.errOut)
+		assert.NotContains(t, r.out, "... FAIL", name)
+		logs[r.protocol] += r.logs.String()
+	}
+	for _, r := range runs {
+		for _, rule := range r.met {
+			assert.Contains(t, logs[r.protocol], "fault injected: "+rule+" ", "%s: the run met no %s", r.protocol, rule)
 		}
 	}
 }
