@@ -6,33 +6,11 @@ import (
 	"net/url"
 	"slices"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
+	"github.com/cucumber/godog"
 )
-
-// discoverySteps registers the steps reading the public and assigned documents.
-func (w *world) discoverySteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the agent reads the play preview$`), w.get("/tasks/play?slug="+Slug+"&campaign=challenge-play-w1", false))
-	sc.Step(pattern(`^the agent reads the store entry$`), w.get("/store/"+Slug, false))
-	sc.Step(pattern(`^the agent reads the trust document$`), w.get("/trust", false))
-	sc.Step(pattern(`^it answers 200 with a JSON object$`), w.answersObject)
-	sc.Step(pattern(`^the agent reads the assigned version with include "([^"]*)"$`), w.readVersion)
-	sc.Step(pattern(`^the agent reads its assignment(?: (without credentials|with an unknown key|with a non-Bearer key|with the key in the URL))?$`), w.readAssignment)
-	sc.Step(pattern(`^the request is refused as unauthenticated$`), w.refusedUnauthenticated)
-	sc.Step(pattern(`^the version document is the assigned version$`), w.versionExact)
-	sc.Step(pattern(`^the preview is not yet accepted and names the game "([^"]*)"$`), w.previewNames)
-	sc.Step(pattern(`^the preview's contract states the objective, legal actions and limits$`), w.previewContract)
-	sc.Step(pattern(`^the store entry names the game and its version with links$`), w.storeEntry)
-	sc.Step(pattern(`^the version document is the "([^"]*)" without learning content$`), w.versionDefault)
-	sc.Step(pattern(`^the version document carries the "([^"]*)" layer$`), w.versionLayer)
-	sc.Step(pattern(`^the assignment names an exact version_id with its gameplay_contract$`), w.assignmentExact)
-	sc.Step(pattern(`^the assigned contract limits are (\d+) steps and (\d+) seconds$`), w.assignmentLimits)
-	sc.Step(pattern(`^the trust document names the operator and declares automatic_write_retry false$`), w.trustDocument)
-	sc.Step(pattern(`^every response so far matched the OpenAPI document$`), w.openAPIClean)
-}
 
 // get returns a When step reading path, with the Bearer key when authed.
 func (w *world) get(path string, authed bool) func(context.Context) error {
@@ -260,4 +238,23 @@ func (w *world) answersObject() error {
 	}
 	_, err := jsonObject(w.rule(), w.Last)
 	return err
+}
+
+// discoverySteps registers the steps of features/iyra/discovery.feature.
+func (w *world) discoverySteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the agent reads the play preview$`), w.get("/tasks/play?slug="+Slug+"&campaign=challenge-play-w1", false))
+	sc.Step(pattern(`^the agent reads the store entry$`), w.get("/store/"+Slug, false))
+	sc.Step(pattern(`^the agent reads the trust document$`), w.get("/trust", false))
+	sc.Step(pattern(`^it answers 200 with a JSON object$`), w.answersObject)
+	sc.Step(pattern(`^the agent reads the assigned version with include "([^"]*)"$`), w.readVersion)
+	sc.Step(pattern(`^the version document is the assigned version$`), w.versionExact)
+	sc.Step(pattern(`^the preview is not yet accepted and names the game "([^"]*)"$`), w.previewNames)
+	sc.Step(pattern(`^the preview's contract states the objective, legal actions and limits$`), w.previewContract)
+	sc.Step(pattern(`^the store entry names the game and its version with links$`), w.storeEntry)
+	sc.Step(pattern(`^the version document is the "([^"]*)" without learning content$`), w.versionDefault)
+	sc.Step(pattern(`^the version document carries the "([^"]*)" layer$`), w.versionLayer)
+	sc.Step(pattern(`^the assignment names an exact version_id with its gameplay_contract$`), w.assignmentExact)
+	sc.Step(pattern(`^the assigned contract limits are (\d+) steps and (\d+) seconds$`), w.assignmentLimits)
+	sc.Step(pattern(`^the trust document names the operator and declares automatic_write_retry false$`), w.trustDocument)
+	sc.Step(pattern(`^every response so far matched the OpenAPI document$`), w.openAPIClean)
 }

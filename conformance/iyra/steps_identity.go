@@ -6,52 +6,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra/proof"
+	"github.com/cucumber/godog"
 )
-
-// identitySteps registers acceptance, proof and key steps.
-func (w *world) identitySteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^a verified agent$`), w.aVerifiedAgent)
-	sc.Step(pattern(`^a new agent accepts the play task$`), w.newAgentAccepts)
-	sc.Step(pattern(`^the acceptance carries agent_id, challenge_id, challenge, difficulty and expires_at$`), w.acceptanceComplete)
-	sc.Step(pattern(`^a new agent has accepted the play task$`), w.newAgentHasAccepted)
-	sc.Step(pattern(`^a new agent has verified$`), w.newAgentHasVerified)
-	sc.Step(pattern(`^the challenge has expired$`), w.challengeExpired)
-	sc.Step(pattern(`^the agent verifies (?:again )?with a valid solution$`), w.verifyValid)
-	sc.Step(pattern(`^the agent verifies with a solution whose digest misses the difficulty$`), w.verifyMissing)
-	sc.Step(pattern(`^the agent verifies with a qualifying (leading-zero|plus-sign|fraction|empty|negative) solution$`), w.verifySpelling)
-	sc.Step(pattern(`^the agent verifies with a valid solution to another acceptance's challenge$`), w.verifyForeign)
-	sc.Step(pattern(`^the verification succeeds and discloses an api_key$`), w.verificationSucceeds)
-	sc.Step(pattern(`^the verification is refused without a key$`), w.verificationRefused)
-	sc.Step(pattern(`^the verification does not disclose the key again$`), w.keyNotDisclosedAgain)
-	sc.Step(pattern(`^the answer does not carry the api_key$`), w.answerKeyless)
-	sc.Step(pattern(`^the agent's session quota is spent$`), w.quotaSpent)
-}
-
-// aVerifiedAgent adopts the run's shared identity. A scenario checking a
-// game rule skips when the assignment is another version than the one the
-// contract describes: that version's rules "may differ from this public
-// preview".
-func (w *world) aVerifiedAgent(ctx context.Context) error {
-	id, err := w.sharedIdentity(ctx)
-	w.id = id
-	if err != nil {
-		return err
-	}
-	if id.Version != ContractVersion && w.versionBound() {
-		return verdict.Skipf("the assigned version %s is not the contract's %s; its game rules may differ", id.Version, ContractVersion)
-	}
-	return nil
-}
 
 // newAgentAccepts is the When step posting a fresh acceptance.
 func (w *world) newAgentAccepts(ctx context.Context) error {
@@ -289,46 +252,6 @@ func disclosedKey(resp *driver.Response) string {
 // session quota.
 type quotaSpender interface{ SpendSessionQuota(apiKey string) bool }
 
-// quotaSpent switches the scenario to a fresh agent (never the shared one)
-// and spends its quota on the embedded reference.
-func (w *world) quotaSpent(ctx context.Context) error {
-	q, ok := w.env.Reference.(quotaSpender)
-	if !ok {
-		return verdict.Skipf("needs the embedded reference to spend a session quota")
-	}
-	id, err := w.register(ctx)
-	if err != nil {
-		return err
-	}
-	w.id = id
-	if !q.SpendSessionQuota(id.APIKey) {
-		return verdict.Errorf("the reference does not know the fresh agent's key")
-	}
-	return nil
-}
-
-// readAssignment reads the assignment with the given credential variant
-// (IYRA-AUTH-BEARER, IYRA-AUTH-NO-URL-KEY).
-func (w *world) readAssignment(ctx context.Context, how string) error {
-	req := driver.Request{Method: http.MethodGet, Path: "/store/" + Slug + "/assignment"}
-	if how == "with the key in the URL" {
-		// A live deployment's access logs and proxies keep URLs: the
-		// check spends a throwaway identity, never the run's main key.
-		throwaway, err := w.sharedAs(ctx, "iyra/identity/url-throwaway")
-		if err != nil {
-			return err
-		}
-		req.Header = map[string]string{}
-		req.Path += "?api_key=" + url.QueryEscape(throwaway.APIKey)
-	} else {
-		var err error
-		if req, err = w.credentialed(ctx, req, how); err != nil {
-			return err
-		}
-	}
-	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
-}
-
 // credentialed sets the Authorization header a credential variant names:
 // the agent's own key ("" or "with its key"), none, an unknown key, the
 // key under another scheme, or another verified agent's key.
@@ -370,4 +293,107 @@ func (w *world) refusedUnauthenticated() error {
 		w.note("IYRA-STATUS-CODES", 401, w.Last.Status, "a request without a valid Bearer key")
 	}
 	return nil
+}
+
+// identitySteps registers the steps of features/iyra/identity.feature.
+func (w *world) identitySteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the request is refused as unauthenticated$`), w.refusedUnauthenticated)
+	sc.Step(pattern(`^a new agent accepts the play task$`), w.newAgentAccepts)
+	sc.Step(pattern(`^the acceptance carries agent_id, challenge_id, challenge, difficulty and expires_at$`), w.acceptanceComplete)
+	sc.Step(pattern(`^a new agent has accepted the play task$`), w.newAgentHasAccepted)
+	sc.Step(pattern(`^a new agent has verified$`), w.newAgentHasVerified)
+	sc.Step(pattern(`^the challenge has expired$`), w.challengeExpired)
+	sc.Step(pattern(`^the agent verifies (?:again )?with a valid solution$`), w.verifyValid)
+	sc.Step(pattern(`^the agent verifies with a solution whose digest misses the difficulty$`), w.verifyMissing)
+	sc.Step(pattern(`^the agent verifies with a qualifying (leading-zero|plus-sign|fraction|empty|negative) solution$`), w.verifySpelling)
+	sc.Step(pattern(`^the agent verifies with a valid solution to another acceptance's challenge$`), w.verifyForeign)
+	sc.Step(pattern(`^the verification succeeds and discloses an api_key$`), w.verificationSucceeds)
+	sc.Step(pattern(`^the verification is refused without a key$`), w.verificationRefused)
+	sc.Step(pattern(`^the verification does not disclose the key again$`), w.keyNotDisclosedAgain)
+	sc.Step(pattern(`^the answer does not carry the api_key$`), w.answerKeyless)
+	sc.Step(pattern(`^the agent submits "([^"]*)" (without credentials|with an unknown key|with another agent's key)$`), w.submitAs)
+	sc.Step(pattern(`^the agent creates a session (without credentials|with an unknown key|with a non-Bearer key)$`), w.createUnauthenticated)
+	sc.Step(pattern(`^the agent reads the session, its replay and its key's status (without credentials|with an unknown key|with another agent's key)$`), w.probeReads)
+	sc.Step(pattern(`^every read is refused without the session's data$`), w.probesRefused)
+}
+
+// probeReads is the When step reading the session's state, replay and
+// idempotency status with a missing, unknown or foreign credential
+// (IYRA-AUTH-BEARER).
+func (w *world) probeReads(ctx context.Context, how string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	paths := []string{w.rel(w.sess.StateURL), w.rel(w.sess.ReplayURL), "/idempotency/status"}
+	w.probes, w.probeHow = nil, how
+	w.MarkWhen()
+	for _, p := range paths {
+		req, err := w.credentialed(ctx, driver.Request{Method: http.MethodGet, Path: p}, how)
+		if err != nil {
+			return err
+		}
+		req.Header["Idempotency-Key"] = w.key
+		resp, err := w.do(ctx, req)
+		if err != nil {
+			return err
+		}
+		w.probes = append(w.probes, resp)
+	}
+	w.Last = w.probes[len(w.probes)-1]
+	return nil
+}
+
+// probesRefused requires every probe refused with a 4xx that carries none
+// of the session's data; the kit answers 401 without a valid key and 404
+// for another agent's session (IYRA-STATUS-CODES).
+func (w *world) probesRefused() error {
+	if len(w.probes) == 0 {
+		return verdict.Errorf("no credential probe was made")
+	}
+	for i, resp := range w.probes {
+		var m map[string]any
+		_ = json.Unmarshal(resp.Body, &m)
+		leaked := m["observation"] != nil || m["integrity"] != nil || m["actions"] != nil || statusSession(resp.Body) == w.sess.SessionID
+		// Another agent's valid key may look its own keys up: a 2xx that
+		// names no session is its faithful "not found" (IYRA-IDEMPOTENCY-STATUS).
+		ownLookUp := i == len(w.probes)-1 && w.probeHow == "with another agent's key" && resp.Status/100 == 2 && statusSession(resp.Body) == ""
+		if (resp.Status/100 != 4 && !ownLookUp) || leaked {
+			return verdict.Failf(w.rule(), "a 4xx refusal without the session's data", resp.Status, "%s", clip(resp.Body))
+		}
+		if !ownLookUp && resp.Status != http.StatusUnauthorized && resp.Status != http.StatusNotFound {
+			w.note("IYRA-STATUS-CODES", "401 or 404", resp.Status, "a read without the session owner's key")
+		}
+	}
+	return nil
+}
+
+// submitAs is the When step submitting a legal action with a missing,
+// unknown or foreign credential (IYRA-AUTH-BEARER).
+func (w *world) submitAs(ctx context.Context, script, how string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	a := parseScript(script)[0]
+	req, err := w.credentialed(ctx, driver.Request{Method: http.MethodPost, Path: w.rel(w.sess.ActionsURL), JSON: w.envelope(w.sess, w.sess.rev(), a)}, how)
+	if err != nil {
+		return err
+	}
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
+}
+
+// createUnauthenticated posts a well-formed session creation with a fresh
+// Idempotency-Key but without the agent's own Bearer key (IYRA-AUTH-BEARER:
+// session creation is an authenticated endpoint, after_assignment's
+// Authorization header).
+func (w *world) createUnauthenticated(ctx context.Context, how string) error {
+	key := freshKey()
+	w.lastKey = key
+	req := driver.Request{Method: http.MethodPost, Path: "/store/" + Slug + "/sessions", JSON: createBody(w.id.Version, ""),
+		Allow: []int{http.StatusTooManyRequests, http.StatusServiceUnavailable}}
+	req, err := w.credentialed(ctx, req, how)
+	if err != nil {
+		return err
+	}
+	req.Header["Idempotency-Key"] = key
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
 }

@@ -11,27 +11,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
+	"github.com/cucumber/godog"
 )
-
-// replaySteps registers the visibility, progress and replay checks.
-func (w *world) replaySteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the agent reads the replay$`), w.readsReplay)
-	sc.Step(pattern(`^no public field reveals the truth or field notes$`), w.nothingPrivate)
-	sc.Step(pattern(`^the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible$`), w.replayFields)
-	sc.Step(pattern(`^the replay reports the session's outcome, ending and version$`), w.replayAgrees)
-	sc.Step(pattern(`^the replay lists exactly the accepted actions$`), w.replayActions)
-	sc.Step(pattern(`^every voluntary next step is a read request$`), w.nextStepsRead)
-	sc.Step(pattern(`^the replay is verified but not ranking-eligible$`), w.verifiedNotEligible)
-	sc.Step(pattern(`^the replay's hash chain recomputes over (\d+) accepted actions$`), w.replayChain)
-	sc.Step(pattern(`^the progress panel mirrors the observation$`), w.progressMirrors)
-	sc.Step(pattern(`^the milestones are "([^"]*)"$`), w.milestones)
-	sc.Step(pattern(`^the personal-best dimensions are evidence (\d+), allies (\d+), steps (\d+), ending "([^"]*)"$`), w.personalBest)
-}
 
 // readsReplay is the When step reading replay_url.
 func (w *world) readsReplay(ctx context.Context) error {
@@ -383,4 +367,19 @@ func (w *world) personalBest(e, allies, steps int, ending string) error {
 		return verdict.Failf("IYRA-PERSONAL-BEST", want, r.PersonalBest, "replay personal_best_dimensions")
 	}
 	return nil
+}
+
+// replaySteps registers the steps of features/iyra/replay.feature.
+func (w *world) replaySteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the agent reads the replay$`), w.readsReplay)
+	sc.Step(pattern(`^no public field reveals the truth or field notes$`), w.nothingPrivate)
+	sc.Step(pattern(`^the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible$`), w.replayFields)
+	sc.Step(pattern(`^the replay reports the session's outcome, ending and version$`), w.replayAgrees)
+	sc.Step(pattern(`^the replay lists exactly the accepted actions$`), w.replayActions)
+	sc.Step(pattern(`^every voluntary next step is a read request$`), w.nextStepsRead)
+	sc.Step(pattern(`^the replay is verified but not ranking-eligible$`), w.verifiedNotEligible)
+	sc.Step(pattern(`^the replay's hash chain recomputes over (\d+) accepted actions$`), w.replayChain)
+	sc.Step(pattern(`^the progress panel mirrors the observation$`), w.progressMirrors)
+	sc.Step(pattern(`^the milestones are "([^"]*)"$`), w.milestones)
+	sc.Step(pattern(`^the personal-best dimensions are evidence (\d+), allies (\d+), steps (\d+), ending "([^"]*)"$`), w.personalBest)
 }
