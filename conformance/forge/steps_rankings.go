@@ -4,40 +4,17 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/cucumber/godog"
 )
 
-// boards is GET /api/leaderboards as the runner reads it.
-type boards struct {
-	Solvers []struct {
-		Rank          int    `json:"rank"`
-		Name          string `json:"name"`
-		ChainProgress int    `json:"chainProgress"`
-	} `json:"solvers"`
-	Authors []struct {
-		Rank           int    `json:"rank"`
-		Name           string `json:"name"`
-		AcceptedLevels int    `json:"acceptedLevels"`
-	} `json:"authors"`
-	Levels       []map[string]any `json:"levels"`
-	FirstSolves  []map[string]any `json:"firstSolves"`
-	RecentSolves []map[string]any `json:"recentSolves"`
-}
-
-func (w *world) rankingSteps(sc *godog.ScenarioContext) {
+// rankingsSteps registers the steps of features/forge/rankings.feature.
+func (w *world) rankingsSteps(sc *godog.ScenarioContext) {
 	sc.Step(pattern(`^both clear their first level, one with more queries than the other$`), w.bothClear)
 	sc.Step(pattern(`^the leaderboard ranks solvers by chain progress with shared ranks$`), w.ranksJudged)
 	sc.Step(pattern(`^the two agents share a rank$`), w.shareRank)
 	sc.Step(pattern(`^the agent clears its first level$`), w.solveOne)
 	sc.Step(pattern(`^every activity entry has a position and no levelId, title, author, rules or examples$`), w.activityJudged)
-}
-
-func (w *world) boards(ctx context.Context) (boards, error) {
-	var b boards
-	_, err := w.get(ctx, nil, "/api/leaderboards", "FORGE-LEADERBOARDS", &b)
-	return b, err
 }
 
 // bothClear has the first-registered agent spend 4 extra probes: a board
@@ -86,21 +63,6 @@ func (w *world) ranksJudged(ctx context.Context) error {
 		if s.Rank != ahead+1 {
 			return verdict.Failf("FORGE-RANK-TIES", ahead+1, s.Rank, "solver %q with chain progress %d", s.Name, s.ChainProgress)
 		}
-	}
-	return nil
-}
-
-// efficiencyRanked fails FORGE-RANK-QUERY-EFFICIENCY when the agent that
-// spent fewer queries outranks its equal-progress peer.
-func (w *world) efficiencyRanked(b boards) error {
-	ranks := map[string]int{}
-	for _, s := range b.Solvers {
-		ranks[s.Name] = s.Rank
-	}
-	thrifty, spender := ranks[w.other.Name], ranks[w.me.Name]
-	if thrifty > 0 && spender > 0 && thrifty < spender {
-		return verdict.Failf("FORGE-RANK-QUERY-EFFICIENCY", "one shared rank", []int{spender, thrifty},
-			"the agent with fewer queries ranks above its equal-progress peer")
 	}
 	return nil
 }

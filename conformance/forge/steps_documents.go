@@ -6,25 +6,15 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/cucumber/godog"
 )
 
-// documents are the public documents and the rule each stands for.
-var documents = []struct{ path, rule string }{
-	{"/spec/puzzle.schema.json", "FORGE-DOC-SCHEMA"},
-	{"/docs/agent-quickstart", "FORGE-DOC-QUICKSTART"},
-	{"/spec/dsl.md", "FORGE-DOC-DSL"},
-	{"/openapi.json", "FORGE-DOC-OPENAPI"},
-}
-
-// kitDSLMarker identifies the kit's dsl.md: a deployment serving another
-// DSL gets no DSL differential checks (FORGE-REF-DSL).
-const kitDSLMarker = "FORGE-REF-DSL"
-
-func (w *world) documentSteps(sc *godog.ScenarioContext) {
+// documentsSteps registers the steps of features/forge/documents.feature.
+func (w *world) documentsSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the puzzle schema is read without a key$`), w.readSchema)
+	sc.Step(pattern(`^it validates difficulty wherever it describes it and never requires it$`), w.difficultyOptional)
 	sc.Step(pattern(`^the public documents are read without a key$`), w.readDocuments)
 	sc.Step(pattern(`^each is served with status 200 and a body$`), w.documentsServed)
 	sc.Step(pattern(`^the chain summary is read without a key$`), w.readChain)
@@ -124,6 +114,54 @@ func (w *world) disableJudged() error {
 				return verdict.Failf("FORGE-NO-DISABLE-API", "no disable operation", p, "the API description documents one")
 			}
 		}
+	}
+	return nil
+}
+
+func (w *world) readSchema(ctx context.Context) error {
+	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/spec/puzzle.schema.json"})
+	w.Last = resp
+	return err
+}
+
+// difficultyOptional: wherever the source schema describes a difficulty
+// property it gives it a constraint and leaves it out of `required`
+// (FORGE-LEGACY-DIFFICULTY-SCHEMA: optional-and-schema-validated).
+func (w *world) difficultyOptional() error {
+	if err := w.NeedLast(); err != nil {
+		return err
+	}
+	if w.Last.Status != http.StatusOK {
+		return verdict.Failf("FORGE-DOC-SCHEMA", 200, w.Last.Status, "GET /spec/puzzle.schema.json without a key")
+	}
+	var doc any
+	if json.Unmarshal(w.Last.Body, &doc) != nil {
+		return verdict.Skipf("unchecked: /spec/puzzle.schema.json is not JSON")
+	}
+	found := 0
+	var bad error
+	walkObjects(doc, func(o map[string]any) {
+		props, _ := o["properties"].(map[string]any)
+		d, ok := props["difficulty"]
+		if !ok || bad != nil {
+			return
+		}
+		found++
+		if req, _ := o["required"].([]any); containsValue(req, "difficulty") {
+			bad = verdict.Failf("FORGE-LEGACY-DIFFICULTY-SCHEMA", "difficulty optional", "required", "the puzzle schema requires difficulty")
+			return
+		}
+		if !constrains(d) {
+			bad = verdict.Failf("FORGE-LEGACY-DIFFICULTY-SCHEMA", "difficulty schema-validated", d, "the puzzle schema puts no constraint on difficulty")
+		}
+	})
+	if bad != nil {
+		return bad
+	}
+	if found == 0 {
+		// A hosted deployment removes difficulty before validation, so its
+		// served schema may leave the field out: no reading is broken.
+		return verdict.Skipf("unchecked: the served puzzle schema does not describe difficulty")
 	}
 	return nil
 }

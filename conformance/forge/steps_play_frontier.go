@@ -3,22 +3,19 @@ package forge
 import (
 	"context"
 	"encoding/json"
-	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/cucumber/godog"
 )
 
-func rngFor(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x70726f6265)) }
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
-// unlock is a level that became visible, with how many answers the
-// runner had seen before the submission that unlocked it.
-type unlock struct {
-	view   levelView
-	before int
+// playFrontierSteps registers the steps of features/forge/play.feature (its rules on frontier).
+func (w *world) playFrontierSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the agent solves level after level$`), w.walkChain)
+	sc.Step(pattern(`^no answer showed a level before it was unlocked$`), w.nothingEarly)
+	sc.Step(pattern(`^at the frontier progress says atFrontier and no session opens$`), w.frontierJudged)
+	sc.Step(pattern(`^the level after the agent's current one is disabled$`), w.disableNext)
+	sc.Step(pattern(`^its progress skips the disabled level as skipped, not cleared$`), w.disabledJudged)
 }
 
 // walkChain clears level after level up to the frontier (at most
@@ -93,12 +90,6 @@ func (w *world) frontierJudged(ctx context.Context) error {
 	return nil
 }
 
-// enabler is the embedded reference's Go-only switch of a level's enabled
-// field (FORGE-NO-DISABLE-API: there is no HTTP way).
-type enabler interface {
-	SetEnabled(position int, enabled bool) bool
-}
-
 func (w *world) disableNext(ctx context.Context) error {
 	ref, ok := w.env.Reference.(enabler)
 	if !ok {
@@ -115,14 +106,6 @@ func (w *world) disableNext(ctx context.Context) error {
 	w.disabled = p.CurrentLevel.Position + 1
 	ref.SetEnabled(w.disabled, false)
 	return nil
-}
-
-// solveOne clears the agent's current level, keeping the session it
-// cleared for the checks that compare what came after.
-func (w *world) solveOne(ctx context.Context) error {
-	s, _, err := w.clear(ctx, w.me, 0)
-	w.sess = s
-	return err
 }
 
 func (w *world) disabledJudged(ctx context.Context) error {
