@@ -3,8 +3,9 @@ package iyra
 import (
 	"context"
 
-	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
 )
 
 // submitRaw is a When step sending raw, verbatim, as the body of an action
