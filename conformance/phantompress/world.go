@@ -423,3 +423,32 @@ func copyCounts(m map[string]int) map[string]int {
 	}
 	return out
 }
+
+// defaultBudget is the budget of a fresh run: enough to play all four cases.
+const defaultBudget = 150
+
+// rule names the rule a generic step (a status, a refusal, an unchanged
+// run) checks: the scenario's first catalogued rule tag.
+func (w *world) rule() string {
+	for _, t := range w.tags {
+		if _, ok := catalogue().Rule(t); ok {
+			return t
+		}
+	}
+	return "untagged scenario"
+}
+
+// wantCreated accepts 200 or 201 for a creation: the seed names neither.
+func (w *world) wantCreated() error {
+	if !created2xx(w.Status()) {
+		return verdict.Failf(w.rule(), "200 or 201", w.Status(), "body %s", clip(w.Body()))
+	}
+	return nil
+}
+
+func clip(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
+}

@@ -7,46 +7,13 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
+	"github.com/cucumber/godog"
 )
 
-// resetAfter makes the scenario move the embedded clock past 00:00 JST when
-// it ends, so a quota it spent never leaks into later scenarios.
-func (w *world) resetAfter() {
-	w.Cleanup(func() { w.newDay() })
-}
-
-// newDay moves the embedded clock past 00:00 JST and zeroes the pool's
-// counters: every daily quota starts afresh.
-func (w *world) newDay() {
-	advanceToReset(w.env.Clock)
-	p := poolOf(w.env)
-	p.mu.Lock()
-	p.writes, p.regs = 0, 0
-	if p.cur != nil {
-		p.cur.runs, p.cur.writes = 0, 0
-	}
-	p.mu.Unlock()
-}
-
-// freshDay starts a new quota day on the embedded reference so a scenario
-// knows every counter exactly, and starts another one when it ends.
-func (w *world) freshDay() (controller, error) {
-	c, err := w.control()
-	if err != nil {
-		return nil, err
-	}
-	w.newDay()
-	w.resetAfter()
-	return c, nil
-}
-
-// quotaSteps registers the steps of the daily quotas, which need the
-// embedded reference's control and clock.
-func quotaSteps(sc *godog.ScenarioContext, w *world) {
+// quotasSteps registers the steps of features/phantom-press/quotas.feature.
+func quotasSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent has made (\d+) writes today$`), w.madeWrites)
 	sc.Step(pattern(`^all agents together have made (\d+) writes today$`), w.allMadeWrites)
 	sc.Step(pattern(`^the agent has started (\d+) runs today$`), w.startedRuns)
@@ -233,11 +200,4 @@ func (w *world) retryAfter60() error {
 		return verdict.Failf("PP-QUOTA-503", "Retry-After: 60", w.Header().Get("Retry-After"), "")
 	}
 	return nil
-}
-
-func absDuration(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }
