@@ -2,22 +2,14 @@ package pyyol
 
 import (
 	"context"
-	"strings"
+	"errors"
 
+	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
 )
 
-// mafiaRun is one Mafia scenario: the kit as one agent seat at a 12-seat
-// practice table, its match judged from what that seat saw.
-type mafiaRun struct {
-	g  *gwRun
-	mm *mafiaMatch
-}
-
-// mafiaSteps binds the Mafia steps; the key and connection steps are the
-// gateway's own (g).
-func mafiaSteps(sc *godog.ScenarioContext, g *gwRun) {
-	r := &mafiaRun{g: g}
+// gatewayMafiaSteps registers the steps of features/pyyol/gateway-mafia.feature.
+func (r *mafiaRun) gatewayMafiaSteps(sc *godog.ScenarioContext) {
 	sc.Step(pattern(`^the agent plays a Mafia match as (?:a |an |the )?(Mafia|Detective|Doctor|Sheriff|Villager)( missing its first turn| answering its first turn illegally)?$`), r.play)
 	sc.Step(pattern(`^every Mafia view followed the turn view rules$`), r.check(checkMafiaViews))
 	sc.Step(pattern(`^every Mafia view was redacted to the seat$`), r.check(noFinding(checkMafiaRedaction)))
@@ -31,32 +23,23 @@ func mafiaSteps(sc *godog.ScenarioContext, g *gwRun) {
 	sc.Step(pattern(`^the agent's moves were played as answered$`), r.check(checkMafiaMoves))
 }
 
-// play plays one match as the role asked for; first names how the first
-// turn is answered.
-func (r *mafiaRun) play(ctx context.Context, role, first string) error {
-	how := "answer"
-	switch {
-	case strings.Contains(first, "missing"):
-		how = "silent"
-	case strings.Contains(first, "illegally"):
-		how = "illegal"
-	}
-	mm, err := r.g.playMafia(ctx, role, how)
-	r.mm = mm
-	return err
-}
-
-// check runs a judgement of the played match; findings (SHOULD and
-// REFERENCE notes) go to the run's recorder and never end the check.
-func (r *mafiaRun) check(judge func(*mafiaMatch, func(error)) error) func() error {
-	return func() error {
-		if r.mm == nil {
-			return nil
+// playForTie plays Mafia matches as role, voting for ties (tieVote),
+// until one match had a real tie for the most votes; with none in
+// maxTieMatches the tie rule is left undecided (a skip).
+func (r *mafiaRun) playForTie(ctx context.Context, role string) error {
+	for range maxTieMatches {
+		mm, err := r.g.playMafia(ctx, role, "tie")
+		if r.g.ws != nil {
+			r.g.ws.Close()
 		}
-		return judge(r.mm, r.g.env.HTTP.Recorder().Finding)
+		var skip *verdict.Skipped
+		if errors.As(err, &skip) {
+			continue // the seat died before it voted
+		}
+		r.mm = mm
+		if err != nil || hadTie(mm) {
+			return err
+		}
 	}
-}
-
-func noFinding(judge func(*mafiaMatch) error) func(*mafiaMatch, func(error)) error {
-	return func(mm *mafiaMatch, _ func(error)) error { return judge(mm) }
+	return verdict.Skipf("no vote tie arose in %d matches: the tie rule is undecided", maxTieMatches)
 }
