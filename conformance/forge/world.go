@@ -19,6 +19,5 @@ type world struct {
 	unlocks   []unlock
 	capped    bool
 	disabled  int
-	tags      []string
 	sightings []sighting
 }

@@ -1,9 +1,6 @@
 package iyra
 
 import (
-	"context"
-	"strings"
-
 	"github.com/cucumber/godog"
 
 	"github.com/agentgames/conformance/conformance/suite"
@@ -14,12 +11,6 @@ import (
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w := &world{client: newClient(env), played: map[string][]iyra.Action{}}
 	w.Bind(sc, env)
-	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
-		for _, t := range s.Tags {
-			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
-		}
-		return ctx, nil
-	})
 	w.actionsSteps(sc)
 	w.discoverySteps(sc)
 	w.sharedSteps(sc)

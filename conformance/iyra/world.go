@@ -31,7 +31,6 @@ type world struct {
 	// probeHow is the credential variant of the probes.
 	probeHow string
 
-	tags   []string                 // the scenario's tags, without @
 	pair   []pairRun                // the two sessions of a boundary scenario
 	played map[string][]iyra.Action // accepted actions per session ID
 	claim  string                   // how the corroborated claim was learned, for messages
@@ -83,14 +82,7 @@ func setupRule(a iyra.Action) string {
 
 // rule names the rule a generic step (a status, a refusal, a field shared
 // by several rules) checks: the scenario's first catalogued rule tag.
-func (w *world) rule() string {
-	for _, t := range w.tags {
-		if _, ok := w.env.Catalogue.Rule(t); ok {
-			return t
-		}
-	}
-	return "untagged scenario"
-}
+func (w *world) rule() string { return w.RuleTag(w.env.Catalogue) }
 
 // versionBoundRules are the rules outside $.game.gameplay_contract that
 // still check this version's game: its five action types and parameter
@@ -101,7 +93,7 @@ var versionBoundRules = map[string]bool{"IYRA-LEGAL-CATALOGUE": true, "IYRA-ASSI
 // versionBound reports whether the scenario checks a rule of the gameplay
 // contract, which binds only the version the contract describes.
 func (w *world) versionBound() bool {
-	for _, t := range w.tags {
+	for _, t := range w.Tags {
 		if r, ok := w.env.Catalogue.Rule(t); ok && (strings.HasPrefix(r.Path, "$.game.gameplay_contract") || versionBoundRules[t]) {
 			return true
 		}

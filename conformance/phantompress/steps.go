@@ -2,7 +2,6 @@ package phantompress
 
 import (
 	"context"
-	"strings"
 
 	"github.com/cucumber/godog"
 
@@ -13,10 +12,7 @@ import (
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w := newWorld(env)
 	w.Bind(sc, env)
-	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
-		for _, t := range s.Tags {
-			w.tags = append(w.tags, strings.TrimPrefix(t.Name, "@"))
-		}
+	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
 		return ctx, w.controlledLive()
 	})
 	sharedSteps(sc, w)

@@ -46,8 +46,6 @@ type world struct {
 	second           *created
 	reg              map[string]any
 	fire             firingPair // the two runs of the "trust between 1 and 10" scenario
-	// tags are the scenario's tags, without @.
-	tags []string
 	// against counts the answers hedged against an official record.
 	against int
 	// args are the IDs the scenario's accepted reads, interviews and
@@ -429,14 +427,7 @@ const defaultBudget = 150
 
 // rule names the rule a generic step (a status, a refusal, an unchanged
 // run) checks: the scenario's first catalogued rule tag.
-func (w *world) rule() string {
-	for _, t := range w.tags {
-		if _, ok := catalogue().Rule(t); ok {
-			return t
-		}
-	}
-	return "untagged scenario"
-}
+func (w *world) rule() string { return w.RuleTag(catalogue()) }
 
 // wantCreated accepts 200 or 201 for a creation: the seed names neither.
 func (w *world) wantCreated() error {
