@@ -5,9 +5,10 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
-	"github.com/cucumber/godog"
 )
 
 // registrationSteps registers the steps of features/bounty/registration.feature.

@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // sharedSteps registers the steps several feature files use.

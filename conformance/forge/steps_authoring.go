@@ -5,8 +5,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 func (w *world) authoringSteps(sc *godog.ScenarioContext) {

@@ -6,9 +6,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/cucumber/godog"
 )
 
 // documentsSteps registers the steps of features/forge/documents.feature.

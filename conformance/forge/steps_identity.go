@@ -8,9 +8,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/cucumber/godog"
 )
 
 // readsAndRenames makes the calls after which the key must not reappear;

@@ -8,9 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/cucumber/godog"
 )
 
 func (w *world) progressAndSession(ctx context.Context) error {

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // playFrontierSteps registers the steps of features/forge/play.feature (its rules on frontier).

@@ -5,11 +5,12 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	rforge "github.com/agentgames/conformance/reference/forge"
 	"github.com/agentgames/conformance/reference/forge/dsl"
-	"github.com/cucumber/godog"
 )
 
 // playLimitsSteps registers the steps of features/forge/play.feature (its rules on limits).

@@ -4,10 +4,11 @@ import (
 	"context"
 	"strings"
 
-	"github.com/agentgames/conformance/conformance/driver"
-	"github.com/agentgames/conformance/reference/iyra"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/reference/iyra"
 )
 
 // submitVariant submits an action with a deliberately wrong envelope.

@@ -11,10 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
-	"github.com/cucumber/godog"
 )
 
 // actionsSteps registers the steps of features/iyra/actions.feature.

@@ -6,9 +6,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
-	"github.com/cucumber/godog"
 )
 
 // endingsSteps registers the steps of features/iyra/endings.feature.

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
-	"github.com/cucumber/godog"
 )
 
 // factionsSteps registers the steps of features/iyra/factions.feature.

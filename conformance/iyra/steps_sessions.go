@@ -6,10 +6,11 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
-	"github.com/cucumber/godog"
 )
 
 // sessionsSteps registers the steps of features/iyra/sessions.feature.

@@ -10,9 +10,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/cucumber/godog"
 )
 
 // sharedSteps registers the steps several feature files use.

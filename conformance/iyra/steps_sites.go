@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
-	"github.com/cucumber/godog"
 )
 
 // sitesSteps registers the steps of features/iyra/sites.feature.

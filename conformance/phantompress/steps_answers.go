@@ -6,9 +6,10 @@ import (
 	"net/http"
 	"reflect"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
-	"github.com/cucumber/godog"
 )
 
 // readTwoDocuments reads two documents not read yet.

@@ -9,9 +9,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/cucumber/godog"
 )
 
 // apiSteps registers the steps of features/phantom-press/api.feature.

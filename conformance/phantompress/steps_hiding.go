@@ -3,9 +3,10 @@ package phantompress
 import (
 	"context"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
-	"github.com/cucumber/godog"
 )
 
 // hidingSteps registers the steps of features/phantom-press/hiding.feature.

@@ -3,8 +3,9 @@ package phantompress
 import (
 	"context"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // inputSteps registers the steps of features/phantom-press/input.feature.

@@ -7,9 +7,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
-	"github.com/cucumber/godog"
 )
 
 // quotasSteps registers the steps of features/phantom-press/quotas.feature.

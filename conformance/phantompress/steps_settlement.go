@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
-	"github.com/cucumber/godog"
 )
 
 // settlementSteps registers the steps of features/phantom-press/settlement.feature.

@@ -8,9 +8,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
-	"github.com/cucumber/godog"
 )
 
 // sharedSteps registers the steps several feature files use.
@@ -27,6 +28,7 @@ func sharedSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent sends the raw action body (.+)$`), w.sendRawAction)
 	sc.Step(pattern(`^nothing about the run changed$`), w.runUnchanged)
 	sc.Step(pattern(`^a run played through to the end$`), w.playedRun)
+	// No feature file uses this step or "the agent spends all its AP" today.
 	sc.Step(pattern(`^the agent plays through every case$`), w.playThrough)
 	sc.Step(pattern(`^the agent has answered every question with a hedge$`), w.hedgeAll)
 	sc.Step(pattern(`^the agent publishes the paper$`), w.publishPaper)

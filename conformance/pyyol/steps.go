@@ -3,8 +3,9 @@ package pyyol
 import (
 	"context"
 
-	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/suite"
 )
 
 func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {

@@ -3,8 +3,9 @@ package pyyol
 import (
 	"slices"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayFallbackSteps registers the steps of features/pyyol/gateway-fallback.feature.

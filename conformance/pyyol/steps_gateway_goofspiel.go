@@ -6,9 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
-	"github.com/cucumber/godog"
 )
 
 // gatewayGoofspielSteps registers the steps of features/pyyol/gateway-goofspiel.feature.

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayMafiaSteps registers the steps of features/pyyol/gateway-mafia.feature.

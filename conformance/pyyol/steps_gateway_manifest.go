@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"net/url"
 
-	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/agentgames/conformance/reference/pyyol/manifest"
 	"github.com/cucumber/godog"
 	"go.yaml.in/yaml/v4"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/manifest"
 )
 
 // gatewayManifestSteps registers the steps of features/pyyol/gateway-manifest.feature.

@@ -6,9 +6,10 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
-	"github.com/cucumber/godog"
 )
 
 // gatewayMonopolySteps registers the steps of features/pyyol/gateway-monopoly.feature.

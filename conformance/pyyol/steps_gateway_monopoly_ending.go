@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayMonopolyEndingSteps registers the steps of features/pyyol/gateway-monopoly.feature (its rules on ending).

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
-	"github.com/cucumber/godog"
 )
 
 // gatewayMonopolyMoneySteps registers the steps of features/pyyol/gateway-monopoly.feature (its rules on money).

@@ -1,8 +1,9 @@
 package pyyol
 
 import (
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayMonopolyTradesSteps registers the steps of features/pyyol/gateway-monopoly.feature (its rules on trades).

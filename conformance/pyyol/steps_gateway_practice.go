@@ -1,9 +1,10 @@
 package pyyol
 
 import (
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
-	"github.com/cucumber/godog"
 )
 
 // gatewayPracticeSteps registers the steps of features/pyyol/gateway-practice.feature.

@@ -7,8 +7,9 @@ import (
 	"sort"
 	"time"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayStakesSteps registers the steps of features/pyyol/gateway-stakes.feature.

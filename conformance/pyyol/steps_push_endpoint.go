@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
-	"github.com/cucumber/godog"
 )
 
 // pushEndpointSteps registers the steps of features/pyyol/push-endpoint.feature.

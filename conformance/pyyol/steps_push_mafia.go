@@ -3,8 +3,9 @@ package pyyol
 import (
 	"context"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // pushMafiaSteps binds the Mafia steps of the push side: the kit plays the

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // pushSecuritySteps registers the steps of features/pyyol/push-security.feature.

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
-	"github.com/cucumber/godog"
 )
 
 // sharedSteps registers the steps several feature files use.

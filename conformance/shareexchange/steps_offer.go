@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // offerSteps registers the steps of features/share-exchange/offer.feature.

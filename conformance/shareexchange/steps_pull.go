@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/cucumber/godog"
+
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	rsx "github.com/agentgames/conformance/reference/shareexchange"
-	"github.com/cucumber/godog"
 )
 
 // pullSteps registers the steps of features/share-exchange/pull.feature.

@@ -3,8 +3,9 @@ package shareexchange
 import (
 	"fmt"
 
-	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // sharedSteps registers the steps several feature files use.
