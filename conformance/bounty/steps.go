@@ -2,7 +2,6 @@ package bounty
 
 import (
 	"context"
-	"strings"
 
 	"github.com/cucumber/godog"
 
@@ -21,9 +20,9 @@ func StepsOverMCP(sc *godog.ScenarioContext, env *suite.Env) { steps(sc, env, tr
 func steps(sc *godog.ScenarioContext, env *suite.Env, overMCP bool) {
 	w := &world{client: &client{env: env, overMCP: overMCP, mcpAgents: map[string]bool{}}, held: map[string][]int{}, shareHex: map[int]string{}, names: map[int]string{}}
 	w.Bind(sc, env)
-	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
-		for _, t := range s.Tags {
-			if id := strings.TrimPrefix(t.Name, "@"); spec.IDPattern.MatchString(id) && w.rule == "" {
+	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+		for _, id := range w.Tags {
+			if spec.IDPattern.MatchString(id) && w.rule == "" {
 				w.rule = id
 			}
 		}

@@ -2,7 +2,6 @@ package shareexchange
 
 import (
 	"context"
-	"strings"
 
 	"github.com/cucumber/godog"
 
@@ -14,9 +13,9 @@ import (
 func Steps(sc *godog.ScenarioContext, env *suite.Env) {
 	w := &world{env: env, hex: map[string]map[int]string{}}
 	w.Bind(sc, env)
-	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
-		for _, t := range s.Tags {
-			if id := strings.TrimPrefix(t.Name, "@"); spec.IDPattern.MatchString(id) && w.rule == "" {
+	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+		for _, id := range w.Tags {
+			if spec.IDPattern.MatchString(id) && w.rule == "" {
 				w.rule = id
 			}
 		}
