@@ -10,6 +10,7 @@ import (
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
+// authoringSteps registers the steps of features/forge/authoring.feature.
 func (w *world) authoringSteps(sc *godog.ScenarioContext) {
 	kinds := map[string]string{
 		"without its private part":                                   "schema",

@@ -8,6 +8,9 @@ import (
 	"github.com/agentgames/conformance/conformance/suite"
 )
 
+// gatewaySteps registers every pyyol-gateway step on sc for one scenario:
+// the gateway run (g) and the platform, Mafia, Monopoly and superseding
+// runs built on it.
 func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 	g := &gwRun{env: env}
 	g.Bind(sc, env)
@@ -58,6 +61,8 @@ func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 	m.gatewayMonopolyEndingSteps(sc)
 }
 
+// platformSteps registers the steps of the platform's manifest, stakes and
+// ranked scenarios on a platform run (p) built on the gateway run (g).
 func platformSteps(sc *godog.ScenarioContext, g *gwRun) {
 	p := &platRun{g: g, Scenario: &g.Scenario}
 	p.gatewayManifestSteps(sc)
@@ -71,6 +76,8 @@ func platformSteps(sc *godog.ScenarioContext, g *gwRun) {
 	})
 }
 
+// pushSteps registers every pyyol-push step on sc for one scenario: the
+// kit plays the platform (p) against the agent endpoint.
 func pushSteps(sc *godog.ScenarioContext, env *suite.Env) {
 	p := &pushRun{env: env}
 	p.Bind(sc, env)

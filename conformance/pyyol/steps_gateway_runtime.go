@@ -9,7 +9,8 @@ import (
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
-// gatewayRuntimeSteps registers the steps of features/pyyol/gateway-runtime.feature.
+// gatewayRuntimeSteps registers the steps of features/pyyol/gateway-runtime.feature
+// that a superseding socket (s) serves.
 func (s *superseding) gatewayRuntimeSteps(sc *godog.ScenarioContext) {
 	sc.Step(pattern(`^the agent registers again on a second socket$`), s.again)
 	sc.Step(pattern(`^the first socket was closed as superseded$`), s.closed)
