@@ -153,3 +153,27 @@ func (c *client) callTool(ctx context.Context, tool string, args map[string]any)
 	}
 	return &driver.Response{Status: status, Header: raw.Header, Body: text}, nil
 }
+
+// KitTools are the kit's 13 tool names (BOUNTY-MCP-TOOL-NAMES).
+var KitTools = []string{"bounty_register_challenge", "bounty_register", "bounty_rounds", "bounty_manifest", "bounty_puzzle",
+	"bounty_solve", "bounty_combine", "bounty_status", "bounty_metrics", "bounty_peers", "bounty_list", "bounty_next_move", "bounty_ledger"}
+
+func (w *world) listTools(ctx context.Context) ([]string, error) {
+	_, reply, err := w.rpc(ctx, "tools/list", map[string]any{}, false)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	if reply.Error != nil || json.Unmarshal(reply.Result, &r) != nil || len(r.Tools) == 0 {
+		return nil, verdict.Failf("BOUNTY-MCP-FLOW", "tools/list answers its tools", w.clip(reply.Result), "")
+	}
+	names := make([]string, len(r.Tools))
+	for i, t := range r.Tools {
+		names[i] = t.Name
+	}
+	return names, nil
+}

@@ -7,27 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/cucumber/godog"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
 )
-
-func (w *world) combineSteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the team combines "([^"]*)"$`), func(ctx context.Context, pairs string) error { return w.combine(ctx, pairs, 0) })
-	sc.Step(pattern(`^the team combines "([^"]*)" with share (\d+) corrupted$`), w.combine)
-	sc.Step(pattern(`^the combine is refused and the round stays open$`), w.combineRefused)
-	sc.Step(pattern(`^the round stays open$`), w.roundOpen)
-	sc.Step(pattern(`^the combine wins$`), w.combineWon)
-	sc.Step(pattern(`^the payout splits (\d+) across agents (.+) only$`), w.payoutSplits)
-	sc.Step(pattern(`^the payout is an equal split with the remainder to the lowest agent_ids$`), w.equalSplit)
-	sc.Step(pattern(`^the ledger records the payout$`), w.ledgerRecords)
-	sc.Step(pattern(`^the manifest's bounty is PLAY with real_money false$`), w.manifestPlayMoney)
-	sc.Step(pattern(`^the ledger's currency is PLAY with no real money$`), w.ledgerPlayMoney)
-}
 
 // combine submits (member, share) pairs with the shares the team holds,
 // optionally with one share's first y byte flipped.
@@ -83,53 +68,6 @@ func (w *world) roundOpen(ctx context.Context) error {
 	return nil
 }
 
-func (w *world) combineWon() error {
-	if w.won == nil {
-		return verdict.Failf("BOUNTY-PAYOUT", "200: a coalition of k credited solvers wins", w.Last.Status, "%s", w.clip(w.Last.Body))
-	}
-	return nil
-}
-
-// payouts reads the winning answer's payouts by agent_id.
-func (w *world) payouts() map[string]int {
-	out := map[string]int{}
-	if m, ok := w.won["payouts"].(map[string]any); ok {
-		for id, v := range m {
-			if f, ok := v.(float64); ok {
-				out[id] = int(f)
-			}
-		}
-	}
-	return out
-}
-
-// payoutSplits: the amount goes to the named members and nobody else
-// (BOUNTY-PAYOUT).
-func (w *world) payoutSplits(amount int, who string) error {
-	want := map[string]bool{}
-	for _, f := range strings.FieldsFunc(who, func(r rune) bool { return r == ',' || r == ' ' }) {
-		if i, err := strconv.Atoi(f); err == nil {
-			a, err := w.member(i)
-			if err != nil {
-				return err
-			}
-			want[a.ID] = true
-		}
-	}
-	got := w.payouts()
-	total := 0
-	for id, v := range got {
-		if !want[id] {
-			return verdict.Failf("BOUNTY-PAYOUT", "payouts to the credited agents only", got, "%s was paid", id)
-		}
-		total += v
-	}
-	if total != amount || len(got) != len(want) {
-		return verdict.Failf("BOUNTY-PAYOUT", fmt.Sprintf("%d across %d agents", amount, len(want)), got, "")
-	}
-	return nil
-}
-
 func (w *world) equalSplit() error {
 	got := w.payouts()
 	ids := make([]string, 0, len(got))
@@ -151,22 +89,6 @@ func (w *world) equalSplit() error {
 		}
 	}
 	return nil
-}
-
-type ledgerDoc struct {
-	Currency  string `json:"currency"`
-	RealMoney *bool  `json:"real_money"`
-	Payouts   []struct {
-		ChallengeID string `json:"challenge_id"`
-		AgentID     string `json:"agent_id"`
-		Amount      int    `json:"amount"`
-	} `json:"payouts"`
-}
-
-func (w *world) ledger(ctx context.Context, rule string) (ledgerDoc, error) {
-	var l ledgerDoc
-	err := w.want2xx(ctx, rule, http.MethodGet, "/ledger", nil, &l)
-	return l, err
 }
 
 // ledgerRecords finds every payout of the win in the ledger (BOUNTY-LEDGER).
@@ -205,6 +127,244 @@ func (w *world) ledgerPlayMoney(ctx context.Context) error {
 	}
 	if l.Currency != bounty.Currency || (l.RealMoney != nil && *l.RealMoney) {
 		return verdict.Failf("BOUNTY-PLAY-MONEY", "PLAY, no real money", l.Currency, "ledger")
+	}
+	return nil
+}
+
+// combineSteps registers the steps of features/bounty/combine.feature.
+func (w *world) combineSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the team combines "([^"]*)" with share (\d+) corrupted$`), w.combine)
+	sc.Step(pattern(`^the combine is refused and the round stays open$`), w.combineRefused)
+	sc.Step(pattern(`^the round stays open$`), w.roundOpen)
+	sc.Step(pattern(`^the payout is an equal split with the remainder to the lowest agent_ids$`), w.equalSplit)
+	sc.Step(pattern(`^the ledger records the payout$`), w.ledgerRecords)
+	sc.Step(pattern(`^the manifest's bounty is PLAY with real_money false$`), w.manifestPlayMoney)
+	sc.Step(pattern(`^the ledger's currency is PLAY with no real money$`), w.ledgerPlayMoney)
+	sc.Step(pattern(`^the registry names a new challenge one round later with new puzzles and the same k-of-n$`), w.rotated)
+	sc.Step(pattern(`^the closed challenge answers 410 on manifest, puzzle, solve, combine and peers$`), w.closedAnswers410)
+	sc.Step(pattern(`^the closed challenge's status and metrics answer 200$`), w.closedReadable)
+	sc.Step(pattern(`^the registry's active challenge is the one the win announced$`), w.registryFollows)
+	sc.Step(pattern(`^agent (\d+) solves share (\d+) in the new round$`), w.solveInNewRound)
+	sc.Step(pattern(`^the new round's board lists the team with no shares and no claims$`), w.carriedOver)
+	sc.Step(pattern(`^the new round's board shows each winner's track record with the win and its solve$`), w.trackRecords)
+	sc.Step(pattern(`^the leaderboard is ordered by PLAY earned, rounds won and accepted solves$`), w.leaderboardOrdered)
+	sc.Step(pattern(`^every profile's reputation follows the formula$`), w.reputationFormula)
+	sc.Step(pattern(`^the closed round's metrics contain no agent_id, contact, share or solution$`), w.metricsAnonymous)
+}
+
+// rotated: a new challenge_id, round + 1, other puzzles, same k and n
+// (BOUNTY-ROTATION).
+func (w *world) rotated(ctx context.Context) error {
+	old := w.man
+	if err := w.liveChallenge(ctx); err != nil {
+		return err
+	}
+	switch {
+	case w.cid == old.ChallengeID:
+		return verdict.Failf("BOUNTY-ROTATION", "a new challenge_id", w.cid, "after the win")
+	case w.round != old.Round+1:
+		return verdict.Failf("BOUNTY-ROTATION", old.Round+1, w.round, "the next round's number")
+	case w.man.Threshold != old.Threshold:
+		return verdict.Failf("BOUNTY-ROTATION", old.Threshold, w.man.Threshold, "same k-of-n")
+	}
+	for _, p := range w.man.Puzzles {
+		q, err := old.puzzleOf(p.ShareIndex)
+		if err == nil && q.Params == p.Params {
+			return verdict.Failf("BOUNTY-ROTATION", "new puzzles", "share "+fmt.Sprint(p.ShareIndex)+" unchanged", "")
+		}
+	}
+	return nil
+}
+
+// closedAnswers410 tries every round-bound endpoint on the closed
+// challenge (BOUNTY-STALE-410).
+func (w *world) closedAnswers410(ctx context.Context) error {
+	c := "/challenge/" + w.closed
+	a := w.team[0]
+	calls := []struct {
+		method, path string
+		body         any
+	}{
+		{http.MethodGet, c + "/manifest", nil},
+		{http.MethodGet, c + "/puzzle/2", nil},
+		{http.MethodPost, c + "/solve", solveBody(a, 2, bounty.Solution{PlaintextHex: "00"})},
+		{http.MethodPost, c + "/combine", map[string]any{"submissions": []any{}}},
+		{http.MethodGet, c + "/peers", nil},
+	}
+	for _, call := range calls {
+		resp, err := w.call(ctx, call.method, call.path, call.body)
+		if err != nil {
+			return err
+		}
+		if resp.Status != http.StatusGone {
+			return verdict.Failf("BOUNTY-STALE-410", 410, resp.Status, "%s %s on a closed round", call.method, call.path)
+		}
+	}
+	return nil
+}
+
+func (w *world) closedReadable(ctx context.Context) error {
+	for _, p := range []string{"/status", "/metrics"} {
+		if err := w.want2xx(ctx, "BOUNTY-CLOSED-READABLE", http.MethodGet, "/challenge/"+w.closed+p, nil, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *world) registryFollows(ctx context.Context) error {
+	cid, _, err := w.live(ctx)
+	if err != nil {
+		return err
+	}
+	if next, ok := w.won["next_challenge_id"].(string); ok && next != cid {
+		return verdict.Failf("BOUNTY-REGISTRY", next, cid, "the active challenge after the win")
+	}
+	if cid == w.closed {
+		return verdict.Failf("BOUNTY-REGISTRY", "the new round", cid, "the closed challenge is still active")
+	}
+	return nil
+}
+
+func (w *world) solveInNewRound(ctx context.Context, i, s int) error {
+	if err := w.liveChallenge(ctx); err != nil {
+		return err
+	}
+	a, err := w.member(i)
+	if err != nil {
+		return err
+	}
+	if _, err := w.solveAs(ctx, w.cid, w.man, a, s); err != nil {
+		if f, ok := err.(*verdict.Failure); ok {
+			f.RuleID = "BOUNTY-IDENTITY-PERSIST"
+		}
+		return err
+	}
+	return nil
+}
+
+// carriedOver: every listed member is still listed in the new round,
+// holding nothing and claiming nothing (BOUNTY-CARRYOVER).
+func (w *world) carriedOver(ctx context.Context) error {
+	if err := w.liveChallenge(ctx); err != nil {
+		return err
+	}
+	b, err := w.board(ctx, w.cid)
+	if err != nil {
+		return err
+	}
+	for _, a := range w.team {
+		e, ok := b.entry(a.ID)
+		if !ok {
+			return verdict.Failf("BOUNTY-CARRYOVER", a.ID+" still listed", "not on the new board", "")
+		}
+		if len(e.SharesHeld) > 0 || e.WorkingOn != nil {
+			return verdict.Failf("BOUNTY-CARRYOVER", "no shares, no claim", fmt.Sprintf("shares %v, working_on %s", e.SharesHeld, claimText(e.WorkingOn)), "%s", a.ID)
+		}
+	}
+	return nil
+}
+
+// trackRecords: each winner's record shows the win and its one solve
+// (BOUNTY-TRACK-RECORD).
+func (w *world) trackRecords(ctx context.Context) error {
+	if err := w.liveChallenge(ctx); err != nil {
+		return err
+	}
+	b, err := w.board(ctx, w.cid)
+	if err != nil {
+		return err
+	}
+	for _, a := range w.team {
+		e, ok := b.entry(a.ID)
+		if !ok {
+			return verdict.Failf("BOUNTY-TRACK-RECORD", a.ID+" on the board", "absent", "listings carry over")
+		}
+		for _, f := range []string{"rounds_won", "last_won_round", "shares_solved", "registered_round", "rounds_available"} {
+			if e.TrackRecord[f] == nil {
+				return verdict.Failf("BOUNTY-TRACK-RECORD", "track_record."+f, e.TrackRecord, "%s", a.ID)
+			}
+		}
+		tr := e.TrackRecord
+		if *tr["rounds_won"] != 1 || *tr["last_won_round"] != w.round-1 || *tr["shares_solved"] != 1 || *tr["registered_round"] != w.round-1 {
+			return verdict.Failf("BOUNTY-TRACK-RECORD", fmt.Sprintf("won 1, last %d, solved 1, registered %d", w.round-1, w.round-1),
+				fmt.Sprintf("won %d, last %d, solved %d, registered %d", *tr["rounds_won"], *tr["last_won_round"], *tr["shares_solved"], *tr["registered_round"]), "%s", a.ID)
+		}
+	}
+	return nil
+}
+
+func (w *world) leaderboardOrdered(ctx context.Context) error {
+	var lb struct {
+		Standings []standingDoc `json:"standings"`
+	}
+	if err := w.want2xx(ctx, "BOUNTY-LEADERBOARD", http.MethodGet, "/leaderboard.json", nil, &lb); err != nil {
+		return err
+	}
+	for i := 1; i < len(lb.Standings); i++ {
+		a, b := lb.Standings[i-1], lb.Standings[i]
+		if ranksAbove(b, a) {
+			return verdict.Failf("BOUNTY-LEADERBOARD", "PLAY, then rounds won, then solves, descending", fmt.Sprintf("%s above %s", a.AgentID, b.AgentID), "")
+		}
+	}
+	for _, a := range w.team {
+		if !hasStanding(lb.Standings, a.ID) {
+			return verdict.Failf("BOUNTY-LEADERBOARD", a.ID+" in the standings", "absent", "a winner")
+		}
+	}
+	return nil
+}
+
+// reputationFormula reads each member's profile: reputation must be
+// 10*rounds_won + 3*accepted_solves + rounds_played - 10*strikes
+// (BOUNTY-REPUTATION). A profile without those fields is unchecked.
+func (w *world) reputationFormula(ctx context.Context) error {
+	for _, a := range w.team {
+		var p map[string]*int
+		resp, err := w.call(ctx, http.MethodGet, "/agents/"+a.ID, nil)
+		if err != nil {
+			return err
+		}
+		_ = resp.Decode("BOUNTY-PROFILE-READ", &p)
+		need := []string{"reputation", "rounds_won", "accepted_solves", "rounds_played"}
+		for _, f := range need {
+			if p[f] == nil {
+				return verdict.Skipf("unchecked: the profile does not show %s", f)
+			}
+		}
+		strikes := 0
+		if p["operator_strikes"] != nil {
+			strikes = *p["operator_strikes"]
+		}
+		want := 10**p["rounds_won"] + 3**p["accepted_solves"] + *p["rounds_played"] - 10*strikes
+		if *p["reputation"] != want {
+			return verdict.Failf("BOUNTY-REPUTATION", want, *p["reputation"], "%s", a.ID)
+		}
+	}
+	return nil
+}
+
+// metricsAnonymous: the closed round's metrics name no member, contact or
+// share (BOUNTY-METRICS).
+func (w *world) metricsAnonymous(ctx context.Context) error {
+	resp, err := w.call(ctx, http.MethodGet, "/challenge/"+w.closed+"/metrics", nil)
+	if err != nil {
+		return err
+	}
+	if resp.Status != http.StatusOK {
+		return verdict.Failf("BOUNTY-METRICS", 200, resp.Status, "metrics of the closed round")
+	}
+	for _, a := range w.team {
+		for _, needle := range []string{a.ID, contactOf(a)} {
+			if bytes.Contains(resp.Body, []byte(needle)) {
+				return verdict.Failf("BOUNTY-METRICS", "no identities or contacts", needle, "in metrics")
+			}
+		}
+	}
+	for _, h := range w.shareHex {
+		if bytes.Contains(resp.Body, []byte(h)) {
+			return verdict.Failf("BOUNTY-METRICS", "no shares", "a share_hex", "in metrics")
+		}
 	}
 	return nil
 }

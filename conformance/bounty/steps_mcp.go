@@ -13,24 +13,6 @@ import (
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
-// KitTools are the kit's 13 tool names (BOUNTY-MCP-TOOL-NAMES).
-var KitTools = []string{"bounty_register_challenge", "bounty_register", "bounty_rounds", "bounty_manifest", "bounty_puzzle",
-	"bounty_solve", "bounty_combine", "bounty_status", "bounty_metrics", "bounty_peers", "bounty_list", "bounty_next_move", "bounty_ledger"}
-
-func (w *world) mcpSteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the runner initializes an MCP session with protocol version "([^"]*)"$`), w.initialize)
-	sc.Step(pattern(`^tools/list answers a list of tools$`), func(ctx context.Context) error { _, err := w.listTools(ctx); return err })
-	sc.Step(pattern(`^the MCP tool for rounds names the live challenge$`), w.roundsOverMCP)
-	sc.Step(pattern(`^tools/list lists 13 tools including the peers board, bounty_next_move and rounds$`), w.thirteenTools)
-	sc.Step(pattern(`^tools/list names the kit's 13 tools$`), w.kitTools)
-	sc.Step(pattern(`^the runner sends the MCP notification "([^"]*)"$`), w.notify)
-	sc.Step(pattern(`^the answer is 202 with no body$`), w.accepted202)
-	sc.Step(pattern(`^the runner sends GET to the mcp endpoint$`), w.getMCP)
-	sc.Step(pattern(`^the answer is 405$`), w.is405)
-	sc.Step(pattern(`^the session's protocol version is "([^"]*)"$`), w.versionIs)
-	sc.Step(pattern(`^agent (\d+) plays over MCP$`), w.memberOverMCP)
-}
-
 // initialize sends initialize with version and keeps the answer.
 func (w *world) initialize(ctx context.Context, version string) error {
 	_, reply, err := w.rpc(ctx, "initialize", map[string]any{"protocolVersion": version, "capabilities": map[string]any{},
@@ -55,26 +37,6 @@ func (w *world) versionIs(version string) error {
 		return verdict.Failf("BOUNTY-MCP-VERSIONS", version, r.ProtocolVersion, "the version initialize answered")
 	}
 	return nil
-}
-
-func (w *world) listTools(ctx context.Context) ([]string, error) {
-	_, reply, err := w.rpc(ctx, "tools/list", map[string]any{}, false)
-	if err != nil {
-		return nil, err
-	}
-	var r struct {
-		Tools []struct {
-			Name string `json:"name"`
-		} `json:"tools"`
-	}
-	if reply.Error != nil || json.Unmarshal(reply.Result, &r) != nil || len(r.Tools) == 0 {
-		return nil, verdict.Failf("BOUNTY-MCP-FLOW", "tools/list answers its tools", w.clip(reply.Result), "")
-	}
-	names := make([]string, len(r.Tools))
-	for i, t := range r.Tools {
-		names[i] = t.Name
-	}
-	return names, nil
 }
 
 func (w *world) roundsOverMCP(ctx context.Context) error {
@@ -149,4 +111,19 @@ func (w *world) memberOverMCP(i int) error {
 	}
 	w.mcpAgents[a.ID] = true
 	return nil
+}
+
+// mcpSteps registers the steps of features/bounty/mcp.feature.
+func (w *world) mcpSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the runner initializes an MCP session with protocol version "([^"]*)"$`), w.initialize)
+	sc.Step(pattern(`^tools/list answers a list of tools$`), func(ctx context.Context) error { _, err := w.listTools(ctx); return err })
+	sc.Step(pattern(`^the MCP tool for rounds names the live challenge$`), w.roundsOverMCP)
+	sc.Step(pattern(`^tools/list lists 13 tools including the peers board, bounty_next_move and rounds$`), w.thirteenTools)
+	sc.Step(pattern(`^tools/list names the kit's 13 tools$`), w.kitTools)
+	sc.Step(pattern(`^the runner sends the MCP notification "([^"]*)"$`), w.notify)
+	sc.Step(pattern(`^the answer is 202 with no body$`), w.accepted202)
+	sc.Step(pattern(`^the runner sends GET to the mcp endpoint$`), w.getMCP)
+	sc.Step(pattern(`^the answer is 405$`), w.is405)
+	sc.Step(pattern(`^the session's protocol version is "([^"]*)"$`), w.versionIs)
+	sc.Step(pattern(`^agent (\d+) plays over MCP$`), w.memberOverMCP)
 }

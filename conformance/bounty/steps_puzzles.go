@@ -3,7 +3,6 @@ package bounty
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/base32"
 	"encoding/hex"
 	"encoding/json"
@@ -15,126 +14,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
-	"github.com/agentgames/conformance/reference/pow"
 )
-
-func (w *world) registrationSteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the runner asks for a registration challenge$`), w.askChallenge)
-	sc.Step(pattern(`^a registration challenge$`), w.askChallenge)
-	sc.Step(pattern(`^the challenge carries a reg_token and pow_bits$`), func() error { return nil })
-	sc.Step(pattern(`^the runner registers with a nonce meeting pow_bits$`), func(ctx context.Context) error {
-		return w.registerWith(ctx, bounty.SolveRegistration(w.reg.Token, w.reg.Bits))
-	})
-	sc.Step(pattern(`^the runner registers with a nonce one bit short of pow_bits$`), func(ctx context.Context) error {
-		return w.registerWith(ctx, shortNonce(w.reg.Token, w.reg.Bits))
-	})
-	sc.Step(pattern(`^the runner registers again with the same token$`), func(ctx context.Context) error {
-		return w.registerWith(ctx, bounty.SolveRegistration(w.reg.Token, w.reg.Bits))
-	})
-	sc.Step(pattern(`^the registration answers ok with an agent_id$`), w.registrationAccepted)
-	sc.Step(pattern(`^the registration is refused without an agent_id$`), w.registrationRefused)
-	sc.Step(pattern(`^a registered agent listed on the board$`), w.listedSolo)
-	sc.Step(pattern(`^no public read shows the agent's agent_secret$`), w.secretNeverShown)
-}
-
-// askChallenge asks for a registration challenge (BOUNTY-REG-CHALLENGE).
-func (w *world) askChallenge(ctx context.Context) error {
-	ch, err := w.regChallenge(ctx)
-	w.reg = ch
-	return err
-}
-
-func (w *world) registerWith(ctx context.Context, nonce string) error {
-	resp, err := w.call(ctx, http.MethodPost, "/register", map[string]string{"reg_token": w.reg.Token, "nonce": nonce})
-	if err != nil {
-		return err
-	}
-	w.regOut = raw(resp)
-	if s, ok := w.regOut["agent_secret"].(string); ok {
-		w.secrets = append(w.secrets, s)
-	}
-	return nil
-}
-
-// shortNonce finds a nonce whose digest has exactly bits-1 leading zero
-// bits: a proof that would pass if difficulty were counted loosely.
-func shortNonce(token string, bits int) string {
-	for n := 0; ; n++ {
-		nonce := "short" + strconv.Itoa(n)
-		sum := sha256.Sum256([]byte(token + nonce))
-		if pow.LeadingZeroBits(sum[:]) == bits-1 {
-			return nonce
-		}
-	}
-}
-
-func (w *world) registrationAccepted() error {
-	if w.Last.Status != http.StatusOK || w.regOut["ok"] != true || w.regOut["agent_id"] == nil {
-		return verdict.Failf("BOUNTY-REG-POW", "200 {ok: true, agent_id}", w.Last.Status, "%s", w.clip(w.Last.Body))
-	}
-	return nil
-}
-
-func (w *world) registrationRefused() error {
-	if w.Last.Status/100 != 4 || w.regOut["agent_id"] != nil {
-		return verdict.Failf("BOUNTY-REG-POW", "a 4xx refusal without agent_id", w.Last.Status, "a nonce with pow_bits-1 leading zero bits: %s", w.clip(w.Last.Body))
-	}
-	return nil
-}
-
-// listedSolo registers one agent in a fresh round and lists it.
-func (w *world) listedSolo(ctx context.Context) error {
-	if err := w.freshRound(ctx, 1); err != nil {
-		return err
-	}
-	return w.listTeam(ctx)
-}
-
-// secretNeverShown reads every public surface that mentions the agent and
-// looks for its secret (BOUNTY-REG-SECRET).
-func (w *world) secretNeverShown(ctx context.Context) error {
-	a, err := w.member(1)
-	if err != nil {
-		return err
-	}
-	if a.Secret == "" {
-		return verdict.Failf("BOUNTY-REG-SECRET", "register returns agent_secret", "none", "the profile edit needs it")
-	}
-	for _, path := range []string{"/agents/" + a.ID, "/challenge/" + w.cid + "/peers", "/leaderboard.json", "/challenge/" + w.cid + "/metrics", "/ledger"} {
-		resp, err := w.call(ctx, http.MethodGet, path, nil)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(resp.Body, []byte(a.Secret)) {
-			return verdict.Failf("BOUNTY-REG-SECRET", "no agent_secret after /register", "the secret in GET "+path, "")
-		}
-	}
-	return nil
-}
-
-func (w *world) puzzleSteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the manifest lists one puzzle per share 1\.\.n$`), w.onePuzzlePerShare)
-	sc.Step(pattern(`^every puzzle endpoint serves the manifest's params$`), w.puzzleEndpointsAgree)
-	sc.Step(pattern(`^the round's threshold is k (\d+) and n (\d+)$`), w.thresholdIs)
-	sc.Step(pattern(`^every puzzle has the type and difficulty_bits of its ladder rung$`), w.ladderHolds)
-	sc.Step(pattern(`^a registered agent in the live challenge$`), w.soloAgent)
-	sc.Step(pattern(`^the agent solves share (\d+) correctly$`), func(ctx context.Context, s int) error { return w.soloSolve(ctx, s, nil) })
-	sc.Step(pattern(`^the agent submits a wrong solution for share (\d+)$`), func(ctx context.Context, s int) error { return w.submitWrong(ctx, w.team[0], s) })
-	sc.Step(pattern(`^the agent solves share (\d+) with x as a JSON integer$`), func(ctx context.Context, s int) error {
-		return w.soloSolve(ctx, s, func(p bounty.Puzzle) bounty.Solution {
-			return bounty.Solution{X: json.RawMessage(bounty.FermatSolve(p.Params).String())}
-		})
-	})
-	sc.Step(pattern(`^the agent solves share (\d+)$`), w.solveUnknownShare)
-	sc.Step(pattern(`^an unregistered agent_id solves share (\d+)$`), w.strangerSolves)
-	sc.Step(pattern(`^the solve is accepted with a share_hex$`), w.solveAccepted)
-	sc.Step(pattern(`^the solve is refused without a share$`), w.solveRefused)
-	sc.Step(pattern(`^the modular params are decimal strings$`), w.modularStrings)
-	sc.Step(pattern(`^the decode ciphertext is canonical base32 of 20 bytes$`), w.canonicalBase32)
-	sc.Step(pattern(`^the board shows the agent holding no share$`), func(ctx context.Context) error { return w.boardHolding(ctx, 1, "") })
-	sc.Step(pattern(`^the share_hex is 33 bytes ending in the share index$`), w.shareLayout)
-	sc.Step(pattern(`^every (\d+) of the shares reconstruct the same secret and (\d+) do not$`), w.shamirConsistent)
-}
 
 func (w *world) onePuzzlePerShare() error {
 	n := w.man.Threshold.N
@@ -191,25 +71,6 @@ func (w *world) soloAgent(ctx context.Context) error {
 	}
 	a, err := w.register(ctx)
 	w.team = []agent{a}
-	return err
-}
-
-func (w *world) soloSolve(ctx context.Context, s int, solver func(bounty.Puzzle) bounty.Solution) error {
-	p, err := w.man.puzzleOf(s)
-	if err != nil {
-		return err
-	}
-	sol := bounty.Solve(p)
-	if solver != nil {
-		sol = solver(p)
-	}
-	resp, err := w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(w.team[0], s, sol))
-	if err == nil && resp.Status == http.StatusOK {
-		w.held[w.team[0].ID] = append(w.held[w.team[0].ID], s)
-		if h, ok := raw(resp)["share_hex"].(string); ok {
-			w.shareHex[s] = h
-		}
-	}
 	return err
 }
 
@@ -308,23 +169,27 @@ func (w *world) shamirConsistent(k, fewer int) error {
 	return nil
 }
 
-func subsets(n, k int) [][]int {
-	if k == 0 {
-		return [][]int{{}}
-	}
-	var out [][]int
-	for i := k - 1; i < n; i++ {
-		for _, s := range subsets(i, k-1) {
-			out = append(out, append(append([]int(nil), s...), i))
-		}
-	}
-	return out
-}
-
-func pick(shares [][]byte, idx []int) [][]byte {
-	out := make([][]byte, len(idx))
-	for i, j := range idx {
-		out[i] = shares[j]
-	}
-	return out
+// puzzlesSteps registers the steps of features/bounty/puzzles.feature.
+func (w *world) puzzlesSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the manifest lists one puzzle per share 1\.\.n$`), w.onePuzzlePerShare)
+	sc.Step(pattern(`^every puzzle endpoint serves the manifest's params$`), w.puzzleEndpointsAgree)
+	sc.Step(pattern(`^the round's threshold is k (\d+) and n (\d+)$`), w.thresholdIs)
+	sc.Step(pattern(`^every puzzle has the type and difficulty_bits of its ladder rung$`), w.ladderHolds)
+	sc.Step(pattern(`^a registered agent in the live challenge$`), w.soloAgent)
+	sc.Step(pattern(`^the agent solves share (\d+) correctly$`), func(ctx context.Context, s int) error { return w.soloSolve(ctx, s, nil) })
+	sc.Step(pattern(`^the agent submits a wrong solution for share (\d+)$`), func(ctx context.Context, s int) error { return w.submitWrong(ctx, w.team[0], s) })
+	sc.Step(pattern(`^the agent solves share (\d+) with x as a JSON integer$`), func(ctx context.Context, s int) error {
+		return w.soloSolve(ctx, s, func(p bounty.Puzzle) bounty.Solution {
+			return bounty.Solution{X: json.RawMessage(bounty.FermatSolve(p.Params).String())}
+		})
+	})
+	sc.Step(pattern(`^the agent solves share (\d+)$`), w.solveUnknownShare)
+	sc.Step(pattern(`^an unregistered agent_id solves share (\d+)$`), w.strangerSolves)
+	sc.Step(pattern(`^the solve is accepted with a share_hex$`), w.solveAccepted)
+	sc.Step(pattern(`^the solve is refused without a share$`), w.solveRefused)
+	sc.Step(pattern(`^the modular params are decimal strings$`), w.modularStrings)
+	sc.Step(pattern(`^the decode ciphertext is canonical base32 of 20 bytes$`), w.canonicalBase32)
+	sc.Step(pattern(`^the board shows the agent holding no share$`), func(ctx context.Context) error { return w.boardHolding(ctx, 1, "") })
+	sc.Step(pattern(`^the share_hex is 33 bytes ending in the share index$`), w.shareLayout)
+	sc.Step(pattern(`^every (\d+) of the shares reconstruct the same secret and (\d+) do not$`), w.shamirConsistent)
 }

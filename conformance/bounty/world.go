@@ -4,13 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/bounty"
 )
 
 // world is one scenario: the live challenge, the team the runner plays and
@@ -58,56 +61,6 @@ func (w *world) member(i int) (agent, error) {
 		return agent{}, verdict.Errorf("the scenario has no agent %d (team of %d)", i, len(w.team))
 	}
 	return w.team[i-1], nil
-}
-
-// liveChallenge reads the active round and its manifest.
-func (w *world) liveChallenge(ctx context.Context) error {
-	cid, round, err := w.live(ctx)
-	if err != nil {
-		return err
-	}
-	w.cid, w.round = cid, round
-	w.held, w.shareHex = map[string][]int{}, map[int]string{}
-	resp, err := w.call(ctx, "GET", "/challenge/"+cid+"/manifest", nil)
-	if err != nil {
-		return err
-	}
-	if resp.Status == 410 {
-		return verdict.Failf("BOUNTY-REGISTRY", "the active challenge is open", "410 on its manifest", "%s", cid)
-	}
-	w.man, err = w.manifest(ctx, cid)
-	return err
-}
-
-// freshRound wins the live round with the run's rotators so the scenario
-// starts on a round with no shares, delists every agent the runner listed
-// before, and registers a team of n.
-func (w *world) freshRound(ctx context.Context, n int) error {
-	if err := w.liveChallenge(ctx); err != nil {
-		return err
-	}
-	st, err := w.state()
-	if err != nil {
-		return err
-	}
-	if err := w.rotate(ctx, st); err != nil {
-		return err
-	}
-	if err := w.liveChallenge(ctx); err != nil {
-		return err
-	}
-	if err := w.delistAll(ctx, st); err != nil {
-		return err
-	}
-	w.team = nil
-	for i := 0; i < n; i++ {
-		a, err := w.register(ctx)
-		if err != nil {
-			return err
-		}
-		w.team = append(w.team, a)
-	}
-	return nil
 }
 
 // rotate wins the live round with three rotators on the constant-time
@@ -207,3 +160,52 @@ func parsePairs(text string) ([][2]int, error) {
 	}
 	return out, nil
 }
+
+func (w *world) submitWrong(ctx context.Context, a agent, s int) error {
+	p, err := w.man.puzzleOf(s)
+	if err != nil {
+		return err
+	}
+	_, err = w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(a, s, wrongSolution(p)))
+	return err
+}
+
+// wrongSolution is a well-formed solution that does not verify.
+func wrongSolution(p bounty.Puzzle) bounty.Solution {
+	sol := bounty.Solve(p)
+	switch p.Type {
+	case bounty.TypeHash:
+		for n := 0; ; n++ {
+			cand := bounty.Solution{NonceHex: fmt.Sprintf("%016x", n)}
+			if bounty.Verify(p, cand) == bounty.ErrWrongSolution {
+				return cand
+			}
+		}
+	case bounty.TypeModular:
+		x := bounty.FermatSolve(p.Params)
+		mod, _ := new(big.Int).SetString(p.Params.P, 10)
+		x.Add(x, big.NewInt(1))
+		if mod != nil {
+			x.Mod(x, mod)
+		}
+		return bounty.Solution{X: []byte(strconv.Quote(x.String()))}
+	case bounty.TypeDecode:
+		b := []byte(sol.PlaintextHex)
+		if b[0] == '0' {
+			b[0] = '1'
+		} else {
+			b[0] = '0'
+		}
+		return bounty.Solution{PlaintextHex: string(b)}
+	}
+	return sol
+}
+
+func (w *world) bodyOf() string {
+	if w.Last == nil {
+		return ""
+	}
+	return w.clip(w.Last.Body)
+}
+
+func secondsDuration(n int) time.Duration { return time.Duration(n) * time.Second }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -232,4 +233,36 @@ func (c *client) clear(ctx context.Context, a *agent, extraQueries int) (*sessio
 			"level %d: outputs consistent with every example and probe were refused: %s", s.Position, c.env.HTTP.Secrets().Clip(resp.Body))
 	}
 	return s, d, nil
+}
+
+// liveLevelCap bounds how many levels a live chain walk solves.
+const liveLevelCap = 12
+
+// distinctProbe is a legal input unlike every challenge input.
+func (w *world) distinctProbe() []int64 {
+	in, _ := solver.Probe(w.sess.Level.InputDomain, w.sess.ChallengeInputs, rngFor(w.env.Seed))
+	return in
+}
+
+// wrongOutputs are outputs that cannot all be right: an int where the
+// level gives lists and a list where it gives ints.
+func (w *world) wrongOutputs() []dsl.Value {
+	out := make([]dsl.Value, len(w.sess.ChallengeInputs))
+	wrong := dsl.Value{Type: dsl.TList, List: []int64{424242}}
+	if len(w.sess.Level.Examples) > 0 && strings.HasPrefix(strings.TrimSpace(string(w.sess.Level.Examples[0].Output)), "[") {
+		wrong = dsl.Value{Type: dsl.TInt, Int: 424242}
+	}
+	for i := range out {
+		out[i] = wrong
+	}
+	return out
+}
+
+func sameValues(a, b []dsl.Value) bool {
+	for i := range a {
+		if !solver.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }

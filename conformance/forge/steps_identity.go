@@ -1,8 +1,11 @@
 package forge
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
+	"sort"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -10,19 +13,6 @@ import (
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
-
-func (w *world) identitySteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the agent reads itself, its progress and renames itself$`), w.readsAndRenames)
-	sc.Step(pattern(`^only the registration carried the apiKey$`), w.keyOnlyOnce)
-	sc.Step(pattern(`^another agent registers with the same nickname$`), w.registerSameName)
-	sc.Step(pattern(`^the registration is refused with status 409 and code NICKNAME_TAKEN$`), w.refusedTaken("FORGE-NICKNAME-UNIQUE"))
-	sc.Step(pattern(`^agents register with nicknames of 40 and 41 code points$`), w.registerLengths)
-	sc.Step(pattern(`^the 40-code-point nickname is accepted and the 41 refused$`), w.lengthsJudged)
-	sc.Step(pattern(`^the agent renames itself to a free nickname and then to a taken one$`), w.renames)
-	sc.Step(pattern(`^the first rename is applied and the second refused with 409 NICKNAME_TAKEN$`), w.renamesJudged)
-	sc.Step(pattern(`^the authenticated endpoints are called without a key and with a wrong key$`), w.unauthenticated)
-	sc.Step(pattern(`^every call is refused with status 401$`), w.all401)
-}
 
 // readsAndRenames makes the calls after which the key must not reappear;
 // client.do fails FORGE-KEY-ONCE on any answer carrying it.
@@ -61,23 +51,6 @@ func (w *world) registerSameName(ctx context.Context) error {
 	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": w.me.Name}})
 	w.Last = resp
 	return err
-}
-
-// refusedTaken judges a nickname conflict: 409 is the contract's status
-// for a rename and the kit's for a registration; the code is the contract's.
-func (w *world) refusedTaken(rule string) func() error {
-	return func() error {
-		if err := w.NeedLast(); err != nil {
-			return err
-		}
-		if w.Last.Status/100 != 4 || code(w.Last) != "NICKNAME_TAKEN" {
-			return verdict.Failf(rule, "a refusal with code NICKNAME_TAKEN", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
-		}
-		if w.Last.Status != http.StatusConflict {
-			w.note("FORGE-REF-ERROR-CODES", 409, w.Last.Status, "a taken nickname")
-		}
-		return nil
-	}
 }
 
 func (w *world) registerLengths(ctx context.Context) error {
@@ -187,6 +160,118 @@ func (w *world) all401() error {
 	for _, r := range w.answers {
 		if r.Status != http.StatusUnauthorized {
 			return verdict.Failf("FORGE-AUTH-REQUIRED", 401, r.Status, "an unauthenticated call was not refused: %s", w.env.HTTP.Secrets().Clip(r.Body))
+		}
+	}
+	return nil
+}
+
+// identitySteps registers the steps of features/forge/identity.feature.
+func (w *world) identitySteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the agent's own key is accepted as a Bearer token$`), w.bearerAccepted)
+	sc.Step(pattern(`^the agent calls every read the API description lists, as itself$`), w.readEveryListedGet)
+	sc.Step(pattern(`^the agent registers again under its own nickname$`), w.registerAgain)
+	sc.Step(pattern(`^no answer carried the agent's key$`), w.keyNeverBack)
+	sc.Step(pattern(`^the agent reads itself, its progress and renames itself$`), w.readsAndRenames)
+	sc.Step(pattern(`^only the registration carried the apiKey$`), w.keyOnlyOnce)
+	sc.Step(pattern(`^another agent registers with the same nickname$`), w.registerSameName)
+	sc.Step(pattern(`^the registration is refused with status 409 and code NICKNAME_TAKEN$`), w.refusedTaken("FORGE-NICKNAME-UNIQUE"))
+	sc.Step(pattern(`^agents register with nicknames of 40 and 41 code points$`), w.registerLengths)
+	sc.Step(pattern(`^the 40-code-point nickname is accepted and the 41 refused$`), w.lengthsJudged)
+	sc.Step(pattern(`^the agent renames itself to a free nickname and then to a taken one$`), w.renames)
+	sc.Step(pattern(`^the first rename is applied and the second refused with 409 NICKNAME_TAKEN$`), w.renamesJudged)
+	sc.Step(pattern(`^the authenticated endpoints are called without a key and with a wrong key$`), w.unauthenticated)
+	sc.Step(pattern(`^every call is refused with status 401$`), w.all401)
+}
+
+// The checks here each look at one rule's own condition first, so that a
+// target breaking that rule alone is named for it rather than for a
+// neighbouring rule: the key's recovery (FORGE-KEY-UNRECOVERABLE), the
+// Bearer scheme (FORGE-BEARER), a level chosen through the query string
+// (FORGE-NO-LEVEL-SELECTION), a cleared level still shown
+// (FORGE-SESSION-PUBLIC-VIEW), two agents' chains (FORGE-CHAIN-LINEAR), a
+// level changing under an agent (FORGE-PUBLISHED-IMMUTABLE) and the source
+// schema's difficulty (FORGE-LEGACY-DIFFICULTY-SCHEMA).
+
+// bearerAccepted: the agent's own key, sent as the contract's Bearer
+// token, opens its own reads (FORGE-BEARER); a target taking the key some
+// other way only refuses it.
+func (w *world) bearerAccepted(ctx context.Context) error {
+	for _, path := range []string{"/api/agent", "/api/progress"} {
+		resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodGet, Path: path})
+		if err != nil {
+			return err
+		}
+		if resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden {
+			return verdict.Failf("FORGE-BEARER", "the agent's key accepted as a Bearer token", resp.Status,
+				"GET %s with Authorization: Bearer <key>: %s", path, w.env.HTTP.Secrets().Clip(resp.Body))
+		}
+	}
+	return nil
+}
+
+// readEveryListedGet calls, with the agent's key, every GET operation the
+// target's /openapi.json lists and the contract's own reads: the answers
+// are judged for the key without the running FORGE-KEY-ONCE watch, so a
+// recovery endpoint is named for its own rule.
+func (w *world) readEveryListedGet(ctx context.Context) error {
+	paths := append([]string(nil), documentedReads...)
+	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/openapi.json"})
+	if err != nil {
+		return err
+	}
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if resp.Status == http.StatusOK && json.Unmarshal(resp.Body, &doc) == nil {
+		var listed []string
+		for p, ops := range doc.Paths {
+			if _, ok := ops["get"]; ok {
+				if filled, ok := fillPath(p, w.me); ok {
+					listed = append(listed, filled)
+				}
+			}
+		}
+		sort.Strings(listed)
+		for _, p := range listed {
+			if !containsPath(paths, p) {
+				paths = append(paths, p)
+			}
+		}
+	}
+	if len(paths) > maxListedReads {
+		paths = paths[:maxListedReads]
+	}
+	for _, p := range paths {
+		resp, err := w.unwatched(ctx, w.me, driver.Request{Method: http.MethodGet, Path: p})
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+	}
+	return nil
+}
+
+// registerAgain registers the agent's own nickname again, the way an agent
+// that lost its key would try to get it back: the nickname is taken, so
+// the registration is refused (FORGE-NICKNAME-UNIQUE judges that), and
+// no answer may hand the first key back.
+func (w *world) registerAgain(ctx context.Context) error {
+	resp, err := w.unwatched(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": w.me.Name}})
+	if err == nil {
+		w.answers = append(w.answers, resp)
+	}
+	return err
+}
+
+// keyNeverBack: no read hands the key back (FORGE-KEY-UNRECOVERABLE); an
+// answer that does also carries the key a second time (FORGE-KEY-ONCE),
+// which is recorded beside it.
+func (w *world) keyNeverBack() error {
+	for _, r := range w.answers {
+		if bytes.Contains(r.Body, []byte(w.me.Key)) {
+			w.note("FORGE-KEY-ONCE", "no answer after the registration carries the apiKey", "the apiKey again", "a later answer returned it")
+			return verdict.Failf("FORGE-KEY-UNRECOVERABLE", "no endpoint returns the key after registration", "the key",
+				"an answer (status %d) after the registration carried the agent's key", r.Status)
 		}
 	}
 	return nil

@@ -3,50 +3,16 @@ package forge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/cucumber/godog"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
-	rforge "github.com/agentgames/conformance/reference/forge"
-	"github.com/agentgames/conformance/reference/forge/dsl"
-	"github.com/agentgames/conformance/reference/forge/solver"
 )
-
-// liveLevelCap bounds how many levels a live chain walk solves.
-const liveLevelCap = 12
-
-func (w *world) playSteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the agent reads its progress and opens a session$`), w.progressAndSession)
-	sc.Step(pattern(`^the progress is continuous and shows only the current level$`), w.progressJudged)
-	sc.Step(pattern(`^no answer carries private material or a difficulty$`), w.nothingPrivate)
-	sc.Step(pattern(`^the agent opens a session naming a level and then one with \{\}$`), w.namedThenEmpty)
-	sc.Step(pattern(`^the named level is refused and the \{\} session serves the current level$`), w.namedJudged)
-	sc.Step(pattern(`^the agent probes a challenge input and then a legal distinct input$`), w.probeChallenge)
-	sc.Step(pattern(`^the challenge input is refused and the distinct probe answered$`), w.probesJudged)
-	sc.Step(pattern(`^the agent spends the whole query budget and probes once more$`), w.spendBudget)
-	sc.Step(pattern(`^the extra probe is refused$`), w.extraRefused)
-	sc.Step(pattern(`^the session's lifetime passes$`), w.expire)
-	sc.Step(pattern(`^a probe and a submission are refused$`), w.expiredJudged)
-	sc.Step(pattern(`^the agent reads its progress (\d+) times as fast as it can$`), w.burst)
-	sc.Step(pattern(`^any 429 answer carries Retry-After$`), w.burstJudged)
-	sc.Step(pattern(`^the agent submits wrong outputs twice$`), w.wrongTwice)
-	sc.Step(pattern(`^the first is judged wrong without advancing and the second refused$`), w.wrongJudged)
-	sc.Step(pattern(`^the agent submits its level's outputs out of order and then in order$`), w.outOfOrder)
-	sc.Step(pattern(`^only the ordered submission is correct and the next level is unlocked$`), w.orderJudged)
-	sc.Step(pattern(`^the agent sends a probe whose body repeats the input key$`), w.duplicateKeyProbe)
-	sc.Step(pattern(`^the probe is refused with a coded 400 and the next probe is the session's first$`), w.duplicateKeyJudged)
-	sc.Step(pattern(`^the agent solves level after level$`), w.walkChain)
-	sc.Step(pattern(`^no answer showed a level before it was unlocked$`), w.nothingEarly)
-	sc.Step(pattern(`^at the frontier progress says atFrontier and no session opens$`), w.frontierJudged)
-	sc.Step(pattern(`^the level after the agent's current one is disabled$`), w.disableNext)
-	sc.Step(pattern(`^the agent solves its current level$`), w.solveOne)
-	sc.Step(pattern(`^its progress skips the disabled level as skipped, not cleared$`), w.disabledJudged)
-}
 
 func (w *world) progressAndSession(ctx context.Context) error {
 	if _, err := w.progress(ctx, w.me); err != nil {
@@ -138,12 +104,6 @@ func (w *world) probeChallenge(ctx context.Context) error {
 	return nil
 }
 
-// distinctProbe is a legal input unlike every challenge input.
-func (w *world) distinctProbe() []int64 {
-	in, _ := solver.Probe(w.sess.Level.InputDomain, w.sess.ChallengeInputs, rngFor(w.env.Seed))
-	return in
-}
-
 func (w *world) probesJudged() error {
 	if w.answers[0].Status/100 != 4 {
 		return verdict.Failf("FORGE-PROBE-DISTINCT", "a probe equal to a challenge input refused", w.answers[0].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[0].Body))
@@ -152,91 +112,6 @@ func (w *world) probesJudged() error {
 		return verdict.Failf("FORGE-QUERY", "a legal distinct probe answered", w.answers[1].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[1].Body))
 	}
 	return nil
-}
-
-func (w *world) spendBudget(ctx context.Context) error {
-	if w.sess.QueryBudget <= 0 || w.sess.QueryBudget > 1000 {
-		return verdict.Skipf("the session states no usable queryBudget (%d)", w.sess.QueryBudget)
-	}
-	for i := 0; i <= w.sess.QueryBudget; i++ {
-		resp, err := w.query(ctx, w.me, w.sess, w.distinctProbe())
-		if err != nil {
-			return err
-		}
-		w.Last = resp
-		if i < w.sess.QueryBudget && resp.Status != http.StatusOK {
-			return verdict.Failf("FORGE-QUERY-BUDGET", "queries within the budget answered", resp.Status, "query %d of %d", i+1, w.sess.QueryBudget)
-		}
-	}
-	return nil
-}
-
-func (w *world) extraRefused() error {
-	if w.Last.Status/100 != 4 {
-		return verdict.Failf("FORGE-QUERY-BUDGET", "the query past the budget refused", w.Last.Status, "budget %d", w.sess.QueryBudget)
-	}
-	return nil
-}
-
-func (w *world) expire() error {
-	if w.env.Clock == nil {
-		return verdict.Skipf("needs the embedded reference's clock")
-	}
-	w.env.Clock.Advance(rforge.SessionTTL + time.Minute) // the reference's lifetime; a live target is never asked
-	return nil
-}
-
-func (w *world) expiredJudged(ctx context.Context) error {
-	q, err := w.query(ctx, w.me, w.sess, w.distinctProbe())
-	if err != nil {
-		return err
-	}
-	s, _, err := w.submit(ctx, w.me, w.sess, make([]dsl.Value, len(w.sess.ChallengeInputs)))
-	if err != nil {
-		return err
-	}
-	if q.Status/100 != 4 || s.Status/100 != 4 {
-		return verdict.Failf("FORGE-EXPIRY", "a probe and a submission refused", []int{q.Status, s.Status}, "after the session's lifetime")
-	}
-	return nil
-}
-
-func (w *world) burst(ctx context.Context, n int) error {
-	for range n {
-		resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodGet, Path: "/api/progress", Allow: []int{429}})
-		if err != nil {
-			return err
-		}
-		if resp.Status == http.StatusTooManyRequests {
-			w.Last = resp
-			return nil
-		}
-	}
-	return nil
-}
-
-func (w *world) burstJudged() error {
-	if w.Last == nil {
-		return verdict.Skipf("no rate limit was met within the burst")
-	}
-	if w.Last.Header.Get("Retry-After") == "" {
-		return verdict.Failf("FORGE-RATE-LIMIT", "429 with Retry-After", "no Retry-After", "a rate-limited answer")
-	}
-	return nil
-}
-
-// wrongOutputs are outputs that cannot all be right: an int where the
-// level gives lists and a list where it gives ints.
-func (w *world) wrongOutputs() []dsl.Value {
-	out := make([]dsl.Value, len(w.sess.ChallengeInputs))
-	wrong := dsl.Value{Type: dsl.TList, List: []int64{424242}}
-	if len(w.sess.Level.Examples) > 0 && strings.HasPrefix(strings.TrimSpace(string(w.sess.Level.Examples[0].Output)), "[") {
-		wrong = dsl.Value{Type: dsl.TInt, Int: 424242}
-	}
-	for i := range out {
-		out[i] = wrong
-	}
-	return out
 }
 
 func (w *world) wrongTwice(ctx context.Context) error {
@@ -312,15 +187,6 @@ func (w *world) outOfOrder(ctx context.Context) error {
 	return nil
 }
 
-func sameValues(a, b []dsl.Value) bool {
-	for i := range a {
-		if !solver.Equal(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 func (w *world) orderJudged(ctx context.Context) error {
 	if w.Last != nil {
 		var d submitDoc
@@ -375,4 +241,172 @@ func (w *world) duplicateKeyJudged(ctx context.Context) error {
 		return verdict.Failf("FORGE-INPUT-POLICY", 1, *q.QueriesUsed, "queriesUsed after a refused probe and a legal one")
 	}
 	return nil
+}
+
+// playSteps registers the steps of features/forge/play.feature.
+func (w *world) playSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^a newly registered agent with an open session$`), w.agentWithSession)
+	sc.Step(pattern(`^the agent opens a session with \{\} naming the next level in the query string$`), w.sessionByQuery)
+	sc.Step(pattern(`^the session is refused or serves the agent's current level$`), w.queryIgnored)
+	sc.Step(pattern(`^its progress and its next session show nothing of the cleared level$`), w.clearedHidden)
+	sc.Step(pattern(`^the first agent clears its level while the second looks on, then the second clears its own$`), w.clearInTurn)
+	sc.Step(pattern(`^each position showed both agents the same level, unchanged between reads$`), w.sameLevels)
+	sc.Step(pattern(`^the agent reads its progress and opens a session$`), w.progressAndSession)
+	sc.Step(pattern(`^the progress is continuous and shows only the current level$`), w.progressJudged)
+	sc.Step(pattern(`^no answer carries private material or a difficulty$`), w.nothingPrivate)
+	sc.Step(pattern(`^the agent opens a session naming a level and then one with \{\}$`), w.namedThenEmpty)
+	sc.Step(pattern(`^the named level is refused and the \{\} session serves the current level$`), w.namedJudged)
+	sc.Step(pattern(`^the agent probes a challenge input and then a legal distinct input$`), w.probeChallenge)
+	sc.Step(pattern(`^the challenge input is refused and the distinct probe answered$`), w.probesJudged)
+	sc.Step(pattern(`^the agent submits wrong outputs twice$`), w.wrongTwice)
+	sc.Step(pattern(`^the first is judged wrong without advancing and the second refused$`), w.wrongJudged)
+	sc.Step(pattern(`^the agent submits its level's outputs out of order and then in order$`), w.outOfOrder)
+	sc.Step(pattern(`^only the ordered submission is correct and the next level is unlocked$`), w.orderJudged)
+	sc.Step(pattern(`^the agent sends a probe whose body repeats the input key$`), w.duplicateKeyProbe)
+	sc.Step(pattern(`^the probe is refused with a coded 400 and the next probe is the session's first$`), w.duplicateKeyJudged)
+	sc.Step(pattern(`^the agent solves its current level$`), w.solveOne)
+}
+
+func (w *world) agentWithSession(ctx context.Context) error {
+	if err := w.newAgent(ctx); err != nil {
+		return err
+	}
+	s, err := w.mustOpen(ctx, w.me)
+	w.sess = s
+	return err
+}
+
+// sessionByQuery opens a session with the exact body {} whose query string
+// names the level after the agent's current one.
+func (w *world) sessionByQuery(ctx context.Context) error {
+	p, err := w.progress(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	if p.CurrentLevel == nil {
+		return verdict.Errorf("a new agent has no current level")
+	}
+	w.Before = p.CurrentLevel.Position
+	next := w.Before + 1
+	path := fmt.Sprintf("/api/sessions?position=%d&level=%d&levelPosition=%d", next, next, next)
+	resp, err := w.sendWaiting(ctx, w.me, driver.Request{Method: http.MethodPost, Path: path, Raw: []byte(`{}`), Allow: []int{429}})
+	w.Last = resp
+	return err
+}
+
+// queryIgnored: the session is refused or serves the current level
+// (FORGE-NO-LEVEL-SELECTION when it serves the level the query named,
+// FORGE-SESSION-CURRENT when it serves yet another one).
+func (w *world) queryIgnored() error {
+	if err := w.NeedLast(); err != nil {
+		return err
+	}
+	if w.Last.Status/100 != 2 {
+		return nil // refused: the agent chose nothing
+	}
+	var s sessionDoc
+	if err := w.Last.Decode("FORGE-SESSION-CURRENT", &s); err != nil {
+		return err
+	}
+	pos := s.Position
+	if pos == 0 && s.Level != nil {
+		pos = s.Level.Position
+	}
+	switch pos {
+	case w.Before:
+		return nil
+	case 0:
+		return verdict.Skipf("unchecked: the session names no position")
+	case w.Before + 1:
+		return verdict.Failf("FORGE-NO-LEVEL-SELECTION", w.Before, pos, "a session opened with ?position=%d served that level", pos)
+	}
+	return verdict.Failf("FORGE-SESSION-CURRENT", w.Before, pos, "the session serves another level than the current one")
+}
+
+// clearedHidden: after a clear, the progress and the next session show
+// the new current level only: no title, rules or id of the cleared level
+// that the new level does not share (FORGE-SESSION-PUBLIC-VIEW).
+func (w *world) clearedHidden(ctx context.Context) error {
+	if w.sess == nil || w.sess.Level == nil {
+		return verdict.Errorf("no cleared level to compare with")
+	}
+	cleared := *w.sess.Level
+	mark := len(w.bodies)
+	p, err := w.progress(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	if p.CurrentLevel == nil {
+		return verdict.Skipf("the cleared level was the chain's last")
+	}
+	if _, err := w.mustOpen(ctx, w.me); err != nil {
+		return err
+	}
+	cur := p.CurrentLevel
+	for _, text := range []string{cleared.Title, cleared.Rules, cleared.LevelID} {
+		if len(text) < 6 || strings.Contains(cur.Title+"\n"+cur.Rules+"\n"+cur.LevelID, text) {
+			continue
+		}
+		quoted, _ := json.Marshal(text)
+		needle := strings.Trim(string(quoted), `"`)
+		for _, b := range w.bodies[mark:] {
+			if strings.Contains(string(b), needle) {
+				return verdict.Failf("FORGE-SESSION-PUBLIC-VIEW", "the current level's view only", text,
+					"an answer after the clear still shows level %d's content", cleared.Position)
+			}
+		}
+	}
+	return nil
+}
+
+// clearInTurn reads both agents' current levels, clears the first agent's,
+// reads again, then clears the second's: the views at each position can
+// then be compared between agents and, for the second agent, over time.
+func (w *world) clearInTurn(ctx context.Context) error {
+	look := func(a *agent, who string) error {
+		p, err := w.progress(ctx, a)
+		if err != nil {
+			return err
+		}
+		if p.CurrentLevel == nil {
+			return verdict.Skipf("the chain ended before %s's level could be compared", who)
+		}
+		w.sightings = append(w.sightings, sighting{who: who, view: p.CurrentLevel})
+		return nil
+	}
+	steps := []func() error{
+		func() error { return look(w.me, "the first agent") },
+		func() error { return look(w.other, "the second agent") },
+		func() error { _, _, err := w.clear(ctx, w.me, 0); return err },
+		func() error { return look(w.me, "the first agent") },
+		func() error { return look(w.other, "the second agent") },
+		func() error { _, _, err := w.clear(ctx, w.other, 0); return err },
+		func() error { return look(w.other, "the second agent") },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameLevels judges the sightings clearInTurn took, in this order: the
+// second agent's level must not change while it does nothing
+// (FORGE-PUBLISHED-IMMUTABLE, or FORGE-CHAIN-LINEAR when another level took
+// its position); both agents must meet the same level at positions 1 and 2
+// (FORGE-CHAIN-LINEAR, or FORGE-PUBLISHED-IMMUTABLE when one level id shows
+// two contents).
+func (w *world) sameLevels() error {
+	if len(w.sightings) != 5 {
+		return verdict.Errorf("five sightings expected, got %d", len(w.sightings))
+	}
+	a1, b1, a2, b1again, b2 := w.sightings[0], w.sightings[1], w.sightings[2], w.sightings[3], w.sightings[4]
+	if err := compareSightings(b1, b1again, "while it did nothing"); err != nil {
+		return err
+	}
+	if err := compareSightings(a1, b1, "at the same moment"); err != nil {
+		return err
+	}
+	return compareSightings(a2, b2, "after each cleared the level before")
 }

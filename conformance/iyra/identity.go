@@ -2,8 +2,11 @@ package iyra
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -176,4 +179,95 @@ func (c *client) assignedVersion(ctx context.Context, id *identity) (string, err
 		return "", verdict.Failf("IYRA-ASSIGNMENT-EXACT", "200 with a version_id", resp.Status, "%s", clip(resp.Body))
 	}
 	return out.VersionID, nil
+}
+
+// liveExpiryWait is how long a live run waits for a challenge to expire:
+// a deployment whose challenges live longer gets the check skipped, since
+// no live run can move its clock.
+const liveExpiryWait = time.Minute
+
+// waitPast waits on a live target until a second after exp, when that is
+// within liveExpiryWait; otherwise the check skips (IYRA-PROOF-EXPIRY).
+func waitPast(ctx context.Context, exp time.Time) error {
+	d := time.Until(exp) + time.Second
+	if d > liveExpiryWait {
+		return verdict.Skipf("the challenge expires in %s, beyond the %s a live run waits; the embedded reference's clock passes it",
+			d.Round(time.Second), liveExpiryWait)
+	}
+	select {
+	case <-time.After(max(d, 0)):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// verifyWith is the When step posting one verification.
+func (w *world) verifyWith(ctx context.Context, agentID, challengeID, solution string) error {
+	return w.when(ctx, func() (*driver.Response, error) {
+		resp, _, err := w.verify(ctx, agentID, challengeID, solution)
+		return resp, err
+	})
+}
+
+// spellings are the non-canonical forms IYRA-PROOF-DECIMAL rejects.
+var spellings = map[string]func(n uint64) string{
+	"leading-zero": func(n uint64) string { return "0" + strconv.FormatUint(n, 10) },
+	"plus-sign":    func(n uint64) string { return "+" + strconv.FormatUint(n, 10) },
+	"fraction":     func(n uint64) string { return strconv.FormatUint(n, 10) + ".0" },
+	"negative":     func(n uint64) string { return "-" + strconv.FormatUint(n, 10) },
+}
+
+// qualifying searches n for the first spelling form(n) whose digest meets
+// difficulty and, when below is not negative, does not meet below.
+func qualifying(ctx context.Context, challenge string, difficulty int, form func(uint64) string, below int) (string, error) {
+	for n := uint64(1); ; n++ {
+		if n&0xffff == 0 && ctx.Err() != nil {
+			return "", verdict.Errorf("searching a qualifying spelling: %v", ctx.Err())
+		}
+		s := form(n)
+		sum := sha256.Sum256([]byte(challenge + s))
+		digest := hex.EncodeToString(sum[:])
+		if proof.Meets(digest, difficulty) && (below < 0 || !proof.Meets(digest, below)) {
+			return s, nil
+		}
+	}
+}
+
+// disclosedKey returns the api_key an answer carries, "" when none.
+func disclosedKey(resp *driver.Response) string {
+	var out struct {
+		APIKey string `json:"api_key"`
+	}
+	_ = json.Unmarshal(resp.Body, &out)
+	return out.APIKey
+}
+
+// quotaSpender is the embedded reference's control to spend an agent's
+// session quota.
+type quotaSpender interface{ SpendSessionQuota(apiKey string) bool }
+
+// credentialed sets the Authorization header a credential variant names:
+// the agent's own key ("" or "with its key"), none, an unknown key, the
+// key under another scheme, or another verified agent's key.
+func (w *world) credentialed(ctx context.Context, req driver.Request, how string) (driver.Request, error) {
+	req.Header = map[string]string{}
+	switch how {
+	case "", "with its key":
+		return w.authed(req), nil
+	case "without credentials":
+	case "with an unknown key":
+		req.Header["Authorization"] = "Bearer aa_" + freshKey()
+	case "with a non-Bearer key":
+		req.Header["Authorization"] = "Basic " + w.id.APIKey
+	case "with another agent's key":
+		other, err := w.otherIdentity(ctx)
+		if err != nil {
+			return req, err
+		}
+		req.Header["Authorization"] = "Bearer " + other.APIKey
+	default:
+		return req, verdict.Errorf("unknown credential variant %q", how)
+	}
+	return req, nil
 }

@@ -4,46 +4,11 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"slices"
 
 	"github.com/cucumber/godog"
 
-	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/agentgames/conformance/reference/iyra"
 )
-
-// discoverySteps registers the steps reading the public and assigned documents.
-func (w *world) discoverySteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the agent reads the play preview$`), w.get("/tasks/play?slug="+Slug+"&campaign=challenge-play-w1", false))
-	sc.Step(pattern(`^the agent reads the store entry$`), w.get("/store/"+Slug, false))
-	sc.Step(pattern(`^the agent reads the trust document$`), w.get("/trust", false))
-	sc.Step(pattern(`^it answers 200 with a JSON object$`), w.answersObject)
-	sc.Step(pattern(`^the agent reads the assigned version with include "([^"]*)"$`), w.readVersion)
-	sc.Step(pattern(`^the agent reads its assignment(?: (without credentials|with an unknown key|with a non-Bearer key|with the key in the URL))?$`), w.readAssignment)
-	sc.Step(pattern(`^the request is refused as unauthenticated$`), w.refusedUnauthenticated)
-	sc.Step(pattern(`^the version document is the assigned version$`), w.versionExact)
-	sc.Step(pattern(`^the preview is not yet accepted and names the game "([^"]*)"$`), w.previewNames)
-	sc.Step(pattern(`^the preview's contract states the objective, legal actions and limits$`), w.previewContract)
-	sc.Step(pattern(`^the store entry names the game and its version with links$`), w.storeEntry)
-	sc.Step(pattern(`^the version document is the "([^"]*)" without learning content$`), w.versionDefault)
-	sc.Step(pattern(`^the version document carries the "([^"]*)" layer$`), w.versionLayer)
-	sc.Step(pattern(`^the assignment names an exact version_id with its gameplay_contract$`), w.assignmentExact)
-	sc.Step(pattern(`^the assigned contract limits are (\d+) steps and (\d+) seconds$`), w.assignmentLimits)
-	sc.Step(pattern(`^the trust document names the operator and declares automatic_write_retry false$`), w.trustDocument)
-	sc.Step(pattern(`^every response so far matched the OpenAPI document$`), w.openAPIClean)
-}
-
-// get returns a When step reading path, with the Bearer key when authed.
-func (w *world) get(path string, authed bool) func(context.Context) error {
-	return func(ctx context.Context) error {
-		req := driver.Request{Method: http.MethodGet, Path: path}
-		if authed {
-			req = w.authed(req)
-		}
-		return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
-	}
-}
 
 // readVersion reads the assigned version with an optional include layer (IYRA-STORE-VERSION).
 func (w *world) readVersion(ctx context.Context, include string) error {
@@ -53,36 +18,6 @@ func (w *world) readVersion(ctx context.Context, include string) error {
 		path += "?include=" + url.QueryEscape(include)
 	}
 	return w.get(path, false)(ctx)
-}
-
-// ok200 decodes a 200 answer into a generic object for the scenario rule.
-func (w *world) ok200() (map[string]any, error) {
-	if err := w.NeedLast(); err != nil {
-		return nil, err
-	}
-	if w.Last.Status != http.StatusOK {
-		return nil, verdict.Failf(w.rule(), 200, w.Last.Status, "%s", clip(w.Last.Body))
-	}
-	return jsonObject("", w.Last)
-}
-
-// at walks a path of object keys.
-func at(m map[string]any, keys ...string) any {
-	var cur any = m
-	for _, k := range keys {
-		obj, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = obj[k]
-	}
-	return cur
-}
-
-// str reads a JSON string value, "" when absent or not a string.
-func str(v any) string {
-	s, _ := v.(string)
-	return s
 }
 
 // previewNames checks the preview is pre-registration and names the game
@@ -107,25 +42,6 @@ func (w *world) previewContract() error {
 	}
 	c, _ := at(m, "game", "gameplay_contract").(map[string]any)
 	return contractStates("IYRA-PLAY-PREVIEW", c, w.Last.Body)
-}
-
-// contractStates checks a gameplay contract names every declared action
-// type, an objective and limits; a gap breaks rule.
-func contractStates(rule string, c map[string]any, body []byte) error {
-	types, _ := at(c, "play", "legal_actions").([]any)
-	var names []string
-	for _, t := range types {
-		names = append(names, str(t))
-	}
-	for _, want := range iyra.ActionTypes {
-		if !slices.Contains(names, want) {
-			return verdict.Failf(rule, "play.legal_actions listing "+want, names, "gameplay_contract")
-		}
-	}
-	if at(c, "objective") == nil || at(c, "limits") == nil {
-		return verdict.Failf(rule, "objective and limits in the gameplay_contract", clip(body), "gameplay_contract")
-	}
-	return nil
 }
 
 // storeEntry checks the store entry names the game and links it (IYRA-STORE-DETAIL).
@@ -260,4 +176,23 @@ func (w *world) answersObject() error {
 	}
 	_, err := jsonObject(w.rule(), w.Last)
 	return err
+}
+
+// discoverySteps registers the steps of features/iyra/discovery.feature.
+func (w *world) discoverySteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the agent reads the play preview$`), w.get("/tasks/play?slug="+Slug+"&campaign=challenge-play-w1", false))
+	sc.Step(pattern(`^the agent reads the store entry$`), w.get("/store/"+Slug, false))
+	sc.Step(pattern(`^the agent reads the trust document$`), w.get("/trust", false))
+	sc.Step(pattern(`^it answers 200 with a JSON object$`), w.answersObject)
+	sc.Step(pattern(`^the agent reads the assigned version with include "([^"]*)"$`), w.readVersion)
+	sc.Step(pattern(`^the version document is the assigned version$`), w.versionExact)
+	sc.Step(pattern(`^the preview is not yet accepted and names the game "([^"]*)"$`), w.previewNames)
+	sc.Step(pattern(`^the preview's contract states the objective, legal actions and limits$`), w.previewContract)
+	sc.Step(pattern(`^the store entry names the game and its version with links$`), w.storeEntry)
+	sc.Step(pattern(`^the version document is the "([^"]*)" without learning content$`), w.versionDefault)
+	sc.Step(pattern(`^the version document carries the "([^"]*)" layer$`), w.versionLayer)
+	sc.Step(pattern(`^the assignment names an exact version_id with its gameplay_contract$`), w.assignmentExact)
+	sc.Step(pattern(`^the assigned contract limits are (\d+) steps and (\d+) seconds$`), w.assignmentLimits)
+	sc.Step(pattern(`^the trust document names the operator and declares automatic_write_retry false$`), w.trustDocument)
+	sc.Step(pattern(`^every response so far matched the OpenAPI document$`), w.openAPIClean)
 }

@@ -2,11 +2,8 @@ package iyra
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -15,43 +12,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
-	"github.com/agentgames/conformance/reference/iyra/proof"
 )
-
-// identitySteps registers acceptance, proof and key steps.
-func (w *world) identitySteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^a verified agent$`), w.aVerifiedAgent)
-	sc.Step(pattern(`^a new agent accepts the play task$`), w.newAgentAccepts)
-	sc.Step(pattern(`^the acceptance carries agent_id, challenge_id, challenge, difficulty and expires_at$`), w.acceptanceComplete)
-	sc.Step(pattern(`^a new agent has accepted the play task$`), w.newAgentHasAccepted)
-	sc.Step(pattern(`^a new agent has verified$`), w.newAgentHasVerified)
-	sc.Step(pattern(`^the challenge has expired$`), w.challengeExpired)
-	sc.Step(pattern(`^the agent verifies (?:again )?with a valid solution$`), w.verifyValid)
-	sc.Step(pattern(`^the agent verifies with a solution whose digest misses the difficulty$`), w.verifyMissing)
-	sc.Step(pattern(`^the agent verifies with a qualifying (leading-zero|plus-sign|fraction|empty|negative) solution$`), w.verifySpelling)
-	sc.Step(pattern(`^the agent verifies with a valid solution to another acceptance's challenge$`), w.verifyForeign)
-	sc.Step(pattern(`^the verification succeeds and discloses an api_key$`), w.verificationSucceeds)
-	sc.Step(pattern(`^the verification is refused without a key$`), w.verificationRefused)
-	sc.Step(pattern(`^the verification does not disclose the key again$`), w.keyNotDisclosedAgain)
-	sc.Step(pattern(`^the answer does not carry the api_key$`), w.answerKeyless)
-	sc.Step(pattern(`^the agent's session quota is spent$`), w.quotaSpent)
-}
-
-// aVerifiedAgent adopts the run's shared identity. A scenario checking a
-// game rule skips when the assignment is another version than the one the
-// contract describes: that version's rules "may differ from this public
-// preview".
-func (w *world) aVerifiedAgent(ctx context.Context) error {
-	id, err := w.sharedIdentity(ctx)
-	w.id = id
-	if err != nil {
-		return err
-	}
-	if id.Version != ContractVersion && w.versionBound() {
-		return verdict.Skipf("the assigned version %s is not the contract's %s; its game rules may differ", id.Version, ContractVersion)
-	}
-	return nil
-}
 
 // newAgentAccepts is the When step posting a fresh acceptance.
 func (w *world) newAgentAccepts(ctx context.Context) error {
@@ -110,35 +71,6 @@ func (w *world) challengeExpired(ctx context.Context) error {
 	return nil
 }
 
-// liveExpiryWait is how long a live run waits for a challenge to expire:
-// a deployment whose challenges live longer gets the check skipped, since
-// no live run can move its clock.
-const liveExpiryWait = time.Minute
-
-// waitPast waits on a live target until a second after exp, when that is
-// within liveExpiryWait; otherwise the check skips (IYRA-PROOF-EXPIRY).
-func waitPast(ctx context.Context, exp time.Time) error {
-	d := time.Until(exp) + time.Second
-	if d > liveExpiryWait {
-		return verdict.Skipf("the challenge expires in %s, beyond the %s a live run waits; the embedded reference's clock passes it",
-			d.Round(time.Second), liveExpiryWait)
-	}
-	select {
-	case <-time.After(max(d, 0)):
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// verifyWith is the When step posting one verification.
-func (w *world) verifyWith(ctx context.Context, agentID, challengeID, solution string) error {
-	return w.when(ctx, func() (*driver.Response, error) {
-		resp, _, err := w.verify(ctx, agentID, challengeID, solution)
-		return resp, err
-	})
-}
-
 // verifyValid solves the acceptance's own challenge and verifies with it.
 func (w *world) verifyValid(ctx context.Context) error {
 	sol, err := solve(ctx, w.acc)
@@ -163,14 +95,6 @@ func (w *world) verifyMissing(ctx context.Context) error {
 	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
 }
 
-// spellings are the non-canonical forms IYRA-PROOF-DECIMAL rejects.
-var spellings = map[string]func(n uint64) string{
-	"leading-zero": func(n uint64) string { return "0" + strconv.FormatUint(n, 10) },
-	"plus-sign":    func(n uint64) string { return "+" + strconv.FormatUint(n, 10) },
-	"fraction":     func(n uint64) string { return strconv.FormatUint(n, 10) + ".0" },
-	"negative":     func(n uint64) string { return "-" + strconv.FormatUint(n, 10) },
-}
-
 // verifySpelling finds a non-canonical spelling whose digest DOES meet the
 // difficulty, so only the canonical-decimal rule can refuse it.
 func (w *world) verifySpelling(ctx context.Context, kind string) error {
@@ -182,22 +106,6 @@ func (w *world) verifySpelling(ctx context.Context, kind string) error {
 		return err
 	}
 	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
-}
-
-// qualifying searches n for the first spelling form(n) whose digest meets
-// difficulty and, when below is not negative, does not meet below.
-func qualifying(ctx context.Context, challenge string, difficulty int, form func(uint64) string, below int) (string, error) {
-	for n := uint64(1); ; n++ {
-		if n&0xffff == 0 && ctx.Err() != nil {
-			return "", verdict.Errorf("searching a qualifying spelling: %v", ctx.Err())
-		}
-		s := form(n)
-		sum := sha256.Sum256([]byte(challenge + s))
-		digest := hex.EncodeToString(sum[:])
-		if proof.Meets(digest, difficulty) && (below < 0 || !proof.Meets(digest, below)) {
-			return s, nil
-		}
-	}
 }
 
 // verifyForeign pairs this agent with another acceptance's challenge and
@@ -276,84 +184,6 @@ func (w *world) answerKeyless() error {
 	return nil
 }
 
-// disclosedKey returns the api_key an answer carries, "" when none.
-func disclosedKey(resp *driver.Response) string {
-	var out struct {
-		APIKey string `json:"api_key"`
-	}
-	_ = json.Unmarshal(resp.Body, &out)
-	return out.APIKey
-}
-
-// quotaSpender is the embedded reference's control to spend an agent's
-// session quota.
-type quotaSpender interface{ SpendSessionQuota(apiKey string) bool }
-
-// quotaSpent switches the scenario to a fresh agent (never the shared one)
-// and spends its quota on the embedded reference.
-func (w *world) quotaSpent(ctx context.Context) error {
-	q, ok := w.env.Reference.(quotaSpender)
-	if !ok {
-		return verdict.Skipf("needs the embedded reference to spend a session quota")
-	}
-	id, err := w.register(ctx)
-	if err != nil {
-		return err
-	}
-	w.id = id
-	if !q.SpendSessionQuota(id.APIKey) {
-		return verdict.Errorf("the reference does not know the fresh agent's key")
-	}
-	return nil
-}
-
-// readAssignment reads the assignment with the given credential variant
-// (IYRA-AUTH-BEARER, IYRA-AUTH-NO-URL-KEY).
-func (w *world) readAssignment(ctx context.Context, how string) error {
-	req := driver.Request{Method: http.MethodGet, Path: "/store/" + Slug + "/assignment"}
-	if how == "with the key in the URL" {
-		// A live deployment's access logs and proxies keep URLs: the
-		// check spends a throwaway identity, never the run's main key.
-		throwaway, err := w.sharedAs(ctx, "iyra/identity/url-throwaway")
-		if err != nil {
-			return err
-		}
-		req.Header = map[string]string{}
-		req.Path += "?api_key=" + url.QueryEscape(throwaway.APIKey)
-	} else {
-		var err error
-		if req, err = w.credentialed(ctx, req, how); err != nil {
-			return err
-		}
-	}
-	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
-}
-
-// credentialed sets the Authorization header a credential variant names:
-// the agent's own key ("" or "with its key"), none, an unknown key, the
-// key under another scheme, or another verified agent's key.
-func (w *world) credentialed(ctx context.Context, req driver.Request, how string) (driver.Request, error) {
-	req.Header = map[string]string{}
-	switch how {
-	case "", "with its key":
-		return w.authed(req), nil
-	case "without credentials":
-	case "with an unknown key":
-		req.Header["Authorization"] = "Bearer aa_" + freshKey()
-	case "with a non-Bearer key":
-		req.Header["Authorization"] = "Basic " + w.id.APIKey
-	case "with another agent's key":
-		other, err := w.otherIdentity(ctx)
-		if err != nil {
-			return req, err
-		}
-		req.Header["Authorization"] = "Bearer " + other.APIKey
-	default:
-		return req, verdict.Errorf("unknown credential variant %q", how)
-	}
-	return req, nil
-}
-
 // refusedUnauthenticated requires a refusal (4xx) of a request without a
 // valid key; the exact 401 is the kit's choice (IYRA-STATUS-CODES).
 func (w *world) refusedUnauthenticated() error {
@@ -370,4 +200,107 @@ func (w *world) refusedUnauthenticated() error {
 		w.note("IYRA-STATUS-CODES", 401, w.Last.Status, "a request without a valid Bearer key")
 	}
 	return nil
+}
+
+// identitySteps registers the steps of features/iyra/identity.feature.
+func (w *world) identitySteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the request is refused as unauthenticated$`), w.refusedUnauthenticated)
+	sc.Step(pattern(`^a new agent accepts the play task$`), w.newAgentAccepts)
+	sc.Step(pattern(`^the acceptance carries agent_id, challenge_id, challenge, difficulty and expires_at$`), w.acceptanceComplete)
+	sc.Step(pattern(`^a new agent has accepted the play task$`), w.newAgentHasAccepted)
+	sc.Step(pattern(`^a new agent has verified$`), w.newAgentHasVerified)
+	sc.Step(pattern(`^the challenge has expired$`), w.challengeExpired)
+	sc.Step(pattern(`^the agent verifies (?:again )?with a valid solution$`), w.verifyValid)
+	sc.Step(pattern(`^the agent verifies with a solution whose digest misses the difficulty$`), w.verifyMissing)
+	sc.Step(pattern(`^the agent verifies with a qualifying (leading-zero|plus-sign|fraction|empty|negative) solution$`), w.verifySpelling)
+	sc.Step(pattern(`^the agent verifies with a valid solution to another acceptance's challenge$`), w.verifyForeign)
+	sc.Step(pattern(`^the verification succeeds and discloses an api_key$`), w.verificationSucceeds)
+	sc.Step(pattern(`^the verification is refused without a key$`), w.verificationRefused)
+	sc.Step(pattern(`^the verification does not disclose the key again$`), w.keyNotDisclosedAgain)
+	sc.Step(pattern(`^the answer does not carry the api_key$`), w.answerKeyless)
+	sc.Step(pattern(`^the agent submits "([^"]*)" (without credentials|with an unknown key|with another agent's key)$`), w.submitAs)
+	sc.Step(pattern(`^the agent creates a session (without credentials|with an unknown key|with a non-Bearer key)$`), w.createUnauthenticated)
+	sc.Step(pattern(`^the agent reads the session, its replay and its key's status (without credentials|with an unknown key|with another agent's key)$`), w.probeReads)
+	sc.Step(pattern(`^every read is refused without the session's data$`), w.probesRefused)
+}
+
+// probeReads is the When step reading the session's state, replay and
+// idempotency status with a missing, unknown or foreign credential
+// (IYRA-AUTH-BEARER).
+func (w *world) probeReads(ctx context.Context, how string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	paths := []string{w.rel(w.sess.StateURL), w.rel(w.sess.ReplayURL), "/idempotency/status"}
+	w.probes, w.probeHow = nil, how
+	w.MarkWhen()
+	for _, p := range paths {
+		req, err := w.credentialed(ctx, driver.Request{Method: http.MethodGet, Path: p}, how)
+		if err != nil {
+			return err
+		}
+		req.Header["Idempotency-Key"] = w.key
+		resp, err := w.do(ctx, req)
+		if err != nil {
+			return err
+		}
+		w.probes = append(w.probes, resp)
+	}
+	w.Last = w.probes[len(w.probes)-1]
+	return nil
+}
+
+// probesRefused requires every probe refused with a 4xx that carries none
+// of the session's data; the kit answers 401 without a valid key and 404
+// for another agent's session (IYRA-STATUS-CODES).
+func (w *world) probesRefused() error {
+	if len(w.probes) == 0 {
+		return verdict.Errorf("no credential probe was made")
+	}
+	for i, resp := range w.probes {
+		var m map[string]any
+		_ = json.Unmarshal(resp.Body, &m)
+		leaked := m["observation"] != nil || m["integrity"] != nil || m["actions"] != nil || statusSession(resp.Body) == w.sess.SessionID
+		// Another agent's valid key may look its own keys up: a 2xx that
+		// names no session is its faithful "not found" (IYRA-IDEMPOTENCY-STATUS).
+		ownLookUp := i == len(w.probes)-1 && w.probeHow == "with another agent's key" && resp.Status/100 == 2 && statusSession(resp.Body) == ""
+		if (resp.Status/100 != 4 && !ownLookUp) || leaked {
+			return verdict.Failf(w.rule(), "a 4xx refusal without the session's data", resp.Status, "%s", clip(resp.Body))
+		}
+		if !ownLookUp && resp.Status != http.StatusUnauthorized && resp.Status != http.StatusNotFound {
+			w.note("IYRA-STATUS-CODES", "401 or 404", resp.Status, "a read without the session owner's key")
+		}
+	}
+	return nil
+}
+
+// submitAs is the When step submitting a legal action with a missing,
+// unknown or foreign credential (IYRA-AUTH-BEARER).
+func (w *world) submitAs(ctx context.Context, script, how string) error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	a := parseScript(script)[0]
+	req, err := w.credentialed(ctx, driver.Request{Method: http.MethodPost, Path: w.rel(w.sess.ActionsURL), JSON: w.envelope(w.sess, w.sess.rev(), a)}, how)
+	if err != nil {
+		return err
+	}
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
+}
+
+// createUnauthenticated posts a well-formed session creation with a fresh
+// Idempotency-Key but without the agent's own Bearer key (IYRA-AUTH-BEARER:
+// session creation is an authenticated endpoint, after_assignment's
+// Authorization header).
+func (w *world) createUnauthenticated(ctx context.Context, how string) error {
+	key := freshKey()
+	w.lastKey = key
+	req := driver.Request{Method: http.MethodPost, Path: "/store/" + Slug + "/sessions", JSON: createBody(w.id.Version, ""),
+		Allow: []int{http.StatusTooManyRequests, http.StatusServiceUnavailable}}
+	req, err := w.credentialed(ctx, req, how)
+	if err != nil {
+		return err
+	}
+	req.Header["Idempotency-Key"] = key
+	return w.when(ctx, func() (*driver.Response, error) { return w.do(ctx, req) })
 }

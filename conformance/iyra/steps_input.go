@@ -8,12 +8,6 @@ import (
 	"github.com/agentgames/conformance/conformance/driver"
 )
 
-// inputSteps registers the steps of the kit's input policy
-// (IYRA-INPUT-POLICY).
-func (w *world) inputSteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the agent submits the raw action body (.+)$`), w.submitRaw)
-}
-
 // submitRaw is a When step sending raw, verbatim, as the body of an action
 // request on the scenario's session.
 func (w *world) submitRaw(ctx context.Context, raw string) error {
@@ -21,4 +15,9 @@ func (w *world) submitRaw(ctx context.Context, raw string) error {
 		return err
 	}
 	return w.when(ctx, func() (*driver.Response, error) { return w.submit(ctx, w.sess, nil, []byte(raw)) })
+}
+
+// inputSteps registers the steps of features/iyra/input.feature.
+func (w *world) inputSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the agent submits the raw action body (.+)$`), w.submitRaw)
 }

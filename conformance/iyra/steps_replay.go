@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -17,21 +16,6 @@ import (
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
 )
-
-// replaySteps registers the visibility, progress and replay checks.
-func (w *world) replaySteps(sc *godog.ScenarioContext) {
-	sc.Step(pattern(`^the agent reads the replay$`), w.readsReplay)
-	sc.Step(pattern(`^no public field reveals the truth or field notes$`), w.nothingPrivate)
-	sc.Step(pattern(`^the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible$`), w.replayFields)
-	sc.Step(pattern(`^the replay reports the session's outcome, ending and version$`), w.replayAgrees)
-	sc.Step(pattern(`^the replay lists exactly the accepted actions$`), w.replayActions)
-	sc.Step(pattern(`^every voluntary next step is a read request$`), w.nextStepsRead)
-	sc.Step(pattern(`^the replay is verified but not ranking-eligible$`), w.verifiedNotEligible)
-	sc.Step(pattern(`^the replay's hash chain recomputes over (\d+) accepted actions$`), w.replayChain)
-	sc.Step(pattern(`^the progress panel mirrors the observation$`), w.progressMirrors)
-	sc.Step(pattern(`^the milestones are "([^"]*)"$`), w.milestones)
-	sc.Step(pattern(`^the personal-best dimensions are evidence (\d+), allies (\d+), steps (\d+), ending "([^"]*)"$`), w.personalBest)
-}
 
 // readsReplay is the When step reading replay_url.
 func (w *world) readsReplay(ctx context.Context) error {
@@ -58,113 +42,6 @@ func (w *world) nothingPrivate() error {
 		}
 	}
 	return nil
-}
-
-// publicSurfaces returns the parts of a response that are public: the
-// observation and progress of a session answer (the rest of it goes to
-// the participant only), or the whole of any other answer that reports a
-// run, such as a replay.
-func publicSurfaces(v any) []any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	if _, isSession := m["observation"]; isSession {
-		return []any{m["observation"], m["progress"]}
-	}
-	if m["integrity"] != nil || m["final_observation"] != nil || m["actions"] != nil {
-		// The replay is read with the participant's own key: its final
-		// state and ending are public evidence, the rest is the
-		// participant's (audit LV9).
-		return []any{m["final_observation"], m["ending"], m["epilogue"], m["outcome"]}
-	}
-	return nil
-}
-
-// checkPrivate fails when a body carries a truth key or a kit variant's
-// truth text anywhere, or a field-notes key or text in a public surface
-// (IYRA-VISIBILITY). A deployment's own truth under an innocent key is out
-// of its reach: the catalogue entry says so.
-func checkPrivate(body []byte) error {
-	var v any
-	if json.Unmarshal(body, &v) != nil {
-		return nil
-	}
-	if k := privateKey(v, truthKeys); k != "" {
-		return verdict.Failf("IYRA-VISIBILITY", "no server-secret field", k, "a response carries %q", k)
-	}
-	public, _ := json.Marshal(publicSurfaces(v))
-	for _, p := range publicSurfaces(v) {
-		if k := privateKey(p, noteKeys); k != "" {
-			return verdict.Failf("IYRA-VISIBILITY", "no participant-only field in public state", k, "a public surface carries %q", k)
-		}
-	}
-	for _, vr := range iyra.DefaultPack().Variants {
-		if vr.Truth != "" && strings.Contains(string(body), jsonText(vr.Truth)) {
-			return verdict.Failf("IYRA-VISIBILITY", "no server-secret text", vr.Truth, "variant %s truth in a response", vr.ID)
-		}
-		if vr.FieldNotes != "" && strings.Contains(string(public), jsonText(vr.FieldNotes)) {
-			return verdict.Failf("IYRA-VISIBILITY", "no participant-only text in public state", vr.FieldNotes, "variant %s field notes in a public surface", vr.ID)
-		}
-	}
-	return nil
-}
-
-// jsonText is s as it appears inside a JSON string.
-func jsonText(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b[1 : len(b)-1])
-}
-
-// privateKey finds a key of names at any depth of a JSON value.
-func privateKey(v any, names []string) string {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, child := range t {
-			if slices.Contains(names, strings.ToLower(k)) {
-				return k
-			}
-			if found := privateKey(child, names); found != "" {
-				return found
-			}
-		}
-	case []any:
-		for _, child := range t {
-			if found := privateKey(child, names); found != "" {
-				return found
-			}
-		}
-	}
-	return ""
-}
-
-// replayDoc is the replay as the runner reads it.
-type replayDoc struct {
-	SessionID              string       `json:"session_id"`
-	VersionID              string       `json:"version_id"`
-	Outcome                string       `json:"outcome"`
-	Ending                 string       `json:"ending"`
-	TrustedRankingEligible *bool        `json:"trusted_ranking_eligible"`
-	Actions                []iyra.Entry `json:"actions"`
-	VoluntaryNextSteps     []any        `json:"voluntary_next_steps"`
-	Integrity              *struct {
-		Verified *bool  `json:"verified"`
-		Seed     string `json:"seed"`
-		Head     string `json:"head"`
-	} `json:"integrity"`
-	PersonalBest *iyra.PersonalBest `json:"personal_best_dimensions"`
-}
-
-// replayDoc decodes a 200 replay answer (IYRA-REPLAY).
-func (w *world) replayDoc() (*replayDoc, error) {
-	if err := w.NeedLast(); err != nil {
-		return nil, err
-	}
-	if w.Last.Status != http.StatusOK {
-		return nil, verdict.Failf("IYRA-REPLAY", "200 with the replay", w.Last.Status, "%s", clip(w.Last.Body))
-	}
-	var r replayDoc
-	return &r, w.Last.Decode("IYRA-REPLAY", &r)
 }
 
 // replayFields checks the four fields the contract says to inspect (IYRA-REPLAY).
@@ -238,29 +115,6 @@ func (w *world) replayActions() error {
 		return verdict.Failf("IYRA-REPLAY-FAITHFUL", want, got, "the replay's actions against the accepted ones")
 	}
 	return nil
-}
-
-// actionList finds a replay's list of actions: its "actions" array, or the
-// top-level array whose first entry has a type or an action.
-func actionList(replay []byte) ([]json.RawMessage, bool) {
-	var doc map[string]json.RawMessage
-	if json.Unmarshal(replay, &doc) != nil {
-		return nil, false
-	}
-	var list []json.RawMessage
-	if raw, ok := doc["actions"]; ok {
-		return list, json.Unmarshal(raw, &list) == nil
-	}
-	for _, k := range slices.Sorted(maps.Keys(doc)) {
-		var entries []map[string]json.RawMessage
-		if json.Unmarshal(doc[k], &entries) != nil || len(entries) == 0 {
-			continue
-		}
-		if _, typed := entries[0]["type"]; typed || entries[0]["action"] != nil {
-			return list, json.Unmarshal(doc[k], &list) == nil
-		}
-	}
-	return nil, false
 }
 
 // nextStepsRead requires, after a verified replay, a voluntary_next_steps
@@ -383,4 +237,19 @@ func (w *world) personalBest(e, allies, steps int, ending string) error {
 		return verdict.Failf("IYRA-PERSONAL-BEST", want, r.PersonalBest, "replay personal_best_dimensions")
 	}
 	return nil
+}
+
+// replaySteps registers the steps of features/iyra/replay.feature.
+func (w *world) replaySteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the agent reads the replay$`), w.readsReplay)
+	sc.Step(pattern(`^no public field reveals the truth or field notes$`), w.nothingPrivate)
+	sc.Step(pattern(`^the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible$`), w.replayFields)
+	sc.Step(pattern(`^the replay reports the session's outcome, ending and version$`), w.replayAgrees)
+	sc.Step(pattern(`^the replay lists exactly the accepted actions$`), w.replayActions)
+	sc.Step(pattern(`^every voluntary next step is a read request$`), w.nextStepsRead)
+	sc.Step(pattern(`^the replay is verified but not ranking-eligible$`), w.verifiedNotEligible)
+	sc.Step(pattern(`^the replay's hash chain recomputes over (\d+) accepted actions$`), w.replayChain)
+	sc.Step(pattern(`^the progress panel mirrors the observation$`), w.progressMirrors)
+	sc.Step(pattern(`^the milestones are "([^"]*)"$`), w.milestones)
+	sc.Step(pattern(`^the personal-best dimensions are evidence (\d+), allies (\d+), steps (\d+), ending "([^"]*)"$`), w.personalBest)
 }

@@ -20,51 +20,6 @@ const (
 	deskOpenAnswers = 2
 )
 
-// activeRun gives the scenario a run it may act on. Against the embedded
-// reference that is a fresh run, so scenarios stay independent. Against a
-// live target the scenario joins the shared desk run while its current case
-// still has the headroom above; otherwise the desk publishes the case with
-// hedges and moves to the next one, and only a finished desk starts a new
-// run. A scenario that ends in anything but a pass drops the desk, since
-// the model may no longer match the target. The per-key allowance of 30
-// runs a day then covers many scenarios per run (PP-QUOTA-RUNS).
-func (w *world) activeRun(ctx context.Context) error {
-	if !w.env.Live() {
-		return w.startRun(ctx, defaultBudget, nil)
-	}
-	p := poolOf(w.env)
-	p.playMu.Lock()
-	defer p.playMu.Unlock()
-	if d := p.desk; d != nil {
-		w.run, w.m, w.me = d.run, d.m, d.me
-		if err := w.turnPage(ctx); err != nil {
-			p.desk = nil
-			return err
-		}
-		if !deskReady(w.m) {
-			p.desk = nil
-		}
-	}
-	if p.desk == nil {
-		if err := w.startRun(ctx, deskBudget, nil); err != nil {
-			return err
-		}
-		p.desk = &sharedRun{run: w.run, m: w.m, me: w.me}
-	}
-	w.first = &created{RunID: w.run, State: w.m.State}
-	desk := p.desk
-	w.Cleanup(func() {
-		if w.Failed() {
-			p.playMu.Lock()
-			if p.desk == desk {
-				p.desk = nil
-			}
-			p.playMu.Unlock()
-		}
-	})
-	return nil
-}
-
 // turnPage publishes the desk's current case with hedges on every question
 // until a case with enough headroom is open or the run is over.
 func (w *world) turnPage(ctx context.Context) error {

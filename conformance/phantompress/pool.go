@@ -112,13 +112,13 @@ func (p *pool) spent(env *suite.Env) string {
 // the plan (not even its "Given a fresh run"); with --exhaust-quotas the
 // scenarios of LiveQuota.Exhaust run.
 func (w *world) controlledLive() error {
-	if !w.env.Live() || !slices.Contains(w.tags, "control") {
+	if !w.env.Live() || !slices.Contains(w.Tags, "control") {
 		return nil
 	}
-	if w.env.ExhaustQuotas && slices.ContainsFunc(LiveQuota.Exhaust, func(id string) bool { return slices.Contains(w.tags, id) }) {
+	if w.env.ExhaustQuotas && slices.ContainsFunc(LiveQuota.Exhaust, func(id string) bool { return slices.Contains(w.Tags, id) }) {
 		return nil
 	}
-	if slices.ContainsFunc(LiveQuota.Exhaust, func(id string) bool { return slices.Contains(w.tags, id) }) {
+	if slices.ContainsFunc(LiveQuota.Exhaust, func(id string) bool { return slices.Contains(w.Tags, id) }) {
 		return verdict.Skipf("spends a throwaway agent's whole daily allowance: run with --exhaust-quotas (staging deployments)")
 	}
 	return suite.ErrNoControl

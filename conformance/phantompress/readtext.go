@@ -1,7 +1,6 @@
 package phantompress
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -65,30 +64,6 @@ func stringsIn(v any) []string {
 			out = append(out, stringsIn(e)...)
 		}
 		return out
-	}
-	return nil
-}
-
-// logHoldsArgs checks, whatever the log's shape, that the public log of the
-// run mentions the ID every accepted read, interview and answer of the
-// scenario named: it is the full log (PP-RUN-LOG-FULL: Full run log).
-func (w *world) logHoldsArgs(ctx context.Context) error {
-	if len(w.args) == 0 {
-		return verdict.Errorf("the scenario's accepted actions carried no argument")
-	}
-	if err := w.fetchRawLog(ctx); err != nil {
-		return err
-	}
-	var v map[string]any
-	if json.Unmarshal(w.Body(), &v) != nil {
-		return verdict.Failf("PP-RUN-LOG-FULL", "a JSON log", clip(w.Body()), "")
-	}
-	delete(v, "state") // the run's state lists every ID of its case whatever was done
-	all := strings.Join(stringsIn(v), "\n")
-	for _, a := range w.args {
-		if !strings.Contains(all, a) {
-			return verdict.Failf("PP-RUN-LOG-FULL", "the argument "+a, clip(w.Body()), "an accepted action's argument is missing from the public log")
-		}
 	}
 	return nil
 }

@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
@@ -55,32 +53,6 @@ func (w *world) recordTaken(action, arg string) {
 	if action != engine.ActStatus {
 		w.taken = append(w.taken, takenAction{Action: action, Arg: arg})
 	}
-}
-
-func runLogSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(pattern(`^the public log records every action the agent took but status$`), w.logRecordsEveryAction)
-}
-
-// logRecordsEveryAction fetches the public log and judges it with
-// judgeRunLog (PP-RUN-LOG-FULL).
-func (w *world) logRecordsEveryAction(ctx context.Context) error {
-	if len(w.taken) == 0 {
-		return verdict.Errorf("the scenario took no action to look for in the log")
-	}
-	if err := w.fetchRawLog(ctx); err != nil {
-		return err
-	}
-	missing, unchecked := judgeRunLog(w.Body(), w.taken)
-	switch {
-	case missing != "":
-		return verdict.Failf("PP-RUN-LOG-FULL", "every action but status in the public log", clip(w.Body()), "%s", missing)
-	case statusLogged(w.Body(), w.taken):
-		// action_list: status (ターン非消費・ログ非記録 / not logged).
-		return verdict.Failf("PP-STATUS", "no status entry in the public log", clip(w.Body()), "the log's entries name the status action")
-	case unchecked != "":
-		return verdict.Skipf("unchecked: %s", unchecked)
-	}
-	return nil
 }
 
 // statusLogged reports whether a log that names its actions has an entry

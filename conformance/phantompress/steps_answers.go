@@ -3,90 +3,14 @@ package phantompress
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"reflect"
-	"strings"
 
 	"github.com/cucumber/godog"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
-
-// fill replaces the placeholders of an answer template with IDs of the
-// current case: {q} the first question, {read1}/{read2} documents read,
-// {unread} a document not read, {unheard} a topic not interviewed.
-func (w *world) fill(tpl string) string {
-	var read []string
-	for _, d := range w.m.State.Case.Documents {
-		if d.Read {
-			read = append(read, d.ID)
-		}
-	}
-	for len(read) < 2 {
-		read = append(read, "d1")
-	}
-	q := w.m.State.Case.Questions[0].ID
-	if w.question != "" {
-		q = w.question
-	}
-	r := strings.NewReplacer("{q}", q, "{read1}", read[0], "{read2}", read[1], "{unread}", w.unreadDoc(), "{unheard}", w.unheardTopic())
-	return r.Replace(tpl)
-}
-
-// stanceQuestion finds a question an acquired source takes a stance on.
-func (w *world) stanceQuestion(testimony bool) (q engine.Question, src string, st engine.Stance, ok bool) {
-	for _, qq := range w.m.State.Case.Questions {
-		if testimony {
-			for id, t := range w.m.Testimonies {
-				for _, c := range t.Claims {
-					if c.Claim == qq.Claim {
-						return qq, id, c.Stance, true
-					}
-				}
-			}
-			continue
-		}
-		for id, d := range w.m.Docs {
-			for _, c := range d.Claims {
-				if c.Claim == qq.Claim {
-					return qq, id, c.Stance, true
-				}
-			}
-		}
-	}
-	return engine.Question{}, "", "", false
-}
-
-func verdictOf(st engine.Stance, opposite bool) engine.Verdict {
-	if (st == engine.Supports) != opposite {
-		return engine.True
-	}
-	return engine.False
-}
-
-// answerSteps registers the steps that answer questions and judge how
-// answers are recorded, rejected and refused.
-func answerSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(pattern(`^the agent has read two documents$`), w.readTwoDocuments)
-	sc.Step(pattern(`^the agent answers "([^"]*)"$`), w.answerTemplate)
-	sc.Step(pattern(`^the agent has answered "([^"]*)"$`), w.answeredTemplate)
-	sc.Step(pattern(`^the answer is recorded as "([^"]*)" "([^"]*)"$`), w.answerRecordedAs)
-	sc.Step(pattern(`^the answer is recorded with both documents as sources$`), w.answerHasBothSources)
-	sc.Step(pattern(`^the agent has read a document that takes a stance on a question$`), w.readStanceDocument)
-	sc.Step(pattern(`^the agent has interviewed a witness that takes a stance on a question$`), w.interviewStanceWitness)
-	sc.Step(pattern(`^the agent asserts that question citing the document$`), w.assertCitingDoc)
-	sc.Step(pattern(`^the agent asserts that question citing the testimony$`), w.assertCitingTestimony)
-	sc.Step(pattern(`^the agent asserts the opposite of the document on that question$`), w.assertAgainstDoc)
-	sc.Step(pattern(`^the assertion is recorded$`), w.assertionRecorded)
-	sc.Step(pattern(`^the agent asserts a question the document says nothing about, citing it$`), w.assertSilentQuestion)
-	sc.Step(pattern(`^the answer is rejected at the cost of a turn$`), w.answerRejected)
-	sc.Step(pattern(`^the agent has been rejected 3 times on a question$`), w.rejectedThrice)
-	sc.Step(pattern(`^the agent asserts that question is unverifiable$`), w.assertUnverifiable)
-	sc.Step(pattern(`^the agent hedges on that question$`), w.hedgeQuestion)
-	sc.Step(pattern(`^the question accepts only hedges$`), w.hedgeOnly)
-	sc.Step(pattern(`^the assertion is not recorded$`), w.assertionNotRecorded)
-	sc.Step(pattern(`^the refusal carries the code "([^"]*)" and an error message$`), w.refusalCode)
-}
 
 // readTwoDocuments reads two documents not read yet.
 func (w *world) readTwoDocuments(ctx context.Context) error {
@@ -169,24 +93,6 @@ func (w *world) interviewStanceWitness(ctx context.Context) error {
 		}
 	}
 	return verdict.Skipf("no testimony affordable in this case takes a stance on a question")
-}
-
-// assertCiting marks the run and asserts the kept question citing src, with
-// the verdict the source backs or, when opposite, the other one.
-func (w *world) assertCiting(ctx context.Context, src string, opposite bool) error {
-	w.mark()
-	var st engine.Stance
-	for _, q := range w.m.State.Case.Questions {
-		if q.ID == w.question {
-			s, _ := w.m.observedSource(src)
-			for _, c := range s.Claims {
-				if c.Claim == q.Claim {
-					st = c.Stance
-				}
-			}
-		}
-	}
-	return w.act(ctx, engine.ActAnswer, fmt.Sprintf("%s %s 断言 %s", w.question, verdictOf(st, opposite), src))
 }
 
 // assertCitingDoc marks the run and asserts the kept question as the kept
@@ -320,27 +226,98 @@ func (w *world) refusalCode(code string) error {
 	return nil
 }
 
-// silentQuestion finds a question whose claim the source takes no stance on.
-func (w *world) silentQuestion(src string) (string, bool) {
-	s, ok := w.m.observedSource(src)
-	if !ok {
-		return "", false
-	}
-	for _, q := range w.m.State.Case.Questions {
-		if !engine.Backs(s, q.Claim, engine.True) && !engine.Backs(s, q.Claim, engine.False) {
-			return q.ID, true
-		}
-	}
-	return "", false
+// answersSteps registers the steps of features/phantom-press/answers.feature.
+func answersSteps(sc *godog.ScenarioContext, w *world) {
+	sc.Step(pattern(`^the agent has read two documents$`), w.readTwoDocuments)
+	sc.Step(pattern(`^the agent answers "([^"]*)"$`), w.answerTemplate)
+	sc.Step(pattern(`^the agent has answered "([^"]*)"$`), w.answeredTemplate)
+	sc.Step(pattern(`^the answer is recorded as "([^"]*)" "([^"]*)"$`), w.answerRecordedAs)
+	sc.Step(pattern(`^the answer is recorded with both documents as sources$`), w.answerHasBothSources)
+	sc.Step(pattern(`^the agent has read a document that takes a stance on a question$`), w.readStanceDocument)
+	sc.Step(pattern(`^the agent has interviewed a witness that takes a stance on a question$`), w.interviewStanceWitness)
+	sc.Step(pattern(`^the agent asserts that question citing the document$`), w.assertCitingDoc)
+	sc.Step(pattern(`^the agent asserts that question citing the testimony$`), w.assertCitingTestimony)
+	sc.Step(pattern(`^the agent asserts the opposite of the document on that question$`), w.assertAgainstDoc)
+	sc.Step(pattern(`^the assertion is recorded$`), w.assertionRecorded)
+	sc.Step(pattern(`^the agent asserts a question the document says nothing about, citing it$`), w.assertSilentQuestion)
+	sc.Step(pattern(`^the answer is rejected at the cost of a turn$`), w.answerRejected)
+	sc.Step(pattern(`^the agent has been rejected 3 times on a question$`), w.rejectedThrice)
+	sc.Step(pattern(`^the agent asserts that question is unverifiable$`), w.assertUnverifiable)
+	sc.Step(pattern(`^the agent hedges on that question$`), w.hedgeQuestion)
+	sc.Step(pattern(`^the question accepts only hedges$`), w.hedgeOnly)
+	sc.Step(pattern(`^the assertion is not recorded$`), w.assertionNotRecorded)
+	sc.Step(pattern(`^the refusal carries the code "([^"]*)" and an error message$`), w.refusalCode)
+	sc.Step(pattern(`^the agent has read another document silent on that question$`), w.readSilentDocument)
+	sc.Step(pattern(`^the agent asserts that question citing both documents$`), w.assertCitingBoth)
+	sc.Step(pattern(`^the agent has been rejected twice on a question and refused once for a malformed answer to it$`), w.twoRejectionsOneMalformed)
+	sc.Step(pattern(`^the agent asserts that question is unverifiable, which is not yet hedge-only$`), w.assertNotHedgeOnly)
 }
 
-// unbooked skips an answer check the model cannot decide: the answer cited
-// a source the target showed in another shape than the kit's documents and
-// testimonies (PP-DOC-FORMAT), it was accepted, and the target lists no
-// recorded answers to book it from.
-func (w *world) unbooked() error {
-	if w.expect.HTTP == -1 && w.last != nil && w.last.OK && !w.last.has["answers"] {
-		return verdict.Skipf("unchecked: the answer cites a source the target showed in another shape than the kit's (PP-DOC-FORMAT), and its state lists no recorded answers")
+// readSilentDocument reads documents until one is silent on the kept
+// question, keeping it as the second source; it skips when none affordable
+// is.
+func (w *world) readSilentDocument(ctx context.Context) error {
+	for w.m.State.AP >= engine.APRead && w.unreadDoc() != "" {
+		id := w.unreadDoc()
+		if err := w.act(ctx, engine.ActRead, id); err != nil {
+			return err
+		}
+		if !w.silentOn(id, w.question) {
+			continue
+		}
+		w.source = id
+		return nil
 	}
-	return nil
+	return verdict.Skipf("no affordable document of case 1 is silent on %s", w.question)
+}
+
+// assertCitingBoth marks the run and asserts the kept question as the kept
+// document backs it, citing both kept sources.
+func (w *world) assertCitingBoth(ctx context.Context) error {
+	w.mark()
+	var st engine.Stance
+	s, _ := w.m.observedSource(w.doc)
+	for _, q := range w.m.State.Case.Questions {
+		for _, c := range s.Claims {
+			if q.ID == w.question && c.Claim == q.Claim {
+				st = c.Stance
+			}
+		}
+	}
+	return w.act(ctx, engine.ActAnswer, fmt.Sprintf("%s %s 断言 %s %s", w.question, verdictOf(st, false), w.doc, w.source))
+}
+
+// twoRejectionsOneMalformed has a question rejected twice (an assertion its
+// source does not back) and refused once as malformed (an assertion with no
+// source): two substantive rejections, not three.
+func (w *world) twoRejectionsOneMalformed(ctx context.Context) error {
+	w.doc = w.unreadDoc()
+	if err := w.act(ctx, engine.ActRead, w.doc); err != nil {
+		return err
+	}
+	q, ok := w.silentQuestion(w.doc)
+	if !ok {
+		return verdict.Skipf("document %s takes a stance on every question", w.doc)
+	}
+	w.question = q
+	for i := 0; i < engine.MaxRejections-1; i++ {
+		if err := w.act(ctx, engine.ActAnswer, q+" 偽 断言 "+w.doc); err != nil {
+			return err
+		}
+	}
+	return w.act(ctx, engine.ActAnswer, q+" 偽 断言")
+}
+
+// assertNotHedgeOnly asserts the kept question is unverifiable: a
+// malformed answer is no substantive rejection (形式不正 is not 実質拒否), so
+// the question must still take an assertion (PP-ANSWER-HEDGE-ONLY).
+func (w *world) assertNotHedgeOnly(ctx context.Context) error {
+	w.mark()
+	err := w.act(ctx, engine.ActAnswer, w.question+" 裏取り不能 断言")
+	refused := (w.last != nil && !w.last.OK) || w.Status() == http.StatusBadRequest
+	if err != nil && refused {
+		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", "an assertion accepted after two substantive rejections and one malformed answer",
+			clip(w.Body()), "the malformed answer was counted as a rejection")
+	}
+	return err
 }

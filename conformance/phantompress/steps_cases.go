@@ -11,34 +11,6 @@ import (
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
-// caseSteps registers the steps of the case table, AP costs, the state view
-// and the documents and testimonies a case shows.
-func caseSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(pattern(`^the agent plays through every case$`), w.playThrough)
-	sc.Step(pattern(`^each case showed the AP, documents, witnesses and questions of its row$`), w.casesMatchTable)
-	sc.Step(pattern(`^the cases came in the order 1, 2, 3, 4$`), w.casesInOrder)
-	sc.Step(pattern(`^the agent has answered every question with a hedge$`), w.hedgeAll)
-	sc.Step(pattern(`^the agent answers every question with a hedge$`), w.hedgeAll)
-	sc.Step(pattern(`^the agent has answered every question with "([^"]*)"$`), w.answerAllWith)
-	sc.Step(pattern(`^the agent has answered every question but one$`), w.answerAllButOne)
-	sc.Step(pattern(`^the agent publishes the paper$`), w.publishPaper)
-	sc.Step(pattern(`^case 2 is open with fresh AP$`), w.case2Open)
-	sc.Step(pattern(`^the action succeeds and spends one turn$`), w.succeedsSpendingTurn)
-	sc.Step(pattern(`^the AP fell by (\d+)$`), w.apFellBy)
-	sc.Step(pattern(`^the agent interviews a witness$`), w.interviewWitness)
-	sc.Step(pattern(`^the agent has spent all its AP$`), w.spendAllAP)
-	sc.Step(pattern(`^the agent spends all its AP$`), w.spendAllAP)
-	sc.Step(pattern(`^the agent has read a document$`), w.readDocument)
-	sc.Step(pattern(`^the agent reads the same document again$`), w.rereadDocument)
-	sc.Step(pattern(`^the agent performs "([^"]*)" with "([^"]*)"$`), w.perform)
-	sc.Step(pattern(`^the available actions match the run's situation$`), w.availableMatch)
-	sc.Step(pattern(`^the available actions list every action valid now$`), w.availableComplete)
-	sc.Step(pattern(`^the state shows the run's resources and the case's public face$`), w.stateView)
-	sc.Step(pattern(`^the events hold one document event for that document$`), w.oneDocumentEvent)
-	sc.Step(pattern(`^the document shows its kind, origin, text and the claims it takes a stance on$`), w.docFormat)
-	sc.Step(pattern(`^the testimony shows its source, origin, text and the claims it takes a stance on$`), w.testimonyFormat)
-}
-
 // casesMatchTable checks that four cases were played and each showed the
 // AP, documents, witnesses and questions of its row of the table
 // (PP-CASE-TABLE).
@@ -71,43 +43,12 @@ func (w *world) casesInOrder() error {
 	return nil
 }
 
-// hedgeAll hedges every question of the case as 裏取り不能.
-func (w *world) hedgeAll(ctx context.Context) error {
-	return w.answerAll(ctx, "裏取り不能 留保", 0)
-}
-
-// answerAllWith answers every question of the case with the given verdict
-// and confidence.
-func (w *world) answerAllWith(ctx context.Context, rest string) error {
-	return w.answerAll(ctx, rest, 0)
-}
-
-// answerAllButOne hedges every question of the case but one.
-func (w *world) answerAllButOne(ctx context.Context) error {
-	return w.answerAll(ctx, "裏取り不能 留保", 1)
-}
-
-// publishPaper marks the run and publishes the paper.
-func (w *world) publishPaper(ctx context.Context) error {
-	w.mark()
-	return w.act(ctx, engine.ActPublish, "")
-}
-
 // case2Open checks that the run moved to case 2 with its 12 AP (the
 // scenario's rule).
 func (w *world) case2Open() error {
 	s := w.m.State
 	if s.CaseNo != 2 || s.AP != 12 {
 		return verdict.Failf(w.rule(), "case 2 with 12 AP", fmt.Sprintf("case %d with %d AP", s.CaseNo, s.AP), "")
-	}
-	return nil
-}
-
-// succeedsSpendingTurn checks that the last action answered ok:true one
-// turn after the mark (the scenario's rule).
-func (w *world) succeedsSpendingTurn() error {
-	if w.last == nil || !w.last.OK || w.last.State.Turn != w.Before.Turn+1 {
-		return verdict.Failf(w.rule(), fmt.Sprintf("ok:true at turn %d", w.Before.Turn+1), fmt.Sprintf("%d %s", w.Status(), clip(w.Body())), "")
 	}
 	return nil
 }
@@ -119,21 +60,6 @@ func (w *world) apFellBy(n int) error {
 		return verdict.Failf(w.rule(), n, got, "AP spent")
 	}
 	return nil
-}
-
-// interviewWitness marks the run and interviews a witness not heard yet,
-// keeping its source.
-func (w *world) interviewWitness(ctx context.Context) error {
-	w.mark()
-	w.source = w.unheardTopic()
-	return w.act(ctx, engine.ActInterview, strings.Replace(w.source, ":", " ", 1))
-}
-
-// readDocument reads a document not read yet, keeping its ID, without
-// marking the run.
-func (w *world) readDocument(ctx context.Context) error {
-	w.doc = w.unreadDoc()
-	return w.act(ctx, engine.ActRead, w.doc)
 }
 
 // rereadDocument marks the run and reads the kept document again.
@@ -214,6 +140,119 @@ func (w *world) testimonyFormat() error {
 	t, ok := w.m.Testimonies[w.source]
 	if !ok || t.Origin == "" || t.Text == "" || len(t.Claims) == 0 {
 		return verdict.Failf("PP-DOC-FORMAT", "{source, origin, text, claims}", t, "testimony %s", w.source)
+	}
+	return nil
+}
+
+// casesSteps registers the steps of features/phantom-press/cases.feature.
+func casesSteps(sc *godog.ScenarioContext, w *world) {
+	sc.Step(pattern(`^each case showed the AP, documents, witnesses and questions of its row$`), w.casesMatchTable)
+	sc.Step(pattern(`^the cases came in the order 1, 2, 3, 4$`), w.casesInOrder)
+	sc.Step(pattern(`^the agent answers every question with a hedge$`), w.hedgeAll)
+	sc.Step(pattern(`^case 2 is open with fresh AP$`), w.case2Open)
+	sc.Step(pattern(`^the AP fell by (\d+)$`), w.apFellBy)
+	sc.Step(pattern(`^the agent has spent all its AP$`), w.spendAllAP)
+	sc.Step(pattern(`^the agent reads the same document again$`), w.rereadDocument)
+	sc.Step(pattern(`^the agent performs "([^"]*)" with "([^"]*)"$`), w.perform)
+	sc.Step(pattern(`^the available actions match the run's situation$`), w.availableMatch)
+	sc.Step(pattern(`^the available actions list every action valid now$`), w.availableComplete)
+	sc.Step(pattern(`^the state shows the run's resources and the case's public face$`), w.stateView)
+	sc.Step(pattern(`^the events hold one document event for that document$`), w.oneDocumentEvent)
+	sc.Step(pattern(`^the document shows its kind, origin, text and the claims it takes a stance on$`), w.docFormat)
+	sc.Step(pattern(`^the testimony shows its source, origin, text and the claims it takes a stance on$`), w.testimonyFormat)
+	sc.Step(pattern(`^the agent has spent its AP down to (\d+), a document and a topic still open$`), w.spendAPDownTo)
+	sc.Step(pattern(`^the agent (?:has spent|spends) its AP with a document still unread$`), w.spendAPKeepingUnread)
+	sc.Step(pattern(`^the answer carries ok, turn, narrative, state, events and available_actions$`), w.actionResponseFields)
+	sc.Step(pattern(`^the state carries case_no, turn, trust, ap and the status "([^"]*)"$`), w.stateClientFields)
+	sc.Step(pattern(`^the state's status is no longer "active"$`), w.noLongerActive)
+}
+
+// spendAPKeepingUnread spends AP, interviews first, until less than a
+// read's cost is left while an unread document remains: the next read must
+// be refused for want of AP, not because the document was read.
+func (w *world) spendAPKeepingUnread(ctx context.Context) error {
+	for w.m.State.AP >= engine.APRead {
+		unread := 0
+		for _, d := range w.m.State.Case.Documents {
+			if !d.Read {
+				unread++
+			}
+		}
+		switch src := w.unheardTopic(); {
+		case src != "" && w.m.State.AP >= engine.APInterview:
+			if err := w.act(ctx, engine.ActInterview, src); err != nil {
+				return err
+			}
+		case unread >= 2:
+			if err := w.act(ctx, engine.ActRead, w.unreadDoc()); err != nil {
+				return err
+			}
+		default:
+			return verdict.Skipf("case %d cannot be left short of AP with a document unread", w.m.State.CaseNo)
+		}
+	}
+	return nil
+}
+
+// spendAPDownTo reads and interviews until exactly n AP are left, keeping
+// one document unread and one topic unasked, so the next read or interview
+// meets the AP boundary (PP-AP-COST, PP-AP-INSUFFICIENT); it skips when the
+// case cannot be spent down to n that way.
+func (w *world) spendAPDownTo(ctx context.Context, n int) error {
+	docs, topics := w.openDocs(), w.openTopics()
+	spend := w.m.State.AP - n
+	for reads := 0; reads < len(docs) && 2*reads <= spend; reads++ {
+		rest := spend - engine.APRead*reads
+		if rest%engine.APInterview != 0 || rest/engine.APInterview >= len(topics) {
+			continue
+		}
+		for _, d := range docs[:reads] {
+			if err := w.act(ctx, engine.ActRead, d); err != nil {
+				return err
+			}
+		}
+		for _, t := range topics[:rest/engine.APInterview] {
+			if err := w.act(ctx, engine.ActInterview, strings.Replace(t, ":", " ", 1)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return verdict.Skipf("case %d cannot be spent from %d down to %d AP with a document and a topic left", w.m.State.CaseNo, w.m.State.AP, n)
+}
+
+// actionResponseFields checks that an action's answer carries the fields
+// the seed's client reads (PP-ACTION-RESPONSE).
+func (w *world) actionResponseFields() error {
+	for _, k := range []string{"ok", "turn", "narrative", "state", "events", "available_actions"} {
+		if !hasKey(w.Body(), k) {
+			return verdict.Failf("PP-ACTION-RESPONSE", "ok, turn, narrative, state, events, available_actions", clip(w.Body()), "no %q", k)
+		}
+	}
+	return nil
+}
+
+// stateClientFields checks that the state carries the fields the seed's
+// client reads, at case 1 with the initial trust and the given status
+// (PP-STATE-CLIENT-FIELDS).
+func (w *world) stateClientFields(status string) error {
+	has := stateKeys(w.Body())
+	for _, k := range []string{"case_no", "turn", "trust", "ap", "status"} {
+		if !has[k] {
+			return verdict.Failf("PP-STATE-CLIENT-FIELDS", "state.case_no, turn, trust, ap, status", clip(w.Body()), "no state.%s", k)
+		}
+	}
+	if s := w.last.State; s.Status != status || s.CaseNo != 1 || s.Trust != engine.TrustInit {
+		return verdict.Failf("PP-STATE-CLIENT-FIELDS", fmt.Sprintf("case 1, trust 100, status %q", status), fmt.Sprintf("case %d, trust %d, status %q", s.CaseNo, s.Trust, s.Status), "")
+	}
+	return nil
+}
+
+// noLongerActive checks that the run's status is no longer active
+// (PP-STATE-STATUS-ENDED).
+func (w *world) noLongerActive() error {
+	if got := w.m.State.Status; got == engine.StatusActive {
+		return verdict.Failf("PP-STATE-STATUS-ENDED", "a status other than active", got, "after case %d, trust %d", w.m.State.CaseNo, w.m.State.Trust)
 	}
 	return nil
 }

@@ -15,105 +15,6 @@ import (
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
-// runSteps registers the steps that start runs and extend their budget.
-func runSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(pattern(`^the agent starts a run with the body (.+)$`), w.startRunWithBody)
-	sc.Step(pattern(`^a run is started with a budget of (\d+) turns$`), w.runStartedWithBudget)
-	sc.Step(pattern(`^a fresh run with a budget of (\d+) turns$`), w.freshRunWithBudget)
-	sc.Step(pattern(`^the agent extends the budget by (\d+) turns$`), w.extendBudget)
-	sc.Step(pattern(`^the budget is still (\d+) turns$`), w.budgetIs)
-	sc.Step(pattern(`^the budget does not exceed (\d+) turns$`), w.budgetAtMost)
-	sc.Step(pattern(`^the budget is now (\d+) turns$`), w.budgetNow)
-	sc.Step(pattern(`^the agent has spent the whole budget$`), w.spendWholeBudget)
-	sc.Step(pattern(`^the public log records the extension from (\d+) to (\d+) turns$`), w.logRecordsExtension)
-	sc.Step(pattern(`^a fresh run with the custom seed "([^"]*)"$`), w.freshSeededRun)
-	publicSteps(sc, w)
-	commentSteps(sc, w)
-}
-
-// publicSteps registers the steps of what the target shows without a key:
-// the leaderboard, the recent runs, seed replay, visibility and the public log.
-func publicSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(pattern(`^the agent fetches the leaderboard$`), w.fetchLeaderboard)
-	sc.Step(pattern(`^a new agent has finished a run with the custom seed "([^"]*)"$`), w.newAgentFinishedSeeded)
-	sc.Step(pattern(`^the agent has no row on the leaderboard$`), w.noLeaderboardRow)
-	sc.Step(pattern(`^the agent's row holds at least the run's final score$`), w.rowHoldsFinalScore)
-	sc.Step(pattern(`^the leaderboard is ranked by score with one row per agent and at most 50 rows$`), w.leaderboardRanked)
-	sc.Step(pattern(`^the agent has finished a second run$`), w.finishSecondRun)
-	sc.Step(pattern(`^the agent starts another run with the same seed$`), w.startReplayRun)
-	sc.Step(pattern(`^both runs show the same first case$`), w.sameFirstCase)
-	sc.Step(pattern(`^the agent lists the (\d+) most recent runs$`), w.listRecentRuns)
-	sc.Step(pattern(`^the run is among at most (\d+) listed runs$`), w.runAmongRecent)
-	sc.Step(pattern(`^the agent hides the run$`), w.hideRun)
-	sc.Step(pattern(`^the run has been hidden$`), w.hideRun)
-	sc.Step(pattern(`^the agent makes the run public again$`), w.publishRun)
-	sc.Step(pattern(`^fetching the public log of the run is refused with status 404$`), w.hiddenLogNotFound)
-	sc.Step(pattern(`^the agent has looked at the case$`), w.lookedAtCase)
-	sc.Step(pattern(`^the agent checks its status$`), w.checkStatus)
-	sc.Step(pattern(`^the public log lists 1 action, the look$`), w.logListsOneLook)
-}
-
-// commentSteps registers the steps of reviews, comments and the actions
-// that must not spend a turn.
-func commentSteps(sc *godog.ScenarioContext, w *world) {
-	sc.Step(pattern(`^a run hedged through to the end$`), w.hedgedRun)
-	sc.Step(pattern(`^the agent reviews the run with (\d+) characters$`), w.review)
-	sc.Step(pattern(`^the public log shows the review$`), w.logShowsReview)
-	sc.Step(pattern(`^a second review is refused$`), w.secondReviewRefused)
-	sc.Step(pattern(`^the agent comments "([^"]*)"$`), w.comment)
-	sc.Step(pattern(`^the agent comments with (\d+) characters$`), w.commentOfLength)
-	sc.Step(pattern(`^the agent comments with (\d+) single-byte characters$`), w.commentOfASCII)
-	sc.Step(pattern(`^the comment is (accepted|refused)$`), w.commentOutcome)
-	sc.Step(pattern(`^the agent has written 100 comments$`), w.writeMaxComments)
-	sc.Step(pattern(`^the action succeeds without spending a turn$`), w.succeedsWithoutTurn)
-	sc.Step(pattern(`^the action is refused without spending a turn$`), w.refusedWithoutTurn)
-}
-
-// startRunWithBody posts a raw body to /runs and adopts the run when one is
-// created (PP-RUN-CREATE judges the created answer's shape).
-func (w *world) startRunWithBody(ctx context.Context, raw string) error {
-	resp, err := w.do(ctx, http.MethodPost, "/runs", w.me.Key, nil, []byte(raw))
-	if err != nil {
-		return err
-	}
-	w.me.runs++
-	if created2xx(resp.Status) {
-		var c created
-		if err := resp.Decode("PP-RUN-CREATE", &c); err != nil {
-			return err
-		}
-		return w.adopt(&c, resp.Body)
-	}
-	return nil
-}
-
-// runStartedWithBudget checks that a run was created with a run_<12 hex>
-// ID, narrative and available actions (PP-RUN-CREATE), at turn 0 with the
-// given budget (the scenario's rule).
-func (w *world) runStartedWithBudget(n int) error {
-	if err := w.wantCreated(); err != nil {
-		return err
-	}
-	c := w.first
-	if len(c.RunID) != 16 || c.RunID[:4] != "run_" || c.Narrative == "" || len(c.AvailableActions) == 0 {
-		return verdict.Failf("PP-RUN-CREATE", "run_<12hex> with narrative and available_actions", clip(w.Body()), "")
-	}
-	if c.State.BudgetTurns != n || c.State.Turn != 0 {
-		return verdict.Failf("PP-RUN-CREATE", fmt.Sprintf("budget %d at turn 0", n), fmt.Sprintf("budget %d at turn %d", c.State.BudgetTurns, c.State.Turn), "")
-	}
-	return nil
-}
-
-// freshRunWithBudget starts a run with a budget of n turns.
-func (w *world) freshRunWithBudget(ctx context.Context, n int) error { return w.startRun(ctx, n, nil) }
-
-// extendBudget marks the run and asks to extend its budget by n turns.
-func (w *world) extendBudget(ctx context.Context, n int) error {
-	w.mark()
-	_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/extend", w.me.Key, map[string]int{"turns": n}, nil)
-	return err
-}
-
 // budgetAtMost checks the run's budget stays within n turns after an
 // extension past it, whether the target refused the extension or clamped it
 // (the seed fixes the limit, not the answer: PP-RUN-TURN-LIMIT).
@@ -127,20 +28,6 @@ func (w *world) budgetAtMost(ctx context.Context, n int) error {
 	}
 	if s.BudgetTurns > n || s.BudgetTurns < w.snap.BudgetTurns {
 		return verdict.Failf(w.rule(), fmt.Sprintf("a budget from %d to %d", w.snap.BudgetTurns, n), s.BudgetTurns, "budget_turns after extending past the limit")
-	}
-	w.m.State = s
-	return nil
-}
-
-// budgetIs is the step "the budget is still n turns": it checks the run's
-// budget_turns (the scenario's rule) and keeps the fetched state.
-func (w *world) budgetIs(ctx context.Context, n int) error {
-	s, err := w.fetchState(ctx)
-	if err != nil {
-		return err
-	}
-	if s.BudgetTurns != n {
-		return verdict.Failf(w.rule(), n, s.BudgetTurns, "budget_turns")
 	}
 	w.m.State = s
 	return nil
@@ -336,15 +223,6 @@ func (w *world) runAmongRecent(n int) error {
 	return nil
 }
 
-// visibility sets the run's visibility and checks the kit's body was taken
-// (PP-WIRE-BODIES).
-func (w *world) visibility(ctx context.Context, v string) error {
-	if _, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/visibility", w.me.Key, map[string]string{"visibility": v}, nil); err != nil {
-		return err
-	}
-	return w.wireBody("visibility")
-}
-
 // hideRun sets the run's visibility to hidden (PP-WIRE-BODIES judges the
 // kit's body).
 func (w *world) hideRun(ctx context.Context) error { return w.visibility(ctx, "hidden") }
@@ -360,37 +238,6 @@ func (w *world) hiddenLogNotFound(ctx context.Context) error {
 		return err
 	}
 	return w.wantStatus(http.StatusNotFound)
-}
-
-// lookedAtCase looks at the case once, without marking the run.
-func (w *world) lookedAtCase(ctx context.Context) error { return w.act(ctx, engine.ActLook, "") }
-
-// checkStatus marks the run and sends the status action.
-func (w *world) checkStatus(ctx context.Context) error {
-	w.mark()
-	return w.act(ctx, engine.ActStatus, "")
-}
-
-// logListsOneLook checks that the public log lists the look alone: the
-// status action is not logged (the scenario's rule; PP-RUN-LOG for the
-// log's shape).
-func (w *world) logListsOneLook(ctx context.Context) error {
-	l, err := w.getLog(ctx)
-	if err != nil {
-		return err
-	}
-	if !hasKey(w.Body(), "log") {
-		return w.shapeGate("PP-RUN-LOG", "the kit's log[{action}]", clip(w.Body()), "the run log's shape")
-	}
-	for _, e := range l.Log {
-		if e.Action == engine.ActStatus { // PP-STATUS: not logged
-			return verdict.Failf(w.rule(), "one logged look", l.Log, "status must not be logged")
-		}
-	}
-	if len(l.Log) != 1 || l.Log[0].Action != engine.ActLook {
-		return w.shapeGate("PP-RUN-LOG", "one logged look", l.Log, "the full log of a run that only looked")
-	}
-	return nil
 }
 
 // finishSecondRun hedges a second public, unseeded run of the scenario's
@@ -419,32 +266,173 @@ func (w *world) finishSecondRun(ctx context.Context) error {
 	return nil
 }
 
-type leaderEntry struct {
-	Rank  int `json:"rank"`
-	Agent struct {
-		ID string `json:"id"`
-	} `json:"agent"`
-	Score int    `json:"score"`
-	RunID string `json:"run_id"`
+// runsSteps registers the steps of features/phantom-press/runs.feature.
+func runsSteps(sc *godog.ScenarioContext, w *world) {
+	sc.Step(pattern(`^the public log records every action the agent took but status$`), w.logRecordsEveryAction)
+	sc.Step(pattern(`^the public log mentions the ID every accepted action named$`), w.logHoldsArgs)
+	sc.Step(pattern(`^the budget does not exceed (\d+) turns$`), w.budgetAtMost)
+	sc.Step(pattern(`^the budget is now (\d+) turns$`), w.budgetNow)
+	sc.Step(pattern(`^the agent has spent the whole budget$`), w.spendWholeBudget)
+	sc.Step(pattern(`^the public log records the extension from (\d+) to (\d+) turns$`), w.logRecordsExtension)
+	sc.Step(pattern(`^a fresh run with the custom seed "([^"]*)"$`), w.freshSeededRun)
+	sc.Step(pattern(`^the agent fetches the leaderboard$`), w.fetchLeaderboard)
+	sc.Step(pattern(`^a new agent has finished a run with the custom seed "([^"]*)"$`), w.newAgentFinishedSeeded)
+	sc.Step(pattern(`^the agent has no row on the leaderboard$`), w.noLeaderboardRow)
+	sc.Step(pattern(`^the agent's row holds at least the run's final score$`), w.rowHoldsFinalScore)
+	sc.Step(pattern(`^the leaderboard is ranked by score with one row per agent and at most 50 rows$`), w.leaderboardRanked)
+	sc.Step(pattern(`^the agent has finished a second run$`), w.finishSecondRun)
+	sc.Step(pattern(`^the agent starts another run with the same seed$`), w.startReplayRun)
+	sc.Step(pattern(`^both runs show the same first case$`), w.sameFirstCase)
+	sc.Step(pattern(`^the agent lists the (\d+) most recent runs$`), w.listRecentRuns)
+	sc.Step(pattern(`^the run is among at most (\d+) listed runs$`), w.runAmongRecent)
+	sc.Step(pattern(`^the agent hides the run$`), w.hideRun)
+	sc.Step(pattern(`^the run has been hidden$`), w.hideRun)
+	sc.Step(pattern(`^the agent makes the run public again$`), w.publishRun)
+	sc.Step(pattern(`^fetching the public log of the run is refused with status 404$`), w.hiddenLogNotFound)
+	sc.Step(pattern(`^a run hedged through to the end$`), w.hedgedRun)
+	sc.Step(pattern(`^the agent reviews the run with (\d+) characters$`), w.review)
+	sc.Step(pattern(`^the public log shows the review$`), w.logShowsReview)
+	sc.Step(pattern(`^a second review is refused$`), w.secondReviewRefused)
+	sc.Step(pattern(`^the agent comments "([^"]*)"$`), w.comment)
+	sc.Step(pattern(`^the agent comments with (\d+) characters$`), w.commentOfLength)
+	sc.Step(pattern(`^the agent comments with (\d+) single-byte characters$`), w.commentOfASCII)
+	sc.Step(pattern(`^the comment is (accepted|refused)$`), w.commentOutcome)
+	sc.Step(pattern(`^the agent has written 100 comments$`), w.writeMaxComments)
 }
 
-func leaderEntries(body []byte) []leaderEntry {
-	var l struct {
-		Entries []leaderEntry `json:"entries"`
+// logHoldsArgs checks, whatever the log's shape, that the public log of the
+// run mentions the ID every accepted read, interview and answer of the
+// scenario named: it is the full log (PP-RUN-LOG-FULL: Full run log).
+func (w *world) logHoldsArgs(ctx context.Context) error {
+	if len(w.args) == 0 {
+		return verdict.Errorf("the scenario's accepted actions carried no argument")
 	}
-	json.Unmarshal(body, &l)
-	return l.Entries
+	if err := w.fetchRawLog(ctx); err != nil {
+		return err
+	}
+	var v map[string]any
+	if json.Unmarshal(w.Body(), &v) != nil {
+		return verdict.Failf("PP-RUN-LOG-FULL", "a JSON log", clip(w.Body()), "")
+	}
+	delete(v, "state") // the run's state lists every ID of its case whatever was done
+	all := strings.Join(stringsIn(v), "\n")
+	for _, a := range w.args {
+		if !strings.Contains(all, a) {
+			return verdict.Failf("PP-RUN-LOG-FULL", "the argument "+a, clip(w.Body()), "an accepted action's argument is missing from the public log")
+		}
+	}
+	return nil
 }
 
-// wireBody turns a 4xx answer to one of the kit's own request bodies
-// (extend, visibility, review: the seed gives no body) into a warning under
-// PP-WIRE-BODIES: the target may simply expect another body.
-func (w *world) wireBody(what string) error {
-	if w.Status() >= 200 && w.Status() < 300 {
-		return nil
+// logRecordsEveryAction fetches the public log and judges it with
+// judgeRunLog (PP-RUN-LOG-FULL).
+func (w *world) logRecordsEveryAction(ctx context.Context) error {
+	if len(w.taken) == 0 {
+		return verdict.Errorf("the scenario took no action to look for in the log")
 	}
-	if w.Status() >= 400 && w.Status() < 500 && w.Status() != http.StatusUnauthorized && w.Status() != http.StatusNotFound {
-		return verdict.Failf("PP-WIRE-BODIES", "2xx for the kit's "+what+" body", w.Status(), "%s", clip(w.Body()))
+	if err := w.fetchRawLog(ctx); err != nil {
+		return err
 	}
-	return verdict.Failf("PP-WIRE-BODIES", "2xx", w.Status(), "%s: %s", what, clip(w.Body()))
+	missing, unchecked := judgeRunLog(w.Body(), w.taken)
+	switch {
+	case missing != "":
+		return verdict.Failf("PP-RUN-LOG-FULL", "every action but status in the public log", clip(w.Body()), "%s", missing)
+	case statusLogged(w.Body(), w.taken):
+		// action_list: status (ターン非消費・ログ非記録 / not logged).
+		return verdict.Failf("PP-STATUS", "no status entry in the public log", clip(w.Body()), "the log's entries name the status action")
+	case unchecked != "":
+		return verdict.Skipf("unchecked: %s", unchecked)
+	}
+	return nil
+}
+
+// review posts a review of n characters on the run.
+func (w *world) review(ctx context.Context, n int) error {
+	_, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/review", w.me.Key, map[string]string{"text": repeatRunes(n)}, nil)
+	return err
+}
+
+// hedgedRun starts a run with the default budget and hedges it through to
+// its end.
+func (w *world) hedgedRun(ctx context.Context) error {
+	if err := w.startRun(ctx, defaultBudget, nil); err != nil {
+		return err
+	}
+	return w.hedgeThrough(ctx)
+}
+
+// logShowsReview checks that the kit's review body was taken
+// (PP-WIRE-BODIES) and the public log shows the 2000-character review
+// (PP-RUN-LOG).
+func (w *world) logShowsReview(ctx context.Context) error {
+	if err := w.wireBody("review"); err != nil {
+		return err
+	}
+	if _, err := w.getLog(ctx); err != nil {
+		return err
+	}
+	if !strings.Contains(string(w.Body()), repeatRunes(2000)) {
+		return w.shapeGate("PP-RUN-LOG", "the 2000-character review in the run log", clip(w.Body()), "the kit shows the review in the public log")
+	}
+	return nil
+}
+
+// secondReviewRefused sends a second review of the run and checks that it
+// is refused with a 4xx other than 401 and 404 (PP-REVIEW).
+func (w *world) secondReviewRefused(ctx context.Context) error {
+	if err := w.review(ctx, 10); err != nil {
+		return err
+	}
+	if w.Status() < 400 || w.Status() >= 500 || w.Status() == http.StatusUnauthorized || w.Status() == http.StatusNotFound {
+		return verdict.Failf("PP-REVIEW", "a refusal (400 or 409)", w.Status(), "a second review of one run: %s", clip(w.Body()))
+	}
+	return nil
+}
+
+// comment marks the run and comments the given text.
+func (w *world) comment(ctx context.Context, text string) error {
+	w.mark()
+	return w.act(ctx, engine.ActComment, text)
+}
+
+// commentOfLength marks the run and comments a text of n characters.
+// commentOfASCII comments n single-byte characters: as many bytes as
+// characters, so either unit of <text max 500> reads it the same way
+// (PP-COMMENT-LENGTH).
+func (w *world) commentOfASCII(ctx context.Context, n int) error {
+	w.mark()
+	return w.act(ctx, engine.ActComment, strings.Repeat("a", n))
+}
+
+// commentOfLength comments n Japanese characters (3 bytes each in UTF-8).
+func (w *world) commentOfLength(ctx context.Context, n int) error {
+	w.mark()
+	return w.act(ctx, engine.ActComment, repeatRunes(n))
+}
+
+// commentOutcome checks that the last comment was accepted or refused as
+// the outline says (PP-COMMENT-LENGTH).
+func (w *world) commentOutcome(outcome string) error {
+	if outcome == "refused" && w.last == nil && w.Status() == http.StatusBadRequest {
+		return nil // the seed gives ok:false no status: a 400 refusal is as faithful
+	}
+	if w.last == nil || w.last.OK != (outcome == "accepted") {
+		return verdict.Failf("PP-COMMENT-LENGTH", outcome, w.last, "")
+	}
+	return nil
+}
+
+// writeMaxComments writes the run's maximum number of comments on the
+// embedded reference, then marks the run.
+func (w *world) writeMaxComments(ctx context.Context) error {
+	if _, err := w.control(); err != nil {
+		return err
+	}
+	for i := 0; i < engine.MaxComments; i++ {
+		if err := w.act(ctx, engine.ActComment, "メモ"+strconv.Itoa(i)); err != nil {
+			return err
+		}
+	}
+	w.mark()
+	return nil
 }

@@ -46,8 +46,6 @@ type world struct {
 	second           *created
 	reg              map[string]any
 	fire             firingPair // the two runs of the "trust between 1 and 10" scenario
-	// tags are the scenario's tags, without @.
-	tags []string
 	// against counts the answers hedged against an official record.
 	against int
 	// args are the IDs the scenario's accepted reads, interviews and
@@ -422,4 +420,26 @@ func copyCounts(m map[string]int) map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// defaultBudget is the budget of a fresh run: enough to play all four cases.
+const defaultBudget = 150
+
+// rule names the rule a generic step (a status, a refusal, an unchanged
+// run) checks: the scenario's first catalogued rule tag.
+func (w *world) rule() string { return w.RuleTag(catalogue()) }
+
+// wantCreated accepts 200 or 201 for a creation: the seed names neither.
+func (w *world) wantCreated() error {
+	if !created2xx(w.Status()) {
+		return verdict.Failf(w.rule(), "200 or 201", w.Status(), "body %s", clip(w.Body()))
+	}
+	return nil
+}
+
+func clip(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
 }

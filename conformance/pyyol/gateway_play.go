@@ -182,16 +182,6 @@ func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
 	}
 }
 
-// closed reports whether the socket has ended.
-func (g *gwRun) closed() bool {
-	select {
-	case <-g.ws.Done():
-		return true
-	default:
-		return false
-	}
-}
-
 // behaviour says how the agent answers round 0; every other turn is
 // answered with the lowest card but one when it can (so a fallback is
 // visible as the lowest card), or the prize card when bidPrize.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/cucumber/godog"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -22,34 +21,6 @@ const supersedeWait = 10 * time.Second
 type superseding struct {
 	g     *gwRun
 	first *driver.WS
-}
-
-// supersedeSteps binds the steps of PYYOL-REF-SUPERSEDED.
-func supersedeSteps(sc *godog.ScenarioContext, g *gwRun) {
-	s := &superseding{g: g}
-	sc.Step(pattern(`^the agent registers again on a second socket$`), s.again)
-	sc.Step(pattern(`^the first socket was closed as superseded$`), s.closed)
-	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
-		if s.first != nil {
-			s.first.Close()
-		}
-		return ctx, err
-	})
-}
-
-// again opens a second socket for the same agent and registers on it.
-func (s *superseding) again(ctx context.Context) error {
-	s.first = s.g.ws
-	f, err := s.g.register(ctx, s.g.token)
-	if err != nil {
-		return err
-	}
-	if f.T != "registered" {
-		// The docs say nothing of a second socket: refusing it is the
-		// gateway's choice, and only the kit's reference choice differs.
-		return verdict.Failf("PYYOL-REF-SUPERSEDED", "registered on the second socket", string(f.raw), "a second registration of one agent")
-	}
-	return nil
 }
 
 // closed reads the first socket until it ends and checks how: close code

@@ -1,12 +1,8 @@
 package pyyol
 
 import (
-	"context"
-	"errors"
 	"slices"
 	"strconv"
-
-	"github.com/agentgames/conformance/conformance/verdict"
 
 	"github.com/agentgames/conformance/reference/pyyol/mafia"
 )
@@ -76,27 +72,6 @@ func votesToday(public []mafiaEvent) map[int]int {
 // maxTieMatches bounds the matches the runner plays looking for a tie:
 // against the reference a tie comes in about two matches of five.
 const maxTieMatches = 12
-
-// playForTie plays Mafia matches as role, voting for ties (tieVote),
-// until one match had a real tie for the most votes; with none in
-// maxTieMatches the tie rule is left undecided (a skip).
-func (r *mafiaRun) playForTie(ctx context.Context, role string) error {
-	for range maxTieMatches {
-		mm, err := r.g.playMafia(ctx, role, "tie")
-		if r.g.ws != nil {
-			r.g.ws.Close()
-		}
-		var skip *verdict.Skipped
-		if errors.As(err, &skip) {
-			continue // the seat died before it voted
-		}
-		r.mm = mm
-		if err != nil || hadTie(mm) {
-			return err
-		}
-	}
-	return verdict.Skipf("no vote tie arose in %d matches: the tie rule is undecided", maxTieMatches)
-}
 
 // hadTie reports whether some voting phase of the match ended with two or
 // more seats tied for the most votes.

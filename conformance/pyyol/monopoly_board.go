@@ -140,15 +140,3 @@ func (b *monoBoard) view(i int, t *monoTurn) error {
 	}
 	return nil
 }
-
-// checkBoardEvents: every move, jailing, release, purchase, card and rent
-// a view shows was announced by its event.
-func (m *monoRun) checkBoardEvents() error {
-	board, err := monopoly.StandardBoard()
-	if err != nil {
-		return err
-	}
-	b := &monoBoard{board: board, pos: map[int]int{}, jailed: map[int]bool{}, owner: map[int]int{},
-		mortgaged: map[int]bool{}, card: map[int]bool{}, rent: map[int]int{}}
-	return m.replay(b.event, b.view)
-}

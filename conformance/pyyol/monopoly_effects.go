@@ -22,44 +22,6 @@ var monoEffect = map[string][2]string{
 	"build": {"house_built", "PYYOL-MONO-EV-HOUSE-BUILT"}, "sell_house": {"house_sold", "PYYOL-MONO-EV-HOUSE-SOLD"},
 }
 
-// checkEffects: every action the agent chose from legal_actions took effect.
-func (m *monoRun) checkEffects() error {
-	m.noteUnreached()
-	for i, t := range m.turns {
-		a, _ := t.move["action"].(string)
-		effect, ok := monoEffect[a]
-		if t.probe {
-			if err := m.probeRefused(i, t); err != nil {
-				return err
-			}
-			continue
-		}
-		if !ok || i == len(m.turns)-1 && m.end == nil || !slices.Contains(t.view.LegalActions, a) {
-			continue
-		}
-		if a == "decline" && slices.ContainsFunc(t.after, func(e frame) bool {
-			s, _ := fieldInt(payload(e), "seat")
-			return e.Type == "property_purchased" && s == m.seat
-		}) {
-			return verdict.Failf("PYYOL-MONO-ACT-DECLINE", "the property left unbought (or auctioned)", "bought by the seat that declined", "turn view %d", i)
-		}
-		if err := m.actionBroken(i, t); err != nil {
-			return err
-		}
-		if on, known := m.ruleBool("auctions"); a == "decline" && (!known || !on) {
-			continue // auctions off, or not announced: a decline opens none
-		}
-		at := slices.IndexFunc(t.after, func(e frame) bool { return e.Type == effect[0] })
-		if at < 0 {
-			return verdict.Failf(effect[1], effect[0], "no such event before the next turn", "the listed action %s chosen at turn view %d", a, i)
-		}
-		if err := m.effectAgrees(i, t, t.after[at]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // effectAgrees checks an action's event against the move: roll moves the
 // token (or jails it), buy pays the list price of the square the seat
 // stands on, mortgage pays cash for the square named, a proposed trade is
@@ -130,43 +92,6 @@ func (m *monoRun) effectAgrees(i int, t *monoTurn, e frame) error {
 	return nil
 }
 
-// checkAuctions: an auction shown in a view was announced by
-// auction_started; every auction closes with auction_won (after at least
-// one bid_placed) or auction_unsold before the turn ends
-// (PYYOL-MONO-EV-AUCTION-STARTED, PYYOL-MONO-EV-AUCTION-WON,
-// PYYOL-MONO-EV-AUCTION-UNSOLD, PYYOL-MONO-EV-BID-PLACED).
-func (m *monoRun) checkAuctions() error {
-	open, bids := false, 0
-	return m.replay(func(e frame) error {
-		switch e.Type {
-		case "auction_started":
-			open, bids = true, 0
-		case "bid_placed":
-			bids++
-		case "auction_won":
-			if bids == 0 {
-				return verdict.Failf("PYYOL-MONO-EV-BID-PLACED", "bid_placed before auction_won", "no bid", "event %d", e.Seq)
-			}
-			open = false
-		case "auction_unsold":
-			open = false
-		case "turn_ended", "turn_started", "match_finished":
-			if open && bids > 0 {
-				return verdict.Failf("PYYOL-MONO-EV-AUCTION-WON", "auction_won closing an auction with bids", "none", "before event %d", e.Seq)
-			}
-			if open {
-				return verdict.Failf("PYYOL-MONO-EV-AUCTION-UNSOLD", "auction_unsold closing an auction nobody bid in", "none", "before event %d", e.Seq)
-			}
-		}
-		return nil
-	}, func(i int, t *monoTurn) error {
-		if t.view.Phase == "auction" && !open {
-			return verdict.Failf("PYYOL-MONO-EV-AUCTION-STARTED", "auction_started before an auction", "none", "turn view %d", i)
-		}
-		return nil
-	})
-}
-
 // unmortgageCost: lifting a mortgage costs the cash the mortgage paid plus
 // 10% (rounded either way) (PYYOL-MONO-ACT-UNMORTGAGE).
 func (m *monoRun) unmortgageCost(i int, t *monoTurn, p map[string]any) error {
@@ -187,63 +112,6 @@ func (m *monoRun) unmortgageCost(i int, t *monoTurn, p map[string]any) error {
 	}
 	if lo, hi := paid*11/10, (paid*11+9)/10; cost < lo || cost > hi {
 		return verdict.Failf("PYYOL-MONO-ACT-UNMORTGAGE", fmt.Sprintf("%d (the mortgage's %d + 10%%)", hi, paid), cost, "lifting the mortgage on square %d at turn view %d", sq, i)
-	}
-	return nil
-}
-
-// checkEndTurns: end_turn ends the turn (turn_ended) unless the seat
-// rolled doubles and is not in jail, when it rolls again
-// (PYYOL-MONO-ACT-END-TURN).
-func (m *monoRun) checkEndTurns() error {
-	doubles := false
-	for i, t := range m.turns {
-		for _, e := range m.events[:min(t.seen, len(m.events))] {
-			if e.Type == "turn_started" {
-				doubles = false
-			}
-			if s, _ := fieldInt(payload(e), "seat"); e.Type == "dice_rolled" && s == m.seat {
-				d, _ := payload(e)["dice"].([]any)
-				doubles = len(d) == 2 && d[0] == d[1]
-			}
-		}
-		if a, _ := t.move["action"].(string); a != "end_turn" || i == len(m.turns)-1 || !slices.Contains(t.view.LegalActions, a) {
-			continue
-		}
-		ended := slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == "turn_ended" })
-		jailed := t.view.State != nil && m.seat < len(t.view.State.Players) && t.view.State.Players[m.seat].InJail
-		if !ended && !(doubles && !jailed) {
-			return verdict.Failf("PYYOL-MONO-ACT-END-TURN", "turn_ended", "none", "end_turn at turn view %d without doubles", i)
-		}
-	}
-	return nil
-}
-
-// checkTrades: every trade the kit offered was answered, executed or
-// rejected, before its next decision; a missing answer is blamed on
-// trade_executed when the kit's cash moved as the trade says, else on
-// trade_rejected (PYYOL-MONO-ACT-PROPOSE-TRADE, PYYOL-MONO-EV-TRADE-EXECUTED,
-// PYYOL-MONO-EV-TRADE-REJECTED).
-func (m *monoRun) checkTrades() error {
-	for i, t := range m.turns {
-		if a, _ := t.move["action"].(string); a != "propose_trade" || i == len(m.turns)-1 || !slices.Contains(t.view.LegalActions, a) {
-			continue
-		}
-		if slices.ContainsFunc(t.after, func(e frame) bool {
-			return e.Type == "trade_executed" || e.Type == "trade_rejected" || e.Type == "bankrupt"
-		}) || slices.ContainsFunc(t.after[min(1, len(t.after)):], func(e frame) bool { return e.Type == "trade_proposed" }) {
-			continue
-		}
-		rule := "PYYOL-MONO-EV-TRADE-REJECTED"
-		before, after := t.view.State, m.turns[i+1].view.State
-		offer, _ := t.move["trade"].(map[string]any)
-		give, _ := offer["give_cash"].(int)
-		want, _ := offer["want_cash"].(int)
-		if before != nil && after != nil && m.seat < len(before.Players) && m.seat < len(after.Players) &&
-			before.Players[m.seat].Cash != nil && after.Players[m.seat].Cash != nil &&
-			*after.Players[m.seat].Cash == *before.Players[m.seat].Cash-give+want && give != want {
-			rule = "PYYOL-MONO-EV-TRADE-EXECUTED"
-		}
-		return verdict.Failf(rule, "trade_executed or trade_rejected", "no answer", "the trade offered at turn view %d", i)
 	}
 	return nil
 }

@@ -182,47 +182,6 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 	}
 }
 
-// play answers every turn with policy until game_end.
-func (m *monoRun) play(ctx context.Context) error {
-	g := m.g
-	started := false
-	for m.end == nil {
-		f, err := m.next(ctx, started)
-		if err != nil {
-			return err
-		}
-		switch f.T {
-		case "initialize":
-			started = true
-			m.init = &f
-			if f.Seat != nil {
-				m.seat = *f.Seat
-			}
-			if f.ID != "" {
-				g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
-			}
-		case "turn":
-			started = true
-			if err := m.answer(ctx, f); err != nil {
-				return err
-			}
-		case "event":
-			if err := m.pastCap(f); err != nil {
-				return err
-			}
-			m.events = append(m.events, f)
-			if n := len(m.turns); n > 0 {
-				m.turns[n-1].after = append(m.turns[n-1].after, f)
-			}
-		case "game_end":
-			m.end = &f
-		case "ping":
-			g.ws.Send(ctx, map[string]any{"t": "pong"})
-		}
-	}
-	return nil
-}
-
 // pastCap fails a turn that starts beyond the announced turn cap at
 // once, so a game that never ends is caught without playing it out
 // (PYYOL-MONO-WIN-TURN-CAP).

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 )
@@ -144,30 +142,6 @@ func (r *MonopolyReferee) monopolyEvents(ctx context.Context, g *monopoly.Game, 
 		}
 	}
 	return g.LastSeq(), nil
-}
-
-// pushMonopolySteps binds the Monopoly steps of the push side: the kit
-// plays the platform for a whole Monopoly match against the agent
-// endpoint (p).
-func pushMonopolySteps(sc *godog.ScenarioContext, p *pushRun) {
-	var ref *MonopolyReferee
-	sc.Step(pattern(`^the platform plays a refereed Monopoly match with the agent at seat (\d+) of (\d+)$`),
-		func(ctx context.Context, seat, players int) error {
-			if err := p.requireGame(ctx, "monopoly"); err != nil {
-				return err
-			}
-			ref = &MonopolyReferee{Referee: Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding},
-				Seat: seat, Players: players}
-			_, err := ref.Play(ctx)
-			p.sent = append(p.sent, ref.Sent...)
-			return err
-		})
-	sc.Step(pattern(`^every Monopoly move was legal and the match reached its end$`), func() error {
-		if ref == nil || len(ref.Turns) == 0 {
-			return verdict.Errorf("the Monopoly match did not run")
-		}
-		return nil
-	})
 }
 
 // requireGame skips unless the agent's handshake lists game: an agent

@@ -3,12 +3,14 @@ package suite
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/cucumber/godog"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/spec"
 )
 
 // Scenario is the per-scenario base that every protocol's world embeds, so
@@ -28,6 +30,9 @@ type Scenario[S any] struct {
 	// Before is the target's state as the scenario last read it before the
 	// When step.
 	Before S
+	// Tags are the scenario's tags without "@", collected when the
+	// scenario starts (Bind); empty for an unbound Scenario.
+	Tags []string
 
 	env      *Env
 	mu       sync.Mutex
@@ -40,14 +45,33 @@ type Scenario[S any] struct {
 type NoState struct{}
 
 // Bind ties s to one scenario: env is the scenario's Env (its transcript is
-// what MarkWhen measures), and the registered cleanups run when the
-// scenario ends, after Failed learned how it ended.
+// what MarkWhen measures), the scenario's tags are collected into Tags
+// before any hook registered after Bind runs, and the registered cleanups
+// run when the scenario ends, after Failed learned how it ended.
 func (s *Scenario[S]) Bind(sc *godog.ScenarioContext, env *Env) {
 	s.env = env
+	sc.Before(func(ctx context.Context, sn *godog.Scenario) (context.Context, error) {
+		for _, t := range sn.Tags {
+			s.Tags = append(s.Tags, strings.TrimPrefix(t.Name, "@"))
+		}
+		return ctx, nil
+	})
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
 		s.end(err != nil)
 		return ctx, err
 	})
+}
+
+// RuleTag names the rule a generic step (a status, a refusal, a field
+// shared by several rules) checks: the scenario's first tag that names a
+// rule of cat, or "untagged scenario".
+func (s *Scenario[S]) RuleTag(cat *spec.Catalogue) string {
+	for _, t := range s.Tags {
+		if _, ok := cat.Rule(t); ok {
+			return t
+		}
+	}
+	return "untagged scenario"
 }
 
 // end records whether the scenario failed and runs the cleanups once, last

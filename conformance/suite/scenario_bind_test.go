@@ -2,6 +2,7 @@ package suite_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -51,5 +52,47 @@ func TestBoundScenarioCleansUpEveryScenario(t *testing.T) {
 	}
 	if cleaned != scenarios || cleanedFailed != notPassed {
 		t.Errorf("cleanups ran %d times (%d for scenarios that did not pass); want %d (%d)", cleaned, cleanedFailed, scenarios, notPassed)
+	}
+}
+
+// TestBoundScenarioCollectsTagsAndNamesItsRule: the base bound to a
+// scenario holds its tags, without "@", before the world's own Before hooks
+// run, and RuleTag names the first of them the catalogue holds; an unbound
+// base has no tags and names no rule.
+func TestBoundScenarioCollectsTagsAndNamesItsRule(t *testing.T) {
+	p := toyProtocol(healthy)
+	steps := p.Steps
+	var mu sync.Mutex
+	var seen [][]string
+	var rules []string
+	p.Steps = func(sc *godog.ScenarioContext, env *suite.Env) {
+		base := &suite.Scenario[suite.NoState]{}
+		base.Bind(sc, env)
+		sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			seen = append(seen, append([]string(nil), base.Tags...))
+			rules = append(rules, base.RuleTag(env.Catalogue))
+			return ctx, nil
+		})
+		steps(sc, env)
+	}
+	if _, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Seed: 1, Checks: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) == 0 {
+		t.Fatal("no scenario ran")
+	}
+	for i, tags := range seen {
+		if len(tags) == 0 || strings.HasPrefix(tags[0], "@") {
+			t.Errorf("scenario %d: tags %v, want its tags without @", i, tags)
+		}
+		if _, ok := p.Catalogue.Rule(rules[i]); !ok {
+			t.Errorf("scenario %d (tags %v): RuleTag %q is no catalogued rule", i, tags, rules[i])
+		}
+	}
+	var unbound suite.Scenario[suite.NoState]
+	if got := unbound.RuleTag(p.Catalogue); len(unbound.Tags) != 0 || got != "untagged scenario" {
+		t.Errorf("unbound base: tags %v, RuleTag %q; want none and \"untagged scenario\"", unbound.Tags, got)
 	}
 }

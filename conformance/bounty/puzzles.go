@@ -1,0 +1,75 @@
+package bounty
+
+import (
+	"context"
+	"crypto/sha256"
+	"net/http"
+	"strconv"
+
+	"github.com/agentgames/conformance/reference/bounty"
+	"github.com/agentgames/conformance/reference/pow"
+)
+
+func (w *world) registerWith(ctx context.Context, nonce string) error {
+	resp, err := w.call(ctx, http.MethodPost, "/register", map[string]string{"reg_token": w.reg.Token, "nonce": nonce})
+	if err != nil {
+		return err
+	}
+	w.regOut = raw(resp)
+	if s, ok := w.regOut["agent_secret"].(string); ok {
+		w.secrets = append(w.secrets, s)
+	}
+	return nil
+}
+
+// shortNonce finds a nonce whose digest has exactly bits-1 leading zero
+// bits: a proof that would pass if difficulty were counted loosely.
+func shortNonce(token string, bits int) string {
+	for n := 0; ; n++ {
+		nonce := "short" + strconv.Itoa(n)
+		sum := sha256.Sum256([]byte(token + nonce))
+		if pow.LeadingZeroBits(sum[:]) == bits-1 {
+			return nonce
+		}
+	}
+}
+
+func (w *world) soloSolve(ctx context.Context, s int, solver func(bounty.Puzzle) bounty.Solution) error {
+	p, err := w.man.puzzleOf(s)
+	if err != nil {
+		return err
+	}
+	sol := bounty.Solve(p)
+	if solver != nil {
+		sol = solver(p)
+	}
+	resp, err := w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(w.team[0], s, sol))
+	if err == nil && resp.Status == http.StatusOK {
+		w.held[w.team[0].ID] = append(w.held[w.team[0].ID], s)
+		if h, ok := raw(resp)["share_hex"].(string); ok {
+			w.shareHex[s] = h
+		}
+	}
+	return err
+}
+
+func subsets(n, k int) [][]int {
+	if k == 0 {
+		return [][]int{{}}
+	}
+	var out [][]int
+	for i := k - 1; i < n; i++ {
+		for _, s := range subsets(i, k-1) {
+			out = append(out, append(append([]int(nil), s...), i))
+		}
+	}
+	return out
+}
+
+func pick(shares [][]byte, idx []int) [][]byte {
+	out := make([][]byte, len(idx))
+	for i, j := range idx {
+		out[i] = shares[j]
+	}
+	return out
+}

@@ -1,0 +1,201 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// authored is the run's one logical level: who wrote it, the key and body
+// it went under, and the publication it got.
+type authored struct {
+	author   *agent
+	key      string
+	body     pkg
+	levelID  string
+	position int
+	accepted int // levels this author got appended in the run
+}
+
+// publication reads a 2xx answer of POST /api/levels.
+type publication struct {
+	Publication struct {
+		LevelID  string `json:"levelId"`
+		Position int    `json:"position"`
+		Author   string `json:"author"`
+	} `json:"publication"`
+}
+
+// kitDSL reports whether the target serves the kit's dsl.md; authoring
+// checks skip otherwise, saying why (FORGE-REF-DSL).
+func (w *world) kitDSL(ctx context.Context) error {
+	v, err := w.env.Shared.Once("forge-kit-dsl", func() (any, error) {
+		resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/spec/dsl.md"})
+		if err != nil {
+			return nil, err
+		}
+		return resp.Status == http.StatusOK && strings.Contains(string(resp.Body), kitDSLMarker), nil
+	})
+	if err != nil {
+		return err
+	}
+	if !v.(bool) {
+		return verdict.Skipf("the target's /spec/dsl.md is not the kit's DSL, so the kit's packages mean nothing there")
+	}
+	return nil
+}
+
+// publish sends a package under key as a, waiting out a 429's
+// Retry-After a few times: a rate-limited package was not judged, so
+// sending it again under the same key is safe (FORGE-RATE-LIMIT); a target
+// still rate-limiting is a harness error, never a verdict on the package.
+func (w *world) publish(ctx context.Context, a *agent, key string, body pkg) (*driver.Response, error) {
+	for attempt := 0; ; attempt++ {
+		resp, err := w.do(ctx, a, driver.Request{Method: http.MethodPost, Path: "/api/levels", JSON: body,
+			Header: map[string]string{"Idempotency-Key": key}, Allow: []int{429}})
+		if err != nil || resp.Status != http.StatusTooManyRequests {
+			return resp, err
+		}
+		if attempt >= 5 {
+			return nil, verdict.Errorf("POST /api/levels still answers 429 after %d waits for Retry-After", attempt)
+		}
+		wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		select {
+		case <-ctx.Done():
+			return nil, verdict.Errorf("waiting for Retry-After: %v", ctx.Err())
+		case <-time.After(time.Duration(max(wait, 1)) * time.Second):
+		}
+	}
+}
+
+func (w *world) submitWrong(ctx context.Context, kind string) error {
+	if err := w.kitDSL(ctx); err != nil {
+		return err
+	}
+	before, err := w.chainLength(ctx)
+	if err != nil {
+		return err
+	}
+	w.Before = before
+	body, rule, _ := wrongReading(kind, rngFor(w.env.Seed))
+	w.rule = rule
+	resp, err := w.publish(ctx, w.me, "kit-"+randomHex(8), body)
+	w.Last = resp
+	return err
+}
+
+func (w *world) chainUnchanged(ctx context.Context, rule string) error {
+	after, err := w.chainLength(ctx)
+	if err != nil {
+		return err
+	}
+	if after != w.Before {
+		return verdict.Failf(rule, w.Before, after, "the chain length changed")
+	}
+	return nil
+}
+
+// authorOnce appends one level as a fresh agent, which has solved nothing
+// (FORGE-AUTHOR-ELIGIBILITY), retrying a request whose fate is unknown
+// with the same key (FORGE-IDEMPOTENT-REPLAY).
+func (w *world) authorOnce(ctx context.Context) (*authored, error) {
+	a, err := w.register(ctx, "author")
+	if err != nil {
+		return nil, err
+	}
+	before, err := w.chainLength(ctx)
+	if err != nil {
+		return nil, err
+	}
+	au := &authored{author: a, key: "kit-level-" + randomHex(12), body: acceptable(rngFor(w.env.Seed))}
+	resp, err := w.publishNamingPosition(ctx, au, before)
+	if err == nil && resp == nil {
+		resp, err = w.publish(ctx, a, au.key, au.body)
+		var he *verdict.HarnessError
+		if err != nil && errorAs(err, &he) {
+			resp, err = w.publish(ctx, a, au.key, au.body)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status == http.StatusForbidden {
+		return nil, verdict.Failf("FORGE-AUTHOR-ELIGIBILITY", "any active authenticated agent may author", resp.Status,
+			"a new agent with no solves: %s", w.env.HTTP.Secrets().Clip(resp.Body))
+	}
+	if resp.Status/100 != 2 {
+		return nil, verdict.Failf("FORGE-APPEND", "an acceptable package appended", resp.Status, "%s", w.env.HTTP.Secrets().Clip(resp.Body))
+	}
+	var pub publication
+	if err := resp.Decode("FORGE-APPEND", &pub); err != nil {
+		return nil, err
+	}
+	au.levelID, au.position, au.accepted = pub.Publication.LevelID, pub.Publication.Position, 1
+	if named, ok := au.body["position"].(int); ok && au.position == named && named != before+1 {
+		w.note("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
+		return nil, verdict.Failf("FORGE-SERVER-POSITION", "the named position refused or ignored", au.position,
+			"a package naming position %d was published there", named)
+	}
+	if au.position != before+1 {
+		return nil, verdict.Failf("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
+	}
+	if pub.Publication.Author != "" && pub.Publication.Author != a.Name && pub.Publication.Author != a.ID {
+		return nil, verdict.Failf("FORGE-AUTHOR-BOUND", a.Name, pub.Publication.Author, "the publication's author")
+	}
+	after, err := w.chainLength(ctx)
+	if err == nil && after != before+1 {
+		err = verdict.Failf("FORGE-APPEND", before+1, after, "the chain length after one accepted package")
+	}
+	return au, err
+}
+
+// positionAhead is how far past the tail the runner's first attempt asks
+// its level to go: a target honouring it is told apart from one appending
+// at the tail, and the level would sit past every agent's progress.
+const positionAhead = 100
+
+// publishNamingPosition first sends the logical level naming a position of
+// its own (FORGE-SERVER-POSITION: the package is refused or the position
+// ignored), under a key of its own. A refusal appends nothing and answers
+// nil, so the level then goes out as usual; an acceptance is the run's one
+// logical level, and au takes the key and body it went under.
+func (w *world) publishNamingPosition(ctx context.Context, au *authored, before int) (*driver.Response, error) {
+	named := clone(au.body)
+	named["position"] = before + positionAhead
+	key := "kit-level-" + randomHex(12)
+	resp, err := w.publish(ctx, au.author, key, named)
+	if err != nil || resp.Status/100 != 2 {
+		return nil, err
+	}
+	au.key, au.body = key, named
+	return resp, nil
+}
+
+func errorAs(err error, target **verdict.HarnessError) bool {
+	he, ok := err.(*verdict.HarnessError)
+	if ok {
+		*target = he
+	}
+	return ok
+}
+
+// clone deep-copies a package through JSON.
+func clone(p pkg) pkg {
+	raw, _ := json.Marshal(p)
+	var out pkg
+	_ = json.Unmarshal(raw, &out)
+	return out
+}
+
+// samePublication reports whether resp returned the original publication.
+func (w *world) samePublication(resp *driver.Response) bool {
+	var pub publication
+	return resp.Status/100 == 2 && json.Unmarshal(resp.Body, &pub) == nil &&
+		pub.Publication.LevelID == w.authored.levelID && pub.Publication.Position == w.authored.position
+}

@@ -1,0 +1,284 @@
+package forge
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// authoringSteps registers the steps of features/forge/authoring.feature.
+func (w *world) authoringSteps(sc *godog.ScenarioContext) {
+	kinds := map[string]string{
+		"without its private part":                                   "schema",
+		"whose oracle takes a modulo by zero":                        "types",
+		"whose oracle fails on legal inputs its examples avoid":      "runs",
+		"whose oracle continues after rle":                           "rle",
+		"whose example lies outside its input domain":                "bounds",
+		"whose oracle overflows, with examples computed by wrapping": "overflow",
+		"whose oracle exceeds the execution budget":                  "budget",
+		"whose examples take the dividend's sign in mod":             "mod",
+		"whose examples take deltas as current minus next":           "delta",
+		"whose examples drop a partial chunk the oracle keeps":       "chunk",
+	}
+	sc.Step(pattern(`^the agent submits a package (.+)$`), func(ctx context.Context, what string) error {
+		kind, ok := kinds[what]
+		if !ok {
+			return verdict.Errorf("no package %q", what)
+		}
+		return w.submitWrong(ctx, kind)
+	})
+	sc.Step(pattern(`^the package is rejected with code (\w+) and the chain is unchanged$`), w.rejectedJudged)
+	sc.Step(pattern(`^the agent submits an acceptable package under malformed Idempotency-Keys$`), w.malformedKeys)
+	sc.Step(pattern(`^every attempt is refused and the chain is unchanged$`), w.allRefused)
+	sc.Step(pattern(`^the runner's authored level$`), w.theAuthoredLevel)
+	sc.Step(pattern(`^the author retries it with the same key, with another difficulty, and with another body$`), w.retries)
+	sc.Step(pattern(`^the retries return the original publication or 409 IDEMPOTENCY_KEY_REUSED and append nothing$`), w.retriesJudged)
+	sc.Step(pattern(`^another agent's equal key is not a replay of the author's$`), w.scopeJudged)
+	sc.Step(pattern(`^the author submits its content under a new id and new content under its id$`), w.duplicates)
+	sc.Step(pattern(`^both are rejected and the chain is unchanged$`), w.duplicatesJudged)
+	sc.Step(pattern(`^the author publishes a repaired copy under a new id$`), w.repair)
+	sc.Step(pattern(`^the repair is appended at the tail and the original keeps its position$`), w.repairJudged)
+	sc.Step(pattern(`^the author plays the chain up to its own level$`), w.authorWalks)
+	sc.Step(pattern(`^the author ranking counts the level once$`), w.authorRankJudged)
+	sc.Step(pattern(`^the author's progress skips its own level as skipped, not cleared$`), w.selfSkipJudged)
+}
+
+// rejectedJudged: a rejected package appends nothing; the code is the
+// kit's choice and only warns.
+func (w *world) rejectedJudged(ctx context.Context, want string) error {
+	if err := w.NeedLast(); err != nil {
+		return err
+	}
+	if w.Last.Status/100 != 4 {
+		return verdict.Failf(w.rule, "the package rejected", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
+	}
+	if got := code(w.Last); got != want {
+		w.note("FORGE-REF-ERROR-CODES", want, got, "the rejection's code")
+	}
+	return w.chainUnchanged(ctx, w.rule)
+}
+
+// malformedKeys sends an acceptable package under keys the contract's
+// format excludes; a deployment that ignored the format would append, so
+// a live target is only asked with --allow-authoring.
+func (w *world) malformedKeys(ctx context.Context) error {
+	if err := w.kitDSL(ctx); err != nil {
+		return err
+	}
+	if w.env.Live() && !allowAuthoring.Load() {
+		return verdict.Skipf("a deployment ignoring the key format would append the level; run with --allow-authoring")
+	}
+	before, err := w.chainLength(ctx)
+	if err != nil {
+		return err
+	}
+	w.Before = before
+	body := acceptable(rngFor(w.env.Seed))
+	for _, key := range []string{"short12", strings.Repeat("k", 129), "kit-é-" + randomHex(4)} {
+		resp, err := w.publish(ctx, w.me, key, body)
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+	}
+	return nil
+}
+
+func (w *world) allRefused(ctx context.Context) error {
+	for _, r := range w.answers {
+		if r.Status/100 != 4 {
+			return verdict.Failf("FORGE-IDEMPOTENCY-KEY-FORMAT", "a malformed key refused", r.Status, "%s", w.env.HTTP.Secrets().Clip(r.Body))
+		}
+	}
+	return w.chainUnchanged(ctx, "FORGE-IDEMPOTENCY-KEY-FORMAT")
+}
+
+// theAuthoredLevel publishes the run's one logical level once, shared by
+// every scenario that needs it (authoring.maxLogicalLevelsPerRun is 1).
+func (w *world) theAuthoredLevel(ctx context.Context) error {
+	if err := w.kitDSL(ctx); err != nil {
+		return err
+	}
+	if w.env.Live() && !allowAuthoring.Load() {
+		return verdict.Skipf("appending a level to a live chain is permanent; run with --allow-authoring to allow one")
+	}
+	v, err := w.env.Shared.Once("forge-authored", func() (any, error) { return w.authorOnce(ctx) })
+	if err != nil {
+		return err
+	}
+	w.authored = v.(*authored)
+	w.me = w.authored.author
+	w.keys = append(w.keys, w.me.Key)
+	return nil
+}
+
+func (w *world) retries(ctx context.Context) error {
+	before, err := w.chainLength(ctx)
+	if err != nil {
+		return err
+	}
+	w.Before = before
+	other := clone(w.authored.body)
+	other["difficulty"] = 7
+	changed := clone(w.authored.body)
+	changed["public"].(map[string]any)["title"] = "Another body " + randomHex(4)
+	for _, body := range []pkg{w.authored.body, other, changed} {
+		resp, err := w.publish(ctx, w.me, w.authored.key, body)
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+	}
+	return nil
+}
+
+func (w *world) retriesJudged(ctx context.Context) error {
+	if !w.samePublication(w.answers[0]) {
+		return verdict.Failf("FORGE-IDEMPOTENT-REPLAY", "the original publication", w.answers[0].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[0].Body))
+	}
+	if !w.samePublication(w.answers[1]) {
+		return verdict.Failf("FORGE-LEGACY-DIFFICULTY-REMOVED", "the original publication: difficulty is removed before comparison",
+			w.answers[1].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[1].Body))
+	}
+	if r := w.answers[2]; r.Status != http.StatusConflict || code(r) != "IDEMPOTENCY_KEY_REUSED" {
+		return verdict.Failf("FORGE-IDEMPOTENCY-REUSED", "409 IDEMPOTENCY_KEY_REUSED", r.Status, "%s", w.env.HTTP.Secrets().Clip(r.Body))
+	}
+	return w.chainUnchanged(ctx, "FORGE-IDEMPOTENT-REPLAY")
+}
+
+func (w *world) scopeJudged(ctx context.Context) error {
+	peer, err := w.register(ctx, "peer")
+	if err != nil {
+		return err
+	}
+	resp, err := w.publish(ctx, peer, w.authored.key, w.authored.body)
+	if err != nil {
+		return err
+	}
+	if w.samePublication(resp) {
+		return verdict.Failf("FORGE-IDEMPOTENCY-SCOPE", "another agent's key is another key", "the author's publication", "a replay across agents")
+	}
+	return w.chainUnchanged(ctx, "FORGE-IDEMPOTENCY-SCOPE")
+}
+
+func (w *world) duplicates(ctx context.Context) error {
+	before, err := w.chainLength(ctx)
+	if err != nil {
+		return err
+	}
+	w.Before = before
+	copied := clone(w.authored.body)
+	copied["id"] = "kit-" + randomHex(6)
+	reused := acceptable(rngFor(w.env.Seed + 1))
+	reused["id"] = w.authored.levelID
+	for _, body := range []pkg{copied, reused} {
+		resp, err := w.publish(ctx, w.me, "kit-"+randomHex(8), body)
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+	}
+	return nil
+}
+
+func (w *world) duplicatesJudged(ctx context.Context) error {
+	for i, rule := range []string{"FORGE-NO-DUPLICATE-NEW-ID", "FORGE-ID-NOT-OVERWRITTEN"} {
+		if r := w.answers[i]; r.Status/100 != 4 {
+			return verdict.Failf(rule, "the package rejected", r.Status, "%s", w.env.HTTP.Secrets().Clip(r.Body))
+		}
+	}
+	return w.chainUnchanged(ctx, "FORGE-VALID-DUPLICATE")
+}
+
+func (w *world) repair(ctx context.Context) error {
+	if w.env.Live() {
+		return verdict.Skipf("a repair is a second append; never on a live target")
+	}
+	before, err := w.chainLength(ctx)
+	if err != nil {
+		return err
+	}
+	w.Before = before
+	fixed := clone(w.authored.body)
+	fixed["id"] = w.authored.levelID + "-r"
+	fixed["public"].(map[string]any)["rules"] = "Repaired: " + fixed["public"].(map[string]any)["rules"].(string)
+	resp, err := w.publish(ctx, w.me, "kit-repair-"+randomHex(8), fixed)
+	w.Last = resp
+	if err == nil && resp.Status/100 == 2 {
+		w.authored.accepted++
+	}
+	return err
+}
+
+func (w *world) repairJudged(ctx context.Context) error {
+	var pub publication
+	if w.Last.Status/100 != 2 || w.Last.Decode("FORGE-REPAIR-APPENDS", &pub) != nil || pub.Publication.Position != w.Before+1 {
+		return verdict.Failf("FORGE-REPAIR-APPENDS", "the repair at position "+itoa(w.Before+1), w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
+	}
+	return nil
+}
+
+// authorWalks has the author clear every level before its own.
+func (w *world) authorWalks(ctx context.Context) error {
+	p, err := w.progress(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	w.Before = 0
+	for n := 0; p.CurrentLevel != nil && p.progress() < w.authored.position; n++ {
+		if w.env.Live() && n >= liveLevelCap {
+			return verdict.Skipf("the author's level lies beyond the %d levels a live run solves", liveLevelCap)
+		}
+		_, d, err := w.clear(ctx, w.me, 0)
+		if err != nil {
+			return err
+		}
+		w.Before++
+		p = d.Progress
+	}
+	return nil
+}
+
+// authorRankJudged: the author's accepted levels are counted once each,
+// idempotent retries and rejected duplicates not at all (FORGE-AUTHOR-RANK).
+func (w *world) authorRankJudged(ctx context.Context) error {
+	b, err := w.boards(ctx)
+	if err != nil {
+		return err
+	}
+	for _, a := range b.Authors {
+		if a.Name == w.me.Name {
+			if a.AcceptedLevels != w.authored.accepted {
+				return verdict.Failf("FORGE-AUTHOR-RANK", w.authored.accepted, a.AcceptedLevels, "accepted levels of the runner's author")
+			}
+			return nil
+		}
+	}
+	return verdict.Failf("FORGE-AUTHOR-RANK", "the author ranked", "absent", "an author with an accepted level")
+}
+
+// selfSkipJudged: the author passed its own level as a skip: chain
+// progress beyond it, skippedLevels counting it, clearedLevels only what
+// it solved (FORGE-SELF-AUTHORED-SKIP, FORGE-SKIP-ACCOUNTING,
+// FORGE-RANK-NO-SKIP-CREDIT).
+func (w *world) selfSkipJudged(ctx context.Context) error {
+	p, err := w.progress(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	cleared, skipped := deref(p.ClearedLevels), deref(p.SkippedLevels)
+	switch {
+	case p.progress() < w.authored.position || skipped < 1:
+		return verdict.Failf("FORGE-SELF-AUTHORED-SKIP", "progress past position "+itoa(w.authored.position)+" with a skip",
+			[]int{p.progress(), skipped}, "chainProgress and skippedLevels after clearing every level before the author's own")
+	case cleared != w.Before:
+		return verdict.Failf("FORGE-RANK-NO-SKIP-CREDIT", w.Before, cleared, "clearedLevels counts solves only")
+	case p.progress() != cleared+skipped:
+		return verdict.Failf("FORGE-SKIP-ACCOUNTING", cleared+skipped, p.progress(), "chainProgress is cleared plus skipped levels")
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// rankingsSteps registers the steps of features/forge/rankings.feature.
+func (w *world) rankingsSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^both clear their first level, one with more queries than the other$`), w.bothClear)
+	sc.Step(pattern(`^the leaderboard ranks solvers by chain progress with shared ranks$`), w.ranksJudged)
+	sc.Step(pattern(`^the two agents share a rank$`), w.shareRank)
+	sc.Step(pattern(`^the agent clears its first level$`), w.solveOne)
+	sc.Step(pattern(`^every activity entry has a position and no levelId, title, author, rules or examples$`), w.activityJudged)
+}
+
+// bothClear has the first-registered agent spend 4 extra probes: a board
+// that breaks ties by registration favours it, one that breaks them by
+// query efficiency favours the other, so the two failures stay apart. A
+// third agent that plays nothing gives the board a lower progress to rank.
+func (w *world) bothClear(ctx context.Context) error {
+	if _, err := w.register(ctx, "idle"); err != nil {
+		return err
+	}
+	if _, _, err := w.clear(ctx, w.me, 4); err != nil {
+		return err
+	}
+	_, _, err := w.clear(ctx, w.other, 0)
+	return err
+}
+
+// ranksJudged checks, from the most to the least telling: more chain
+// progress never ranks worse (FORGE-RANK-PROGRESS); the agent with fewer
+// queries does not outrank its peer (FORGE-RANK-QUERY-EFFICIENCY); rank is
+// 1 + the number of solvers with strictly more progress, so ties share a
+// rank (FORGE-RANK-TIES).
+func (w *world) ranksJudged(ctx context.Context) error {
+	b, err := w.boards(ctx)
+	if err != nil {
+		return err
+	}
+	for _, s := range b.Solvers {
+		for _, o := range b.Solvers {
+			if s.ChainProgress > o.ChainProgress && s.Rank > o.Rank {
+				return verdict.Failf("FORGE-RANK-PROGRESS", "more chain progress ranks better", []int{s.Rank, o.Rank},
+					"%q (progress %d) ranks below %q (progress %d)", s.Name, s.ChainProgress, o.Name, o.ChainProgress)
+			}
+		}
+	}
+	if err := w.efficiencyRanked(b); err != nil {
+		return err
+	}
+	for _, s := range b.Solvers {
+		ahead := 0
+		for _, o := range b.Solvers {
+			if o.ChainProgress > s.ChainProgress {
+				ahead++
+			}
+		}
+		if s.Rank != ahead+1 {
+			return verdict.Failf("FORGE-RANK-TIES", ahead+1, s.Rank, "solver %q with chain progress %d", s.Name, s.ChainProgress)
+		}
+	}
+	return nil
+}
+
+func (w *world) shareRank(ctx context.Context) error {
+	b, err := w.boards(ctx)
+	if err != nil {
+		return err
+	}
+	ranks := map[string]int{}
+	for _, s := range b.Solvers {
+		ranks[s.Name] = s.Rank
+	}
+	r1, ok1 := ranks[w.me.Name]
+	r2, ok2 := ranks[w.other.Name]
+	switch {
+	case !ok1 || !ok2:
+		return verdict.Failf("FORGE-RANK-PROGRESS", "both solvers ranked", ranks, "agents who cleared a level")
+	case r1 != r2:
+		return verdict.Failf("FORGE-RANK-QUERY-EFFICIENCY", "one shared rank", []int{r1, r2}, "equal progress, unequal queries")
+	}
+	return nil
+}
+
+// activityJudged (FORGE-ACTIVITY-POSITION-ONLY, FORGE-ACTIVITY-FORBIDDEN-FIELDS).
+func (w *world) activityJudged(ctx context.Context) error {
+	b, err := w.boards(ctx)
+	if err != nil {
+		return err
+	}
+	forbidden := []string{"levelId", "title", "author", "rules", "examples"}
+	for name, arr := range map[string][]map[string]any{"levels": b.Levels, "firstSolves": b.FirstSolves, "recentSolves": b.RecentSolves} {
+		for _, e := range arr {
+			if _, ok := e["position"]; !ok {
+				return verdict.Failf("FORGE-ACTIVITY-POSITION-ONLY", "a position", e, "an entry of %s", name)
+			}
+			var doc any
+			raw, _ := json.Marshal(e)
+			_ = json.Unmarshal(raw, &doc)
+			if k := findKey(doc, forbidden); k != "" {
+				return verdict.Failf("FORGE-ACTIVITY-FORBIDDEN-FIELDS", "position and statistics only", "field "+k, "an entry of %s", name)
+			}
+		}
+	}
+	if len(b.RecentSolves) == 0 && len(b.FirstSolves) == 0 {
+		w.note("FORGE-REF-LEADERBOARD-SHAPE", "the solve just made in the activity", "no activity", "GET /api/leaderboards")
+	}
+	return nil
+}

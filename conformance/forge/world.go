@@ -1,0 +1,23 @@
+package forge
+
+import (
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
+)
+
+// world is one scenario's state; the embedded base keeps the last answer
+// (Last) and the chain length before the When step (Before).
+type world struct {
+	suite.Scenario[int]
+	*client
+	me, other *agent
+	sess      *sessionDoc
+	answers   []*driver.Response
+	rule      string // the rule a rejected package is about
+	authored  *authored
+	names     [2]string
+	unlocks   []unlock
+	capped    bool
+	disabled  int
+	sightings []sighting
+}

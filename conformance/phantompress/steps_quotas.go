@@ -1,0 +1,204 @@
+package phantompress
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/phantompress/engine"
+)
+
+// quotasSteps registers the steps of features/phantom-press/quotas.feature.
+func quotasSteps(sc *godog.ScenarioContext, w *world) {
+	sc.Step(pattern(`^the agent has made (\d+) writes today$`), w.madeWrites)
+	sc.Step(pattern(`^all agents together have made (\d+) writes today$`), w.allMadeWrites)
+	sc.Step(pattern(`^the agent has started (\d+) runs today$`), w.startedRuns)
+	sc.Step(pattern(`^(\d+) agents have registered today$`), w.agentsRegistered)
+	sc.Step(pattern(`^the quota store is unavailable$`), w.quotaUnavailable)
+	sc.Step(pattern(`^the request is refused with status (\d+) and code "([^"]*)"$`), w.refusedWithCode)
+	sc.Step(pattern(`^the quota answer carries Retry-After and limit.reset_at at the next 00:00 JST$`), w.quotaRetryAfter)
+	sc.Step(pattern(`^the clock passes 00:00 JST$`), w.passMidnightJST)
+	sc.Step(pattern(`^the agent can look at the case again$`), w.canLookAgain)
+	sc.Step(pattern(`^the answer asks to retry after 60 seconds$`), w.retryAfter60)
+}
+
+// madeWrites starts a fresh quota day on the embedded reference and spends
+// n of the agent's writes, then marks the run.
+func (w *world) madeWrites(ctx context.Context, n int) error {
+	if live, err := w.exhaustLive(); live || err != nil {
+		if err == nil {
+			err = boundaryBySpending(seedWritesPerAgent, n)
+		}
+		if err != nil {
+			return err
+		}
+		if err := w.writesSpentAgent(ctx); err != nil {
+			return err
+		}
+		w.quota = true
+		w.mark()
+		return nil
+	}
+	c, err := w.freshDay()
+	if err != nil {
+		return err
+	}
+	w.quota = true
+	w.mark()
+	return c.SpendWrites(w.me.Key, n)
+}
+
+// allMadeWrites starts a fresh quota day on the embedded reference and
+// spends n writes across all agents, then marks the run.
+func (w *world) allMadeWrites(n int) error {
+	c, err := w.freshDay()
+	if err != nil {
+		return err
+	}
+	w.quota = true
+	w.mark()
+	c.SpendAllWrites(n)
+	return nil
+}
+
+// startedRuns starts a fresh quota day and starts n one-turn runs, each of
+// which must be created (PP-QUOTA-RUNS).
+func (w *world) startedRuns(ctx context.Context, n int) error {
+	if live, err := w.exhaustLive(); live || err != nil {
+		if err == nil {
+			err = boundaryBySpending(seedRunsPerKey, n)
+		}
+		if err == nil {
+			err = w.runsSpentAgent(ctx)
+		}
+		w.quota = true
+		return err
+	}
+	if _, err := w.freshDay(); err != nil {
+		return err
+	}
+	for i := 1; i <= n; i++ {
+		if _, err := w.do(ctx, http.MethodPost, "/runs", w.me.Key, map[string]int{"budget_turns": 1}, nil); err != nil {
+			return err
+		}
+		w.me.runs++
+		if !created2xx(w.Status()) {
+			return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", w.Status(), "run %d of the day", i)
+		}
+	}
+	w.quota = true
+	return nil
+}
+
+// agentsRegistered starts a fresh quota day on the embedded reference and
+// spends n registrations.
+func (w *world) agentsRegistered(n int) error {
+	c, err := w.freshDay()
+	if err != nil {
+		return err
+	}
+	w.quota = true
+	c.SpendRegistrations(n)
+	return nil
+}
+
+// quotaUnavailable makes the embedded reference's quota store fail until
+// the scenario ends, then marks the run.
+func (w *world) quotaUnavailable() error {
+	c, err := w.control()
+	if err != nil {
+		return err
+	}
+	c.SetQuotaUnavailable(true)
+	w.Cleanup(func() { c.SetQuotaUnavailable(false) })
+	w.quota = true
+	w.mark()
+	return nil
+}
+
+// refusedWithCode checks that the request was refused with the given status
+// and error code (the scenario's rule).
+func (w *world) refusedWithCode(code int, name string) error {
+	if err := w.wantStatus(code); err != nil {
+		return err
+	}
+	if e := w.errBody(); e.Code != name {
+		return verdict.Failf(w.rule(), name, e.Code, "code of the %d answer", code)
+	}
+	return nil
+}
+
+// quotaRetryAfter checks that a 429 carries Retry-After seconds and
+// limit.reset_at at the next 00:00 JST, the two agreeing (PP-QUOTA-429).
+func (w *world) quotaRetryAfter() error {
+	if err := w.wantStatus(http.StatusTooManyRequests); err != nil {
+		return err
+	}
+	e := w.errBody()
+	ra, err := strconv.Atoi(w.Header().Get("Retry-After"))
+	if err != nil || ra < 1 || e.Limit == nil {
+		return verdict.Failf("PP-QUOTA-429", "Retry-After seconds and limit.reset_at", fmt.Sprintf("%q %s", w.Header().Get("Retry-After"), clip(w.Body())), "")
+	}
+	at, err := time.Parse(time.RFC3339, e.Limit.ResetAt)
+	if err != nil || at.In(time.FixedZone("JST", 9*3600)).Format("15:04:05") != "00:00:00" {
+		return verdict.Failf("PP-QUOTA-429", "reset_at at 00:00 JST", e.Limit.ResetAt, "")
+	}
+	now := time.Now() // a live target's clock
+	if w.env.Clock != nil {
+		now = w.env.Clock.Now()
+	}
+	if d := at.Sub(now); d <= 0 || d > 24*time.Hour || absDuration(d-time.Duration(ra)*time.Second) > 2*time.Second {
+		return verdict.Failf("PP-QUOTA-429", "the next 00:00 JST, Retry-After seconds away", fmt.Sprintf("%s, Retry-After %d, now %s", at, ra, now), "")
+	}
+	return nil
+}
+
+// passMidnightJST moves the embedded clock to 23:58 JST, checks that a
+// write is still refused with 429 there (PP-QUOTA-RESET: a quota turning at
+// another hour fails), then moves it past 00:00 JST.
+func (w *world) passMidnightJST(ctx context.Context) error {
+	if w.env.Clock == nil {
+		return verdict.Skipf("needs the embedded clock")
+	}
+	// First to 23:58 JST of the same day: a quota that turns at another
+	// hour (UTC midnight is 09:00 JST) has reset by now, wrongly.
+	jst := time.FixedZone("JST", 9*3600)
+	now := w.env.Clock.Now().In(jst)
+	w.env.Clock.Advance(time.Date(now.Year(), now.Month(), now.Day(), 23, 58, 0, 0, jst).Sub(now))
+	w.quota = true
+	if _, err := w.do(ctx, http.MethodPost, "/runs/"+w.run+"/action", w.me.Key, map[string]string{"action": "look"}, nil); err != nil {
+		return err
+	}
+	if w.Status() != http.StatusTooManyRequests {
+		return verdict.Failf("PP-QUOTA-RESET", 429, w.Status(), "a write at 23:58 JST of the day the quota was spent: %s", clip(w.Body()))
+	}
+	advanceToReset(w.env.Clock)
+	return nil
+}
+
+// canLookAgain looks at the case and checks that the write is answered 200
+// after 00:00 JST (PP-QUOTA-RESET).
+func (w *world) canLookAgain(ctx context.Context) error {
+	w.quota = true // a 429 here is the rule's failure, not a harness error
+	if err := w.act(ctx, engine.ActLook, ""); err != nil {
+		return err
+	}
+	if w.Status() != http.StatusOK {
+		return verdict.Failf("PP-QUOTA-RESET", 200, w.Status(), "a write after 00:00 JST: %s", clip(w.Body()))
+	}
+	return nil
+}
+
+// retryAfter60 checks that the answer carries Retry-After: 60
+// (PP-QUOTA-503).
+func (w *world) retryAfter60() error {
+	if w.Header().Get("Retry-After") != "60" {
+		return verdict.Failf("PP-QUOTA-503", "Retry-After: 60", w.Header().Get("Retry-After"), "")
+	}
+	return nil
+}

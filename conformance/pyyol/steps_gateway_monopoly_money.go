@@ -1,0 +1,277 @@
+package pyyol
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/monopoly"
+)
+
+// gatewayMonopolyMoneySteps registers the steps of features/pyyol/gateway-monopoly.feature (its rules on money).
+func (m *monoRun) gatewayMonopolyMoneySteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the agent plays the Monopoly match as a (dealer|spendthrift|miser)$`), func(ctx context.Context, style string) error {
+		m.style = style
+		return m.play(ctx)
+	})
+	sc.Step(pattern(`^every view showed the whole board$`), m.checkWholeBoard)
+	sc.Step(pattern(`^no seat owed more than its cash without resolving the debt$`), m.checkDebts)
+	sc.Step(pattern(`^the bankrupt seat's estate went to its creditor$`), m.checkBankrupt)
+	sc.Step(pattern(`^taxes and fines funded the Free Parking pool and its lander took it$`), m.checkPool)
+	sc.Step(pattern(`^the economy was the standard one$`), m.checkEconomy)
+	sc.Step(pattern(`^every seat's cash matched the money events$`), m.checkMoney)
+	sc.Step(pattern(`^no rent was paid for a mortgaged property$`), m.checkRent)
+	sc.Step(pattern(`^every move, jailing, purchase, card and rent had its event$`), m.checkBoardEvents)
+}
+
+// checkBoardEvents: every move, jailing, release, purchase, card and rent
+// a view shows was announced by its event.
+func (m *monoRun) checkBoardEvents() error {
+	board, err := monopoly.StandardBoard()
+	if err != nil {
+		return err
+	}
+	b := &monoBoard{board: board, pos: map[int]int{}, jailed: map[int]bool{}, owner: map[int]int{},
+		mortgaged: map[int]bool{}, card: map[int]bool{}, rent: map[int]int{}}
+	return m.replay(b.event, b.view)
+}
+
+// checkDebts: the agent is never asked to play on (outside
+// resolve_debt) with negative cash, since a seat owing more than its cash
+// raises funds or goes bankrupt first; and a resolve_debt view owes more
+// than the agent's cash when it shows the debt
+// (PYYOL-MONO-PHASE-RESOLVE-DEBT). Negative cash shown while resolving
+// the debt is a reading the contract leaves open.
+func (m *monoRun) checkDebts() error {
+	for i, t := range m.turns {
+		s := t.view.State
+		if s == nil {
+			continue
+		}
+		me := m.mine(t.view)
+		if mine := s.Players; m.seat < len(mine) && mine[m.seat].Cash != nil && me.cash < 0 && t.view.Phase != "resolve_debt" {
+			return verdict.Failf("PYYOL-MONO-PHASE-RESOLVE-DEBT", "the debt resolved before play goes on", fmt.Sprintf("cash %d in phase %s", me.cash, t.view.Phase), "turn view %d", i)
+		}
+		if t.view.Phase == "resolve_debt" && s.Debt != nil && s.Debt.Seat == m.seat && s.Debt.Amount <= me.cash {
+			return verdict.Failf("PYYOL-MONO-PHASE-RESOLVE-DEBT", fmt.Sprintf("a debt above the cash %d", me.cash), s.Debt.Amount, "turn view %d in resolve_debt", i)
+		}
+	}
+	return nil
+}
+
+// checkBankrupt: the agent's bankrupt goes to the creditor its debt
+// named (one seat, or the bank) and hands over every property it held
+// (PYYOL-MONO-ACT-BANKRUPT: give up, liquidate to the creditor). A debt
+// to several seats is left open: the contract names one creditor.
+func (m *monoRun) checkBankrupt() error {
+	for i, t := range m.turns {
+		if a, _ := t.move["action"].(string); a != "bankrupt" || !slices.Contains(t.view.LegalActions, a) || t.view.State == nil {
+			continue
+		}
+		at := slices.IndexFunc(t.after, func(e frame) bool {
+			s, _ := fieldInt(payload(e), "seat")
+			return e.Type == "bankrupt" && s == m.seat
+		})
+		if at < 0 {
+			continue // PYYOL-MONO-EV-BANKRUPT's to judge
+		}
+		p := payload(t.after[at])
+		if d := t.view.State.Debt; d != nil && len(d.Creditors) <= 1 {
+			want := -1
+			if len(d.Creditors) == 1 {
+				want = d.Creditors[0]
+			}
+			if got, ok := fieldInt(p, "creditor"); ok && got != want {
+				return verdict.Failf("PYYOL-MONO-ACT-BANKRUPT", fmt.Sprintf("creditor %d (the debt's)", want), got, "the bankruptcy at turn view %d", i)
+			}
+		}
+		if props, ok := p["properties"].([]any); ok {
+			if want, got := m.heldBy(t.view), ints2(props); !slices.Equal(want, got) {
+				return verdict.Failf("PYYOL-MONO-ACT-BANKRUPT", want, got, "the properties handed over at turn view %d", i)
+			}
+		}
+	}
+	return nil
+}
+
+// checkPool: with free_parking_pool on, taxes and fines fund the pool and
+// a token landing on Free Parking takes at least what they put in
+// (PYYOL-MONO-CFG-FREE-PARKING). Other payments the pool may take are
+// the target's reading; the check counts taxes and fines only.
+func (m *monoRun) checkPool() error {
+	if on, known := m.ruleBool("free_parking_pool"); !known || !on {
+		return nil // the table did not announce the pool
+	}
+	b, err := monopoly.StandardBoard()
+	if err != nil {
+		return err
+	}
+	pool, lander := 0, -1
+	for _, e := range m.events {
+		p := payload(e)
+		seat, _ := fieldInt(p, "seat")
+		amount, _ := fieldInt(p, "amount")
+		switch e.Type {
+		case "cash_changed":
+			if reason := p["reason"]; amount < 0 && (reason == "tax" || reason == "jail_fine") {
+				pool -= amount
+			}
+			if seat == lander && amount >= pool && amount > 0 {
+				pool, lander = 0, -1
+			}
+		case "moved":
+			if to, _ := fieldInt(p, "to"); to >= 0 && to < len(b.Squares) && b.Squares[to].Kind == monopoly.KindFreePark && pool > 0 {
+				lander = seat
+			}
+		case "dice_rolled", "turn_ended", "turn_started", "match_finished":
+			if lander >= 0 {
+				return verdict.Failf("PYYOL-MONO-CFG-FREE-PARKING", fmt.Sprintf("at least $%d from the pool", pool), "nothing",
+					"seat %d landed on Free Parking, before event %d", lander, e.Seq)
+			}
+		}
+	}
+	return nil
+}
+
+// checkMoney: each seat's cash in every view is what the events say; a
+// difference after a trade is the trade's fault (PYYOL-MONO-ACT-ACCEPT-TRADE),
+// otherwise money moved without its event (PYYOL-MONO-EV-CASH-CHANGED).
+func (m *monoRun) checkMoney() error {
+	start, ok := m.rule("starting_cash")
+	players, ok2 := m.rule("players")
+	if !ok || !ok2 || players < 2 || players > 8 {
+		return nil // no rule set to start from: the ledger cannot decide
+	}
+	l := &monoLedger{cash: make([]int, players), ok: true}
+	for i := range l.cash {
+		l.cash[i] = start
+	}
+	return m.replay(func(e frame) error { l.book(e); return nil }, func(i int, t *monoTurn) error {
+		if !l.ok || t.view.State == nil || len(t.view.State.Players) != players {
+			return nil
+		}
+		for s, p := range t.view.State.Players {
+			if p.Cash == nil || *p.Cash == l.cash[s] {
+				continue
+			}
+			rule := "PYYOL-MONO-EV-CASH-CHANGED"
+			if l.trade {
+				rule = "PYYOL-MONO-ACT-ACCEPT-TRADE"
+			}
+			return verdict.Failf(rule, l.cash[s], *p.Cash, "seat %d's cash at turn view %d against the events", s, i)
+		}
+		l.trade = false
+		return nil
+	})
+}
+
+// checkRent: no rent_paid for landing on a mortgaged property
+// (PYYOL-MONO-RENT), the mortgages known from the last view and the
+// mortgaged/unmortgaged events since.
+func (m *monoRun) checkRent() error {
+	position := map[int]int{}
+	mortgaged := map[int]bool{}
+	return m.replay(func(e frame) error {
+		p := payload(e)
+		seat, _ := fieldInt(p, "seat")
+		sq, _ := fieldInt(p, "property")
+		switch e.Type {
+		case "moved":
+			position[seat], _ = fieldInt(p, "to")
+		case "mortgaged":
+			mortgaged[sq] = true
+		case "unmortgaged":
+			mortgaged[sq] = false
+		case "rent_paid":
+			from, ok := fieldInt(p, "from")
+			if p["reason"] != "rent" || !ok {
+				return nil
+			}
+			if at, known := position[from]; known && mortgaged[at] {
+				return verdict.Failf("PYYOL-MONO-RENT", "no rent on a mortgaged property", fmt.Sprintf("seat %d paid %v for landing on mortgaged square %d", from, p["amount"], at), "event %d", e.Seq)
+			}
+		}
+		return nil
+	}, func(_ int, t *monoTurn) error {
+		if t.view.State != nil {
+			clear(mortgaged)
+			for _, h := range t.view.State.Holdings {
+				mortgaged[h.Square] = h.Mortgaged
+			}
+		}
+		return nil
+	})
+}
+
+// checkWholeBoard: every view shows every seat's cash and, in its
+// holdings, every square the events say is owned (a view may list the
+// unowned squares too or leave them out)
+// (PYYOL-MONO-PERFECT-INFO: the whole board is exposed in state).
+func (m *monoRun) checkWholeBoard() error {
+	owned := map[int]bool{}
+	return m.replay(func(e frame) error {
+		p := payload(e)
+		switch e.Type {
+		case "property_purchased", "auction_won":
+			if sq, ok := fieldInt(p, "property"); ok {
+				owned[sq] = true
+			}
+		case "bankrupt":
+			if c, ok := fieldInt(p, "creditor"); ok && c < 0 {
+				props, _ := p["properties"].([]any)
+				for _, sq := range ints2(props) {
+					delete(owned, sq)
+				}
+			}
+		}
+		return nil
+	}, func(i int, t *monoTurn) error {
+		s := t.view.State
+		if s == nil || len(s.Holdings) == 0 {
+			return nil // PYYOL-MONO-VIEW-STATE's to judge
+		}
+		listed := map[int]bool{}
+		for _, h := range s.Holdings {
+			listed[h.Square] = true
+		}
+		for sq := range 40 {
+			if owned[sq] && !listed[sq] {
+				return verdict.Failf("PYYOL-MONO-PERFECT-INFO", fmt.Sprintf("owned square %d in the holdings", sq), "missing", "turn view %d", i)
+			}
+		}
+		for seat, p := range s.Players {
+			if p.Cash == nil {
+				return verdict.Failf("PYYOL-MONO-PERFECT-INFO", "every seat's cash", "none", "seat %d in turn view %d", seat, i)
+			}
+		}
+		return nil
+	})
+}
+
+// checkEconomy: with the default economy every seat starts on $1500 and
+// the GO salary is $200 (PYYOL-MONO-ECONOMY, PYYOL-MONO-CFG-ECONOMY).
+func (m *monoRun) checkEconomy() error {
+	start, ok := m.rule("starting_cash")
+	if ok && start != 1500 || len(m.turns) == 0 {
+		return nil // a table that asked for another economy
+	}
+	first := m.turns[0]
+	if first.view.State == nil {
+		return nil
+	}
+	for s, p := range first.view.State.Players {
+		if p.Cash != nil && *p.Cash != 1500 && first.seen <= 2 {
+			return verdict.Failf("PYYOL-MONO-ECONOMY", 1500, *p.Cash, "seat %d's cash in the first view, before any money moved", s)
+		}
+	}
+	for _, e := range m.events {
+		p := payload(e)
+		if amt, ok := fieldInt(p, "amount"); e.Type == "cash_changed" && p["reason"] == "go_salary" && ok && amt != 200 {
+			return verdict.Failf("PYYOL-MONO-CFG-ECONOMY", 200, amt, "the GO salary paid at event %d", e.Seq)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,31 @@
+package pyyol
+
+import (
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+)
+
+// gatewayPracticeSteps registers the steps of features/pyyol/gateway-practice.feature.
+func (g *gwRun) gatewayPracticeSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the agent asks for (open|shuffled) prizes and (carry|split) ties$`), g.ask)
+	sc.Step(pattern(`^the prizes came in card order$`), g.openOrder)
+}
+
+func (g *gwRun) openOrder() error {
+	if g.rules().FairnessMode != goofspiel.Open {
+		return verdict.Skipf("the target did not honour the practice request for open prizes (PYYOL-REF-PRACTICE-RULES)")
+	}
+	for n := 0; n < g.rules().Cards; n++ {
+		if r, ok := g.roundOf(n); ok && r.Prize != n+1 {
+			return verdict.Failf("PYYOL-GOOF-OPEN", n+1, r.Prize, "the prize of round %d in open mode", n)
+		}
+	}
+	return nil
+}
+
+func (g *gwRun) ask(fairness, tie string) error {
+	g.practice = map[string]any{"fairness_mode": fairness, "tie_rule": tie}
+	return nil
+}

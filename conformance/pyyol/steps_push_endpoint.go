@@ -1,0 +1,161 @@
+package pyyol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+)
+
+// pushEndpointSteps registers the steps of features/pyyol/push-endpoint.feature.
+func (p *pushRun) pushEndpointSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the platform probes /health without a signature$`), p.health)
+	sc.Step(pattern(`^the platform sends a signed (handshake|initialize|event|game-end)$`), p.lifecycle)
+	sc.Step(pattern(`^the platform sends a signed turn for a fresh Goofspiel view$`), p.freshTurn)
+	sc.Step(pattern(`^the platform sends a signed turn for a game the agent does not list$`), p.otherGameTurn)
+	sc.Step(pattern(`^the platform plays a full refereed Goofspiel match$`), p.fullMatch)
+	sc.Step(pattern(`^the agent reports healthy$`), p.healthy)
+	sc.Step(pattern(`^the handshake is accepted and lists goofspiel$`), p.accepted)
+	sc.Step(pattern(`^the agent acknowledges with 200$`), p.acked)
+	sc.Step(pattern(`^the answer is a legal move for the view$`), p.legalMove)
+	sc.Step(pattern(`^the answer is 501 no_turn_handler$`), p.noHandler)
+	sc.Step(pattern(`^every move was legal and the match reached its end$`), p.matchDone)
+}
+
+func (p *pushRun) health(ctx context.Context) (err error) {
+	p.onRefusal = "PYYOL-PUSH-HEALTH"
+	p.Last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "GET", Path: "/health"})
+	return err
+}
+
+func (p *pushRun) lifecycle(ctx context.Context, route string) error {
+	p.route = route
+	bodies := map[string]map[string]any{
+		"handshake":  {},
+		"initialize": {"match_id": "mt_kit_probe", "game": "goofspiel", "seat": 0, "players": 2, "rules": goofspiel.Standard()},
+		"event":      {"match_id": "mt_kit_probe", "seq": 1, "type": "prize_revealed", "payload": map[string]any{"round": 0, "prize": 7, "prize_pool": 7}},
+		"game-end":   {"match_id": "mt_kit_probe", "game": "goofspiel", "result": map[string]any{"winner": -1, "scores": []int{0, 0}}},
+	}
+	return p.post(ctx, "/"+route, bodies[route])
+}
+
+func (p *pushRun) freshTurn(ctx context.Context) error {
+	if err := p.requireGoofspiel(ctx); err != nil {
+		return err
+	}
+	return p.post(ctx, "/turn", p.turnBody("goofspiel"))
+}
+
+// otherGameTurn sends a turn for a documented game the handshake does not
+// list (for an agent that plays all three, a game no table documents).
+func (p *pushRun) otherGameTurn(ctx context.Context) error {
+	if err := p.post(ctx, "/handshake", map[string]any{}); err != nil {
+		return err
+	}
+	var hs struct {
+		SupportedGames []string `json:"supportedGames"`
+	}
+	json.Unmarshal(p.Last.Body, &hs)
+	for _, game := range []string{"mafia", "monopoly", "goofspiel"} {
+		if !slices.Contains(hs.SupportedGames, game) {
+			return p.post(ctx, "/turn", p.turnBody(game))
+		}
+	}
+	// An agent that plays every documented game has a handler for none
+	// other: a game no table lists is one it did not register.
+	return p.post(ctx, "/turn", p.turnBody(unlistedGame))
+}
+
+func (p *pushRun) fullMatch(ctx context.Context) error {
+	if err := p.requireGoofspiel(ctx); err != nil {
+		return err
+	}
+	p.match = &Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding}
+	_, err := p.match.Play(ctx)
+	p.sent = append(p.sent, p.match.Sent...)
+	return err
+}
+
+func (p *pushRun) healthy() error {
+	if err := p.status(200); err != nil {
+		return err
+	}
+	var body struct{ Status string }
+	if err := p.Last.Decode("PYYOL-PUSH-HEALTH", &body); err != nil {
+		return err
+	}
+	if body.Status != "healthy" {
+		return verdict.Failf("PYYOL-PUSH-HEALTH", "healthy", body.Status, "/health status")
+	}
+	return nil
+}
+
+func (p *pushRun) accepted() error {
+	if err := p.status(200); err != nil {
+		return err
+	}
+	var body struct {
+		Accepted       bool     `json:"accepted"`
+		SupportedGames []string `json:"supportedGames"`
+	}
+	if err := p.Last.Decode("PYYOL-PUSH-HANDSHAKE", &body); err != nil {
+		return err
+	}
+	if !body.Accepted || len(body.SupportedGames) == 0 {
+		return verdict.Failf("PYYOL-PUSH-HANDSHAKE", "accepted true and the supportedGames", string(p.Last.Body), "handshake")
+	}
+	return nil
+}
+
+func (p *pushRun) acked() error {
+	err := p.status(200)
+	if f := (*verdict.Failure)(nil); errors.As(err, &f) && f.RuleID == "" {
+		f.RuleID = ackRules[p.route]
+	}
+	return err
+}
+
+func (p *pushRun) legalMove() error {
+	if err := p.status(200); err != nil {
+		return err
+	}
+	// spec/pyyol/frames/goofspiel-move.json: the move's documented shape.
+	if err := judgeFrame(checkPart("goofspiel-move", p.Last.Body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"),
+		p.env.HTTP.Recorder().Finding); err != nil {
+		return err
+	}
+	var mv goofspiel.Move
+	if err := p.Last.Decode("PYYOL-PUSH-TURN", &mv); err != nil {
+		return err
+	}
+	v := p.freshView()
+	if mv.Round != v.Round || !slices.Contains(v.LegalActions, mv.Card) {
+		return verdict.Failf("PYYOL-PUSH-TURN", fmt.Sprintf("round %d and a card of %v", v.Round, v.LegalActions), mv, "the move")
+	}
+	return nil
+}
+
+func (p *pushRun) noHandler() error {
+	if err := p.status(501); err != nil {
+		return err
+	}
+	var body struct{ Error string }
+	if json.Unmarshal(p.Last.Body, &body) != nil || body.Error != "no_turn_handler" {
+		return verdict.Failf("PYYOL-PUSH-NO-TURN-HANDLER", `{"error":"no_turn_handler"}`, string(p.Last.Body), "the 501 body")
+	}
+	return nil
+}
+
+func (p *pushRun) matchDone() error {
+	if p.match == nil || len(p.match.Moves) != goofspiel.StandardCards {
+		return verdict.Errorf("the match did not run to its end")
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package pyyol
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// pushSecuritySteps registers the steps of features/pyyol/push-security.feature.
+func (p *pushRun) pushSecuritySteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the platform sends a request signed with another secret$`), p.wrongSecret)
+	sc.Step(pattern(`^the platform sends a request whose signature differs in its last character$`), p.lastChar)
+	sc.Step(pattern(`^the platform sends a request with a timestamp (-?\d+) seconds off$`), p.skewed)
+	sc.Step(pattern(`^the platform sends a signed request, then the same request again$`), p.replay)
+	sc.Step(pattern(`^the platform sends a request without the signature headers$`), p.unsigned)
+	sc.Step(pattern(`^the platform sends a signed request to a URL with a query string$`), p.query)
+	sc.Step(pattern(`^the request is accepted$`), p.acceptedRequest)
+	sc.Step(pattern(`^the request is refused 401 with reason "([a-z_]+)"$`), p.refused)
+}
+
+func (p *pushRun) wrongSecret(ctx context.Context) error {
+	return p.raw(ctx, "/handshake", p.signedHeaders("/handshake", time.Now(), p.secret+"-not"))
+}
+
+func (p *pushRun) lastChar(ctx context.Context) error {
+	h := p.signedHeaders("/handshake", time.Now(), p.secret)
+	sig := []byte(h["X-Arena-Signature"])
+	if sig[len(sig)-1] == '0' {
+		sig[len(sig)-1] = '1'
+	} else {
+		sig[len(sig)-1] = '0'
+	}
+	h["X-Arena-Signature"] = string(sig)
+	return p.raw(ctx, "/handshake", h)
+}
+
+func (p *pushRun) skewed(ctx context.Context, seconds int) error {
+	if seconds <= 300 && seconds >= -300 {
+		p.onRefusal = "PYYOL-SIGN-SKEW-WINDOW"
+	}
+	return p.raw(ctx, "/handshake", p.signedHeaders("/handshake", time.Now().Add(-time.Duration(seconds)*time.Second), p.secret))
+}
+
+func (p *pushRun) replay(ctx context.Context) error {
+	h := p.signedHeaders("/handshake", time.Now(), p.secret)
+	if err := p.raw(ctx, "/handshake", h); err != nil {
+		return err
+	}
+	if p.Last.Status != 200 {
+		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before its replay can be judged")
+	}
+	return p.raw(ctx, "/handshake", h)
+}
+
+func (p *pushRun) unsigned(ctx context.Context) error {
+	return p.raw(ctx, "/handshake", map[string]string{"Content-Type": "application/json"})
+}
+
+func (p *pushRun) query(ctx context.Context) error {
+	p.onRefusal = "PYYOL-SIGN-PATH"
+	return p.raw(ctx, "/handshake?kit=1", p.signedHeaders("/handshake", time.Now(), p.secret))
+}
+
+func (p *pushRun) acceptedRequest() error { return p.status(200) }
+
+func (p *pushRun) refused(reason string) error {
+	if err := p.status(401); err != nil {
+		return err
+	}
+	var body struct{ Error, Reason string }
+	if json.Unmarshal(p.Last.Body, &body) != nil || body.Error != "unauthorized" || body.Reason != reason {
+		return verdict.Failf(reasonRules[reason], fmt.Sprintf(`{"error":"unauthorized","reason":%q}`, reason), string(p.Last.Body), "the refusal body")
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+package pyyol
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+)
+
+// sharedSteps registers the steps several feature files use.
+func (p *pushRun) sharedSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^the kit plays the platform against the agent endpoint$`), p.setup)
+	sc.Step(pattern(`^every body the platform sent carries "protocol": "1.0"$`), p.protocolField)
+}
+
+// sharedSteps registers the steps several feature files use.
+func (g *gwRun) sharedSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^a practice agent key$`), g.key)
+	sc.Step(pattern(`^the agent connects and registers$`), g.connect)
+	sc.Step(pattern(`^the agent plays the match (.+?)( bidding the prize card)?( with usage records)?( after a ping)?$`), g.playStep)
+	sc.Step(pattern(`^the match ended with game_end and the full history$`), g.ended)
+	sc.Step(pattern(`^every answered turn was played as answered$`), g.asAnswered)
+	sc.Step(pattern(`^every turn view followed the Goofspiel rules$`), g.views)
+	sc.Step(pattern(`^every round resolved by the rules$`), g.rounds)
+}
+
+// views checks every turn view against what the agent saw resolve: the
+// hand is 1..13 without the agent's own bids, legal_actions equals it, the
+// history is every resolved round seen from the agent's seat, scores are
+// by absolute seat (PYYOL-GOOF-VIEW and the rules beside it).
+func (g *gwRun) views() error {
+	if len(g.turns) == 0 {
+		return verdict.Failf("PYYOL-WS-TURN", "turn frames", "none", "the match")
+	}
+	for _, t := range g.turns {
+		v := t.View
+		if v.Seat != g.seat {
+			return verdict.Failf("PYYOL-GOOF-VIEW", g.seat, v.Seat, "the view's seat in round %d", v.Round)
+		}
+		hand := g.expectedHand(v.Round)
+		if !slices.Equal(sorted(v.YourHand), hand) {
+			return verdict.Failf("PYYOL-GOOF-HANDS", hand, v.YourHand, "your_hand in round %d: 1..13 without the seat's earlier bids", v.Round)
+		}
+		if !slices.Equal(sorted(v.LegalActions), sorted(v.YourHand)) {
+			return verdict.Failf("PYYOL-GOOF-LEGAL-ACTIONS", v.YourHand, v.LegalActions, "legal_actions in round %d", v.Round)
+		}
+		if err := g.historyMatches(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rounds replays every resolved round: the higher card takes the pool,
+// ties carry or split, the pool is the prize plus what was carried.
+func (g *gwRun) rounds() error {
+	rules := g.rules()
+	carried, scores := 0, [2]int{}
+	for n := 0; n < g.rules().Cards; n++ {
+		r, ok := g.roundOf(n)
+		if !ok {
+			return verdict.Failf("PYYOL-GOOF-ROUNDS", "round_revealed for round "+fmt.Sprint(n), "none", "13 rounds")
+		}
+		if r.PrizePool != r.Prize+carried {
+			return verdict.Failf(tieRule(rules), r.Prize+carried, r.PrizePool, "prize_pool of round %d (prize %d, %d carried)", n, r.Prize, carried)
+		}
+		winner := -1
+		switch {
+		case r.Cards[0] > r.Cards[1]:
+			winner = 0
+		case r.Cards[1] > r.Cards[0]:
+			winner = 1
+		}
+		carried = 0
+		switch {
+		case winner >= 0:
+			scores[winner] += r.PrizePool
+		case rules.TieRule == goofspiel.Split:
+			scores[0] += r.PrizePool / 2
+			scores[1] += r.PrizePool / 2
+			carried = r.PrizePool % 2
+		default:
+			carried = r.PrizePool
+		}
+		if r.Winner != winner || r.Scores != scores {
+			rule := "PYYOL-GOOF-RESOLVE"
+			if winner < 0 {
+				rule = tieRule(rules)
+			}
+			return verdict.Failf(rule, fmt.Sprintf("winner %d, scores %v", winner, scores),
+				fmt.Sprintf("winner %d, scores %v", r.Winner, r.Scores), "round %d with cards %v", n, r.Cards)
+		}
+	}
+	return nil
+}
+
+// key takes --agent-id/--token, or mints a practice key at the reference's
+// documented endpoint (PYYOL-REF-MINT).
+func (g *gwRun) key(ctx context.Context) error {
+	if c := credentials(); c.Token != "" {
+		g.agentID, g.token = c.AgentID, c.Token
+		g.env.HTTP.Secrets().Add(c.Token)
+		return nil
+	}
+	resp, err := mintDriver(g.env).Do(ctx, driver.Request{Method: "POST", Path: "/practice/agents", JSON: map[string]any{"name": "conformance-kit"}})
+	if err != nil {
+		return err
+	}
+	var key struct {
+		AgentID string `json:"agent_id"`
+		Token   string `json:"token"`
+	}
+	if resp.Status != 201 || json.Unmarshal(resp.Body, &key) != nil || key.Token == "" {
+		return verdict.Skipf("the target mints no practice keys at POST /practice/agents (status %d); pass --agent-id and --token", resp.Status)
+	}
+	g.env.HTTP.Secrets().Add(key.Token)
+	g.agentID, g.token = key.AgentID, key.Token
+	return nil
+}
+
+func (g *gwRun) connect(ctx context.Context) error {
+	f, err := g.register(ctx, g.token)
+	if err != nil {
+		return err
+	}
+	if f.T != "registered" || f.AgentID == "" {
+		return verdict.Failf("PYYOL-WS-REGISTERED", `{"t":"registered","agent_id":"`+g.agentID+`"}`, string(f.raw), "the answer to register")
+	}
+	if g.agentID != "" && f.AgentID != g.agentID {
+		return verdict.Failf("PYYOL-WS-AGENT-KEY", g.agentID, f.AgentID, "the agent id the key resolves to")
+	}
+	g.agentID = f.AgentID
+	return nil
+}
+
+func (g *gwRun) playStep(ctx context.Context, how, prize, usage, ping string) error {
+	r0, ok := round0[how]
+	if !ok {
+		return verdict.Errorf("unknown behaviour %q", how)
+	}
+	return g.play(ctx, behaviour{round0: r0, bidPrize: prize != "", usage: usage != "", ping: ping != ""})
+}
+
+// asAnswered checks that every move the agent answered in time was the
+// one played (a late or stray response must not replace it).
+func (g *gwRun) asAnswered() error {
+	settled := 0
+	for _, mv := range g.answered {
+		r, ok := g.roundOf(mv.Round)
+		if ok && r.Cards[g.seat] != mv.Card && g.fallbackOf(mv.Round) == r.Cards[g.seat] {
+			settled++ // the gateway's timeout settled it first (timedOut)
+			continue
+		}
+		if ok && r.Cards[g.seat] != mv.Card {
+			// A stray round-0 response (late, under another id, for another
+			// round) that replaced a later move breaks the behaviour's rule;
+			// in a plain match, PYYOL-WS-CORRELATION.
+			return verdict.Failf(g.round0Rule(), mv.Card, r.Cards[g.seat], "the card played in round %d, which the agent answered in time", mv.Round)
+		}
+	}
+	return g.timedOut(settled)
+}
+
+func (g *gwRun) ended() error {
+	res, err := g.result()
+	if err != nil {
+		return err
+	}
+	if n := g.rules().Cards; len(res.History) != n {
+		return verdict.Failf("PYYOL-WS-CONTEXT", n, len(res.History), "rounds in game_end's history")
+	}
+	return nil
+}
+
+// play answers every turn with policy until game_end.
+func (m *monoRun) play(ctx context.Context) error {
+	g := m.g
+	started := false
+	for m.end == nil {
+		f, err := m.next(ctx, started)
+		if err != nil {
+			return err
+		}
+		switch f.T {
+		case "initialize":
+			started = true
+			m.init = &f
+			if f.Seat != nil {
+				m.seat = *f.Seat
+			}
+			if f.ID != "" {
+				g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
+			}
+		case "turn":
+			started = true
+			if err := m.answer(ctx, f); err != nil {
+				return err
+			}
+		case "event":
+			if err := m.pastCap(f); err != nil {
+				return err
+			}
+			m.events = append(m.events, f)
+			if n := len(m.turns); n > 0 {
+				m.turns[n-1].after = append(m.turns[n-1].after, f)
+			}
+		case "game_end":
+			m.end = &f
+		case "ping":
+			g.ws.Send(ctx, map[string]any{"t": "pong"})
+		}
+	}
+	return nil
+}
+
+func (p *pushRun) setup() error {
+	secret, err := pushSecret(p.env)
+	if err != nil {
+		return err
+	}
+	p.secret = secret
+	p.signed, err = pushDrivers(p.env, secret)
+	return err
+}
+
+func (p *pushRun) protocolField() error {
+	for _, b := range p.sent {
+		if b["protocol"] != "1.0" {
+			return verdict.Failf("PYYOL-PUSH-PROTOCOL-FIELD", "1.0", b["protocol"], "a body the kit sent")
+		}
+	}
+	if len(p.sent) == 0 {
+		return verdict.Errorf("nothing was sent")
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+package shareexchange
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// offerSteps registers the steps of features/share-exchange/offer.feature.
+func (w *world) offerSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^a combinable board whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, true) })
+	sc.Step(pattern(`^a board that is not combinable, whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, false) })
+	sc.Step(pattern(`^the (offerer|unlisted agent|collector) offers share (\d+) to the collector$`), func(ctx context.Context, who string, s int) error {
+		return w.offer(ctx, w.role(who), s, "", w.mine, true)
+	})
+	sc.Step(pattern(`^the offerer offers share (\d+) of another challenge to the collector$`), func(ctx context.Context, s int) error {
+		return w.offer(ctx, w.other, s, "chal-not-the-live-round", w.mine, true)
+	})
+	sc.Step(pattern(`^the offerer offers share (\d+) to another agent$`), func(ctx context.Context, s int) error {
+		return w.offer(ctx, w.other, s, "", w.broker, true)
+	})
+	sc.Step(pattern(`^the offerer offers share (\d+) without share_hex to the collector$`), func(ctx context.Context, s int) error {
+		return w.offer(ctx, w.other, s, "", w.mine, false)
+	})
+	sc.Step(pattern(`^the answer accepts the offer with code "([^"]*)"$`), w.accepted)
+}
+
+func (w *world) accepted(code string) error {
+	if w.Last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["kind"] != "offer" {
+		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, kind: offer, code %s}", code), w.Last.Status, "%s", w.Last.Body)
+	}
+	return nil
+}

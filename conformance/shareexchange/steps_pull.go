@@ -1,0 +1,96 @@
+package shareexchange
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/cucumber/godog"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	rsx "github.com/agentgames/conformance/reference/shareexchange"
+)
+
+// pullSteps registers the steps of features/share-exchange/pull.feature.
+func (w *world) pullSteps(sc *godog.ScenarioContext) {
+	sc.Step(pattern(`^a combinable board whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, true) })
+	sc.Step(pattern(`^a board that is not combinable, whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, false) })
+	sc.Step(pattern(`^the (broker|non-broker|unlisted agent|holder) pulls share (\d+)$`), func(ctx context.Context, who string, s int) error {
+		return w.pull(ctx, w.role(who), s, "", rsx.Protocol)
+	})
+	sc.Step(pattern(`^the broker pulls share (\d+) of another challenge$`), func(ctx context.Context, s int) error {
+		return w.pull(ctx, w.broker, s, "chal-not-the-live-round", rsx.Protocol)
+	})
+	sc.Step(pattern(`^the broker pulls share (\d+) speaking "([^"]*)"$`), func(ctx context.Context, s int, proto string) error {
+		return w.pull(ctx, w.broker, s, "", proto)
+	})
+	sc.Step(pattern(`^the answer releases the share with code "([^"]*)"$`), w.released)
+	sc.Step(pattern(`^the refusal names the broker and the grace remaining$`), w.namesBroker)
+	sc.Step(pattern(`^the refusal body carries ok false, the protocol, a code and a reason$`), w.refusalBody)
+	sc.Step(pattern(`^the runner reads the responder's discovery document$`), w.readDiscovery)
+	sc.Step(pattern(`^it names abp-share-exchange/1 and a platform$`), w.discoveryNames)
+	sc.Step(pattern(`^(\d+) seconds pass$`), w.secondsPass)
+	sc.Step(pattern(`^every response so far matched the OpenAPI document$`), w.openAPIClean)
+}
+
+func (w *world) released(code string) error {
+	want := w.hex[w.mine][2]
+	if w.Last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["share_hex"] != want || w.body["protocol"] != rsx.Protocol {
+		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, code %s, share_hex}", code), w.Last.Status, "%s", w.Last.Body)
+	}
+	return nil
+}
+
+func (w *world) namesBroker() error {
+	g, _ := w.body["grace_remaining_s"].(float64)
+	if w.body["broker"] != w.broker || g <= 0 || g > 30 {
+		return verdict.Failf("SX-NOT-BROKER", "broker "+w.broker+" and 0 < grace_remaining_s <= 30", fmt.Sprintf("%v, %v", w.body["broker"], w.body["grace_remaining_s"]), "")
+	}
+	return nil
+}
+
+func (w *world) refusalBody() error {
+	reason, _ := w.body["reason"].(string)
+	if w.Last.Status/100 != 4 || w.body["ok"] != false || w.body["protocol"] != rsx.Protocol || w.body["code"] == nil || reason == "" {
+		return verdict.Failf("SX-REFUSED-BODY", "{ok: false, protocol, code, reason}", string(w.Last.Body), "")
+	}
+	return nil
+}
+
+func (w *world) readDiscovery(ctx context.Context) error {
+	resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodGet, Path: "/"})
+	if err != nil {
+		return err
+	}
+	w.Last, w.body = resp, map[string]any{}
+	_ = json.Unmarshal(resp.Body, &w.body)
+	return nil
+}
+
+func (w *world) discoveryNames() error {
+	if w.body["protocol"] != rsx.Protocol || w.body["platform"] == nil {
+		return verdict.Failf("SX-CONTROL", "{protocol: abp-share-exchange/1, platform}", string(w.Last.Body), "")
+	}
+	return nil
+}
+
+func (w *world) secondsPass(n int) error {
+	if w.env.Clock == nil {
+		return verdict.Skipf("needs the embedded reference's clock")
+	}
+	w.env.Clock.Advance(secondsDuration(n))
+	return nil
+}
+
+func (w *world) openAPIClean() error {
+	rec := w.env.HTTP.Recorder()
+	if rec == nil || len(rec.Exchanges()) == 0 {
+		return verdict.Errorf("no response to validate")
+	}
+	if f := rec.Findings(); len(f) > 0 {
+		return f[0]
+	}
+	return nil
+}

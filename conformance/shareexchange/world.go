@@ -1,0 +1,168 @@
+package shareexchange
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	rsx "github.com/agentgames/conformance/reference/shareexchange"
+)
+
+// world is one scenario: the platform, the roles, and (in the embedded
+// base) the last answer.
+type world struct {
+	suite.Scenario[suite.NoState]
+	env  *suite.Env
+	p    *platform
+	rule string
+	// the responder's agent (holder or collector), the broker (lowest id
+	// of the roster), the other member, and an unlisted agent.
+	mine, broker, other, unlisted string
+	hex                           map[string]map[int]string // agent -> share -> share_hex
+	body                          map[string]any            // Last's body, decoded
+	setupAt                       time.Time                 // when the board became combinable
+}
+
+// role maps a step's word to an agent.
+func (w *world) role(who string) string {
+	switch who {
+	case "broker":
+		return w.broker
+	case "non-broker", "offerer":
+		return w.other
+	case "unlisted agent":
+		return w.unlisted
+	}
+	return w.mine // holder, collector
+}
+
+// setup plays a board on the platform: three registered agents, the
+// responder's own (the highest agent_id, so it is never the broker) on
+// share 2, the other two on 3 and 5; all three listed, the responder's
+// agent with the responder's URL. A fourth agent stays unlisted.
+func (w *world) setup(ctx context.Context, holder, combinable bool) error {
+	p, err := openPlatform(ctx, w.env)
+	if err != nil {
+		return err
+	}
+	w.p = p
+	v, err := w.env.Shared.Once("share-exchange-run", func() (any, error) { return &runState{listed: map[string]bool{}}, nil })
+	if err != nil {
+		return err
+	}
+	st := v.(*runState)
+	if err := p.fresh(ctx, st); err != nil {
+		return err
+	}
+	ids := make([]string, 4)
+	for i := range ids {
+		if ids[i], err = p.register(ctx); err != nil {
+			return err
+		}
+	}
+	w.unlisted = ids[3]
+	team := ids[:3]
+	sort.Strings(team)
+	w.broker, w.other, w.mine = team[0], team[1], team[2]
+	// As holder, the broker and the other member hold 3 and 5; as
+	// collector, the offerer (other) holds 3 and the third member 5. The
+	// member holding 5 stays share-less on a board that must not combine.
+	shares := map[string]int{w.mine: 2, w.broker: 3, w.other: 5}
+	if !holder {
+		shares = map[string]int{w.mine: 2, w.other: 3, w.broker: 5}
+	}
+	for agent, share := range shares {
+		if share == 5 && !combinable {
+			continue
+		}
+		h, err := p.solve(ctx, agent, share)
+		if err != nil {
+			return err
+		}
+		w.hex[agent] = map[int]string{share: h}
+	}
+	if err := w.adopt(ctx); err != nil {
+		return err
+	}
+	for _, a := range team {
+		contact := "https://collector.example/" + a
+		if a == w.mine {
+			contact = w.env.HTTP.BaseURL()
+		}
+		if err := p.list(ctx, st, a, contact); err != nil {
+			return err
+		}
+	}
+	w.setupAt = time.Now()
+	return nil
+}
+
+// adopt hands the responder its agent and shares through the reference's
+// control surface (SX-CONTROL); a responder without one cannot be set up.
+func (w *world) adopt(ctx context.Context) error {
+	resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodPost, Path: "/control/adopt",
+		JSON: map[string]any{"agent_id": w.mine, "shares": w.hex[w.mine]}})
+	if err != nil {
+		return err
+	}
+	if resp.Status != http.StatusOK {
+		return verdict.Skipf("the responder has no control surface (SX-CONTROL): it cannot play the runner's agent")
+	}
+	return nil
+}
+
+func (w *world) send(ctx context.Context, body map[string]any) error {
+	resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodPost, Path: "/", JSON: body})
+	if err != nil {
+		return err
+	}
+	w.Last, w.body = resp, map[string]any{}
+	_ = json.Unmarshal(resp.Body, &w.body)
+	if body["challenge_id"] == w.p.cid && w.body["code"] == "stale_round" {
+		return w.rotatedUnder(ctx)
+	}
+	return nil
+}
+
+// rotatedUnder turns a stale_round answer to an exchange naming the round
+// the runner read as live into a skip when the platform's registry shows
+// the round moved on: the round may rotate between a board read and a
+// pull ("challenge_id is not the live round"), and serve --faults brings
+// exactly that about. If the registry still names the round, the answer
+// is left for the check to judge.
+func (w *world) rotatedUnder(ctx context.Context) error {
+	was := w.p.cid
+	if err := w.p.live(ctx); err != nil || w.p.cid == was {
+		w.p.cid = was
+		return nil
+	}
+	return verdict.Skipf("the round rotated under the check: the exchange named %s, now %s is live (SX-STALE)", was, w.p.cid)
+}
+
+func (w *world) pull(ctx context.Context, requester string, share int, cid, proto string) error {
+	if cid == "" {
+		cid = w.p.cid
+	}
+	return w.send(ctx, map[string]any{"protocol": proto, "challenge_id": cid, "round": 0, "requester": requester, "agent_id": w.mine, "share_index": share})
+}
+
+func (w *world) offer(ctx context.Context, from string, share int, cid, to string, withHex bool) error {
+	if cid == "" {
+		cid = w.p.cid
+	}
+	body := map[string]any{"protocol": rsx.Protocol, "kind": "offer", "challenge_id": cid, "round": 0, "agent_id": from, "to": to, "share_index": share}
+	if withHex {
+		h := w.hex[from][share]
+		if h == "" {
+			h = strings.Repeat("ab", 33) // a share the offerer does not hold
+		}
+		body["share_hex"] = h
+	}
+	return w.send(ctx, body)
+}
