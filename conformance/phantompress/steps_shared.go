@@ -28,13 +28,10 @@ func sharedSteps(sc *godog.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent sends the raw action body (.+)$`), w.sendRawAction)
 	sc.Step(pattern(`^nothing about the run changed$`), w.runUnchanged)
 	sc.Step(pattern(`^a run played through to the end$`), w.playedRun)
-	// No feature file uses this step or "the agent spends all its AP" today.
-	sc.Step(pattern(`^the agent plays through every case$`), w.playThrough)
 	sc.Step(pattern(`^the agent has answered every question with a hedge$`), w.hedgeAll)
 	sc.Step(pattern(`^the agent publishes the paper$`), w.publishPaper)
 	sc.Step(pattern(`^the action succeeds and spends one turn$`), w.succeedsSpendingTurn)
 	sc.Step(pattern(`^the agent interviews a witness$`), w.interviewWitness)
-	sc.Step(pattern(`^the agent spends all its AP$`), w.spendAllAP)
 	sc.Step(pattern(`^the agent has read a document$`), w.readDocument)
 	sc.Step(pattern(`^the agent starts a run with the body (.+)$`), w.startRunWithBody)
 	sc.Step(pattern(`^a run is started with a budget of (\d+) turns$`), w.runStartedWithBudget)
