@@ -3,7 +3,6 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"log"
 	"net/http"
@@ -172,28 +171,20 @@ func get(t *testing.T, url, key string) string {
 	return string(raw)
 }
 
-// TestForgeAuditNamesAProbedChallengeAndASessionBody plays a scripted
-// FORGE agent that opens a session naming a levelId and probes a
-// challenge input, and checks the audit names both rules.
+// TestForgeAuditNamesAProbedChallengeAndASessionBody plays the scripted
+// FORGE agents of agents.feature (conformance/agentaudit) that open a
+// session naming a levelId and probe a challenge input against serve
+// --audit, and checks the audit names both rules and nothing else.
 func TestForgeAuditNamesAProbedChallengeAndASessionBody(t *testing.T) {
 	p, _ := protocols.Lookup("forge")
 	a := audit.New(nil)
 	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a}))
 	t.Cleanup(srv.Close)
-	var reg struct {
-		APIKey string `json:"apiKey"`
+	for _, words := range []string{"opens a session naming a levelId", "queries one of its challenge inputs"} {
+		script, ok := agentaudit.Lookup("forge", words)
+		require.True(t, ok, words)
+		require.NoError(t, script.Play(context.Background(), srv.URL), words)
 	}
-	require.NoError(t, json.NewDecoder(post(t, srv.URL+"/api/agents", "", "", `{"name":"audited"}`).Body).Decode(&reg))
-	require.NotEmpty(t, reg.APIKey)
-	post(t, srv.URL+"/api/sessions", reg.APIKey, "", `{"levelId":"lvl_1"}`)
-	var s struct {
-		SessionID       string    `json:"sessionId"`
-		ChallengeInputs [][]int64 `json:"challengeInputs"`
-	}
-	require.NoError(t, json.NewDecoder(post(t, srv.URL+"/api/sessions", reg.APIKey, "", `{}`).Body).Decode(&s))
-	require.NotEmpty(t, s.ChallengeInputs)
-	probe, _ := json.Marshal(map[string]any{"input": s.ChallengeInputs[0]})
-	post(t, srv.URL+"/api/sessions/"+s.SessionID+"/query", reg.APIKey, "", string(probe))
 	rules := brokenRules(a)
 	assert.True(t, rules["FORGE-AGENT-EMPTY-SESSION-BODY"], "%v", rules)
 	assert.True(t, rules["FORGE-AGENT-NO-CHALLENGE-PROBE"], "%v", rules)
