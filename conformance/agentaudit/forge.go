@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync/atomic"
 )
 
 // ForgeAgent is a scripted FORGE agent.
@@ -19,9 +20,13 @@ type ForgeSession struct {
 	ChallengeInputs [][]int64 `json:"challengeInputs"`
 }
 
+// forgeNames numbers the agents' nicknames, which a server keeps unique.
+var forgeNames atomic.Int64
+
 // NewForgeAgent registers an agent and keeps its key.
 func NewForgeAgent(ctx context.Context, base string) (*ForgeAgent, error) {
-	ans, err := expect(http.StatusCreated, "register")(Do(ctx, Call{Method: http.MethodPost, URL: base + "/api/agents", Body: `{"name":"audited"}`}))
+	ans, err := expect(http.StatusCreated, "register")(Do(ctx, Call{Method: http.MethodPost, URL: base + "/api/agents",
+		Body: fmt.Sprintf(`{"name":"audited-%d"}`, forgeNames.Add(1))}))
 	if err != nil && ans.Status != http.StatusOK {
 		return nil, err
 	}
