@@ -200,8 +200,10 @@ func TestPhantomPressAuditNamesAWriteBeforeRetryAfter(t *testing.T) {
 	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a, FaultRate: 1}))
 	t.Cleanup(srv.Close)
 	base := srv.URL + p.BasePath
-	for i := 0; i < 3; i++ {
-		post(t, base+"/runs", "flib_audited_key", "", `{}`)
+	for _, words := range []string{"starts a run again at once after a daily_write_limit answer", "starts a run without budget_turns"} {
+		script, ok := agentaudit.Lookup("phantom-press", words)
+		require.True(t, ok, words)
+		_ = script.Play(context.Background(), base) // faults are drawn among both quota answers: the status may differ from the script's
 	}
 	rules := brokenRules(a)
 	assert.True(t, rules["PP-AGENT-RETRY-AFTER"] || rules["PP-AGENT-WAIT-503"], "%v", rules)
