@@ -70,7 +70,7 @@ func TestPlatformPathsLeaveTheAgentFileOut(t *testing.T) {
 
 // pendingAgentFeatures are folders whose agents.feature is still being
 // written; the gate below skips them. It only shrinks.
-var pendingAgentFeatures = map[string]bool{"bounty": true, "share-exchange": true, "pyyol": true}
+var pendingAgentFeatures = map[string]bool{"pyyol": true}
 
 // TestEveryRuleForAgentsHasAnAgentScenario is the gate of the rules for
 // agents: each has a scenario in its folder's agents.feature, and every
