@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -60,6 +61,10 @@ var Folders = []Folder{
 // apply to, so the agent meets them at once.
 type Script struct {
 	Faults []string
+	// Settle is how long a finding may come after the play ends (a
+	// socket's audit reports some when a grace period lapses); the audit
+	// is read until then. Zero waits findingGrace.
+	Settle time.Duration
 	Play   func(ctx context.Context, base string) error // base: the origin and the protocol's base path
 }
 
@@ -79,6 +84,9 @@ type Options struct {
 	// Watcher replaces the protocol's registered watcher (a test of the
 	// scenarios themselves uses a blind one).
 	Watcher func() audit.Watcher
+	// BlindFrames drops what a server audits inside a socket (Pyyol's
+	// gateway checks frames itself, beside its HTTP watcher).
+	BlindFrames bool
 	// Faults are the documented faults injected on every request they
 	// apply to.
 	Faults []faults.Fault
@@ -100,6 +108,9 @@ func Start(name string, o Options) (*Server, error) {
 		return nil, fmt.Errorf("agentaudit: protocol %q has no audit watcher", name)
 	}
 	a := audit.New(nil)
+	if o.BlindFrames {
+		a.BlindFrames()
+	}
 	h := p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(o.Seed)})
 	h = faults.Wrap(h, o.Faults, faults.Options{Rate: 1, Seed: o.Seed, Base: p.BasePath})
 	h = a.Wrap(h, name, p.BasePath, watcher())
