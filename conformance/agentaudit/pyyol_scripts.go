@@ -72,7 +72,7 @@ func init() {
 			return false, a.BidLowest(ctx, t)
 		})
 	}))
-	register(p, "gives up when the gateway drops its socket in a match", Script{Faults: []string{"dropped_socket"}, Settle: 20 * time.Second,
+	register(p, "gives up when the gateway drops its socket in a match", Script{Faults: []string{"dropped_socket"}, Settle: 25 * time.Second,
 		Play: func(ctx context.Context, base string) error {
 			a, err := MintPyyolAgent(ctx, base)
 			if err != nil {

@@ -75,11 +75,17 @@ func runFolder(ctx context.Context, f Folder, o Options) []Result {
 			})
 		},
 		Options: &godog.Options{Format: "progress", Output: io.Discard, FS: features.FS(), Paths: paths,
-			Strict: true, Concurrency: 1, DefaultContext: ctx, NoColors: true, Tags: "@agent"},
+			Strict: true, Concurrency: concurrency, DefaultContext: ctx, NoColors: true, Tags: "@agent"},
 	}
 	suiteRun.Run()
 	return out
 }
+
+// concurrency is how many scenarios of a folder run at once: each plays
+// against its own server, and most of a socket scenario's time is spent
+// waiting on the gateway's clocks (a turn timeout, the heartbeat gap, the
+// reconnect grace).
+const concurrency = 4
 
 // scenarioState is one scenario's agent and server.
 type scenarioState struct {
