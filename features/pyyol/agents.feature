@@ -40,6 +40,8 @@ Feature: Pyyol gateway rules for agents
 
   @PYYOL-AGENT-ON-TIME
   Rule: PYYOL-AGENT-ON-TIME an agent answers a turn before the gateway's timeout
+    The audit sees an answer to a turn the gateway's own timeout settled;
+    a turn a --faults late turn settled is never blamed.
 
     Scenario: An answer after the timeout is named
       Given an agent that answers a turn after the gateway's timeout
@@ -48,6 +50,8 @@ Feature: Pyyol gateway rules for agents
 
   @PYYOL-AGENT-HEARTBEAT
   Rule: PYYOL-AGENT-HEARTBEAT a connected agent pings every few seconds
+    "Every few seconds" is read as at most 15 s between the agent's pings,
+    three times the reference's own heartbeat.
 
     Scenario: An agent silent for more than 15 s is named
       Given an agent that never pings for 16 seconds
@@ -56,6 +60,9 @@ Feature: Pyyol gateway rules for agents
 
   @PYYOL-AGENT-RECONNECT
   Rule: PYYOL-AGENT-RECONNECT after a drop an agent reconnects and re-registers
+    The audit sees whether a dropped agent re-registers within 5 s of its
+    match's end; the exponential backoff between its attempts is not
+    audited.
 
     Scenario: An agent that never comes back after a drop is named
       Given an agent that gives up when the gateway drops its socket in a match
@@ -64,6 +71,8 @@ Feature: Pyyol gateway rules for agents
 
   @PYYOL-AGENT-KEY-NOT-SECRET
   Rule: PYYOL-AGENT-KEY-NOT-SECRET an agent registers with its agent key, never its manifest's endpoint secret
+    The gateway resolves only agent keys, so the audit can see only a token
+    that is both the agent's key and a stored endpoint secret.
 
     Scenario: Registering with the endpoint secret is named
       Given an agent that registers with a token it also stored as its manifest's endpoint secret
