@@ -8,6 +8,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 
@@ -44,20 +45,61 @@ func (s Scenario) HasTag(tag string) bool {
 	return false
 }
 
-// Paths returns the embedded feature files of a protocol, sorted.
+// AgentFile is the file of a protocol folder holding the scenarios of its
+// rules for agents. They play scripted agents against the reference server
+// with the audit on (conformance/agentaudit) and never check a platform, so
+// PathsFS and ParseFS, which feed conformance run, leave the file out.
+const AgentFile = "agents.feature"
+
+// Paths returns the embedded platform feature files of a protocol, sorted.
 func Paths(protocol string) []string { return PathsFS(files, protocol) }
 
-// PathsFS returns the feature files of a protocol in fsys, sorted.
+// PathsFS returns the platform feature files of a protocol in fsys, sorted:
+// every *.feature but AgentFile.
 func PathsFS(fsys fs.FS, protocol string) []string {
 	paths, _ := fs.Glob(fsys, protocol+"/*.feature")
 	sort.Strings(paths)
-	return paths
+	out := paths[:0]
+	for _, p := range paths {
+		if path.Base(p) != AgentFile {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// AgentPathsFS returns the protocol folder's AgentFile in fsys, if it has
+// one.
+func AgentPathsFS(fsys fs.FS, protocol string) []string {
+	name := protocol + "/" + AgentFile
+	if _, err := fs.Stat(fsys, name); err != nil {
+		return nil
+	}
+	return []string{name}
+}
+
+// ParseAgents reads every embedded scenario of a protocol folder's
+// AgentFile.
+func ParseAgents(protocol string) ([]Scenario, error) { return ParseAgentsFS(files, protocol) }
+
+// ParseAgentsFS reads every scenario of a protocol folder's AgentFile in
+// fsys.
+func ParseAgentsFS(fsys fs.FS, protocol string) ([]Scenario, error) {
+	var out []Scenario
+	for _, p := range AgentPathsFS(fsys, protocol) {
+		sc, err := parseFile(fsys, protocol, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sc...)
+	}
+	return out, nil
 }
 
 // Parse reads every embedded scenario of a protocol.
 func Parse(protocol string) ([]Scenario, error) { return ParseFS(files, protocol) }
 
-// ParseFS reads every scenario of a protocol in fsys, expanding outlines into
+// ParseFS reads every platform scenario of a protocol in fsys, expanding outlines into
 // one scenario per example row as godog does.
 func ParseFS(fsys fs.FS, protocol string) ([]Scenario, error) {
 	var out []Scenario

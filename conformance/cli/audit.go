@@ -10,31 +10,15 @@ import (
 	"sort"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/agentaudit"
 	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/reference/audit"
-	bountyserver "github.com/agentgames/conformance/reference/bounty/server"
-	forgeserver "github.com/agentgames/conformance/reference/forge/server"
-	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
-	pp "github.com/agentgames/conformance/reference/phantompress/server"
-	pyyolserver "github.com/agentgames/conformance/reference/pyyol/server"
-	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 )
-
-// auditWatchers lists, per protocol, the watcher of its contract's rules
-// for agents (serve --audit). A protocol missing here is served unwatched.
-var auditWatchers = map[string]func() audit.Watcher{
-	"iyra":           iyraserver.NewAuditor,
-	"forge":          forgeserver.NewAuditor,
-	"phantom-press":  pp.NewAuditor,
-	"bounty":         bountyserver.NewAuditor,
-	"share-exchange": sxserver.NewAuditor,
-	"pyyol-gateway":  pyyolserver.NewAuditor,
-}
 
 // withAudit puts the auditor in front of p's server when p has a watcher.
 func withAudit(h http.Handler, p *suite.Protocol, a *audit.Auditor) http.Handler {
-	watcher, ok := auditWatchers[p.Name]
+	watcher, ok := agentaudit.Watchers[p.Name] // the list the agents' scenarios play against
 	if a == nil || !ok {
 		return h
 	}

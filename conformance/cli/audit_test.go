@@ -3,8 +3,6 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -19,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentgames/conformance/conformance/agentaudit"
 	"github.com/agentgames/conformance/conformance/cli"
 	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -47,32 +46,24 @@ func brokenRules(a *audit.Auditor) map[string]bool {
 	return out
 }
 
-// TestAuditNamesWhatAnAgentBroke plays a scripted agent that puts its key
-// in a URL, nests revision in its action and reuses an Idempotency-Key for
-// another version, and checks the audit names each rule with its quote,
-// while never showing the key.
+// TestAuditNamesWhatAnAgentBroke plays the scripted agents of the Iyra
+// agents.feature (conformance/agentaudit) that put the key in a URL, nest
+// revision in an action, reuse an Idempotency-Key for another version,
+// skip a replay and accept again, against serve --audit, and checks the
+// audit names each rule with its quote in every format, while never
+// showing a key.
 func TestAuditNamesWhatAnAgentBroke(t *testing.T) {
 	base, a := serveAudited(t, 0)
-	key := iyraKey(t, base)
+	ctx := context.Background()
+	for _, words := range []string{"puts its key in the query of a read", "reuses an Idempotency-Key for another version",
+		"sends an action without revision", "puts revision inside the action",
+		"starts a session before reading the replay of its finished one", "reads its assignment with its key and then accepts the task again"} {
+		script, ok := agentaudit.Lookup("iyra", words)
+		require.True(t, ok, words)
+		require.NoError(t, script.Play(ctx, base+"/api/v5"), words)
+	}
+	key := iyraKey(t, base) // one more agent, whose key the pages must not show
 	get(t, base+"/api/v5/store/echoes-of-iyra/assignment?api_key="+key, key)
-	create := func(idem, version string) *http.Response {
-		return post(t, base+"/api/v5/store/echoes-of-iyra/sessions", key, idem, `{"ready_to_act":true,"accepted_version_id":"`+version+`"}`)
-	}
-	resp := create("audit-key-0001", "xgv_e3baba90b92558c7b5d8d598")
-	var s struct {
-		ActionsURL string `json:"actions_url"`
-	}
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&s))
-	create("audit-key-0001", "xgv_other")
-	post(t, base+s.ActionsURL, key, "", `{"action":{"type":"investigate","site":"archive","revision":0}}`)
-	var state struct {
-		Revision int `json:"revision"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(get(t, base+strings.TrimSuffix(s.ActionsURL, "/actions"), key)), &state))
-	post(t, base+s.ActionsURL, key, "", fmt.Sprintf(`{"revision":%d,"action":{"type":"withdraw"}}`, state.Revision))
-	create("audit-key-0002", "xgv_e3baba90b92558c7b5d8d598") // no replay read first
-	post(t, base+"/api/v5/tasks/play/accept", key, "", `{"name":"again","model":"m","capabilities":["http"],"campaign":"challenge-play-w1"}`)
-
 	rules := brokenRules(a)
 	for _, want := range []string{"IYRA-AGENT-NO-URL-KEY", "IYRA-AGENT-KEY-NOT-REUSED", "IYRA-AGENT-REVISION-REQUIRED", "IYRA-AGENT-REVISION-BESIDE-ACTION",
 		"IYRA-AGENT-REPLAY-BEFORE-NEXT", "IYRA-AGENT-NO-REACCEPT"} {
@@ -139,25 +130,13 @@ func TestNodeAgentsAgainstServeFaultsAudit(t *testing.T) {
 	}
 }
 
-// iyraKey registers an agent with the reference and returns its key.
+// iyraKey registers an agent with the reference, as the scripted agents
+// of conformance/agentaudit do, and returns its key.
 func iyraKey(t *testing.T, base string) string {
 	t.Helper()
-	var acc struct {
-		AgentID     string `json:"agent_id"`
-		ChallengeID string `json:"challenge_id"`
-		Challenge   string `json:"challenge"`
-		Difficulty  int    `json:"difficulty"`
-	}
-	resp := post(t, base+"/api/v5/tasks/play/accept", "", "", `{"name":"audited","model":"m","capabilities":["http"],"campaign":"challenge-play-w1"}`)
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&acc))
-	solution := solvePoW(acc.Challenge, acc.Difficulty)
-	var ver struct {
-		APIKey string `json:"api_key"`
-	}
-	resp = post(t, base+"/api/v5/agents/verify", "", "", `{"agent_id":"`+acc.AgentID+`","challenge_id":"`+acc.ChallengeID+`","solution":"`+solution+`"}`)
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&ver))
-	require.NotEmpty(t, ver.APIKey)
-	return ver.APIKey
+	ag, err := agentaudit.NewIyraAgent(context.Background(), base+"/api/v5")
+	require.NoError(t, err)
+	return ag.Key
 }
 
 func post(t *testing.T, url, key, idem, body string) *http.Response {
@@ -192,34 +171,20 @@ func get(t *testing.T, url, key string) string {
 	return string(raw)
 }
 
-// solvePoW finds the proof of work an Iyra acceptance asks for.
-func solvePoW(challenge string, difficulty int) string {
-	s, _ := proof.Solve(context.Background(), challenge, difficulty)
-	return s
-}
-
-// TestForgeAuditNamesAProbedChallengeAndASessionBody plays a scripted
-// FORGE agent that opens a session naming a levelId and probes a
-// challenge input, and checks the audit names both rules.
+// TestForgeAuditNamesAProbedChallengeAndASessionBody plays the scripted
+// FORGE agents of agents.feature (conformance/agentaudit) that open a
+// session naming a levelId and probe a challenge input against serve
+// --audit, and checks the audit names both rules and nothing else.
 func TestForgeAuditNamesAProbedChallengeAndASessionBody(t *testing.T) {
 	p, _ := protocols.Lookup("forge")
 	a := audit.New(nil)
 	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a}))
 	t.Cleanup(srv.Close)
-	var reg struct {
-		APIKey string `json:"apiKey"`
+	for _, words := range []string{"opens a session naming a levelId", "queries one of its challenge inputs"} {
+		script, ok := agentaudit.Lookup("forge", words)
+		require.True(t, ok, words)
+		require.NoError(t, script.Play(context.Background(), srv.URL), words)
 	}
-	require.NoError(t, json.NewDecoder(post(t, srv.URL+"/api/agents", "", "", `{"name":"audited"}`).Body).Decode(&reg))
-	require.NotEmpty(t, reg.APIKey)
-	post(t, srv.URL+"/api/sessions", reg.APIKey, "", `{"levelId":"lvl_1"}`)
-	var s struct {
-		SessionID       string    `json:"sessionId"`
-		ChallengeInputs [][]int64 `json:"challengeInputs"`
-	}
-	require.NoError(t, json.NewDecoder(post(t, srv.URL+"/api/sessions", reg.APIKey, "", `{}`).Body).Decode(&s))
-	require.NotEmpty(t, s.ChallengeInputs)
-	probe, _ := json.Marshal(map[string]any{"input": s.ChallengeInputs[0]})
-	post(t, srv.URL+"/api/sessions/"+s.SessionID+"/query", reg.APIKey, "", string(probe))
 	rules := brokenRules(a)
 	assert.True(t, rules["FORGE-AGENT-EMPTY-SESSION-BODY"], "%v", rules)
 	assert.True(t, rules["FORGE-AGENT-NO-CHALLENGE-PROBE"], "%v", rules)
@@ -235,10 +200,18 @@ func TestPhantomPressAuditNamesAWriteBeforeRetryAfter(t *testing.T) {
 	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a, FaultRate: 1}))
 	t.Cleanup(srv.Close)
 	base := srv.URL + p.BasePath
-	for i := 0; i < 3; i++ {
-		post(t, base+"/runs", "flib_audited_key", "", `{}`)
+	for _, words := range []string{"starts a run again at once after a daily_write_limit answer", "starts a run without budget_turns"} {
+		script, ok := agentaudit.Lookup("phantom-press", words)
+		require.True(t, ok, words)
+		_ = script.Play(context.Background(), base) // faults are drawn among both quota answers: the status may differ from the script's
 	}
 	rules := brokenRules(a)
 	assert.True(t, rules["PP-AGENT-RETRY-AFTER"] || rules["PP-AGENT-WAIT-503"], "%v", rules)
 	assert.True(t, rules["PP-AGENT-BUDGET-TURNS"], "%v", rules)
+}
+
+// solvePoW finds the proof of work an Iyra acceptance asks for.
+func solvePoW(challenge string, difficulty int) string {
+	s, _ := proof.Solve(context.Background(), challenge, difficulty)
+	return s
 }

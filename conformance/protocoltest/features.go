@@ -15,8 +15,9 @@ import (
 	"github.com/agentgames/conformance/spec"
 )
 
-// checkFeatures requires every rule of the folder to head a scenario that
-// some protocol of the folder runs, every rule-shaped tag to name a
+// checkFeatures requires every platform rule of the folder to head a
+// scenario that some protocol of the folder runs, every rule for agents a
+// scenario of its agents.feature, every rule-shaped tag to name a
 // catalogued rule, and every feature file of the folder to be run by one of
 // its protocols.
 func checkFeatures(group []*suite.Protocol, cat *spec.Catalogue) error {
@@ -45,6 +46,27 @@ func checkFeatures(group []*suite.Protocol, cat *spec.Catalogue) error {
 	}
 	for _, u := range unique(cov.Unknown) {
 		errs = append(errs, fmt.Errorf("scenario tag names no catalogued rule: %s", u))
+	}
+	errs = append(errs, checkAgentFeatures(group[0], cat))
+	return errors.Join(errs...)
+}
+
+// checkAgentFeatures requires every rule for agents of the folder to head
+// a scenario of its agents.feature (run by conformance/agentaudit against
+// the audited reference, never by conformance run), each tagged @agent
+// and naming only rules for agents.
+func checkAgentFeatures(p *suite.Protocol, cat *spec.Catalogue) error {
+	scenarios, err := features.ParseAgentsFS(p.FolderFeatureFS(), p.DataFolder())
+	if err != nil {
+		return fmt.Errorf("features: %w", err)
+	}
+	cov := features.CoverAgents(cat, scenarios)
+	var errs []error
+	for _, id := range cov.Uncovered {
+		errs = append(errs, fmt.Errorf("rule for agents %s has no scenario in %s/%s", id, p.DataFolder(), features.AgentFile))
+	}
+	for _, m := range cov.Misplaced {
+		errs = append(errs, fmt.Errorf("agent scenario %s", m))
 	}
 	return errors.Join(errs...)
 }

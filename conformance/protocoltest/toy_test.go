@@ -175,6 +175,14 @@ func TestEveryKindOfDefectIsReported(t *testing.T) {
 		"stale not-live entry": {func(p *suite.Protocol) {
 			p.Quota = &suite.QuotaPlan{NotLive: map[string]string{"BELL-GONE": "needs a day"}}
 		}, "Quota.NotLive names BELL-GONE"},
+		"rule for agents without an agent scenario": {func(p *suite.Protocol) {
+			p.Catalogue.Rules = append(p.Catalogue.Rules, spec.Rule{ID: "BELL-AGENT-ONCE", Level: spec.Must, Side: spec.AgentSide,
+				Title: "an agent rings once", Quote: "counts one more", Path: "$.count.rule"})
+		}, "rule for agents BELL-AGENT-ONCE has no scenario in bell/agents.feature"},
+		"platform rule in agents.feature": {func(p *suite.Protocol) {
+			p.Features = fstest.MapFS{"bell/bell.feature": {Data: []byte(bellFeature)},
+				"bell/agents.feature": {Data: []byte("@agent @bell\nFeature: agents\n  @BELL-DING\n  Rule: r\n    Scenario: s\n      Given an agent that rings\n")}}
+		}, "names BELL-DING, a platform rule"},
 		"bad frame schema": {func(p *suite.Protocol) {
 			p.SchemaFiles = fstest.MapFS{"frame.json": {Data: []byte(`{"type":"strin"}`)}}
 		}, "schema frame.json"},

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -76,6 +77,8 @@ type Auditor struct {
 	agents  map[string]*AgentRecord
 	now     func() time.Time
 	maxBody int
+	// blindFrames drops the findings of Frames reports (BlindFrames).
+	blindFrames atomic.Bool
 }
 
 // AgentRecord is what the audit saw of one agent.

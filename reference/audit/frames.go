@@ -36,9 +36,19 @@ func FramesFrom(ctx context.Context) *Frames {
 // broke.
 func (f *Frames) Report(agent string, found ...Finding) {
 	if f != nil {
+		if f.a.blindFrames.Load() {
+			found = nil
+		}
 		f.a.record(f.protocol, agent, found)
 	}
 }
+
+// BlindFrames makes the auditor drop every finding a server reports from
+// inside a long-lived exchange, still counting the frames: the frame-side
+// counterpart of a Watcher that reports nothing, with which the scenarios
+// of the rules for agents (conformance/agentaudit) check that they fail
+// when the audit is blind.
+func (a *Auditor) BlindFrames() { a.blindFrames.Store(true) }
 
 // Now is the auditor's clock, for dating frame findings.
 func (f *Frames) Now() func() time.Time {
