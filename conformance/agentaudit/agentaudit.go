@@ -92,6 +92,10 @@ type Options struct {
 	Faults []faults.Fault
 	// Seed seeds the reference server and the fault draws.
 	Seed uint64
+	// MaxWait, when set, caps how long a scenario reads the audit for a
+	// finding (else the script's Settle): a test with a blind watcher,
+	// where no finding ever comes, need not wait out a reconnect grace.
+	MaxWait time.Duration
 }
 
 // Start serves protocol name's reference server wrapped in the audit.

@@ -52,7 +52,7 @@ func TestABlindWatcherFailsTheScenarios(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			results := agentaudit.Run(ctx, []agentaudit.Folder{f}, agentaudit.Options{Seed: 7,
-				Watcher: func() audit.Watcher { return blind{} }, BlindFrames: true})
+				Watcher: func() audit.Watcher { return blind{} }, BlindFrames: true, MaxWait: time.Second})
 			named := 0
 			for _, r := range results {
 				if len(r.Names) > 0 {

@@ -135,7 +135,11 @@ func (st *scenarioState) play(ctx context.Context) error {
 // "{x}" in want stands for one path segment (an id).
 func (st *scenarioState) auditNames(rule, want string) error {
 	re := requestPattern(want)
-	deadline := time.Now().Add(max(st.script.Settle, findingGrace))
+	wait := max(st.script.Settle, findingGrace)
+	if st.opts.MaxWait > 0 {
+		wait = min(wait, st.opts.MaxWait)
+	}
+	deadline := time.Now().Add(wait)
 	for {
 		var seen []string
 		for _, f := range st.srv.Findings() {
