@@ -221,18 +221,6 @@ func explainsCase(rv engine.Reveal, src []engine.Source) bool {
 	return true
 }
 
-// hasKind reports whether a source of kind takes a stance on claim.
-func hasKind(src []engine.Source, claim, kind string) bool {
-	for _, s := range src {
-		for _, c := range s.Claims {
-			if s.Kind == kind && c.Claim == claim {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // withoutKind leaves out the sources of kind.
 func withoutKind(src []engine.Source, kind string) []engine.Source {
 	var out []engine.Source
