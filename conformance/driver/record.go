@@ -133,11 +133,7 @@ func (s *Secrets) Redact(text string) string {
 	if len(s.literals) == 0 {
 		return text
 	}
-	for _, v := range s.literals {
-		if strings.Contains(text, v) {
-			text = strings.ReplaceAll(text, v, Redacted)
-		}
-	}
+	text = replaceLiterals(text, s.literals)
 	if mayBeEscaped(text) {
 		text = replaceSpans(text, decodeEscapes(text).spans(s.literals), Redacted)
 	}

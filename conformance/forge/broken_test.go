@@ -291,16 +291,27 @@ var untampered = map[string]string{}
 // TestBrokenTargetsFailNamingTheRule: each broken reference is caught
 // through `run --target` over loopback (the kit's tamper harness), as a
 // fail naming its rule.
+// --allow-authoring is process-wide, so the cases run in two groups, those
+// without it and then those needing it, each group's cases in parallel
+// (they mostly wait out the reference's Retry-After).
 func TestBrokenTargetsFailNamingTheRule(t *testing.T) {
-	for _, c := range brokenCases() {
-		t.Run(c.rule, func(t *testing.T) {
-			forge.SetAllowAuthoring(c.authoring)
-			defer forge.SetAllowAuthoring(false)
-			err := harness.Check(forge.Protocol(), harness.Case{Name: c.rule, Rule: c.rule, Target: c.target(), Checks: 5})
-			if err != nil {
-				t.Error(err)
+	for _, authoring := range []bool{false, true} {
+		forge.SetAllowAuthoring(authoring)
+		t.Run(map[bool]string{false: "reading", true: "authoring"}[authoring], func(t *testing.T) {
+			for _, c := range brokenCases() {
+				if c.authoring != authoring {
+					continue
+				}
+				t.Run(c.rule, func(t *testing.T) {
+					t.Parallel()
+					err := harness.Check(forge.Protocol(), harness.Case{Name: c.rule, Rule: c.rule, Target: c.target(), Checks: 5})
+					if err != nil {
+						t.Error(err)
+					}
+				})
 			}
 		})
+		forge.SetAllowAuthoring(false)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/oas"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -69,7 +70,12 @@ func checkRun(p *suite.Protocol, live bool) error {
 	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Seed: runSeed, Checks: runChecks, CaseDir: dir}
 	mode := "embedded run"
 	if live {
-		srv := httptest.NewServer(p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(runSeed)}))
+		// The test hands the reference the wall clock itself (Now set), as
+		// a run hands its embedded reference its own clock; `serve` leaves
+		// Now unset. A reference may keep its waits test-sized then (the
+		// Pyyol gateway's turn timeout, PYYOL-REF-TURN-TIMEOUT); the
+		// checks stay the live ones.
+		srv := httptest.NewServer(p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(runSeed), Now: time.Now}))
 		defer srv.Close()
 		cfg.Target, mode = srv.URL+p.BasePath, "live run against its reference over loopback"
 	}

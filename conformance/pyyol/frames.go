@@ -95,8 +95,8 @@ func checkFrame(raw json.RawMessage, t string) error {
 // unknown): an event frame is also checked against its game's event
 // schema, so an undocumented event type names that game's events rule.
 func checkFrameOf(raw json.RawMessage, t, game string) error {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	v, err := decodeJSON(raw)
+	if err != nil {
 		return verdict.Failf("PYYOL-WS-ENVELOPE", "JSON", string(raw), "%v", err)
 	}
 	if _, ok := frameBook().compiled[t]; !ok || !slices.Contains(spec.PyyolFrameTypes(), t) {
@@ -107,7 +107,7 @@ func checkFrameOf(raw json.RawMessage, t, game string) error {
 			return err
 		}
 	}
-	return checkPart(t, raw, "PYYOL-REF-FRAMES", "a "+t+" frame")
+	return checkDecoded(t, v, raw, "PYYOL-REF-FRAMES", "a "+t+" frame")
 }
 
 // checkGameEvent checks the {seq, type, payload} of an event frame of a
@@ -165,22 +165,26 @@ func eventGame(raw json.RawMessage) string {
 // mismatch fails naming the x-rule nearest the keyword that failed, or
 // fallback where the schema names none; what describes the value.
 func checkPart(name string, raw []byte, fallback, what string) error {
+	if b := frameBook(); b.compiled[name] == nil {
+		return verdict.Errorf("the kit has no schema %s: %v", name, b.err)
+	}
+	// encoding/json's reading (decodeJSON): what a Go client cannot decode
+	// (a number out of float64's range) is no valid value either.
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return verdict.Failf(fallback, "JSON", string(raw), "%s: %v", what, err)
+	}
+	return checkDecoded(name, v, raw, fallback, what)
+}
+
+// checkDecoded is checkPart for raw already decoded into v by decodeJSON.
+func checkDecoded(name string, v any, raw []byte, fallback, what string) error {
 	b := frameBook()
 	s, ok := b.compiled[name]
 	if !ok {
 		return verdict.Errorf("the kit has no schema %s: %v", name, b.err)
 	}
-	// encoding/json first: what a Go client cannot decode (a number out
-	// of float64's range) is no valid value either.
-	var plain any
-	if err := json.Unmarshal(raw, &plain); err != nil {
-		return verdict.Failf(fallback, "JSON", string(raw), "%s: %v", what, err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return verdict.Failf(fallback, "JSON", string(raw), "%s: %v", what, err)
-	}
-	err = s.Validate(v)
+	err := s.Validate(v)
 	ve, isVE := err.(*jsonschema.ValidationError)
 	if !isVE {
 		return nil

@@ -94,7 +94,7 @@ func credentials() Credentials {
 // Gateway describes pyyol-gateway to the runner.
 func Gateway() *suite.Protocol {
 	p := side("pyyol-gateway", "Pyyol agent gateway (WebSocket runtime)", server.BasePath, "gateway-",
-		func(cfg suite.ReferenceConfig) http.Handler { return server.New(server.Options{Config: cfg}) },
+		func(cfg suite.ReferenceConfig) http.Handler { return server.New(gatewayOptions(cfg)) },
 		gatewaySteps, []byte(gatewayOpenAPI))
 	p.Vector = nil // the signing vectors are the push side's
 	p.WebSocketPaths = []string{"/agent/connect"}
@@ -109,6 +109,25 @@ func Gateway() *suite.Protocol {
 	p.Preflight = stakesPath
 	p.PreflightBase = gatewayHTTPBase
 	return p
+}
+
+// embeddedTurnTimeout is how long the reference gateway waits for a turn
+// response when a run or a test holds its clock. The runner's agent answers
+// over loopback at once, so only the scenarios that leave a turn unanswered
+// on purpose wait it out; a short wait keeps them quick.
+const embeddedTurnTimeout = 500 * time.Millisecond
+
+// gatewayOptions configures the reference gateway for cfg. A run's embedded
+// reference gets the run's adjustable clock (and the contract test's live
+// run the wall clock) in cfg.Now, and waits embeddedTurnTimeout per turn;
+// `conformance serve` sets no clock and keeps the documented 2 s
+// (PYYOL-REF-TURN-TIMEOUT).
+func gatewayOptions(cfg suite.ReferenceConfig) server.Options {
+	opts := server.Options{Config: cfg}
+	if cfg.Now != nil {
+		opts.TurnTimeout = embeddedTurnTimeout
+	}
+	return opts
 }
 
 // Push describes pyyol-push to the runner.

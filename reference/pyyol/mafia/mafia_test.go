@@ -2,6 +2,7 @@ package mafia_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,17 +19,43 @@ import (
 const maxSteps = 12 * 3 * mafia.Seats
 
 // snapshot is everything a move could change, for "illegal changes nothing".
+// Every view carries the whole public transcript, and so does the outcome;
+// the snapshot checks each copy equals m.Public() and encodes it once.
 func snapshot(t require.TestingT, m *mafia.Match) string {
+	public := m.Public()
 	views := make([]mafia.View, mafia.Seats)
 	for s := range views {
-		views[s] = m.View(s)
+		views[s] = withoutTranscript(t, m.View(s), public)
 	}
+	outcome := m.Outcome()
+	require.True(t, sameTranscript(public, outcome.Transcript), "the outcome's transcript is the public one")
+	outcome.Transcript = nil
 	raw, err := json.Marshal(struct {
+		Public  []mafia.Event
 		Views   []mafia.View
 		Outcome mafia.Outcome
-	}{views, m.Outcome()})
+	}{public, views, outcome})
 	require.NoError(t, err)
 	return string(raw)
+}
+
+// withoutTranscript is v with its public transcript dropped, after checking
+// it is the match's public transcript (so encoding it once loses nothing).
+func withoutTranscript(t require.TestingT, v mafia.View, public []mafia.Event) mafia.View {
+	require.True(t, sameTranscript(public, v.Public), "seat %d sees the public transcript", v.YourSeat)
+	v.Public = nil
+	return v
+}
+
+// sameTranscript reports whether two transcripts hold equal events; a
+// payload shared by both (the usual case: copies of one transcript) is
+// equal without walking it.
+func sameTranscript(a, b []mafia.Event) bool {
+	return slices.EqualFunc(a, b, func(x, y mafia.Event) bool {
+		return x.Seq == y.Seq && x.Type == y.Type &&
+			(reflect.ValueOf(x.Payload).UnsafePointer() == reflect.ValueOf(y.Payload).UnsafePointer() ||
+				reflect.DeepEqual(x.Payload, y.Payload))
+	})
 }
 
 // playRandom plays a seeded match to the end with random legal moves,
@@ -52,8 +79,7 @@ func playRandom(t *rapid.T, m *mafia.Match) int {
 			require.NoError(t, m.Act(seat, randomLegal(t, m, seat)), "a move from the legal list is accepted")
 		}
 		checkInvariants(t, m)
-		checkRedaction(t, m, seat)
-		checkRedaction(t, m, rapid.IntRange(0, mafia.Seats-1).Draw(t, "viewer"))
+		checkRedaction(t, m, seat, rapid.IntRange(0, mafia.Seats-1).Draw(t, "viewer"))
 	}
 	return steps
 }
@@ -106,9 +132,18 @@ func checkInvariants(t *rapid.T, m *mafia.Match) {
 	}
 }
 
-// checkRedaction: a seat's view never shows another seat's role or night
-// results, and allies only to Mafia.
-func checkRedaction(t *rapid.T, m *mafia.Match, seat int) {
+// checkRedaction: each viewer's view never shows another seat's role or
+// night results, and allies only to Mafia. The public transcript, the same
+// in every view, is encoded once for all viewers.
+func checkRedaction(t *rapid.T, m *mafia.Match, viewers ...int) {
+	public, _ := json.Marshal(m.Public())
+	for _, seat := range viewers {
+		checkViewRedaction(t, m, seat, string(public))
+	}
+}
+
+// checkViewRedaction checks seat's view; public is the encoded transcript.
+func checkViewRedaction(t *rapid.T, m *mafia.Match, seat int, public string) {
 	v := m.View(seat)
 	require.Equal(t, m.Role(seat), v.YourRole)
 	if v.YourRole == mafia.Mafia {
@@ -117,16 +152,21 @@ func checkRedaction(t *rapid.T, m *mafia.Match, seat int) {
 		require.Nil(t, v.Allies, "allies omitted for Town")
 	}
 	for _, e := range v.Public {
-		require.NotEqual(t, mafia.EventNight, e.Type, "night results are never public")
+		if e.Type == mafia.EventNight {
+			t.Fatalf("night results are never public: seat %d sees %v", seat, e)
+		}
 	}
 	for _, e := range v.Private {
 		require.Equal(t, mafia.EventNight, e.Type)
 		require.Equal(t, mafia.ActionOf(v.YourRole), e.Payload["action"], "only your own night results")
 	}
+	v = withoutTranscript(t, v, m.Public())
 	raw, _ := json.Marshal(v)
 	for other, role := range m.Roles() {
 		if other != seat && role != mafia.Villager && !m.Done() && role != mafia.Mafia {
-			require.NotContains(t, string(raw), `"`+role+`"`, "another seat's role never shows")
+			needle := `"` + role + `"`
+			require.NotContains(t, string(raw), needle, "another seat's role never shows")
+			require.NotContains(t, public, needle, "another seat's role never shows in the transcript")
 		}
 	}
 }
