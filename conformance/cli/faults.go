@@ -5,6 +5,7 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"text/tabwriter"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	bountyserver "github.com/agentgames/conformance/reference/bounty/server"
@@ -38,16 +39,18 @@ func faultsOf(p *suite.Protocol) []faults.Fault {
 // printFaults answers serve --faults list: what each protocol can inject,
 // with the rule each fault exercises.
 func printFaults(w io.Writer, ps []*suite.Protocol) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, p := range ps {
 		fs := faultsOf(p)
 		if len(fs) == 0 {
-			fmt.Fprintf(w, "%-15s (no documented fault is injected yet)\n", p.Name)
+			fmt.Fprintf(tw, "%s\t(no documented fault to inject)\n", p.Name)
 			continue
 		}
 		for _, f := range fs {
-			fmt.Fprintf(w, "%-15s %-22s %s %-30s %s\n", p.Name, f.Rule, faultStatus(f), f.Name, f.Doc)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, f.Rule, faultStatus(f), f.Name, f.Doc)
 		}
 	}
+	tw.Flush()
 	fmt.Fprintln(w, "\nserve --faults light|heavy|RATE injects them at that rate (light 0.05, heavy 0.3), reproducibly from --seed.")
 }
 

@@ -11,7 +11,7 @@ import (
 // has none.
 func faultStatus(f faults.Fault) string {
 	if f.Applies == nil {
-		return " ws"
+		return "ws"
 	}
 	return strconv.Itoa(f.Status)
 }
