@@ -96,6 +96,10 @@ type Options struct {
 	// finding (else the script's Settle): a test with a blind watcher,
 	// where no finding ever comes, need not wait out a reconnect grace.
 	MaxWait time.Duration
+	// Clocks shortens the waits of the servers that have them (Pyyol's
+	// gateway); zero keeps serve --audit's. Run sets ScenarioClocks, which
+	// the scripted agents are written against.
+	Clocks Clocks
 }
 
 // Start serves protocol name's reference server wrapped in the audit.
@@ -115,7 +119,7 @@ func Start(name string, o Options) (*Server, error) {
 	if o.BlindFrames {
 		a.BlindFrames()
 	}
-	h := p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(o.Seed)})
+	h := reference(name, p.Reference, suite.ReferenceConfig{Seed: suite.ReferenceSeed(o.Seed)}, o.Clocks)
 	h = faults.Wrap(h, o.Faults, faults.Options{Rate: 1, Seed: o.Seed, Base: p.BasePath})
 	h = a.Wrap(h, name, p.BasePath, watcher())
 	mux := http.NewServeMux()

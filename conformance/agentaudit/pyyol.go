@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -167,7 +168,8 @@ func (a *PyyolAgent) BidLowest(ctx context.Context, t Turn) error {
 	return a.Bid(ctx, t.ID, v.Round, v.LegalActions[0])
 }
 
-// PyyolPolite registers, pings and plays one Goofspiel match by the rules.
+// PyyolPolite registers, pings and plays one Goofspiel match by the rules,
+// pinging every politePingEvery while it plays (PYYOL-AGENT-HEARTBEAT).
 func PyyolPolite(ctx context.Context, a *PyyolAgent) error {
 	if err := a.Register(ctx, a.Token, []string{"goofspiel"}, nil); err != nil {
 		return err
@@ -175,7 +177,37 @@ func PyyolPolite(ctx context.Context, a *PyyolAgent) error {
 	if err := a.Send(ctx, map[string]any{"t": "ping"}); err != nil {
 		return err
 	}
+	defer a.KeepPinging(ctx, politePingEvery)()
 	return a.Play(ctx, func(t Turn) (bool, error) { return false, a.BidLowest(ctx, t) })
+}
+
+// politePingEvery is how often the polite agent pings: well inside the
+// docs' "every few seconds" and a quarter of ScenarioClocks' heartbeat
+// gap, so its clean audit holds however slowly a loaded machine plays.
+const politePingEvery = 250 * time.Millisecond
+
+// KeepPinging sends a ping every interval, beside the frames Play reads
+// and answers, until the returned stop is called (or a send fails).
+func (a *PyyolAgent) KeepPinging(ctx context.Context, every time.Duration) (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if a.Send(ctx, map[string]any{"t": "ping"}) != nil {
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(quit); <-done }
 }
 
 // pyyolScript wraps a play of one minted agent and closes its socket.

@@ -56,23 +56,13 @@ func init() {
 		return a.Send(ctx, map[string]any{"t": "response", "move": map[string]int{"round": t.Goof().Round, "card": t.Goof().LegalActions[0]}})
 	})))
 	register(p, "answers a turn after the gateway's timeout", pyyolScript(goofOnce(func(ctx context.Context, a *PyyolAgent, t Turn) error {
-		time.Sleep(2500 * time.Millisecond) // the reference's turn timeout is 2 s
+		time.Sleep(2 * ScenarioClocks().TurnTimeout) // the turn is settled by then
 		return a.BidLowest(ctx, t)
 	})))
-	register(p, "never pings for 16 seconds", pyyolScript(func(ctx context.Context, a *PyyolAgent) error {
-		if err := a.Register(ctx, a.Token, []string{"goofspiel"}, nil); err != nil {
-			return err
-		}
-		started := time.Now()
-		return a.Play(ctx, func(t Turn) (bool, error) {
-			if time.Since(started) > 16*time.Second {
-				return true, a.BidLowest(ctx, t) // this frame comes more than 15 s after the last ping
-			}
-			time.Sleep(1500 * time.Millisecond) // slow but in time: the match lasts past the gap
-			return false, a.BidLowest(ctx, t)
-		})
-	}))
-	register(p, "gives up when the gateway drops its socket in a match", Script{Faults: []string{"dropped_socket"}, Settle: 25 * time.Second,
+	register(p, "never pings for longer than the audit allows", pyyolScript(neverPings))
+	// The drop ends the play; the agent never comes back. Settle caps the
+	// wait for the match to end without it, plus the reconnect grace.
+	register(p, "gives up when the gateway drops its socket in a match", Script{Faults: []string{"dropped_socket"}, Settle: 10 * time.Second,
 		Play: func(ctx context.Context, base string) error {
 			a, err := MintPyyolAgent(ctx, base)
 			if err != nil {
@@ -82,7 +72,7 @@ func init() {
 			if err := a.Register(ctx, a.Token, []string{"monopoly"}, monopolyPractice); err != nil {
 				return err
 			}
-			_ = a.Play(ctx, func(t Turn) (bool, error) { return false, nil }) // the drop ends the play; the agent never comes back
+			_ = a.Play(ctx, func(t Turn) (bool, error) { return false, nil })
 			return nil
 		}})
 	register(p, "registers with a token it also stored as its manifest's endpoint secret", pyyolScript(func(ctx context.Context, a *PyyolAgent) error {
@@ -133,6 +123,25 @@ func init() {
 	register(p, "names a Monopoly phase as its action", pyyolScript(monopolyOnce(func([]string) map[string]any {
 		return map[string]any{"action": "auction"}
 	})))
+}
+
+// neverPings registers for Goofspiel and plays it slowly but in time,
+// never pinging, until it has been silent for longer than ScenarioClocks'
+// heartbeat gap; the response it then sends is the frame the audit names
+// under PYYOL-AGENT-HEARTBEAT.
+func neverPings(ctx context.Context, a *PyyolAgent) error {
+	if err := a.Register(ctx, a.Token, []string{"goofspiel"}, nil); err != nil {
+		return err
+	}
+	clocks := ScenarioClocks()
+	started := time.Now() // the audit's silence began at register, earlier still
+	return a.Play(ctx, func(t Turn) (bool, error) {
+		if time.Since(started) > clocks.HeartbeatGap+clocks.TurnTimeout/2 {
+			return true, a.BidLowest(ctx, t) // this frame comes after the gap
+		}
+		time.Sleep(clocks.TurnTimeout / 2) // slow but in time: the match lasts past the gap
+		return false, a.BidLowest(ctx, t)
+	})
 }
 
 // firstOr is list's first element, or fallback.

@@ -44,7 +44,8 @@ type Result struct {
 }
 
 // Run executes the agents.feature of each folder and returns one result
-// per scenario; o applies to every server (its Faults are the scripts').
+// per scenario; o applies to every server (its Faults are the scripts',
+// its Clocks ScenarioClocks).
 func Run(ctx context.Context, folders []Folder, o Options) []Result {
 	var out []Result
 	for _, f := range folders {
@@ -123,6 +124,7 @@ func (st *scenarioState) anAgentThat(words string) error {
 func (st *scenarioState) play(ctx context.Context) error {
 	o := st.opts
 	o.Faults = pick(faultTables[st.folder.Protocol](), st.script.Faults)
+	o.Clocks = ScenarioClocks() // the scripts time their behaviour against these
 	srv, err := Start(st.folder.Protocol, o)
 	if err != nil {
 		return err

@@ -51,18 +51,19 @@ Feature: Pyyol gateway rules for agents
   @PYYOL-AGENT-HEARTBEAT
   Rule: PYYOL-AGENT-HEARTBEAT a connected agent pings every few seconds
     "Every few seconds" is read as at most 15 s between the agent's pings,
-    three times the reference's own heartbeat.
+    three times the reference's own heartbeat (serve --audit); the
+    scenario's gateway allows a shorter gap, so the play stays short.
 
-    Scenario: An agent silent for more than 15 s is named
-      Given an agent that never pings for 16 seconds
+    Scenario: An agent silent for longer than the audit allows is named
+      Given an agent that never pings for longer than the audit allows
       When it plays against the reference server with the audit on
       Then the audit names PYYOL-AGENT-HEARTBEAT with the offending request "frame ping"
 
   @PYYOL-AGENT-RECONNECT
   Rule: PYYOL-AGENT-RECONNECT after a drop an agent reconnects and re-registers
     The audit sees whether a dropped agent re-registers within 5 s of its
-    match's end; the exponential backoff between its attempts is not
-    audited.
+    match's end (serve --audit; the scenario's gateway allows less); the
+    exponential backoff between its attempts is not audited.
 
     Scenario: An agent that never comes back after a drop is named
       Given an agent that gives up when the gateway drops its socket in a match

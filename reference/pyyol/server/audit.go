@@ -19,10 +19,11 @@ type httpWatcher struct{}
 
 func (httpWatcher) Watch(*audit.Exchange) []audit.Finding { return nil }
 
-// heartbeatGap is how long a registered socket may go without the agent's
-// ping before the audit names PYYOL-AGENT-HEARTBEAT: "every few seconds" is
-// the docs' word, three times the reference's own 5 s heartbeat the kit's.
-const heartbeatGap = 15 * time.Second
+// DefaultHeartbeatGap is how long a registered socket may go without the
+// agent's ping before the audit names PYYOL-AGENT-HEARTBEAT, unless
+// Options.HeartbeatGap says otherwise: "every few seconds" is the docs'
+// word, three times the reference's own 5 s heartbeat the kit's.
+const DefaultHeartbeatGap = 15 * time.Second
 
 // agentAudit is what the audit remembers of one agent across its sockets:
 // the turns and initializes it was sent, by id, and which it answered.
@@ -45,19 +46,20 @@ type frameAudit struct {
 	agent      *agentAudit
 	registered time.Time
 	lastPing   time.Time
-	quiet      bool // PYYOL-AGENT-HEARTBEAT already named on this socket
+	gap        time.Duration // PYYOL-AGENT-HEARTBEAT: the longest silence allowed
+	quiet      bool          // PYYOL-AGENT-HEARTBEAT already named on this socket
 	// early are the frames read before register (nil: no finding) and
 	// their findings, reported under the agent's name once it registers.
 	early [][]audit.Finding
 }
 
-// newFrameAudit starts auditing a socket, or returns nil when agents are
-// not audited.
-func newFrameAudit(rep *audit.Frames) *frameAudit {
+// newFrameAudit starts auditing a socket whose agent may stay silent for
+// gap between pings, or returns nil when agents are not audited.
+func newFrameAudit(rep *audit.Frames, gap time.Duration) *frameAudit {
 	if rep == nil {
 		return nil
 	}
-	return &frameAudit{rep: rep, now: rep.Now(), name: audit.AgentName("")}
+	return &frameAudit{rep: rep, now: rep.Now(), name: audit.AgentName(""), gap: gap}
 }
 
 // finding dates one broken rule at frame.
@@ -183,15 +185,15 @@ func (l *link) socketEnded() {
 }
 
 // heartbeat names, once per socket, an agent that has not pinged for
-// heartbeatGap.
+// longer than the socket's gap.
 func (fa *frameAudit) heartbeat() []audit.Finding {
-	if fa.quiet || fa.now().Sub(fa.lastPing) <= heartbeatGap {
+	if fa.quiet || fa.now().Sub(fa.lastPing) <= fa.gap {
 		return nil
 	}
 	fa.quiet = true
 	// PYYOL-AGENT-HEARTBEAT: "The SDK sends a `ping` every few seconds".
 	return []audit.Finding{fa.finding("PYYOL-AGENT-HEARTBEAT", "ping", "no ping from the agent for "+
-		fa.now().Sub(fa.lastPing).Round(time.Second).String()+" (the audit allows "+heartbeatGap.String()+")")}
+		fa.now().Sub(fa.lastPing).Round(time.Millisecond).String()+" (the audit allows "+fa.gap.String()+")")}
 }
 
 // timedOut reports whether the turn id was settled by the gateway's own
@@ -257,15 +259,16 @@ func (g *Gateway) cameBack(agentID string) {
 	}
 }
 
-// reconnectGrace is how long after its match ended an agent whose socket
-// dropped may take to come back before the audit names it: the docs fix
-// no backoff schedule, so the audit allows one generous step.
-const reconnectGrace = 5 * time.Second
+// DefaultReconnectGrace is how long after its match ended an agent whose
+// socket dropped may take to come back before the audit names it
+// (PYYOL-AGENT-RECONNECT), unless Options.ReconnectGrace says otherwise:
+// the docs fix no backoff schedule, so the audit allows one generous step.
+const DefaultReconnectGrace = 5 * time.Second
 
 // matchEnded forgets the frames of a finished match (their ids stay
 // known, so a straggling answer is not blamed on PYYOL-AGENT-RESPONSE-ID)
 // and names an agent that, its socket dropped by the gateway during the
-// match, has not come back within reconnectGrace of its end.
+// match, has not come back within the reconnect grace of its end.
 func (g *Gateway) matchEnded(agentID, matchID string) {
 	g.mu.Lock()
 	a := g.audits[agentID]
@@ -285,7 +288,8 @@ func (g *Gateway) matchEnded(agentID, matchID string) {
 	if !away {
 		return
 	}
-	time.AfterFunc(reconnectGrace, func() {
+	grace := g.opts.ReconnectGrace
+	time.AfterFunc(grace, func() {
 		a.mu.Lock()
 		stayed := a.back < drops
 		a.mu.Unlock()
@@ -293,7 +297,7 @@ func (g *Gateway) matchEnded(agentID, matchID string) {
 			// PYYOL-AGENT-RECONNECT: "If the socket drops, the SDK **reconnects
 			// automatically** with exponential backoff and re-registers".
 			rep.Report(audit.AgentName(g.tokenOf(agentID)), audit.Finding{Rule: "PYYOL-AGENT-RECONNECT", Request: "frame game_end " + matchID,
-				At: rep.Now()(), Detail: "the agent had not come back " + reconnectGrace.String() + " after its match ended, its socket dropped during it"})
+				At: rep.Now()(), Detail: "the agent had not come back " + grace.String() + " after its match ended, its socket dropped during it"})
 		}
 	})
 }

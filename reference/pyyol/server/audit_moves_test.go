@@ -56,12 +56,12 @@ func framesAt(now *time.Time) (*audit.Auditor, *audit.Frames) {
 
 // TestFrameAuditTimingRules: an answer after the gateway's own timeout is
 // PYYOL-AGENT-ON-TIME, one after an injected late turn is not the agent's
-// fault, and a socket silent past heartbeatGap is PYYOL-AGENT-HEARTBEAT,
+// fault, and a socket silent past the heartbeat gap is PYYOL-AGENT-HEARTBEAT,
 // named once.
 func TestFrameAuditTimingRules(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	_, rep := framesAt(&now)
-	fa := newFrameAudit(rep)
+	fa := newFrameAudit(rep, DefaultHeartbeatGap)
 	fa.agent = &agentAudit{asked: map[string][]byte{
 		"t1": []byte(`{"t":"turn","id":"t1","game":"goofspiel","view":{"round":0,"legal_actions":[1,2]}}`),
 		"t2": []byte(`{"t":"turn","id":"t2","game":"goofspiel","view":{"round":1,"legal_actions":[1,2]}}`),
@@ -78,7 +78,7 @@ func TestFrameAuditTimingRules(t *testing.T) {
 	assert.Empty(t, rules(fa.response(Frame{T: "response", ID: "t2", Move: json.RawMessage(`{"round":1,"card":2}`)}, false)))
 	assert.Equal(t, []string{"PYYOL-AGENT-GOOF-ONE-BID"}, rules(fa.response(Frame{T: "response", ID: "t2", Move: json.RawMessage(`{"round":1,"card":2}`)}, false)))
 	assert.Empty(t, fa.heartbeat())
-	now = now.Add(heartbeatGap + time.Second)
+	now = now.Add(DefaultHeartbeatGap + time.Second)
 	assert.Equal(t, []string{"PYYOL-AGENT-HEARTBEAT"}, rules(fa.heartbeat()))
 	assert.Empty(t, fa.heartbeat(), "named once per socket")
 }

@@ -128,7 +128,7 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 	ctx := context.Background()
 	l := newLink(g, conn)
 	l.faults = faults.SocketFrom(r.Context())
-	l.audit = newFrameAudit(audit.FramesFrom(r.Context()))
+	l.audit = newFrameAudit(audit.FramesFrom(r.Context()), g.opts.HeartbeatGap)
 	defer l.socketEnded()
 	// PYYOL-WS-HELLO: "On connect the gateway sends {"t":"hello","version":"1.0"}".
 	if l.send(Frame{T: "hello", Version: "1.0"}) != nil {

@@ -35,7 +35,15 @@ type Options struct {
 	TurnTimeout time.Duration
 	// PingEvery is the gateway's own heartbeat (default 5 s).
 	PingEvery time.Duration
-	Tamper    Tamper
+	// HeartbeatGap is how long serve --audit lets a registered socket go
+	// without the agent's ping before it names PYYOL-AGENT-HEARTBEAT
+	// (default DefaultHeartbeatGap); the agent scenarios shorten it.
+	HeartbeatGap time.Duration
+	// ReconnectGrace is how long after its match ended serve --audit lets
+	// an agent whose socket dropped take to come back before it names
+	// PYYOL-AGENT-RECONNECT (default DefaultReconnectGrace).
+	ReconnectGrace time.Duration
+	Tamper         Tamper
 	// Rewrite, when set, sees every frame the gateway sends as a JSON
 	// object and returns the frames to send instead (none drops it): the
 	// kit's tests build broken gateways with it.
@@ -88,6 +96,12 @@ func New(opts Options) *Gateway {
 	}
 	if opts.AdminToken == "" {
 		opts.AdminToken = AdminToken
+	}
+	if opts.HeartbeatGap <= 0 {
+		opts.HeartbeatGap = DefaultHeartbeatGap
+	}
+	if opts.ReconnectGrace <= 0 {
+		opts.ReconnectGrace = DefaultReconnectGrace
 	}
 	g := &Gateway{opts: opts, mux: http.NewServeMux(), log: opts.Log, keys: map[string]string{}, agents: map[string]*link{},
 		playing: map[string]bool{}, manifests: map[string]*published{}, tiers: map[string][]stakes.Tier{},
