@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/agentgames/conformance/reference/audit"
 )
@@ -90,4 +91,29 @@ func TestAnEndpointSecretIsNoAgentKey(t *testing.T) {
 	g.manifests["mf_1"] = &published{secret: "endpoint-secret-1"}
 	assert.True(t, g.isEndpointSecret("endpoint-secret-1"))
 	assert.False(t, g.isEndpointSecret("sk_arena_0123"))
+}
+
+// TestAuditAllowancesDefaultToTheDocumentedOnes: a gateway built without
+// them audits with 15 s between pings (PYYOL-AGENT-HEARTBEAT) and a 5 s
+// reconnect grace (PYYOL-AGENT-RECONNECT), as serve --audit; set ones are
+// kept, and a socket's frame audit uses the gateway's gap.
+func TestAuditAllowancesDefaultToTheDocumentedOnes(t *testing.T) {
+	g := New(Options{})
+	assert.Equal(t, 15*time.Second, g.opts.HeartbeatGap)
+	assert.Equal(t, 5*time.Second, g.opts.ReconnectGrace)
+	g = New(Options{HeartbeatGap: time.Second, ReconnectGrace: 500 * time.Millisecond})
+	assert.Equal(t, time.Second, g.opts.HeartbeatGap)
+	assert.Equal(t, 500*time.Millisecond, g.opts.ReconnectGrace)
+
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	_, rep := framesAt(&now)
+	fa := newFrameAudit(rep, g.opts.HeartbeatGap)
+	fa.agent, fa.lastPing = &agentAudit{}, now
+	now = now.Add(time.Second)
+	assert.Empty(t, fa.heartbeat(), "a silence of exactly the gap is allowed")
+	now = now.Add(time.Millisecond)
+	found := fa.heartbeat()
+	require.Len(t, found, 1)
+	assert.Equal(t, "PYYOL-AGENT-HEARTBEAT", found[0].Rule)
+	assert.Contains(t, found[0].Detail, "the audit allows 1s")
 }
