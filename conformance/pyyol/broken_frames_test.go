@@ -55,7 +55,8 @@ func malformedGameFrames() []struct {
 // Monopoly or Mafia frame, checked live over loopback, fails naming the
 // rule the frame's schema annotates.
 func TestMalformedGameFramesAreCaught(t *testing.T) {
-	t.Cleanup(pyyol.SetWaitLimit(3 * time.Second))
+	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
+	pyyol.ParallelWaitLimit()
 	for _, c := range malformedGameFrames() {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()

@@ -27,7 +27,8 @@ func warned(rep *verdict.Report, rule string) bool {
 // so the run warns naming it and still exits 0; a gateway eliminating a
 // seat outside the tie breaks plurality and fails PYYOL-MAFIA-VOTE.
 func TestMafiaTieLive(t *testing.T) {
-	t.Cleanup(pyyol.SetWaitLimit(2 * time.Second))
+	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
+	pyyol.ParallelWaitLimit()
 	cases := []struct {
 		name   string
 		tamper server.Tamper

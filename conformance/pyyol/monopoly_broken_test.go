@@ -192,7 +192,8 @@ func addIn(phase, action string) func(map[string]any) []map[string]any {
 // TestBrokenMonopolyGatewaysFailTheirRule: each broken Monopoly gateway,
 // served over loopback and checked live, fails naming the rule it breaks.
 func TestBrokenMonopolyGatewaysFailTheirRule(t *testing.T) {
-	t.Cleanup(pyyol.SetWaitLimit(3 * time.Second))
+	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
+	pyyol.ParallelWaitLimit()
 	for _, c := range append(brokenMonopolyGateways(), brokenMonopolyDeepGateways()...) {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()
