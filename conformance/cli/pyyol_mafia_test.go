@@ -1,13 +1,10 @@
 package cli_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +14,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentgames/conformance/conformance/cli"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
 	"github.com/agentgames/conformance/reference/pyyol/mafia"
 )
@@ -43,23 +39,7 @@ func TestSimulateMafiaAgainstAPushEndpoint(t *testing.T) {
 // TestSimulateMafiaListen: `simulate mafia --listen` serves the kit's
 // gateway, a socket agent plays one Mafia match, and the verdict is PASS.
 func TestSimulateMafiaListen(t *testing.T) {
-	pr, pw := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		done <- cli.Main([]string{"simulate", "mafia", "--listen", "127.0.0.1:0"}, pw, io.Discard)
-		pw.Close()
-	}()
-	lines := bufio.NewScanner(pr)
-	require.True(t, lines.Scan())
-	addr := regexp.MustCompile(`ws://([^/]+)/`).FindStringSubmatch(lines.Text())
-	require.Len(t, addr, 2, lines.Text())
-	playOneMafiaMatch(t, addr[1])
-	var rest strings.Builder
-	for lines.Scan() {
-		rest.WriteString(lines.Text() + "\n")
-	}
-	assert.Equal(t, 0, <-done, rest.String())
-	assert.Contains(t, rest.String(), "PASS")
+	simulateListening(t, "mafia", playOneMafiaMatch)
 }
 
 func playOneMafiaMatch(t *testing.T, addr string) {

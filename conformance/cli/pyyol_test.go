@@ -43,17 +43,25 @@ func TestSimulateGoofspielAgainstAPushEndpoint(t *testing.T) {
 // TestSimulateListenRefereesOneSocketMatch: `simulate --listen` serves the
 // kit's gateway, a socket agent plays one match, and the verdict is PASS.
 func TestSimulateListenRefereesOneSocketMatch(t *testing.T) {
+	simulateListening(t, "goofspiel", playOneSocketMatch)
+}
+
+// simulateListening runs `simulate GAME --listen` on a free port, lets
+// play be the socket agent at the gateway it prints, and requires exit 0
+// with a PASS verdict.
+func simulateListening(t *testing.T, game string, play func(t *testing.T, addr string)) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- cli.Main([]string{"simulate", "goofspiel", "--listen", "127.0.0.1:0"}, pw, io.Discard)
+		done <- cli.Main([]string{"simulate", game, "--listen", "127.0.0.1:0"}, pw, io.Discard)
 		pw.Close()
 	}()
 	lines := bufio.NewScanner(pr)
 	require.True(t, lines.Scan())
 	addr := regexp.MustCompile(`ws://([^/]+)/`).FindStringSubmatch(lines.Text())
 	require.Len(t, addr, 2, lines.Text())
-	playOneSocketMatch(t, addr[1])
+	play(t, addr[1])
 	var rest strings.Builder
 	for lines.Scan() {
 		rest.WriteString(lines.Text() + "\n")

@@ -49,18 +49,7 @@ func brokenMafiaAgents() []struct {
 // TestBrokenMafiaAgentsFailTheirRule: each broken agent endpoint, pushed
 // Mafia matches live over loopback, fails naming its rule.
 func TestBrokenMafiaAgentsFailTheirRule(t *testing.T) {
-	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
-	for _, c := range brokenMafiaAgents() {
-		t.Run(c.rule, func(t *testing.T) {
-			srv := httptest.NewServer(c.agent)
-			defer srv.Close()
-			rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", c.rule)
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
-			}
-		})
-	}
+	catchBrokenAgents(t, brokenMafiaAgents())
 }
 
 // TestMafiaReferenceRefusalsOnlyWarn: an agent whose moves have the

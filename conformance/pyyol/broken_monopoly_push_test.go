@@ -140,18 +140,7 @@ func brokenMonopolyAgents() []struct {
 // TestBrokenMonopolyAgentsFailTheirRule: each broken agent endpoint,
 // pushed a Monopoly match live over loopback, fails naming its rule.
 func TestBrokenMonopolyAgentsFailTheirRule(t *testing.T) {
-	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
-	for _, c := range brokenMonopolyAgents() {
-		t.Run(c.rule, func(t *testing.T) {
-			srv := httptest.NewServer(c.agent)
-			defer srv.Close()
-			rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", c.rule)
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
-			}
-		})
-	}
+	catchBrokenAgents(t, brokenMonopolyAgents())
 }
 
 // TestMonopolyAgentEndpointLive: the reference agent playing Monopoly

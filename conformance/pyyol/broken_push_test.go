@@ -165,18 +165,7 @@ func alwaysThirteen(h http.Handler) http.Handler {
 // TestBrokenAgentsFailTheirRule: each broken agent endpoint, pushed to live
 // over loopback, fails with the rule it breaks named.
 func TestBrokenAgentsFailTheirRule(t *testing.T) {
-	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
-	for _, c := range brokenAgents() {
-		t.Run(c.rule, func(t *testing.T) {
-			srv := httptest.NewServer(c.agent)
-			defer srv.Close()
-			rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", c.rule)
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
-			}
-		})
-	}
+	catchBrokenAgents(t, brokenAgents())
 }
 
 // TestHealthyAgentPassesLive: the reference agent, checked live at its
@@ -200,5 +189,27 @@ func TestPushNeedsTheSecretAgainstALiveAgent(t *testing.T) {
 	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "PYYOL-PUSH-TURN")
 	if rep.ExitCode() != 2 {
 		t.Errorf("exit %d, want 2: %v", rep.ExitCode(), failedRules(rep))
+	}
+}
+
+// catchBrokenAgents pushes matches live over loopback to each broken agent
+// endpoint, with the reference's development secret, and requires a fail
+// naming the rule it breaks.
+func catchBrokenAgents(t *testing.T, cases []struct {
+	rule  string
+	agent http.Handler
+}) {
+	t.Helper()
+	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
+	defer pyyol.SetCredentials(pyyol.Credentials{})
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			srv := httptest.NewServer(c.agent)
+			defer srv.Close()
+			rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", c.rule)
+			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
+				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
+			}
+		})
 	}
 }

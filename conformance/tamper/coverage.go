@@ -3,6 +3,7 @@ package tamper
 import (
 	"fmt"
 	"sort"
+	"testing"
 
 	"github.com/agentgames/conformance/spec"
 )
@@ -65,4 +66,20 @@ func Uncovered(cat *spec.Catalogue, tampered map[string]bool, untampered map[str
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Covers fails tb for every gap Uncovered finds between the catalogue
+// folder's rules and the tables' cases, and logs the coverage: the one
+// body of every package's TestEveryLiveMustRuleHasATamperTest.
+func (t Tables) Covers(tb testing.TB, folder string, untampered map[string]string) {
+	tb.Helper()
+	cat, err := spec.Load(folder)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tampered := t.Rules()
+	for _, gap := range Uncovered(cat, tampered, untampered) {
+		tb.Error(gap)
+	}
+	tb.Logf("%d rules tampered, %d MUST rules without a broken target", len(tampered), len(untampered))
 }
