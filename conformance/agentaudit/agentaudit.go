@@ -146,9 +146,10 @@ func pick(table []faults.Fault, names []string) []faults.Fault {
 	return out
 }
 
-// faultTables lists the documented faults a script may ask for, per
-// protocol.
-var faultTables = map[string]func() []faults.Fault{
+// FaultTables lists, per protocol, the documented faults its reference
+// server can inject: the ones a script may ask for, and those of serve
+// --faults, which uses the same list. A protocol missing here injects none.
+var FaultTables = map[string]func() []faults.Fault{
 	"iyra":           iyraserver.Faults,
 	"phantom-press":  pp.Faults,
 	"forge":          forgeserver.Faults,

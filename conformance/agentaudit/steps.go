@@ -123,7 +123,7 @@ func (st *scenarioState) anAgentThat(words string) error {
 
 func (st *scenarioState) play(ctx context.Context) error {
 	o := st.opts
-	o.Faults = pick(faultTables[st.folder.Protocol](), st.script.Faults)
+	o.Faults = pick(FaultTables[st.folder.Protocol](), st.script.Faults)
 	o.Clocks = ScenarioClocks() // the scripts time their behaviour against these
 	srv, err := Start(st.folder.Protocol, o)
 	if err != nil {

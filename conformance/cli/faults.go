@@ -7,30 +7,14 @@ import (
 	"net/http"
 	"text/tabwriter"
 
+	"github.com/agentgames/conformance/conformance/agentaudit"
 	"github.com/agentgames/conformance/conformance/suite"
-	bountyserver "github.com/agentgames/conformance/reference/bounty/server"
 	"github.com/agentgames/conformance/reference/faults"
-	forgeserver "github.com/agentgames/conformance/reference/forge/server"
-	iyraserver "github.com/agentgames/conformance/reference/iyra/server"
-	pp "github.com/agentgames/conformance/reference/phantompress/server"
-	pyyolserver "github.com/agentgames/conformance/reference/pyyol/server"
-	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 )
-
-// faultTables lists, per protocol, the documented faults its reference
-// server can inject (serve --faults). A protocol missing here injects none.
-var faultTables = map[string]func() []faults.Fault{
-	"iyra":           iyraserver.Faults,
-	"phantom-press":  pp.Faults,
-	"forge":          forgeserver.Faults,
-	"bounty":         bountyserver.Faults,
-	"share-exchange": sxserver.Faults,
-	"pyyol-gateway":  pyyolserver.Faults,
-}
 
 // faultsOf returns the documented faults protocol p can inject.
 func faultsOf(p *suite.Protocol) []faults.Fault {
-	if f, ok := faultTables[p.Name]; ok {
+	if f, ok := agentaudit.FaultTables[p.Name]; ok {
 		return f()
 	}
 	return nil
