@@ -63,6 +63,9 @@ type Config struct {
 	NoProperties bool
 	// Shard runs only this part of the selected checks (--shard i/n).
 	Shard Shard
+	// Settings are the values of the protocols' own flags (Protocol.Flags)
+	// for this run: credentials, permissions, waits.
+	Settings Settings
 }
 
 // DefaultChecks is the number of rapid checks per property when Config.Checks
@@ -149,6 +152,9 @@ func newRun(cfg Config) (*run, *verdict.Report) {
 	}
 	r := &run{cfg: cfg, limiter: driver.NewLimiter(cfg.Rate), budget: driver.NewBudget(cfg.MaxWrites),
 		secrets: &driver.Secrets{}, shared: &Shared{}, cases: &caseWriter{dir: cfg.CaseDir}}
+	for _, v := range secretSettings(cfg.Protocols, cfg.Settings) {
+		r.secrets.Add(v) // credentials from protocol flags appear in no output
+	}
 	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == "",
 		Shard: cfg.Shard.String()}
 	return r, rep
@@ -335,7 +341,7 @@ func oasRule(cat *spec.Catalogue) string {
 func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 	return &Env{HTTP: pr.drv.WithRecorder(rec), Catalogue: pr.cat, Seed: pr.cfg.Seed,
 		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites,
-		ExhaustQuotas: pr.cfg.ExhaustQuotas, links: &links{pr: pr, rec: rec}}
+		ExhaustQuotas: pr.cfg.ExhaustQuotas, Settings: pr.cfg.Settings, links: &links{pr: pr, rec: rec}}
 }
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {
