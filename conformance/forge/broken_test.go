@@ -312,6 +312,7 @@ func TestBrokenTargetsFailNamingTheRule(t *testing.T) {
 // TestBrokenEmbeddedReferencesFail covers the @control rules, which need
 // the embedded reference's clock or its Go-only disable switch.
 func TestBrokenEmbeddedReferencesFail(t *testing.T) {
+	t.Parallel()
 	for _, c := range controlCases() {
 		t.Run(c.Rule, func(t *testing.T) {
 			if err := harness.Check(forge.Protocol(), c); err != nil {
@@ -324,6 +325,7 @@ func TestBrokenEmbeddedReferencesFail(t *testing.T) {
 // TestTheReferenceItselfPassesLive: the same live runs against the
 // unbroken reference pass, so every fail above is the tampering's.
 func TestTheReferenceItselfPassesLive(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(ref(dsl.Dialect{}))
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{forge.Protocol()},
@@ -343,6 +345,7 @@ func TestTheReferenceItselfPassesLive(t *testing.T) {
 // TestEveryLiveMustRuleHasATamperTest lists the MUST rules with neither a
 // broken target nor a recorded reason, and stale reasons.
 func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
+	t.Parallel()
 	cat, err := spec.Load("forge")
 	if err != nil {
 		t.Fatal(err)

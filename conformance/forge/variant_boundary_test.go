@@ -65,6 +65,7 @@ func faithfulBoundaries() http.Handler {
 // A faithful deployment that takes the boundary checks' open choices the
 // other way passes them, each decided rather than skipped.
 func TestFaithfulBoundariesPass(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(faithfulBoundaries())
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{forge.Protocol()},

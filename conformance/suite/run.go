@@ -310,8 +310,22 @@ func (pr *protocolRun) newDriver() error {
 	}
 	pr.breaker = &driver.Breaker{}
 	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.budget,
-		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: pr.breaker})
+		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: pr.breaker, Wait: pr.wait})
 	return nil
+}
+
+// wait waits out a Retry-After (or any documented wait) of d. Against a
+// live target that is real time; against the embedded reference, whose
+// clock only moves when the run moves it, the run moves the clock by d
+// instead, so the reference sees the wait and the run spends none.
+func (pr *protocolRun) wait(ctx context.Context, d time.Duration) error {
+	if pr.ref == nil || pr.clock == nil {
+		return driver.Sleep(ctx, d)
+	}
+	if d > 0 {
+		pr.clock.Advance(d)
+	}
+	return ctx.Err()
 }
 
 // oasRule is the catalogue rule an OpenAPI mismatch breaks by default:
