@@ -373,7 +373,7 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 // selectedScenarios lists the scenarios the tag selection keeps, to size the
 // progress display.
 func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
-	all, err := features.ParseFS(pr.p.featureFS(), pr.p.DataFolder())
+	all, err := pr.p.scenarios()
 	if err != nil {
 		return nil, err
 	}
