@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A markdown source contract (Pyyol's docs) is a corpus of documents, each
@@ -42,8 +43,38 @@ func SectionAt(corpus, path string) (string, error) {
 }
 
 // MarkdownDocuments splits a corpus at its document markers, by document
-// name.
+// name. A catalogue looks up a section for each of its hundreds of rules in
+// one corpus, so the last few corpora split are remembered; the map is
+// shared: read it only.
 func MarkdownDocuments(corpus string) map[string]string {
+	split.mu.Lock()
+	defer split.mu.Unlock()
+	for _, c := range split.recent {
+		if c.corpus == corpus {
+			return c.docs
+		}
+	}
+	docs := splitDocuments(corpus)
+	split.recent = append(split.recent, splitCorpus{corpus, docs})
+	if len(split.recent) > 8 {
+		split.recent = split.recent[1:]
+	}
+	return docs
+}
+
+// split holds the corpora MarkdownDocuments split last.
+var split struct {
+	mu     sync.Mutex
+	recent []splitCorpus
+}
+
+type splitCorpus struct {
+	corpus string
+	docs   map[string]string
+}
+
+// splitDocuments splits a corpus at its document markers.
+func splitDocuments(corpus string) map[string]string {
 	out := map[string]string{}
 	locs := docMarker.FindAllStringSubmatchIndex(corpus, -1)
 	for i, l := range locs {
