@@ -8,8 +8,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/protocoltest"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -88,7 +86,7 @@ func bellServer(suite.ReferenceConfig) http.Handler {
 	})
 }
 
-func bellSteps(sc *godog.ScenarioContext, env *suite.Env) {
+func bellSteps(sc *suite.ScenarioContext, env *suite.Env) {
 	var last struct {
 		Word  string
 		Count int

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cucumber/godog"
 	"pgregory.net/rapid"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -87,7 +86,7 @@ type Protocol struct {
 	// Steps registers the step definitions of one scenario on sc. The
 	// world it builds for the scenario embeds Scenario, bound to sc
 	// (archtest holds every registered protocol to it).
-	Steps func(sc *godog.ScenarioContext, env *Env)
+	Steps func(sc *ScenarioContext, env *Env)
 	// Properties are the rapid state machines run after the features.
 	Properties []Property
 	// Catalogue, Features and OpenAPI override the embedded spec/ and
