@@ -49,6 +49,7 @@ func brokenTarget(t *testing.T, rule string) string {
 // loopback, as `conformance run --target` does) against one broken
 // platform per MUST rule: each must fail, naming that rule.
 func TestBrokenPlatformsAreCaughtNamingTheRule(t *testing.T) {
+	t.Parallel()
 	for _, rule := range rbounty.Breakable {
 		t.Run(rule, func(t *testing.T) {
 			rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
@@ -80,6 +81,7 @@ var untampered = map[string]string{}
 // TestEveryMustRuleHasATamperTest lists the MUST rules no broken platform
 // exercises.
 func TestEveryMustRuleHasATamperTest(t *testing.T) {
+	t.Parallel()
 	cat, err := spec.Load("bounty")
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +99,7 @@ func TestEveryMustRuleHasATamperTest(t *testing.T) {
 // TestLiveRunAgainstTheReferencePasses is the control: the same live run
 // against an unbroken platform passes, skipping only the @control checks.
 func TestLiveRunAgainstTheReferencePasses(t *testing.T) {
+	t.Parallel()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
 		Target: brokenTarget(t, "none"), Seed: 11, Checks: 5, CaseDir: t.TempDir()})
 	if err != nil {
@@ -115,6 +118,7 @@ func TestLiveRunAgainstTheReferencePasses(t *testing.T) {
 // TestTheSameChecksRunOverMCP: the control run and a few broken platforms
 // again, with every call the MCP tools cover played through them.
 func TestTheSameChecksRunOverMCP(t *testing.T) {
+	t.Parallel()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.OverMCP()},
 		Target: brokenTarget(t, "none"), Seed: 12, Checks: 5, CaseDir: t.TempDir()})
 	if err != nil {

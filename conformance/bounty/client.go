@@ -100,7 +100,7 @@ func (c *client) register(ctx context.Context) (agent, error) {
 	if err != nil {
 		return agent{}, err
 	}
-	nonce := bounty.SolveRegistration(ch.Token, ch.Bits)
+	nonce := solveRegistration(ch.Token, ch.Bits)
 	var out struct {
 		OK      bool   `json:"ok"`
 		AgentID string `json:"agent_id"`
@@ -200,7 +200,7 @@ func (c *client) solveAs(ctx context.Context, cid string, m manifestDoc, a agent
 	var out struct {
 		ShareHex string `json:"share_hex"`
 	}
-	if err := c.want2xx(ctx, ruleOfType(p.Type), http.MethodPost, "/challenge/"+cid+"/solve", solveBody(a, i, bounty.Solve(p)), &out); err != nil {
+	if err := c.want2xx(ctx, ruleOfType(p.Type), http.MethodPost, "/challenge/"+cid+"/solve", solveBody(a, i, solvePuzzle(p)), &out); err != nil {
 		return "", err
 	}
 	if out.ShareHex == "" {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestOpenAPIDocumentIsValid(t *testing.T) {
+	t.Parallel()
 	doc, err := spec.OpenAPI("bounty")
 	require.NoError(t, err)
 	_, err = oas.Parse(doc)

@@ -39,7 +39,7 @@ func (w *world) soloSolve(ctx context.Context, s int, solver func(bounty.Puzzle)
 	if err != nil {
 		return err
 	}
-	sol := bounty.Solve(p)
+	sol := solvePuzzle(p)
 	if solver != nil {
 		sol = solver(p)
 	}

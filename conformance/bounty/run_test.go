@@ -12,6 +12,7 @@ import (
 // TestEmbeddedRunPasses runs every bounty scenario against the embedded
 // reference: nothing may fail, warn, skip or error.
 func TestEmbeddedRunPasses(t *testing.T) {
+	t.Parallel()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()}, Seed: 7})
 	if err != nil {
 		t.Fatal(err)

@@ -83,7 +83,7 @@ func (w *world) strangerSolves(ctx context.Context, s int) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(agent{ID: "agent-never-registered"}, s, bounty.Solve(p)))
+	_, err = w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(agent{ID: "agent-never-registered"}, s, solvePuzzle(p)))
 	return err
 }
 

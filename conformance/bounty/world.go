@@ -172,7 +172,7 @@ func (w *world) submitWrong(ctx context.Context, a agent, s int) error {
 
 // wrongSolution is a well-formed solution that does not verify.
 func wrongSolution(p bounty.Puzzle) bounty.Solution {
-	sol := bounty.Solve(p)
+	sol := solvePuzzle(p)
 	switch p.Type {
 	case bounty.TypeHash:
 		for n := 0; ; n++ {

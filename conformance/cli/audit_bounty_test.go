@@ -47,6 +47,7 @@ func playBounty(t *testing.T, base string, words ...string) {
 // solve unread and unclaimed shares, solve when told to wait and combine
 // alone are each named, by agent_id.
 func TestBountyAuditCleanAndRude(t *testing.T) {
+	t.Parallel()
 	base, a := serveBountyAudited(t, "bounty", 0)
 	playBounty(t, base, "plays by the rules")
 	require.True(t, cli.BuildAuditReport(a).Clean, "the polite agent broke %v", brokenRules(a))
@@ -82,6 +83,7 @@ func TestBountyAuditCleanAndRude(t *testing.T) {
 // an agent that reads the registry after each 410 stays clean, and one
 // that sends the closed round another request is named.
 func TestBountyAuditStale410(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	base, a := serveBountyAudited(t, "bounty", 1)
 	polite := &agentaudit.BountyAgent{Base: base}
@@ -100,6 +102,7 @@ func TestBountyAuditStale410(t *testing.T) {
 // audited like one playing over HTTP, named by its agent_id, and the
 // finding names the tool call.
 func TestBountyAuditOverMCP(t *testing.T) {
+	t.Parallel()
 	base, a := serveBountyAudited(t, "bounty", 0)
 	agent := &agentaudit.BountyAgent{Base: base}
 	agent.Register(context.Background())

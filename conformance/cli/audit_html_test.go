@@ -21,6 +21,7 @@ var externalRef = regexp.MustCompile(`(?i)<script|<link|<img|<iframe|\ssrc=|href
 // request that broke it, with the key never shown, not even in the URL
 // that carried it.
 func TestAuditPageIsTheRunReportPage(t *testing.T) {
+	t.Parallel()
 	base, _ := serveAudited(t, 0)
 	key := iyraKey(t, base)
 	get(t, base+"/api/v5/store/echoes-of-iyra/assignment?api_key="+key, key)
@@ -48,6 +49,7 @@ func TestAuditPageIsTheRunReportPage(t *testing.T) {
 // TestCleanAuditPagePasses: an agent that broke nothing gets a passing
 // page, its rules for agents all held.
 func TestCleanAuditPagePasses(t *testing.T) {
+	t.Parallel()
 	base, _ := serveAudited(t, 0)
 	key := iyraKey(t, base)
 	get(t, base+"/api/v5/store/echoes-of-iyra/assignment", key)

@@ -36,6 +36,7 @@ func serveGatewayAudited(t *testing.T) (string, *audit.Auditor) {
 // gets each rule named with its quote and the frame; a polite agent gets a
 // clean audit; neither key is ever shown.
 func TestPyyolAuditNamesWhatAnAgentBrokeOnTheSocket(t *testing.T) {
+	t.Parallel()
 	base, au := serveGatewayAudited(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -27,6 +27,7 @@ func playSX(t *testing.T, base string, words ...string) {
 // agents that pull unlisted or malformed, keep naming a stale round, and
 // offer from an http(s) holder or to the wrong agent are each named.
 func TestShareExchangeAuditCleanAndRude(t *testing.T) {
+	t.Parallel()
 	base, a := serveBountyAudited(t, "share-exchange", 0)
 	playSX(t, base, "is the elected broker and pulls from the holder")
 	require.True(t, cli.BuildAuditReport(a).Clean, "the broker broke %v", brokenRules(a))

@@ -53,6 +53,7 @@ func brokenRules(a *audit.Auditor) map[string]bool {
 // audit names each rule with its quote in every format, while never
 // showing a key.
 func TestAuditNamesWhatAnAgentBroke(t *testing.T) {
+	t.Parallel()
 	base, a := serveAudited(t, 0)
 	ctx := context.Background()
 	for _, words := range []string{"puts its key in the query of a read", "reuses an Idempotency-Key for another version",
@@ -176,6 +177,7 @@ func get(t *testing.T, url, key string) string {
 // session naming a levelId and probe a challenge input against serve
 // --audit, and checks the audit names both rules and nothing else.
 func TestForgeAuditNamesAProbedChallengeAndASessionBody(t *testing.T) {
+	t.Parallel()
 	p, _ := protocols.Lookup("forge")
 	a := audit.New(nil)
 	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a}))
@@ -195,6 +197,7 @@ func TestForgeAuditNamesAProbedChallengeAndASessionBody(t *testing.T) {
 // write faulted, an agent that writes again at once is named for the
 // quota answer's Retry-After, and a run without budget_turns is named too.
 func TestPhantomPressAuditNamesAWriteBeforeRetryAfter(t *testing.T) {
+	t.Parallel()
 	p, _ := protocols.Lookup("phantom-press")
 	a := audit.New(nil)
 	srv := httptest.NewServer(cli.ServeMuxWith([]*suite.Protocol{p}, 7, log.New(io.Discard, "", 0), cli.ServeOptions{Audit: a, FaultRate: 1}))

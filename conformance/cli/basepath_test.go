@@ -29,6 +29,7 @@ func rootMounted() http.Handler {
 // the protocol's documented path; --base-path / checks a deployment that
 // lives at the root instead.
 func TestBasePathReachesADeploymentAtItsOriginRoot(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(rootMounted())
 	defer srv.Close()
 	args := []string{"run", "--target", srv.URL, "--protocol", "bounty", "--rule", "BOUNTY-REG-CHALLENGE", "--checks", "-1"}
@@ -42,6 +43,7 @@ func TestBasePathReachesADeploymentAtItsOriginRoot(t *testing.T) {
 }
 
 func TestBasePathNeedsATargetAndASlash(t *testing.T) {
+	t.Parallel()
 	code, _, errOut := run("run", "--base-path", "/")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--base-path needs --target")

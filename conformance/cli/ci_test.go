@@ -52,6 +52,7 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 }
 
 func TestBaselineNamingAPassingCheckIsStale(t *testing.T) {
+	t.Parallel()
 	target := serveAll(t, io.Discard)
 	known := filepath.Join(t.TempDir(), "known.json")
 	require.NoError(t, os.WriteFile(known, []byte(`{"known_failures":[{"rule":"IYRA-SCORE","reason":"thought broken (TICKET-1)"}]}`), 0o600))
@@ -61,6 +62,7 @@ func TestBaselineNamingAPassingCheckIsStale(t *testing.T) {
 }
 
 func TestBadBaselineOrShardIsAUsageError(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"known_failures":[{"rule":"IYRA-SCORE"}]}`), 0o600))
 	code, _, errOut := run("run", "--baseline", bad)

@@ -17,6 +17,7 @@ func run(args ...string) (code int, stdout, stderr string) {
 }
 
 func TestHelpListsEveryVerbAndExitCodes(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run("--help")
 	assert.Equal(t, 0, code)
 	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay", "merge"} {
@@ -26,6 +27,7 @@ func TestHelpListsEveryVerbAndExitCodes(t *testing.T) {
 }
 
 func TestEveryVerbHasHelpWithExamples(t *testing.T) {
+	t.Parallel()
 	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay", "merge"} {
 		code, _, errOut := run(verb, "--help")
 		assert.Equal(t, 0, code, verb)
@@ -35,6 +37,7 @@ func TestEveryVerbHasHelpWithExamples(t *testing.T) {
 }
 
 func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string
@@ -56,6 +59,8 @@ func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
 		{[]string{"run", "--json", "/tmp"}, "is a folder, not a file", "a report path that is a folder"},
 		{[]string{"run", "--json", "/no/such/dir/r.json"}, "folder /no/such/dir does not exist", "reports are checked before the run"},
 		{[]string{"replay", "/no/such/case.json"}, "reading case file", "missing file"},
+		{[]string{"run", "--allow-authoring=maybe"}, "takes true or false", "a protocol's boolean flag"},
+		{[]string{"run", "--frame-wait", "soon"}, "takes a positive duration", "a protocol's duration flag"},
 	}
 	for _, c := range cases {
 		code, _, errOut := run(c.args...)
@@ -65,6 +70,7 @@ func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
 }
 
 func TestUncoveredAsJSONIsAnEmptyList(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := run("rules", "--uncovered", "--format", "json")
 	assert.Equal(t, 0, code, errOut)
 	assert.JSONEq(t, "[]", out, "CI scripts expect [] when every rule is checked, never null")

@@ -31,6 +31,7 @@ func serveAll(t *testing.T, logs io.Writer) string {
 }
 
 func TestServeThenRunEachProtocolWritesAllReports(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	base := serveAll(t, &logs)
 	for _, p := range protocols.All() {
@@ -149,6 +150,7 @@ func TestBrokenTargetFailsAndItsCaseReplays(t *testing.T) {
 }
 
 func TestRulesAndVectors(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run("rules", "--uncovered")
 	assert.Equal(t, 0, code)
 	assert.Empty(t, out, "every rule is checked")

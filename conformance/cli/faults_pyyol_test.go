@@ -16,6 +16,7 @@ import (
 // timeout, never a broken rule; the faults are listed and logged with
 // their rules.
 func TestPyyolGatewayRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run("serve", "--faults", "list", "--protocol", "pyyol-gateway")
 	assert.Equal(t, 0, code)
 	for _, want := range []string{"PYYOL-WS-FALLBACK-TIMEOUT", "late_turn", "PYYOL-WS-FALLBACK-DISCONNECT", "dropped_socket", "PYYOL-REF-SUPERSEDED", "superseded_socket"} {

@@ -20,6 +20,7 @@ import (
 )
 
 func TestFaultsListNamesWhatEachProtocolInjects(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run("serve", "--faults", "list")
 	assert.Equal(t, 0, code)
 	for _, want := range []string{"PP-QUOTA-429", "PP-QUOTA-503", "IYRA-RATE-LIMIT", "FORGE-RATE-LIMIT", "BOUNTY-STALE-410", "SX-STALE",
@@ -44,6 +45,7 @@ func serveFaulted(t *testing.T, ps []*suite.Protocol, rate float64, logs *bytes.
 // writes it, and a status action, which the quota does not count, never
 // does.
 func TestInjectedFaultsAreTheDocumentedAnswers(t *testing.T) {
+	t.Parallel()
 	pp, _ := protocols.Lookup("phantom-press")
 	var logs bytes.Buffer
 	base := serveFaulted(t, []*suite.Protocol{pp}, 1, &logs) + pp.BasePath
@@ -145,6 +147,7 @@ func TestRunAgainstServeFaultsNeverFailsARule(t *testing.T) {
 // registry names the next round, one higher), and the share-exchange
 // responder answers an exchange on the rotated round 409 stale_round.
 func TestBountyRotationFaultIsARealRotation(t *testing.T) {
+	t.Parallel()
 	b, _ := protocols.Lookup("bounty")
 	var logs bytes.Buffer
 	base := serveFaulted(t, []*suite.Protocol{b}, 1, &logs) + b.BasePath
@@ -193,6 +196,7 @@ func TestBountyRotationFaultIsARealRotation(t *testing.T) {
 // challenge whose expires_at has come, and its proof, however right, meets
 // the reference's 422 challenge_expired.
 func TestIyraExpiredChallengeFault(t *testing.T) {
+	t.Parallel()
 	p, _ := protocols.Lookup("iyra")
 	var logs bytes.Buffer
 	base := serveFaulted(t, []*suite.Protocol{p}, 1, &logs) + p.BasePath
@@ -222,6 +226,7 @@ func TestIyraExpiredChallengeFault(t *testing.T) {
 // stands for a round-bound endpoint too (one engine behind both
 // surfaces), and a live run over --transport mcp meets it as a skip.
 func TestBountyRotationReachesMCPAgents(t *testing.T) {
+	t.Parallel()
 	b, _ := protocols.Lookup("bounty")
 	var logs bytes.Buffer
 	base := serveFaulted(t, []*suite.Protocol{b}, 0.3, &logs)

@@ -52,6 +52,7 @@ func liveRun(t *testing.T, protocol string, extra ...string) (string, liveReport
 // The plan comes before any result, names what the run spends and the MUST
 // rules it will not check, with why.
 func TestLivePlanIsPrintedBeforeTheRun(t *testing.T) {
+	t.Parallel()
 	out, _ := liveRun(t, "phantom-press", "--rule", "PP-REGISTER", "--max-agents", "2", "--checks", "-1")
 	plan := strings.Index(out, "phantom-press live plan:")
 	require.GreaterOrEqual(t, plan, 0, out)

@@ -17,6 +17,7 @@ import (
 // answering outside legal_actions naming the rule, and refuses a bad
 // table or a missing secret without sending anything.
 func TestSimulateMonopolyAgainstAPushEndpoint(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(agent.New(agent.Options{Monopoly: true}))
 	defer srv.Close()
 	turn := srv.URL + agent.BasePath + "/turn"

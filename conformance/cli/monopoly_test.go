@@ -23,6 +23,7 @@ import (
 // docs' example agent (roll, buy, end_turn, else the first legal action)
 // passes, an agent answering a made-up action fails.
 func TestSimulateMonopoly(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		pick  func(legal []string) string

@@ -74,6 +74,7 @@ func (b *syncBuffer) String() string {
 // no fault cuts its match short, for its bids (wrong round, a card it does
 // not hold, a second bid).
 func TestNodePyyolAgentsAgainstServeFaultsAudit(t *testing.T) {
+	t.Parallel()
 	node := nodeWebSocket(t)
 	script := filepath.Join("..", "..", "examples", "node-agent", "pyyol-agent.mjs")
 	play := func(base string, flags ...string) {

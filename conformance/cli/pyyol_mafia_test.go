@@ -19,6 +19,7 @@ import (
 )
 
 func TestSimulateMafiaAgainstAPushEndpoint(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(agent.New(agent.Options{Mafia: true}))
 	defer srv.Close()
 	turn := srv.URL + agent.BasePath + "/turn"
@@ -39,6 +40,7 @@ func TestSimulateMafiaAgainstAPushEndpoint(t *testing.T) {
 // TestSimulateMafiaListen: `simulate mafia --listen` serves the kit's
 // gateway, a socket agent plays one Mafia match, and the verdict is PASS.
 func TestSimulateMafiaListen(t *testing.T) {
+	t.Parallel()
 	simulateListening(t, "mafia", playOneMafiaMatch)
 }
 

@@ -22,6 +22,7 @@ import (
 )
 
 func TestSimulateGoofspielAgainstAPushEndpoint(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(agent.New(agent.Options{}))
 	defer srv.Close()
 	turn := srv.URL + agent.BasePath + "/turn"
@@ -43,6 +44,7 @@ func TestSimulateGoofspielAgainstAPushEndpoint(t *testing.T) {
 // TestSimulateListenRefereesOneSocketMatch: `simulate --listen` serves the
 // kit's gateway, a socket agent plays one match, and the verdict is PASS.
 func TestSimulateListenRefereesOneSocketMatch(t *testing.T) {
+	t.Parallel()
 	simulateListening(t, "goofspiel", playOneSocketMatch)
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +15,6 @@ import (
 	"github.com/agentgames/conformance/conformance/baseline"
 	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/report"
-	"github.com/agentgames/conformance/conformance/shareexchange"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -35,7 +35,7 @@ type outputs struct{ junit, json, html string }
 type runOptions struct {
 	target, basePath, protocol, tags, cases string
 	transport                               string
-	allowPrivate                            bool
+	settings                                suite.Settings
 	baselinePath, shard                     string
 	known                                   *baseline.File
 	rules                                   listFlag
@@ -53,7 +53,6 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.basePath, "base-path", "", "with --target: the path the API lives under when the URL has none, instead of the protocol's documented one (\"/\": the origin root)")
 	fs.StringVar(&o.protocol, "protocol", "", "protocol(s) to check, comma-separated (required with --target)")
 	fs.StringVar(&o.transport, "transport", "http", "http, or mcp: play the checks through the protocol's MCP tools (bounty)")
-	fs.BoolVar(&o.allowPrivate, "allow-private", false, "share-exchange: let calls made on an agent's behalf reach private and loopback addresses (local testing)")
 	fs.StringVar(&o.tags, "tags", "", "tag expression selecting scenarios, e.g. '@iyra and not @control'")
 	fs.Var(&o.rules, "rule", "run only the checks of this rule ID (repeatable, comma-separated)")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed for property tests and the embedded servers (0: random, printed)")
@@ -72,15 +71,30 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
 	fs.StringVar(&o.baselinePath, "baseline", "", "JSON file of known failures (rule or check, with a reason): reported as expected; one that now passes is stale and fails the run")
 	fs.StringVar(&o.shard, "shard", "", "run only part i of n of the selected checks, e.g. 2/3 (merge the shards' --json with conformance merge)")
-	bindProtocolFlags(fs)
+	o.settings = suite.Settings{}
+	bindProtocolFlags(fs, o.settings)
 }
 
 // bindProtocolFlags binds every registered protocol's own flags (Pyyol's
-// credentials); CheckRegistry keeps their names apart.
-func bindProtocolFlags(fs *flagSet) {
+// credentials, FORGE's --allow-authoring) on fs, recording the values given
+// into settings, which the run hands to the steps (suite.Config.Settings);
+// CheckRegistry keeps their names apart. A value that does not parse is a
+// usage error.
+func bindProtocolFlags(fs *flagSet, settings suite.Settings) {
 	for _, p := range protocols.All() {
-		if p.Flags != nil {
-			p.Flags(fs.FlagSet)
+		for _, f := range p.Flags {
+			set := func(v string) error {
+				if err := f.Check(v); err != nil {
+					return errors.New(strings.TrimPrefix(err.Error(), "--"+f.Name+" "))
+				}
+				settings[f.Name] = v
+				return nil
+			}
+			if f.Kind == suite.FlagBool {
+				fs.BoolFunc(f.Name, f.Usage, set)
+			} else {
+				fs.Func(f.Name, f.Usage, set)
+			}
 		}
 	}
 }
@@ -93,7 +107,6 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	if err == nil {
 		ps, err = overTransport(ps, o.transport)
 	}
-	shareexchange.SetAllowPrivate(o.allowPrivate)
 	if err != nil {
 		return suite.Config{}, err
 	}
@@ -102,7 +115,7 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	}
 	cfg := suite.Config{Protocols: ps, Target: o.target, BasePath: o.basePath, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases,
-		MaxAgents: o.maxAgents, ExhaustQuotas: o.exhaustQuotas, Plan: stdout}
+		MaxAgents: o.maxAgents, ExhaustQuotas: o.exhaustQuotas, Plan: stdout, Settings: o.settings}
 	if o.shard != "" {
 		if cfg.Shard, err = suite.ParseShard(o.shard); err != nil {
 			return suite.Config{}, err

@@ -113,6 +113,7 @@ func (s *stalledWriter) Write(p []byte) (int, error) {
 // are stuck in its connection, every other client of every protocol is
 // still answered within a second.
 func TestAClientThatNeverReadsFreezesNoServer(t *testing.T) {
+	t.Parallel()
 	mux := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
 	release := make(chan struct{})
 	defer close(release)
@@ -153,6 +154,7 @@ func waitAtMost(wg *sync.WaitGroup, d time.Duration) {
 // TestAStaticFileServerIsNotIyra: a target that is not the protocol at all
 // gets one clear message and exit 1, in under 20 lines.
 func TestAStaticFileServerIsNotIyra(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.FileServer(http.Dir(t.TempDir())))
 	defer srv.Close()
 	code, out, errOut := run("run", "--target", srv.URL, "--protocol", "iyra")
@@ -164,6 +166,7 @@ func TestAStaticFileServerIsNotIyra(t *testing.T) {
 // TestADownTargetIsReportedOnce: a target that does not answer is one
 // harness error (exit 2), and no rule counts as checked.
 func TestADownTargetIsReportedOnce(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
 	for _, p := range protocols.All() {
@@ -179,6 +182,7 @@ func TestADownTargetIsReportedOnce(t *testing.T) {
 // TestNothingSelectedSaysWhy: an empty selection names what selected
 // nothing.
 func TestNothingSelectedSaysWhy(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := run("run", "--protocol", "iyra", "--tags", "@nosuchtag", "--quiet")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, out+errOut, `nothing selected: --tags "@nosuchtag" matches no scenario or property of iyra`)
@@ -225,6 +229,7 @@ func TestARunAlwaysEndsByItsDeadline(t *testing.T) {
 // overflows (answers 200 and a negative budget to the largest integer) is
 // caught by the live run, naming PP-RUN-TURN-LIMIT.
 func TestAnOverflowingExtendFailsTheTurnLimit(t *testing.T) {
+	t.Parallel()
 	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
 	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -249,6 +254,7 @@ func TestAnOverflowingExtendFailsTheTurnLimit(t *testing.T) {
 // field or a repeated key instead of refusing it departs from the kit's
 // input policy, a REFERENCE choice: a warning, never a failure.
 func TestALenientInputReaderOnlyWarns(t *testing.T) {
+	t.Parallel()
 	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
 	lenient := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)

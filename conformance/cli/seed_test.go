@@ -32,6 +32,7 @@ func firstChallenge(t *testing.T, h http.Handler) string {
 // TestServeAndRunBuildTheSameWorldFromOneSeed: `serve --seed N` and the
 // embedded `run --seed N` give the reference the same seed.
 func TestServeAndRunBuildTheSameWorldFromOneSeed(t *testing.T) {
+	t.Parallel()
 	iyra, ok := protocols.Lookup("iyra")
 	require.True(t, ok)
 	served := firstChallenge(t, cli.ServeMux(protocols.All(), 7, log.New(io.Discard, "", 0)))
@@ -48,6 +49,7 @@ func TestServeAndRunBuildTheSameWorldFromOneSeed(t *testing.T) {
 }
 
 func TestServeBannerNamesEveryService(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	ws := &suite.Protocol{Name: "toy", Title: "Toy", BasePath: "/toy", WebSocketPaths: []string{"/live"}}
 	cli.Banner(&out, append(protocols.All(), ws), "127.0.0.1:9")

@@ -20,6 +20,7 @@ import (
 )
 
 func TestServeWithoutASeedPicksARandomOne(t *testing.T) {
+	t.Parallel()
 	if got := serveSeed(7); got != 7 {
 		t.Fatalf("an explicit seed is kept, got %d", got)
 	}
@@ -30,6 +31,7 @@ func TestServeWithoutASeedPicksARandomOne(t *testing.T) {
 }
 
 func TestServeBoundsEveryConnection(t *testing.T) {
+	t.Parallel()
 	srv := newHTTPServer(nil)
 	if srv.ReadHeaderTimeout <= 0 || srv.ReadTimeout <= 0 || srv.WriteTimeout <= 0 || srv.IdleTimeout <= 0 || srv.MaxHeaderBytes <= 0 {
 		t.Fatalf("unbounded server: %+v", srv)
@@ -40,6 +42,7 @@ func TestServeBoundsEveryConnection(t *testing.T) {
 // sockets, one client pipelines 200 requests and never reads its answers;
 // other clients of every protocol are still answered within a second.
 func TestAPipeliningClientThatNeverReadsFreezesNoProtocol(t *testing.T) {
+	t.Parallel()
 	ps := protocols.All()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -120,6 +123,7 @@ func postJSON(t *testing.T, url, key, body string, out any) {
 // upgrade hijacks the connection, which clears its deadlines). The
 // timeouts are shortened so that the socket outlives them several times.
 func TestServeKeepsWebSocketsPastItsTimeouts(t *testing.T) {
+	t.Parallel()
 	p, ok := protocols.Lookup("pyyol-gateway")
 	if !ok || len(p.WebSocketPaths) == 0 {
 		t.Fatal("pyyol-gateway with a WebSocket path is not registered")
@@ -157,6 +161,7 @@ func TestServeKeepsWebSocketsPastItsTimeouts(t *testing.T) {
 // protocol is still answered within a second. A server that wrote its
 // answers while holding a lock shared with other requests would hang here.
 func TestAHogOnEveryProtocolFreezesNoOtherClient(t *testing.T) {
+	t.Parallel()
 	ps := protocols.All()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

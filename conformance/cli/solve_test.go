@@ -23,6 +23,7 @@ import (
 // TestSolveClearsTheSeedChain: `conformance solve forge` clears positions
 // 1-10 of the reference and stops at the frontier.
 func TestSolveClearsTheSeedChain(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(forge.Reference(suite.ReferenceConfig{Seed: 1}))
 	defer srv.Close()
 	var out, errOut bytes.Buffer
@@ -48,6 +49,7 @@ func chainLength(t *testing.T, base string) int {
 // TestLiveForgeRunAppendsOnlyWithAllowAuthoring: a live run appends
 // nothing; with --allow-authoring it appends exactly one level.
 func TestLiveForgeRunAppendsOnlyWithAllowAuthoring(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(forge.Reference(suite.ReferenceConfig{Seed: 2}))
 	defer srv.Close()
 	base := srv.URL + "/forge"
@@ -80,6 +82,7 @@ func scrambled(h http.Handler) http.Handler {
 // TestSolveStopsOutsideTheDSLWithoutFailing: a level no pipeline explains
 // is reported and the solver stops with exit 0.
 func TestSolveStopsOutsideTheDSLWithoutFailing(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(scrambled(forge.Reference(suite.ReferenceConfig{Seed: 1})))
 	defer srv.Close()
 	var out, errOut bytes.Buffer
@@ -93,6 +96,7 @@ func TestSolveStopsOutsideTheDSLWithoutFailing(t *testing.T) {
 // documents and API answer at the origin root and under /forge, and the
 // other protocols keep their own paths.
 func TestServeMountsForgeAtTheRoot(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0)))
 	defer srv.Close()
 	for _, p := range []string{"/openapi.json", "/spec/dsl.md", "/api/chain", "/forge/openapi.json", "/forge/api/chain"} {

@@ -26,6 +26,7 @@ func writeVariant(t *testing.T, source, old, replacement string) string {
 }
 
 func TestSpecDiffOfEachSeedItselfExitsZero(t *testing.T) {
+	t.Parallel()
 	for p, source := range map[string]string{
 		"iyra": "iyra/play.json", "phantom-press": "phantom-press/api.json", "forge": "forge/contract.json",
 		"bounty": "bounty/manifest.json", "share-exchange": "share-exchange/manifest.json", "pyyol-gateway": "pyyol/docs.md",
@@ -37,6 +38,7 @@ func TestSpecDiffOfEachSeedItselfExitsZero(t *testing.T) {
 }
 
 func TestSpecDiffNamesTheRuleWhoseQuoteWasReworded(t *testing.T) {
+	t.Parallel()
 	path := writeVariant(t, "iyra/play.json", "api_key is disclosed once.", "api_key is shown once.")
 	code, out, _ := run("spec", "diff", "--protocol", "iyra", path)
 	assert.Equal(t, 1, code, out)
@@ -45,6 +47,7 @@ func TestSpecDiffNamesTheRuleWhoseQuoteWasReworded(t *testing.T) {
 }
 
 func TestSpecDiffReportsANewEndpointAsUncataloguedText(t *testing.T) {
+	t.Parallel()
 	path := writeVariant(t, "iyra/play.json", `{"role":"PLAY",`,
 		`{"role":"PLAY","rewind":{"method":"POST","url":"https://example.test/api/v5/sessions/{session_id}/rewind","rule":"Agents must send the latest revision."},`)
 	code, out, _ := run("spec", "diff", "--protocol", "iyra", "--format", "json", path)
@@ -69,6 +72,7 @@ func TestSpecDiffReportsANewEndpointAsUncataloguedText(t *testing.T) {
 }
 
 func TestSpecDiffReadsMarkdownContracts(t *testing.T) {
+	t.Parallel()
 	path := writeVariant(t, "pyyol/docs.md", "Decide a move. The engine blocks", "Decide a move. The engine waits")
 	code, out, _ := run("spec", "diff", "--protocol", "pyyol-push", path)
 	assert.Equal(t, 1, code, out)
@@ -82,6 +86,7 @@ func TestSpecDiffReadsMarkdownContracts(t *testing.T) {
 }
 
 func TestSpecDiffMovedQuoteSaysWhereItNowStands(t *testing.T) {
+	t.Parallel()
 	path := writeVariant(t, "iyra/play.json", `"key_storage":`, `"key_handling":`)
 	code, out, _ := run("spec", "diff", "--protocol", "iyra", path)
 	assert.Equal(t, 1, code, out)
@@ -90,6 +95,7 @@ func TestSpecDiffMovedQuoteSaysWhereItNowStands(t *testing.T) {
 }
 
 func TestSpecDiffUsageErrorsExitTwo(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"spec", "diff", "fixtures.json"},
 		{"spec", "diff", "--protocol", "iyra"},

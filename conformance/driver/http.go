@@ -47,6 +47,10 @@ type HTTPOptions struct {
 	// agent's answer to a push, which a step judges) instead of a harness
 	// error. Redirects are never followed either way.
 	RedirectIsAnswer bool
+	// Wait waits out a Retry-After; nil waits on the wall clock. A run
+	// against its embedded reference moves the reference's clock instead
+	// (suite's Env.Wait), so a rate limit costs it no real time.
+	Wait func(ctx context.Context, d time.Duration) error
 }
 
 // HTTP is a request/response driver bound to one target base URL.
@@ -66,6 +70,9 @@ func NewHTTP(opts HTTPOptions) *HTTP {
 	}
 	if opts.MaxRetryWait == 0 {
 		opts.MaxRetryWait = 30 * time.Second
+	}
+	if opts.Wait == nil {
+		opts.Wait = Sleep
 	}
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
 	return &HTTP{opts: opts}
@@ -148,7 +155,7 @@ func (d *HTTP) Do(ctx context.Context, req Request) (*Response, error) {
 			return nil, verdict.Errorf("target over quota, rate-limited or unavailable: %s %s answered %d (%s); writes are never retried",
 				req.Method, req.Path, resp.Status, strings.TrimSpace(d.opts.Secrets.Clip(resp.Body)))
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := d.opts.Wait(ctx, wait); err != nil {
 			return nil, verdict.Errorf("waiting for Retry-After: %v", err)
 		}
 	}

@@ -38,10 +38,11 @@ func (l *Limiter) Wait(ctx context.Context) error {
 	}
 	l.next = at.Add(l.interval)
 	l.mu.Unlock()
-	return sleep(ctx, time.Until(at))
+	return Sleep(ctx, time.Until(at))
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d on the wall clock, or until ctx ends (its error then).
+func Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}

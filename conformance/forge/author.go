@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -65,11 +63,8 @@ func (w *world) publish(ctx context.Context, a *agent, key string, body pkg) (*d
 		if attempt >= 5 {
 			return nil, verdict.Errorf("POST /api/levels still answers 429 after %d waits for Retry-After", attempt)
 		}
-		wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-		select {
-		case <-ctx.Done():
-			return nil, verdict.Errorf("waiting for Retry-After: %v", ctx.Err())
-		case <-time.After(time.Duration(max(wait, 1)) * time.Second):
+		if err := w.env.Wait(ctx, retryAfter(resp)); err != nil {
+			return nil, verdict.Errorf("waiting for Retry-After: %v", err)
 		}
 	}
 }

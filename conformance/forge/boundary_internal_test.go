@@ -5,6 +5,7 @@ import "testing"
 // fillPath fills only the agent's own id or name, and never builds a path
 // that could leave the target's origin.
 func TestFillPath(t *testing.T) {
+	t.Parallel()
 	a := &agent{ID: "agt/1", Name: "kit-solver"}
 	cases := []struct {
 		template, want string
@@ -30,6 +31,7 @@ func TestFillPath(t *testing.T) {
 
 // tierInLevel finds a tier in a level object only, and not in atFrontier.
 func TestTierInLevel(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		doc  any
 		want string

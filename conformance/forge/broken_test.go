@@ -290,34 +290,29 @@ var untampered = map[string]string{}
 
 // TestBrokenTargetsFailNamingTheRule: each broken reference is caught
 // through `run --target` over loopback (the kit's tamper harness), as a
-// fail naming its rule.
-// --allow-authoring is process-wide, so the cases run in two groups, those
-// without it and then those needing it, each group's cases in parallel
-// (they mostly wait out the reference's Retry-After).
+// fail naming its rule; the authoring cases run with --allow-authoring.
+// The cases run in parallel: they mostly wait out the reference's
+// Retry-After.
 func TestBrokenTargetsFailNamingTheRule(t *testing.T) {
-	for _, authoring := range []bool{false, true} {
-		forge.SetAllowAuthoring(authoring)
-		t.Run(map[bool]string{false: "reading", true: "authoring"}[authoring], func(t *testing.T) {
-			for _, c := range brokenCases() {
-				if c.authoring != authoring {
-					continue
-				}
-				t.Run(c.rule, func(t *testing.T) {
-					t.Parallel()
-					err := harness.Check(forge.Protocol(), harness.Case{Name: c.rule, Rule: c.rule, Target: c.target(), Checks: 5})
-					if err != nil {
-						t.Error(err)
-					}
-				})
+	t.Parallel()
+	for _, c := range brokenCases() {
+		t.Run(c.rule, func(t *testing.T) {
+			t.Parallel()
+			hc := harness.Case{Name: c.rule, Rule: c.rule, Target: c.target(), Checks: 5}
+			if c.authoring {
+				hc.Settings = suite.Settings{"allow-authoring": "true"}
+			}
+			if err := harness.Check(forge.Protocol(), hc); err != nil {
+				t.Error(err)
 			}
 		})
-		forge.SetAllowAuthoring(false)
 	}
 }
 
 // TestBrokenEmbeddedReferencesFail covers the @control rules, which need
 // the embedded reference's clock or its Go-only disable switch.
 func TestBrokenEmbeddedReferencesFail(t *testing.T) {
+	t.Parallel()
 	for _, c := range controlCases() {
 		t.Run(c.Rule, func(t *testing.T) {
 			if err := harness.Check(forge.Protocol(), c); err != nil {
@@ -330,12 +325,11 @@ func TestBrokenEmbeddedReferencesFail(t *testing.T) {
 // TestTheReferenceItselfPassesLive: the same live runs against the
 // unbroken reference pass, so every fail above is the tampering's.
 func TestTheReferenceItselfPassesLive(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(ref(dsl.Dialect{}))
 	defer srv.Close()
-	forge.SetAllowAuthoring(true)
-	defer forge.SetAllowAuthoring(false)
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{forge.Protocol()},
-		Target: srv.URL + "/forge", Seed: 11, Checks: 5})
+		Target: srv.URL + "/forge", Seed: 11, Checks: 5, Settings: suite.Settings{"allow-authoring": "true"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,6 +345,7 @@ func TestTheReferenceItselfPassesLive(t *testing.T) {
 // TestEveryLiveMustRuleHasATamperTest lists the MUST rules with neither a
 // broken target nor a recorded reason, and stale reasons.
 func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
+	t.Parallel()
 	cat, err := spec.Load("forge")
 	if err != nil {
 		t.Fatal(err)

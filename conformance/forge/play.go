@@ -121,13 +121,18 @@ func (c *client) sendWaiting(ctx context.Context, a *agent, req driver.Request) 
 			// Still rate-limited: the target is busy, which no rule judges.
 			return nil, verdict.Errorf("%s %s still answers 429 after %d waits for Retry-After", req.Method, req.Path, attempt)
 		}
-		wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-		select {
-		case <-ctx.Done():
-			return resp, verdict.Errorf("waiting for Retry-After: %v", ctx.Err())
-		case <-time.After(time.Duration(max(wait, 1)) * time.Second):
+		if err := c.env.Wait(ctx, retryAfter(resp)); err != nil {
+			return resp, verdict.Errorf("waiting for Retry-After: %v", err)
 		}
 	}
+}
+
+// retryAfter is the wait a 429 asks for: its Retry-After seconds, at
+// least one second (a missing or unreadable header is FORGE-RATE-LIMIT's
+// business, not a reason to hammer the target).
+func retryAfter(resp *driver.Response) time.Duration {
+	secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+	return time.Duration(max(secs, 1)) * time.Second
 }
 
 // query probes the oracle; refusals come back as the response.

@@ -5,34 +5,18 @@
 package forge
 
 import (
-	"flag"
 	"net/http"
-	"strconv"
-	"sync/atomic"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/reference/forge/server"
 )
 
-// allowAuthoring is the CLI's --allow-authoring: without it the runner
-// appends nothing to a live chain.
-var allowAuthoring atomic.Bool
-
-// SetAllowAuthoring lets the runner append one logical level to a live
-// target (the contract's authoring.maxLogicalLevelsPerRun is 1). Embedded
-// runs always may, since the reference is thrown away after the run.
-func SetAllowAuthoring(on bool) { allowAuthoring.Store(on) }
-
-// bindFlags binds --allow-authoring on `conformance run`; each run starts
-// without it.
-func bindFlags(fs *flag.FlagSet) {
-	allowAuthoring.Store(false)
-	fs.BoolFunc("allow-authoring", "forge: let a live run append one level (authoring is permanent; at most one per run)", func(v string) error {
-		on, err := strconv.ParseBool(v)
-		allowAuthoring.Store(on)
-		return err
-	})
-}
+// allowAuthoringFlag is --allow-authoring: without it a live run appends
+// nothing to the chain (the contract's authoring.maxLogicalLevelsPerRun is
+// 1, and authoring is permanent). Embedded runs always may, since the
+// reference is thrown away after the run.
+var allowAuthoringFlag = suite.Flag{Name: "allow-authoring", Kind: suite.FlagBool,
+	Usage: "forge: let a live run append one level (authoring is permanent; at most one per run)"}
 
 // Protocol describes FORGE to the runner.
 func Protocol() *suite.Protocol {
@@ -44,7 +28,7 @@ func Protocol() *suite.Protocol {
 		RulePrefix: "FORGE",
 		BasePath:   server.BasePath,
 		Preflight:  "/api/chain", // the public chain summary
-		Flags:      bindFlags,
+		Flags:      []suite.Flag{allowAuthoringFlag},
 		Reference:  Reference,
 		Steps:      Steps,
 		Properties: []suite.Property{{

@@ -12,6 +12,7 @@ import (
 // TestEmbeddedRunPasses runs every FORGE scenario and the DSL differential
 // property against the embedded reference: nothing may fail, warn or error.
 func TestEmbeddedRunPasses(t *testing.T) {
+	t.Parallel()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{forge.Protocol()}, Seed: 7, Checks: 5})
 	if err != nil {
 		t.Fatal(err)

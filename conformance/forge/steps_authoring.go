@@ -68,7 +68,7 @@ func (w *world) malformedKeys(ctx context.Context) error {
 	if err := w.kitDSL(ctx); err != nil {
 		return err
 	}
-	if w.env.Live() && !allowAuthoring.Load() {
+	if w.env.Live() && !w.env.Settings.Bool(allowAuthoringFlag.Name) {
 		return verdict.Skipf("a deployment ignoring the key format would append the level; run with --allow-authoring")
 	}
 	before, err := w.chainLength(ctx)
@@ -102,7 +102,7 @@ func (w *world) theAuthoredLevel(ctx context.Context) error {
 	if err := w.kitDSL(ctx); err != nil {
 		return err
 	}
-	if w.env.Live() && !allowAuthoring.Load() {
+	if w.env.Live() && !w.env.Settings.Bool(allowAuthoringFlag.Name) {
 		return verdict.Skipf("appending a level to a live chain is permanent; run with --allow-authoring to allow one")
 	}
 	v, err := w.env.Shared.Once("forge-authored", func() (any, error) { return w.authorOnce(ctx) })

@@ -65,12 +65,12 @@ func faithfulBoundaries() http.Handler {
 // A faithful deployment that takes the boundary checks' open choices the
 // other way passes them, each decided rather than skipped.
 func TestFaithfulBoundariesPass(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(faithfulBoundaries())
 	defer srv.Close()
-	forge.SetAllowAuthoring(true)
-	defer forge.SetAllowAuthoring(false)
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{forge.Protocol()},
-		Target: srv.URL, Seed: 11, Rules: boundaryRules, NoProperties: true, CaseDir: t.TempDir()})
+		Target: srv.URL, Seed: 11, Rules: boundaryRules, NoProperties: true, CaseDir: t.TempDir(),
+		Settings: suite.Settings{"allow-authoring": "true"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 // the older tables leave out: each breaks one behaviour the contract fixes,
 // and the live run restricted to that rule must fail naming it.
 func TestEveryRuleBrokenAloneIsCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, iyra.Protocol(), ruleCases())
 }
 
@@ -329,6 +330,7 @@ func containsAny(list []any, want ...string) bool {
 // when the target lets it: a challenge that expires within the minute a
 // live run waits, and the quota only the embedded reference can spend.
 func TestUnlistedLimitsAreCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, iyra.Protocol(), limitCases())
 }
 

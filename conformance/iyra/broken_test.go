@@ -257,6 +257,7 @@ var brokenCases = tamperTable("broken targets", func() []harness.Case {
 // over HTTP and requires exit code 1 with that rule failed (the property
 // has its own test below).
 func TestBrokenTargetsAreCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, iyra.Protocol(), brokenCases())
 }
 
@@ -264,6 +265,7 @@ func TestBrokenTargetsAreCaught(t *testing.T) {
 // unmodified reference: without the embedded clock and controls the
 // @control scenarios skip, and nothing fails.
 func TestHealthyTargetOverHTTPPasses(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Options{Seed: 3}))
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{iyra.Protocol()},
@@ -290,6 +292,7 @@ func TestHealthyTargetOverHTTPPasses(t *testing.T) {
 // @property selects no scenario) against broken targets: the engine oracle
 // must name the diverging rule and keep the shrunk action sequence.
 func TestLockstepPropertyCatchesDivergence(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		handler http.Handler

@@ -11,6 +11,7 @@ import (
 // TestEveryRuleHasAScenario requires each catalogued rule to head a Rule
 // block with scenarios, and every scenario tag to name a catalogued rule.
 func TestEveryRuleHasAScenario(t *testing.T) {
+	t.Parallel()
 	cat, err := spec.Load("iyra")
 	if err != nil {
 		t.Fatal(err)

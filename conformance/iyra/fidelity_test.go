@@ -69,6 +69,7 @@ func rulesServer(edit func(*riyra.Rules)) http.Handler {
 // by the variant-free boundary scenarios, whatever claim their records
 // corroborate (issues 8 and 14: evidence 4, signal 3).
 func TestThresholdsOffByOneAreCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, iyra.Protocol(), thresholdCases())
 }
 
@@ -110,6 +111,7 @@ func sessionsWithoutKey() http.Handler {
 // A target creating sessions without a valid key fails IYRA-AUTH-BEARER
 // (audit probe M14).
 func TestSessionCreationWithoutKeyIsCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, iyra.Protocol(), keylessCases())
 }
 
@@ -212,6 +214,7 @@ func moveSummary(m map[string]any) {
 // A faithful deployment that takes every open choice above the other way
 // passes the live suite with no failure (issue 14's variant tests).
 func TestFaithfulIyraVariantPasses(t *testing.T) {
+	t.Parallel()
 	rep := runLive(t, faithfulVariant(), 5)
 	if got := failures(rep); len(got) > 0 || rep.ExitCode() != 0 {
 		t.Errorf("exit %d, failures:\n%s", rep.ExitCode(), strings.Join(got, "\n"))
@@ -239,6 +242,7 @@ func swappedConsequences() http.Handler {
 // Swapped faction consequences no longer pass silently: the kit's reading of
 // the contract's words warns (it cannot fail: epilogues are free text).
 func TestSwappedConsequencesWarn(t *testing.T) {
+	t.Parallel()
 	rep := runLive(t, swappedConsequences(), -1, "IYRA-FACTION-WORDS")
 	if st := rep.RuleStatus("IYRA-FACTION-WORDS"); st != verdict.Warn || rep.ExitCode() != 0 {
 		t.Errorf("IYRA-FACTION-WORDS %s, exit %d: %v", st, rep.ExitCode(), failures(rep))
@@ -313,6 +317,7 @@ func changeNeedsTwoEvidence() http.Handler {
 // The MUST rules this branch added or raised fail live on a target that
 // breaks them, through the kit's tamper harness.
 func TestNewMustRulesAreCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, iyra.Protocol(), newMustCases())
 }
 

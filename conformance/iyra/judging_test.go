@@ -84,6 +84,7 @@ func dropWhenFinished(key string) func(map[string]any) {
 // fields as null keeps them (round 2, item 1), one leaving a field out
 // fails, and the failure names where the runner looked.
 func TestTerminalSummaryJudgesKeyPresence(t *testing.T) {
+	t.Parallel()
 	const rule = "IYRA-TERMINAL-SUMMARY"
 	rep := runRules(t, rewrites{ref(), nullWhenEmpty}, rule)
 	for _, r := range rep.Results {
@@ -130,6 +131,7 @@ func lenientCreation(r *http.Request, body []byte) []byte {
 // and binding the key to nothing fails each of them, although it ignores
 // the variant field the intended-session example needs.
 func TestKeyReuseNeedsAControl(t *testing.T) {
+	t.Parallel()
 	const rule = "IYRA-SESSION-KEY-REUSE"
 	rep := runRules(t, ref(), rule)
 	for _, part := range []string{"another version", "another game"} {
@@ -178,6 +180,7 @@ func sessionNonceEpilogue(m map[string]any) {
 // but not per ally fails IYRA-FACTION-CONSEQUENCE (round 2, item 3), in the
 // same-ally scenario, while the reference passes it.
 func TestFactionConsequenceIsTheAllys(t *testing.T) {
+	t.Parallel()
 	const rule = "IYRA-FACTION-CONSEQUENCE"
 	rep := runRules(t, ref(), rule)
 	for _, r := range rep.Results {

@@ -125,6 +125,7 @@ func anotherVersion() http.Handler {
 // applied to a version the contract does not describe: they skip, and the
 // execution contract is still checked.
 func TestAnotherAssignedVersionSkipsGameRules(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(anotherVersion())
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{iyra.Protocol()},
@@ -181,6 +182,7 @@ func releasesAnyClaim(r *http.Request, st *int, m map[string]any) {
 // that follow the contract but not the kit's choices: none may fail, the
 // departures only warn.
 func TestLegalVariantsPass(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		handler http.Handler
@@ -242,6 +244,7 @@ func TestLegalVariantsPass(t *testing.T) {
 // claim from the target does not excuse a target releasing the truth for
 // either claim on the same records.
 func TestOwnContentCorroborationIsChecked(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(ownContent(releasesAnyClaim))
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{iyra.Protocol()},
@@ -273,6 +276,7 @@ func steps(variant string, script ...riyra.Action) []suite.Action {
 // corroborating a claim of its own records, passes; a target breaking the
 // contract fails the right rule.
 func TestLockstepFollowsLegalReadings(t *testing.T) {
+	t.Parallel()
 	inv := func(s string) riyra.Action { return riyra.Action{Type: riyra.TypeInvestigate, Site: s} }
 	ally := func(f string) riyra.Action { return riyra.Action{Type: riyra.TypeAlly, Faction: f} }
 	claim := func(c string) riyra.Action { return riyra.Action{Type: riyra.TypeSelectClaim, Claim: c} }

@@ -37,6 +37,7 @@ func loadDoc(t *testing.T) *openapi3.T {
 // TestOpenAPIDocumentValid checks the document loads, validates, and
 // documents every operation of the v5 surface with an operationId.
 func TestOpenAPIDocumentValid(t *testing.T) {
+	t.Parallel()
 	doc := loadDoc(t)
 	want := []string{"GET /tasks/play", "POST /tasks/play/accept", "POST /agents/verify", "GET /store/{slug}",
 		"GET /store/{slug}/versions/{version_id}", "GET /store/{slug}/assignment", "POST /store/{slug}/sessions",
@@ -174,6 +175,7 @@ func (tr *traffic) session(auth map[string]string) {
 // TestReferenceMatchesOpenAPI validates every reference answer of the tour
 // against the document and checks the tour reached the statuses it meant to.
 func TestReferenceMatchesOpenAPI(t *testing.T) {
+	t.Parallel()
 	doc := loadDoc(t)
 	// The document's server is relative (/api/v5); the router needs the
 	// test host to match it.

@@ -76,6 +76,7 @@ func liveRun(t *testing.T, maxAgents int, rules ...string) (*verdict.Report, *pl
 // run may register and the per-session limits the contract documents, as
 // The Phantom Press's plan names its daily ones.
 func TestLivePlanIsPrintedBeforeTheFirstWrite(t *testing.T) {
+	t.Parallel()
 	rep, watch := liveRun(t, 3, "IYRA-AUTH-BEARER")
 	if rep.ExitCode() != 0 {
 		t.Fatalf("exit %d against the reference", rep.ExitCode())
@@ -93,6 +94,7 @@ func TestLivePlanIsPrintedBeforeTheFirstWrite(t *testing.T) {
 // the run verifies one agent, and the checks that need another agent skip
 // (never fail) naming the spent plan.
 func TestIdentitiesComeFromThePlan(t *testing.T) {
+	t.Parallel()
 	rep, watch := liveRun(t, 1, "IYRA-AUTH-BEARER")
 	if watch.verifies != 1 {
 		t.Errorf("the run verified %d agents, want the plan's 1", watch.verifies)

@@ -21,6 +21,7 @@ func controlRefused(name string) bool {
 // against the embedded reference: nothing may fail, warn or error, and only
 // the key-reuse examples without an acceptable control skip.
 func TestEmbeddedRunPasses(t *testing.T) {
+	t.Parallel()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{iyra.Protocol()}, Seed: 7, Checks: 10})
 	if err != nil {
 		t.Fatal(err)

@@ -27,5 +27,6 @@ var untampered = map[string]string{}
 // neither a broken target nor a recorded reason, and for a recorded reason
 // that a broken target has made stale.
 func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
+	t.Parallel()
 	tamperTables.Covers(t, "iyra", untampered)
 }

@@ -27,6 +27,7 @@ func loadVectors(t *testing.T) []vectors.File {
 
 // TestVectorsReproduce recomputes every Iyra vector with the reference.
 func TestVectorsReproduce(t *testing.T) {
+	t.Parallel()
 	bad, n := vectors.Check(loadVectors(t), iyra.Vector)
 	for _, m := range bad {
 		t.Errorf("%s %s: %s", m.File, m.ID, m.Diff)
@@ -39,6 +40,7 @@ func TestVectorsReproduce(t *testing.T) {
 // TestTamperedVectorsAreReported flips one expected value per kind and
 // requires the check to report exactly those vectors.
 func TestTamperedVectorsAreReported(t *testing.T) {
+	t.Parallel()
 	files := loadVectors(t)
 	tampered := map[string]bool{}
 	for i := range files {
@@ -69,6 +71,7 @@ func TestTamperedVectorsAreReported(t *testing.T) {
 
 // TestVectorUnknownKind rejects kinds the calculator does not know.
 func TestVectorUnknownKind(t *testing.T) {
+	t.Parallel()
 	if _, err := iyra.Vector("nope", json.RawMessage(`{}`)); err == nil {
 		t.Error("unknown kind accepted")
 	}

@@ -58,6 +58,7 @@ var endingCases = tamperTable("run endings", func() []harness.Case {
 // PP-SETTLE-FIRED (the scenario that leaves trust between 1 and 10), while
 // the reference passes the same checks.
 func TestFiringAtTrustTenIsCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, Protocol, endingCases())
 	exit, _, sum := runAgainst(t, pp.New(suite.ReferenceConfig{Seed: 3}), "PP-SETTLE-FIRED")
 	if exit != 0 {
@@ -105,6 +106,7 @@ func losesUpdates() http.Handler {
 // two of them 200 for one spent turn fail PP-ERR-409-CONCURRENT on a live
 // target (no @control needed).
 func TestLostConcurrentUpdateIsCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, Protocol, concurrencyCases())
 }
 
@@ -126,6 +128,7 @@ func renameEnded(from, to string) http.Handler {
 // PP-STATE-STATUS-ENDED in endingCases) a fired run named "ended" instead of the kit's
 // "fired" only warns (PP-STATE-VIEW is the kit's choice).
 func TestEndedStatus(t *testing.T) {
+	t.Parallel()
 	exit, failed, sum := runAgainst(t, renameEnded("fired", "ended"), "PP-STATE-STATUS-ENDED", "PP-SETTLE-FIRED")
 	if exit != 0 || failed("PP-SETTLE-FIRED") || !strings.Contains(sum, "PP-STATE-VIEW") {
 		t.Fatalf("fired named ended: exit %d, want 0 with a PP-STATE-VIEW warning\n%s", exit, sum)

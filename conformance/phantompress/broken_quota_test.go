@@ -16,6 +16,7 @@ import (
 // --exhaust-quotas; the server-wide ones and the quota outage need the
 // embedded reference's counters (@control), so those cases replace it.
 func TestBrokenQuotasAreCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, Protocol, quotaCases())
 }
 

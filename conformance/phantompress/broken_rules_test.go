@@ -16,6 +16,7 @@ import (
 // the older tables leave out: each breaks one behaviour the seed fixes,
 // and the live run restricted to that rule must fail naming it.
 func TestEveryRuleBrokenAloneIsCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, Protocol, ruleCases())
 }
 

@@ -40,6 +40,7 @@ func statusSpendsTurns() http.Handler {
 // fetchState blames PP-STATUS, not the rules whose "nothing changed" checks
 // read the state through status.
 func TestStatusSpendingATurnIsBlamedOnStatus(t *testing.T) {
+	t.Parallel()
 	exit, got := failedRules(t, statusSpendsTurns())
 	if exit != 1 || got["PP-STATUS"] == 0 {
 		t.Fatalf("exit %d, failed rules %v; want PP-STATUS", exit, got)
@@ -87,6 +88,7 @@ func rowPerRun() http.Handler {
 // TestLeaderboardRowPerRunIsCaught: an agent with two finished runs must
 // hold one row (PP-LEADERBOARD), while the reference passes the same check.
 func TestLeaderboardRowPerRunIsCaught(t *testing.T) {
+	t.Parallel()
 	exit, got := failedRules(t, rowPerRun(), "PP-LEADERBOARD")
 	if exit != 1 || got["PP-LEADERBOARD"] == 0 {
 		t.Fatalf("exit %d, failed rules %v; want PP-LEADERBOARD", exit, got)

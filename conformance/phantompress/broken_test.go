@@ -99,6 +99,7 @@ func num(v any) float64 { f, _ := v.(float64); return f }
 // TestLiveTargetOfTheReferencePasses runs the suite over HTTP with no
 // embedded control: @control scenarios skip, everything else passes.
 func TestLiveTargetOfTheReferencePasses(t *testing.T) {
+	t.Parallel()
 	exit, _, sum := runAgainst(t, pp.New(suite.ReferenceConfig{Seed: 5}))
 	if exit != 0 {
 		t.Fatalf("exit %d\n%s", exit, sum)
@@ -106,6 +107,7 @@ func TestLiveTargetOfTheReferencePasses(t *testing.T) {
 }
 
 func TestBrokenTargets(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, Protocol, brokenCases())
 }
 
@@ -210,6 +212,7 @@ func hasEvent(body map[string]any, typ string) bool {
 // TestAuditedBrokenTargets keeps the independent audit's most important
 // broken servers: each must fail with the rule it breaks.
 func TestAuditedBrokenTargets(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, Protocol, auditedCases())
 }
 
@@ -307,6 +310,7 @@ func seededOnBoard() http.Handler {
 // reference whose quota day turns at midnight UTC (the audit's utcreset):
 // PP-QUOTA-RESET must fail, not error.
 func TestUTCResetIsAFailure(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, Protocol, resetCases())
 }
 

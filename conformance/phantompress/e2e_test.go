@@ -29,6 +29,7 @@ func summarize(rep *verdict.Report) string {
 // TestEmbeddedRunPasses runs every feature and the property machine against
 // the embedded reference: the reference must satisfy its own catalogue.
 func TestEmbeddedRunPasses(t *testing.T) {
+	t.Parallel()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{Protocol}, Seed: 7, Checks: 10})
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,7 @@ func ruleStatus(rep *verdict.Report, rule string) verdict.Status {
 // A faithful live target passes the exhausted quotas, and the quota rules
 // are checked (not skipped).
 func TestExhaustQuotasPassOnTheReference(t *testing.T) {
+	t.Parallel()
 	rep := exhaustRun(t, pp.DefaultLimits)
 	for _, rule := range []string{"PP-QUOTA-WRITES-AGENT", "PP-QUOTA-RUNS", "PP-QUOTA-429", "PP-STATUS-NOT-WRITE"} {
 		if got := ruleStatus(rep, rule); got != verdict.Pass {

@@ -246,6 +246,7 @@ func ownerWritesUnchecked() http.Handler {
 // (issue 8: no masked failures; issue 14: no silent pass behind a REFERENCE
 // shape). Looking for free is caught now that every action's turn is MUST.
 func TestBrokenBehindOpenShapesIsCaught(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, Protocol, openShapeCases())
 }
 

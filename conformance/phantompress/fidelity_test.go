@@ -129,6 +129,7 @@ func without(list any, names ...string) []any {
 // A faithful deployment that takes the open choices above the other way
 // passes the live suite with no failure (issue 14's variant tests).
 func TestFaithfulPhantomPressVariantsPass(t *testing.T) {
+	t.Parallel()
 	for _, settledAs := range []string{"", "settled"} {
 		t.Run("settlement event "+settledAs, func(t *testing.T) {
 			rep := liveReport(t, faithfulPP(settledAs), 3)

@@ -21,6 +21,7 @@ const seedBase = `const BASE = "https://saera.ai/game/phantom-press/api";`
 // TestSeedClientPlaysToPublish runs the seed's minimal_client_example with
 // node, its BASE pointed at the reference, through a whole case to publish.
 func TestSeedClientPlaysToPublish(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not on PATH")

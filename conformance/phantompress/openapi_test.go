@@ -36,6 +36,7 @@ func loadDoc(t *testing.T) *openapi3.T {
 // reference, success and error alike, and validates each response against
 // the document with openapi3filter.
 func TestOpenAPIDescribesTheReference(t *testing.T) {
+	t.Parallel()
 	doc := loadDoc(t)
 	ref := pp.New(suite.ReferenceConfig{Seed: 1})
 	send := func(method, template, path, key string, body any) []byte {
@@ -116,6 +117,7 @@ func TestOpenAPIDescribesTheReference(t *testing.T) {
 // TestErrorStatusesAreJSON checks unknown paths and wrong methods answer a
 // JSON error body too.
 func TestErrorStatusesAreJSON(t *testing.T) {
+	t.Parallel()
 	ref := pp.New(suite.ReferenceConfig{Seed: 1})
 	for _, c := range []struct {
 		method, path string

@@ -13,6 +13,7 @@ import (
 // cases hold a claim for every selection of law.feature: the played-through
 // run never skips a law scenario, whatever its seed.
 func TestEveryPackChoiceMeetsEveryLawScenario(t *testing.T) {
+	t.Parallel()
 	raw, err := fixtures.ReadFile("phantom-press/cases.json")
 	if err != nil {
 		t.Fatal(err)

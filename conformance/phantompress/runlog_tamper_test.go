@@ -41,6 +41,7 @@ func dropsAction(action string) http.Handler {
 // interviews is caught, naming the full-log rule; one that records the
 // status action is caught naming PP-STATUS (not logged).
 func TestALogMissingAnActionFails(t *testing.T) {
+	t.Parallel()
 	harness.Test(t, Protocol, logCases())
 }
 
@@ -105,6 +106,7 @@ func turnLog() http.Handler {
 // (not skipped) wherever the log names its actions or holds one entry per
 // action.
 func TestFaithfulLogsInOtherShapesPass(t *testing.T) {
+	t.Parallel()
 	for name, h := range map[string]http.Handler{"renamed, comments apart": renamedLog(), "text lines": textLog(), "turn lines": turnLog()} {
 		t.Run(name, func(t *testing.T) {
 			rep := liveReport(t, h, -1, "PP-RUN-LOG-FULL")
@@ -129,6 +131,7 @@ func TestFaithfulLogsInOtherShapesPass(t *testing.T) {
 
 // judgeRunLog on hand-made logs: what it fails, passes and leaves unchecked.
 func TestJudgeRunLog(t *testing.T) {
+	t.Parallel()
 	taken := []takenAction{{"look", ""}, {"read", "d2"}, {"comment", "日誌 x1"}, {"answer", "q1 裏取り不能 留保"}, {"publish", ""}}
 	cases := []struct {
 		name, log       string
@@ -153,6 +156,7 @@ func TestJudgeRunLog(t *testing.T) {
 
 // statusLogged finds a status entry only in a log that names its actions.
 func TestStatusLogged(t *testing.T) {
+	t.Parallel()
 	taken := []takenAction{{"read", "d2"}}
 	for log, want := range map[string]bool{
 		`{"log":[{"action":"read","arg":"d2"},{"action":"status"}]}`:    true,

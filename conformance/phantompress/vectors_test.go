@@ -8,6 +8,7 @@ import (
 )
 
 func TestVectorsMatchTheReference(t *testing.T) {
+	t.Parallel()
 	files, err := vectors.Load("phantom-press")
 	if err != nil {
 		t.Fatal(err)
@@ -26,6 +27,7 @@ func TestVectorsMatchTheReference(t *testing.T) {
 }
 
 func TestTamperedVectorIsReported(t *testing.T) {
+	t.Parallel()
 	files, err := vectors.Load("phantom-press")
 	if err != nil {
 		t.Fatal(err)

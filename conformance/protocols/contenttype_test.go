@@ -15,6 +15,7 @@ import (
 // charset parameter (JSON is UTF-8 by definition, RFC 8259), on success and
 // on refusal alike. Answers that are not JSON at all are not judged here.
 func TestReferenceServersAnswerOneContentType(t *testing.T) {
+	t.Parallel()
 	for _, p := range All() {
 		srv := httptest.NewServer(p.Reference(suite.ReferenceConfig{Seed: 1}))
 		for _, path := range []string{"", "/no-such-endpoint"} {

@@ -11,12 +11,14 @@ import (
 // contract test, the folder checks once per data folder (Pyyol's two sides
 // share one); a new protocol is tested by adding its registry line.
 func TestEveryProtocolPassesTheContract(t *testing.T) {
+	t.Parallel()
 	protocoltest.TestProtocols(t, protocols.All())
 }
 
 // TestRegistryMatchesTheDataFolders: no catalogue, feature or fixture folder
 // without a registered protocol, and the other way round.
 func TestRegistryMatchesTheDataFolders(t *testing.T) {
+	t.Parallel()
 	if err := protocoltest.CheckRegistry(protocols.All()); err != nil {
 		t.Error(err)
 	}

@@ -14,9 +14,7 @@ package protocoltest
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"path"
 	"strings"
 	"testing"
@@ -122,22 +120,11 @@ func checkDescription(p *suite.Protocol) error {
 // applyServeFlags parses the protocol's ServeFlags with its own Flags, as
 // `conformance run` would: a live run against its reference needs them.
 func applyServeFlags(p *suite.Protocol) error {
-	if len(p.ServeFlags) == 0 {
-		return nil
-	}
-	if p.Flags == nil {
+	if len(p.ServeFlags) > 0 && len(p.Flags) == 0 {
 		return errors.New("the protocol has ServeFlags but binds no Flags")
 	}
-	fs := flag.NewFlagSet(p.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	p.Flags(fs)
-	if err := fs.Parse(p.ServeFlags); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%q is not a flag", fs.Arg(0))
-	}
-	return nil
+	_, err := suite.ParseSettings(p.Flags, p.ServeFlags)
+	return err
 }
 
 // checkOwnRules requires the protocol to check some rules, each with the

@@ -2,7 +2,6 @@ package protocoltest
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -94,23 +93,21 @@ func sortedFolders(m map[string]bool) []string {
 	return out
 }
 
-// checkFlagNames requires the protocols' own run flags to have distinct
-// names: the CLI binds them all on one flag set.
+// checkFlagNames requires the protocols' own run flags to have distinct,
+// non-empty names: the CLI binds them all on one flag set.
 func checkFlagNames(ps []*suite.Protocol) error {
 	var errs []error
 	owner := map[string]string{}
 	for _, p := range ps {
-		if p.Flags == nil {
-			continue
-		}
-		fs := flag.NewFlagSet(p.Name, flag.ContinueOnError)
-		p.Flags(fs)
-		fs.VisitAll(func(f *flag.Flag) {
+		for _, f := range p.Flags {
+			if f.Name == "" || f.Usage == "" {
+				errs = append(errs, fmt.Errorf("protocol %s has a flag without a name or usage: %+v", p.Name, f))
+			}
 			if o, ok := owner[f.Name]; ok {
 				errs = append(errs, fmt.Errorf("protocols %s and %s both bind --%s", o, p.Name, f.Name))
 			}
 			owner[f.Name] = p.Name
-		})
+		}
 	}
 	return errors.Join(errs...)
 }

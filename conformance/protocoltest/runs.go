@@ -3,7 +3,6 @@ package protocoltest
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -41,17 +40,17 @@ func checkOpenAPI(p *suite.Protocol) error {
 // reference's documented development credentials, which the embedded
 // reference accepts as its own; the flags are reset once both are done.
 func checkRuns(p *suite.Protocol) []error {
-	if err := applyServeFlags(p); err != nil {
+	settings, err := suite.ParseSettings(p.Flags, p.ServeFlags)
+	if err != nil {
 		return []error{fmt.Errorf("live run: ServeFlags: %w", err)}
 	}
-	defer resetFlags(p)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
 	for i, live := range []bool{false, true} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = checkRun(p, live)
+			errs[i] = checkRun(p, live, settings)
 		}()
 	}
 	wg.Wait()
@@ -61,13 +60,13 @@ func checkRuns(p *suite.Protocol) []error {
 // checkRun runs the whole suite against the protocol's own reference,
 // embedded (with its controls) or live (served over loopback, as a
 // deployment would be), and requires it to pass.
-func checkRun(p *suite.Protocol, live bool) error {
+func checkRun(p *suite.Protocol, live bool, settings suite.Settings) error {
 	dir, err := os.MkdirTemp("", "protocoltest-cases-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Seed: runSeed, Checks: runChecks, CaseDir: dir}
+	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Seed: runSeed, Checks: runChecks, CaseDir: dir, Settings: settings}
 	mode := "embedded run"
 	if live {
 		// The test hands the reference the wall clock itself (Now set), as
@@ -101,14 +100,6 @@ func checkRun(p *suite.Protocol, live bool) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// resetFlags binds the protocol's flags on a throwaway flag set, which
-// resets what they set, so the next run starts clean.
-func resetFlags(p *suite.Protocol) {
-	if p.Flags != nil {
-		p.Flags(flag.NewFlagSet(p.Name, flag.ContinueOnError))
-	}
 }
 
 // sortedKeys returns a map's keys in order, so tampering is deterministic.

@@ -56,14 +56,13 @@ func malformedGameFrames() []struct {
 // rule the frame's schema annotates.
 func TestMalformedGameFramesAreCaught(t *testing.T) {
 	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
-	pyyol.ParallelWaitLimit()
 	for _, c := range malformedGameFrames() {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()
 			c.opts.TurnTimeout = 600 * time.Millisecond
 			srv := httptest.NewServer(server.New(c.opts))
 			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule)
+			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings)
 			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
 			}

@@ -130,10 +130,12 @@ func brokenGateways() []struct {
 }
 
 // runLive runs one protocol's checks of rule against a live target.
-func runLive(t *testing.T, p *suite.Protocol, target, rule string) *verdict.Report {
+// runLive checks target live as `conformance run --target` would, with
+// the protocol flag values in settings.
+func runLive(t *testing.T, p *suite.Protocol, target, rule string, settings suite.Settings) *verdict.Report {
 	t.Helper()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: target,
-		Rules: ruleList(rule), Seed: 7, NoProperties: true, CaseDir: t.TempDir()})
+		Rules: ruleList(rule), Seed: 7, NoProperties: true, CaseDir: t.TempDir(), Settings: settings})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,14 +163,13 @@ func failedRules(rep *verdict.Report) []string {
 // loopback and checked live, fails with the rule it breaks named.
 func TestBrokenGatewaysFailTheirRule(t *testing.T) {
 	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
-	pyyol.ParallelWaitLimit()
 	for _, c := range brokenGateways() {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()
 			c.opts.TurnTimeout = 600 * time.Millisecond
 			srv := httptest.NewServer(server.New(c.opts))
 			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule)
+			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings)
 			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
 			}
@@ -179,13 +180,12 @@ func TestBrokenGatewaysFailTheirRule(t *testing.T) {
 // TestHealthyGatewayPassesLive: the unmodified reference, checked live over
 // loopback with a WebSocket target URL, passes every check.
 func TestHealthyGatewayPassesLive(t *testing.T) {
-	pyyol.SetCredentials(pyyol.Credentials{AdminToken: server.AdminToken})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
+	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 600 * time.Millisecond}))
 	defer srv.Close()
 	target := "ws" + srv.URL[len("http"):] + "/v1/agent/connect"
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Gateway()}, Target: target,
-		Seed: 7, NoProperties: true, CaseDir: t.TempDir()})
+		Seed: 7, NoProperties: true, CaseDir: t.TempDir(), Settings: suite.Settings{"admin-token": server.AdminToken}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,9 +198,7 @@ func TestHealthyGatewayPassesLive(t *testing.T) {
 // platform's choice, so a gateway that starts none within --deadline makes
 // the match checks skip, never fail.
 func TestGatewayThatSchedulesNoMatchSkips(t *testing.T) {
-	pyyol.SetCredentials(pyyol.Credentials{Deadline: 500 * time.Millisecond})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
-	defer pyyol.SetWaitLimit(300 * time.Millisecond)()
+	t.Parallel()
 	quiet := func(f map[string]any) []map[string]any {
 		switch f["t"] {
 		case "hello", "registered", "error", "pong":
@@ -210,7 +208,7 @@ func TestGatewayThatSchedulesNoMatchSkips(t *testing.T) {
 	}
 	srv := httptest.NewServer(server.New(server.Options{Rewrite: quiet}))
 	defer srv.Close()
-	rep := runLive(t, pyyol.Gateway(), srv.URL, "PYYOL-WS-GAME-END")
+	rep := runLive(t, pyyol.Gateway(), srv.URL, "PYYOL-WS-GAME-END", suite.Settings{"match-wait": "500ms", "frame-wait": "300ms"})
 	if len(rep.Results) == 0 {
 		t.Fatal("nothing ran")
 	}

@@ -49,6 +49,7 @@ func brokenMafiaAgents() []struct {
 // TestBrokenMafiaAgentsFailTheirRule: each broken agent endpoint, pushed
 // Mafia matches live over loopback, fails naming its rule.
 func TestBrokenMafiaAgentsFailTheirRule(t *testing.T) {
+	t.Parallel()
 	catchBrokenAgents(t, brokenMafiaAgents())
 }
 
@@ -57,8 +58,7 @@ func TestBrokenMafiaAgentsFailTheirRule(t *testing.T) {
 // own seat, a message over 500 characters) is warned under the reference
 // rule, never failed, and the matches go on with the safe default.
 func TestMafiaReferenceRefusalsOnlyWarn(t *testing.T) {
-	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
+	t.Parallel()
 	self := gameAnswers("mafia", func(raw json.RawMessage) any {
 		var v struct {
 			YourSeat int `json:"your_seat"`
@@ -75,7 +75,7 @@ func TestMafiaReferenceRefusalsOnlyWarn(t *testing.T) {
 	})
 	srv := httptest.NewServer(self)
 	defer srv.Close()
-	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "PYYOL-MAFIA-MOVE")
+	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "PYYOL-MAFIA-MOVE", pushSettings)
 	warned := 0
 	for _, r := range rep.Results {
 		if r.Status == verdict.Warn {

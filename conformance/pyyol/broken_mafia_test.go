@@ -176,14 +176,13 @@ func brokenMafiaGateways() []struct {
 // over loopback and checked live, fails with the rule it breaks named.
 func TestBrokenMafiaGatewaysFailTheirRule(t *testing.T) {
 	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
-	pyyol.ParallelWaitLimit()
 	for _, c := range brokenMafiaGateways() {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()
 			c.opts.TurnTimeout = 500 * time.Millisecond
 			srv := httptest.NewServer(server.New(c.opts))
 			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule)
+			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings)
 			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
 			}

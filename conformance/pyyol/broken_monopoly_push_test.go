@@ -140,6 +140,7 @@ func brokenMonopolyAgents() []struct {
 // TestBrokenMonopolyAgentsFailTheirRule: each broken agent endpoint,
 // pushed a Monopoly match live over loopback, fails naming its rule.
 func TestBrokenMonopolyAgentsFailTheirRule(t *testing.T) {
+	t.Parallel()
 	catchBrokenAgents(t, brokenMonopolyAgents())
 }
 
@@ -149,8 +150,7 @@ func TestBrokenMonopolyAgentsFailTheirRule(t *testing.T) {
 // PYYOL-MONO-REF-PUSH-REFEREE; one that does not list monopoly is
 // skipped, not judged (exit 2: nothing was tested).
 func TestMonopolyAgentEndpointLive(t *testing.T) {
-	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
+	t.Parallel()
 	const rule = "PYYOL-MONO-MOVE-ACTION"
 	for _, c := range []struct {
 		name   string
@@ -164,7 +164,7 @@ func TestMonopolyAgentEndpointLive(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv := httptest.NewServer(c.agent)
 			defer srv.Close()
-			rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", rule)
+			rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", rule, pushSettings)
 			want := 0
 			if c.status == verdict.Skip {
 				want = 2 // nothing was tested

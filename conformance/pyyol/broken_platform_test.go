@@ -76,16 +76,14 @@ func brokenPlatforms() []struct {
 // TestBrokenPlatformsFailTheirRule: each broken platform, checked live
 // over loopback with the admin token, fails with the rule it breaks named.
 func TestBrokenPlatformsFailTheirRule(t *testing.T) {
-	pyyol.SetCredentials(pyyol.Credentials{AdminToken: server.AdminToken})
-	t.Cleanup(func() { pyyol.SetCredentials(pyyol.Credentials{}) })
-	t.Cleanup(pyyol.SetWaitLimit(3 * time.Second))
-	t.Cleanup(pyyol.SetPropagation(time.Second))
+	t.Parallel()
+	settings := gatewaySettings.With("admin-token", server.AdminToken).With("tier-propagation", "1s")
 	for _, c := range brokenPlatforms() {
 		t.Run(strings.TrimPrefix(c.rule, "PYYOL-"), func(t *testing.T) {
 			t.Parallel()
 			srv := httptest.NewServer(c.h)
 			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule)
+			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, settings)
 			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
 			}

@@ -165,17 +165,17 @@ func alwaysThirteen(h http.Handler) http.Handler {
 // TestBrokenAgentsFailTheirRule: each broken agent endpoint, pushed to live
 // over loopback, fails with the rule it breaks named.
 func TestBrokenAgentsFailTheirRule(t *testing.T) {
+	t.Parallel()
 	catchBrokenAgents(t, brokenAgents())
 }
 
 // TestHealthyAgentPassesLive: the reference agent, checked live at its
 // endpoint.url with --secret, passes every check.
 func TestHealthyAgentPassesLive(t *testing.T) {
-	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
+	t.Parallel()
 	srv := httptest.NewServer(agent.New(agent.Options{}))
 	defer srv.Close()
-	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "")
+	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "", pushSettings)
 	if rep.ExitCode() != 0 {
 		t.Errorf("exit %d: %v", rep.ExitCode(), failedRules(rep))
 	}
@@ -184,9 +184,10 @@ func TestHealthyAgentPassesLive(t *testing.T) {
 // TestPushNeedsTheSecretAgainstALiveAgent: without --secret a live run is a
 // harness error, never a verdict on the agent.
 func TestPushNeedsTheSecretAgainstALiveAgent(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(agent.New(agent.Options{}))
 	defer srv.Close()
-	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "PYYOL-PUSH-TURN")
+	rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", "PYYOL-PUSH-TURN", nil)
 	if rep.ExitCode() != 2 {
 		t.Errorf("exit %d, want 2: %v", rep.ExitCode(), failedRules(rep))
 	}
@@ -200,13 +201,12 @@ func catchBrokenAgents(t *testing.T, cases []struct {
 	agent http.Handler
 }) {
 	t.Helper()
-	pyyol.SetCredentials(pyyol.Credentials{Secret: agent.DevSecret})
-	defer pyyol.SetCredentials(pyyol.Credentials{})
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
+			t.Parallel()
 			srv := httptest.NewServer(c.agent)
 			defer srv.Close()
-			rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", c.rule)
+			rep := runLive(t, pyyol.Push(), srv.URL+agent.BasePath+"/turn", c.rule, pushSettings)
 			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
 			}

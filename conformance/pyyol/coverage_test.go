@@ -19,6 +19,7 @@ var notLiveCheckable = map[string]string{
 // TestEveryLiveMustRuleHasATamperTest: each MUST rule is broken by one of
 // the tamper targets, or is listed as not checkable live with a reason.
 func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
+	t.Parallel()
 	cat, err := spec.Load("pyyol")
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +61,7 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 
 // TestVectors recomputes vectors/pyyol with reference/pushsign.
 func TestVectors(t *testing.T) {
+	t.Parallel()
 	files, err := vectors.Load("pyyol")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("vectors: %v (%d files)", err, len(files))
@@ -76,6 +78,7 @@ func TestVectors(t *testing.T) {
 // TestEachSideHasItsOwnRules: the two protocols split the catalogue by
 // their features and together hold every rule.
 func TestEachSideHasItsOwnRules(t *testing.T) {
+	t.Parallel()
 	cat, _ := spec.Load("pyyol")
 	seen := map[string]bool{}
 	for _, p := range []string{"gateway", "push"} {

@@ -34,6 +34,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // whole bot-played reference Monopoly game fits the schemas, as turn and
 // event frames too.
 func TestReferenceMonopolyFitsItsSchemas(t *testing.T) {
+	t.Parallel()
 	g, err := monopoly.New(monopoly.DefaultRules(), 11)
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestReferenceMonopolyFitsItsSchemas(t *testing.T) {
 // TestReferenceMafiaFitsItsSchemas: every seat's view and move of a whole
 // baseline Mafia match, and every public event, fit the schemas.
 func TestReferenceMafiaFitsItsSchemas(t *testing.T) {
+	t.Parallel()
 	m := mafia.New([]byte("schemas"))
 	for n := 0; !m.Done() && n < 2000; n++ {
 		for _, s := range m.Waiting() {
@@ -94,6 +96,7 @@ func TestReferenceMafiaFitsItsSchemas(t *testing.T) {
 // TestGameSchemasNameTheRuleBroken: a malformed part fails naming the rule
 // of the field it breaks.
 func TestGameSchemasNameTheRuleBroken(t *testing.T) {
+	t.Parallel()
 	g, _ := monopoly.New(monopoly.DefaultRules(), 3)
 	mono := string(mustJSON(t, g.View(0)))
 	phase, legal := `"phase":"`+g.View(0).Phase+`"`, string(mustJSON(t, g.View(0).LegalActions))
@@ -152,6 +155,7 @@ func TestGameSchemasNameTheRuleBroken(t *testing.T) {
 // event of an undocumented type names Mafia's events rule, and a
 // Goofspiel frame's mismatch stays the kit's layout (a warning).
 func TestMalformedGameFramesNameTheirRule(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ raw, t, game, rule string }{
 		{`{"t":"turn","id":"1","match_id":"m","game":"monopoly","view":{"seat":0,"phase":"roll","legal_actions":["roll"],"state":{"players":[]}}}`, "turn", "", "PYYOL-MONO-VIEW-STATE"},
 		{`{"t":"event","match_id":"m","seq":2,"type":"dice_rolled","payload":[]}`, "event", "monopoly", "PYYOL-MONO-EVENTS"},
@@ -180,6 +184,7 @@ func TestMalformedGameFramesNameTheirRule(t *testing.T) {
 // spec/pyyol/frames names a rule of the catalogue, and the schemas
 // compiled.
 func TestSchemaRulesAreCatalogued(t *testing.T) {
+	t.Parallel()
 	b := frameBook()
 	if b.err != nil {
 		t.Fatal(b.err)

@@ -13,6 +13,7 @@ import (
 // TestFrameSchemasJudgeFrames: the docs' own example frames pass their
 // schemas, broken ones do not, and every frame type has a schema.
 func TestFrameSchemasJudgeFrames(t *testing.T) {
+	t.Parallel()
 	if len(frameSchemas()) != len(spec.PyyolFrameTypes()) || len(frameSchemas()) < 11 {
 		t.Fatalf("schemas %d of %d", len(frameSchemas()), len(spec.PyyolFrameTypes()))
 	}
@@ -49,6 +50,7 @@ func TestFrameSchemasJudgeFrames(t *testing.T) {
 // TestPushAnswersAreValidatedAgainstTheOpenAPI: the push routes' document
 // loads at the directory of any endpoint.url and judges a /health answer.
 func TestPushAnswersAreValidatedAgainstTheOpenAPI(t *testing.T) {
+	t.Parallel()
 	v := pushValidator("https://agent.example/deep/path")
 	if v == nil {
 		t.Fatal("no validator")

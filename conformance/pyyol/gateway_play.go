@@ -95,7 +95,7 @@ func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
 				// PYYOL-WS-GAME-END: every round resolved, no game_end came.
 				rule = "PYYOL-WS-GAME-END"
 			}
-			return frame{}, verdict.Failf(rule, waitingFor, "silence for "+waitLimit.String(), "the gateway sent nothing: the match wedged")
+			return frame{}, verdict.Failf(rule, waitingFor, "silence for "+waitLimit(g.env).String(), "the gateway sent nothing: the match wedged")
 		}
 		return frame{}, err
 	}
@@ -128,7 +128,7 @@ func (g *gwRun) nextOf(ctx context.Context, started bool) (frame, error) {
 	if started {
 		return g.next(ctx, "the next frame of the match")
 	}
-	deadline := time.Now().Add(matchDeadline())
+	deadline := time.Now().Add(matchDeadline(g.env))
 	if run, ok := ctx.Deadline(); ok && run.Before(deadline) {
 		deadline = run
 	}
@@ -138,7 +138,7 @@ func (g *gwRun) nextOf(ctx context.Context, started bool) (frame, error) {
 			continue
 		}
 		if errors.Is(err, driver.ErrTimeout) {
-			return frame{}, verdict.Skipf("no match started for the agent within %v (--deadline)", matchDeadline())
+			return frame{}, verdict.Skipf("no match started for the agent within %v (--deadline)", matchDeadline(g.env))
 		}
 		if err != nil {
 			return frame{}, err

@@ -28,7 +28,6 @@ func warned(rep *verdict.Report, rule string) bool {
 // seat outside the tie breaks plurality and fails PYYOL-MAFIA-VOTE.
 func TestMafiaTieLive(t *testing.T) {
 	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
-	pyyol.ParallelWaitLimit()
 	cases := []struct {
 		name   string
 		tamper server.Tamper
@@ -49,7 +48,7 @@ func TestMafiaTieLive(t *testing.T) {
 			t.Parallel()
 			srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper, TurnTimeout: 500 * time.Millisecond}))
 			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, "PYYOL-MAFIA-REF-VOTE-TIE")
+			rep := runLive(t, pyyol.Gateway(), srv.URL, "PYYOL-MAFIA-REF-VOTE-TIE", gatewaySettings)
 			if !c.check(rep) {
 				t.Errorf("exit %d; got %v", rep.ExitCode(), failedRules(rep))
 			}

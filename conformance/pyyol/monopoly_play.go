@@ -147,7 +147,7 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 // silence until the deadline is a skip (when matches start is the
 // platform's choice); after, silence past the wait limit is a wedge.
 func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
-	deadline := time.Now().Add(matchDeadline())
+	deadline := time.Now().Add(matchDeadline(m.g.env))
 	if run, ok := ctx.Deadline(); ok && run.Before(deadline) {
 		deadline = run
 	}
@@ -157,10 +157,10 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 			continue
 		}
 		if errors.Is(err, driver.ErrTimeout) && !started {
-			return frame{}, verdict.Skipf("no Monopoly match started for the agent within %v (--deadline)", matchDeadline())
+			return frame{}, verdict.Skipf("no Monopoly match started for the agent within %v (--deadline)", matchDeadline(m.g.env))
 		}
 		if errors.Is(err, driver.ErrTimeout) {
-			return frame{}, verdict.Failf("PYYOL-MONO-FALLBACK", "the match going on", "silence for "+waitLimit.String(), "the gateway sent nothing: the match wedged")
+			return frame{}, verdict.Failf("PYYOL-MONO-FALLBACK", "the match going on", "silence for "+waitLimit(m.g.env).String(), "the gateway sent nothing: the match wedged")
 		}
 		if err != nil {
 			return frame{}, err

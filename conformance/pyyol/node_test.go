@@ -37,6 +37,7 @@ func nodeWithWebSocket(t *testing.T) []string {
 // registers with `conformance serve`'s gateway and plays a Goofspiel match
 // to game_end.
 func TestDocsOnlyNodeAgentPlaysServesGateway(t *testing.T) {
+	t.Parallel()
 	cmd := nodeWithWebSocket(t)
 	srv := httptest.NewServer(cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0)))
 	defer srv.Close()

@@ -130,7 +130,7 @@ func (p *platRun) checkPlatformSigning(reqs []*driver.InboundRequest) error {
 
 // adminToken is --admin-token, or the reference's against the embedded run.
 func adminToken(env *suite.Env) (string, error) {
-	if t := credentials().AdminToken; t != "" {
+	if t := env.Settings.String(adminTokenFlag.Name); t != "" {
 		env.HTTP.Secrets().Add(t)
 		return t, nil
 	}

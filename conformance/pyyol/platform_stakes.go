@@ -3,7 +3,6 @@ package pyyol
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -21,10 +20,6 @@ type tier struct {
 func (t tier) on() bool { return t.Enabled == nil || *t.Enabled }
 
 const stakesPath = "/games/goofspiel/stakes"
-
-// propagation is how long a tier change may take to reach the public menu
-// ("Changes take effect within ~10s").
-var propagation = 12 * time.Second
 
 const adminStakesPath = "/admin/games/goofspiel/stakes"
 

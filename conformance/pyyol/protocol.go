@@ -5,9 +5,7 @@
 package pyyol
 
 import (
-	"flag"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
@@ -15,79 +13,6 @@ import (
 	"github.com/agentgames/conformance/reference/pyyol/server"
 	"github.com/agentgames/conformance/spec"
 )
-
-// Credentials are what a live run needs beyond --target: the gateway's
-// agent id and key (without them the runner mints a practice key at the
-// reference's documented endpoint) and the push endpoint secret.
-type Credentials struct {
-	AgentID, Token, Secret, AdminToken string
-	// Deadline bounds the wait for a live gateway to start a match for the
-	// agent (default 2 minutes; the run's own --deadline cuts it shorter).
-	Deadline time.Duration
-}
-
-// matchDeadline is the run's --deadline.
-func matchDeadline() time.Duration {
-	if d := credentials().Deadline; d > 0 {
-		return d
-	}
-	return 2 * time.Minute
-}
-
-var (
-	credMu sync.Mutex
-	creds  Credentials
-)
-
-// SetCredentials records the credentials of a run started from Go rather
-// than the command line (whose --agent-id, --token and --secret are the
-// protocols' Flags, gatewayFlags and pushFlags).
-func SetCredentials(c Credentials) {
-	credMu.Lock()
-	defer credMu.Unlock()
-	creds = c
-}
-
-// setCredential changes one field of the recorded credentials.
-func setCredential(change func(*Credentials)) {
-	credMu.Lock()
-	defer credMu.Unlock()
-	change(&creds)
-}
-
-// gatewayFlags binds --token and --agent-id, the gateway's agent key, and
-// --admin-token for the stake-tier admin checks.
-func gatewayFlags(fs *flag.FlagSet) {
-	setCredential(func(c *Credentials) { c.Token, c.AgentID = "", "" })
-	fs.Func("token", "pyyol-gateway: the agent `key` to register with (default: mint a practice key)", func(v string) error {
-		setCredential(func(c *Credentials) { c.Token = v })
-		return nil
-	})
-	fs.Func("agent-id", "pyyol-gateway: the agent `id` the key belongs to", func(v string) error {
-		setCredential(func(c *Credentials) { c.AgentID = v })
-		return nil
-	})
-	setCredential(func(c *Credentials) { c.AdminToken = "" })
-	fs.Func("admin-token", "pyyol-gateway: a platform token for the stake-tier admin checks (never printed)", func(v string) error {
-		setCredential(func(c *Credentials) { c.AdminToken = v })
-		return nil
-	})
-}
-
-// pushFlags binds --secret, the push endpoint's secret.
-func pushFlags(fs *flag.FlagSet) {
-	setCredential(func(c *Credentials) { c.Secret = "" })
-	fs.Func("secret", "pyyol-push: the agent endpoint's `secret` (never printed)", func(v string) error {
-		setCredential(func(c *Credentials) { c.Secret = v })
-		return nil
-	})
-}
-
-func credentials() Credentials {
-	credMu.Lock()
-	defer credMu.Unlock()
-	return creds
-}
 
 // Gateway describes pyyol-gateway to the runner.
 func Gateway() *suite.Protocol {

@@ -33,6 +33,7 @@ func (p *inProcess) Do(_ context.Context, req driver.Request) (*driver.Response,
 // sizes, pushing every event and a game-end, with no warning; every view
 // and event it pushes fits spec/pyyol/frames.
 func TestMonopolyRefereePlaysWholeMatches(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 6; seed++ {
 		push := &inProcess{h: agent.New(agent.Options{Monopoly: true, Flaw: agent.SkipsSignature}), calls: map[string]int{}}
 		players := 2 + int(seed)%7
@@ -77,6 +78,7 @@ func withT(raw []byte, t, id string) json.RawMessage {
 
 // TestMonopolyMoveOfNamesTheRule: the referee's judgement of one answer.
 func TestMonopolyMoveOfNamesTheRule(t *testing.T) {
+	t.Parallel()
 	g, _ := monopoly.New(monopoly.DefaultRules(), 5)
 	v := g.View(g.Actor())
 	v.LegalActions = []string{"bid", "pass", "propose_trade", "mortgage"}

@@ -60,7 +60,7 @@ func (g *gwRun) refusedCheck(ctx context.Context) error {
 		case <-g.ws.Done():
 			return nil
 		default:
-			return verdict.Failf("PYYOL-WS-UNAUTHORIZED", "the socket closed", "still open after "+waitLimit.String(), "after the unauthorized error")
+			return verdict.Failf("PYYOL-WS-UNAUTHORIZED", "the socket closed", "still open after "+waitLimit(g.env).String(), "after the unauthorized error")
 		}
 	}
 }

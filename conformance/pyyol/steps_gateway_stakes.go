@@ -81,7 +81,7 @@ func (p *platRun) disabledHidden(ctx context.Context) error {
 		return verdict.Failf("PYYOL-STAKES-ADMIN", "the full set with the disabled kit_probe tier", fmt.Sprint(ts), "the admin GET after the PUT")
 	}
 	// "Changes take effect within ~10s": the public menu may lag a little.
-	deadline := time.Now().Add(propagation)
+	deadline := time.Now().Add(propagation(p.g.env))
 	for {
 		if err := p.readPublic(ctx); err != nil {
 			return err

@@ -102,9 +102,9 @@ func (g *gwRun) rounds() error {
 // key takes --agent-id/--token, or mints a practice key at the reference's
 // documented endpoint (PYYOL-REF-MINT).
 func (g *gwRun) key(ctx context.Context) error {
-	if c := credentials(); c.Token != "" {
-		g.agentID, g.token = c.AgentID, c.Token
-		g.env.HTTP.Secrets().Add(c.Token)
+	if token := g.env.Settings.String(tokenFlag.Name); token != "" {
+		g.agentID, g.token = g.env.Settings.String(agentIDFlag.Name), token
+		g.env.HTTP.Secrets().Add(token)
 		return nil
 	}
 	resp, err := mintDriver(g.env).Do(ctx, driver.Request{Method: "POST", Path: "/practice/agents", JSON: map[string]any{"name": "conformance-kit"}})

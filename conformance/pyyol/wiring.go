@@ -21,10 +21,6 @@ import (
 	"github.com/agentgames/conformance/spec"
 )
 
-// waitLimit bounds every wait for a gateway frame; a live gateway's turn
-// timeout is the manifest's runtime.timeout, a few seconds in practice.
-var waitLimit = 30 * time.Second
-
 // pushBase turns the run's base URL into the directory of the agent's
 // routes: a URL ending in /turn is endpoint.url itself, anything else is
 // the directory.
@@ -38,7 +34,7 @@ func pushDir(base string) string {
 // pushSecret is --secret, or the reference agent's dev secret against the
 // embedded reference.
 func pushSecret(env *suite.Env) (string, error) {
-	if s := credentials().Secret; s != "" {
+	if s := env.Settings.String(secretFlag.Name); s != "" {
 		return s, nil
 	}
 	if !env.Live() {
@@ -128,7 +124,7 @@ func gatewayHTTPBase(base string) string {
 // dial opens a recorded socket to the gateway through the run's Env (rate
 // limit, breaker, secrets, transcript; closed when the scenario ends).
 func dial(ctx context.Context, env *suite.Env) (*driver.WS, error) {
-	return env.DialWS(ctx, socketURL(env), http.Header{}, driver.WSOptions{Timeout: waitLimit, EventBuffer: 1024})
+	return env.DialWS(ctx, socketURL(env), http.Header{}, driver.WSOptions{Timeout: waitLimit(env), EventBuffer: 1024})
 }
 
 // mintDriver is an HTTP driver for the gateway's HTTP routes: the run's own

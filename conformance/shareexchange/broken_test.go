@@ -16,6 +16,7 @@ import (
 // TestBrokenRespondersAreCaughtNamingTheRule runs the live runner over
 // loopback against one broken responder per MUST rule.
 func TestBrokenRespondersAreCaughtNamingTheRule(t *testing.T) {
+	t.Parallel()
 	cat, err := spec.Load("share-exchange")
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -51,18 +50,15 @@ func openPlatform(ctx context.Context, env *suite.Env) (*platform, error) {
 	} else {
 		// A platform the agent names elsewhere is called on its behalf:
 		// no private, loopback or metadata address unless --allow-private.
-		opts.Client = sxserver.Client(allowPrivate.Load(), 30*time.Second)
+		opts.Client = sxserver.Client(env.Settings.Bool(allowPrivateFlag.Name), 30*time.Second)
 	}
 	return &platform{http: driver.NewHTTP(opts).WithRecorder(env.HTTP.Recorder())}, nil
 }
 
-// allowPrivate lets the runner call private and loopback addresses an
-// agent names (--allow-private, for local testing). Atomic, because every
-// run sets it and the kit's tests start runs side by side.
-var allowPrivate atomic.Bool
-
-// SetAllowPrivate sets --allow-private for the runs that start after it.
-func SetAllowPrivate(on bool) { allowPrivate.Store(on) }
+// allowPrivateFlag is --allow-private: the runner may then call private
+// and loopback addresses an agent names (local testing).
+var allowPrivateFlag = suite.Flag{Name: "allow-private", Kind: suite.FlagBool,
+	Usage: "share-exchange: let calls made on an agent's behalf reach private and loopback addresses (local testing)"}
 
 func (p *platform) do(ctx context.Context, method, path string, body, v any) error {
 	resp, err := p.http.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})

@@ -26,6 +26,7 @@ func Protocol() *suite.Protocol {
 		// preflight only asks that the responder answers at all.
 		Preflight:          "/",
 		PreflightReachOnly: true,
+		Flags:              []suite.Flag{allowPrivateFlag},
 		Reference:          func(cfg suite.ReferenceConfig) http.Handler { return sxserver.New(cfg) },
 		Steps:              Steps,
 		Properties:         []suite.Property{pullProperty()},

@@ -10,6 +10,7 @@ import (
 )
 
 func TestEmbeddedRunPasses(t *testing.T) {
+	t.Parallel()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{shareexchange.Protocol()}, Seed: 7})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/quota"
@@ -180,6 +181,18 @@ func (e *Env) Control() (*Control, error) {
 		return nil, ErrNoControl
 	}
 	return &Control{Clock: e.Clock, Reference: e.Reference}, nil
+}
+
+// Wait waits out a wait the target asks for (a 429's Retry-After): real
+// time against a live target; against the embedded reference, the run
+// moves the reference's clock by d instead, so the reference sees the wait
+// and the run spends none. An ended context is its error.
+func (e *Env) Wait(ctx context.Context, d time.Duration) error {
+	l, err := e.linked()
+	if err != nil {
+		return driver.Sleep(ctx, d)
+	}
+	return l.pr.wait(ctx, d)
 }
 
 // IsNoControl reports whether err is Control's skip.

@@ -7,7 +7,6 @@ package suite
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"net/http"
 	"sync"
@@ -56,10 +55,10 @@ type Protocol struct {
 	// WebSocketPaths are the paths under BasePath that the reference serves
 	// over WebSocket; `conformance serve` prints a ws:// line for each.
 	WebSocketPaths []string
-	// Flags binds the protocol's own `conformance run` flags (credentials a
-	// live target needs, such as Pyyol's --secret) on fs; nil when it has
-	// none. Binding resets the values they set, so each run starts clean.
-	Flags func(fs *flag.FlagSet)
+	// Flags are the protocol's own `conformance run` flags (credentials a
+	// live target needs, such as Pyyol's --secret); the run hands their
+	// values to the steps in Env.Settings.
+	Flags []Flag
 	// ServeFlags are the extra flags of Flags that a live run against the
 	// reference as `conformance serve` serves it needs beyond --target and
 	// --protocol: the reference's documented development credentials (the
@@ -144,6 +143,10 @@ type Env struct {
 	// ExhaustQuotas is the run's --exhaust-quotas: scenarios tagged
 	// @exhaust may spend a throwaway identity's whole daily allowance.
 	ExhaustQuotas bool
+	// Settings are the run's values of the protocol's own flags
+	// (Protocol.Flags): read credentials and permissions here, never from
+	// a package variable.
+	Settings Settings
 	// links hands out the other transports' drivers (env.go).
 	links *links
 }

@@ -63,6 +63,9 @@ type Config struct {
 	NoProperties bool
 	// Shard runs only this part of the selected checks (--shard i/n).
 	Shard Shard
+	// Settings are the values of the protocols' own flags (Protocol.Flags)
+	// for this run: credentials, permissions, waits.
+	Settings Settings
 }
 
 // DefaultChecks is the number of rapid checks per property when Config.Checks
@@ -149,6 +152,9 @@ func newRun(cfg Config) (*run, *verdict.Report) {
 	}
 	r := &run{cfg: cfg, limiter: driver.NewLimiter(cfg.Rate), budget: driver.NewBudget(cfg.MaxWrites),
 		secrets: &driver.Secrets{}, shared: &Shared{}, cases: &caseWriter{dir: cfg.CaseDir}}
+	for _, v := range secretSettings(cfg.Protocols, cfg.Settings) {
+		r.secrets.Add(v) // credentials from protocol flags appear in no output
+	}
 	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == "",
 		Shard: cfg.Shard.String()}
 	return r, rep
@@ -304,8 +310,22 @@ func (pr *protocolRun) newDriver() error {
 	}
 	pr.breaker = &driver.Breaker{}
 	pr.drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: pr.base, Limiter: pr.limiter, Budget: pr.budget,
-		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: pr.breaker})
+		Secrets: pr.secrets, Validator: v, Timeout: pr.cfg.Timeout, Breaker: pr.breaker, Wait: pr.wait})
 	return nil
+}
+
+// wait waits out a Retry-After (or any documented wait) of d. Against a
+// live target that is real time; against the embedded reference, whose
+// clock only moves when the run moves it, the run moves the clock by d
+// instead, so the reference sees the wait and the run spends none.
+func (pr *protocolRun) wait(ctx context.Context, d time.Duration) error {
+	if pr.ref == nil || pr.clock == nil {
+		return driver.Sleep(ctx, d)
+	}
+	if d > 0 {
+		pr.clock.Advance(d)
+	}
+	return ctx.Err()
 }
 
 // oasRule is the catalogue rule an OpenAPI mismatch breaks by default:
@@ -335,7 +355,7 @@ func oasRule(cat *spec.Catalogue) string {
 func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 	return &Env{HTTP: pr.drv.WithRecorder(rec), Catalogue: pr.cat, Seed: pr.cfg.Seed,
 		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites,
-		ExhaustQuotas: pr.cfg.ExhaustQuotas, links: &links{pr: pr, rec: rec}}
+		ExhaustQuotas: pr.cfg.ExhaustQuotas, Settings: pr.cfg.Settings, links: &links{pr: pr, rec: rec}}
 }
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {
@@ -353,7 +373,7 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 // selectedScenarios lists the scenarios the tag selection keeps, to size the
 // progress display.
 func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
-	all, err := features.ParseFS(pr.p.featureFS(), pr.p.DataFolder())
+	all, err := pr.p.scenarios()
 	if err != nil {
 		return nil, err
 	}

@@ -15,14 +15,14 @@ import (
 // sees only them and the rules they tag, while the folder as a whole keeps
 // one catalogue, one source contract and one set of vectors.
 
-// catalogue returns the protocol's rule catalogue: the folder's, cut to the
-// rules the protocol's own features tag when it shares the folder.
-func (p *Protocol) catalogue() (*spec.Catalogue, error) {
+// readCatalogue reads the protocol's rule catalogue: the folder's, cut to
+// the rules the protocol's own features tag when it shares the folder.
+func (p *Protocol) readCatalogue() (*spec.Catalogue, error) {
 	cat, err := p.folderCatalogue()
 	if err != nil || p.FeatureFiles == "" {
 		return cat, err
 	}
-	scenarios, err := features.ParseFS(p.featureFS(), p.DataFolder())
+	scenarios, err := p.scenarios()
 	if err != nil {
 		return nil, err
 	}
@@ -49,6 +49,14 @@ func (p *Protocol) featureFS() fs.FS {
 	if p.FeatureFiles == "" {
 		return all
 	}
+	if p.readsEmbedded() {
+		return embeddedFeatureFS.Do(p.embeddedKey(), func(embeddedKey) fs.FS { return p.ownFeatures(all) })
+	}
+	return p.ownFeatures(all)
+}
+
+// ownFeatures copies the protocol's own feature files out of its folder's.
+func (p *Protocol) ownFeatures(all fs.FS) fs.FS {
 	out := fstest.MapFS{}
 	for _, name := range features.PathsFS(all, p.DataFolder()) {
 		if ok, _ := path.Match(p.FeatureFiles, path.Base(name)); !ok {

@@ -43,6 +43,9 @@ type Case struct {
 	// ExhaustQuotas is --exhaust-quotas: a live case may spend throwaway
 	// identities' whole daily allowance to reach a quota's limit.
 	ExhaustQuotas bool
+	// Settings are the run's protocol flag values (suite.Config.Settings),
+	// such as a push endpoint's secret.
+	Settings suite.Settings
 }
 
 // Outcome is what a case's run produced.
@@ -92,7 +95,7 @@ func Run(p *suite.Protocol, c Case) (Outcome, error) {
 		seed = 11
 	}
 	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Rules: rules, Tags: c.Tags, Seed: seed,
-		Checks: c.Checks, NoProperties: c.Checks == 0, CaseDir: dir, ExhaustQuotas: c.ExhaustQuotas}
+		Checks: c.Checks, NoProperties: c.Checks == 0, CaseDir: dir, ExhaustQuotas: c.ExhaustQuotas, Settings: c.Settings}
 	switch {
 	case c.Target != nil:
 		srv := httptest.NewServer(c.Target)

@@ -57,7 +57,7 @@ func New(o Options) *Server {
 	if err != nil {
 		panic(err)
 	}
-	s := &Server{engine: e, mux: http.NewServeMux(), limiter: newLimiter(), openapi: openAPIJSON()}
+	s := &Server{engine: e, mux: http.NewServeMux(), limiter: newLimiter(o.Clock()), openapi: openAPIJSON()}
 	s.routes()
 	return s
 }
@@ -195,10 +195,13 @@ func writeError(w http.ResponseWriter, err error) {
 	writeJSON(w, fe.Status, map[string]any{"error": fe})
 }
 
-// limiter is a per-agent token bucket on wall time (FORGE-REF-BUDGETS):
-// bursts of 120, refilled at 60 a second.
+// limiter is a per-agent token bucket (FORGE-REF-BUDGETS): bursts of 120,
+// refilled at 60 a second on the server's clock, so a run against the
+// embedded reference, whose clock moves only when the run waits, meets the
+// same limit without spending real time.
 type limiter struct {
 	mu      sync.Mutex
+	now     func() time.Time
 	buckets map[string]*bucket
 }
 
@@ -212,13 +215,15 @@ const (
 	refill = 60.0
 )
 
-func newLimiter() *limiter { return &limiter{buckets: map[string]*bucket{}} }
+func newLimiter(now func() time.Time) *limiter {
+	return &limiter{now: now, buckets: map[string]*bucket{}}
+}
 
 // take spends one token of id, or returns how long to wait for one.
 func (l *limiter) take(id string) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := time.Now()
+	now := l.now()
 	b, ok := l.buckets[id]
 	if !ok {
 		b = &bucket{tokens: burst, last: now}
