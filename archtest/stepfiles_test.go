@@ -68,11 +68,11 @@ func TestStepFileScanFindsMisnamedFiles(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"steps.go":              "package p\nfunc Steps() {}\n",
-		"steps_shared.go":       "package p\nfunc shared(sc *godog.ScenarioContext) { sc.Step(pattern(`^a$`), nil) }\n",
-		"steps_offer.go":        "package p\nfunc offer(sc *godog.ScenarioContext) { sc.Step(pattern(`^b$`), nil) }\n",
-		"steps_offer_limits.go": "package p\nfunc limits(sc *godog.ScenarioContext) { sc.Step(pattern(`^c$`), nil) }\n",
+		"steps_shared.go":       "package p\nfunc shared(sc *suite.ScenarioContext) { sc.Step(pattern(`^a$`), nil) }\n",
+		"steps_offer.go":        "package p\nfunc offer(sc *suite.ScenarioContext) { sc.Step(pattern(`^b$`), nil) }\n",
+		"steps_offer_limits.go": "package p\nfunc limits(sc *suite.ScenarioContext) { sc.Step(pattern(`^c$`), nil) }\n",
 		"steps_topic.go":        "package p\nfunc topic() {}\n",
-		"helper.go":             "package p\nfunc helper(sc *godog.ScenarioContext) { sc.Step(pattern(`^d$`), nil) }\n",
+		"helper.go":             "package p\nfunc helper(sc *suite.ScenarioContext) { sc.Step(pattern(`^d$`), nil) }\n",
 		"steps_offer_test.go":   "package p\n",
 	}
 	for name, src := range files {

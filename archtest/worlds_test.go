@@ -34,7 +34,7 @@ func TestEveryWorldEmbedsTheScenarioBase(t *testing.T) {
 		worlds := pkg.worlds()
 		t.Logf("conformance/%s: worlds %v", p.Package, worlds)
 		if len(worlds) == 0 {
-			t.Errorf("conformance/%s: found no world (no function taking a *godog.ScenarioContext and a *suite.Env builds one)", p.Package)
+			t.Errorf("conformance/%s: found no world (no function taking a *suite.ScenarioContext and a *suite.Env builds one)", p.Package)
 		}
 		for _, w := range worlds {
 			if !pkg.embedsBase(w, map[string]bool{}) {
@@ -55,9 +55,9 @@ type base struct{ suite.Scenario[int] }
 type good struct{ *base; n int }
 type bad struct{ last int }
 func newBad(env *suite.Env) *bad { return &bad{} }
-func goodSteps(sc *godog.ScenarioContext, env *suite.Env) { w := &good{}; _ = w }
-func badSteps(sc *godog.ScenarioContext, env *suite.Env) { w := newBad(env); _ = w }
-func helper(sc *godog.ScenarioContext, g *good) { x := &bad{}; _ = x }
+func goodSteps(sc *suite.ScenarioContext, env *suite.Env) { w := &good{}; _ = w }
+func badSteps(sc *suite.ScenarioContext, env *suite.Env) { w := newBad(env); _ = w }
+func helper(sc *suite.ScenarioContext, g *good) { x := &bad{}; _ = x }
 `
 	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -122,13 +122,13 @@ func (pkg *runnerPackage) add(f *ast.File) {
 }
 
 // worlds returns, sorted, the struct types that a step registration
-// (a function taking a *godog.ScenarioContext and a *suite.Env) builds in
+// (a function taking a *suite.ScenarioContext and a *suite.Env) builds in
 // its first assignment of a package struct: by a composite literal or a
 // package function returning one.
 func (pkg *runnerPackage) worlds() []string {
 	found := map[string]bool{}
 	for _, fn := range pkg.funcs {
-		if fn.Recv != nil || fn.Body == nil || !takes(fn, "godog", "ScenarioContext") || !takes(fn, "suite", "Env") {
+		if fn.Recv != nil || fn.Body == nil || !takes(fn, "suite", "ScenarioContext") || !takes(fn, "suite", "Env") {
 			continue
 		}
 		for _, stmt := range fn.Body.List {

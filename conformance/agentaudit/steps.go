@@ -66,7 +66,7 @@ func runFolder(ctx context.Context, f Folder, o Options) []Result {
 		Name: "agents " + f.Name,
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
 			st := &scenarioState{folder: f, opts: o, started: time.Now()}
-			st.register(sc)
+			st.register(suite.NewScenarioContext(sc))
 			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
 				st.close()
 				mu.Lock()
@@ -103,7 +103,7 @@ func (st *scenarioState) close() {
 	}
 }
 
-func (st *scenarioState) register(sc *godog.ScenarioContext) {
+func (st *scenarioState) register(sc *suite.ScenarioContext) {
 	sc.Step(suite.Pattern(`^an agent that (.+)$`), st.anAgentThat)
 	sc.Step(suite.Pattern(`^it plays against the reference server with the audit on$`), st.play)
 	sc.Step(namesStep, st.auditNames)

@@ -11,13 +11,13 @@ import (
 
 // Steps registers every bounty step on sc for one scenario, played over
 // HTTP.
-func Steps(sc *godog.ScenarioContext, env *suite.Env) { steps(sc, env, false) }
+func Steps(sc *suite.ScenarioContext, env *suite.Env) { steps(sc, env, false) }
 
 // StepsOverMCP registers the same steps played through the MCP tools
 // wherever a tool covers the call (--transport mcp).
-func StepsOverMCP(sc *godog.ScenarioContext, env *suite.Env) { steps(sc, env, true) }
+func StepsOverMCP(sc *suite.ScenarioContext, env *suite.Env) { steps(sc, env, true) }
 
-func steps(sc *godog.ScenarioContext, env *suite.Env, overMCP bool) {
+func steps(sc *suite.ScenarioContext, env *suite.Env, overMCP bool) {
 	w := &world{client: &client{env: env, overMCP: overMCP, mcpAgents: map[string]bool{}}, held: map[string][]int{}, shareHex: map[int]string{}, names: map[int]string{}}
 	w.Bind(sc, env)
 	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {

@@ -8,8 +8,7 @@ import (
 	"net/http"
 	"sort"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
 )
@@ -132,7 +131,7 @@ func (w *world) ledgerPlayMoney(ctx context.Context) error {
 }
 
 // combineSteps registers the steps of features/bounty/combine.feature.
-func (w *world) combineSteps(sc *godog.ScenarioContext) {
+func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the team combines "([^"]*)" with share (\d+) corrupted$`), w.combine)
 	sc.Step(pattern(`^the combine is refused and the round stays open$`), w.combineRefused)
 	sc.Step(pattern(`^the round stays open$`), w.roundOpen)

@@ -7,9 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
@@ -114,7 +113,7 @@ func (w *world) memberOverMCP(i int) error {
 }
 
 // mcpSteps registers the steps of features/bounty/mcp.feature.
-func (w *world) mcpSteps(sc *godog.ScenarioContext) {
+func (w *world) mcpSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the runner initializes an MCP session with protocol version "([^"]*)"$`), w.initialize)
 	sc.Step(pattern(`^tools/list answers a list of tools$`), func(ctx context.Context) error { _, err := w.listTools(ctx); return err })
 	sc.Step(pattern(`^the MCP tool for rounds names the live challenge$`), w.roundsOverMCP)

@@ -6,8 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
 )
@@ -120,7 +119,7 @@ func (w *world) clearClaim(ctx context.Context, i int) error {
 }
 
 // peersSteps registers the steps of features/bounty/peers.feature.
-func (w *world) peersSteps(sc *godog.ScenarioContext) {
+func (w *world) peersSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^agent (\d+) submits a wrong solution for share (\d+)$`), w.wrongSolve)
 	sc.Step(pattern(`^agent (\d+) lists with contact "([^"]*)" and message "([^"]*)"$`), w.listWithMessage)
 	sc.Step(pattern(`^the board shows agent (\d+) with contact "([^"]*)" and message "([^"]*)"$`), w.boardShowsListing)

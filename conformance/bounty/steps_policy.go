@@ -5,8 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
 )
@@ -81,7 +80,7 @@ func (w *world) discoveryNamesLive(ctx context.Context) error {
 }
 
 // policySteps registers the steps of features/bounty/policy.feature.
-func (w *world) policySteps(sc *godog.ScenarioContext) {
+func (w *world) policySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the answer is 200$`), w.answer200)
 	sc.Step(pattern(`^every response so far matched the OpenAPI document$`), w.openAPIClean)
 	sc.Step(pattern(`^every agent's next_move matches the board$`), func(ctx context.Context) error { return w.everyMove(ctx, false) })

@@ -10,8 +10,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
 )
@@ -170,7 +169,7 @@ func (w *world) shamirConsistent(k, fewer int) error {
 }
 
 // puzzlesSteps registers the steps of features/bounty/puzzles.feature.
-func (w *world) puzzlesSteps(sc *godog.ScenarioContext) {
+func (w *world) puzzlesSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the manifest lists one puzzle per share 1\.\.n$`), w.onePuzzlePerShare)
 	sc.Step(pattern(`^every puzzle endpoint serves the manifest's params$`), w.puzzleEndpointsAgree)
 	sc.Step(pattern(`^the round's threshold is k (\d+) and n (\d+)$`), w.thresholdIs)

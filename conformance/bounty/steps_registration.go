@@ -5,13 +5,12 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // registrationSteps registers the steps of features/bounty/registration.feature.
-func (w *world) registrationSteps(sc *godog.ScenarioContext) {
+func (w *world) registrationSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the runner asks for a registration challenge$`), w.askChallenge)
 	sc.Step(pattern(`^a registration challenge$`), w.askChallenge)
 	sc.Step(pattern(`^the challenge carries a reg_token and pow_bits$`), func() error { return nil })

@@ -6,13 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // sharedSteps registers the steps several feature files use.
-func (w *world) sharedSteps(sc *godog.ScenarioContext) {
+func (w *world) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the live challenge$`), w.liveChallenge)
 	sc.Step(pattern(`^a team of (\d+) agents in a fresh round$`), w.freshRound)
 	sc.Step(pattern(`^(agent \d+ solves share \d+(?:, agent \d+ solves share \d+)*)$`), w.solveList)

@@ -1,13 +1,11 @@
 package forge
 
 import (
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/suite"
 )
 
 // Steps registers every FORGE step on sc for one scenario.
-func Steps(sc *godog.ScenarioContext, env *suite.Env) {
+func Steps(sc *suite.ScenarioContext, env *suite.Env) {
 	w := &world{client: &client{env: env}}
 	w.Bind(sc, env)
 	w.sharedSteps(sc)

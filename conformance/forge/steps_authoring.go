@@ -5,13 +5,12 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // authoringSteps registers the steps of features/forge/authoring.feature.
-func (w *world) authoringSteps(sc *godog.ScenarioContext) {
+func (w *world) authoringSteps(sc *suite.ScenarioContext) {
 	kinds := map[string]string{
 		"without its private part":                                   "schema",
 		"whose oracle takes a modulo by zero":                        "types",

@@ -6,14 +6,13 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // documentsSteps registers the steps of features/forge/documents.feature.
-func (w *world) documentsSteps(sc *godog.ScenarioContext) {
+func (w *world) documentsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the puzzle schema is read without a key$`), w.readSchema)
 	sc.Step(pattern(`^it validates difficulty wherever it describes it and never requires it$`), w.difficultyOptional)
 	sc.Step(pattern(`^the public documents are read without a key$`), w.readDocuments)

@@ -8,9 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
@@ -166,7 +165,7 @@ func (w *world) all401() error {
 }
 
 // identitySteps registers the steps of features/forge/identity.feature.
-func (w *world) identitySteps(sc *godog.ScenarioContext) {
+func (w *world) identitySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent's own key is accepted as a Bearer token$`), w.bearerAccepted)
 	sc.Step(pattern(`^the agent calls every read the API description lists, as itself$`), w.readEveryListedGet)
 	sc.Step(pattern(`^the agent registers again under its own nickname$`), w.registerAgain)

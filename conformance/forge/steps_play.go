@@ -8,9 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
@@ -244,7 +243,7 @@ func (w *world) duplicateKeyJudged(ctx context.Context) error {
 }
 
 // playSteps registers the steps of features/forge/play.feature.
-func (w *world) playSteps(sc *godog.ScenarioContext) {
+func (w *world) playSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a newly registered agent with an open session$`), w.agentWithSession)
 	sc.Step(pattern(`^the agent opens a session with \{\} naming the next level in the query string$`), w.sessionByQuery)
 	sc.Step(pattern(`^the session is refused or serves the agent's current level$`), w.queryIgnored)

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // playFrontierSteps registers the steps of features/forge/play.feature (its rules on frontier).
-func (w *world) playFrontierSteps(sc *godog.ScenarioContext) {
+func (w *world) playFrontierSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent solves level after level$`), w.walkChain)
 	sc.Step(pattern(`^no answer showed a level before it was unlocked$`), w.nothingEarly)
 	sc.Step(pattern(`^at the frontier progress says atFrontier and no session opens$`), w.frontierJudged)

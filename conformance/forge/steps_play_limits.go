@@ -5,16 +5,15 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	rforge "github.com/agentgames/conformance/reference/forge"
 	"github.com/agentgames/conformance/reference/forge/dsl"
 )
 
 // playLimitsSteps registers the steps of features/forge/play.feature (its rules on limits).
-func (w *world) playLimitsSteps(sc *godog.ScenarioContext) {
+func (w *world) playLimitsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent spends the whole query budget and probes once more$`), w.spendBudget)
 	sc.Step(pattern(`^the extra probe is refused$`), w.extraRefused)
 	sc.Step(pattern(`^the session's lifetime passes$`), w.expire)

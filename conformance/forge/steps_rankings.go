@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // rankingsSteps registers the steps of features/forge/rankings.feature.
-func (w *world) rankingsSteps(sc *godog.ScenarioContext) {
+func (w *world) rankingsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^both clear their first level, one with more queries than the other$`), w.bothClear)
 	sc.Step(pattern(`^the leaderboard ranks solvers by chain progress with shared ranks$`), w.ranksJudged)
 	sc.Step(pattern(`^the two agents share a rank$`), w.shareRank)

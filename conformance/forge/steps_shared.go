@@ -3,11 +3,11 @@ package forge
 import (
 	"context"
 
-	"github.com/cucumber/godog"
+	"github.com/agentgames/conformance/conformance/suite"
 )
 
 // sharedSteps registers the steps several feature files use.
-func (w *world) sharedSteps(sc *godog.ScenarioContext) {
+func (w *world) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a newly registered agent$`), w.newAgent)
 	sc.Step(pattern(`^two newly registered agents$`), w.twoAgents)
 }

@@ -1,14 +1,12 @@
 package iyra
 
 import (
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
 // Steps registers every Iyra step on sc for one scenario.
-func Steps(sc *godog.ScenarioContext, env *suite.Env) {
+func Steps(sc *suite.ScenarioContext, env *suite.Env) {
 	w := &world{client: newClient(env), played: map[string][]iyra.Action{}}
 	w.Bind(sc, env)
 	w.actionsSteps(sc)

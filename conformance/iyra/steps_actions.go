@@ -11,15 +11,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
 // actionsSteps registers the steps of features/iyra/actions.feature.
-func (w *world) actionsSteps(sc *godog.ScenarioContext) {
+func (w *world) actionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent's session quota is spent$`), w.quotaSpent)
 	sc.Step(pattern(`^the agent submits "([^"]*)" with a stale revision$`), func(ctx context.Context, s string) error {
 		return w.submitVariant(ctx, s, "stale")

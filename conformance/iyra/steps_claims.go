@@ -1,13 +1,12 @@
 package iyra
 
 import (
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // claimsSteps registers the steps of features/iyra/claims.feature.
-func (w *world) claimsSteps(sc *godog.ScenarioContext) {
+func (w *world) claimsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the selected claim is "([^"]*)"$`), w.selectedClaim)
 }
 

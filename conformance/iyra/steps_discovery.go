@@ -5,8 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
@@ -179,7 +178,7 @@ func (w *world) answersObject() error {
 }
 
 // discoverySteps registers the steps of features/iyra/discovery.feature.
-func (w *world) discoverySteps(sc *godog.ScenarioContext) {
+func (w *world) discoverySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent reads the play preview$`), w.get("/tasks/play?slug="+Slug+"&campaign=challenge-play-w1", false))
 	sc.Step(pattern(`^the agent reads the store entry$`), w.get("/store/"+Slug, false))
 	sc.Step(pattern(`^the agent reads the trust document$`), w.get("/trust", false))

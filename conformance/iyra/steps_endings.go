@@ -6,14 +6,13 @@ import (
 	"slices"
 	"time"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
 // endingsSteps registers the steps of features/iyra/endings.feature.
-func (w *world) endingsSteps(sc *godog.ScenarioContext) {
+func (w *world) endingsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent broadcasts each claim on the same records with "([^"]*)" inspected(, after a claim change)?$`), w.broadcastEachClaim)
 	sc.Step(pattern(`^exactly one of the two broadcasts releases the truth$`), w.exactlyOneReleased)
 	sc.Step(pattern(`^neither broadcast releases the truth$`), w.neitherReleased)

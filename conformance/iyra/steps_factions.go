@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
 // factionsSteps registers the steps of features/iyra/factions.feature.
-func (w *world) factionsSteps(sc *godog.ScenarioContext) {
+func (w *world) factionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent has released the truth allied with the keepers$`), w.releasedWithKeepers)
 	sc.Step(pattern(`^the agent releases the truth allied with the (keepers|drifters) in a second session on the same records$`), w.releaseSecond)
 	sc.Step(pattern(`^both verified endings have the same resources, outcome and score$`), w.endingsAtPar)

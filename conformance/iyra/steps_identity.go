@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
@@ -203,7 +202,7 @@ func (w *world) refusedUnauthenticated() error {
 }
 
 // identitySteps registers the steps of features/iyra/identity.feature.
-func (w *world) identitySteps(sc *godog.ScenarioContext) {
+func (w *world) identitySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the request is refused as unauthenticated$`), w.refusedUnauthenticated)
 	sc.Step(pattern(`^a new agent accepts the play task$`), w.newAgentAccepts)
 	sc.Step(pattern(`^the acceptance carries agent_id, challenge_id, challenge, difficulty and expires_at$`), w.acceptanceComplete)

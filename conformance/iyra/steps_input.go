@@ -3,9 +3,8 @@ package iyra
 import (
 	"context"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 )
 
 // submitRaw is a When step sending raw, verbatim, as the body of an action
@@ -18,6 +17,6 @@ func (w *world) submitRaw(ctx context.Context, raw string) error {
 }
 
 // inputSteps registers the steps of features/iyra/input.feature.
-func (w *world) inputSteps(sc *godog.ScenarioContext) {
+func (w *world) inputSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent submits the raw action body (.+)$`), w.submitRaw)
 }

@@ -10,9 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
 )
@@ -240,7 +239,7 @@ func (w *world) personalBest(e, allies, steps int, ending string) error {
 }
 
 // replaySteps registers the steps of features/iyra/replay.feature.
-func (w *world) replaySteps(sc *godog.ScenarioContext) {
+func (w *world) replaySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent reads the replay$`), w.readsReplay)
 	sc.Step(pattern(`^no public field reveals the truth or field notes$`), w.nothingPrivate)
 	sc.Step(pattern(`^the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible$`), w.replayFields)

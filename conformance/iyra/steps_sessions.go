@@ -6,15 +6,14 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
 // sessionsSteps registers the steps of features/iyra/sessions.feature.
-func (w *world) sessionsSteps(sc *godog.ScenarioContext) {
+func (w *world) sessionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent creates a new session of the "([^"]*)" variant$`), func(ctx context.Context, v string) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(w.id.Version, v))
 	})

@@ -10,14 +10,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // sharedSteps registers the steps several feature files use.
-func (w *world) sharedSteps(sc *godog.ScenarioContext) {
+func (w *world) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent reads its assignment(?: (without credentials|with an unknown key|with a non-Bearer key|with the key in the URL))?$`), w.readAssignment)
 	sc.Step(pattern(`^a verified agent$`), w.aVerifiedAgent)
 	sc.Step(pattern(`^the agent has played "([^"]*)"$`), w.playAll)

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
 // sitesSteps registers the steps of features/iyra/sites.feature.
-func (w *world) sitesSteps(sc *godog.ScenarioContext) {
+func (w *world) sitesSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the chapter is "([^"]*)"$`), w.chapter)
 	sc.Step(pattern(`^the chapter is no longer "inquiry"$`), w.chapterLeftInquiry)
 	sc.Step(pattern(`^the (archive|harbor|spire) is inspected, its text revealed and collected$`), w.siteRevealed)

@@ -9,7 +9,7 @@ import (
 )
 
 // Steps registers the step definitions of one scenario.
-func Steps(sc *godog.ScenarioContext, env *suite.Env) {
+func Steps(sc *suite.ScenarioContext, env *suite.Env) {
 	w := newWorld(env)
 	w.Bind(sc, env)
 	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {

@@ -6,8 +6,7 @@ import (
 	"net/http"
 	"reflect"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
@@ -227,7 +226,7 @@ func (w *world) refusalCode(code string) error {
 }
 
 // answersSteps registers the steps of features/phantom-press/answers.feature.
-func answersSteps(sc *godog.ScenarioContext, w *world) {
+func answersSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent has read two documents$`), w.readTwoDocuments)
 	sc.Step(pattern(`^the agent answers "([^"]*)"$`), w.answerTemplate)
 	sc.Step(pattern(`^the agent has answered "([^"]*)"$`), w.answeredTemplate)

@@ -9,14 +9,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // apiSteps registers the steps of features/phantom-press/api.feature.
-func apiSteps(sc *godog.ScenarioContext, w *world) {
+func apiSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the server holds each action for a moment$`), w.holdActions)
 	sc.Step(pattern(`^the agent sends two actions on the run at once$`), w.twoActionsAtOnce)
 	sc.Step(pattern(`^the agent sends (\d+) looks on the run in parallel$`), w.sendParallelLooks)

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
@@ -145,7 +144,7 @@ func (w *world) testimonyFormat() error {
 }
 
 // casesSteps registers the steps of features/phantom-press/cases.feature.
-func casesSteps(sc *godog.ScenarioContext, w *world) {
+func casesSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^each case showed the AP, documents, witnesses and questions of its row$`), w.casesMatchTable)
 	sc.Step(pattern(`^the cases came in the order 1, 2, 3, 4$`), w.casesInOrder)
 	sc.Step(pattern(`^the agent answers every question with a hedge$`), w.hedgeAll)

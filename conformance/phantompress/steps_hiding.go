@@ -3,14 +3,13 @@ package phantompress
 import (
 	"context"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
 // hidingSteps registers the steps of features/phantom-press/hiding.feature.
-func hidingSteps(sc *godog.ScenarioContext, w *world) {
+func hidingSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^nothing shown before the publish held a revealed answer, trap or witness type$`), w.nothingLeaked)
 	sc.Step(pattern(`^the agent has looked at the case and interviewed a witness$`), w.lookedAndInterviewed)
 	sc.Step(pattern(`^the settlement reveals every question's answer$`), w.revealAnswers)

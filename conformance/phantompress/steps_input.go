@@ -3,13 +3,12 @@ package phantompress
 import (
 	"context"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // inputSteps registers the steps of features/phantom-press/input.feature.
-func inputSteps(sc *godog.ScenarioContext, w *world) {
+func inputSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the budget is still (\d+) turns$`), w.budgetIs)
 }
 

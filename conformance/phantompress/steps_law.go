@@ -3,8 +3,7 @@ package phantompress
 import (
 	"strings"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
@@ -71,7 +70,7 @@ func (w *world) lawDerivesAnswers() error {
 }
 
 // lawSteps registers the steps of features/phantom-press/law.feature.
-func lawSteps(sc *godog.ScenarioContext, w *world) {
+func lawSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^every claim (.+) was revealed as "([^"]*)"$`), w.claimsRevealedAs)
 	sc.Step(pattern(`^every revealed answer is the verdict the law derives from the revealed material$`), w.lawDerivesAnswers)
 }

@@ -7,14 +7,13 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
 // quotasSteps registers the steps of features/phantom-press/quotas.feature.
-func quotasSteps(sc *godog.ScenarioContext, w *world) {
+func quotasSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent has made (\d+) writes today$`), w.madeWrites)
 	sc.Step(pattern(`^all agents together have made (\d+) writes today$`), w.allMadeWrites)
 	sc.Step(pattern(`^the agent has started (\d+) runs today$`), w.startedRuns)

@@ -9,8 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
@@ -267,7 +266,7 @@ func (w *world) finishSecondRun(ctx context.Context) error {
 }
 
 // runsSteps registers the steps of features/phantom-press/runs.feature.
-func runsSteps(sc *godog.ScenarioContext, w *world) {
+func runsSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the public log records every action the agent took but status$`), w.logRecordsEveryAction)
 	sc.Step(pattern(`^the public log mentions the ID every accepted action named$`), w.logHoldsArgs)
 	sc.Step(pattern(`^the budget does not exceed (\d+) turns$`), w.budgetAtMost)

@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
 // settlementSteps registers the steps of features/phantom-press/settlement.feature.
-func settlementSteps(sc *godog.ScenarioContext, w *world) {
+func settlementSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the final case added both the clear bonus and the victory bonus$`), w.finalCaseBonuses)
 	sc.Step(pattern(`^the agent has answered every question with "([^"]*)"$`), w.answerAllWith)
 	sc.Step(pattern(`^the agent has answered every question but one$`), w.answerAllButOne)

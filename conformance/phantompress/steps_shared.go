@@ -8,14 +8,13 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
 // sharedSteps registers the steps several feature files use.
-func sharedSteps(sc *godog.ScenarioContext, w *world) {
+func sharedSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^a new agent registers with a name of (\d+) characters$`), w.registerNameOf)
 	sc.Step(pattern(`^the registration succeeds with an API key$`), w.registrationSucceeds)
 	sc.Step(pattern(`^the request is refused with status (\d+)$`), w.wantStatus)

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/protocoltest"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -88,13 +86,13 @@ func bellServer(suite.ReferenceConfig) http.Handler {
 	})
 }
 
-func bellSteps(sc *godog.ScenarioContext, env *suite.Env) {
+func bellSteps(sc *suite.ScenarioContext, env *suite.Env) {
 	var last struct {
 		Word  string
 		Count int
 	}
 	prev := 0
-	sc.When(`^the agent rings the bell$`, func(ctx context.Context) error {
+	sc.Step(suite.Pattern(`^the agent rings the bell$`), func(ctx context.Context) error {
 		prev = last.Count
 		resp, err := env.HTTP.Do(ctx, driver.Request{Method: "POST", Path: "/ring"})
 		if err != nil {
@@ -102,13 +100,13 @@ func bellSteps(sc *godog.ScenarioContext, env *suite.Env) {
 		}
 		return resp.Decode("BELL-DING", &last)
 	})
-	sc.Then(`^the bell says ding$`, func() error {
+	sc.Step(suite.Pattern(`^the bell says ding$`), func() error {
 		if last.Word != "ding" {
 			return verdict.Failf("BELL-DING", "ding", last.Word, "")
 		}
 		return nil
 	})
-	sc.Then(`^the count grew by (\d+)$`, func(n int) error {
+	sc.Step(suite.Pattern(`^the count grew by (\d+)$`), func(n int) error {
 		if last.Count != prev+n {
 			return verdict.Failf("BELL-COUNT", prev+n, last.Count, "")
 		}

@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
 	"github.com/agentgames/conformance/reference/pyyol/server"
@@ -77,7 +75,7 @@ func Push() *suite.Protocol {
 // side builds one protocol over the shared pyyol folder: the features
 // whose file names start with prefix, and the rules they tag.
 func side(name, title, base, prefix string, ref func(suite.ReferenceConfig) http.Handler,
-	steps func(*godog.ScenarioContext, *suite.Env), doc []byte) *suite.Protocol {
+	steps func(*suite.ScenarioContext, *suite.Env), doc []byte) *suite.Protocol {
 	return &suite.Protocol{Name: name, Title: title, Folder: "pyyol", Package: "pyyol", RulePrefix: "PYYOL",
 		BasePath: base, Reference: ref, Steps: steps, FeatureFiles: prefix + "*.feature",
 		OpenAPI: doc, Vector: Vector}

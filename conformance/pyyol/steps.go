@@ -11,7 +11,7 @@ import (
 // gatewaySteps registers every pyyol-gateway step on sc for one scenario:
 // the gateway run (g) and the platform, Mafia, Monopoly and superseding
 // runs built on it.
-func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {
+func gatewaySteps(sc *suite.ScenarioContext, env *suite.Env) {
 	g := &gwRun{env: env}
 	g.Bind(sc, env)
 	g.sharedSteps(sc)
@@ -31,7 +31,7 @@ func gatewaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 }
 
 // supersedeSteps binds the steps of PYYOL-REF-SUPERSEDED.
-func supersedeSteps(sc *godog.ScenarioContext, g *gwRun) {
+func supersedeSteps(sc *suite.ScenarioContext, g *gwRun) {
 	s := &superseding{g: g}
 	s.gatewayRuntimeSteps(sc)
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
@@ -44,7 +44,7 @@ func supersedeSteps(sc *godog.ScenarioContext, g *gwRun) {
 
 // mafiaSteps binds the Mafia steps; the key and connection steps are the
 // gateway's own (g).
-func mafiaSteps(sc *godog.ScenarioContext, g *gwRun) {
+func mafiaSteps(sc *suite.ScenarioContext, g *gwRun) {
 	r := &mafiaRun{g: g}
 	r.gatewayMafiaSteps(sc)
 }
@@ -52,7 +52,7 @@ func mafiaSteps(sc *godog.ScenarioContext, g *gwRun) {
 // monopolySteps binds the Monopoly scenarios of gateway-monopoly.feature:
 // the kit registers for a practice match, plays its seat from the legal
 // list and referees every view and event it saw.
-func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
+func monopolySteps(sc *suite.ScenarioContext, g *gwRun) {
 	m := &monoRun{g: g}
 	m.gatewayMonopolySteps(sc)
 	m.gatewayMonopolyMoneySteps(sc)
@@ -63,7 +63,7 @@ func monopolySteps(sc *godog.ScenarioContext, g *gwRun) {
 
 // platformSteps registers the steps of the platform's manifest, stakes and
 // ranked scenarios on a platform run (p) built on the gateway run (g).
-func platformSteps(sc *godog.ScenarioContext, g *gwRun) {
+func platformSteps(sc *suite.ScenarioContext, g *gwRun) {
 	p := &platRun{g: g, Scenario: &g.Scenario}
 	p.gatewayManifestSteps(sc)
 	p.gatewayStakesSteps(sc)
@@ -78,7 +78,7 @@ func platformSteps(sc *godog.ScenarioContext, g *gwRun) {
 
 // pushSteps registers every pyyol-push step on sc for one scenario: the
 // kit plays the platform (p) against the agent endpoint.
-func pushSteps(sc *godog.ScenarioContext, env *suite.Env) {
+func pushSteps(sc *suite.ScenarioContext, env *suite.Env) {
 	p := &pushRun{env: env}
 	p.Bind(sc, env)
 	p.sharedSteps(sc)

@@ -3,13 +3,12 @@ package pyyol
 import (
 	"slices"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayFallbackSteps registers the steps of features/pyyol/gateway-fallback.feature.
-func (g *gwRun) gatewayFallbackSteps(sc *godog.ScenarioContext) {
+func (g *gwRun) gatewayFallbackSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^round 0 of the agent's seat took its lowest card$`), g.fellBack)
 }
 

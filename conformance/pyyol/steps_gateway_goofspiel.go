@@ -6,14 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 )
 
 // gatewayGoofspielSteps registers the steps of features/pyyol/gateway-goofspiel.feature.
-func (g *gwRun) gatewayGoofspielSteps(sc *godog.ScenarioContext) {
+func (g *gwRun) gatewayGoofspielSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the commitment matched the reveal$`), g.commitment)
 	sc.Step(pattern(`^no bid was shown before its round resolved$`), g.sealed)
 	sc.Step(pattern(`^the winner followed the final scores$`), g.winner)

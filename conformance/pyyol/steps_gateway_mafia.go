@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayMafiaSteps registers the steps of features/pyyol/gateway-mafia.feature.
-func (r *mafiaRun) gatewayMafiaSteps(sc *godog.ScenarioContext) {
+func (r *mafiaRun) gatewayMafiaSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent plays a Mafia match as (?:a |an |the )?(Mafia|Detective|Doctor|Sheriff|Villager)( missing its first turn| answering its first turn illegally)?$`), r.play)
 	sc.Step(pattern(`^every Mafia view followed the turn view rules$`), r.check(checkMafiaViews))
 	sc.Step(pattern(`^every Mafia view was redacted to the seat$`), r.check(noFinding(checkMafiaRedaction)))

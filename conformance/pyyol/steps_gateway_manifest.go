@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"net/url"
 
-	"github.com/cucumber/godog"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/manifest"
 )
 
 // gatewayManifestSteps registers the steps of features/pyyol/gateway-manifest.feature.
-func (p *platRun) gatewayManifestSteps(sc *godog.ScenarioContext) {
+func (p *platRun) gatewayManifestSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the kit hosts an agent endpoint( whose health is degraded)?$`), func(degraded string) error {
 		if degraded != "" {
 			return p.hostEndpoint("degraded")

@@ -6,14 +6,13 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 )
 
 // gatewayMonopolySteps registers the steps of features/pyyol/gateway-monopoly.feature.
-func (m *monoRun) gatewayMonopolySteps(sc *godog.ScenarioContext) {
+func (m *monoRun) gatewayMonopolySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent registers for a Monopoly practice match of (\d+) seats and a turn cap of (\d+)$`), func(ctx context.Context, seats, limit string) error {
 		n, _ := strconv.Atoi(seats)
 		c, _ := strconv.Atoi(limit)

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayMonopolyEndingSteps registers the steps of features/pyyol/gateway-monopoly.feature (its rules on ending).
-func (m *monoRun) gatewayMonopolyEndingSteps(sc *godog.ScenarioContext) {
+func (m *monoRun) gatewayMonopolyEndingSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the events were the documented Monopoly events in seq order$`), m.checkEvents)
 }
 

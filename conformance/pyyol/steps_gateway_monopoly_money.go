@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 )
 
 // gatewayMonopolyMoneySteps registers the steps of features/pyyol/gateway-monopoly.feature (its rules on money).
-func (m *monoRun) gatewayMonopolyMoneySteps(sc *godog.ScenarioContext) {
+func (m *monoRun) gatewayMonopolyMoneySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent plays the Monopoly match as a (dealer|spendthrift|miser)$`), func(ctx context.Context, style string) error {
 		m.style = style
 		return m.play(ctx)

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayMonopolyRefusalsSteps registers the steps of features/pyyol/gateway-monopoly.feature (its rules on refusals).
-func (m *monoRun) gatewayMonopolyRefusalsSteps(sc *godog.ScenarioContext) {
+func (m *monoRun) gatewayMonopolyRefusalsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent plays the Monopoly match answering its first turn with a made-up action$`), func(ctx context.Context) error {
 		m.refuseFirst = true
 		return m.play(ctx)

@@ -1,13 +1,12 @@
 package pyyol
 
 import (
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayMonopolyTradesSteps registers the steps of features/pyyol/gateway-monopoly.feature (its rules on trades).
-func (m *monoRun) gatewayMonopolyTradesSteps(sc *godog.ScenarioContext) {
+func (m *monoRun) gatewayMonopolyTradesSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^every trade put to the agent was asked of it$`), m.checkTradeResponses)
 }
 

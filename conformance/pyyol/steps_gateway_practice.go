@@ -1,14 +1,13 @@
 package pyyol
 
 import (
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 )
 
 // gatewayPracticeSteps registers the steps of features/pyyol/gateway-practice.feature.
-func (g *gwRun) gatewayPracticeSteps(sc *godog.ScenarioContext) {
+func (g *gwRun) gatewayPracticeSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent asks for (open|shuffled) prizes and (carry|split) ties$`), g.ask)
 	sc.Step(pattern(`^the prizes came in card order$`), g.openOrder)
 }

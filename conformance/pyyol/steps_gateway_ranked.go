@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayRankedSteps registers the steps of features/pyyol/gateway-ranked.feature.
-func (p *platRun) gatewayRankedSteps(sc *godog.ScenarioContext) {
+func (p *platRun) gatewayRankedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent queues for goofspiel( without a tier| at tier "([a-z_]+)")$`), p.queue)
 	sc.Step(pattern(`^the queue refuses with "([a-z_ ]+)"$`), p.queueRefused)
 	sc.Step(pattern(`^the queue refuses the stake$`), p.stakeRefused)

@@ -4,20 +4,19 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayRuntimeSteps registers the steps of features/pyyol/gateway-runtime.feature
 // that a superseding socket (s) serves.
-func (s *superseding) gatewayRuntimeSteps(sc *godog.ScenarioContext) {
+func (s *superseding) gatewayRuntimeSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent registers again on a second socket$`), s.again)
 	sc.Step(pattern(`^the first socket was closed as superseded$`), s.closed)
 }
 
 // gatewayRuntimeSteps registers the steps of features/pyyol/gateway-runtime.feature.
-func (g *gwRun) gatewayRuntimeSteps(sc *godog.ScenarioContext) {
+func (g *gwRun) gatewayRuntimeSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent connects and registers with a wrong token$`), g.connectWrong)
 	sc.Step(pattern(`^the gateway refused with error unauthorized and closed the socket$`), g.refusedCheck)
 	sc.Step(pattern(`^events arrived in strictly increasing seq order$`), g.ordered)

@@ -7,13 +7,12 @@ import (
 	"sort"
 	"time"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayStakesSteps registers the steps of features/pyyol/gateway-stakes.feature.
-func (p *platRun) gatewayStakesSteps(sc *godog.ScenarioContext) {
+func (p *platRun) gatewayStakesSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform's admin token$`), p.adminToken)
 	sc.Step(pattern(`^anyone reads the stake tiers of goofspiel$`), p.readPublic)
 	sc.Step(pattern(`^the menu lists only enabled tiers, by ordering, strictly increasing$`), p.menuOrdered)

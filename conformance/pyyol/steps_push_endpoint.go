@@ -7,15 +7,14 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 )
 
 // pushEndpointSteps registers the steps of features/pyyol/push-endpoint.feature.
-func (p *pushRun) pushEndpointSteps(sc *godog.ScenarioContext) {
+func (p *pushRun) pushEndpointSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform probes /health without a signature$`), p.health)
 	sc.Step(pattern(`^the platform sends a signed (handshake|initialize|event|game-end)$`), p.lifecycle)
 	sc.Step(pattern(`^the platform sends a signed turn for a fresh Goofspiel view$`), p.freshTurn)

@@ -3,14 +3,13 @@ package pyyol
 import (
 	"context"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // pushMafiaSteps binds the Mafia steps of the push side: the kit plays the
 // platform for a whole Mafia match against the agent endpoint (p).
-func pushMafiaSteps(sc *godog.ScenarioContext, p *pushRun) {
+func pushMafiaSteps(sc *suite.ScenarioContext, p *pushRun) {
 	var ref *MafiaReferee
 	sc.Step(pattern(`^the platform plays a refereed Mafia match with the agent as (?:a |an |the )?(Mafia|Detective|Doctor|Sheriff|Villager)$`),
 		func(ctx context.Context, role string) error {

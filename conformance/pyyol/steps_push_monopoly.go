@@ -3,15 +3,14 @@ package pyyol
 import (
 	"context"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // pushMonopolySteps binds the Monopoly steps of the push side: the kit
 // plays the platform for a whole Monopoly match against the agent
 // endpoint (p).
-func pushMonopolySteps(sc *godog.ScenarioContext, p *pushRun) {
+func pushMonopolySteps(sc *suite.ScenarioContext, p *pushRun) {
 	var ref *MonopolyReferee
 	sc.Step(pattern(`^the platform plays a refereed Monopoly match with the agent at seat (\d+) of (\d+)$`),
 		func(ctx context.Context, seat, players int) error {

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // pushSecuritySteps registers the steps of features/pyyol/push-security.feature.
-func (p *pushRun) pushSecuritySteps(sc *godog.ScenarioContext) {
+func (p *pushRun) pushSecuritySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform sends a request signed with another secret$`), p.wrongSecret)
 	sc.Step(pattern(`^the platform sends a request whose signature differs in its last character$`), p.lastChar)
 	sc.Step(pattern(`^the platform sends a request with a timestamp (-?\d+) seconds off$`), p.skewed)

@@ -6,21 +6,20 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 )
 
 // sharedSteps registers the steps several feature files use.
-func (p *pushRun) sharedSteps(sc *godog.ScenarioContext) {
+func (p *pushRun) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the kit plays the platform against the agent endpoint$`), p.setup)
 	sc.Step(pattern(`^every body the platform sent carries "protocol": "1.0"$`), p.protocolField)
 }
 
 // sharedSteps registers the steps several feature files use.
-func (g *gwRun) sharedSteps(sc *godog.ScenarioContext) {
+func (g *gwRun) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a practice agent key$`), g.key)
 	sc.Step(pattern(`^the agent connects and registers$`), g.connect)
 	sc.Step(pattern(`^the agent plays the match (.+?)( bidding the prize card)?( with usage records)?( after a ping)?$`), g.playStep)

@@ -10,7 +10,7 @@ import (
 )
 
 // Steps registers every share-exchange step on sc for one scenario.
-func Steps(sc *godog.ScenarioContext, env *suite.Env) {
+func Steps(sc *suite.ScenarioContext, env *suite.Env) {
 	w := &world{env: env, hex: map[string]map[int]string{}}
 	w.Bind(sc, env)
 	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {

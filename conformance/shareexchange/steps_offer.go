@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // offerSteps registers the steps of features/share-exchange/offer.feature.
-func (w *world) offerSteps(sc *godog.ScenarioContext) {
+func (w *world) offerSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a combinable board whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, true) })
 	sc.Step(pattern(`^a board that is not combinable, whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, false) })
 	sc.Step(pattern(`^the (offerer|unlisted agent|collector) offers share (\d+) to the collector$`), func(ctx context.Context, who string, s int) error {

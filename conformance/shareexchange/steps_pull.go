@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/cucumber/godog"
-
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	rsx "github.com/agentgames/conformance/reference/shareexchange"
 )
 
 // pullSteps registers the steps of features/share-exchange/pull.feature.
-func (w *world) pullSteps(sc *godog.ScenarioContext) {
+func (w *world) pullSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a combinable board whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, true) })
 	sc.Step(pattern(`^a board that is not combinable, whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, false) })
 	sc.Step(pattern(`^the (broker|non-broker|unlisted agent|holder) pulls share (\d+)$`), func(ctx context.Context, who string, s int) error {

@@ -3,13 +3,12 @@ package shareexchange
 import (
 	"fmt"
 
-	"github.com/cucumber/godog"
-
+	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // sharedSteps registers the steps several feature files use.
-func (w *world) sharedSteps(sc *godog.ScenarioContext) {
+func (w *world) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the answer refuses with (\d+) "([^"]*)"$`), w.refused)
 }
 

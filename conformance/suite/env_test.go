@@ -10,7 +10,6 @@ import (
 	"testing/fstest"
 
 	"github.com/coder/websocket"
-	"github.com/cucumber/godog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -82,8 +81,8 @@ func relayServer(suite.ReferenceConfig) http.Handler {
 	return mux
 }
 
-func relaySteps(sc *godog.ScenarioContext, env *suite.Env) {
-	sc.When(`^the agent echoes a frame over the live channel$`, func(ctx context.Context) error {
+func relaySteps(sc *suite.ScenarioContext, env *suite.Env) {
+	sc.Step(suite.Pattern(`^the agent echoes a frame over the live channel$`), func(ctx context.Context) error {
 		url := "ws" + strings.TrimPrefix(env.HTTP.BaseURL(), "http") + "/ws"
 		ws, err := env.DialWS(ctx, url, nil, driver.WSOptions{})
 		if err != nil {
@@ -99,7 +98,7 @@ func relaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 		var rpc struct{ Pong bool }
 		return env.JSONRPC(driver.JSONRPCOptions{Path: "/rpc", Rule: "RELAY-ECHO"}).Call(ctx, "ping", nil, &rpc)
 	})
-	sc.When(`^the runner pushes a signed request to an inbound endpoint$`, func(ctx context.Context) error {
+	sc.Step(suite.Pattern(`^the runner pushes a signed request to an inbound endpoint$`), func(ctx context.Context) error {
 		in, err := env.Inbound(driver.InboundOptions{})
 		if err != nil {
 			return err
@@ -114,7 +113,7 @@ func relaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 		_, err = in.Next(ctx)
 		return err
 	})
-	sc.When(`^the runner calls the platform beside the target twice$`, func(ctx context.Context) error {
+	sc.Step(suite.Pattern(`^the runner calls the platform beside the target twice$`), func(ctx context.Context) error {
 		beside, err := env.HTTPAt(env.HTTP.BaseURL())
 		if err != nil {
 			return err
@@ -126,14 +125,14 @@ func relaySteps(sc *godog.ScenarioContext, env *suite.Env) {
 		}
 		return nil
 	})
-	sc.Then(`^the controls are there on the embedded reference only$`, func() error {
+	sc.Step(suite.Pattern(`^the controls are there on the embedded reference only$`), func() error {
 		c, err := env.Control()
 		if env.Live() != (err != nil) || (err != nil && !suite.IsNoControl(err)) || (err == nil && c.Clock == nil) {
 			return verdict.Errorf("Control() = %v, %v on a live=%v target", c, err, env.Live())
 		}
 		return nil
 	})
-	sc.Then(`^the quota plan is shared$`, func() error {
+	sc.Step(suite.Pattern(`^the quota plan is shared$`), func() error {
 		a, err := env.Quota(quota.Limits{Runs: 30}, quota.Limits{Runs: 2})
 		if err != nil {
 			return err

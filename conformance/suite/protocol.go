@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cucumber/godog"
 	"pgregory.net/rapid"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -83,10 +82,11 @@ type Protocol struct {
 	PreflightBase func(base string) string
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
-	// Steps registers the step definitions of one scenario on sc. The
-	// world it builds for the scenario embeds Scenario, bound to sc
-	// (archtest holds every registered protocol to it).
-	Steps func(sc *godog.ScenarioContext, env *Env)
+	// Steps registers the step definitions of one scenario on sc, the
+	// scenario's step table (ScenarioContext). The world it builds for the
+	// scenario embeds Scenario, bound to sc (archtest holds every
+	// registered protocol to it).
+	Steps func(sc *ScenarioContext, env *Env)
 	// Properties are the rapid state machines run after the features.
 	Properties []Property
 	// Catalogue, Features and OpenAPI override the embedded spec/ and

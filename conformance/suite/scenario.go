@@ -48,7 +48,7 @@ type NoState struct{}
 // what MarkWhen measures), the scenario's tags are collected into Tags
 // before any hook registered after Bind runs, and the registered cleanups
 // run when the scenario ends, after Failed learned how it ended.
-func (s *Scenario[S]) Bind(sc *godog.ScenarioContext, env *Env) {
+func (s *Scenario[S]) Bind(sc *ScenarioContext, env *Env) {
 	s.env = env
 	sc.Before(func(ctx context.Context, sn *godog.Scenario) (context.Context, error) {
 		for _, t := range sn.Tags {

@@ -20,7 +20,7 @@ func TestBoundScenarioCleansUpEveryScenario(t *testing.T) {
 	steps := p.Steps
 	var mu sync.Mutex
 	cleaned, cleanedFailed := 0, 0
-	p.Steps = func(sc *godog.ScenarioContext, env *suite.Env) {
+	p.Steps = func(sc *suite.ScenarioContext, env *suite.Env) {
 		base := &suite.Scenario[suite.NoState]{}
 		base.Bind(sc, env)
 		base.Cleanup(func() {
@@ -65,7 +65,7 @@ func TestBoundScenarioCollectsTagsAndNamesItsRule(t *testing.T) {
 	var mu sync.Mutex
 	var seen [][]string
 	var rules []string
-	p.Steps = func(sc *godog.ScenarioContext, env *suite.Env) {
+	p.Steps = func(sc *suite.ScenarioContext, env *suite.Env) {
 		base := &suite.Scenario[suite.NoState]{}
 		base.Bind(sc, env)
 		sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {

@@ -79,7 +79,8 @@ func (c *collector) add(r verdict.Result) {
 
 // initScenario builds the scenario's Env, lets the protocol register its
 // steps, and hooks the verdict in after the last step.
-func (pr *protocolRun) initScenario(sc *godog.ScenarioContext, col *collector) {
+func (pr *protocolRun) initScenario(gsc *godog.ScenarioContext, col *collector) {
+	sc := NewScenarioContext(gsc)
 	rec := &driver.Recorder{}
 	env := pr.env(rec)
 	var start time.Time

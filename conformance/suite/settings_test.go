@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cucumber/godog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -61,7 +60,7 @@ func TestSettingsReachTheStepsAndSecretsAreRedacted(t *testing.T) {
 	const key = "toy-secret-from-a-flag"
 	p := toyProtocol(healthy)
 	p.Flags = settingFlags
-	p.Steps = func(sc *godog.ScenarioContext, env *suite.Env) {
+	p.Steps = func(sc *suite.ScenarioContext, env *suite.Env) {
 		sc.Step(suite.Pattern(`^.*$`), func(ctx context.Context) error {
 			_, err := env.HTTP.Do(ctx, driver.Request{Method: "GET", Path: "/toy/counter",
 				Header: map[string]string{"X-Echo": env.Settings.String("key")}})

@@ -8,7 +8,6 @@ import (
 	"os"
 	"sync"
 
-	"github.com/cucumber/godog"
 	"pgregory.net/rapid"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -125,18 +124,18 @@ func (w *toyWorld) value() (int, error) {
 	return v.Value, w.last.Decode("TOY-OPENAPI", &v)
 }
 
-func toySteps(sc *godog.ScenarioContext, env *suite.Env) {
+func toySteps(sc *suite.ScenarioContext, env *suite.Env) {
 	env.HTTP.Secrets().Add(toySecret)
 	w := &toyWorld{env: env}
-	sc.Given(`^a fresh counter$`, func(ctx context.Context) error { return w.call(ctx, "POST", "/counter/reset") })
-	sc.When(`^the agent increments the counter$`, func(ctx context.Context) error { return w.call(ctx, "POST", "/counter/incr") })
-	sc.When(`^the agent increments the counter twice$`, func(ctx context.Context) error {
+	sc.Step(suite.Pattern(`^a fresh counter$`), func(ctx context.Context) error { return w.call(ctx, "POST", "/counter/reset") })
+	sc.Step(suite.Pattern(`^the agent increments the counter$`), func(ctx context.Context) error { return w.call(ctx, "POST", "/counter/incr") })
+	sc.Step(suite.Pattern(`^the agent increments the counter twice$`), func(ctx context.Context) error {
 		if err := w.call(ctx, "POST", "/counter/incr"); err != nil {
 			return err
 		}
 		return w.call(ctx, "POST", "/counter/incr")
 	})
-	sc.When(`^the agent increments the counter (\d+) times$`, func(ctx context.Context, n int) error {
+	sc.Step(suite.Pattern(`^the agent increments the counter (\d+) times$`), func(ctx context.Context, n int) error {
 		for i := 0; i < n; i++ {
 			if err := w.call(ctx, "POST", "/counter/incr"); err != nil {
 				return err
@@ -144,8 +143,8 @@ func toySteps(sc *godog.ScenarioContext, env *suite.Env) {
 		}
 		return nil
 	})
-	sc.When(`^the agent reads the counter$`, func(ctx context.Context) error { return w.call(ctx, "GET", "/counter") })
-	sc.Then(`^the counter reads (\d+)$`, func(ctx context.Context, want int) error {
+	sc.Step(suite.Pattern(`^the agent reads the counter$`), func(ctx context.Context) error { return w.call(ctx, "GET", "/counter") })
+	sc.Step(suite.Pattern(`^the counter reads (\d+)$`), func(ctx context.Context, want int) error {
 		if err := w.call(ctx, "GET", "/counter"); err != nil {
 			return err
 		}
@@ -158,14 +157,14 @@ func toySteps(sc *godog.ScenarioContext, env *suite.Env) {
 		}
 		return nil
 	})
-	sc.Then(`^the response carries the toy header$`, func() error {
+	sc.Step(suite.Pattern(`^the response carries the toy header$`), func() error {
 		if h := w.last.Header.Get("X-Toy"); h != "yes" {
 			return verdict.Failf("TOY-HINT", "X-Toy: yes", h, "")
 		}
 		return nil
 	})
-	sc.When(`^the agent asks for the optional capability$`, func() error { return verdict.Skipf("toy has no such capability") })
-	sc.Then(`^nothing is judged$`, func() error { return nil })
+	sc.Step(suite.Pattern(`^the agent asks for the optional capability$`), func() error { return verdict.Skipf("toy has no such capability") })
+	sc.Step(suite.Pattern(`^nothing is judged$`), func() error { return nil })
 }
 
 // toyMachine drives the target and a model counter side by side.

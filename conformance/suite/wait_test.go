@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cucumber/godog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,7 +18,7 @@ func TestWaitMovesTheEmbeddedClock(t *testing.T) {
 	t.Parallel()
 	p := toyProtocol(healthy)
 	var moved []time.Duration
-	p.Steps = func(sc *godog.ScenarioContext, env *suite.Env) {
+	p.Steps = func(sc *suite.ScenarioContext, env *suite.Env) {
 		sc.Step(suite.Pattern(`^.*$`), func(ctx context.Context) error {
 			before := env.Clock.Now()
 			if err := env.Wait(ctx, time.Hour); err != nil {
