@@ -8,5 +8,5 @@ import (
 )
 
 // TestMain lets the broken-gateway cases, which wait out the gateway's turn
-// timeouts, run eight at a time instead of one per core.
-func TestMain(m *testing.M) { os.Exit(tamper.Main(m, 8)) }
+// timeouts, run sixteen at a time instead of one per core.
+func TestMain(m *testing.M) { os.Exit(tamper.Main(m, 16)) }
