@@ -364,8 +364,12 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 		if r.ForAgents() {
 			continue // audited by serve --audit, never checked against a platform
 		}
-		info.Rules = append(info.Rules, verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: r.Title,
-			Quote: r.Quote, Path: r.Path, Choice: r.Choice})
+		// A credential given on the command line may be a documented
+		// development value the catalogue quotes (Pyyol's admin token):
+		// the report shows it in no spelling, the rule texts included.
+		redact := pr.secrets.Redact
+		info.Rules = append(info.Rules, verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: redact(r.Title),
+			Quote: redact(r.Quote), Path: r.Path, Choice: redact(r.Choice)})
 	}
 	return info
 }

@@ -15,6 +15,7 @@ import (
 
 var settingFlags = []suite.Flag{
 	{Name: "key", Usage: "a `key`", Secret: true},
+	{Name: "other", Usage: "another `key`", Secret: true},
 	{Name: "on", Usage: "a switch", Kind: suite.FlagBool},
 	{Name: "wait", Usage: "a wait", Kind: suite.FlagDuration},
 }
@@ -33,7 +34,7 @@ func TestParseSettingsReadsEveryFormOfAFlag(t *testing.T) {
 func TestParseSettingsRefusesWhatTheCLIWouldRefuse(t *testing.T) {
 	t.Parallel()
 	for name, args := range map[string][]string{
-		"unknown flag":      {"--other", "x"},
+		"unknown flag":      {"--no-such", "x"},
 		"missing value":     {"--key"},
 		"bad bool":          {"--on=maybe"},
 		"bad duration":      {"--wait", "soon"},
@@ -71,9 +72,13 @@ func TestSettingsReachTheStepsAndSecretsAreRedacted(t *testing.T) {
 		})
 	}
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Seed: 1,
-		NoProperties: true, CaseDir: t.TempDir(), Settings: suite.Settings{"key": key}})
+		NoProperties: true, CaseDir: t.TempDir(), Settings: suite.Settings{"key": key, "other": "optional"}})
 	require.NoError(t, err)
 	require.NotEmpty(t, rep.Results)
+	require.NotEmpty(t, rep.Protocols)
+	for _, r := range rep.Protocols[0].Rules {
+		assert.NotContains(t, r.Title+r.Quote+r.Choice, "optional", "a credential the catalogue quotes is redacted there too")
+	}
 	for _, r := range rep.Results {
 		assert.Equal(t, verdict.Fail, r.Status, "the step saw the setting and failed on purpose")
 		assert.NotContains(t, r.Message+r.Observed, key)
