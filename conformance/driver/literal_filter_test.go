@@ -16,8 +16,8 @@ func plainReplace(text string, literals []string) string {
 	return text
 }
 
-// TestReplaceLiteralsEqualsThePlainLoop: with the gram filter on (many
-// literals, long texts), including literals that overlap, nest, sit
+// TestReplaceLiteralsEqualsThePlainLoop: with the literal index on (many
+// literals, short and long texts), including literals that overlap, nest, sit
 // across each other or spell part of the marker, the result is the plain
 // loop's.
 func TestReplaceLiteralsEqualsThePlainLoop(t *testing.T) {
@@ -32,16 +32,20 @@ func TestReplaceLiteralsEqualsThePlainLoop(t *testing.T) {
 	}
 	for range 2000 {
 		var lits []string
-		for range minFilteredLiterals + rng.IntN(20) {
-			lits = insertLongestFirst(lits, word(1+rng.IntN(9)))
+		for range minIndexedLiterals + rng.IntN(20) {
+			lits = insertLongestFirst(lits, word(1+rng.IntN(24)))
 		}
-		text := word(minFilteredText + rng.IntN(400))
+		text := word(rng.IntN(600))
 		for range rng.IntN(4) {
 			lit := lits[rng.IntN(len(lits))]
-			at := rng.IntN(len(text))
+			at := rng.IntN(len(text) + 1)
 			text = text[:at] + lit + text[at:]
 		}
-		if got, want := replaceLiterals(text, lits), plainReplace(text, lits); got != want {
+		idx := &literalIndex{}
+		for _, l := range lits {
+			idx.add(l)
+		}
+		if got, want := replaceLiterals(text, lits, idx), plainReplace(text, lits); got != want {
 			t.Fatalf("literals %q in %q:\ngot  %q\nwant %q", lits, text, got, want)
 		}
 	}

@@ -29,8 +29,9 @@ type Secrets struct {
 	mu     sync.RWMutex
 	values []string
 	// literals are the values, their form-encoded spellings and their
-	// base64 fragments, longest first.
+	// base64 fragments, longest first; index files every one of them.
 	literals []string
+	index    literalIndex
 }
 
 // Add registers a secret; values shorter than 6 bytes are ignored because
@@ -51,6 +52,7 @@ func (s *Secrets) Add(v string) {
 	s.values = insertLongestFirst(s.values, v)
 	for _, lit := range append(append([]string{v}, formSpellings(v)...), base64Fragments(v)...) {
 		s.literals = insertLongestFirst(s.literals, lit)
+		s.index.add(lit)
 	}
 }
 
@@ -133,9 +135,10 @@ func (s *Secrets) Redact(text string) string {
 	if len(s.literals) == 0 {
 		return text
 	}
-	text = replaceLiterals(text, s.literals)
+	text = replaceLiterals(text, s.literals, &s.index)
 	if mayBeEscaped(text) {
-		text = replaceSpans(text, decodeEscapes(text).spans(s.literals), Redacted)
+		d := decodeEscapes(text)
+		text = replaceSpans(text, d.spans(presentLiterals(string(d.plain), s.literals, &s.index)), Redacted)
 	}
 	return text
 }
