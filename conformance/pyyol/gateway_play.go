@@ -30,6 +30,9 @@ type frame struct {
 	View    *goofspiel.View `json:"view"`
 	Result  json.RawMessage `json:"result"`
 	raw     json.RawMessage
+	// decoded holds Payload decoded, once (payload): a Monopoly referee
+	// reads every event's payload in several checks.
+	decoded *decodedPayload
 }
 
 // gwRun is one gateway scenario: the kit as an agent.
@@ -108,7 +111,7 @@ func (g *gwRun) accept(raw json.RawMessage) (frame, error) {
 	if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
 		return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
 	}
-	f.raw = raw
+	f.raw, f.decoded = raw, &decodedPayload{}
 	g.frames = append(g.frames, f)
 	g.game = frameGame(raw, g.game)
 	// A frame that does not fit spec/pyyol/frames is a finding under the

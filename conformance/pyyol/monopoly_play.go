@@ -74,13 +74,14 @@ type monoTurn struct {
 
 // monoRun is one Monopoly match played by the kit as an agent.
 type monoRun struct {
-	g        *gwRun
-	practice map[string]any
-	seat     int
-	init     *frame
-	turns    []*monoTurn
-	events   []frame
-	end      *frame
+	g         *gwRun
+	practice  map[string]any
+	seat      int
+	init      *frame
+	initRules map[string]any // init's rule set, decoded once (rules)
+	turns     []*monoTurn
+	events    []frame
+	end       *frame
 	// refuseFirst answers the first turn with a made-up action.
 	refuseFirst bool
 	// declined is set once the agent declined a property (to see an auction).
@@ -177,7 +178,7 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 		if err := judgeFrame(checkFrameOf(raw, f.T, "monopoly"), m.g.env.HTTP.Recorder().Finding); err != nil {
 			return frame{}, err
 		}
-		f.frame.raw = raw
+		f.frame.raw, f.frame.decoded = raw, &decodedPayload{}
 		return f.frame, nil
 	}
 }

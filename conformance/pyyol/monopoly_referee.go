@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // monoLegalIn is the Actions table's "Legal in" column, by phase
@@ -22,8 +23,23 @@ var monoLegalIn = map[string][]string{
 
 // payload decodes an event's payload loosely.
 func payload(e frame) map[string]any {
+	if e.decoded == nil {
+		return decodePayload(e.Payload)
+	}
+	e.decoded.once.Do(func() { e.decoded.m = decodePayload(e.Payload) })
+	return e.decoded.m
+}
+
+// decodedPayload is a frame's payload decoded once; the map is shared by
+// every check that reads it, so read it only.
+type decodedPayload struct {
+	once sync.Once
+	m    map[string]any
+}
+
+func decodePayload(raw json.RawMessage) map[string]any {
 	var p map[string]any
-	json.Unmarshal(e.Payload, &p)
+	json.Unmarshal(raw, &p)
 	return p
 }
 
@@ -35,16 +51,25 @@ func fieldInt(p map[string]any, key string) (int, bool) {
 
 // startingCash reads the rule set's starting_cash from initialize.
 func (m *monoRun) rule(key string) (int, bool) {
+	return fieldInt(m.rules(), key)
+}
+
+// rules is the rule set initialize announced, decoded once; nil before
+// initialize.
+func (m *monoRun) rules() map[string]any {
 	if m.init == nil {
-		return 0, false
+		return nil
 	}
-	var body struct {
-		Rules map[string]any `json:"rules"`
+	if m.initRules == nil {
+		var body struct {
+			Rules map[string]any `json:"rules"`
+		}
+		if json.Unmarshal(m.init.raw, &body) != nil || body.Rules == nil {
+			return nil
+		}
+		m.initRules = body.Rules
 	}
-	if json.Unmarshal(m.init.raw, &body) != nil {
-		return 0, false
-	}
-	return fieldInt(body.Rules, key)
+	return m.initRules
 }
 
 // phaseRule is the rule of a phase's row in the Phases table (split so
@@ -55,16 +80,7 @@ func phaseRule(phase string) string {
 
 // ruleBool reads a boolean of the rule set initialize announced.
 func (m *monoRun) ruleBool(key string) (bool, bool) {
-	if m.init == nil {
-		return false, false
-	}
-	var body struct {
-		Rules map[string]any `json:"rules"`
-	}
-	if json.Unmarshal(m.init.raw, &body) != nil {
-		return false, false
-	}
-	v, ok := body.Rules[key].(bool)
+	v, ok := m.rules()[key].(bool)
 	return v, ok
 }
 

@@ -189,7 +189,7 @@ func (m *monoRun) play(ctx context.Context) error {
 		switch f.T {
 		case "initialize":
 			started = true
-			m.init = &f
+			m.init, m.initRules = &f, nil
 			if f.Seat != nil {
 				m.seat = *f.Seat
 			}
