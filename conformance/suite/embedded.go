@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"github.com/agentgames/conformance/conformance/memo"
+	"github.com/agentgames/conformance/conformance/oas"
 	"github.com/agentgames/conformance/features"
 	"github.com/agentgames/conformance/spec"
 )
@@ -68,6 +69,25 @@ func (p *Protocol) scenarios() ([]features.Scenario, error) {
 	got := embeddedScenarios.Do(p.embeddedKey(), func(embeddedKey) parsed[[]features.Scenario] {
 		s, err := features.ParseFS(p.featureFS(), p.DataFolder())
 		return parsed[[]features.Scenario]{s, err}
+	})
+	return got.v, got.err
+}
+
+// validatorKey is an OpenAPI document, the path it is served under and
+// the rule a mismatch breaks by default.
+type validatorKey struct{ doc, base, rule string }
+
+// validators remembers loaded documents: a validator is read-only once
+// loaded, and parsing a protocol's document was a twentieth of the CPU of
+// a test package that starts a run per tamper case.
+var validators memo.Cache[validatorKey, parsed[*oas.Validator]]
+
+// loadValidator is oas.Load, once per process for each document, base and
+// rule.
+func loadValidator(doc []byte, base, rule string) (*oas.Validator, error) {
+	got := validators.Do(validatorKey{string(doc), base, rule}, func(k validatorKey) parsed[*oas.Validator] {
+		v, err := oas.Load([]byte(k.doc), k.base, k.rule)
+		return parsed[*oas.Validator]{v, err}
 	})
 	return got.v, got.err
 }

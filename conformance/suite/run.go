@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
-	"github.com/agentgames/conformance/conformance/oas"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/features"
 	"github.com/agentgames/conformance/spec"
@@ -304,7 +303,7 @@ func (pr *protocolRun) newDriver() error {
 		return fmt.Errorf("no OpenAPI document: %w", err)
 	}
 	u, _ := url.Parse(pr.base)
-	v, err := oas.Load(doc, u.Path, oasRule(pr.cat))
+	v, err := loadValidator(doc, u.Path, oasRule(pr.cat))
 	if err != nil {
 		return err
 	}
