@@ -17,6 +17,7 @@ import (
 // Solve does, the first time and from memory, and a caller changing the
 // programs it got changes nothing remembered.
 func TestMemoSolvesAsSolveDoes(t *testing.T) {
+	t.Parallel()
 	seed, err := forge.SeedPackages()
 	require.NoError(t, err)
 	var m solver.Memo

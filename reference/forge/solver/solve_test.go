@@ -16,6 +16,7 @@ import (
 // TestSolvesEverySeedLevel: the solver clears positions 1-10 from their
 // examples and probes alone, within the query budget.
 func TestSolvesEverySeedLevel(t *testing.T) {
+	t.Parallel()
 	seed, err := forge.SeedPackages()
 	require.NoError(t, err)
 	for i, raw := range seed {

@@ -172,6 +172,7 @@ func checkViewRedaction(t *rapid.T, m *mafia.Match, seat int, public string) {
 }
 
 func TestRandomMatchesKeepTheRules(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		seed := []byte(strconv.Itoa(rapid.Int().Draw(t, "seed")))
 		m := mafia.New(seed)
@@ -193,6 +194,7 @@ func TestRandomMatchesKeepTheRules(t *testing.T) {
 }
 
 func TestSeqsAreOrdered(t *testing.T) {
+	t.Parallel()
 	m := playFallbacks(mafia.New([]byte("seq")))
 	for i, e := range m.Public() {
 		assert.Equal(t, i+1, e.Seq)
@@ -208,6 +210,7 @@ func playFallbacks(m *mafia.Match) *mafia.Match {
 }
 
 func TestDealIsSeededAndStandard(t *testing.T) {
+	t.Parallel()
 	a, b := mafia.Deal([]byte("x")), mafia.Deal([]byte("x"))
 	assert.Equal(t, a, b)
 	assert.NotEqual(t, a, mafia.Deal([]byte("y")))

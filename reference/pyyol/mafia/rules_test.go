@@ -51,6 +51,7 @@ func vote(t *testing.T, m *mafia.Match, choose func(int) int) {
 }
 
 func TestNightKillAndProtection(t *testing.T) {
+	t.Parallel()
 	m := fixed()
 	require.Equal(t, []string{mafia.ActNightKill}, m.Legal(0))
 	require.Equal(t, []string{}, m.Legal(6), "Villagers have no night action")
@@ -68,12 +69,14 @@ func TestNightKillAndProtection(t *testing.T) {
 }
 
 func TestDoctorMayProtectItself(t *testing.T) {
+	t.Parallel()
 	m := fixed()
 	night(t, m, 4, 1, 4)
 	assert.True(t, m.Alive(4))
 }
 
 func TestVoteTieEliminatesTheLowestTiedSeat(t *testing.T) {
+	t.Parallel()
 	m := fixed()
 	night(t, m, 11, 0, 3)
 	talk(t, m)
@@ -89,6 +92,7 @@ func TestVoteTieEliminatesTheLowestTiedSeat(t *testing.T) {
 }
 
 func TestWinConditions(t *testing.T) {
+	t.Parallel()
 	m := fixed()
 	for day := 0; !m.Done(); day++ {
 		night(t, m, 6+day, firstAlive(m, 0), 3)
@@ -137,6 +141,7 @@ func firstAlive(m *mafia.Match, from int) int {
 }
 
 func TestThousandsOfBaselineMatchesEnd(t *testing.T) {
+	t.Parallel()
 	wins := map[string]int{}
 	for i := range 2000 {
 		m := mafia.New([]byte(strconv.Itoa(i)))

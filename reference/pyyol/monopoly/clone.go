@@ -35,7 +35,11 @@ func (g *Game) Clone() *Game {
 	}
 	c.chance, c.chest = slices.Clone(g.chance), slices.Clone(g.chest)
 	c.winners = slices.Clone(g.winners)
-	c.events = slices.Clone(g.events)
+	// Events are only ever appended: the clone shares the ones so far, and
+	// its capacity ends there, so an event either side appends later lands
+	// in its own array. (A copy per clone made legality checks, which clone
+	// the game for every listed move, quadratic in the game's length.)
+	c.events = g.events[:len(g.events):len(g.events)]
 	c.held = maps.Clone(g.held)
 	for s, h := range c.held {
 		c.held[s] = slices.Clone(h)

@@ -9,6 +9,7 @@ import (
 // documented event type, phase and action has shown up, so the property
 // tests cover them all.
 func TestEveryEventPhaseAndActionOccurs(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	reasons := map[string]int{}
 	for seed := uint64(1); seed <= 150; seed++ {

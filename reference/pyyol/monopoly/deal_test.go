@@ -7,6 +7,7 @@ import "testing"
 // list price of what it asks but not one that pays less; without it the
 // bot does neither (PYYOL-MONO-REF-PRACTICE-DEALS, PYYOL-MONO-REF-BOTS).
 func TestDealingBotsOfferAndSell(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, 2)
 	g.current, g.phase = 1, PhaseTrade
 	if mv := g.Bot(1); mv.Action != ActSkipTrade {

@@ -34,6 +34,7 @@ func rulesGen(t *rapid.T) Rules {
 // flows, supply, even building, every listed kind backed by an accepted
 // move, and termination.
 func TestPropertiesOfSeededGames(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		rules := rulesGen(t)
 		seed := rapid.Uint64().Draw(t, "seed")
@@ -117,6 +118,7 @@ func bogusMove(t *rapid.T, g *Game) Move {
 // TestIllegalMovesChangeNothing: a refused move, from any seat, leaves
 // the game exactly as it was (PYYOL-MONO-MOVE-ACTION).
 func TestIllegalMovesChangeNothing(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		g, _ := New(rulesGen(t), rapid.Uint64().Draw(t, "seed"))
 		steps := rapid.IntRange(0, 400).Draw(t, "steps")
@@ -143,6 +145,7 @@ func TestIllegalMovesChangeNothing(t *testing.T) {
 // unshuffled decks, and it is the same board for every seat
 // (PYYOL-MONO-PERFECT-INFO).
 func TestViewsHideOnlyTheDecks(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		g, _ := New(rulesGen(t), rapid.Uint64().Draw(t, "seed"))
 		for i := rapid.IntRange(0, 300).Draw(t, "steps"); i > 0 && !g.Over(); i-- {

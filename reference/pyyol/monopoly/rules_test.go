@@ -23,6 +23,7 @@ func own(g *Game, seat int, squares ...int) {
 }
 
 func TestRulesNormalize(t *testing.T) {
+	t.Parallel()
 	r, err := Rules{}.Normalize()
 	if err != nil || r.Players != 4 || r.StartingCash != 1500 || r.GoSalary != 200 || r.TurnCap != DefaultTurnCap {
 		t.Fatalf("defaults: %+v %v", r, err)
@@ -35,6 +36,7 @@ func TestRulesNormalize(t *testing.T) {
 }
 
 func TestRent(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, 2)
 	g.dice = [2]int{3, 4}
 	own(g, 1, 1)
@@ -67,6 +69,7 @@ func TestRent(t *testing.T) {
 }
 
 func TestMortgagedPropertyCollectsNoRent(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, 2)
 	own(g, 1, 39)
 	g.holdings[39].Mortgaged = true
@@ -78,6 +81,7 @@ func TestMortgagedPropertyCollectsNoRent(t *testing.T) {
 }
 
 func TestUnmortgageCostsTenPercent(t *testing.T) {
+	t.Parallel()
 	b, _ := StandardBoard()
 	if b.MortgageValue(39) != 200 || b.UnmortgageCost(39) != 220 || b.UnmortgageCost(1) != 33 {
 		t.Fatalf("mortgage %d, unmortgage %d / %d", b.MortgageValue(39), b.UnmortgageCost(39), b.UnmortgageCost(1))
@@ -85,6 +89,7 @@ func TestUnmortgageCostsTenPercent(t *testing.T) {
 }
 
 func TestEvenBuildAndHotelSupply(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, 2)
 	own(g, 0, 37, 39)
 	g.phase = PhaseManage
@@ -103,6 +108,7 @@ func TestEvenBuildAndHotelSupply(t *testing.T) {
 }
 
 func TestJailThirdFailurePaysAndMoves(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, 2)
 	g.players[0].InJail, g.players[0].JailTurns, g.players[0].Position = true, 2, JailSquare
 	g.phase = PhaseJail
@@ -124,6 +130,7 @@ func TestJailThirdFailurePaysAndMoves(t *testing.T) {
 }
 
 func TestBankruptcyToCreditor(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, 3)
 	own(g, 1, 39)
 	own(g, 0, 1, 3)

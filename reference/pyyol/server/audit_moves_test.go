@@ -16,6 +16,7 @@ import (
 // TestMoveChecksNameTheRuleEachMoveBreaks checks the audit's move rules
 // per game: a faithful move breaks none, each defect names its rule.
 func TestMoveChecksNameTheRuleEachMoveBreaks(t *testing.T) {
+	t.Parallel()
 	goof := `{"round":2,"legal_actions":[3,5,7]}`
 	mafia := `{"legal":["vote"]}`
 	mono := `{"legal_actions":["build","mortgage","end_turn","propose_trade"]}`
@@ -60,6 +61,7 @@ func framesAt(now *time.Time) (*audit.Auditor, *audit.Frames) {
 // fault, and a socket silent past the heartbeat gap is PYYOL-AGENT-HEARTBEAT,
 // named once.
 func TestFrameAuditTimingRules(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	_, rep := framesAt(&now)
 	fa := newFrameAudit(rep, DefaultHeartbeatGap)
@@ -87,6 +89,7 @@ func TestFrameAuditTimingRules(t *testing.T) {
 // TestAnEndpointSecretIsNoAgentKey: a register token equal to a stored
 // endpoint secret is PYYOL-AGENT-KEY-NOT-SECRET's break.
 func TestAnEndpointSecretIsNoAgentKey(t *testing.T) {
+	t.Parallel()
 	g := New(Options{})
 	g.manifests["mf_1"] = &published{secret: "endpoint-secret-1"}
 	assert.True(t, g.isEndpointSecret("endpoint-secret-1"))
@@ -98,6 +101,7 @@ func TestAnEndpointSecretIsNoAgentKey(t *testing.T) {
 // reconnect grace (PYYOL-AGENT-RECONNECT), as serve --audit; set ones are
 // kept, and a socket's frame audit uses the gateway's gap.
 func TestAuditAllowancesDefaultToTheDocumentedOnes(t *testing.T) {
+	t.Parallel()
 	g := New(Options{})
 	assert.Equal(t, 15*time.Second, g.opts.HeartbeatGap)
 	assert.Equal(t, 5*time.Second, g.opts.ReconnectGrace)

@@ -25,6 +25,7 @@ import (
 // the fallback (the lowest card, so 1..13 in order) and the match still
 // ends with game_end. Each injection is logged with its rule.
 func TestEveryTurnMeetsADocumentedFaultAtRateOne(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	ref := &finishes{done: make(chan goofspiel.Result, 4)}
 	g := server.New(server.Options{TurnTimeout: 500 * time.Millisecond, Referee: ref})
@@ -82,6 +83,7 @@ func (f *finishes) Finished(_ string, res goofspiel.Result) { f.done <- res }
 // that registers again is closed 4000 superseded (PYYOL-REF-SUPERSEDED) and
 // the match goes on over the new one.
 func TestASecondRegistrationSupersedesTheFirst(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Options{}))
 	defer srv.Close()
 	id, token, err := key(srv.URL)

@@ -24,6 +24,7 @@ import (
 // only for Mafia, private only the seat's own night results), and every
 // legal message and vote the agent sent is in the transcript as sent.
 func TestMafiaThroughTheGatewayKeepsTheRules(t *testing.T) {
+	t.Parallel()
 	const matches = 300
 	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 5 * time.Second}))
 	defer srv.Close()

@@ -70,6 +70,7 @@ func (a *agent) playMafia(ctx context.Context, matches int) ([]mafia.View, error
 }
 
 func TestMafiaPracticeMatchEnds(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 5 * time.Second}))
 	defer srv.Close()
 	ctx, cancel := timeout()

@@ -68,6 +68,7 @@ func playMonopoly(ctx context.Context, base, id, token string, n int) error {
 // TestMonopolyPracticeOverTheSocket: a registration for monopoly plays a
 // whole practice match to game_end.
 func TestMonopolyPracticeOverTheSocket(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Options{}))
 	defer srv.Close()
 	id, token, err := key(srv.URL)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestPracticeMatchesOverOneSocket(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Options{}))
 	defer srv.Close()
 	id, token, err := key(srv.URL)
@@ -31,6 +32,7 @@ func TestPracticeMatchesOverOneSocket(t *testing.T) {
 }
 
 func TestSameSeedSameKeysAndMatches(t *testing.T) {
+	t.Parallel()
 	a := httptest.NewServer(server.New(server.Options{}))
 	defer a.Close()
 	b := httptest.NewServer(server.New(server.Options{}))
