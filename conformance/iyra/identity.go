@@ -234,6 +234,39 @@ var spellings = map[string]func(n uint64) string{
 	"negative":     func(n uint64) string { return "-" + strconv.FormatUint(n, 10) },
 }
 
+// spellingKey names one qualifying search: its challenge, difficulty,
+// spelling and the difficulty the digest must not meet.
+type spellingKey struct {
+	challenge         string
+	difficulty, below int
+	form              string
+}
+
+// qualified remembers the spellings found: a seeded reference issues the
+// same challenges in every run of a seed.
+var qualified memo.Cache[spellingKey, string]
+
+// rememberedQualifying is qualifying for the spelling named form
+// ("canonical" or a key of spellings), searched once per process.
+func rememberedQualifying(ctx context.Context, challenge string, difficulty int, form string, below int) (string, error) {
+	key := spellingKey{challenge, difficulty, below, form}
+	if s, ok := qualified.Get(key); ok {
+		return s, nil
+	}
+	spell := spellings[form]
+	if form == "canonical" {
+		spell = func(n uint64) string { return strconv.FormatUint(n, 10) }
+	}
+	if spell == nil {
+		return "", verdict.Errorf("no spelling %q", form)
+	}
+	s, err := qualifying(ctx, challenge, difficulty, spell, below)
+	if err == nil {
+		qualified.Put(key, s)
+	}
+	return s, err
+}
+
 // qualifying searches n for the first spelling form(n) whose digest meets
 // difficulty and, when below is not negative, does not meet below.
 func qualifying(ctx context.Context, challenge string, difficulty int, form func(uint64) string, below int) (string, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -87,7 +86,7 @@ func (w *world) verifyMissing(ctx context.Context) error {
 	if d == 0 {
 		return verdict.Skipf("difficulty 0: every solution qualifies")
 	}
-	sol, err := qualifying(ctx, w.acc.Challenge, d-1, func(n uint64) string { return strconv.FormatUint(n, 10) }, d)
+	sol, err := rememberedQualifying(ctx, w.acc.Challenge, d-1, "canonical", d)
 	if err != nil {
 		return err
 	}
@@ -100,7 +99,7 @@ func (w *world) verifySpelling(ctx context.Context, kind string) error {
 	if kind == "empty" {
 		return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, "")
 	}
-	sol, err := qualifying(ctx, w.acc.Challenge, *w.acc.Difficulty, spellings[kind], -1)
+	sol, err := rememberedQualifying(ctx, w.acc.Challenge, *w.acc.Difficulty, kind, -1)
 	if err != nil {
 		return err
 	}
