@@ -196,17 +196,6 @@ func checkDecoded(name string, v any, raw []byte, fallback, what string) error {
 	return verdict.Failf(rule, fmt.Sprintf("%s as spec/pyyol/frames/%s.json describes it", what, name), string(raw), "%s", firstLeaf(ve))
 }
 
-// frameGame is the game a frame names, or known when it names none.
-func frameGame(raw json.RawMessage, known string) string {
-	var f struct {
-		Game string `json:"game"`
-	}
-	if json.Unmarshal(raw, &f) == nil && f.Game != "" {
-		return f.Game
-	}
-	return known
-}
-
 var (
 	catalogueOnce sync.Once
 	catalogue     *spec.Catalogue

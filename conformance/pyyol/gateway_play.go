@@ -23,6 +23,7 @@ type frame struct {
 	Version string          `json:"version"`
 	Error   string          `json:"error"`
 	MatchID string          `json:"match_id"`
+	Game    json.RawMessage `json:"game"` // read as a name only when a string
 	Seat    *int            `json:"seat"`
 	Seq     int             `json:"seq"`
 	Type    string          `json:"type"`
@@ -113,7 +114,12 @@ func (g *gwRun) accept(raw json.RawMessage) (frame, error) {
 	}
 	f.raw, f.decoded = raw, &decodedPayload{}
 	g.frames = append(g.frames, f)
-	g.game = frameGame(raw, g.game)
+	// The game a frame names, read with the envelope; a name that is no
+	// string leaves the known game (the frame's schema judges it).
+	var game string
+	if json.Unmarshal(f.Game, &game) == nil && game != "" {
+		g.game = game
+	}
 	// A frame that does not fit spec/pyyol/frames is a finding under the
 	// rule its schema names: a MUST rule of the Mafia view or events fails
 	// the check once its steps are done (their own verdict, naming the
