@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,29 +119,75 @@ func escapeString(s string) string {
 	return b.String()
 }
 
-var (
-	jsonEscapes = regexp.MustCompile(`\\+u([0-9a-fA-F]{4})|\\+/`)
-	pctEscapes  = regexp.MustCompile(`%([0-9a-fA-F]{2})`)
-)
-
 // unspell undoes every spelling a key could take in a report: HTML
-// entities, JSON escapes (also doubly escaped), percent-encoding.
+// entities, JSON escapes (also doubly escaped: any run of backslashes
+// before u and four hex digits, or before /), percent-encoding.
 func unspell(text string) string {
 	for i := 0; i < 3; i++ {
-		text = html.UnescapeString(text)
-		text = jsonEscapes.ReplaceAllStringFunc(text, func(m string) string {
-			if strings.HasSuffix(m, "/") {
-				return "/"
-			}
-			n, _ := strconv.ParseUint(m[len(m)-4:], 16, 32)
-			return string(rune(n))
-		})
-		text = pctEscapes.ReplaceAllStringFunc(text, func(m string) string {
-			n, _ := strconv.ParseUint(m[1:], 16, 8)
-			return string([]byte{byte(n)})
-		})
+		text = unescapePercent(unescapeJSON(html.UnescapeString(text)))
 	}
 	return text
+}
+
+// unescapeJSON replaces every run of backslashes followed by u and four
+// hex digits with the character they name, and every run followed by /
+// with /; any other backslash stays.
+func unescapeJSON(text string) string {
+	if !strings.Contains(text, `\`) {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		if text[i] != '\\' {
+			b.WriteByte(text[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && text[j] == '\\' {
+			j++
+		}
+		switch {
+		case j+5 <= len(text) && text[j] == 'u' && isHex(text[j+1:j+5]):
+			n, _ := strconv.ParseUint(text[j+1:j+5], 16, 32)
+			b.WriteRune(rune(n))
+			i = j + 5
+		case j < len(text) && text[j] == '/':
+			b.WriteByte('/')
+			i = j + 1
+		default:
+			b.WriteString(text[i:j])
+			i = j
+		}
+	}
+	return b.String()
+}
+
+// unescapePercent replaces every %XX with the byte it names.
+func unescapePercent(text string) string {
+	if !strings.Contains(text, "%") {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] == '%' && i+3 <= len(text) && isHex(text[i+1:i+3]) {
+			n, _ := strconv.ParseUint(text[i+1:i+3], 16, 8)
+			b.WriteByte(byte(n))
+			i += 2
+			continue
+		}
+		b.WriteByte(text[i])
+	}
+	return b.String()
+}
+
+func isHex(s string) bool {
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // TestATargetThatEscapesItsKeysLeaksNoneOfThem: no console line, report or
