@@ -26,7 +26,7 @@ func jsonField(t *testing.T, path, field string) string {
 }
 
 func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	target := serveAll(t, io.Discard)
 	dir := t.TempDir()
 	args := func(extra ...string) []string {

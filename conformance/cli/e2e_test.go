@@ -112,7 +112,7 @@ func assertJSONKeyedByRule(t *testing.T, path, protocol string) {
 
 // TestEmbeddedRunOfEveryProtocolPasses runs beside the other parallel
 // tests: about half its time is the Pyyol gateway's turn timeouts, which
-// leave the CPU to them (it binds only the protocols' default flags).
+// leave the CPU to them.
 func TestEmbeddedRunOfEveryProtocolPasses(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := run("run", "--checks", "2", "--quiet")
@@ -124,7 +124,7 @@ func TestEmbeddedRunOfEveryProtocolPasses(t *testing.T) {
 }
 
 func TestBrokenTargetFailsAndItsCaseReplays(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	// A deployment that answers every action with a malformed body breaks
 	// the contract: the run must fail (exit 1), not error and not pass.
 	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))

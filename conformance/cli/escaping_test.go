@@ -193,7 +193,7 @@ func isHex(s string) bool {
 // TestATargetThatEscapesItsKeysLeaksNoneOfThem: no console line, report or
 // case file holds a key the target handed out, in any spelling.
 func TestATargetThatEscapesItsKeysLeaksNoneOfThem(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	target := &escapingTarget{ref: cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0)), keys: map[string]bool{}}
 	srv := httptest.NewServer(target)
 	defer srv.Close()

@@ -66,7 +66,7 @@ func TestLivePlanIsPrintedBeforeTheRun(t *testing.T) {
 // only the @control scenarios, runs its property test, and its MUST line
 // lists as unchecked only rules the plan said it would not check.
 func TestPhantomPressLiveRunSkipsOnlyControl(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	out, rep := liveRun(t, "phantom-press", "--checks", "5")
 	assertOnlyControlSkipped(t, rep)
 	assertMustLineMatchesPlan(t, out, rep, "phantom-press")
@@ -74,7 +74,7 @@ func TestPhantomPressLiveRunSkipsOnlyControl(t *testing.T) {
 
 // The same for Iyra.
 func TestIyraLiveRunSkipsOnlyControl(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	out, rep := liveRun(t, "iyra", "--checks", "5")
 	assertOnlyControlSkipped(t, rep)
 	assertMustLineMatchesPlan(t, out, rep, "iyra")
@@ -134,7 +134,7 @@ func assertMustLineMatchesPlan(t *testing.T, out string, rep liveReport, protoco
 // Without --exhaust-quotas the plan says which rules it would check; with
 // it, a live run checks them.
 func TestExhaustQuotasChecksTheQuotaRulesLive(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	rules := []string{"--rule", "PP-QUOTA-WRITES-AGENT,PP-QUOTA-RUNS,PP-QUOTA-429", "--checks", "-1"}
 	// PP-REGISTER: a check that decides, so the run without the quota
 	// rules still passes.

@@ -40,7 +40,7 @@ func (c *capture) all() []string {
 // authenticated request to another port of the same host is a harness error
 // (exit 2), and the other port receives nothing at all.
 func TestARedirectingTargetGetsNoKeyElsewhere(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	other := &capture{}
 	elsewhere := httptest.NewServer(other)
 	defer elsewhere.Close()
@@ -66,7 +66,7 @@ func TestARedirectingTargetGetsNoKeyElsewhere(t *testing.T) {
 // in the URL is refused puts a key into a URL, which access logs keep; that
 // key is never one the run uses for anything but its own registration.
 func TestTheKeyInTheURLCheckSpendsAThrowawayIdentity(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
 	var mu sync.Mutex
 	inURL, bearerUse := map[string]bool{}, map[string]int{}
@@ -191,7 +191,7 @@ func TestNothingSelectedSaysWhy(t *testing.T) {
 // TestACaseFileThatCannotBeWrittenIsVisible: failures whose case files
 // cannot be written say so as a harness error.
 func TestACaseFileThatCannotBeWrittenIsVisible(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
 	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/actions") {
@@ -210,7 +210,7 @@ func TestACaseFileThatCannotBeWrittenIsVisible(t *testing.T) {
 // TestARunAlwaysEndsByItsDeadline: against a target that answers every
 // request slowly, the run stops at --deadline and says so.
 func TestARunAlwaysEndsByItsDeadline(t *testing.T) {
-	t.Parallel() // a live run with the default flags (see TestMain)
+	t.Parallel()
 	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(200 * time.Millisecond)

@@ -55,7 +55,7 @@ func malformedGameFrames() []struct {
 // Monopoly or Mafia frame, checked live over loopback, fails naming the
 // rule the frame's schema annotates.
 func TestMalformedGameFramesAreCaught(t *testing.T) {
-	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
+	t.Parallel()
 	for _, c := range malformedGameFrames() {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()

@@ -162,7 +162,7 @@ func failedRules(rep *verdict.Report) []string {
 // TestBrokenGatewaysFailTheirRule: each broken gateway, served over
 // loopback and checked live, fails with the rule it breaks named.
 func TestBrokenGatewaysFailTheirRule(t *testing.T) {
-	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
+	t.Parallel()
 	for _, c := range brokenGateways() {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()

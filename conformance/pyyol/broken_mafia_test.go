@@ -175,7 +175,7 @@ func brokenMafiaGateways() []struct {
 // TestBrokenMafiaGatewaysFailTheirRule: each broken Mafia gateway, served
 // over loopback and checked live, fails with the rule it breaks named.
 func TestBrokenMafiaGatewaysFailTheirRule(t *testing.T) {
-	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
+	t.Parallel()
 	for _, c := range brokenMafiaGateways() {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()

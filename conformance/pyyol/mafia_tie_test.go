@@ -27,7 +27,7 @@ func warned(rep *verdict.Report, rule string) bool {
 // so the run warns naming it and still exits 0; a gateway eliminating a
 // seat outside the tie breaks plurality and fails PYYOL-MAFIA-VOTE.
 func TestMafiaTieLive(t *testing.T) {
-	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
+	t.Parallel()
 	cases := []struct {
 		name   string
 		tamper server.Tamper

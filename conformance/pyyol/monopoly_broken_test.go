@@ -192,7 +192,7 @@ func addIn(phase, action string) func(map[string]any) []map[string]any {
 // TestBrokenMonopolyGatewaysFailTheirRule: each broken Monopoly gateway,
 // served over loopback and checked live, fails naming the rule it breaks.
 func TestBrokenMonopolyGatewaysFailTheirRule(t *testing.T) {
-	t.Parallel() // no flag or credential of its own: it runs beside the other broken-gateway tables
+	t.Parallel()
 	for _, c := range append(brokenMonopolyGateways(), brokenMonopolyDeepGateways()...) {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()
