@@ -14,27 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentgames/conformance/conformance/cli"
+	"github.com/agentgames/conformance/conformance/nodetest"
 	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/reference/audit"
 )
-
-// nodeWebSocket finds node and the flags that give it a global WebSocket
-// (built in from Node 22, behind a flag in 20 and 21), or skips.
-func nodeWebSocket(t *testing.T) []string {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
-	for _, flags := range [][]string{nil, {"--experimental-websocket"}} {
-		args := append(append([]string{}, flags...), "-e", "process.exit(typeof WebSocket === 'function' ? 0 : 1)")
-		if exec.Command(node, args...).Run() == nil {
-			return append([]string{node}, flags...)
-		}
-	}
-	t.Skip("this node has no WebSocket")
-	return nil
-}
 
 // serveGatewayFaulted serves pyyol-gateway with its documented faults at
 // rate and an audit.
@@ -75,7 +59,7 @@ func (b *syncBuffer) String() string {
 // not hold, a second bid).
 func TestNodePyyolAgentsAgainstServeFaultsAudit(t *testing.T) {
 	t.Parallel()
-	node := nodeWebSocket(t)
+	node := nodetest.WithWebSocket(t)
 	script := filepath.Join("..", "..", "examples", "node-agent", "pyyol-agent.mjs")
 	play := func(base string, flags ...string) {
 		out, err := exec.Command(node[0], append(append(node[1:], script, base), flags...)...).CombinedOutput()

@@ -1,11 +1,9 @@
 package pyyol_test
 
 import (
-	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
@@ -56,16 +54,5 @@ func malformedGameFrames() []struct {
 // rule the frame's schema annotates.
 func TestMalformedGameFramesAreCaught(t *testing.T) {
 	t.Parallel()
-	for _, c := range malformedGameFrames() {
-		t.Run(c.rule, func(t *testing.T) {
-			t.Parallel()
-			c.opts.TurnTimeout = 600 * time.Millisecond
-			srv := httptest.NewServer(server.New(c.opts))
-			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings)
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
-			}
-		})
-	}
+	catchBrokenGateways(t, malformedGameFrames(), 600*time.Millisecond)
 }

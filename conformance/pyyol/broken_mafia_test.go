@@ -1,12 +1,10 @@
 package pyyol_test
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
@@ -176,16 +174,5 @@ func brokenMafiaGateways() []struct {
 // over loopback and checked live, fails with the rule it breaks named.
 func TestBrokenMafiaGatewaysFailTheirRule(t *testing.T) {
 	t.Parallel()
-	for _, c := range brokenMafiaGateways() {
-		t.Run(c.rule, func(t *testing.T) {
-			t.Parallel()
-			c.opts.TurnTimeout = 500 * time.Millisecond
-			srv := httptest.NewServer(server.New(c.opts))
-			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings)
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
-			}
-		})
-	}
+	catchBrokenGateways(t, brokenMafiaGateways(), 500*time.Millisecond)
 }

@@ -1,12 +1,10 @@
 package pyyol_test
 
 import (
-	"net/http/httptest"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
@@ -193,16 +191,5 @@ func addIn(phase, action string) func(map[string]any) []map[string]any {
 // served over loopback and checked live, fails naming the rule it breaks.
 func TestBrokenMonopolyGatewaysFailTheirRule(t *testing.T) {
 	t.Parallel()
-	for _, c := range append(brokenMonopolyGateways(), brokenMonopolyDeepGateways()...) {
-		t.Run(c.rule, func(t *testing.T) {
-			t.Parallel()
-			c.opts.TurnTimeout = 600 * time.Millisecond
-			srv := httptest.NewServer(server.New(c.opts))
-			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings)
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
-			}
-		})
-	}
+	catchBrokenGateways(t, append(brokenMonopolyGateways(), brokenMonopolyDeepGateways()...), 600*time.Millisecond)
 }

@@ -12,25 +12,9 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/cli"
+	"github.com/agentgames/conformance/conformance/nodetest"
 	"github.com/agentgames/conformance/conformance/protocols"
 )
-
-// nodeWithWebSocket finds node and the flags that give it a global
-// WebSocket (built in from Node 22, behind a flag in 20 and 21).
-func nodeWithWebSocket(t *testing.T) []string {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
-	for _, flags := range [][]string{nil, {"--experimental-websocket"}} {
-		args := append(append([]string{}, flags...), "-e", "process.exit(typeof WebSocket === 'function' ? 0 : 1)")
-		if exec.Command(node, args...).Run() == nil {
-			return append([]string{node}, flags...)
-		}
-	}
-	t.Skip("this node has no WebSocket")
-	return nil
-}
 
 // TestDocsOnlyNodeAgentPlaysServesGateway: an agent written in JavaScript
 // from the docs' frame tables alone (testdata/agent.mjs) mints a key,
@@ -38,7 +22,7 @@ func nodeWithWebSocket(t *testing.T) []string {
 // to game_end.
 func TestDocsOnlyNodeAgentPlaysServesGateway(t *testing.T) {
 	t.Parallel()
-	cmd := nodeWithWebSocket(t)
+	cmd := nodetest.WithWebSocket(t)
 	srv := httptest.NewServer(cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0)))
 	defer srv.Close()
 	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/v1/agent/connect"
