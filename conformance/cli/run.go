@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -82,20 +81,7 @@ func (o *runOptions) bind(fs *flagSet) {
 // usage error.
 func bindProtocolFlags(fs *flagSet, settings suite.Settings) {
 	for _, p := range protocols.All() {
-		for _, f := range p.Flags {
-			set := func(v string) error {
-				if err := f.Check(v); err != nil {
-					return errors.New(strings.TrimPrefix(err.Error(), "--"+f.Name+" "))
-				}
-				settings[f.Name] = v
-				return nil
-			}
-			if f.Kind == suite.FlagBool {
-				fs.BoolFunc(f.Name, f.Usage, set)
-			} else {
-				fs.Func(f.Name, f.Usage, set)
-			}
-		}
+		settings.Bind(fs.FlagSet, p.Flags)
 	}
 }
 

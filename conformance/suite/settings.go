@@ -1,8 +1,12 @@
 package suite
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -87,54 +91,42 @@ func (s Settings) With(name, value string) Settings {
 	return out
 }
 
-// ParseSettings reads args, a protocol's flags on a command line such as
-// its ServeFlags ("--secret", "dev-secret"), into Settings: what the CLI
-// would hand the run for them. An unknown flag, a missing or bad value is
-// an error.
-func ParseSettings(flags []Flag, args []string) (Settings, error) {
-	byName := map[string]Flag{}
+// Bind binds flags on fs, recording each value given into s after
+// checking it (Check): the CLI binds every registered protocol's flags this
+// way, and ParseSettings reads a protocol's ServeFlags with it.
+func (s Settings) Bind(fs *flag.FlagSet, flags []Flag) {
 	for _, f := range flags {
-		byName[f.Name] = f
-	}
-	out := Settings{}
-	for i := 0; i < len(args); i++ {
-		name, value, hasValue := cutFlag(args[i])
-		f, ok := byName[name]
-		if !ok {
-			return nil, fmt.Errorf("%q is not a flag of the protocol", args[i])
-		}
-		if !hasValue && f.Kind == FlagBool {
-			value, hasValue = "true", true
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return nil, fmt.Errorf("--%s needs a value", name)
+		set := func(v string) error {
+			if err := f.Check(v); err != nil {
+				return errors.New(strings.TrimPrefix(err.Error(), "--"+f.Name+" "))
 			}
-			i++
-			value = args[i]
+			s[f.Name] = v
+			return nil
 		}
-		if err := f.Check(value); err != nil {
-			return nil, err
+		if f.Kind == FlagBool {
+			fs.BoolFunc(f.Name, f.Usage, set)
+		} else {
+			fs.Func(f.Name, f.Usage, set)
 		}
-		out[name] = value
 	}
-	return out, nil
 }
 
-// cutFlag splits "--name=value" or "-name" into its name and value.
-func cutFlag(arg string) (name, value string, hasValue bool) {
-	name = arg
-	for range 2 {
-		if len(name) > 0 && name[0] == '-' {
-			name = name[1:]
-		}
+// ParseSettings reads args, a protocol's flags on a command line such as
+// its ServeFlags ("--secret", "dev-secret"), into Settings: what the CLI
+// would hand the run for them. An unknown flag, a missing or bad value or
+// a stray argument is an error.
+func ParseSettings(flags []Flag, args []string) (Settings, error) {
+	out := Settings{}
+	fs := flag.NewFlagSet("protocol flags", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	out.Bind(fs, flags)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
 	}
-	for i := range len(name) {
-		if name[i] == '=' {
-			return name[:i], name[i+1:], true
-		}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%q is not a flag", fs.Arg(0))
 	}
-	return name, "", false
+	return out, nil
 }
 
 // secretSettings returns the values of the Secret flags of ps in s, for
