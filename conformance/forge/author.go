@@ -54,19 +54,8 @@ func (w *world) kitDSL(ctx context.Context) error {
 // sending it again under the same key is safe (FORGE-RATE-LIMIT); a target
 // still rate-limiting is a harness error, never a verdict on the package.
 func (w *world) publish(ctx context.Context, a *agent, key string, body pkg) (*driver.Response, error) {
-	for attempt := 0; ; attempt++ {
-		resp, err := w.do(ctx, a, driver.Request{Method: http.MethodPost, Path: "/api/levels", JSON: body,
-			Header: map[string]string{"Idempotency-Key": key}, Allow: []int{429}})
-		if err != nil || resp.Status != http.StatusTooManyRequests {
-			return resp, err
-		}
-		if attempt >= 5 {
-			return nil, verdict.Errorf("POST /api/levels still answers 429 after %d waits for Retry-After", attempt)
-		}
-		if err := w.env.Wait(ctx, retryAfter(resp)); err != nil {
-			return nil, verdict.Errorf("waiting for Retry-After: %v", err)
-		}
-	}
+	return w.sendWaiting(ctx, a, driver.Request{Method: http.MethodPost, Path: "/api/levels", JSON: body,
+		Header: map[string]string{"Idempotency-Key": key}, Allow: []int{429}})
 }
 
 func (w *world) submitWrong(ctx context.Context, kind string) error {
