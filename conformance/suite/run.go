@@ -187,7 +187,7 @@ func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
 	if pr.ref == nil {
 		left := pr.notLiveMust(scenarios, props)
 		pr.printPlan(scenarios, props, left)
-		rep.Protocols[len(rep.Protocols)-1].NotLive = blockedOnly(left)
+		rep.Protocols[len(rep.Protocols)-1].NotLive = blockedOnly(pr.notLiveMust(pr.wholeScenarios, pr.wholeProps))
 	}
 	r.cfg.Progress.Start(p.Name, len(scenarios)+len(props))
 	rep.Results = append(rep.Results, pr.runFeatures(ctx)...)
@@ -213,6 +213,11 @@ type protocolRun struct {
 	seen    map[string]int      // pickles met so far per file and name, in this pass
 	passes  []map[string]string // the selected scenarios, split into passes
 	matched int                 // checks the selection keeps, in every shard
+	// wholeScenarios and wholeProps are the selection before sharding: the
+	// MUST rules a live run cannot check are the whole run's, the same
+	// in every shard, so the shards' reports merge into the unsharded one.
+	wholeScenarios []features.Scenario
+	wholeProps     []Property
 }
 
 // scenarioKey identifies a scenario across the kit's parse and godog's,
@@ -392,6 +397,7 @@ func (pr *protocolRun) selectedScenarios() ([]features.Scenario, error) {
 			continue
 		}
 		pr.matched++
+		pr.wholeScenarios = append(pr.wholeScenarios, s)
 		if len(pr.cfg.Scenarios) > 0 || pr.inShard() {
 			out, keys = append(out, s), append(keys, key)
 		}
@@ -463,6 +469,7 @@ func (pr *protocolRun) selectedProperties() []Property {
 			continue
 		}
 		pr.matched++
+		pr.wholeProps = append(pr.wholeProps, prop)
 		if pr.inShard() {
 			out = append(out, prop)
 		}

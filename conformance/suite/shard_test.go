@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -76,4 +77,69 @@ func TestParseShard(t *testing.T) {
 		_, err := suite.ParseShard(bad)
 		assert.Error(t, err, bad)
 	}
+}
+
+// controlledCounter is the toy feature with @control scenarios: TOY-INCR
+// has a controlled scenario and a live one, which round-robin sharding puts
+// in different shards; TOY-OPTIONAL only a controlled one.
+const controlledCounter = `@toy
+Feature: Counter
+  @TOY-INCR
+  Rule: an increment adds exactly one
+
+    @control
+    Scenario: a controlled increment
+      Given a fresh counter
+      When the agent increments the counter
+      Then the counter reads 1
+
+    Scenario: one increment from zero
+      Given a fresh counter
+      When the agent increments the counter
+      Then the counter reads 1
+
+  @TOY-OPTIONAL
+  Rule: an optional capability
+
+    @control
+    Scenario: a controlled capability
+      Given a fresh counter
+      When the agent asks for the optional capability
+      Then nothing is judged
+`
+
+// TestEveryShardNamesTheWholeRunsNotLiveRules: the MUST rules a live run
+// cannot check are a property of the whole selection, not of a shard's
+// part: a rule whose controlled scenario falls in one shard and whose live
+// scenario in another is checked, so no shard, and no merge of them, lists
+// it as not live.
+func TestEveryShardNamesTheWholeRunsNotLiveRules(t *testing.T) {
+	p := toyProtocol(healthy)
+	p.Features = fstest.MapFS{"toy/counter.feature": {Data: []byte(controlledCounter)}}
+	target := newLoopback(t, &toyServer{}) + "/toy"
+	run := func(s suite.Shard) *verdict.Report {
+		rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: target,
+			Seed: 3, Checks: -1, CaseDir: t.TempDir(), Shard: s})
+		require.NoError(t, err)
+		require.Len(t, rep.Protocols, 1)
+		return rep
+	}
+	notLive := func(rep *verdict.Report) []string {
+		var ids []string
+		for _, u := range rep.Protocols[0].NotLive {
+			ids = append(ids, u.Rule)
+		}
+		return ids
+	}
+	whole := run(suite.Shard{})
+	require.Equal(t, []string{"TOY-OPTIONAL"}, notLive(whole))
+	var parts []*verdict.Report
+	for i := 1; i <= 2; i++ {
+		rep := run(suite.Shard{Index: i, Count: 2})
+		assert.Equal(t, notLive(whole), notLive(rep), "shard %d/2", i)
+		parts = append(parts, rep)
+	}
+	merged, err := verdict.Merge(parts...)
+	require.NoError(t, err)
+	assert.Equal(t, notLive(whole), notLive(merged))
 }

@@ -32,9 +32,9 @@ type Unchecked struct {
 }
 
 // MustCoverage counts the MUST rules of p on which some check reached pass
-// or fail (Result.Verdicts, as Decided), and lists the others with the reason: the first error or skip
-// of a check that cites the rule, a run-level harness error, or that no
-// selected check cites it.
+// or fail (Result.Verdicts, as Decided), and lists the others with the reason: an error
+// or else a skip of a check that cites the rule (the first in text order,
+// outranks), a run-level harness error, or that no selected check cites it.
 func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []Unchecked) {
 	decided := map[string]bool{}
 	reasons := map[string]string{}
@@ -43,11 +43,12 @@ func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []U
 			continue
 		}
 		for id, st := range res.Verdicts() {
-			switch {
-			case st == Pass || st == Fail:
+			if st == Pass || st == Fail {
 				decided[id] = true
-			case reasons[id] == "" || (st == Error && !strings.HasPrefix(reasons[id], "error")):
-				reasons[id] = reasonOf(res, st)
+				continue
+			}
+			if r := reasonOf(res, st); outranks(r, reasons[id]) {
+				reasons[id] = r
 			}
 		}
 	}
@@ -71,6 +72,21 @@ func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []U
 		unchecked = append(unchecked, Unchecked{Rule: rule.ID, Title: rule.Title, Reason: reason})
 	}
 	return checked, total, unchecked
+}
+
+// outranks reports whether reason r should replace the one kept, have: an
+// error before a skip, then the first in text order, so the reason does not
+// depend on the order of the results (a merge of shards lists them shard by
+// shard) and the merged report names the unsharded one's.
+func outranks(r, have string) bool {
+	rErr, haveErr := strings.HasPrefix(r, "error"), strings.HasPrefix(have, "error")
+	switch {
+	case have == "":
+		return true
+	case rErr != haveErr:
+		return rErr
+	}
+	return r < have
 }
 
 // reasonOf says why a check reached no verdict on a rule.
