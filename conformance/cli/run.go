@@ -93,6 +93,9 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	if err == nil {
 		ps, err = overTransport(ps, o.transport)
 	}
+	if err == nil {
+		err = o.requiredLiveFlags(ps)
+	}
 	if err != nil {
 		return suite.Config{}, err
 	}
@@ -117,6 +120,25 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	}
 	return cfg, nil
 }
+
+// requiredLiveFlags refuses a live run of a protocol without a flag it
+// cannot go on without (suite.Flag.RequiredLive), before any request.
+func (o *runOptions) requiredLiveFlags(ps []*suite.Protocol) error {
+	if o.target == "" {
+		return nil
+	}
+	for _, p := range ps {
+		for _, f := range p.Flags {
+			if f.RequiredLive && o.settings.String(f.Name) == "" {
+				return fmt.Errorf("--protocol %s with --target needs --%s: %s", p.Name, f.Name, strings.TrimPrefix(usageText(f.Usage), p.Name+": "))
+			}
+		}
+	}
+	return nil
+}
+
+// usageText is a flag's usage without the backquotes that name its value.
+func usageText(u string) string { return strings.ReplaceAll(u, "`", "") }
 
 // checkValues refuses flag values that could only fail later, before any
 // request is sent.
@@ -166,7 +188,7 @@ func (out outputs) check() error {
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run", "run [--target URL --protocol P] [flags]", runExamples, stderr)
+	fs := newFlagSet("run", "run [--target URL --protocol P] [flags]", runExamples, stdout, stderr)
 	var o runOptions
 	o.bind(fs)
 	if code, done := fs.parse(args); done {

@@ -33,7 +33,7 @@ func specCmd(args []string, stdout, stderr io.Writer) int {
 // specDiffCmd compares a new version of a protocol's source contract with
 // its catalogue (specdiff.Compare) and exits 1 when a rule is broken.
 func specDiffCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("spec diff", "spec diff --protocol P NEW [--format text|json]", specExamples, stderr)
+	fs := newFlagSet("spec diff", "spec diff --protocol P NEW [--format text|json]", specExamples, stdout, stderr)
 	protocol := fs.String("protocol", "", "the protocol whose catalogue to check (one)")
 	format := fs.String("format", "text", "output format: text or json")
 	if code, done := fs.parseWithArgs(args); done {

@@ -23,7 +23,7 @@ var (
 	propagationFlag = suite.Flag{Name: "tier-propagation", Kind: suite.FlagDuration,
 		Usage: "pyyol-gateway: the `duration` a stake-tier change may take to reach the public menu (default 12s: the docs say ~10s)",
 		Rules: []string{"PYYOL-REF-STAKES-ERRORS"}}
-	secretFlag = suite.Flag{Name: "secret", Secret: true,
+	secretFlag = suite.Flag{Name: "secret", Secret: true, RequiredLive: true,
 		Usage: "pyyol-push: the agent endpoint's `secret` (never printed)"}
 )
 

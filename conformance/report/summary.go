@@ -29,7 +29,11 @@ func Summary(w io.Writer, r *verdict.Report) {
 	idx := ruleIndex(r)
 	for _, g := range groupFindings(findings(r)) {
 		fmt.Fprintln(w)
-		writeFinding(w, g.first, idx)
+		if g.first.Baseline != nil {
+			writeKnown(w, g.first)
+		} else {
+			writeFinding(w, g.first, idx)
+		}
 		writeSameCause(w, g)
 	}
 	fmt.Fprintln(w)
@@ -83,6 +87,17 @@ func writeFinding(w io.Writer, res verdict.Result, idx map[string]verdict.RuleIn
 	if len(res.Transcript) > 0 {
 		fmt.Fprintf(w, "  transcript:\n%s", transcriptText(res.Transcript, "    "))
 	}
+}
+
+// writeKnown writes a failure the --baseline expects in one line: it is
+// known, so its evidence would only bury the news (the JSON report and the
+// case file keep it).
+func writeKnown(w io.Writer, res verdict.Result) {
+	rule := res.FailedRule
+	if rule == "" {
+		rule = strings.Join(res.Rules, ",")
+	}
+	fmt.Fprintf(w, "KNOWN  %s  %s  %s (baseline: %s)\n", res.Protocol, checkName(res), rule, oneLine(res.Baseline.Reason, 120))
 }
 
 // findingRules describes the rule a finding is about: the failed rule when
