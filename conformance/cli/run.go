@@ -33,7 +33,7 @@ type outputs struct{ junit, json, html string }
 // runOptions are the flags shared by run and replay.
 type runOptions struct {
 	target, basePath, protocol, tags, cases string
-	transport                               string
+	transport, transcripts                  string
 	settings                                suite.Settings
 	baselinePath, shard                     string
 	known                                   *baseline.File
@@ -68,6 +68,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.out.junit, "junit", "", "write a JUnit XML report to this file")
 	fs.StringVar(&o.out.json, "json", "", "write a JSON report (results keyed by rule ID) to this file")
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
+	fs.StringVar(&o.transcripts, "transcripts", "findings", "which checks keep their transcripts in the report files: findings (fail, error, warn) or all")
 	fs.StringVar(&o.baselinePath, "baseline", "", "JSON file of known failures (rule or check, with a reason): reported as expected; one that now passes is stale and fails the run")
 	fs.StringVar(&o.shard, "shard", "", "run only part i of n of the selected checks, e.g. 2/3 (merge the shards' --json with conformance merge)")
 	o.settings = suite.Settings{}
@@ -156,6 +157,8 @@ func (o *runOptions) checkValues() error {
 		return fmt.Errorf("--max-agents must be zero (the default) or positive, not %d", o.maxAgents)
 	case o.maxWrites < 0:
 		return fmt.Errorf("--max-writes must be zero (unlimited) or positive, not %d", o.maxWrites)
+	case o.transcripts != "findings" && o.transcripts != "all":
+		return fmt.Errorf("--transcripts must be findings or all, not %q", o.transcripts)
 	case o.basePath != "" && o.target == "":
 		return fmt.Errorf("--base-path needs --target: the embedded reference servers have their own paths")
 	case o.basePath != "" && !strings.HasPrefix(o.basePath, "/"):
@@ -234,6 +237,9 @@ func finish(rep *verdict.Report, err error, o runOptions, stdout, stderr io.Writ
 	}
 	fmt.Fprintf(stdout, "seed %d (re-run with --seed %d)\n", rep.Seed, rep.Seed)
 	report.Summary(stdout, rep)
+	if o.transcripts != "all" {
+		rep = report.FindingsOnly(rep)
+	}
 	if err := writeReports(rep, o.out); err != nil {
 		fmt.Fprintln(stderr, "conformance: writing reports:", err)
 		return ExitError

@@ -162,6 +162,22 @@ func totals(r *verdict.Report) verdict.Counts {
 	return c
 }
 
+// FindingsOnly returns a copy of r whose checks that passed or skipped
+// cleanly carry no transcript: their evidence is what every passing run
+// repeats, and it made a 40-check report weigh half a megabyte
+// (--transcripts all keeps it). r itself is not changed.
+func FindingsOnly(r *verdict.Report) *verdict.Report {
+	out := *r
+	out.Results = make([]verdict.Result, len(r.Results))
+	for i, res := range r.Results {
+		if !isFinding(res) && res.Baseline == nil {
+			res.Transcript = nil
+		}
+		out.Results[i] = res
+	}
+	return &out
+}
+
 // isFinding reports whether a result must be shown in detail: it did not
 // pass cleanly or it passed with warnings.
 func isFinding(res verdict.Result) bool {

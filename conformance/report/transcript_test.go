@@ -59,3 +59,24 @@ func TestABaselinedFailureIsOneLine(t *testing.T) {
 	require.Contains(t, out, "KNOWN  toy  F › known one  TOY-X (baseline: TICKET-9)\n")
 	assert.NotContains(t, out, "transcript:", "a known failure's evidence stays in the JSON report")
 }
+
+func TestFindingsOnlyDropsTheTranscriptsOfCleanChecks(t *testing.T) {
+	ex := spendingTranscript()
+	rep := &verdict.Report{Results: []verdict.Result{
+		{Name: "passed", Status: verdict.Pass, Transcript: ex},
+		{Name: "passed with a warning", Status: verdict.Pass, Warnings: []string{"w"}, Transcript: ex},
+		{Name: "skipped", Status: verdict.Skip, Transcript: ex},
+		{Name: "failed", Status: verdict.Fail, Transcript: ex},
+		{Name: "errored", Status: verdict.Error, Transcript: ex},
+		{Name: "warned", Status: verdict.Warn, Transcript: ex},
+	}}
+	kept := map[string]bool{}
+	for _, res := range FindingsOnly(rep).Results {
+		kept[res.Name] = len(res.Transcript) > 0
+	}
+	assert.Equal(t, map[string]bool{"passed": false, "passed with a warning": true, "skipped": false,
+		"failed": true, "errored": true, "warned": true}, kept)
+	for _, res := range rep.Results {
+		assert.NotEmpty(t, res.Transcript, "the run's own report is not changed")
+	}
+}
