@@ -66,8 +66,18 @@ func summaryTable(w io.Writer, r *verdict.Report) {
 // resultLine is the last line of the summary, e.g.
 // "RESULT: FAIL (exit 1) — 3 failed, 120 passed, 2 warnings, 4 skipped, 0 errors".
 func resultLine(r *verdict.Report) string {
-	return fmt.Sprintf("RESULT: %s (exit %d) — %s",
-		strings.ToUpper(string(overall(r))), r.ExitCode(), countsLine(totals(r)))
+	c := totals(r)
+	why := ""
+	if overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.Stale) > 0 && r.Shard == "" {
+		// Nothing failed: the run fails because the baseline is stale.
+		word := "entries"
+		if len(r.Stale) == 1 {
+			word = "entry"
+		}
+		why = fmt.Sprintf(", %d stale baseline %s", len(r.Stale), word)
+	}
+	return fmt.Sprintf("RESULT: %s (exit %d%s) — %s",
+		strings.ToUpper(string(overall(r))), r.ExitCode(), why, countsLine(c))
 }
 
 // writeFinding writes one fail, error or warning with everything needed to
