@@ -171,6 +171,7 @@ func ServeMuxWith(ps []*suite.Protocol, seed uint64, logger *log.Logger, opts Se
 		index[p.Name] = p.BasePath
 	}
 	if opts.Audit != nil {
+		opts.Audit.SetSeed(seed)
 		mux.HandleFunc("GET /_audit", serveAudit(opts.Audit))
 	}
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {

@@ -31,7 +31,7 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 type htmlPage struct {
 	Tool, Started, Duration string
 	Seed                    uint64
-	Embedded                bool
+	Embedded, Audit         bool
 	Status                  verdict.Status
 	ExitCode                int
 	Counts                  string
@@ -101,7 +101,7 @@ func WriteHTML(w io.Writer, r *verdict.Report) error {
 func buildPage(r *verdict.Report) htmlPage {
 	page := htmlPage{
 		Tool: r.Tool, Duration: r.Duration.Round(time.Millisecond).String(),
-		Seed: r.Seed, Embedded: r.Embedded, Status: overall(r), ExitCode: r.ExitCode(),
+		Seed: r.Seed, Embedded: r.Embedded, Audit: r.Audit, Status: overall(r), ExitCode: r.ExitCode(),
 		Counts: countsLine(totals(r)), Errors: printableAll(r.Errors), Statuses: statuses, Stale: staleLines(r),
 	}
 	if page.Tool == "" {
