@@ -145,6 +145,9 @@ func glanceOf(f htmlFinding, idx map[string]verdict.RuleInfo) htmlGlance {
 	if g.Expected == "" && g.Observed == "" {
 		g.Observed = oneLine(f.Message, 180)
 	}
+	if g.Observed == "" && len(f.Warnings) > 0 {
+		g.Observed = oneLine(f.Warnings[0], 180)
+	}
 	return g
 }
 
