@@ -57,7 +57,7 @@ const MaxNonces = 1 << 20
 // that order says which to forget next without a scan.
 type nonceStore struct {
 	until map[string]int64 // accepted nonce -> when it may be forgotten (Unix ns)
-	queue []queued             // the nonces in acceptance order, from head
+	queue []queued         // the nonces in acceptance order, from head
 	head  int
 }
 
