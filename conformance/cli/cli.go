@@ -39,7 +39,7 @@ func verbs() []verb {
 		{"replay", "re-run a failing case written by an earlier run", replayCmd},
 		{"merge", "merge the JSON reports of a sharded run into one report", mergeCmd},
 		{"solve", "play a deployment's chain with the reference solver (forge)", solveCmd},
-		{"simulate", "play one refereed Goofspiel match against a Pyyol agent (push endpoint or socket)", simulateCmd},
+		{"simulate", "play one refereed Goofspiel, Mafia or Monopoly match against a Pyyol agent (push endpoint or socket)", simulateCmd},
 	}
 }
 
