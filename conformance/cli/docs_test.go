@@ -178,4 +178,3 @@ func cheap(args []string) bool {
 	}
 	return false
 }
-
