@@ -107,7 +107,7 @@ func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int 
 // development credentials, never a real secret).
 func Banner(w io.Writer, ps []*suite.Protocol, addr string) {
 	for _, p := range ps {
-		fmt.Fprintf(w, "serving %s %s at http://%s%s\n", p.Name, p.Title, addr, p.BasePath)
+		fmt.Fprintf(w, "serving %s %s at http://%s%s%s\n", p.Name, p.Title, addr, p.BasePath, p.EntryPath)
 		for _, ws := range p.WebSocketPaths {
 			fmt.Fprintf(w, "serving %s %s at ws://%s%s%s\n", p.Name, p.Title, addr, p.BasePath, ws)
 		}
