@@ -46,7 +46,7 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	if args[0] == "mafia" {
 		return simulateMafiaCmd(args[1:], stdout, stderr)
 	}
-	fs := newFlagSet("simulate", "simulate goofspiel (--target TURN-URL --secret S | --listen ADDR) [--seed N]", simulateExamples, stderr)
+	fs := newFlagSet("simulate", "simulate goofspiel (--target TURN-URL --secret S | --listen ADDR) [--seed N]", simulateExamples, stdout, stderr)
 	target := fs.String("target", "", "the agent's push endpoint.url (its /turn)")
 	secret := fs.String("secret", "", "the endpoint secret the push requests are signed with")
 	listen := fs.String("listen", "", "serve the kit's gateway here and referee the first match an agent plays")
