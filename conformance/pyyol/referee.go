@@ -28,6 +28,19 @@ type Referee struct {
 	Moves []goofspiel.Move
 	// Note receives the warnings, findings that end nothing (nil: dropped).
 	Note func(error)
+	// answers reads the agent's /turn answers (push_answers.go).
+	answers answerReader
+}
+
+// readMove is the agent's answer as the bare move of game (answerReader).
+func (r *Referee) readMove(game string, body []byte) []byte { return r.answers.read(game, body) }
+
+// noteReadings passes on, once per match, the readings of the open points
+// the agent's answers took (at most a PYYOL-REF-PUSH-BODIES warning).
+func (r *Referee) noteReadings() {
+	if err := r.answers.finding(); err != nil {
+		r.note(err)
+	}
 }
 
 // note passes a warning to Note, if any.
@@ -52,8 +65,7 @@ func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
 		return goofspiel.Result{}, verdict.Errorf("%v", err)
 	}
 	matchID := fmt.Sprintf("mt_kit_%d", r.Seed)
-	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", map[string]any{"match_id": matchID, "game": "goofspiel",
-		"seat": 0, "players": 2, "rules": m.Rules()}); err != nil {
+	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", initializeBody(matchID, "goofspiel", 0, "", 2, m.Rules())); err != nil {
 		return goofspiel.Result{}, err
 	}
 	sent := 0
@@ -76,14 +88,14 @@ func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
 		return goofspiel.Result{}, err
 	}
 	res := m.Result()
-	return res, r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", map[string]any{"match_id": matchID, "game": "goofspiel", "result": res})
+	r.noteReadings()
+	return res, r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", gameEndBody(matchID, "goofspiel", res))
 }
 
 // events pushes the events after seq sent and returns the new last seq.
 func (r *Referee) events(ctx context.Context, m *goofspiel.Match, matchID string, sent int) (int, error) {
 	for _, e := range m.EventsAfter(sent) {
-		body := map[string]any{"match_id": matchID, "seq": e.Seq, "type": e.Type, "payload": e.Payload}
-		if err := r.ack(ctx, "/event", "PYYOL-PUSH-EVENT-ACK", body); err != nil {
+		if err := r.ack(ctx, "/event", "PYYOL-PUSH-EVENT-ACK", eventBody(matchID, "goofspiel", e.Seq, e.Type, e.Payload)); err != nil {
 			return sent, err
 		}
 	}
@@ -92,19 +104,20 @@ func (r *Referee) events(ctx context.Context, m *goofspiel.Match, matchID string
 
 // turn asks for a move and decodes it.
 func (r *Referee) turn(ctx context.Context, matchID string, v goofspiel.View) (goofspiel.Move, error) {
-	resp, err := r.send(ctx, "/turn", map[string]any{"match_id": matchID, "game": "goofspiel", "view": v})
+	resp, err := r.send(ctx, "/turn", turnBody(matchID, "goofspiel", v))
 	if err != nil {
 		return goofspiel.Move{}, err
 	}
 	if resp.Status != 200 {
 		return goofspiel.Move{}, verdict.Failf("PYYOL-PUSH-TURN", 200, resp.Status, "/turn for round %d", v.Round)
 	}
+	body := r.readMove("goofspiel", resp.Body)
 	// spec/pyyol/frames/goofspiel-move.json: the move's documented shape.
-	if err := judgeFrame(checkPart("goofspiel-move", resp.Body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"), r.note); err != nil {
+	if err := judgeFrame(checkPart("goofspiel-move", body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"), r.note); err != nil {
 		return goofspiel.Move{}, err
 	}
 	var mv goofspiel.Move
-	if err := json.Unmarshal(resp.Body, &mv); err != nil {
+	if err := json.Unmarshal(body, &mv); err != nil {
 		return mv, verdict.Failf("PYYOL-PUSH-TURN", "a JSON move {round, card}", string(resp.Body), "%v", err)
 	}
 	return mv, nil
