@@ -72,8 +72,8 @@ func simulatePush(target, secret string, seed uint64, stdout, stderr io.Writer) 
 	}
 	ref := &pyyol.Referee{Push: push, Seed: seed}
 	res, err := ref.Play(context.Background())
-	for i, mv := range ref.Moves {
-		fmt.Fprintf(stdout, "round %2d  agent bids %2d\n", i, mv.Card)
+	for _, b := range ref.Rounds {
+		fmt.Fprintf(stdout, "round %2d  prize %2d  agent bids %2d  baseline bids %2d\n", b.Round, b.Prize, b.Agent, b.Baseline)
 	}
 	if err != nil {
 		return simulationFailed(err, secrets, stderr)

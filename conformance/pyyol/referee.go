@@ -26,6 +26,9 @@ type Referee struct {
 	Seed  uint64
 	Sent  []map[string]any
 	Moves []goofspiel.Move
+	// Rounds records each Goofspiel round's prize and both bids, for
+	// `simulate` to show.
+	Rounds []RoundBids
 	// Note receives the warnings, findings that end nothing (nil: dropped).
 	Note func(error)
 	// answers reads the agent's /turn answers (push_answers.go).
@@ -41,6 +44,12 @@ func (r *Referee) noteReadings() {
 	if err := r.answers.finding(); err != nil {
 		r.note(err)
 	}
+}
+
+// RoundBids is one refereed Goofspiel round: its prize card and the two
+// bids, the agent's (seat 0) and the kit baseline's (seat 1).
+type RoundBids struct {
+	Round, Prize, Agent, Baseline int
 }
 
 // note passes a warning to Note, if any.
@@ -73,7 +82,8 @@ func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
 		if sent, err = r.events(ctx, m, matchID, sent); err != nil {
 			return goofspiel.Result{}, err
 		}
-		mv, err := r.turn(ctx, matchID, m.View(0))
+		view := m.View(0)
+		mv, err := r.turn(ctx, matchID, view)
 		if err != nil {
 			return goofspiel.Result{}, err
 		}
@@ -82,7 +92,9 @@ func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
 				mv, "the agent's move is illegal: %v", err)
 		}
 		r.Moves = append(r.Moves, mv)
-		m.Bid(1, goofspiel.Baseline(m.View(1)))
+		base := goofspiel.Baseline(m.View(1))
+		m.Bid(1, base)
+		r.Rounds = append(r.Rounds, RoundBids{Round: view.Round, Prize: view.CurrentPrize, Agent: mv.Card, Baseline: base.Card})
 	}
 	if _, err := r.events(ctx, m, matchID, sent); err != nil {
 		return goofspiel.Result{}, err
