@@ -25,13 +25,14 @@ var sdkDivergences = []string{"PYYOL-SIGN-PATH"}
 
 // startSDKServer runs the SDK-shaped push server with secret and the games
 // it plays, or skips without python3; it returns the endpoint.url.
-func startSDKServer(t *testing.T, secret, games string) string {
+func startSDKServer(t *testing.T, secret, games string, flags ...string) string {
 	t.Helper()
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not found: the SDK-shaped push server needs it")
 	}
-	cmd := exec.Command(python, "testdata/sdk_push_server.py", "--secret", secret, "--port", "0", "--games", games)
+	args := append([]string{"testdata/sdk_push_server.py", "--secret", secret, "--port", "0", "--games", games}, flags...)
+	cmd := exec.Command(python, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +69,23 @@ func TestSDKShapedPushServerPasses(t *testing.T) {
 	slices.Sort(failed)
 	if !slices.Equal(slices.Compact(failed), sdkDivergences) {
 		t.Errorf("failed %v, want exactly the SDK's divergences %v: %v", failed, sdkDivergences, failedRules(rep))
+	}
+}
+
+// TestSDKShapedServerWithoutTheQueryPasses: mounted as the SDK's handle()
+// asks (the path without its query string), the same server passes every
+// check: its one failure above is the built-in server's alone.
+func TestSDKShapedServerWithoutTheQueryPasses(t *testing.T) {
+	t.Parallel()
+	target := startSDKServer(t, "sdk-secret", "goofspiel,mafia,monopoly", "--path-without-query")
+	rep := runLive(t, pyyol.Push(), target, "", suite.Settings{"secret": "sdk-secret"})
+	for _, r := range rep.Results {
+		if r.Status != verdict.Pass {
+			t.Errorf("%s %s: %s %s", r.Status, r.Name, r.FailedRule, r.Message)
+		}
+	}
+	if rep.ExitCode() != 0 || len(rep.Results) == 0 {
+		t.Errorf("exit %d over %d checks", rep.ExitCode(), len(rep.Results))
 	}
 }
 

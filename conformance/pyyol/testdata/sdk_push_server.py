@@ -23,7 +23,9 @@ signing and models modules, read for facts, none of their code copied):
   target -1, tone "" and text "" (Mafia), property 0 and amount 0
   (Monopoly) when unset.
 
-usage: sdk_push_server.py --secret S [--port 0] [--games goofspiel,mafia,monopoly]
+usage: sdk_push_server.py --secret S [--port 0] [--games goofspiel,mafia,monopoly] [--path-without-query]
+(--path-without-query hands over the path without its query string, as
+the SDK's framework-agnostic handle() asks its callers to.)
 Prints "listening PORT" once the socket is bound.
 """
 
@@ -193,6 +195,7 @@ def main():
     parser.add_argument("--secret", required=True)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--games", default="goofspiel,mafia,monopoly")
+    parser.add_argument("--path-without-query", action="store_true")
     args = parser.parse_args()
     agent = Agent(args.secret, [g for g in args.games.split(",") if g])
 
@@ -200,7 +203,8 @@ def main():
         def answer(self, method):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
-            status, payload = agent.handle(method, self.path, self.headers, body)
+            path = self.path.split("?", 1)[0] if args.path_without_query else self.path
+            status, payload = agent.handle(method, path, self.headers, body)
             data = json.dumps(payload).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
