@@ -60,7 +60,7 @@ func (r *MafiaReferee) Play(ctx context.Context) (mafia.Outcome, error) {
 // illegal one.
 func (r *MafiaReferee) agentMove(ctx context.Context, m *mafia.Match, matchID string) error {
 	v := m.View(r.Seat)
-	resp, err := r.send(ctx, "/turn", turnBody(matchID, "mafia", v))
+	resp, err := r.send(ctx, r.turnPath(), turnBody(matchID, "mafia", v))
 	if err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ func (r *MonopolyReferee) Play(ctx context.Context) ([]int, error) {
 // agentMove asks the agent for its decision and plays it.
 func (r *MonopolyReferee) agentMove(ctx context.Context, g *monopoly.Game, matchID string) error {
 	v := g.View(r.Seat)
-	resp, err := r.send(ctx, "/turn", turnBody(matchID, "monopoly", v))
+	resp, err := r.send(ctx, r.turnPath(), turnBody(matchID, "monopoly", v))
 	if err != nil {
 		return err
 	}

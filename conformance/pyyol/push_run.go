@@ -42,6 +42,12 @@ func (p *pushRun) post(ctx context.Context, path string, body map[string]any) (e
 	return err
 }
 
+// referee is a match referee pushing through the scenario's signed
+// driver to the agent's turn handler, its warnings to the transcript.
+func (p *pushRun) referee() *Referee {
+	return &Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding, TurnPath: pushTurn(p.env)}
+}
+
 // freshView is round 0 of a standard match seeded by the run.
 func (p *pushRun) freshView() goofspiel.View {
 	m, _ := goofspiel.New(goofspiel.Standard(), MatchSeed(p.env.Seed))

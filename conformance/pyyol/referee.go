@@ -31,8 +31,19 @@ type Referee struct {
 	Rounds []RoundBids
 	// Note receives the warnings, findings that end nothing (nil: dropped).
 	Note func(error)
+	// TurnPath is the turn handler's path beside the other routes
+	// (PushRoutes; empty: "/turn").
+	TurnPath string
 	// answers reads the agent's /turn answers (push_answers.go).
 	answers answerReader
+}
+
+// turnPath is where the turns are POSTed: the endpoint.url itself.
+func (r *Referee) turnPath() string {
+	if r.TurnPath == "" {
+		return "/turn"
+	}
+	return r.TurnPath
 }
 
 // readMove is the agent's answer as the bare move of game (answerReader).
@@ -116,7 +127,7 @@ func (r *Referee) events(ctx context.Context, m *goofspiel.Match, matchID string
 
 // turn asks for a move and decodes it.
 func (r *Referee) turn(ctx context.Context, matchID string, v goofspiel.View) (goofspiel.Move, error) {
-	resp, err := r.send(ctx, "/turn", turnBody(matchID, "goofspiel", v))
+	resp, err := r.send(ctx, r.turnPath(), turnBody(matchID, "goofspiel", v))
 	if err != nil {
 		return goofspiel.Move{}, err
 	}

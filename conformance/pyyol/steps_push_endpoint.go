@@ -49,7 +49,7 @@ func (p *pushRun) freshTurn(ctx context.Context) error {
 	if err := p.requireGoofspiel(ctx); err != nil {
 		return err
 	}
-	return p.post(ctx, "/turn", p.probeTurn("goofspiel"))
+	return p.post(ctx, pushTurn(p.env), p.probeTurn("goofspiel"))
 }
 
 // otherGameTurn sends a turn for a documented game the handshake does not
@@ -64,19 +64,19 @@ func (p *pushRun) otherGameTurn(ctx context.Context) error {
 	json.Unmarshal(p.Last.Body, &hs)
 	for _, game := range []string{"mafia", "monopoly", "goofspiel"} {
 		if !slices.Contains(hs.SupportedGames, game) {
-			return p.post(ctx, "/turn", p.probeTurn(game))
+			return p.post(ctx, pushTurn(p.env), p.probeTurn(game))
 		}
 	}
 	// An agent that plays every documented game has a handler for none
 	// other: a game no table lists is one it did not register.
-	return p.post(ctx, "/turn", p.probeTurn(unlistedGame))
+	return p.post(ctx, pushTurn(p.env), p.probeTurn(unlistedGame))
 }
 
 func (p *pushRun) fullMatch(ctx context.Context) error {
 	if err := p.requireGoofspiel(ctx); err != nil {
 		return err
 	}
-	p.match = &Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding}
+	p.match = p.referee()
 	_, err := p.match.Play(ctx)
 	p.sent = append(p.sent, p.match.Sent...)
 	return err
