@@ -1,8 +1,10 @@
 // Package agent is the reference push agent: the agent side of Pyyol's
 // legacy hosted-HTTP model (protocol.md). Its endpoint.url is
 // BasePath+"/turn"; /health, /handshake, /initialize, /event and /game-end
-// are its siblings. Every route but /health verifies the platform's
-// signature with reference/pushsign before any handler runs.
+// are its siblings, told apart by the last path segment as the official
+// SDK does, so any other POST under BasePath is a turn. Every route but
+// /health verifies the platform's signature with reference/pushsign before
+// any handler runs.
 package agent
 
 import (
