@@ -74,3 +74,23 @@ func TestARoundIsWonByKAgentsAndRotates(t *testing.T) {
 	peers, _ = e.Peers(next)
 	assert.Empty(t, peers["peers"], "expired listings are pruned")
 }
+
+// TestARepeatedSolveIsNotAnotherAcceptedSolve: research_telemetry counts
+// accepted solve attempts; solving a share one already holds again is
+// answered (the share is still one's own) but counted neither in the
+// metrics nor in the solver's record.
+func TestARepeatedSolveIsNotAnotherAcceptedSolve(t *testing.T) {
+	clock := &fakeClock{time.Unix(1_800_000_000, 0)}
+	e := New(1, clock.now)
+	cid := e.live().ChallengeID
+	id := register(t, e)
+	p, _ := e.PuzzleOf(cid, 2)
+	for i := 0; i < 3; i++ {
+		_, err := e.Solve(cid, id, 2, Solve(p))
+		require.Nil(t, err)
+	}
+	m, err := e.Metrics(cid)
+	require.Nil(t, err)
+	assert.Equal(t, map[string]int{"accepted": 1, "rejected": 0}, m["solve_attempts"])
+	assert.Equal(t, 1, e.agents[id].AcceptedSolves)
+}

@@ -25,8 +25,9 @@ func (e *Engine) HouseWin() string {
 				RegisteredRound: r.Number, PlayedRounds: map[int]bool{}}
 			e.agents[id] = a
 		}
-		e.credit(r, a, i)
-		r.stats.SolvesAccepted++
+		if e.credit(r, a, i) {
+			r.stats.SolvesAccepted++
+		}
 		ids = append(ids, id)
 	}
 	r.stats.CombineAttempts++

@@ -79,8 +79,12 @@ func (e *Engine) Solve(cid, agentID string, share int, sol Solution) (map[string
 		}
 		return nil, fail(422, "wrong_solution", "the solution does not verify")
 	}
-	e.credit(r, a, share)
-	r.stats.SolvesAccepted++
+	if e.credit(r, a, share) {
+		// research_telemetry counts accepted solve attempts: an agent
+		// solving a share it already holds again earns nothing new, so
+		// it is not another accepted solve.
+		r.stats.SolvesAccepted++
+	}
 	if r.stats.FirstSolveS == 0 {
 		r.stats.FirstSolveS = e.now().Sub(r.OpenedAt).Seconds()
 	}
@@ -93,16 +97,20 @@ func (e *Engine) Solve(cid, agentID string, share int, sol Solution) (map[string
 }
 
 // credit records an accepted solve: the share is now held and credited
-// to this solver only (BOUNTY-HOLDINGS, BOUNTY-CREDIT).
-func (e *Engine) credit(r *Round, a *Agent, share int) {
+// to this solver only (BOUNTY-HOLDINGS, BOUNTY-CREDIT). It reports whether
+// the solve was new: a repeat of a share the agent already holds changes
+// nothing.
+func (e *Engine) credit(r *Round, a *Agent, share int) bool {
 	if r.Solvers[share] == nil {
 		r.Solvers[share] = map[string]bool{}
 	}
-	if !r.Solvers[share][a.ID] {
-		r.Solvers[share][a.ID] = true
-		a.AcceptedSolves++
-		a.PlayedRounds[r.Number] = true
+	if r.Solvers[share][a.ID] {
+		return false
 	}
+	r.Solvers[share][a.ID] = true
+	a.AcceptedSolves++
+	a.PlayedRounds[r.Number] = true
+	return true
 }
 
 // Submission is one combine entry.
