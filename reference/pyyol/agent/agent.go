@@ -9,7 +9,6 @@ package agent
 
 import (
 	"encoding/json"
-	"io"
 	"log"
 	"net/http"
 	"path"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/reference/pushsign"
+	"github.com/agentgames/conformance/reference/skeleton"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 )
 
@@ -197,13 +197,22 @@ func ack(body any) func(http.ResponseWriter, *http.Request, []byte) {
 	return func(w http.ResponseWriter, _ *http.Request, _ []byte) { writeJSON(w, http.StatusOK, body) }
 }
 
+// MaxBody bounds a pushed request's body (a REFERENCE choice of the
+// input policy, reference/skeleton): a Mafia view with its whole
+// transcript stays far below it.
+const MaxBody = 1 << 20
+
 // signed verifies a request before its handler runs and refuses it with
 // 401 {"error":"unauthorized","reason":...} otherwise.
 func (a *Agent) signed(h func(http.ResponseWriter, *http.Request, []byte)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		if err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request"})
+		// A body over the limit is refused whole (413) before the
+		// signature is looked at, so the signature always covers every
+		// byte the agent reads: a 2 MiB body signed over its first 1 MiB
+		// can never be taken for a signed one.
+		body, ierr := skeleton.ReadBody(r, MaxBody)
+		if ierr != nil {
+			writeJSON(w, ierr.Status, map[string]string{"error": ierr.Code, "reason": ierr.Message})
 			return
 		}
 		if reason := a.check(r, body); reason != pushsign.OK {

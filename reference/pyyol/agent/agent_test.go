@@ -119,3 +119,27 @@ func TestAgentPlaysMonopolyWhenAsked(t *testing.T) {
 	off := agent.New(agent.Options{Now: func() time.Time { return now }})
 	assert.Equal(t, 501, push(off, "/turn", turn, now, "m4", agent.DevSecret).Code)
 }
+
+// TestABodyOverTheLimitIsRefusedBeforeItsSignature: a body past MaxBody
+// is 413 whatever its signature, even one signed over its first MaxBody
+// bytes, so the signature always covers every byte the agent reads; a
+// body at the limit is read whole and verified.
+func TestABodyOverTheLimitIsRefusedBeforeItsSignature(t *testing.T) {
+	a := agent.New(agent.Options{Now: func() time.Time { return now }})
+	view := `{"protocol":"1.0","game":"goofspiel","round":0,"current_prize":5,"legal_actions":[1,2,3],"your_hand":[1,2,3],"pad":"`
+	head := view + strings.Repeat("x", agent.MaxBody-len(view))
+	big := head + strings.Repeat("y", agent.MaxBody) + `"}`
+	ts := pushsign.Timestamp(now)
+	req := httptest.NewRequest(http.MethodPost, agent.BasePath+"/turn", strings.NewReader(big))
+	req.Header.Set(pushsign.TimestampHeader, ts)
+	req.Header.Set(pushsign.NonceHeader, "n-big")
+	req.Header.Set(pushsign.SignatureHeader, pushsign.Header([]byte(agent.DevSecret), ts, "n-big", "POST", agent.BasePath+"/turn", []byte(head)))
+	rec := httptest.NewRecorder()
+	a.ServeHTTP(rec, req)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, rec.Code, rec.Body.String())
+	assert.Contains(t, rec.Body.String(), "payload_too_large")
+
+	atLimit := `{"protocol":"1.0","game":"goofspiel","round":0,"current_prize":5,"legal_actions":[1,2,3],"your_hand":[1,2,3],"pad":"`
+	atLimit += strings.Repeat("z", agent.MaxBody-len(atLimit)-2) + `"}`
+	assert.Equal(t, 200, push(a, "/turn", atLimit, now, "n-limit", agent.DevSecret).Code, "a body of exactly MaxBody bytes is read whole")
+}
