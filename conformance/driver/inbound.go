@@ -388,9 +388,10 @@ type SignedHTTP struct {
 
 // NewSignedHTTP returns a push driver. Redirects are never followed (Pyyol:
 // "No redirects ... on every outbound call"), because a redirect would carry
-// a signature bound to another path.
+// a signature bound to another path; an agent endpoint that answers one is
+// a harness error naming its Location, as for every other protocol, not a
+// failure of every rule the check was about to look at.
 func NewSignedHTTP(opts HTTPOptions, signer Signer) *SignedHTTP {
-	opts.RedirectIsAnswer = true
 	if opts.Secrets == nil {
 		opts.Secrets = &Secrets{}
 	}

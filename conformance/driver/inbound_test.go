@@ -17,6 +17,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -256,10 +257,17 @@ func TestVerifyAcceptsIndependentSignaturesAndRejectsTampering(t *testing.T) {
 }
 
 func TestSignedPushNeverFollowsRedirects(t *testing.T) {
-	srv := httptest.NewServer(http.RedirectHandler("/elsewhere", http.StatusFound))
+	var followed atomic.Bool
+	mux := http.NewServeMux()
+	mux.Handle("/turn", http.RedirectHandler("/elsewhere", http.StatusTemporaryRedirect))
+	mux.HandleFunc("/elsewhere", func(http.ResponseWriter, *http.Request) { followed.Store(true) })
+	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	push := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: srv.URL}, driver.NewHMACSigner("s3cret_key", driver.PyyolScheme(), nil))
-	resp, err := push.Do(context.Background(), driver.Request{Method: "POST", Path: "/turn", JSON: map[string]int{}})
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusFound, resp.Status)
+	_, err := push.Do(context.Background(), driver.Request{Method: "POST", Path: "/turn", JSON: map[string]int{}})
+	require.Error(t, err)
+	var harness *verdict.HarnessError
+	assert.True(t, errors.As(err, &harness), "a redirect is a harness error, not an answer to judge: %v", err)
+	assert.Contains(t, err.Error(), "redirecting to /elsewhere")
+	assert.False(t, followed.Load(), "the redirect was followed")
 }

@@ -2,6 +2,7 @@ package pyyol_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,7 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pushsign"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
 )
@@ -212,4 +218,29 @@ func catchBrokenAgents(t *testing.T, cases []struct {
 			}
 		})
 	}
+}
+
+// TestARedirectingAgentIsOneHarnessError: an agent endpoint answering 307
+// is a harness error naming its Location, never a failure of the rules
+// the checks were about to look at (issue: 15 rule FAILs, exit 1).
+func TestARedirectingAgentIsOneHarnessError(t *testing.T) {
+	t.Parallel()
+	redirect := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(map[string]string{"status": "healthy", "agent": "redirector", "version": "1"})
+			return
+		}
+		http.Redirect(w, r, "http://127.0.0.1:9/elsewhere", http.StatusTemporaryRedirect)
+	})
+	srv := httptest.NewServer(redirect)
+	defer srv.Close()
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Push()}, Target: srv.URL + "/turn",
+		Settings: suite.Settings{"secret": "s"}, Checks: -1})
+	require.NoError(t, err)
+	assert.NotEqual(t, 1, rep.ExitCode(), "a redirect is not a rule failure")
+	for _, res := range rep.Results {
+		assert.NotEqual(t, verdict.Fail, res.Status, "%s failed on a redirect: %s", res.Name, res.Message)
+	}
+	assert.Equal(t, 2, rep.ExitCode())
 }
