@@ -122,6 +122,13 @@ func actionCases() []harness.Case {
 		})},
 		{Name: "a malformed body taken for status", Rule: "PP-ERR-400", Target: malformedAsStatus()},
 		{Name: "a comment spends a turn", Rule: "PP-COMMENT", Target: actionSpendsTurns("comment")},
+		{Name: "the 101st comment accepted", Rule: "PP-COMMENT", Target: breaker(func(in map[string]any, b map[string]any, _ func(string, string) map[string]any) {
+			if in["action"] == "comment" && b["ok"] == false && b["code"] == "comment_limit" {
+				b["ok"] = true
+				delete(b, "code")
+				delete(b, "error")
+			}
+		})},
 		{Name: "a 501-character comment cut and kept", Rule: "PP-COMMENT-LENGTH", Target: actionEdit(func(in map[string]any) {
 			if s, _ := in["arg"].(string); in["action"] == "comment" && len([]rune(s)) > 500 {
 				in["arg"] = string([]rune(s)[:500])

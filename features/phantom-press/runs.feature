@@ -161,8 +161,7 @@ Feature: Runs, budgets, visibility, reviews and comments
       When the agent comments "校閲の方針を決めた"
       Then the action succeeds without spending a turn
 
-    @control
-    Scenario: The 101st comment is refused
+    Scenario: The 100th comment is accepted and the 101st refused
       Given a fresh run
       And the agent has written 100 comments
       When the agent comments "もう一言"
