@@ -27,6 +27,12 @@ type pushRun struct {
 	sent   []map[string]any
 	match  *Referee
 	nonce  int
+	// window is the timestamp window the agent was measured to accept
+	// (push_window.go).
+	window struct {
+		oldest, newest int
+		measured       bool
+	}
 	// onRefusal names the rule a 401 breaks in this scenario, when the
 	// refusal reason alone cannot tell.
 	onRefusal string

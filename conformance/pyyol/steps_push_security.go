@@ -18,6 +18,8 @@ func (p *pushRun) pushSecuritySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform sends a signed request, then the same request again$`), p.replay)
 	sc.Step(pattern(`^the platform sends a request without the signature headers$`), p.unsigned)
 	sc.Step(pattern(`^the platform sends a signed request to a URL with a query string$`), p.query)
+	sc.Step(pattern(`^the platform probes both edges of the timestamp window$`), p.probeWindow)
+	sc.Step(pattern(`^the window is 600 seconds wide, whole-second rounding aside$`), p.windowIs600)
 	sc.Step(pattern(`^the request is accepted$`), p.acceptedRequest)
 	sc.Step(pattern(`^the request is refused 401 with reason "([a-z_]+)"$`), p.refused)
 }
@@ -43,6 +45,23 @@ func (p *pushRun) skewed(ctx context.Context, seconds int) error {
 		p.onRefusal = "PYYOL-SIGN-SKEW-WINDOW"
 	}
 	return p.raw(ctx, "/handshake", p.signedHeaders("/handshake", time.Now().Add(-time.Duration(seconds)*time.Second), p.secret))
+}
+
+// probeWindow measures the window's edges (push_window.go).
+func (p *pushRun) probeWindow(ctx context.Context) error {
+	var err error
+	p.window.oldest, p.window.newest, err = p.windowEdges(ctx)
+	p.window.measured = err == nil
+	return err
+}
+
+// windowIs600 judges the measured width (PYYOL-SIGN-SKEW-WINDOW: the
+// 300th second inside, PYYOL-SIGN-STALE: the 301st out, on both sides).
+func (p *pushRun) windowIs600() error {
+	if !p.window.measured {
+		return verdict.Errorf("the window was not measured")
+	}
+	return judgeWindow(p.window.oldest, p.window.newest)
 }
 
 func (p *pushRun) replay(ctx context.Context) error {

@@ -39,6 +39,17 @@ Feature: The push protocol: the agent's own request verification
       When the platform sends a request with a timestamp 240 seconds off
       Then the request is accepted
 
+  @PYYOL-SIGN-SKEW-WINDOW @PYYOL-SIGN-STALE
+  Rule: the window is ±300 s exactly: the 300th second in, the 301st out, on both sides
+
+    The agent's clock may differ from the runner's, so the runner finds
+    both edges of what the agent accepts and judges their distance, which
+    no clock offset changes.
+
+    Scenario: the edges of the timestamp window
+      When the platform probes both edges of the timestamp window
+      Then the window is 600 seconds wide, whole-second rounding aside
+
   @PYYOL-SIGN-REPLAY
   Rule: a replayed nonce is refused with replayed_nonce
 
