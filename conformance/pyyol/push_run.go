@@ -27,6 +27,12 @@ type pushRun struct {
 	sent   []map[string]any
 	match  *Referee
 	nonce  int
+	// window is the timestamp window the agent was measured to accept
+	// (push_window.go).
+	window struct {
+		oldest, newest int
+		measured       bool
+	}
 	// onRefusal names the rule a 401 breaks in this scenario, when the
 	// refusal reason alone cannot tell.
 	onRefusal string
@@ -85,8 +91,13 @@ const unlistedGame = "kit-unlisted-game"
 // raw sends a hand-signed handshake through the unsigned driver: the
 // security checks use the one signed route every agent answers 200.
 func (p *pushRun) raw(ctx context.Context, path string, headers map[string]string) (err error) {
-	data := securityBody
-	p.Last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "POST", Path: path, Raw: data, Header: headers, Allow: []int{401}})
+	return p.rawBody(ctx, path, headers, securityBody)
+}
+
+// rawBody is raw with another body than the one the headers were signed
+// over, for the checks that send bytes the signature does not cover.
+func (p *pushRun) rawBody(ctx context.Context, path string, headers map[string]string, body []byte) (err error) {
+	p.Last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "POST", Path: path, Raw: body, Header: headers, Allow: []int{401}})
 	return err
 }
 

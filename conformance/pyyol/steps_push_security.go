@@ -17,7 +17,12 @@ func (p *pushRun) pushSecuritySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform sends a request with a timestamp (-?\d+) seconds off$`), p.skewed)
 	sc.Step(pattern(`^the platform sends a signed request, then the same request again$`), p.replay)
 	sc.Step(pattern(`^the platform sends a request without the signature headers$`), p.unsigned)
+	sc.Step(pattern(`^the platform sends a signed request without its (X-Arena-[A-Za-z-]+) header$`), p.withoutHeader)
+	sc.Step(pattern(`^the platform sends a signed request, then another route's request with the same nonce$`), p.nonceOnAnotherRoute)
+	sc.Step(pattern(`^the platform sends a signed request whose body gained a trailing newline after signing$`), p.trailingNewline)
 	sc.Step(pattern(`^the platform sends a signed request to a URL with a query string$`), p.query)
+	sc.Step(pattern(`^the platform probes both edges of the timestamp window$`), p.probeWindow)
+	sc.Step(pattern(`^the window is 600 seconds wide, whole-second rounding aside$`), p.windowIs600)
 	sc.Step(pattern(`^the request is accepted$`), p.acceptedRequest)
 	sc.Step(pattern(`^the request is refused 401 with reason "([a-z_]+)"$`), p.refused)
 }
@@ -45,6 +50,23 @@ func (p *pushRun) skewed(ctx context.Context, seconds int) error {
 	return p.raw(ctx, "/handshake", p.signedHeaders("/handshake", time.Now().Add(-time.Duration(seconds)*time.Second), p.secret))
 }
 
+// probeWindow measures the window's edges (push_window.go).
+func (p *pushRun) probeWindow(ctx context.Context) error {
+	var err error
+	p.window.oldest, p.window.newest, err = p.windowEdges(ctx)
+	p.window.measured = err == nil
+	return err
+}
+
+// windowIs600 judges the measured width (PYYOL-SIGN-SKEW-WINDOW: the
+// 300th second inside, PYYOL-SIGN-STALE: the 301st out, on both sides).
+func (p *pushRun) windowIs600() error {
+	if !p.window.measured {
+		return verdict.Errorf("the window was not measured")
+	}
+	return judgeWindow(p.window.oldest, p.window.newest)
+}
+
 func (p *pushRun) replay(ctx context.Context) error {
 	h := p.signedHeaders("/handshake", time.Now(), p.secret)
 	if err := p.raw(ctx, "/handshake", h); err != nil {
@@ -54,6 +76,41 @@ func (p *pushRun) replay(ctx context.Context) error {
 		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before its replay can be judged")
 	}
 	return p.raw(ctx, "/handshake", h)
+}
+
+// withoutHeader sends a correctly signed request with one of the three
+// signature headers left out (PYYOL-SIGN-MISSING: each is needed alone).
+func (p *pushRun) withoutHeader(ctx context.Context, header string) error {
+	h := p.signedHeaders("/handshake", time.Now(), p.secret)
+	if _, ok := h[header]; !ok {
+		return verdict.Errorf("the kit signs no %s header", header)
+	}
+	delete(h, header)
+	return p.raw(ctx, "/handshake", h)
+}
+
+// nonceOnAnotherRoute sends a genuine request, then a request to another
+// route, correctly signed for it, reusing the first one's nonce
+// (PYYOL-SIGN-REPLAY: a nonce is never accepted twice, whatever the path).
+func (p *pushRun) nonceOnAnotherRoute(ctx context.Context) error {
+	first := p.signedHeaders("/handshake", time.Now(), p.secret)
+	if err := p.raw(ctx, "/handshake", first); err != nil {
+		return err
+	}
+	if p.Last.Status != 200 {
+		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before its nonce's reuse can be judged")
+	}
+	nonce := first["X-Arena-Request-Id"]
+	again := headersFor(p.secret, "POST", p.pathPrefix()+"/event", securityBody, time.Now(), nonce)
+	return p.raw(ctx, "/event", again)
+}
+
+// trailingNewline sends a body one byte longer than the one signed: the
+// signature covers the body's hash, so it no longer matches
+// (PYYOL-SIGN-STRING, PYYOL-SIGN-BAD).
+func (p *pushRun) trailingNewline(ctx context.Context) error {
+	h := p.signedHeaders("/handshake", time.Now(), p.secret)
+	return p.rawBody(ctx, "/handshake", h, append(append([]byte{}, securityBody...), '\n'))
 }
 
 func (p *pushRun) unsigned(ctx context.Context) error {

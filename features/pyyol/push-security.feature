@@ -39,6 +39,17 @@ Feature: The push protocol: the agent's own request verification
       When the platform sends a request with a timestamp 240 seconds off
       Then the request is accepted
 
+  @PYYOL-SIGN-SKEW-WINDOW @PYYOL-SIGN-STALE
+  Rule: the window is ±300 s exactly: the 300th second in, the 301st out, on both sides
+
+    The agent's clock may differ from the runner's, so the runner finds
+    both edges of what the agent accepts and judges their distance, which
+    no clock offset changes.
+
+    Scenario: the edges of the timestamp window
+      When the platform probes both edges of the timestamp window
+      Then the window is 600 seconds wide, whole-second rounding aside
+
   @PYYOL-SIGN-REPLAY
   Rule: a replayed nonce is refused with replayed_nonce
 
@@ -52,6 +63,33 @@ Feature: The push protocol: the agent's own request verification
     Scenario: an unsigned request
       When the platform sends a request without the signature headers
       Then the request is refused 401 with reason "missing_signature"
+
+  @PYYOL-SIGN-MISSING
+  Rule: each of the three signature headers is needed alone
+
+    Scenario Outline: a signed request without its <header> header
+      When the platform sends a signed request without its <header> header
+      Then the request is refused 401 with reason "missing_signature"
+
+      Examples:
+        | header             |
+        | X-Arena-Timestamp  |
+        | X-Arena-Request-Id |
+        | X-Arena-Signature  |
+
+  @PYYOL-SIGN-REPLAY
+  Rule: a nonce is refused the second time on any route
+
+    Scenario: a nonce reused on another route
+      When the platform sends a signed request, then another route's request with the same nonce
+      Then the request is refused 401 with reason "replayed_nonce"
+
+  @PYYOL-SIGN-BAD @PYYOL-SIGN-STRING
+  Rule: the signature covers every byte of the body
+
+    Scenario: a body that differs only by a trailing newline
+      When the platform sends a signed request whose body gained a trailing newline after signing
+      Then the request is refused 401 with reason "bad_signature"
 
   @PYYOL-SIGN-PATH
   Rule: the signed path carries no query string
