@@ -10,11 +10,13 @@ import "strings"
 // as the rule views show it.
 func (r *Report) Decided() map[string]Status {
 	out := map[string]Status{}
+	levels := r.Levels()
 	for _, res := range r.Results {
 		for id, st := range res.Verdicts() {
 			if st != Pass && st != Fail && st != Warn {
 				continue
 			}
+			st = AtLevel(levels, id, st)
 			if prev, ok := out[id]; ok {
 				st = Worse(prev, st)
 			}

@@ -181,7 +181,34 @@ func (r *Report) RuleStatusMap() map[string]Status {
 			out[id] = st
 		}
 	}
+	levels := r.Levels()
+	for id, st := range out {
+		out[id] = AtLevel(levels, id, st)
+	}
 	return out
+}
+
+// Levels maps every catalogued rule of the report to its level.
+func (r *Report) Levels() map[string]Level {
+	out := map[string]Level{}
+	for _, p := range r.Protocols {
+		for _, rule := range p.Rules {
+			out[rule.ID] = rule.Level
+		}
+	}
+	return out
+}
+
+// AtLevel is st as rule id may show it: a SHOULD or REFERENCE rule can be
+// warned about, never failed, so a fail it takes from a check that failed
+// on another (MUST) rule and stopped before reaching it reads as a
+// warning. A rule the catalogue lacks counts as MUST, so a typo can never
+// soften a failure.
+func AtLevel(levels map[string]Level, id string, st Status) Status {
+	if lv, ok := levels[id]; ok && st == Fail && lv != Must {
+		return Warn
+	}
+	return st
 }
 
 // Failed reports whether any result failed on rule id; tests of broken
