@@ -18,8 +18,8 @@ import (
 // Exit codes, the contract CI pipelines gate on.
 const (
 	ExitPass  = 0 // everything tested passed
-	ExitFail  = 1 // a rule failed (or a vector mismatched, a rule is uncovered)
-	ExitError = 2 // harness error, bad usage, or nothing tested
+	ExitFail  = 1 // a rule failed, the target is not the protocol (or a vector mismatched, a rule is uncovered)
+	ExitError = 2 // harness error, bad usage, or nothing checked
 )
 
 // verb is one subcommand.
@@ -69,7 +69,7 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nProtocols: %s\n", strings.Join(protocolNames(), ", "))
 	fmt.Fprintln(w, "\nRun 'conformance <command> --help' for a command's flags and examples.")
-	fmt.Fprintln(w, "Exit codes: 0 all passed, 1 a rule failed, 2 harness error or nothing tested.")
+	fmt.Fprintln(w, "Exit codes: 0 all passed, 1 a rule failed or the target is not the protocol (WRONG TARGET), 2 harness error, bad usage or nothing checked.")
 }
 
 func protocolNames() []string {

@@ -89,7 +89,7 @@ func buildPage(r *verdict.Report) htmlPage {
 	page := htmlPage{
 		Tool: r.Tool, Duration: r.Duration.Round(time.Millisecond).String(),
 		Seed: r.Seed, Embedded: r.Embedded, Status: overall(r), ExitCode: r.ExitCode(),
-		Counts: countsLine(totals(r)), Errors: printableAll(r.Errors), Statuses: statuses, Stale: staleLines(r),
+		Counts: countsLine(totals(r)), Errors: printableAll(append(append([]string{}, r.Errors...), r.NothingChecked()...)), Statuses: statuses, Stale: staleLines(r),
 	}
 	if page.Tool == "" {
 		page.Tool = "conformance"

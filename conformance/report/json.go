@@ -30,6 +30,9 @@ type jsonDoc struct {
 	Shard      string                  `json:"shard,omitempty"`
 	// NotProtocol holds the preflight's "does not look like" findings.
 	NotProtocol []string `json:"not_protocol,omitempty"`
+	// NothingChecked names the protocols of which no MUST rule reached a
+	// verdict (verdict.Report.NothingChecked); recomputed, not read back.
+	NothingChecked []string `json:"nothing_checked,omitempty"`
 }
 
 // jsonProtocol is one protocol's line of the summary.
@@ -107,22 +110,23 @@ func buildJSON(r *verdict.Report) jsonDoc {
 		errs = []string{}
 	}
 	return jsonDoc{
-		Tool:        r.Tool,
-		Started:     r.Started.UTC().Format(time.RFC3339Nano),
-		Duration:    r.Duration.String(),
-		DurationMS:  r.Duration.Milliseconds(),
-		Seed:        r.Seed,
-		Embedded:    r.Embedded,
-		ExitCode:    r.ExitCode(),
-		Status:      overall(r),
-		Totals:      totals(r),
-		Summary:     jsonSummary(r),
-		Rules:       jsonRules(r),
-		Results:     results,
-		Errors:      errs,
-		Stale:       r.Stale,
-		Shard:       r.Shard,
-		NotProtocol: r.NotProtocol,
+		Tool:           r.Tool,
+		Started:        r.Started.UTC().Format(time.RFC3339Nano),
+		Duration:       r.Duration.String(),
+		DurationMS:     r.Duration.Milliseconds(),
+		Seed:           r.Seed,
+		Embedded:       r.Embedded,
+		ExitCode:       r.ExitCode(),
+		Status:         overall(r),
+		Totals:         totals(r),
+		Summary:        jsonSummary(r),
+		Rules:          jsonRules(r),
+		Results:        results,
+		Errors:         errs,
+		Stale:          r.Stale,
+		Shard:          r.Shard,
+		NotProtocol:    r.NotProtocol,
+		NothingChecked: r.NothingChecked(),
 	}
 }
 

@@ -17,6 +17,9 @@ func Summary(w io.Writer, r *verdict.Report) {
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "\nHARNESS ERROR: %s\n", e)
 	}
+	for _, e := range r.NothingChecked() {
+		fmt.Fprintf(w, "\nNOTHING CHECKED: %s\n", e)
+	}
 	for _, e := range r.Stale {
 		fmt.Fprintf(w, "\nSTALE BASELINE: %s\n", staleMessage(e))
 		if r.Shard != "" {

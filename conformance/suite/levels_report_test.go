@@ -217,3 +217,26 @@ func assertConsoleLevels(t *testing.T, out string, must func(string) bool) {
 	assert.Contains(t, out, "WARN  toy  Levels › the answer has no manners")
 	assert.Contains(t, out, "rule:       TOY-INCR (MUST)")
 }
+
+// TestNoPassOnNothing: a run whose checks cite MUST rules but decide none
+// of them (one skipped, one a SHOULD warning) exits 2 saying nothing was
+// checked; a selection of SHOULD rules only is not held to it.
+func TestNoPassOnNothing(t *testing.T) {
+	p := levelsProtocol(t)
+	for _, tc := range []struct {
+		rules []string
+		code  int
+	}{{[]string{"TOY-OPTIONAL", "TOY-MANNERS"}, 2}, {[]string{"TOY-MANNERS"}, 0}, {[]string{"TOY-OPTIONAL", "TOY-SHAPE"}, 2}} {
+		rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Rules: tc.rules,
+			Seed: 3, Checks: -1, CaseDir: t.TempDir()})
+		require.NoError(t, err)
+		assert.Equal(t, tc.code, rep.ExitCode(), "--rule %v", tc.rules)
+		var sum bytes.Buffer
+		report.Summary(&sum, rep)
+		if tc.code == 2 {
+			assert.Contains(t, sum.String(), "NOTHING CHECKED: toy: none of its 2 MUST rules reached a verdict on this target, so nothing was checked", "--rule %v", tc.rules)
+		} else {
+			assert.NotContains(t, sum.String(), "nothing was checked")
+		}
+	}
+}

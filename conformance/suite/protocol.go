@@ -80,6 +80,12 @@ type Protocol struct {
 	// rather than its base (Pyyol's endpoint.url, a ws:// socket URL); nil
 	// keeps the base URL.
 	PreflightBase func(base string) string
+	// Probe, when set, replaces the Preflight read for a protocol whose
+	// contract documents no public read but fixes the shape of every
+	// answer (share-exchange): one request that changes nothing, sent
+	// before any check, tells the protocol's responder from anything else
+	// (probe.go).
+	Probe *Probe
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc, the

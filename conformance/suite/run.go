@@ -168,7 +168,7 @@ func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
 	}
 	defer pr.close()
 	rep.Protocols = append(rep.Protocols, pr.info())
-	if !pr.preflight(ctx, rep) {
+	if !pr.probe(ctx, rep) || !pr.preflight(ctx, rep) {
 		return
 	}
 	scenarios, err := pr.selectedScenarios()

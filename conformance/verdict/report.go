@@ -97,9 +97,10 @@ func (r *Report) Tally() map[string]Counts {
 }
 
 // Status folds every result into the run's status: the worst one, with a
-// run that tested nothing counted as an error.
+// run that tested nothing (no result but skips, or no MUST rule decided
+// where its checks cite some: NothingChecked) counted as an error.
 func (r *Report) Status() Status {
-	if len(r.Errors) > 0 {
+	if len(r.Errors) > 0 || len(r.NothingChecked()) > 0 {
 		return Error
 	}
 	st, tested := Pass, false
@@ -116,7 +117,9 @@ func (r *Report) Status() Status {
 }
 
 // ExitCode is 0 when everything tested passed (warnings and skips allowed),
-// 1 when any rule failed, 2 on a harness error or when nothing was tested.
+// 1 when any rule failed, a baseline entry is stale or the target is not
+// the protocol (NotProtocol), 2 on a harness error or when nothing was
+// checked (Status). The README's exit-code table says the same.
 // A fail outranks an error: a broken rule is the news CI must see.
 func (r *Report) ExitCode() int {
 	any := func(s Status) bool {
