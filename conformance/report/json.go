@@ -33,6 +33,8 @@ type jsonDoc struct {
 	// NothingChecked names the protocols of which no MUST rule reached a
 	// verdict (verdict.Report.NothingChecked); recomputed, not read back.
 	NothingChecked []string `json:"nothing_checked,omitempty"`
+	// Selection is what the run was asked to check (merge compares it).
+	Selection *verdict.Selection `json:"selection,omitempty"`
 }
 
 // jsonProtocol is one protocol's line of the summary.
@@ -127,6 +129,7 @@ func buildJSON(r *verdict.Report) jsonDoc {
 		Shard:          r.Shard,
 		NotProtocol:    r.NotProtocol,
 		NothingChecked: r.NothingChecked(),
+		Selection:      r.Selection,
 	}
 }
 

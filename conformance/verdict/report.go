@@ -53,6 +53,9 @@ type Report struct {
 	// not look like that protocol at all (the preflight); it makes the run
 	// exit 1 without running a check.
 	NotProtocol []string `json:"not_protocol,omitempty"`
+	// Selection is what the run was asked to check; shards of one run
+	// share it (Merge refuses others).
+	Selection *Selection `json:"selection,omitempty"`
 }
 
 // BaselineEntry is one known failure of a --baseline file: a rule, or one
