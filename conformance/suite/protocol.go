@@ -233,6 +233,24 @@ func (p *Protocol) LoadCatalogue() (*spec.Catalogue, error) { return p.catalogue
 // the protocol's own files when it shares its folder (FeatureFiles).
 func (p *Protocol) FeatureFS() fs.FS { return p.featureFS() }
 
+// CheckNames returns the names the protocol's checks report under (a
+// result's Name): its scenarios' and its properties', which a --baseline
+// entry may name.
+func (p *Protocol) CheckNames() ([]string, error) {
+	scenarios, err := p.scenarios()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range scenarios {
+		out = append(out, s.Name)
+	}
+	for _, prop := range p.Properties {
+		out = append(out, prop.Name)
+	}
+	return out, nil
+}
+
 // FolderCatalogue returns the whole catalogue of the data folder, which
 // every protocol sharing the folder draws its rules from.
 func (p *Protocol) FolderCatalogue() (*spec.Catalogue, error) { return p.folderCatalogue() }
