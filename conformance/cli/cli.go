@@ -33,6 +33,7 @@ func verbs() []verb {
 	return []verb{
 		{"run", "run the conformance suite against a target (default: the embedded reference)", runCmd},
 		{"serve", "serve the reference engines over HTTP for offline agent testing", serveCmd},
+		{"wait", "wait until a URL answers (a target, or serve started in the background)", waitCmd},
 		{"spec", "spec diff: what a new version of a source contract breaks in the catalogue", specCmd},
 		{"rules", "list the rule catalogue and the scenarios that check each rule", rulesCmd},
 		{"vectors", "recompute every known-answer vector with the reference code", vectorsCmd},
