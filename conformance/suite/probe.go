@@ -2,6 +2,7 @@ package suite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -46,7 +47,10 @@ func (pr *protocolRun) probe(ctx context.Context, rep *verdict.Report) bool {
 		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: nothing was checked: %s", pr.p.Name, why))
 		return false
 	}
+	var notServed *verdict.Skipped
 	switch {
+	case errors.As(err, &notServed):
+		return nothing(fmt.Sprintf("the target does not serve %s (%s; check --target and --protocol)", where, notServed.Reason))
 	case err != nil:
 		return nothing(fmt.Sprintf("the target is not answering %s: %s", where, trimHarness(err)))
 	case pb.Speaks(resp.Status, resp.Body):

@@ -80,12 +80,6 @@ type Protocol struct {
 	// rather than its base (Pyyol's endpoint.url, a ws:// socket URL); nil
 	// keeps the base URL.
 	PreflightBase func(base string) string
-	// Probe, when set, replaces the Preflight read for a protocol whose
-	// contract documents no public read but fixes the shape of every
-	// answer (share-exchange): one request that changes nothing, sent
-	// before any check, tells the protocol's responder from anything else
-	// (probe.go).
-	Probe *Probe
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc, the
@@ -119,6 +113,12 @@ type Protocol struct {
 	// deployment: the runner prints its plan before the first write
 	// (liveplan.go) and Env.Quota hands out the same planner.
 	Quota *QuotaPlan
+	// Probe, when set, replaces the Preflight read for a protocol whose
+	// contract documents no public read but fixes the shape of every
+	// answer (share-exchange): one request that changes nothing, sent
+	// before any check, tells the protocol's responder from anything else
+	// (probe.go).
+	Probe *Probe
 }
 
 // ReferenceConfig configures a reference server; it lives on the
