@@ -21,6 +21,14 @@ func recordSelection(cfg Config) *verdict.Selection {
 	}
 	for _, p := range cfg.Protocols {
 		s.Protocols = append(s.Protocols, p.Name)
+		for _, f := range p.Flags {
+			if v, ok := cfg.Settings[f.Name]; ok && !f.Secret {
+				if s.Flags == nil {
+					s.Flags = map[string]string{}
+				}
+				s.Flags[f.Name] = v
+			}
+		}
 	}
 	return s
 }

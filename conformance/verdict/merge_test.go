@@ -65,6 +65,7 @@ func TestMergeRefusesWhatIsNotOneRun(t *testing.T) {
 		{"rules", []*verdict.Report{shard("1/2", nil), shard("2/2", func(s *verdict.Selection) { s.Rules = []string{"P-A"} })}, "--rule P-A, not (none)"},
 		{"checks", []*verdict.Report{shard("1/2", nil), shard("2/2", func(s *verdict.Selection) { s.Checks = 5 })}, "--checks 5, not 20"},
 		{"protocols", []*verdict.Report{shard("1/2", nil), shard("2/2", func(s *verdict.Selection) { s.Protocols = []string{"q"} })}, "--protocol q, not p"},
+		{"flags", []*verdict.Report{shard("1/2", nil), shard("2/2", func(s *verdict.Selection) { s.Flags = map[string]string{"allow-authoring": "true"} })}, "protocol flags --allow-authoring=true, not (none)"},
 		{"no selection", []*verdict.Report{shard("1/2", nil), {Tool: "conformance", Shard: "2/2"}}, "report 2 records no selection"},
 	} {
 		_, err := verdict.Merge(tc.reps...)

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +18,10 @@ type Selection struct {
 	Rules     []string `json:"rules,omitempty"`
 	Seed      uint64   `json:"seed"`
 	Checks    int      `json:"checks"`
-	Version   string   `json:"kit_version"`
+	// Flags are the protocols' own flags given to the run (--allow-authoring,
+	// --frame-wait, ...), credentials left out: they never reach a report.
+	Flags   map[string]string `json:"flags,omitempty"`
+	Version string            `json:"kit_version"`
 }
 
 // differs names the first field in which s and o differ, with both values
@@ -42,6 +46,8 @@ func (s Selection) differs(o Selection) string {
 		return fmt.Sprintf("--rule %s, not %s", show(o.Rules), show(s.Rules))
 	case s.Checks != o.Checks:
 		return fmt.Sprintf("--checks %d, not %d", o.Checks, s.Checks)
+	case !maps.Equal(s.Flags, o.Flags):
+		return fmt.Sprintf("protocol flags %s, not %s", showFlags(o.Flags), showFlags(s.Flags))
 	}
 	return ""
 }
@@ -123,4 +129,16 @@ func shardName(s string) string {
 		return "the whole run (unsharded)"
 	}
 	return s
+}
+
+// showFlags is "--a=1 --b=2" in name order, or "(none)".
+func showFlags(f map[string]string) string {
+	if len(f) == 0 {
+		return "(none)"
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(f)) {
+		out = append(out, "--"+k+"="+f[k])
+	}
+	return strings.Join(out, " ")
 }
