@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,11 +50,14 @@ func TestNoPassOnAWrongTarget(t *testing.T) {
 		for what, url := range wrongTargets(t, p) {
 			t.Run(p.Name+" against "+what, func(t *testing.T) {
 				t.Parallel()
+				junit := filepath.Join(t.TempDir(), "r.xml")
 				args := append([]string{"run", "--quiet", "--target", url, "--protocol", p.Name, "--checks", "2",
-					"--timeout", "5s", "--cases", t.TempDir()}, p.ServeFlags...)
+					"--timeout", "5s", "--cases", t.TempDir(), "--junit", junit}, p.ServeFlags...)
 				code, out, errOut := run(args...)
+				xml, err := os.ReadFile(junit)
+				require.NoError(t, err)
 				told := (code == 2 && strings.Contains(out, "nothing was checked")) ||
-					(code == 1 && strings.Contains(out, "WRONG TARGET"))
+					(code == 1 && strings.Contains(out, "WRONG TARGET") && strings.Contains(string(xml), `type="wrong-target"`))
 				if p.Name == "pyyol-push" {
 					// The push agent's /health is itself under test (its
 					// preflight only asks for an answer, and helper

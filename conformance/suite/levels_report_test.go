@@ -233,8 +233,11 @@ func TestNoPassOnNothing(t *testing.T) {
 		assert.Equal(t, tc.code, rep.ExitCode(), "--rule %v", tc.rules)
 		var sum bytes.Buffer
 		report.Summary(&sum, rep)
+		var junit bytes.Buffer
+		require.NoError(t, report.WriteJUnit(&junit, rep))
 		if tc.code == 2 {
 			assert.Contains(t, sum.String(), "NOTHING CHECKED: toy: none of its 2 MUST rules reached a verdict on this target, so nothing was checked", "--rule %v", tc.rules)
+			assert.Contains(t, junit.String(), `type="nothing-checked"`, "CI reading only JUnit sees it")
 		} else {
 			assert.NotContains(t, sum.String(), "nothing was checked")
 		}
