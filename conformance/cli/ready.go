@@ -26,8 +26,9 @@ func signalReady(ctx context.Context, addr, path string) error {
 	})
 }
 
-// awaitAnswer polls url until it gives any HTTP answer (whatever its
-// status: a server that answers is up), backing off from 50 ms to 1 s
+// awaitAnswer polls url until it gives an HTTP answer (any status but
+// 502, 503 and 504, which a proxy or a starting server gives before the
+// service is up: a 404 is an answer), backing off from 50 ms to 1 s
 // between tries; it fails when timeout passes or ctx ends first, with the
 // last error seen.
 func awaitAnswer(ctx context.Context, url string, timeout time.Duration) error {
@@ -63,5 +64,11 @@ func answers(ctx context.Context, client *http.Client, url string) error {
 		return err
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-	return resp.Body.Close()
+	resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		// A proxy or a server still starting: not ready yet.
+		return fmt.Errorf("answered %d", resp.StatusCode)
+	}
+	return nil
 }

@@ -3,12 +3,14 @@ package cli_test
 import (
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -98,4 +100,26 @@ func TestServeReadyFileAndWait(t *testing.T) {
 	code, _, errOut = run("wait", "127.0.0.1:8080")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "is not an http(s) URL")
+}
+
+// TestWaitTakesAnUnavailableAnswerForNotYet: a 503 (a proxy, a server
+// still starting) is not an answer; the wait ends once the URL answers
+// anything else, a 404 included.
+func TestWaitTakesAnUnavailableAnswerForNotYet(t *testing.T) {
+	t.Parallel()
+	var up atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !up.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	code, _, errOut := run("wait", srv.URL, "--timeout", "300ms")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "(last try: answered 503)")
+	time.AfterFunc(200*time.Millisecond, func() { up.Store(true) })
+	code, _, errOut = run("wait", srv.URL, "--timeout", "20s", "--quiet")
+	assert.Equal(t, 0, code, errOut)
 }

@@ -22,7 +22,8 @@ const DefaultWait = 2 * time.Minute
 
 // waitCmd polls a URL until it answers, so a CI script starts its runs
 // only once the target (often `conformance serve &`) is up. Any HTTP
-// answer counts; a timeout is exit 2 with the last error.
+// answer but 502, 503 and 504 counts; a timeout is exit 2 with the last
+// error.
 func waitCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("wait", "wait URL [--timeout D]", waitExamples, stderr)
 	timeout := fs.Duration("timeout", DefaultWait, "give up after this long (exit 2)")
