@@ -87,3 +87,18 @@ func TestEntriesNamingUnknownRulesProtocolsOrChecksAreRefused(t *testing.T) {
 	assert.NotContains(t, err.Error(), "entry 5")
 	assert.NoError(t, parse(t, `{"known_failures":[{"rule":"P-B","reason":"a"},{"protocol":"p","check":"broken","reason":"b"}]}`).Check(known))
 }
+
+// TestAnExpectedFailureIsStillChecked: a run whose only MUST verdict is a
+// failure the baseline expects checked that rule; it is no "nothing was
+// checked" run.
+func TestAnExpectedFailureIsStillChecked(t *testing.T) {
+	rep := &verdict.Report{Tool: "conformance", Protocols: []verdict.ProtocolInfo{{Name: "p", Rules: []verdict.RuleInfo{
+		{ID: "P-A", Level: verdict.Must}, {ID: "P-R", Level: verdict.Reference}}}},
+		Results: []verdict.Result{{Protocol: "p", Name: "broken", Rules: []string{"P-A", "P-R"}, Status: verdict.Fail,
+			FailedRule: "P-A", Stopped: true, Message: "P-A: no"}}}
+	parse(t, `{"known_failures":[{"rule":"P-A","reason":"fix in 2.1"}]}`).Apply(rep)
+	assert.Empty(t, rep.NothingChecked())
+	assert.Equal(t, 0, rep.ExitCode())
+	checked, total, _ := rep.MustCoverage(rep.Protocols[0])
+	assert.Equal(t, [2]int{1, 1}, [2]int{checked, total})
+}
