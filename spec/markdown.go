@@ -144,9 +144,9 @@ func Headings(doc string) []Heading {
 }
 
 // QuoteInSection reports whether quote stands in section, white space
-// aside.
+// aside, on token boundaries (ContainsToken).
 func QuoteInSection(section, quote string) bool {
-	return strings.Contains(squeeze(section), squeeze(quote))
+	return ContainsToken(squeeze(section), squeeze(quote))
 }
 
 // isMarkdown reports whether the catalogue quotes a markdown source.

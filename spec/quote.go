@@ -56,13 +56,14 @@ func pathValue(cur json.RawMessage, key, index string) (json.RawMessage, error) 
 }
 
 // QuoteFits reports whether quote is the source's words at raw: part of a
-// string value, or of the source's own spelling of any other value.
+// string value, or of the source's own spelling of any other value, on
+// token boundaries (ContainsToken: "40" is not the words of "409").
 func QuoteFits(raw json.RawMessage, quote string) bool {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return strings.Contains(s, quote)
+		return ContainsToken(s, quote)
 	}
-	return strings.Contains(string(raw), quote)
+	return ContainsToken(string(raw), quote)
 }
 
 // CheckQuotes reports every rule whose quote is not the source contract's

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/agentaudit"
@@ -29,6 +30,11 @@ func withAudit(h http.Handler, p *suite.Protocol, a *audit.Auditor) http.Handler
 type AuditReport struct {
 	Clean  bool         `json:"clean"`
 	Agents []AuditAgent `json:"agents"`
+	// Seed, Started and Duration say which world serve audited and for
+	// how long (the audit has no exit code: it is not a run).
+	Seed     uint64        `json:"seed"`
+	Started  time.Time     `json:"started"`
+	Duration time.Duration `json:"duration_ns"`
 }
 
 // AuditAgent is one agent's audit: what it sent and the rules it broke.
@@ -56,7 +62,8 @@ type AuditFinding struct {
 
 // BuildAuditReport joins the auditor's findings with the catalogues.
 func BuildAuditReport(a *audit.Auditor) AuditReport {
-	rep := AuditReport{Clean: true, Agents: []AuditAgent{}}
+	rep := AuditReport{Clean: true, Agents: []AuditAgent{}, Seed: a.Seed(), Started: a.Started(),
+		Duration: a.Now().Sub(a.Started())}
 	for _, rec := range a.Agents() {
 		ag := AuditAgent{Agent: rec.Agent, Clean: len(rec.Findings) == 0, Requests: rec.Requests, Findings: []AuditFinding{}}
 		for _, f := range rec.Findings {
@@ -98,17 +105,28 @@ func (a AuditAgent) BrokenRules() []string {
 // writeAuditText prints the audit for a console: per agent, each broken
 // rule once with its quote, then the requests that broke it.
 func writeAuditText(w io.Writer, rep AuditReport) {
-	fmt.Fprintf(w, "audit: %d agents\n", len(rep.Agents))
+	fmt.Fprintf(w, "audit: %d agents (seed %d, %s)\n", len(rep.Agents), rep.Seed, rep.Duration.Round(time.Second))
 	for _, ag := range rep.Agents {
 		if ag.Clean {
-			fmt.Fprintf(w, "%s %v: clean\n", ag.Agent, ag.Requests)
+			fmt.Fprintf(w, "%s (%s): clean\n", ag.Agent, requestCounts(ag.Requests))
 			continue
 		}
-		fmt.Fprintf(w, "%s %v: %d findings, rules broken: %v\n", ag.Agent, ag.Requests, len(ag.Findings), ag.BrokenRules())
+		fmt.Fprintf(w, "%s (%s): %d findings, rules broken: %s\n", ag.Agent, requestCounts(ag.Requests), len(ag.Findings),
+			strings.Join(ag.BrokenRules(), ", "))
 		for _, rule := range ag.BrokenRules() {
 			printRuleFindings(w, ag.Findings, rule)
 		}
 	}
+}
+
+// requestCounts says how many requests an agent sent to each protocol, in
+// words: "iyra 12 requests, bounty 1 request".
+func requestCounts(byProtocol map[string]int) string {
+	var parts []string
+	for _, p := range sortedKeys(byProtocol) {
+		parts = append(parts, p+" "+requests(byProtocol[p]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // shownPerRule bounds the requests a console audit lists per rule; the

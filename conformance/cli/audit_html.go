@@ -17,14 +17,15 @@ import (
 // agents, and every broken rule with its quote and the requests that broke
 // it as the transcript.
 func writeAuditHTML(w io.Writer, rep AuditReport) error {
-	return report.WriteHTML(w, auditAsReport(rep, time.Now()))
+	return report.WriteHTML(w, auditAsReport(rep))
 }
 
 // auditAsReport renders an audit as a run report: one check per agent and
 // protocol it played, which fails on each rule for agents it broke (its
 // offending requests as the transcript) and passes on the rest.
-func auditAsReport(rep AuditReport, now time.Time) *verdict.Report {
-	out := &verdict.Report{Tool: "conformance serve --audit", Started: now, Embedded: true}
+func auditAsReport(rep AuditReport) *verdict.Report {
+	out := &verdict.Report{Tool: "conformance serve --audit", Started: rep.Started, Duration: rep.Duration,
+		Seed: rep.Seed, Embedded: true, Audit: true}
 	seen := map[string][]string{} // protocol -> its rules for agents
 	for _, ag := range rep.Agents {
 		for _, name := range sortedKeys(ag.Requests) {

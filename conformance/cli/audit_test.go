@@ -86,6 +86,20 @@ func TestAuditNamesWhatAnAgentBroke(t *testing.T) {
 		assert.NotContains(t, string(raw), key, f)
 	}
 	assert.Contains(t, out.String(), "rules broken")
+	assert.Contains(t, out.String(), "(seed 7, ", "the text audit names serve's seed")
+	assert.Regexp(t, `agent-[0-9a-f]+ \(iyra \d+ requests?\)`, out.String(), "counts in words, not Go map syntax")
+	assert.NotContains(t, out.String(), "map[")
+	html, err := os.ReadFile(filepath.Join(dir, "audit.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "seed 7 · agents audited by the reference servers")
+	assert.NotContains(t, string(html), "exit code", "an audit is no run")
+	// The key put in a URL is the agent's own: that finding is filed
+	// under the agent its key belongs to, not under "anonymous".
+	for _, ag := range cli.BuildAuditReport(a).Agents {
+		if ag.Agent == "anonymous" {
+			assert.NotContains(t, ag.BrokenRules(), "IYRA-AGENT-NO-URL-KEY", "a URL key names its agent")
+		}
+	}
 }
 
 // TestNodeAgentsAgainstServeFaultsAudit plays the README's Node.js agent

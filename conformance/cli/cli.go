@@ -40,7 +40,7 @@ func verbs() []verb {
 		{"replay", "re-run a failing case written by an earlier run", replayCmd},
 		{"merge", "merge the JSON reports of a sharded run into one report", mergeCmd},
 		{"solve", "play a deployment's chain with the reference solver (forge)", solveCmd},
-		{"simulate", "play one refereed Goofspiel match against a Pyyol agent (push endpoint or socket)", simulateCmd},
+		{"simulate", "play one refereed Goofspiel, Mafia or Monopoly match against a Pyyol agent (push endpoint or socket)", simulateCmd},
 	}
 }
 
@@ -82,13 +82,16 @@ func protocolNames() []string {
 	return names
 }
 
-// flagSet is a verb's flags; its --help prints usage and examples.
+// flagSet is a verb's flags; its --help prints usage and examples to
+// stdout, and a mistyped flag gets one line naming the nearest flag on
+// stderr instead of the whole usage.
 type flagSet struct {
 	*flag.FlagSet
-	positional []string
+	positional     []string
+	stdout, stderr io.Writer
 }
 
-func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flagSet {
+func newFlagSet(name, synopsis, examples string, stdout, stderr io.Writer) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -96,7 +99,7 @@ func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flagSet {
 		fs.PrintDefaults()
 		fmt.Fprintf(fs.Output(), "\nExamples:\n%s", examples)
 	}
-	return &flagSet{FlagSet: fs}
+	return &flagSet{FlagSet: fs, stdout: stdout, stderr: stderr}
 }
 
 // parse parses flags for a verb that takes no positional argument: a stray
@@ -104,7 +107,7 @@ func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flagSet {
 func (fs *flagSet) parse(args []string) (code int, done bool) {
 	code, done = fs.parseWithArgs(args)
 	if !done && len(fs.positional) > 0 {
-		fmt.Fprintf(fs.Output(), "conformance %s: unexpected argument %q (flags start with --; did you mean --target %s?)\n",
+		fmt.Fprintf(fs.stderr, "conformance %s: unexpected argument %q (flags start with --; did you mean --target %s?)\n",
 			fs.Name(), fs.positional[0], fs.positional[0])
 		return ExitError, true
 	}
@@ -115,19 +118,81 @@ func (fs *flagSet) parse(args []string) (code int, done bool) {
 // too; it returns done=true with the exit code when parsing ended the
 // command (help asked, or a bad flag).
 func (fs *flagSet) parseWithArgs(args []string) (code int, done bool) {
+	var said strings.Builder
+	fs.SetOutput(&said)
+	usage := fs.Usage
+	fs.Usage = func() {}
 	err := fs.Parse(args)
 	for err == nil && fs.NArg() > 0 {
 		rest := fs.Args()
 		fs.positional = append(fs.positional, rest[0])
 		err = fs.Parse(rest[1:])
 	}
+	fs.Usage = usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(fs.stdout)
+		fs.Usage()
 		return ExitPass, true
 	case err != nil:
+		fs.SetOutput(fs.stderr)
+		fmt.Fprintf(fs.stderr, "conformance %s: %s\n", fs.Name(), fs.explain(err))
 		return ExitError, true
 	}
+	fs.SetOutput(fs.stderr)
 	return 0, false
+}
+
+// explain words a parse error for a person: an unknown flag names the
+// nearest known one, and every error says where the full list is.
+func (fs *flagSet) explain(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		msg = "unknown flag --" + name
+		if near := fs.nearestFlag(name); near != "" {
+			msg += " (did you mean --" + near + "?)"
+		}
+	}
+	return msg + "; 'conformance " + fs.Name() + " --help' lists the flags"
+}
+
+// nearestFlag is the defined flag closest to name by edit distance (a
+// flag name starts with counts as one edit), if it is close enough to be a
+// typo: at most a third of its letters off.
+func (fs *flagSet) nearestFlag(name string) string {
+	best, bestDist := "", len(name)/3+2
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) {
+			d = min(d, 1)
+		}
+		if d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // selectProtocols resolves a comma-separated --protocol value; empty means

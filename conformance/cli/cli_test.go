@@ -2,9 +2,12 @@ package cli_test
 
 import (
 	"bytes"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/agentgames/conformance/conformance/cli"
 )
@@ -28,12 +31,39 @@ func TestHelpListsEveryVerbAndExitCodes(t *testing.T) {
 
 func TestEveryVerbHasHelpWithExamples(t *testing.T) {
 	t.Parallel()
-	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay", "merge"} {
-		code, _, errOut := run(verb, "--help")
+	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay", "merge", "solve"} {
+		code, out, errOut := run(verb, "--help")
 		assert.Equal(t, 0, code, verb)
-		assert.Contains(t, errOut, "Usage: conformance "+verb, verb)
-		assert.Contains(t, errOut, "Examples:", verb)
+		assert.Contains(t, out, "Usage: conformance "+verb, "%s: help asked for goes to stdout", verb)
+		assert.Contains(t, out, "Examples:", verb)
+		assert.Empty(t, errOut, verb)
 	}
+}
+
+func TestAMistypedFlagNamesTheNearestOneInOneLine(t *testing.T) {
+	t.Parallel()
+	for typo, want := range map[string]string{"--protcol": "--protocol", "--max-write": "--max-writes",
+		"--junti": "--junit", "--sed": "--seed", "--secert": "--secret"} {
+		code, out, errOut := run("run", typo, "x")
+		assert.Equal(t, 2, code, typo)
+		assert.Empty(t, out, typo)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%s: one line, not the whole usage: %s", typo, errOut)
+		assert.Contains(t, errOut, "unknown flag "+typo+" (did you mean "+want+"?)", typo)
+	}
+	_, _, errOut := run("run", "--zzzzzzzz")
+	assert.NotContains(t, errOut, "did you mean", "nothing is near enough to suggest")
+}
+
+func TestALivePushRunWithoutItsSecretIsAUsageError(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	code, out, errOut := run("run", "--target", "http://127.0.0.1:1/turn", "--protocol", "pyyol-push", "--cases", dir)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--protocol pyyol-push with --target needs --secret")
+	assert.Empty(t, out, "refused before any check runs")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "no case file for a run that never started")
 }
 
 func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
@@ -46,7 +76,7 @@ func TestUsageErrorsExitTwoWithAClearMessage(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "unknown verb"},
 		{[]string{"run", "--target", "http://127.0.0.1:1"}, "--target needs --protocol", "a target must name its contract"},
 		{[]string{"run", "--protocol", "nope"}, `unknown protocol "nope"`, "unknown protocol"},
-		{[]string{"run", "--no-such-flag"}, "flag provided but not defined", "bad flag"},
+		{[]string{"run", "--no-such-flag"}, "unknown flag --no-such-flag", "bad flag"},
 		{[]string{"run", "--tags", "@a and ("}, "tag expression", "bad tag expression"},
 		{[]string{"rules", "--format", "yaml"}, "--format must be text or json", "bad format"},
 		{[]string{"replay"}, "give exactly one case file", "missing case file"},

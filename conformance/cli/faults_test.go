@@ -79,7 +79,7 @@ func TestInjectedFaultsAreTheDocumentedAnswers(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.NotContains(t, []int{429, 503}, resp.StatusCode, "status is not a counted write")
-	assert.Contains(t, logs.String(), "fault injected: PP-QUOTA-429 daily_write_limit 429 POST /game/phantom-press/api/runs")
+	assert.Contains(t, logs.String(), "fault injected: PP-QUOTA-429 daily_write_limit 429 into POST /game/phantom-press/api/runs (anonymous, request #1)")
 }
 
 // TestRunAgainstServeFaultsNeverFailsARule: a live run against reference
@@ -175,7 +175,7 @@ func TestBountyRotationFaultIsARealRotation(t *testing.T) {
 	assert.NotEqual(t, cid, next)
 	assert.Equal(t, round+1, nextRound)
 	assert.Contains(t, get(t, base+"/challenge/"+cid+"/status", ""), cid, "a closed round stays readable")
-	assert.Contains(t, logs.String(), "fault injected: BOUNTY-STALE-410 round_rotated 410 GET /bounty/challenge/"+cid+"/manifest")
+	assert.Contains(t, logs.String(), "fault injected: BOUNTY-STALE-410 round_rotated 410 into GET /bounty/challenge/"+cid+"/manifest")
 
 	sx, _ := protocols.Lookup("share-exchange")
 	sxBase := serveFaulted(t, []*suite.Protocol{sx}, 1, &logs) + sx.BasePath
@@ -219,7 +219,7 @@ func TestIyraExpiredChallengeFault(t *testing.T) {
 	require.NoError(t, json.NewDecoder(ver.Body).Decode(&refusal))
 	assert.Equal(t, http.StatusUnprocessableEntity, ver.StatusCode)
 	assert.Equal(t, "challenge_expired", refusal.Code)
-	assert.Contains(t, logs.String(), "fault injected: IYRA-PROOF-EXPIRY challenge_expired 422 POST /api/v5/tasks/play/accept")
+	assert.Contains(t, logs.String(), "fault injected: IYRA-PROOF-EXPIRY challenge_expired 422 into POST /api/v5/tasks/play/accept")
 }
 
 // TestBountyRotationReachesMCPAgents: the rotation meets a tool call that
@@ -233,5 +233,5 @@ func TestBountyRotationReachesMCPAgents(t *testing.T) {
 	code, out, errOut := run("run", "--target", base, "--protocol", "bounty", "--transport", "mcp", "--seed", "3", "--checks", "2", "--cases", t.TempDir())
 	assert.Equal(t, 0, code, "%s\n%s", tail(out), errOut)
 	assert.NotContains(t, out, "... FAIL")
-	assert.Contains(t, logs.String(), "fault injected: BOUNTY-STALE-410 round_rotated 410 POST /bounty/mcp")
+	assert.Contains(t, logs.String(), "fault injected: BOUNTY-STALE-410 round_rotated 410 into POST /bounty/mcp")
 }

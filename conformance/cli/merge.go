@@ -15,7 +15,7 @@ const mergeExamples = `  conformance merge shard1.json shard2.json shard3.json -
 // mergeCmd folds the JSON reports of a sharded run into one report, prints
 // its summary and exits as the unsharded run would have.
 func mergeCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("merge", "merge a.json b.json ... [--junit F] [--json F] [--html F]", mergeExamples, stderr)
+	fs := newFlagSet("merge", "merge a.json b.json ... [--junit F] [--json F] [--html F]", mergeExamples, stdout, stderr)
 	var out outputs
 	fs.StringVar(&out.junit, "junit", "", "write the merged JUnit XML report to this file")
 	fs.StringVar(&out.json, "json", "", "write the merged JSON report to this file")

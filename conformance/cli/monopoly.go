@@ -24,7 +24,7 @@ const simulateMonopolyExamples = `  conformance simulate monopoly --listen 127.0
 // Monopoly match an agent plays there: every refused or missed decision
 // is printed and fails the run.
 func simulateMonopolyCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("simulate monopoly", "simulate monopoly (--listen ADDR | --target TURN-URL --secret S [--seat N] [--players N]) [--seed N]", simulateMonopolyExamples, stderr)
+	fs := newFlagSet("simulate monopoly", "simulate monopoly (--listen ADDR | --target TURN-URL --secret S [--seat N] [--players N]) [--seed N]", simulateMonopolyExamples, stdout, stderr)
 	listen := fs.String("listen", "", "serve the kit's gateway here and referee the first Monopoly match an agent plays")
 	target := fs.String("target", "", "the agent's push endpoint.url (its /turn)")
 	secret := fs.String("secret", "", "the endpoint secret the push requests are signed with")

@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -46,7 +45,7 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	if args[0] == "mafia" {
 		return simulateMafiaCmd(args[1:], stdout, stderr)
 	}
-	fs := newFlagSet("simulate", "simulate goofspiel (--target TURN-URL --secret S | --listen ADDR) [--seed N]", simulateExamples, stderr)
+	fs := newFlagSet("simulate", "simulate goofspiel (--target TURN-URL --secret S | --listen ADDR) [--seed N]", simulateExamples, stdout, stderr)
 	target := fs.String("target", "", "the agent's push endpoint.url (its /turn)")
 	secret := fs.String("secret", "", "the endpoint secret the push requests are signed with")
 	listen := fs.String("listen", "", "serve the kit's gateway here and referee the first match an agent plays")
@@ -72,8 +71,8 @@ func simulatePush(target, secret string, seed uint64, stdout, stderr io.Writer) 
 	}
 	ref := &pyyol.Referee{Push: push, Seed: seed}
 	res, err := ref.Play(context.Background())
-	for i, mv := range ref.Moves {
-		fmt.Fprintf(stdout, "round %2d  agent bids %2d\n", i, mv.Card)
+	for _, b := range ref.Rounds {
+		fmt.Fprintf(stdout, "round %2d  prize %2d  agent bids %2d  baseline bids %2d\n", b.Round, b.Prize, b.Agent, b.Baseline)
 	}
 	if err != nil {
 		return simulationFailed(err, secrets, stderr)
@@ -85,7 +84,7 @@ func simulatePush(target, secret string, seed uint64, stdout, stderr io.Writer) 
 // simulatedPlatform is the signed push driver a simulation plays the
 // platform with, or nil and the exit code when the flags do not allow one.
 // The secret is registered so no line the simulation prints can show it.
-func simulatedPlatform(target, secret string, stderr io.Writer) (*driver.SignedHTTP, *driver.Secrets, int) {
+func simulatedPlatform(target, secret string, stderr io.Writer) (pyyol.Pusher, *driver.Secrets, int) {
 	if secret == "" {
 		fmt.Fprintln(stderr, "conformance simulate: --target needs --secret (the endpoint secret)")
 		return nil, nil, ExitError
@@ -96,9 +95,25 @@ func simulatedPlatform(target, secret string, stderr io.Writer) (*driver.SignedH
 		return nil, nil, ExitError
 	}
 	secrets := &driver.Secrets{}
-	push := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: strings.TrimSuffix(base, "/turn"), Secrets: secrets, Timeout: 30 * time.Second},
+	dir, turn := pyyol.PushRoutes(base)
+	push := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: dir, Secrets: secrets, Timeout: 30 * time.Second},
 		driver.NewHMACSigner(secret, driver.PyyolScheme(), secrets)).WithRecorder(&driver.Recorder{})
-	return push, secrets, ExitPass
+	return turnAt{push, turn}, secrets, ExitPass
+}
+
+// turnAt pushes through a signed driver, the turns to the endpoint.url's
+// own path (pyyol.PushRoutes) rather than the referees' default /turn.
+type turnAt struct {
+	*driver.SignedHTTP
+	turn string
+}
+
+// Do sends req, a /turn to the turn handler's path.
+func (t turnAt) Do(ctx context.Context, req driver.Request) (*driver.Response, error) {
+	if req.Path == "/turn" {
+		req.Path = t.turn
+	}
+	return t.SignedHTTP.Do(ctx, req)
 }
 
 // simulationFailed prints a simulation's failure, redacted, and maps it to

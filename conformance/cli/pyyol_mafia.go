@@ -21,7 +21,7 @@ import (
 )
 
 func simulateMafiaCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("simulate mafia", "simulate mafia (--target TURN-URL --secret S | --listen ADDR) [--seed N] [--seat N] [--role R]", simulateExamples, stderr)
+	fs := newFlagSet("simulate mafia", "simulate mafia (--target TURN-URL --secret S | --listen ADDR) [--seed N] [--seat N] [--role R]", simulateExamples, stdout, stderr)
 	target := fs.String("target", "", "the agent's push endpoint.url (its /turn)")
 	secret := fs.String("secret", "", "the endpoint secret the push requests are signed with")
 	listen := fs.String("listen", "", "serve the kit's gateway here and referee the first Mafia match an agent plays")

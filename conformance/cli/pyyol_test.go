@@ -29,6 +29,7 @@ func TestSimulateGoofspielAgainstAPushEndpoint(t *testing.T) {
 	code, out, errOut := run("simulate", "goofspiel", "--target", turn, "--secret", agent.DevSecret)
 	require.Equal(t, 0, code, out+errOut)
 	assert.Contains(t, out, "PASS — 13 legal moves")
+	assert.Regexp(t, `round  0  prize +\d+  agent bids +\d+  baseline bids +\d+`, out, "each round shows its prize and both bids")
 
 	code, _, errOut = run("simulate", "goofspiel", "--target", turn, "--secret", "not-the-secret")
 	assert.Equal(t, 1, code, "an agent refusing the platform's signature fails")

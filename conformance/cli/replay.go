@@ -12,7 +12,7 @@ const replayExamples = `  conformance replay /tmp/conformance-cases-123/iyra-tru
 `
 
 func replayCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("replay", "replay FILE [--target URL] [flags]", replayExamples, stderr)
+	fs := newFlagSet("replay", "replay FILE [--target URL] [flags]", replayExamples, stdout, stderr)
 	var o runOptions
 	o.bind(fs)
 	if code, done := fs.parseWithArgs(args); done {

@@ -24,7 +24,7 @@ type ruleRow struct {
 }
 
 func rulesCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("rules", "rules [--protocol P] [--uncovered] [--format text|json]", rulesExamples, stderr)
+	fs := newFlagSet("rules", "rules [--protocol P] [--uncovered] [--format text|json]", rulesExamples, stdout, stderr)
 	protocol := fs.String("protocol", "", "protocol(s) to list, comma-separated (default: all)")
 	uncovered := fs.Bool("uncovered", false, "list only rules that no scenario or property checks")
 	format := fs.String("format", "text", "output format: text or json")

@@ -33,7 +33,7 @@ type outputs struct{ junit, json, html string }
 // runOptions are the flags shared by run and replay.
 type runOptions struct {
 	target, basePath, protocol, tags, cases string
-	transport                               string
+	transport, transcripts                  string
 	settings                                suite.Settings
 	baselinePath, shard                     string
 	known                                   *baseline.File
@@ -68,6 +68,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.StringVar(&o.out.junit, "junit", "", "write a JUnit XML report to this file")
 	fs.StringVar(&o.out.json, "json", "", "write a JSON report (results keyed by rule ID) to this file")
 	fs.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
+	fs.StringVar(&o.transcripts, "transcripts", "findings", "which checks keep their transcripts in the report files: findings (fail, error, warn) or all")
 	fs.StringVar(&o.baselinePath, "baseline", "", "JSON file of known failures (rule or check, with a reason): reported as expected; one that now passes is stale and fails the run")
 	fs.StringVar(&o.shard, "shard", "", "run only part i of n of the selected checks, e.g. 2/3 (merge the shards' --json with conformance merge)")
 	o.settings = suite.Settings{}
@@ -92,6 +93,9 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	ps, err := selectProtocols(o.protocol)
 	if err == nil {
 		ps, err = overTransport(ps, o.transport)
+	}
+	if err == nil {
+		err = o.requiredLiveFlags(ps)
 	}
 	if err != nil {
 		return suite.Config{}, err
@@ -118,6 +122,25 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	return cfg, nil
 }
 
+// requiredLiveFlags refuses a live run of a protocol without a flag it
+// cannot go on without (suite.Flag.RequiredLive), before any request.
+func (o *runOptions) requiredLiveFlags(ps []*suite.Protocol) error {
+	if o.target == "" {
+		return nil
+	}
+	for _, p := range ps {
+		for _, f := range p.Flags {
+			if f.RequiredLive && o.settings.String(f.Name) == "" {
+				return fmt.Errorf("--protocol %s with --target needs --%s: %s", p.Name, f.Name, strings.TrimPrefix(usageText(f.Usage), p.Name+": "))
+			}
+		}
+	}
+	return nil
+}
+
+// usageText is a flag's usage without the backquotes that name its value.
+func usageText(u string) string { return strings.ReplaceAll(u, "`", "") }
+
 // checkValues refuses flag values that could only fail later, before any
 // request is sent.
 func (o *runOptions) checkValues() error {
@@ -134,6 +157,8 @@ func (o *runOptions) checkValues() error {
 		return fmt.Errorf("--max-agents must be zero (the default) or positive, not %d", o.maxAgents)
 	case o.maxWrites < 0:
 		return fmt.Errorf("--max-writes must be zero (unlimited) or positive, not %d", o.maxWrites)
+	case o.transcripts != "findings" && o.transcripts != "all":
+		return fmt.Errorf("--transcripts must be findings or all, not %q", o.transcripts)
 	case o.basePath != "" && o.target == "":
 		return fmt.Errorf("--base-path needs --target: the embedded reference servers have their own paths")
 	case o.basePath != "" && !strings.HasPrefix(o.basePath, "/"):
@@ -166,7 +191,7 @@ func (out outputs) check() error {
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run", "run [--target URL --protocol P] [flags]", runExamples, stderr)
+	fs := newFlagSet("run", "run [--target URL --protocol P] [flags]", runExamples, stdout, stderr)
 	var o runOptions
 	o.bind(fs)
 	if code, done := fs.parse(args); done {
@@ -212,6 +237,9 @@ func finish(rep *verdict.Report, err error, o runOptions, stdout, stderr io.Writ
 	}
 	fmt.Fprintf(stdout, "seed %d (re-run with --seed %d)\n", rep.Seed, rep.Seed)
 	report.Summary(stdout, rep)
+	if o.transcripts != "all" {
+		rep = report.FindingsOnly(rep)
+	}
 	if err := writeReports(rep, o.out); err != nil {
 		fmt.Fprintln(stderr, "conformance: writing reports:", err)
 		return ExitError

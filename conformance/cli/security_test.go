@@ -171,7 +171,8 @@ func TestADownTargetIsReportedOnce(t *testing.T) {
 	srv.Close()
 	for _, p := range protocols.All() {
 		js := t.TempDir() + "/r.json"
-		code, out, errOut := run("run", "--target", srv.URL, "--protocol", p.Name, "--json", js)
+		args := append([]string{"run", "--target", srv.URL, "--protocol", p.Name, "--json", js}, p.ServeFlags...)
+		code, out, errOut := run(args...)
 		assert.Equal(t, 2, code, out+errOut)
 		assert.Equal(t, 1, strings.Count(out, "HARNESS ERROR"), out)
 		assert.Contains(t, out, p.Name+": MUST rules checked on this target: 0/")

@@ -56,7 +56,7 @@ func TestServeBannerNamesEveryService(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []string{}
 	for _, p := range protocols.All() {
-		want = append(want, "serving "+p.Name+" "+p.Title+" at http://127.0.0.1:9"+p.BasePath)
+		want = append(want, "serving "+p.Name+" "+p.Title+" at http://127.0.0.1:9"+p.BasePath+p.EntryPath)
 		for _, path := range p.WebSocketPaths {
 			want = append(want, "serving "+p.Name+" "+p.Title+" at ws://127.0.0.1:9"+p.BasePath+path)
 		}
@@ -67,5 +67,7 @@ func TestServeBannerNamesEveryService(t *testing.T) {
 	want = append(want, "serving toy Toy at http://127.0.0.1:9/toy", "serving toy Toy at ws://127.0.0.1:9/toy/live")
 	assert.Contains(t, want, "serving pyyol-gateway Pyyol agent gateway (WebSocket runtime) at ws://127.0.0.1:9/v1/agent/connect")
 	assert.Contains(t, want, "flags pyyol-push --secret dev-secret")
+	assert.Contains(t, want, "serving pyyol-push Pyyol push protocol (agent-hosted endpoint) at http://127.0.0.1:9/pyyol-agent/turn",
+		"pyyol-push's line names the endpoint.url a run's --target takes")
 	assert.Equal(t, want, lines)
 }

@@ -31,7 +31,7 @@ const serveExamples = `  conformance serve                                  # ev
 `
 
 func serveCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE] [--audit DIR]", serveExamples, stderr)
+	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE] [--audit DIR]", serveExamples, stdout, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	protocol := fs.String("protocol", "", "protocol(s) to serve, comma-separated (default: all)")
 	seed := fs.Uint64("seed", 0, "seed for every random choice of the reference servers, the same world as run --seed (0: random, printed)")
@@ -122,7 +122,7 @@ func serveUntilInterrupt(ln net.Listener, h http.Handler, readyFile string, stde
 // development credentials, never a real secret).
 func Banner(w io.Writer, ps []*suite.Protocol, addr string) {
 	for _, p := range ps {
-		fmt.Fprintf(w, "serving %s %s at http://%s%s\n", p.Name, p.Title, addr, p.BasePath)
+		fmt.Fprintf(w, "serving %s %s at http://%s%s%s\n", p.Name, p.Title, addr, p.BasePath, p.EntryPath)
 		for _, ws := range p.WebSocketPaths {
 			fmt.Fprintf(w, "serving %s %s at ws://%s%s%s\n", p.Name, p.Title, addr, p.BasePath, ws)
 		}
@@ -186,6 +186,7 @@ func ServeMuxWith(ps []*suite.Protocol, seed uint64, logger *log.Logger, opts Se
 		index[p.Name] = p.BasePath
 	}
 	if opts.Audit != nil {
+		opts.Audit.SetSeed(seed)
 		mux.HandleFunc("GET /_audit", serveAudit(opts.Audit))
 	}
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {

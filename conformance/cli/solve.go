@@ -19,7 +19,7 @@ const solveExamples = `  conformance solve forge --target http://127.0.0.1:8080
 // solveCmd runs a protocol's reference solver against a deployment; FORGE
 // is the only protocol with one.
 func solveCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("solve", "solve forge --target URL [--levels N] [--rate R]", solveExamples, stderr)
+	fs := newFlagSet("solve", "solve forge --target URL [--levels N] [--rate R]", solveExamples, stdout, stderr)
 	o := forge.SolveOptions{Out: stdout, APIKey: os.Getenv("FORGE_API_KEY")}
 	fs.StringVar(&o.Target, "target", "", "base URL of the FORGE deployment")
 	fs.IntVar(&o.MaxLevels, "levels", 0, "stop after clearing this many levels (0: until the frontier)")

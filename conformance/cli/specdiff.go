@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/agentgames/conformance/conformance/protocols"
 	"github.com/agentgames/conformance/conformance/specdiff"
 )
 
@@ -31,7 +33,7 @@ func specCmd(args []string, stdout, stderr io.Writer) int {
 // specDiffCmd compares a new version of a protocol's source contract with
 // its catalogue (specdiff.Compare) and exits 1 when a rule is broken.
 func specDiffCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("spec diff", "spec diff --protocol P NEW [--format text|json]", specExamples, stderr)
+	fs := newFlagSet("spec diff", "spec diff --protocol P NEW [--format text|json]", specExamples, stdout, stderr)
 	protocol := fs.String("protocol", "", "the protocol whose catalogue to check (one)")
 	format := fs.String("format", "text", "output format: text or json")
 	if code, done := fs.parseWithArgs(args); done {
@@ -81,7 +83,26 @@ func specDiff(protocol, format string, positional []string) (*specdiff.Report, e
 	if err != nil {
 		return nil, err
 	}
-	return specdiff.Compare(cat, old, next)
+	rep, err := specdiff.Compare(cat, old, next)
+	if err != nil {
+		return nil, err
+	}
+	nameReliance(rep)
+	return rep, nil
+}
+
+// nameReliance names, beside each broken rule, the run flags whose
+// defaults stand on its words (suite.Flag.Rules).
+func nameReliance(rep *specdiff.Report) {
+	for i := range rep.Broken {
+		for _, p := range protocols.All() {
+			for _, f := range p.Flags {
+				if slices.Contains(f.Rules, rep.Broken[i].ID) {
+					rep.Broken[i].ReliedOnBy = append(rep.Broken[i].ReliedOnBy, "--"+f.Name+" (its default)")
+				}
+			}
+		}
+	}
 }
 
 func printSpecDiff(w io.Writer, rep *specdiff.Report, file string) {
@@ -95,6 +116,18 @@ func printSpecDiff(w io.Writer, rep *specdiff.Report, file string) {
 		if b.Detail != "" {
 			fmt.Fprintf(w, "    %s\n", b.Detail)
 		}
+		if b.NowReads != "" {
+			fmt.Fprintf(w, "    now reads: %q\n", clipText(b.NowReads, 200))
+		}
+		for _, f := range b.ReliedOnBy {
+			fmt.Fprintf(w, "    relied on by: %s\n", f)
+		}
+	}
+	for _, d := range rep.Removed {
+		fmt.Fprintf(w, "REMOVED %s: %q\n", d.Path, clipText(d.Text, 200))
+	}
+	for _, r := range rep.Reindexed {
+		fmt.Fprintf(w, "PATH %s %s -> %s (the same words, a list index shifted)\n", r.ID, r.Path, r.Now)
 	}
 	for _, f := range rep.NewFields {
 		fmt.Fprintf(w, "NEW FIELD %s\n", f)
@@ -102,6 +135,6 @@ func printSpecDiff(w io.Writer, rep *specdiff.Report, file string) {
 	for _, s := range rep.Uncatalogued {
 		fmt.Fprintf(w, "UNCATALOGUED %s [%s]: %q\n", s.Path, strings.Join(s.Kinds, ", "), clipText(s.Text, 200))
 	}
-	fmt.Fprintf(w, "%d broken rules, %d new fields or sections, %d uncatalogued normative statements\n",
-		len(rep.Broken), len(rep.NewFields), len(rep.Uncatalogued))
+	fmt.Fprintf(w, "%d broken rules, %d new fields or sections, %d uncatalogued normative statements, %d removed list items, %d paths to update\n",
+		len(rep.Broken), len(rep.NewFields), len(rep.Uncatalogued), len(rep.Removed), len(rep.Reindexed))
 }

@@ -114,3 +114,60 @@ func TestSpecDiffUsageErrorsExitTwo(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "new contract: not valid JSON")
 }
+
+func TestSpecDiffReportsOneChangedNumberAndOneDroppedListItemExactly(t *testing.T) {
+	t.Parallel()
+	raw, err := fixtures.ReadFile("forge/contract.json")
+	require.NoError(t, err)
+	edited := strings.Replace(string(raw), `"nicknameMaxCodePoints": 40`, `"nicknameMaxCodePoints": 32`, 1)
+	dropped := `"Use legal probes distinct from every challengeInput to infer the deterministic rule.",`
+	require.Contains(t, edited, dropped)
+	edited = strings.Replace(edited, dropped, "", 1)
+	path := filepath.Join(t.TempDir(), "contract.json")
+	require.NoError(t, os.WriteFile(path, []byte(edited), 0o600))
+
+	code, out, _ := run("spec", "diff", "--protocol", "forge", "--format", "json", path)
+	assert.Equal(t, 1, code, out)
+	var rep struct {
+		Broken []struct {
+			ID, Status, Path string
+		} `json:"broken"`
+		Removed      []struct{ Path, Text string } `json:"removed"`
+		Reindexed    []struct{ ID, Path, Now string }
+		Uncatalogued []any `json:"uncatalogued"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	require.Len(t, rep.Broken, 1, "only the changed number breaks a rule: %s", out)
+	assert.Equal(t, "FORGE-NICKNAME-LENGTH", rep.Broken[0].ID)
+	assert.Equal(t, "changed", rep.Broken[0].Status, `"40" must not be found inside "409"`)
+	require.Len(t, rep.Removed, 1, out)
+	assert.Equal(t, "$.workflow[6]", rep.Removed[0].Path)
+	assert.Empty(t, rep.Uncatalogued, "the new number is the changed rule's, not new text")
+	for _, r := range rep.Reindexed {
+		assert.Regexp(t, `^\$\.workflow\[\d+\]$`, r.Now, "only the items after the dropped one shift")
+	}
+	assert.Len(t, rep.Reindexed, 6, "two rules on workflow[7], one on [9] and three on [10] follow their items")
+}
+
+func TestSpecDiffReportsADroppedQuotedItemAsGoneOnce(t *testing.T) {
+	t.Parallel()
+	item := `"Compute outputs for challengeInputs in their original order and submit once.",`
+	path := writeVariant(t, "forge/contract.json", item, "")
+	code, out, _ := run("spec", "diff", "--protocol", "forge", path)
+	assert.Equal(t, 1, code, out)
+	assert.Regexp(t, `BROKEN FORGE-\S+ \(\w+\) gone at \$\.workflow\[7\]`, out)
+	assert.Contains(t, out, "the list item at $.workflow[7] was removed")
+	assert.NotContains(t, out, " moved at", "later items only shift their index")
+	assert.NotContains(t, out, "REMOVED", "the rule's gone entry reports the item")
+}
+
+func TestSpecDiffNamesTheFlagAChangedFigureMoves(t *testing.T) {
+	t.Parallel()
+	path := writeVariant(t, "pyyol/docs.md", "Changes take effect within ~10s.", "Changes take effect within ~30s.")
+	code, out, _ := run("spec", "diff", "--protocol", "pyyol-gateway", path)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "BROKEN PYYOL-REF-STAKES-ERRORS")
+	assert.Contains(t, out, "relied on by: --tier-propagation (its default)")
+	assert.Contains(t, out, `now reads: "Changes take effect within ~30s."`)
+	assert.Contains(t, out, "0 uncatalogued")
+}

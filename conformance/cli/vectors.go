@@ -12,7 +12,7 @@ const vectorsExamples = `  conformance vectors                                # 
 `
 
 func vectorsCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("vectors", "vectors [--protocol P]", vectorsExamples, stderr)
+	fs := newFlagSet("vectors", "vectors [--protocol P]", vectorsExamples, stdout, stderr)
 	protocol := fs.String("protocol", "", "protocol(s) to check, comma-separated (default: all)")
 	if code, done := fs.parse(args); done {
 		return code

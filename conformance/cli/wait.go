@@ -25,7 +25,7 @@ const DefaultWait = 2 * time.Minute
 // answer but 502, 503 and 504 counts; a timeout is exit 2 with the last
 // error.
 func waitCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("wait", "wait URL [--timeout D]", waitExamples, stderr)
+	fs := newFlagSet("wait", "wait URL [--timeout D]", waitExamples, stdout, stderr)
 	timeout := fs.Duration("timeout", DefaultWait, "give up after this long (exit 2)")
 	quiet := fs.Bool("quiet", false, "print nothing when the URL answers")
 	if code, done := fs.parseWithArgs(args); done {

@@ -29,15 +29,14 @@ func gameAnswers(game string, answer func(view json.RawMessage) any) http.Handle
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		var req struct {
-			Game string          `json:"game"`
-			View json.RawMessage `json:"view"`
-		}
-		if json.Unmarshal(body, &req) != nil || req.Game != game || !bytes.HasSuffix([]byte(r.URL.Path), []byte("/turn")) {
+		// The reference agent's own reading of the body: the view at the
+		// top level, or wrapped in "view".
+		got, view, err := agent.TurnView(body)
+		if err != nil || got != game || !bytes.HasSuffix([]byte(r.URL.Path), []byte("/turn")) {
 			h.ServeHTTP(w, r)
 			return
 		}
-		mv := answer(req.View)
+		mv := answer(view)
 		if mv == nil {
 			h.ServeHTTP(w, r)
 			return

@@ -11,7 +11,7 @@ import (
 // requireMafia skips unless the agent's handshake lists mafia: an agent
 // need not play every game.
 func (p *pushRun) requireMafia(ctx context.Context) error {
-	if err := p.post(ctx, "/handshake", map[string]any{}); err != nil {
+	if err := p.post(ctx, "/handshake", handshakeBody()); err != nil {
 		return err
 	}
 	var hs struct {

@@ -26,8 +26,8 @@ func (r *MafiaReferee) Play(ctx context.Context) (mafia.Outcome, error) {
 	m := mafia.NewWithRoles(mafia.DealFor(MatchSeed(r.Seed), r.Seat, r.Role))
 	matchID := fmt.Sprintf("mt_kit_mafia_%d", r.Seed)
 	// protocol.md: /initialize tells "seat, role, player count".
-	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", map[string]any{"match_id": matchID, "game": "mafia",
-		"seat": r.Seat, "role": m.Role(r.Seat), "players": mafia.Seats, "rules": map[string]any{"seats": mafia.Seats}}); err != nil {
+	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", initializeBody(matchID, "mafia", r.Seat, m.Role(r.Seat), mafia.Seats,
+		map[string]any{"seats": mafia.Seats})); err != nil {
 		return mafia.Outcome{}, err
 	}
 	sent := 0
@@ -52,26 +52,28 @@ func (r *MafiaReferee) Play(ctx context.Context) (mafia.Outcome, error) {
 		return mafia.Outcome{}, err
 	}
 	out := m.Outcome()
-	return out, r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", map[string]any{"match_id": matchID, "game": "mafia", "result": out})
+	r.noteReadings()
+	return out, r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", gameEndBody(matchID, "mafia", out))
 }
 
 // agentMove asks the agent for its move and plays it, failing on an
 // illegal one.
 func (r *MafiaReferee) agentMove(ctx context.Context, m *mafia.Match, matchID string) error {
 	v := m.View(r.Seat)
-	resp, err := r.send(ctx, "/turn", map[string]any{"match_id": matchID, "game": "mafia", "view": v})
+	resp, err := r.send(ctx, r.turnPath(), turnBody(matchID, "mafia", v))
 	if err != nil {
 		return err
 	}
 	if resp.Status != 200 {
 		return verdict.Failf("PYYOL-PUSH-TURN", 200, resp.Status, "/turn at %s, day %d", v.Phase, v.Day)
 	}
+	body := r.readMove("mafia", resp.Body)
 	// spec/pyyol/frames/mafia-move.json: the documented move's shape.
-	if err := judgeFrame(checkPart("mafia-move", resp.Body, "PYYOL-MAFIA-MOVE", "the agent's Mafia move"), r.note); err != nil {
+	if err := judgeFrame(checkPart("mafia-move", body, "PYYOL-MAFIA-MOVE", "the agent's Mafia move"), r.note); err != nil {
 		return err
 	}
 	var mv mafia.Move
-	if err := json.Unmarshal(resp.Body, &mv); err != nil {
+	if err := json.Unmarshal(body, &mv); err != nil {
 		return verdict.Failf("PYYOL-MAFIA-MOVE", "a JSON move {action, target?, tone?, text?}", string(resp.Body), "%v", err)
 	}
 	if err := m.Act(r.Seat, mv); err != nil {
@@ -92,8 +94,7 @@ func (r *MafiaReferee) agentMove(ctx context.Context, m *mafia.Match, matchID st
 // in the seat's own view, PYYOL-MAFIA-NIGHT-PRIVATE).
 func (r *MafiaReferee) mafiaEvents(ctx context.Context, m *mafia.Match, matchID string, sent int) (int, error) {
 	for _, e := range m.PublicAfter(sent) {
-		body := map[string]any{"match_id": matchID, "seq": e.Seq, "type": e.Type, "payload": e.Payload}
-		if err := r.ack(ctx, "/event", "PYYOL-PUSH-EVENT-ACK", body); err != nil {
+		if err := r.ack(ctx, "/event", "PYYOL-PUSH-EVENT-ACK", eventBody(matchID, "mafia", e.Seq, e.Type, e.Payload)); err != nil {
 			return sent, err
 		}
 		sent = e.Seq

@@ -67,6 +67,7 @@ func Push() *suite.Protocol {
 	// so a wrong answer must fail those rules, not end the run.
 	p.Preflight, p.PreflightReachOnly = "/health", true
 	p.PreflightBase = pushDir // a --target may be endpoint.url itself
+	p.EntryPath = "/turn"     // the endpoint.url a run's --target names
 	// The reference agent signs with its documented development secret.
 	p.ServeFlags = []string{"--secret", agent.DevSecret}
 	return p

@@ -54,8 +54,7 @@ func (r *MonopolyReferee) Play(ctx context.Context) ([]int, error) {
 	}
 	matchID := fmt.Sprintf("mt_kit_monopoly_%d", r.Seed)
 	// PYYOL-MONO-REF-PUSH-MATCH: the bodies the kit pushes.
-	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", map[string]any{"match_id": matchID, "game": "monopoly",
-		"seat": r.Seat, "players": rules.Players, "rules": rules}); err != nil {
+	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", initializeBody(matchID, "monopoly", r.Seat, "", rules.Players, rules)); err != nil {
 		return nil, err
 	}
 	sent := 0
@@ -75,20 +74,21 @@ func (r *MonopolyReferee) Play(ctx context.Context) ([]int, error) {
 		return nil, err
 	}
 	result := map[string]any{"winners": g.Winners(), "rules": rules, "history": g.EventsAfter(0)}
-	return g.Winners(), r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", map[string]any{"match_id": matchID, "game": "monopoly", "result": result})
+	r.noteReadings()
+	return g.Winners(), r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", gameEndBody(matchID, "monopoly", result))
 }
 
 // agentMove asks the agent for its decision and plays it.
 func (r *MonopolyReferee) agentMove(ctx context.Context, g *monopoly.Game, matchID string) error {
 	v := g.View(r.Seat)
-	resp, err := r.send(ctx, "/turn", map[string]any{"match_id": matchID, "game": "monopoly", "view": v})
+	resp, err := r.send(ctx, r.turnPath(), turnBody(matchID, "monopoly", v))
 	if err != nil {
 		return err
 	}
 	if resp.Status != 200 {
 		return verdict.Failf("PYYOL-PUSH-TURN", 200, resp.Status, "/turn in phase %s, turn %d", v.Phase, v.State.Turn)
 	}
-	mv, err := monopolyMoveOf(resp.Body, v, r.Seat, r.note)
+	mv, err := monopolyMoveOf(r.readMove("monopoly", resp.Body), v, r.Seat, r.note)
 	if err != nil {
 		return err
 	}
@@ -136,8 +136,7 @@ func monopolyMoveOf(body []byte, v monopoly.View, seat int, note func(error)) (m
 // Monopoly match is public) and returns the new last seq.
 func (r *MonopolyReferee) monopolyEvents(ctx context.Context, g *monopoly.Game, matchID string, sent int) (int, error) {
 	for _, e := range g.EventsAfter(sent) {
-		body := map[string]any{"match_id": matchID, "seq": e.Seq, "type": e.Type, "payload": e.Payload}
-		if err := r.ack(ctx, "/event", "PYYOL-PUSH-EVENT-ACK", body); err != nil {
+		if err := r.ack(ctx, "/event", "PYYOL-PUSH-EVENT-ACK", eventBody(matchID, "monopoly", e.Seq, e.Type, e.Payload)); err != nil {
 			return sent, err
 		}
 	}
@@ -147,7 +146,7 @@ func (r *MonopolyReferee) monopolyEvents(ctx context.Context, g *monopoly.Game, 
 // requireGame skips unless the agent's handshake lists game: an agent
 // need not play every game.
 func (p *pushRun) requireGame(ctx context.Context, game string) error {
-	if err := p.post(ctx, "/handshake", map[string]any{}); err != nil {
+	if err := p.post(ctx, "/handshake", handshakeBody()); err != nil {
 		return err
 	}
 	var hs struct {

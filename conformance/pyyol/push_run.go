@@ -15,7 +15,7 @@ import (
 )
 
 // securityBody is what the security checks sign and send.
-var securityBody = []byte(`{"protocol":"1.0"}`)
+var securityBody = []byte(`{"platform":"` + kitPlatform + `","protocol":"1.0"}`)
 
 // pushRun is one push scenario: the kit as the platform.
 type pushRun struct {
@@ -42,20 +42,31 @@ func (p *pushRun) post(ctx context.Context, path string, body map[string]any) (e
 	return err
 }
 
+// referee is a match referee pushing through the scenario's signed
+// driver to the agent's turn handler, its warnings to the transcript.
+func (p *pushRun) referee() *Referee {
+	return &Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding, TurnPath: pushTurn(p.env)}
+}
+
 // freshView is round 0 of a standard match seeded by the run.
 func (p *pushRun) freshView() goofspiel.View {
 	m, _ := goofspiel.New(goofspiel.Standard(), MatchSeed(p.env.Seed))
 	return m.View(0)
 }
 
-func (p *pushRun) turnBody(game string) map[string]any {
-	return map[string]any{"match_id": "mt_kit_probe", "game": game, "view": p.freshView()}
+// probeTurn is the /turn body of the single-turn checks: the fresh view
+// at the top level (PYYOL-REF-PUSH-BODIES), for game.
+func (p *pushRun) probeTurn(game string) map[string]any {
+	return turnBody(probeMatch, game, p.freshView())
 }
+
+// probeMatch is the match id of the single-request checks.
+const probeMatch = "mt_kit_probe"
 
 // requireGoofspiel skips the Goofspiel checks for an agent whose handshake
 // does not list goofspiel: the kit referees Goofspiel only.
 func (p *pushRun) requireGoofspiel(ctx context.Context) error {
-	if err := p.post(ctx, "/handshake", map[string]any{}); err != nil {
+	if err := p.post(ctx, "/handshake", handshakeBody()); err != nil {
 		return err
 	}
 	var hs struct {

@@ -26,8 +26,41 @@ type Referee struct {
 	Seed  uint64
 	Sent  []map[string]any
 	Moves []goofspiel.Move
+	// Rounds records each Goofspiel round's prize and both bids, for
+	// `simulate` to show.
+	Rounds []RoundBids
 	// Note receives the warnings, findings that end nothing (nil: dropped).
 	Note func(error)
+	// TurnPath is the turn handler's path beside the other routes
+	// (PushRoutes; empty: "/turn").
+	TurnPath string
+	// answers reads the agent's /turn answers (push_answers.go).
+	answers answerReader
+}
+
+// turnPath is where the turns are POSTed: the endpoint.url itself.
+func (r *Referee) turnPath() string {
+	if r.TurnPath == "" {
+		return "/turn"
+	}
+	return r.TurnPath
+}
+
+// readMove is the agent's answer as the bare move of game (answerReader).
+func (r *Referee) readMove(game string, body []byte) []byte { return r.answers.read(game, body) }
+
+// noteReadings passes on, once per match, the readings of the open points
+// the agent's answers took (at most a PYYOL-REF-PUSH-BODIES warning).
+func (r *Referee) noteReadings() {
+	if err := r.answers.finding(); err != nil {
+		r.note(err)
+	}
+}
+
+// RoundBids is one refereed Goofspiel round: its prize card and the two
+// bids, the agent's (seat 0) and the kit baseline's (seat 1).
+type RoundBids struct {
+	Round, Prize, Agent, Baseline int
 }
 
 // note passes a warning to Note, if any.
@@ -52,8 +85,7 @@ func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
 		return goofspiel.Result{}, verdict.Errorf("%v", err)
 	}
 	matchID := fmt.Sprintf("mt_kit_%d", r.Seed)
-	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", map[string]any{"match_id": matchID, "game": "goofspiel",
-		"seat": 0, "players": 2, "rules": m.Rules()}); err != nil {
+	if err := r.ack(ctx, "/initialize", "PYYOL-PUSH-INITIALIZE", initializeBody(matchID, "goofspiel", 0, "", 2, m.Rules())); err != nil {
 		return goofspiel.Result{}, err
 	}
 	sent := 0
@@ -61,7 +93,8 @@ func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
 		if sent, err = r.events(ctx, m, matchID, sent); err != nil {
 			return goofspiel.Result{}, err
 		}
-		mv, err := r.turn(ctx, matchID, m.View(0))
+		view := m.View(0)
+		mv, err := r.turn(ctx, matchID, view)
 		if err != nil {
 			return goofspiel.Result{}, err
 		}
@@ -70,20 +103,22 @@ func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
 				mv, "the agent's move is illegal: %v", err)
 		}
 		r.Moves = append(r.Moves, mv)
-		m.Bid(1, goofspiel.Baseline(m.View(1)))
+		base := goofspiel.Baseline(m.View(1))
+		m.Bid(1, base)
+		r.Rounds = append(r.Rounds, RoundBids{Round: view.Round, Prize: view.CurrentPrize, Agent: mv.Card, Baseline: base.Card})
 	}
 	if _, err := r.events(ctx, m, matchID, sent); err != nil {
 		return goofspiel.Result{}, err
 	}
 	res := m.Result()
-	return res, r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", map[string]any{"match_id": matchID, "game": "goofspiel", "result": res})
+	r.noteReadings()
+	return res, r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", gameEndBody(matchID, "goofspiel", res))
 }
 
 // events pushes the events after seq sent and returns the new last seq.
 func (r *Referee) events(ctx context.Context, m *goofspiel.Match, matchID string, sent int) (int, error) {
 	for _, e := range m.EventsAfter(sent) {
-		body := map[string]any{"match_id": matchID, "seq": e.Seq, "type": e.Type, "payload": e.Payload}
-		if err := r.ack(ctx, "/event", "PYYOL-PUSH-EVENT-ACK", body); err != nil {
+		if err := r.ack(ctx, "/event", "PYYOL-PUSH-EVENT-ACK", eventBody(matchID, "goofspiel", e.Seq, e.Type, e.Payload)); err != nil {
 			return sent, err
 		}
 	}
@@ -92,19 +127,20 @@ func (r *Referee) events(ctx context.Context, m *goofspiel.Match, matchID string
 
 // turn asks for a move and decodes it.
 func (r *Referee) turn(ctx context.Context, matchID string, v goofspiel.View) (goofspiel.Move, error) {
-	resp, err := r.send(ctx, "/turn", map[string]any{"match_id": matchID, "game": "goofspiel", "view": v})
+	resp, err := r.send(ctx, r.turnPath(), turnBody(matchID, "goofspiel", v))
 	if err != nil {
 		return goofspiel.Move{}, err
 	}
 	if resp.Status != 200 {
 		return goofspiel.Move{}, verdict.Failf("PYYOL-PUSH-TURN", 200, resp.Status, "/turn for round %d", v.Round)
 	}
+	body := r.readMove("goofspiel", resp.Body)
 	// spec/pyyol/frames/goofspiel-move.json: the move's documented shape.
-	if err := judgeFrame(checkPart("goofspiel-move", resp.Body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"), r.note); err != nil {
+	if err := judgeFrame(checkPart("goofspiel-move", body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"), r.note); err != nil {
 		return goofspiel.Move{}, err
 	}
 	var mv goofspiel.Move
-	if err := json.Unmarshal(resp.Body, &mv); err != nil {
+	if err := json.Unmarshal(body, &mv); err != nil {
 		return mv, verdict.Failf("PYYOL-PUSH-TURN", "a JSON move {round, card}", string(resp.Body), "%v", err)
 	}
 	return mv, nil

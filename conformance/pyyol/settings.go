@@ -21,8 +21,9 @@ var (
 	matchWaitFlag = suite.Flag{Name: "match-wait", Kind: suite.FlagDuration,
 		Usage: "pyyol-gateway: the `duration` to wait for the platform to start a match for the agent (default 2m; --deadline cuts it)"}
 	propagationFlag = suite.Flag{Name: "tier-propagation", Kind: suite.FlagDuration,
-		Usage: "pyyol-gateway: the `duration` a stake-tier change may take to reach the public menu (default 12s: the docs say ~10s)"}
-	secretFlag = suite.Flag{Name: "secret", Secret: true,
+		Usage: "pyyol-gateway: the `duration` a stake-tier change may take to reach the public menu (default 12s: the docs say ~10s)",
+		Rules: []string{"PYYOL-REF-STAKES-ERRORS"}}
+	secretFlag = suite.Flag{Name: "secret", Secret: true, RequiredLive: true,
 		Usage: "pyyol-push: the agent endpoint's `secret` (never printed)"}
 )
 

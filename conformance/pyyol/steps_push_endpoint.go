@@ -37,10 +37,10 @@ func (p *pushRun) health(ctx context.Context) (err error) {
 func (p *pushRun) lifecycle(ctx context.Context, route string) error {
 	p.route = route
 	bodies := map[string]map[string]any{
-		"handshake":  {},
-		"initialize": {"match_id": "mt_kit_probe", "game": "goofspiel", "seat": 0, "players": 2, "rules": goofspiel.Standard()},
-		"event":      {"match_id": "mt_kit_probe", "seq": 1, "type": "prize_revealed", "payload": map[string]any{"round": 0, "prize": 7, "prize_pool": 7}},
-		"game-end":   {"match_id": "mt_kit_probe", "game": "goofspiel", "result": map[string]any{"winner": -1, "scores": []int{0, 0}}},
+		"handshake":  handshakeBody(),
+		"initialize": initializeBody(probeMatch, "goofspiel", 0, "", 2, goofspiel.Standard()),
+		"event":      eventBody(probeMatch, "goofspiel", 1, "prize_revealed", map[string]any{"round": 0, "prize": 7, "prize_pool": 7}),
+		"game-end":   gameEndBody(probeMatch, "goofspiel", map[string]any{"winner": -1, "scores": []int{0, 0}}),
 	}
 	return p.post(ctx, "/"+route, bodies[route])
 }
@@ -49,13 +49,13 @@ func (p *pushRun) freshTurn(ctx context.Context) error {
 	if err := p.requireGoofspiel(ctx); err != nil {
 		return err
 	}
-	return p.post(ctx, "/turn", p.turnBody("goofspiel"))
+	return p.post(ctx, pushTurn(p.env), p.probeTurn("goofspiel"))
 }
 
 // otherGameTurn sends a turn for a documented game the handshake does not
 // list (for an agent that plays all three, a game no table documents).
 func (p *pushRun) otherGameTurn(ctx context.Context) error {
-	if err := p.post(ctx, "/handshake", map[string]any{}); err != nil {
+	if err := p.post(ctx, "/handshake", handshakeBody()); err != nil {
 		return err
 	}
 	var hs struct {
@@ -64,19 +64,19 @@ func (p *pushRun) otherGameTurn(ctx context.Context) error {
 	json.Unmarshal(p.Last.Body, &hs)
 	for _, game := range []string{"mafia", "monopoly", "goofspiel"} {
 		if !slices.Contains(hs.SupportedGames, game) {
-			return p.post(ctx, "/turn", p.turnBody(game))
+			return p.post(ctx, pushTurn(p.env), p.probeTurn(game))
 		}
 	}
 	// An agent that plays every documented game has a handler for none
 	// other: a game no table lists is one it did not register.
-	return p.post(ctx, "/turn", p.turnBody(unlistedGame))
+	return p.post(ctx, pushTurn(p.env), p.probeTurn(unlistedGame))
 }
 
 func (p *pushRun) fullMatch(ctx context.Context) error {
 	if err := p.requireGoofspiel(ctx); err != nil {
 		return err
 	}
-	p.match = &Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding}
+	p.match = p.referee()
 	_, err := p.match.Play(ctx)
 	p.sent = append(p.sent, p.match.Sent...)
 	return err
@@ -125,14 +125,19 @@ func (p *pushRun) legalMove() error {
 	if err := p.status(200); err != nil {
 		return err
 	}
+	var answers answerReader
+	body := answers.read("goofspiel", p.Last.Body)
+	note := p.env.HTTP.Recorder().Finding
+	if err := answers.finding(); err != nil {
+		note(err)
+	}
 	// spec/pyyol/frames/goofspiel-move.json: the move's documented shape.
-	if err := judgeFrame(checkPart("goofspiel-move", p.Last.Body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"),
-		p.env.HTTP.Recorder().Finding); err != nil {
+	if err := judgeFrame(checkPart("goofspiel-move", body, "PYYOL-PUSH-TURN", "the agent's Goofspiel move"), note); err != nil {
 		return err
 	}
 	var mv goofspiel.Move
-	if err := p.Last.Decode("PYYOL-PUSH-TURN", &mv); err != nil {
-		return err
+	if err := json.Unmarshal(body, &mv); err != nil {
+		return verdict.Failf("PYYOL-PUSH-TURN", "a JSON move {round, card}", string(p.Last.Body), "%v", err)
 	}
 	v := p.freshView()
 	if mv.Round != v.Round || !slices.Contains(v.LegalActions, mv.Card) {

@@ -16,7 +16,7 @@ func pushMafiaSteps(sc *suite.ScenarioContext, p *pushRun) {
 			if err := p.requireMafia(ctx); err != nil {
 				return err
 			}
-			ref = &MafiaReferee{Referee: Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding},
+			ref = &MafiaReferee{Referee: *p.referee(),
 				Seat: mafiaSeat, Role: role}
 			_, err := ref.Play(ctx)
 			p.sent = append(p.sent, ref.Sent...)

@@ -17,7 +17,7 @@ func pushMonopolySteps(sc *suite.ScenarioContext, p *pushRun) {
 			if err := p.requireGame(ctx, "monopoly"); err != nil {
 				return err
 			}
-			ref = &MonopolyReferee{Referee: Referee{Push: p.signed, Seed: p.env.Seed, Note: p.env.HTTP.Recorder().Finding},
+			ref = &MonopolyReferee{Referee: *p.referee(),
 				Seat: seat, Players: players}
 			_, err := ref.Play(ctx)
 			p.sent = append(p.sent, ref.Sent...)

@@ -22,13 +22,37 @@ import (
 )
 
 // pushBase turns the run's base URL into the directory of the agent's
-// routes: a URL ending in /turn is endpoint.url itself, anything else is
-// the directory.
+// routes (PushRoutes).
 func pushBase(env *suite.Env) string { return pushDir(env.HTTP.BaseURL()) }
+
+// pushTurn is the path of the agent's turn handler under pushBase.
+func pushTurn(env *suite.Env) string {
+	_, turn := PushRoutes(env.HTTP.BaseURL())
+	return turn
+}
 
 // pushDir is pushBase of a base URL (the push side's PreflightBase too).
 func pushDir(base string) string {
-	return strings.TrimSuffix(strings.TrimRight(base, "/"), "/turn")
+	dir, _ := PushRoutes(base)
+	return dir
+}
+
+// PushRoutes splits a push --target into the directory of the agent's
+// routes and the path of its turn handler under it, as the platform does
+// (backend/internal/agentclient: the turn is POSTed to endpoint.url
+// itself, the siblings are {dir(endpoint.url)}/health and the rest). A
+// --target is endpoint.url, its last segment the turn handler whatever its
+// name (/turn in the docs, /play in the platform's own examples); the
+// reference agent's base path (what `serve` prints, and what a bare
+// host/port resolves to) is read as the directory, with /turn in it.
+func PushRoutes(base string) (dir, turn string) {
+	base = strings.TrimRight(base, "/")
+	u, err := url.Parse(base)
+	if err != nil || u.Path == "" || u.Path == agent.BasePath {
+		return base, "/turn"
+	}
+	cut := strings.LastIndex(base, "/")
+	return base[:cut], base[cut:]
 }
 
 // pushSecret is --secret, or the reference agent's dev secret against the

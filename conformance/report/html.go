@@ -31,15 +31,25 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 type htmlPage struct {
 	Tool, Started, Duration string
 	Seed                    uint64
-	Embedded                bool
+	Embedded, Audit         bool
 	Status                  verdict.Status
 	ExitCode                int
 	Counts                  string
 	Errors                  []string
 	Stale                   []string
 	Statuses                []verdict.Status
+	Glance                  []htmlGlance
 	Protocols               []htmlProtocol
 	Findings                []htmlFinding
+}
+
+// htmlGlance is one line of the findings summary at the top of the page:
+// enough to know what broke without scrolling (rule, level, one line of
+// expected and observed), linked to the finding in full.
+type htmlGlance struct {
+	Anchor, Rule, Level, Protocol, Check, Expected, Observed string
+	Status                                                   verdict.Status
+	Known                                                    bool
 }
 
 // htmlProtocol is one protocol's summary row, matrix and checks.
@@ -51,17 +61,20 @@ type htmlProtocol struct {
 	Checks                        []verdict.Result
 }
 
-// htmlRule is one row of the coverage matrix.
+// htmlRule is one row of the coverage matrix. Finding is the anchor of
+// the first finding about the rule, which its badge links to; QuotePath is
+// where a quote too short to mean anything alone ("10", "false") stands.
 type htmlRule struct {
-	ID, Title, Quote, Choice string
-	Level                    verdict.Level
-	Status                   verdict.Status
-	Checks                   int
+	ID, Title, Quote, QuotePath, Choice, Finding string
+	Level                                        verdict.Level
+	Status                                       verdict.Status
+	Checks                                       int
 }
 
 // htmlFinding is a fail, error or warning with its rule described.
 type htmlFinding struct {
 	verdict.Result
+	Anchor     string
 	RuleLines  []string
 	Exchanges  []htmlExchange
 	Replayable bool
@@ -88,7 +101,7 @@ func WriteHTML(w io.Writer, r *verdict.Report) error {
 func buildPage(r *verdict.Report) htmlPage {
 	page := htmlPage{
 		Tool: r.Tool, Duration: r.Duration.Round(time.Millisecond).String(),
-		Seed: r.Seed, Embedded: r.Embedded, Status: overall(r), ExitCode: r.ExitCode(),
+		Seed: r.Seed, Embedded: r.Embedded, Audit: r.Audit, Status: overall(r), ExitCode: r.ExitCode(),
 		Counts: countsLine(totals(r)), Errors: printableAll(runProblems(r)), Statuses: statuses, Stale: staleLines(r),
 	}
 	if page.Tool == "" {
@@ -97,20 +110,53 @@ func buildPage(r *verdict.Report) htmlPage {
 	if !r.Started.IsZero() {
 		page.Started = r.Started.UTC().Format(time.RFC3339)
 	}
+	idx := ruleIndex(r)
+	firstFinding := map[string]string{} // rule ID -> anchor of its first finding
+	for i, res := range findings(r) {
+		f := htmlFindingOf(res, idx)
+		f.Anchor = fmt.Sprintf("finding-%d", i+1)
+		page.Findings = append(page.Findings, f)
+		page.Glance = append(page.Glance, glanceOf(f, idx))
+		for _, id := range append([]string{res.FailedRule}, res.Rules...) {
+			if _, ok := firstFinding[id]; !ok && id != "" {
+				firstFinding[id] = f.Anchor
+			}
+		}
+	}
 	folded := ruleStatuses(r)
 	byRule := r.ByRule()
 	for _, name := range protocolNames(r) {
-		page.Protocols = append(page.Protocols, htmlProtocolOf(r, name, folded, byRule))
-	}
-	idx := ruleIndex(r)
-	for _, res := range findings(r) {
-		page.Findings = append(page.Findings, htmlFindingOf(res, idx))
+		page.Protocols = append(page.Protocols, htmlProtocolOf(r, name, folded, byRule, firstFinding))
 	}
 	return page
 }
 
+// glanceOf is a finding's line in the summary at the top of the page.
+func glanceOf(f htmlFinding, idx map[string]verdict.RuleInfo) htmlGlance {
+	g := htmlGlance{Anchor: f.Anchor, Status: f.Status, Protocol: f.Protocol, Check: checkName(f.Result),
+		Expected: oneLine(f.Expected, 90), Observed: oneLine(f.Observed, 90), Known: f.Baseline != nil}
+	g.Rule = f.FailedRule
+	if g.Rule == "" && len(f.Rules) > 0 {
+		g.Rule = f.Rules[0]
+	}
+	if info, ok := idx[g.Rule]; ok {
+		g.Level = string(info.Level)
+	}
+	if g.Expected == "" && g.Observed == "" {
+		g.Observed = oneLine(f.Message, 180)
+	}
+	if g.Observed == "" && len(f.Warnings) > 0 {
+		g.Observed = oneLine(f.Warnings[0], 180)
+	}
+	return g
+}
+
+// shortQuote reports whether a quote is too short to mean anything without
+// the place it stands: one word or number, such as "10" or "false".
+func shortQuote(q string) bool { return len(q) <= 12 && !strings.Contains(strings.TrimSpace(q), " ") }
+
 // htmlProtocolOf builds one protocol's summary, matrix and check list.
-func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.Status, byRule map[string][]verdict.Result) htmlProtocol {
+func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.Status, byRule map[string][]verdict.Result, firstFinding map[string]string) htmlProtocol {
 	p := protocolInfo(r, name)
 	c := r.Tally()[name]
 	hp := htmlProtocol{
@@ -124,10 +170,15 @@ func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.St
 		hp.Counts = append(hp.Counts, c[st])
 	}
 	for _, rule := range p.Rules {
-		hp.Rules = append(hp.Rules, htmlRule{
+		hr := htmlRule{
 			ID: rule.ID, Title: rule.Title, Quote: rule.Quote, Choice: rule.Choice,
 			Level: rule.Level, Status: ruleStatus(folded, rule.ID), Checks: len(byRule[rule.ID]),
-		})
+			Finding: firstFinding[rule.ID],
+		}
+		if shortQuote(rule.Quote) {
+			hr.QuotePath = rule.Path
+		}
+		hp.Rules = append(hp.Rules, hr)
 	}
 	return hp
 }

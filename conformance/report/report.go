@@ -162,6 +162,22 @@ func totals(r *verdict.Report) verdict.Counts {
 	return c
 }
 
+// FindingsOnly returns a copy of r whose checks that passed or skipped
+// cleanly carry no transcript: their evidence is what every passing run
+// repeats, and it made a 40-check report weigh half a megabyte
+// (--transcripts all keeps it). r itself is not changed.
+func FindingsOnly(r *verdict.Report) *verdict.Report {
+	out := *r
+	out.Results = make([]verdict.Result, len(r.Results))
+	for i, res := range r.Results {
+		if !isFinding(res) && res.Baseline == nil {
+			res.Transcript = nil
+		}
+		out.Results[i] = res
+	}
+	return &out
+}
+
 // isFinding reports whether a result must be shown in detail: it did not
 // pass cleanly or it passed with warnings.
 func isFinding(res verdict.Result) bool {
@@ -295,18 +311,75 @@ func countsLine(c verdict.Counts) string {
 
 // transcriptText renders exchanges as indented text: "METHOD URL -> status
 // (elapsed)" then the request and response bodies, cut at bodyLimit. The
-// summary and JUnit share it so both show the same evidence.
+// summary and JUnit share it so both show the same evidence. A long
+// transcript is shortened to what decides a finding (shortTranscript);
+// the case file and the JSON report keep it whole.
 func transcriptText(ex []verdict.Exchange, indent string) string {
 	var b strings.Builder
-	for i, e := range ex {
-		fmt.Fprintf(&b, "%s%d. %s %s -> %d (%s)\n", indent, i+1, printable(e.Method), printable(e.URL), e.Status, formatDuration(e.Elapsed))
+	for _, s := range shortTranscript(ex) {
+		if s.gap > 0 {
+			fmt.Fprintf(&b, "%s… %s left out (the case file and the JSON report have every exchange)\n", indent, plural(s.gap, "exchange"))
+			continue
+		}
+		e := ex[s.at]
+		fmt.Fprintf(&b, "%s%d. %s %s -> %d (%s)\n", indent, s.at+1, printable(e.Method), printable(e.URL), e.Status, formatDuration(e.Elapsed))
 		if e.Note != "" {
 			fmt.Fprintf(&b, "%s   note: %s\n", indent, printable(e.Note))
 		}
 		writeBody(&b, indent+"   ", "request", e.ReqBody)
 		writeBody(&b, indent+"   ", "response", e.RespBody)
+		if s.repeats > 0 {
+			fmt.Fprintf(&b, "%s   (then the same exchange %s more)\n", indent, plural(s.repeats, "time"))
+		}
 	}
 	return b.String()
+}
+
+// shownExchange is one line of a shortened transcript: the exchange at
+// index at (with how many identical ones followed it), or a gap of left
+// out exchanges.
+type shownExchange struct {
+	at, repeats, gap int
+}
+
+// The shape of a shortened transcript: the first few exchanges (how the
+// check set up) and the last few (what decided it).
+const (
+	transcriptHead = 2
+	transcriptTail = 6
+)
+
+// shortTranscript folds runs of identical exchanges (the same request
+// and answer, as when a budget is spent) into one, then keeps the first
+// transcriptHead and the last transcriptTail of what is left, the last
+// being where a check meets what it judges.
+func shortTranscript(ex []verdict.Exchange) []shownExchange {
+	var folded []shownExchange
+	for i := range ex {
+		if n := len(folded); n > 0 && sameExchange(ex[folded[n-1].at], ex[i]) {
+			folded[n-1].repeats++
+			continue
+		}
+		folded = append(folded, shownExchange{at: i})
+	}
+	if len(folded) <= transcriptHead+transcriptTail+1 {
+		return folded
+	}
+	out := append([]shownExchange{}, folded[:transcriptHead]...)
+	tail := folded[len(folded)-transcriptTail:]
+	left := 0
+	for _, f := range folded[transcriptHead : len(folded)-transcriptTail] {
+		left += 1 + f.repeats
+	}
+	out = append(out, shownExchange{gap: left})
+	return append(out, tail...)
+}
+
+// sameExchange reports whether two exchanges asked and answered the same
+// (their timing aside).
+func sameExchange(a, b verdict.Exchange) bool {
+	return a.Method == b.Method && a.URL == b.URL && a.Status == b.Status && a.ReqBody == b.ReqBody &&
+		a.RespBody == b.RespBody && a.Note == b.Note
 }
 
 // writeBody writes one labelled, indented body, or nothing when empty.

@@ -32,7 +32,11 @@ func Summary(w io.Writer, r *verdict.Report) {
 	idx := ruleIndex(r)
 	for _, g := range groupFindings(findings(r)) {
 		fmt.Fprintln(w)
-		writeFinding(w, g.first, idx)
+		if g.first.Baseline != nil {
+			writeKnown(w, g.first)
+		} else {
+			writeFinding(w, g.first, idx)
+		}
 		writeSameCause(w, g)
 	}
 	fmt.Fprintln(w)
@@ -65,8 +69,18 @@ func summaryTable(w io.Writer, r *verdict.Report) {
 // resultLine is the last line of the summary, e.g.
 // "RESULT: FAIL (exit 1) — 3 failed, 120 passed, 2 warnings, 4 skipped, 0 errors".
 func resultLine(r *verdict.Report) string {
-	return fmt.Sprintf("RESULT: %s (exit %d) — %s",
-		strings.ToUpper(string(overall(r))), r.ExitCode(), countsLine(totals(r)))
+	c := totals(r)
+	why := ""
+	if overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.Stale) > 0 && r.Shard == "" {
+		// Nothing failed: the run fails because the baseline is stale.
+		word := "entries"
+		if len(r.Stale) == 1 {
+			word = "entry"
+		}
+		why = fmt.Sprintf(", %d stale baseline %s", len(r.Stale), word)
+	}
+	return fmt.Sprintf("RESULT: %s (exit %d%s) — %s",
+		strings.ToUpper(string(overall(r))), r.ExitCode(), why, countsLine(c))
 }
 
 // writeFinding writes one fail, error or warning with everything needed to
@@ -86,6 +100,17 @@ func writeFinding(w io.Writer, res verdict.Result, idx map[string]verdict.RuleIn
 	if len(res.Transcript) > 0 {
 		fmt.Fprintf(w, "  transcript:\n%s", transcriptText(res.Transcript, "    "))
 	}
+}
+
+// writeKnown writes a failure the --baseline expects in one line: it is
+// known, so its evidence would only bury the news (the JSON report and the
+// case file keep it).
+func writeKnown(w io.Writer, res verdict.Result) {
+	rule := res.FailedRule
+	if rule == "" {
+		rule = strings.Join(res.Rules, ",")
+	}
+	fmt.Fprintf(w, "KNOWN  %s  %s  %s (baseline: %s)\n", res.Protocol, checkName(res), rule, oneLine(res.Baseline.Reason, 120))
 }
 
 // findingRules describes the rule a finding is about: the failed rule when

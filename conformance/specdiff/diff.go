@@ -27,6 +27,25 @@ type RuleChange struct {
 	Quote  string   `json:"quote"`
 	Where  []string `json:"where,omitempty"`
 	Detail string   `json:"detail,omitempty"`
+	// NowReads is, for a changed rule, the new contract's statement that
+	// took the quote's place: one change, not a broken rule plus an
+	// uncatalogued statement.
+	NowReads string `json:"now_reads,omitempty"`
+	// ReliedOnBy names the run flags whose defaults stand on this rule's
+	// words (suite.Flag.Rules), so a changed figure says what it moves.
+	ReliedOnBy []string `json:"relied_on_by,omitempty"`
+	// at is the rule's place in the new contract (its path, list indices
+	// followed).
+	at string
+}
+
+// Reindexed is a rule whose quote stands unchanged in a list item that
+// moved because an item before it was added or dropped: the catalogue's
+// path must follow, but the words did not change.
+type Reindexed struct {
+	ID   string `json:"id"`
+	Path string `json:"path"`
+	Now  string `json:"now"`
 }
 
 // Report is the whole comparison: the rules the new contract breaks, the
@@ -37,11 +56,17 @@ type Report struct {
 	Broken       []RuleChange `json:"broken"`
 	NewFields    []string     `json:"new_fields"`
 	Uncatalogued []Statement  `json:"uncatalogued"`
+	// Removed are the list items the new contract dropped that no rule
+	// quotes (a dropped item a rule quotes is that rule, gone).
+	Removed []Passage `json:"removed"`
+	// Reindexed are the rules whose list item only changed its index.
+	Reindexed []Reindexed `json:"reindexed"`
 }
 
 // HasBrokenRules reports whether any rule's quote no longer stands at its
-// path: the catalogue must change before it can quote the new contract.
-func (r *Report) HasBrokenRules() bool { return len(r.Broken) > 0 }
+// path, or stands at a list index the catalogue must update: the
+// catalogue must change before it can quote the new contract.
+func (r *Report) HasBrokenRules() bool { return len(r.Broken) > 0 || len(r.Reindexed) > 0 }
 
 // Compare checks cat against newSource, the new version of the contract
 // whose current version is oldSource. Both are JSON or both markdown, as
@@ -52,16 +77,95 @@ func Compare(cat *spec.Catalogue, oldSource, newSource []byte) (*Report, error) 
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Protocol: cat.Protocol, Rules: len(cat.Rules), Broken: []RuleChange{}}
+	rep := &Report{Protocol: cat.Protocol, Rules: len(cat.Rules), Broken: []RuleChange{},
+		Removed: []Passage{}, Reindexed: []Reindexed{}}
+	lists := &listMap{to: map[string]string{}}
+	if !markdown {
+		lists = alignLists(oldSource, newSource)
+	}
 	for _, r := range cat.Rules {
-		if ch, broken := checkRule(markdown, r, newSource); broken {
+		ch, now, broken := checkRule(markdown, r, newSource, lists)
+		switch {
+		case broken:
 			rep.Broken = append(rep.Broken, ch)
+		case now != r.Path:
+			rep.Reindexed = append(rep.Reindexed, Reindexed{ID: r.ID, Path: r.Path, Now: now})
 		}
 	}
+	rep.Removed = unquotedDrops(lists.dropped, rep.Broken)
 	rep.NewFields = newFields(markdown, oldSource, newSource, oldPs, newPs)
-	rep.Uncatalogued = uncatalogued(cat, oldPs, newPs)
+	fresh := freshStatements(oldPs, newPs)
+	rep.Uncatalogued = foldRewordings(rep.Broken, fresh, uncatalogued(cat, fresh))
 	return rep, nil
 }
+
+// unquotedDrops are the dropped list items that no gone rule reports.
+func unquotedDrops(dropped []Passage, broken []RuleChange) []Passage {
+	out := []Passage{}
+	for _, d := range dropped {
+		told := false
+		for _, b := range broken {
+			told = told || (b.Status == Gone && (b.Path == d.Path || contains(d.Path, b.Path)))
+		}
+		if !told {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// foldRewordings attaches to each changed rule the fresh statement, at
+// the rule's place, most like its old quote (a JSON leaf's new value is
+// its new reading whatever it says), and drops that statement from the
+// uncatalogued ones: a reworded sentence is reported once, as the rule it
+// breaks.
+func foldRewordings(broken []RuleChange, fresh, stmts []Statement) []Statement {
+	folded := map[string]bool{}
+	for b := range broken {
+		if broken[b].Status != Changed {
+			continue
+		}
+		best, bestScore := -1, 0.3
+		if strings.HasPrefix(broken[b].at, "$") {
+			bestScore = 0
+		}
+		for i, s := range fresh {
+			if !samePlace(s.Path, broken[b].at) || folded[key(s)] {
+				continue
+			}
+			if score := similarity(s.Text, broken[b].Quote); score >= bestScore && (best < 0 || score > similarity(fresh[best].Text, broken[b].Quote)) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			folded[key(fresh[best])] = true
+			broken[b].NowReads = fresh[best].Text
+		}
+	}
+	out := []Statement{}
+	for _, s := range stmts {
+		if !folded[key(s)] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// samePlace reports whether a statement at path stands where a rule's
+// path points: the same JSON path, or the same markdown document and a
+// heading chain that ends with the rule's (a catalogue may name a section
+// by its last headings only).
+func samePlace(path, rulePath string) bool {
+	if path == rulePath {
+		return true
+	}
+	doc, chain, ok := strings.Cut(path, "#")
+	rdoc, rchain, rok := strings.Cut(rulePath, "#")
+	return ok && rok && doc == rdoc && strings.HasSuffix(chain, "/"+rchain)
+}
+
+// key names a statement by its place and words.
+func key(s Statement) string { return s.Path + "\x00" + s.Text }
 
 // passagesOf flattens both versions, refusing a new version that does not
 // parse as the old one's format.
@@ -83,12 +187,22 @@ func passagesOf(markdown bool, oldSource, newSource []byte) (oldPs, newPs []Pass
 }
 
 // checkRule says whether rule r still stands in src and, if not, what
-// became of it.
-func checkRule(markdown bool, r spec.Rule, src []byte) (RuleChange, bool) {
-	ch := RuleChange{ID: r.ID, Level: string(r.Level), Path: r.Path, Quote: r.Quote}
-	pathThere, fits, detail := quoteAt(markdown, r, src)
+// became of it; now is the path its quote stands at in src when it stands
+// (r's own path, or the same list item at its new index).
+func checkRule(markdown bool, r spec.Rule, src []byte, lists *listMap) (ch RuleChange, now string, broken bool) {
+	ch = RuleChange{ID: r.ID, Level: string(r.Level), Path: r.Path, Quote: r.Quote, at: r.Path}
+	if !markdown {
+		var gone string
+		if ch.at, gone = lists.translate(r.Path); gone != "" {
+			ch.Status, ch.Detail = Gone, "the list item at "+gone+" was removed"
+			return ch, "", true
+		}
+	}
+	moved := r
+	moved.Path = ch.at
+	pathThere, fits, detail := quoteAt(markdown, moved, src)
 	if fits {
-		return ch, false
+		return ch, ch.at, false
 	}
 	ch.Where = quotePlaces(markdown, r.Quote, src)
 	ch.Detail = detail
@@ -100,7 +214,7 @@ func checkRule(markdown bool, r spec.Rule, src []byte) (RuleChange, bool) {
 	default:
 		ch.Status = Gone
 	}
-	return ch, true
+	return ch, "", true
 }
 
 // quoteAt reports whether r's path exists in src and whether its quote

@@ -18,8 +18,8 @@ import (
 // Passage is one located piece of a contract: a JSON leaf (its path and
 // text) or a markdown section's own text (document#heading chain).
 type Passage struct {
-	Path string
-	Text string
+	Path string `json:"path"`
+	Text string `json:"text"`
 }
 
 // jsonPassages flattens a JSON document into its leaves, each with the

@@ -26,7 +26,7 @@ var normativeSigns = []struct {
 	{"obligation", regexp.MustCompile(`(?i)\b(must|never|shall|required|requires|always|only|cannot|may not|should|do not|don't|forbidden|rejected|refused)\b`)},
 	{"endpoint", regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE)\b\s+/|(^|[\s"'(\x60])/[a-z0-9_{}.-]+/[a-z0-9_{}./-]*|https?://\S+/`)},
 	{"code", regexp.MustCompile(`\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b|\b[1-5][0-9][0-9]\b`)},
-	{"number", regexp.MustCompile(`\b\d+(\.\d+)?\b`)},
+	{"number", regexp.MustCompile(`(?:^|[^\p{L}_])\d+(?:\.\d+)?`)},
 }
 
 // kindsOf names the normative signs text shows; none means prose.
@@ -40,9 +40,9 @@ func kindsOf(text string) []string {
 	return kinds
 }
 
-// uncatalogued lists the normative statements of the new passages that
-// the old passages do not hold and that no rule's quote stands in.
-func uncatalogued(cat *spec.Catalogue, oldPs, newPs []Passage) []Statement {
+// freshStatements lists the statements of the new passages that the old
+// passages do not hold, normative or not, each with its kinds.
+func freshStatements(oldPs, newPs []Passage) []Statement {
 	had := map[string]bool{}
 	for _, p := range oldPs {
 		for _, s := range statementsOf(p.Text) {
@@ -52,12 +52,21 @@ func uncatalogued(cat *spec.Catalogue, oldPs, newPs []Passage) []Statement {
 	out := []Statement{}
 	for _, p := range newPs {
 		for _, s := range statementsOf(p.Text) {
-			if had[s] || quoted(cat, s) {
-				continue
+			if !had[s] {
+				out = append(out, Statement{Path: p.Path, Text: s, Kinds: kindsOf(s)})
 			}
-			if kinds := kindsOf(s); len(kinds) > 0 {
-				out = append(out, Statement{Path: p.Path, Text: s, Kinds: kinds})
-			}
+		}
+	}
+	return out
+}
+
+// uncatalogued lists the fresh statements that read as normative and
+// that no rule's quote stands in.
+func uncatalogued(cat *spec.Catalogue, fresh []Statement) []Statement {
+	out := []Statement{}
+	for _, s := range fresh {
+		if len(s.Kinds) > 0 && !quoted(cat, s.Text) {
+			out = append(out, s)
 		}
 	}
 	return out
@@ -68,7 +77,7 @@ func uncatalogued(cat *spec.Catalogue, oldPs, newPs []Passage) []Statement {
 func quoted(cat *spec.Catalogue, s string) bool {
 	for _, r := range cat.Rules {
 		q := squeeze(r.Quote)
-		if strings.Contains(s, q) || (len(s) >= minQuotedLen && strings.Contains(q, s)) {
+		if spec.ContainsToken(s, q) || (len(s) >= minQuotedLen && spec.ContainsToken(q, s)) {
 			return true
 		}
 	}

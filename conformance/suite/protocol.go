@@ -52,6 +52,10 @@ type Protocol struct {
 	// rules for agents too, which no scenario tags: its reference server
 	// audits them (serve --audit).
 	AgentRules bool
+	// EntryPath, when set, is the path under BasePath that a run's
+	// --target names (pyyol-push: "/turn", the endpoint.url the other
+	// routes are siblings of); serve's banner prints it.
+	EntryPath string
 	// WebSocketPaths are the paths under BasePath that the reference serves
 	// over WebSocket; `conformance serve` prints a ws:// line for each.
 	WebSocketPaths []string

@@ -31,6 +31,14 @@ type Flag struct {
 	// Secret marks a credential: its value joins the run's redaction
 	// secrets and appears in no output, report or log.
 	Secret bool
+	// RequiredLive marks a flag a run with --target cannot go without (the
+	// endpoint secret of pyyol-push): its absence is a usage error before
+	// any request is sent, not a harness error in every check.
+	RequiredLive bool
+	// Rules are the catalogue rules whose quoted figures the flag's
+	// default stands on ("within ~10s" behind a 12 s default): when a new
+	// contract changes them, spec diff names the flag beside the rule.
+	Rules []string
 }
 
 // FlagKind is how a Flag's value is read.

@@ -53,6 +53,9 @@ type Report struct {
 	// not look like that protocol at all (the preflight); it makes the run
 	// exit 1 without running a check.
 	NotProtocol []string `json:"not_protocol,omitempty"`
+	// Audit marks serve --audit's report of the agents it watched, which
+	// the run report's page renders: it is no run, so it has no exit code.
+	Audit bool `json:"audit,omitempty"`
 	// Selection is what the run was asked to check; shards of one run
 	// share it (Merge refuses others).
 	Selection *Selection `json:"selection,omitempty"`

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"io"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -79,7 +80,23 @@ type Auditor struct {
 	maxBody int
 	// blindFrames drops the findings of Frames reports (BlindFrames).
 	blindFrames atomic.Bool
+	// started is when the audit began; seed is the seed of the servers
+	// it watches (SetSeed), so its report says which world it audited.
+	started time.Time
+	seed    atomic.Uint64
 }
+
+// SetSeed records the seed of the servers the auditor watches.
+func (a *Auditor) SetSeed(seed uint64) { a.seed.Store(seed) }
+
+// Seed is the seed SetSeed recorded (0: none).
+func (a *Auditor) Seed() uint64 { return a.seed.Load() }
+
+// Started is when the audit began.
+func (a *Auditor) Started() time.Time { return a.started }
+
+// Now is the auditor's clock.
+func (a *Auditor) Now() time.Time { return a.now() }
 
 // AgentRecord is what the audit saw of one agent.
 type AgentRecord struct {
@@ -93,7 +110,7 @@ func New(now func() time.Time) *Auditor {
 	if now == nil {
 		now = time.Now
 	}
-	return &Auditor{agents: map[string]*AgentRecord{}, now: now, maxBody: 64 << 10}
+	return &Auditor{agents: map[string]*AgentRecord{}, now: now, maxBody: 64 << 10, started: now()}
 }
 
 // Wrap puts the auditor in front of one protocol's server, mounted at base.
@@ -125,6 +142,12 @@ func (a *Auditor) Wrap(h http.Handler, protocol, base string, w Watcher) http.Ha
 func (a *Auditor) capture(r *http.Request, base string) *Exchange {
 	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	key = strings.TrimSpace(key)
+	if key == "" {
+		// A key sent in the URL (a rule for agents forbids it) is still the
+		// agent's key: the finding is filed under the agent it belongs to,
+		// not under "anonymous".
+		key = queryKey(r.URL.Query())
+	}
 	var body []byte
 	if r.Body != nil && r.Body != http.NoBody {
 		body, _ = io.ReadAll(io.LimitReader(r.Body, int64(a.maxBody)+1))
@@ -138,6 +161,22 @@ func (a *Auditor) capture(r *http.Request, base string) *Exchange {
 	path := strings.TrimPrefix(r.URL.Path, base)
 	return &Exchange{Agent: AgentName(key), Method: r.Method, Path: path, RawQuery: r.URL.RawQuery,
 		Header: h, Body: body, Key: key}
+}
+
+// queryKey is the value of the first credential-named query parameter
+// (api_key, token, ...; secretName), in name order, or "".
+func queryKey(q url.Values) string {
+	names := make([]string, 0, len(q))
+	for name := range q {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if v := strings.TrimSpace(q.Get(name)); secretName(name) && v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // AgentName names an agent by its key without revealing it: a short

@@ -81,3 +81,23 @@ func TestFindingsShowTheRequestWithSecretsRedacted(t *testing.T) {
 		t.Errorf("status %d", f.Status)
 	}
 }
+
+// TestAKeySentInTheURLIsFiledUnderItsAgent: the agent that put its key in
+// a query (a rule for agents forbids it) is the same agent as when it
+// sends the key in Authorization, and no finding shows the key.
+func TestAKeySentInTheURLIsFiledUnderItsAgent(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	a, watch := audit.New(nil), &seen{}
+	h := a.Wrap(ok, "x", "", watch)
+	withHeader := httptest.NewRequest(http.MethodGet, "/things", nil)
+	withHeader.Header.Set("Authorization", "Bearer sk-live-777")
+	h.ServeHTTP(httptest.NewRecorder(), withHeader)
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/things?api_key=sk-live-777", nil))
+	agents := a.Agents()
+	if len(agents) != 1 || agents[0].Agent != audit.AgentName("sk-live-777") || len(agents[0].Findings) != 1 {
+		t.Fatalf("the URL-key request was filed elsewhere: %+v", agents)
+	}
+	if f := agents[0].Findings[0]; strings.Contains(f.Query, "sk-live-777") {
+		t.Fatalf("the finding shows the key: %q", f.Query)
+	}
+}

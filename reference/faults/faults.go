@@ -14,13 +14,18 @@ package faults
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/agentgames/conformance/reference/audit"
 )
 
 // Fault is one failure a contract documents, answered exactly as
@@ -100,9 +105,38 @@ type injector struct {
 	o      Options
 	mu     sync.Mutex
 	rng    *rand.Rand
+	seen   atomic.Int64 // requests served so far, to number the one a fault meets
+}
+
+// requestName names, for the fault log, the request a fault was injected
+// into, so an agent writer can find it in their own log: its method, path
+// and query (credential values masked), the agent its key names
+// (audit.AgentName, never the key) and its number among serve's requests.
+func requestName(r *http.Request, n int64) string {
+	target := r.URL.Path
+	if r.URL.RawQuery != "" {
+		target += "?" + maskedQuery(r.URL.Query())
+	}
+	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return fmt.Sprintf("%s %s (%s, request #%d)", r.Method, target, audit.AgentName(strings.TrimSpace(key)), n)
+}
+
+// maskedQuery spells a query with every value of a credential-looking
+// parameter replaced.
+func maskedQuery(q url.Values) string {
+	for name, vs := range q {
+		n := strings.ToLower(name)
+		if strings.Contains(n, "key") || strings.Contains(n, "token") || strings.Contains(n, "secret") {
+			for i := range vs {
+				vs[i] = "[redacted]"
+			}
+		}
+	}
+	return q.Encode()
 }
 
 func (in *injector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	in.seen.Add(1)
 	body := peekBody(r)
 	path := strings.TrimPrefix(r.URL.Path, strings.TrimSuffix(in.o.Base, "/"))
 	if path == "" {
@@ -114,7 +148,7 @@ func (in *injector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if in.o.Log != nil {
-		in.o.Log.Printf("fault injected: %s %s %d %s %s (%s)", f.Rule, f.Name, f.Status, r.Method, r.URL.Path, f.Doc)
+		in.o.Log.Printf("fault injected: %s %s %d into %s (%s)", f.Rule, f.Name, f.Status, requestName(r, in.seen.Load()), f.Doc)
 	}
 	if f.Through {
 		in.next.ServeHTTP(w, r.WithContext(WithInjected(r.Context(), f.Name)))

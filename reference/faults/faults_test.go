@@ -65,7 +65,7 @@ func TestFaultsOnlyAnswerWhereTheyApply(t *testing.T) {
 	if got := statuses(h, 2, "/w", "{}"); !equal(got, []int{418, 418}) {
 		t.Errorf("rate 1: %v", got)
 	}
-	if !strings.Contains(logs.String(), "fault injected: X-TEAPOT teapot 418 POST /base/w (documented teapot)") {
+	if !strings.Contains(logs.String(), "fault injected: X-TEAPOT teapot 418 into POST /base/w (anonymous, request #") {
 		t.Errorf("log: %q", logs.String())
 	}
 }

@@ -32,9 +32,29 @@ const (
 // and any query string is cut from path ("the request path (no query
 // string)"), so a caller may pass a request URI as it stands.
 func SigningString(timestamp, nonce, method, path string, body []byte) string {
+	return string(appendSigningString(nil, timestamp, nonce, method, path, body))
+}
+
+// appendSigningString appends SigningString's text to buf, allocating
+// only when buf is too small (the verifier reuses one buffer).
+func appendSigningString(buf []byte, timestamp, nonce, method, path string, body []byte) []byte {
 	sum := sha256.Sum256(body)
 	path, _, _ = strings.Cut(path, "?")
-	return strings.Join([]string{timestamp, nonce, strings.ToUpper(method), path, hex.EncodeToString(sum[:])}, "\n")
+	buf = append(buf, timestamp...)
+	buf = append(buf, '\n')
+	buf = append(buf, nonce...)
+	buf = append(buf, '\n')
+	for i := 0; i < len(method); i++ {
+		c := method[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	buf = append(buf, '\n')
+	buf = append(buf, path...)
+	buf = append(buf, '\n')
+	return hex.AppendEncode(buf, sum[:])
 }
 
 // Signature is hex(hmacSHA256(secret, signingString)).

@@ -2,7 +2,9 @@ package pushsign
 
 import (
 	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"strings"
 	"sync"
 	"time"
@@ -34,8 +36,61 @@ type Verifier struct {
 	secret []byte
 	now    func() time.Time
 
-	mu   sync.Mutex
-	seen map[string]time.Time // accepted nonce -> when it may be forgotten
+	work sync.Pool // of *signer, keyed with secret
+
+	mu     sync.Mutex
+	nonces nonceStore
+	// maxNonces is MaxNonces, smaller in tests.
+	maxNonces int
+}
+
+// MaxNonces bounds the nonces a verifier remembers: the requests one
+// endpoint accepts within a skew window (2 × 300 s + 1 s). Past it the
+// verifier refuses new requests as replays (fails closed) until old
+// nonces expire, rather than forget a nonce early and let its request be
+// replayed. At about 100 bytes a nonce it is some 100 MiB at most.
+const MaxNonces = 1 << 20
+
+// nonceStore remembers accepted nonces until they expire, with O(1)
+// insert, look-up and (amortized) expiry: every nonce lives the same
+// span, so they expire in the order they were accepted, and a queue in
+// that order says which to forget next without a scan.
+type nonceStore struct {
+	until map[string]int64 // accepted nonce -> when it may be forgotten (Unix ns)
+	queue []queued         // the nonces in acceptance order, from head
+	head  int
+}
+
+type queued struct {
+	nonce string
+	until int64
+}
+
+// expire forgets every nonce whose time is up at now.
+func (n *nonceStore) expire(now int64) {
+	for n.head < len(n.queue) && now >= n.queue[n.head].until {
+		q := n.queue[n.head]
+		if u, ok := n.until[q.nonce]; ok && u == q.until {
+			delete(n.until, q.nonce)
+		}
+		n.queue[n.head] = queued{}
+		n.head++
+	}
+	if n.head > 1024 && n.head*2 > len(n.queue) {
+		// Compact once the forgotten head is most of the queue, so its
+		// memory follows the live nonces (amortized O(1) per nonce).
+		n.queue = append(n.queue[:0], n.queue[n.head:]...)
+		n.head = 0
+	}
+}
+
+// add remembers nonce until until.
+func (n *nonceStore) add(nonce string, until int64) {
+	if n.until == nil {
+		n.until = map[string]int64{}
+	}
+	n.until[nonce] = until
+	n.queue = append(n.queue, queued{nonce: nonce, until: until})
 }
 
 // NewVerifier returns a verifier for secret reading the clock now (nil:
@@ -44,7 +99,9 @@ func NewVerifier(secret []byte, now func() time.Time) *Verifier {
 	if now == nil {
 		now = time.Now
 	}
-	return &Verifier{secret: secret, now: now, seen: map[string]time.Time{}}
+	v := &Verifier{secret: secret, now: now, maxNonces: MaxNonces}
+	v.work.New = func() any { return &signer{mac: hmac.New(sha256.New, secret)} }
+	return v
 }
 
 // Verify returns OK or the reason to refuse. The checks run in the order
@@ -72,18 +129,32 @@ func outsideSkew(now, ts time.Time) bool {
 }
 
 // SignatureMatches compares in constant time (hmac.Equal) the digest the
-// request carries with the one its parts produce, nothing else.
+// request carries with the one its parts produce, nothing else. It
+// allocates nothing per request: the HMAC state is reused (keyed once per
+// verifier) and the signing text is written into a reused buffer, so a
+// verification costs little more than the HMAC itself.
 func (v *Verifier) SignatureMatches(s Signed) bool {
 	got, ok := strings.CutPrefix(s.Signature, Prefix)
-	if !ok {
+	if !ok || len(got) != 2*sha256.Size {
 		return false
 	}
-	gotRaw, err := hex.DecodeString(got)
-	if err != nil {
+	var gotRaw, want [sha256.Size]byte
+	if _, err := hex.Decode(gotRaw[:], []byte(got)); err != nil {
 		return false
 	}
-	want := HMACSHA256(v.secret, []byte(SigningString(s.Timestamp, s.Nonce, s.Method, s.Path, s.Body)))
-	return hmac.Equal(gotRaw, want)
+	w := v.work.Get().(*signer)
+	defer v.work.Put(w)
+	w.text = appendSigningString(w.text[:0], s.Timestamp, s.Nonce, s.Method, s.Path, s.Body)
+	w.mac.Reset()
+	w.mac.Write(w.text)
+	return hmac.Equal(gotRaw[:], w.mac.Sum(want[:0]))
+}
+
+// signer is one verification's reusable state: the HMAC keyed with the
+// verifier's secret and the buffer the signing text is written into.
+type signer struct {
+	mac  hash.Hash
+	text []byte
 }
 
 // remember records an accepted nonce, refusing one already seen. Nonces
@@ -91,16 +162,21 @@ func (v *Verifier) SignatureMatches(s Signed) bool {
 func (v *Verifier) remember(nonce string, now time.Time) Reason {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if until, ok := v.seen[nonce]; ok && now.Before(until) {
+	at := now.UnixNano()
+	v.nonces.expire(at)
+	if until, ok := v.nonces.until[nonce]; ok && at < until {
 		return ReplayedNonce
 	}
-	if len(v.seen) > 4096 {
-		for n, until := range v.seen {
-			if !now.Before(until) {
-				delete(v.seen, n)
-			}
-		}
+	if len(v.nonces.until) >= v.maxNonces {
+		return ReplayedNonce
 	}
-	v.seen[nonce] = now.Add(2*Skew + time.Second)
+	v.nonces.add(nonce, now.Add(2*Skew+time.Second).UnixNano())
 	return OK
+}
+
+// remembered is how many nonces the verifier holds (for tests).
+func (v *Verifier) remembered() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return len(v.nonces.until)
 }

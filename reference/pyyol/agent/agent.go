@@ -1,8 +1,10 @@
 // Package agent is the reference push agent: the agent side of Pyyol's
 // legacy hosted-HTTP model (protocol.md). Its endpoint.url is
 // BasePath+"/turn"; /health, /handshake, /initialize, /event and /game-end
-// are its siblings. Every route but /health verifies the platform's
-// signature with reference/pushsign before any handler runs.
+// are its siblings, told apart by the last path segment as the official
+// SDK does, so any other POST under BasePath is a turn. Every route but
+// /health verifies the platform's signature with reference/pushsign before
+// any handler runs.
 package agent
 
 import (
@@ -10,11 +12,12 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/agentgames/conformance/reference/pushsign"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
-	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // BasePath is where `conformance serve` mounts the agent.
@@ -54,8 +57,14 @@ type Options struct {
 type Agent struct {
 	opts   Options
 	verify *pushsign.Verifier
-	mux    *http.ServeMux
+	routes map[string]http.Handler
 }
+
+// Name and Version are what /health and the acks report of the agent.
+const (
+	Name    = "conformance-reference"
+	Version = "conformance-reference-1.0"
+)
 
 // New builds an agent; an empty secret is DevSecret.
 func New(opts Options) *Agent {
@@ -65,29 +74,46 @@ func New(opts Options) *Agent {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	a := &Agent{opts: opts, verify: pushsign.NewVerifier([]byte(opts.Secret), opts.Now), mux: http.NewServeMux()}
-	// PYYOL-PUSH-SIBLINGS: the routes are siblings of /turn.
-	a.mux.HandleFunc("GET "+BasePath+"/health", a.health)
-	a.mux.Handle("POST "+BasePath+"/handshake", a.signed(a.handshake))
-	a.mux.Handle("POST "+BasePath+"/initialize", a.signed(ack(map[string]bool{"ready": true})))
-	a.mux.Handle("POST "+BasePath+"/turn", a.signed(a.turn))
-	a.mux.Handle("POST "+BasePath+"/event", a.signed(ack(map[string]bool{"ok": true})))
-	a.mux.Handle("POST "+BasePath+"/game-end", a.signed(ack(map[string]bool{"ok": true})))
-	a.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
-	})
+	a := &Agent{opts: opts, verify: pushsign.NewVerifier([]byte(opts.Secret), opts.Now)}
+	// PYYOL-PUSH-SIBLINGS: the routes are siblings of /turn, told apart by
+	// the last path segment as the official SDK does
+	// (sdk/python/pyyol/server.py); any other POST is a turn.
+	a.routes = map[string]http.Handler{
+		"handshake":  a.signed(a.handshake),
+		"initialize": a.signed(ack(map[string]any{"ready": true, "display_name": Name})),
+		"event":      a.signed(ack(map[string]bool{"ok": true})),
+		"game-end":   a.signed(ack(map[string]bool{"ok": true})),
+	}
 	return a
 }
 
-// ServeHTTP routes r; what no route takes gets the skeleton's coded JSON
-// 404 or 405.
+// ServeHTTP routes r as the SDK does: GET .../health is the unsigned
+// probe, another GET is 405, and every POST is verified before its route
+// runs. Paths outside BasePath are no route of the agent (404).
 func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	skeleton.CodedMux(a.mux).ServeHTTP(w, r)
+	if r.URL.Path != BasePath && !strings.HasPrefix(r.URL.Path, BasePath+"/") {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
+		return
+	}
+	route := path.Base(strings.TrimRight(r.URL.Path, "/"))
+	switch {
+	case r.Method == http.MethodGet && route == "health":
+		a.health(w, r)
+	case r.Method != http.MethodPost:
+		w.Header().Set("Allow", "POST")
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method_not_allowed"})
+	case a.routes[route] != nil:
+		a.routes[route].ServeHTTP(w, r)
+	default:
+		a.signed(a.turn).ServeHTTP(w, r)
+	}
 }
 
-// health is the unsigned liveness probe (PYYOL-PUSH-HEALTH).
+// health is the unsigned liveness probe (PYYOL-PUSH-HEALTH), with the
+// agent's name and version as the platform reads them
+// (backend/internal/agentclient/agentclient.go HealthBody).
 func (a *Agent) health(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "healthy"})
+	writeJSON(w, http.StatusOK, map[string]string{"status": "healthy", "agent": Name, "version": Version})
 }
 
 // handshake announces the games it plays (PYYOL-PUSH-HANDSHAKE).
@@ -99,48 +125,70 @@ func (a *Agent) handshake(w http.ResponseWriter, _ *http.Request, _ []byte) {
 	if a.opts.Monopoly {
 		games = append(games, "monopoly")
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"accepted": true, "sdkVersion": "conformance-reference-1.0", "supportedGames": games})
-}
-
-// turnRequest is a /turn body (PYYOL-REF-PUSH-BODIES); the view is
-// decoded by the game's own handler.
-type turnRequest struct {
-	Protocol string          `json:"protocol"`
-	MatchID  string          `json:"match_id"`
-	Game     string          `json:"game"`
-	View     json.RawMessage `json:"view"`
+	writeJSON(w, http.StatusOK, map[string]any{"accepted": true, "sdkVersion": Version, "supportedGames": games})
 }
 
 // turn answers a Goofspiel view with the baseline's move (PYYOL-PUSH-TURN);
-// another game has no handler (PYYOL-PUSH-NO-TURN-HANDLER).
+// a game it does not play has no handler (PYYOL-PUSH-NO-TURN-HANDLER).
+// The body is normalized first (TurnView): the view at the top level or
+// wrapped in "view".
 func (a *Agent) turn(w http.ResponseWriter, _ *http.Request, body []byte) {
-	var req turnRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request"})
+	game, view, err := TurnView(body)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request", "message": err.Error()})
 		return
 	}
-	if req.Game == "mafia" && a.opts.Mafia {
-		a.mafiaTurn(w, body)
-		return
+	switch {
+	case game == "mafia" && a.opts.Mafia:
+		a.mafiaTurn(w, view)
+	case game == "monopoly" && a.opts.Monopoly:
+		a.monopolyTurn(w, view)
+	case game == "goofspiel":
+		a.goofspielTurn(w, view)
+	default:
+		writeJSON(w, http.StatusNotImplemented, map[string]string{"error": "no_turn_handler", "game": game})
 	}
-	if req.Game == "monopoly" && a.opts.Monopoly {
-		a.monopolyTurn(w, body)
-		return
-	}
-	if req.Game != "goofspiel" {
-		writeJSON(w, http.StatusNotImplemented, map[string]string{"error": "no_turn_handler"})
-		return
-	}
+}
+
+// goofspielTurn answers a Goofspiel view. PYYOL-PUSH-LEGAL-MOVES: the
+// baseline's move is always one of legal_actions, for the round the view
+// names. The body's "protocol": "1.0" (PYYOL-PUSH-PROTOCOL-FIELD) is the
+// platform's to send; the agent reads past it.
+func (a *Agent) goofspielTurn(w http.ResponseWriter, raw json.RawMessage) {
 	var view goofspiel.View
-	if err := json.Unmarshal(req.View, &view); err != nil || len(view.LegalActions) == 0 {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "no_legal_actions"})
+	if err := json.Unmarshal(raw, &view); err != nil || len(view.LegalActions) == 0 {
+		handlerError(w, "the view has no legal_actions")
 		return
 	}
-	// PYYOL-PUSH-LEGAL-MOVES: the baseline's move is always one of
-	// legal_actions, for the round the view names. The body's "protocol":
-	// "1.0" (PYYOL-PUSH-PROTOCOL-FIELD) is the platform's to send; the agent
-	// reads past it.
 	writeJSON(w, http.StatusOK, goofspiel.Baseline(view))
+}
+
+// handlerError is the SDK's answer when a turn handler cannot decide:
+// 500 {"error":"handler_error","message":...}; the platform then plays
+// its fallback.
+func handlerError(w http.ResponseWriter, message string) {
+	writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "handler_error", "message": message})
+}
+
+// TurnView normalizes a /turn body to its game and view. The platform
+// and the SDK put the view's fields at the top level beside match_id and
+// game (PYYOL-REF-PUSH-BODIES); the kit's earlier layout wrapped it as
+// {"view": {...}}, which is read too.
+func TurnView(body []byte) (game string, view json.RawMessage, err error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil {
+		return "", nil, err
+	}
+	view = body
+	if inner := top["view"]; len(inner) > 0 && inner[0] == '{' {
+		view = inner
+	}
+	if json.Unmarshal(top["game"], &game) != nil || game == "" {
+		var in struct{ Game string }
+		json.Unmarshal(view, &in)
+		game = in.Game
+	}
+	return game, view, nil
 }
 
 // ack answers a lifecycle notification with 200 (PYYOL-PUSH-INITIALIZE,

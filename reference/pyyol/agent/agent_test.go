@@ -50,7 +50,57 @@ func TestAgentVerifiesBeforeAnswering(t *testing.T) {
 	assert.Equal(t, 501, rec.Code)
 	health := httptest.NewRecorder()
 	a.ServeHTTP(health, httptest.NewRequest(http.MethodGet, agent.BasePath+"/health", nil))
-	assert.JSONEq(t, `{"status":"healthy"}`, health.Body.String())
+	assert.JSONEq(t, `{"status":"healthy","agent":"conformance-reference","version":"conformance-reference-1.0"}`, health.Body.String())
+}
+
+// TestAgentReadsBothTurnLayouts: the view at the top level of the body (the
+// platform's and the SDK's layout) and wrapped in "view" (the kit's
+// earlier one) get the same move; the game may sit in either place.
+func TestAgentReadsBothTurnLayouts(t *testing.T) {
+	a := agent.New(agent.Options{Now: func() time.Time { return now }, Mafia: true})
+	view := `"round":2,"current_prize":9,"legal_actions":[3,9,12],"your_hand":[3,9,12]`
+	for i, body := range []string{
+		`{"protocol":"1.0","match_id":"m","game":"goofspiel",` + view + `}`,
+		`{"protocol":"1.0","match_id":"m","game":"goofspiel","view":{` + view + `}}`,
+		`{"protocol":"1.0","match_id":"m","view":{"game":"goofspiel",` + view + `}}`,
+	} {
+		rec := push(a, "/turn", body, now, "l"+string(rune('a'+i)), agent.DevSecret)
+		assert.Equal(t, 200, rec.Code, body)
+		assert.JSONEq(t, `{"round":2,"card":9}`, rec.Body.String(), body)
+	}
+	mafiaTurn := `{"protocol":"1.0","match_id":"m","game":"mafia","your_seat":0,"your_role":"Villager","day":1,"phase":"day_vote",` +
+		`"alive":{"0":true,"1":true},"legal":["vote"],"public":[],"private":[]}`
+	rec := push(a, "/turn", mafiaTurn, now, "lm", agent.DevSecret)
+	assert.Equal(t, 200, rec.Code)
+	assert.Contains(t, rec.Body.String(), `"action":"vote"`)
+}
+
+// TestAgentRoutesLikeTheSDK: routes are told apart by their last segment;
+// any other POST is a turn, a GET other than /health is 405, a game
+// without a handler is 501 naming the game, a view it cannot decide on is
+// the SDK's 500 handler_error.
+func TestAgentRoutesLikeTheSDK(t *testing.T) {
+	a := agent.New(agent.Options{Now: func() time.Time { return now }})
+	turn := `{"protocol":"1.0","match_id":"m","game":"goofspiel","round":0,"current_prize":4,"legal_actions":[4],"your_hand":[4]}`
+	rec := push(a, "/play", turn, now, "r1", agent.DevSecret)
+	assert.Equal(t, 200, rec.Code)
+	assert.JSONEq(t, `{"round":0,"card":4}`, rec.Body.String())
+	rec = push(a, "/turn", strings.Replace(turn, "goofspiel", "chess", 1), now, "r2", agent.DevSecret)
+	assert.Equal(t, 501, rec.Code)
+	assert.JSONEq(t, `{"error":"no_turn_handler","game":"chess"}`, rec.Body.String())
+	rec = push(a, "/turn", `{"protocol":"1.0","game":"goofspiel","round":0}`, now, "r3", agent.DevSecret)
+	assert.Equal(t, 500, rec.Code)
+	assert.Contains(t, rec.Body.String(), `"handler_error"`)
+	rec = push(a, "/initialize", `{"protocol":"1.0","match_id":"m","game":"goofspiel","seat":0,"players":2}`, now, "r4", agent.DevSecret)
+	assert.JSONEq(t, `{"ready":true,"display_name":"conformance-reference"}`, rec.Body.String())
+	rec = push(a, "/event", `{"protocol":"1.0","match_id":"m","game":"goofspiel","seq":1,"type":"prize_revealed"}`, now, "r5", agent.DevSecret)
+	assert.JSONEq(t, `{"ok":true}`, rec.Body.String())
+	get := httptest.NewRecorder()
+	a.ServeHTTP(get, httptest.NewRequest(http.MethodGet, agent.BasePath+"/turn", nil))
+	assert.Equal(t, 405, get.Code)
+	outside := httptest.NewRecorder()
+	a.ServeHTTP(outside, httptest.NewRequest(http.MethodGet, "/elsewhere/health", nil))
+	assert.Equal(t, 404, outside.Code)
 }
 
 // TestAgentPlaysMonopolyWhenAsked: with Monopoly on, the agent lists

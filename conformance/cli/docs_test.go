@@ -1,0 +1,180 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// docCommand is one conformance command a document shows.
+type docCommand struct {
+	file string
+	line int
+	args []string // after the program name
+}
+
+// docFiles are the documents whose commands must run as written: the
+// README and every page under docs/.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	files := []string{filepath.Join("..", "..", "README.md")}
+	more, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	require.NoError(t, err)
+	return append(files, more...)
+}
+
+// program is how a document starts the binary.
+var program = regexp.MustCompile(`^(?:\$ )?(?:go run \./cmd/conformance|\./bin/conformance|bin/conformance|\./conformance|conformance)(?:\s|$)`)
+
+// commandsIn lists the conformance commands of a document's shell blocks:
+// continuation lines joined, comments, redirections, pipes and
+// backgrounding cut.
+func commandsIn(t *testing.T, file string) []docCommand {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var out []docCommand
+	fenced, shell := false, false
+	lines := strings.Split(string(raw), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			shell = fenced && slices.Contains([]string{"```", "```sh", "```bash", "```shell"}, line)
+			continue
+		}
+		if !shell {
+			continue
+		}
+		start := i
+		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
+			i++
+			line = strings.TrimSuffix(line, "\\") + " " + strings.TrimSpace(lines[i])
+		}
+		loc := program.FindStringIndex(line)
+		if loc == nil {
+			continue
+		}
+		rest := line[loc[1]:]
+		for _, cut := range []string{" #", " &", " >", " |", " ;", "&&"} {
+			if k := strings.Index(rest, cut); k >= 0 {
+				rest = rest[:k]
+			}
+		}
+		out = append(out, docCommand{file: filepath.Base(file), line: start + 1, args: shellWords(rest)})
+	}
+	return out
+}
+
+// shellWords splits a command line into words as a shell would for the
+// simple quoting documents use.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	quote, in := byte(0), false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteByte(c)
+		case c == '"' || c == '\'':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// verbPath is how many leading words name the command: "spec diff",
+// "simulate mafia", "solve forge" take two.
+func verbPath(args []string) []string {
+	if len(args) >= 2 && slices.Contains([]string{"spec", "simulate", "solve"}, args[0]) && !strings.HasPrefix(args[1], "-") {
+		return args[:2]
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	return args[:1]
+}
+
+// definedFlags are the flags a command's --help lists.
+func definedFlags(t *testing.T, verb []string) map[string]bool {
+	t.Helper()
+	code, out, errOut := run(append(slices.Clone(verb), "--help")...)
+	require.Equal(t, 0, code, "%v --help: %s", verb, errOut)
+	flags := map[string]bool{"help": true}
+	for _, m := range regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`).FindAllStringSubmatch(out, -1) {
+		flags[m[1]] = true
+	}
+	return flags
+}
+
+// TestEveryDocumentedCommandRunsAsWritten: every conformance command the
+// README and docs/ show names a real verb and only flags that verb
+// defines; the cheap ones (rules, vectors, help) are run and must succeed.
+func TestEveryDocumentedCommandRunsAsWritten(t *testing.T) {
+	t.Parallel()
+	known := map[string]map[string]bool{}
+	seen := 0
+	for _, file := range docFiles(t) {
+		for _, c := range commandsIn(t, file) {
+			seen++
+			where := c.file + ":" + strconv.Itoa(c.line)
+			verb := verbPath(c.args)
+			if len(verb) == 0 {
+				continue // the program alone prints its usage
+			}
+			key := strings.Join(verb, " ")
+			if known[key] == nil {
+				known[key] = definedFlags(t, verb)
+			}
+			for _, w := range c.args[len(verb):] {
+				name, isFlag := strings.CutPrefix(w, "--")
+				if !isFlag || name == "" {
+					continue
+				}
+				name, _, _ = strings.Cut(name, "=")
+				assert.True(t, known[key][name], "%s: conformance %s has no flag --%s", where, key, name)
+			}
+			if cheap(c.args) {
+				code, _, errOut := run(c.args...)
+				assert.Equal(t, 0, code, "%s: conformance %s: %s", where, strings.Join(c.args, " "), errOut)
+			}
+		}
+	}
+	assert.Greater(t, seen, 30, "the documents show the commands a newcomer needs")
+}
+
+// cheap reports whether a documented command is quick to run for real:
+// listing the rules, recomputing the vectors, asking for help.
+func cheap(args []string) bool {
+	switch {
+	case slices.Contains(args, "--help"):
+		return true
+	case args[0] == "rules" && !slices.Contains(args, "--uncovered"):
+		return true
+	case args[0] == "vectors":
+		return true
+	}
+	return false
+}

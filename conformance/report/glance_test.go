@@ -1,0 +1,42 @@
+package report
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTheHTMLPageNamesWhatBrokeFirst: the findings summary comes before
+// the coverage matrix, names every failed rule with its level and links to
+// the finding; the matrix badge of a failed rule links there too.
+func TestTheHTMLPageNamesWhatBrokeFirst(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, WriteHTML(&buf, sampleReport()))
+	page := buf.String()
+	glance := strings.Index(page, `<section id="at-a-glance">`)
+	matrix := strings.Index(page, `<h2>Rule coverage</h2>`)
+	findings := strings.Index(page, `<section id="findings">`)
+	require.True(t, glance > 0 && glance < findings && findings < matrix, "glance, findings, then the matrix")
+	top := page[glance:findings]
+	for _, id := range []string{"IYRA-ID-EXPIRY", "IYRA-SITE-EFFECTS"} {
+		assert.Regexp(t, `<a href="#finding-\d+"><code>`+id+`</code></a></td><td>MUST</td>`, top, "%s is named at the top with its level", id)
+		badge := regexp.MustCompile(`<tr id="rule-` + id + `"[^\n]*<a href="#(finding-\d+)"><span class="badge s-fail">`).FindStringSubmatch(page)
+		require.NotNil(t, badge, "the matrix badge of %s links to its finding", id)
+		assert.Contains(t, page, `<article class="finding fail" id="`+badge[1]+`">`)
+	}
+	assert.Contains(t, top, "morale 3")
+	assert.Contains(t, top, "morale 2")
+}
+
+func TestAQuoteTooShortToMeanAnythingShowsItsPath(t *testing.T) {
+	rep := sampleReport()
+	rep.Protocols[0].Rules[0].Quote = "10"
+	var buf bytes.Buffer
+	require.NoError(t, WriteHTML(&buf, rep))
+	assert.Contains(t, buf.String(), `“10” at <code>$.identity.challenge</code>`)
+	assert.NotContains(t, buf.String(), `“effects apply at once” at`, "a quote that reads alone needs no path")
+}

@@ -1,0 +1,82 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// spendingTranscript is a budget check's evidence: a registration, 25
+// identical writes and the one answer that decides.
+func spendingTranscript() []verdict.Exchange {
+	ex := []verdict.Exchange{{Method: "POST", URL: "http://t/register", Status: 201, RespBody: `{"id":"a1"}`}}
+	for i := 0; i < 25; i++ {
+		ex = append(ex, verdict.Exchange{Method: "POST", URL: "http://t/act", Status: 200, ReqBody: `{"do":"look"}`, RespBody: `{"ok":true}`})
+	}
+	return append(ex, verdict.Exchange{Method: "POST", URL: "http://t/act", Status: 200, ReqBody: `{"do":"look"}`, RespBody: `{"ok":true,"turns":-1}`})
+}
+
+func TestTranscriptFoldsIdenticalExchanges(t *testing.T) {
+	text := transcriptText(spendingTranscript(), "  ")
+	assert.Equal(t, 1, strings.Count(text, "POST http://t/act -> 200")-1, "the 25 identical writes are shown once:\n%s", text)
+	assert.Contains(t, text, "(then the same exchange 24 times more)")
+	assert.Contains(t, text, `"turns":-1`, "the deciding answer is shown")
+	assert.Contains(t, text, "27. POST http://t/act", "exchanges keep their numbers in the whole transcript")
+}
+
+func TestALongTranscriptKeepsItsStartAndItsEnd(t *testing.T) {
+	var ex []verdict.Exchange
+	for i := 0; i < 40; i++ {
+		ex = append(ex, verdict.Exchange{Method: "GET", URL: fmt.Sprintf("http://t/item/%d", i), Status: 200})
+	}
+	text := transcriptText(ex, "")
+	assert.Contains(t, text, "1. GET http://t/item/0 ")
+	assert.Contains(t, text, "2. GET http://t/item/1 ")
+	assert.NotContains(t, text, "3. GET http://t/item/2 ")
+	assert.Contains(t, text, "… 32 exchanges left out (the case file and the JSON report have every exchange)")
+	assert.Contains(t, text, "40. GET http://t/item/39 ")
+	assert.Contains(t, text, "35. GET http://t/item/34 ")
+	assert.Equal(t, 9, strings.Count(text, "\n"))
+}
+
+func TestAShortTranscriptIsShownWhole(t *testing.T) {
+	ex := spendingTranscript()[:1]
+	ex = append(ex, verdict.Exchange{Method: "GET", URL: "http://t/x", Status: 404})
+	text := transcriptText(ex, "")
+	assert.Equal(t, "1. POST http://t/register -> 201 (0ms)\n   response:\n     {\"id\":\"a1\"}\n2. GET http://t/x -> 404 (0ms)\n", text)
+}
+
+func TestABaselinedFailureIsOneLine(t *testing.T) {
+	rep := &verdict.Report{Results: []verdict.Result{{Protocol: "toy", Feature: "F", Name: "known one", Rules: []string{"TOY-X"},
+		Status: verdict.Warn, FailedRule: "TOY-X", Expected: "a", Observed: "b", Transcript: spendingTranscript(),
+		Baseline: &verdict.BaselineEntry{Rule: "TOY-X", Reason: "TICKET-9"}}}}
+	out := summaryOf(rep)
+	require.Contains(t, out, "KNOWN  toy  F › known one  TOY-X (baseline: TICKET-9)\n")
+	assert.NotContains(t, out, "transcript:", "a known failure's evidence stays in the JSON report")
+}
+
+func TestFindingsOnlyDropsTheTranscriptsOfCleanChecks(t *testing.T) {
+	ex := spendingTranscript()
+	rep := &verdict.Report{Results: []verdict.Result{
+		{Name: "passed", Status: verdict.Pass, Transcript: ex},
+		{Name: "passed with a warning", Status: verdict.Pass, Warnings: []string{"w"}, Transcript: ex},
+		{Name: "skipped", Status: verdict.Skip, Transcript: ex},
+		{Name: "failed", Status: verdict.Fail, Transcript: ex},
+		{Name: "errored", Status: verdict.Error, Transcript: ex},
+		{Name: "warned", Status: verdict.Warn, Transcript: ex},
+	}}
+	kept := map[string]bool{}
+	for _, res := range FindingsOnly(rep).Results {
+		kept[res.Name] = len(res.Transcript) > 0
+	}
+	assert.Equal(t, map[string]bool{"passed": false, "passed with a warning": true, "skipped": false,
+		"failed": true, "errored": true, "warned": true}, kept)
+	for _, res := range rep.Results {
+		assert.NotEmpty(t, res.Transcript, "the run's own report is not changed")
+	}
+}
