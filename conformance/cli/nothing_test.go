@@ -57,7 +57,8 @@ func TestNoPassOnAWrongTarget(t *testing.T) {
 				xml, err := os.ReadFile(junit)
 				require.NoError(t, err)
 				told := (code == 2 && strings.Contains(out, "nothing was checked")) ||
-					(code == 1 && strings.Contains(out, "WRONG TARGET") && strings.Contains(string(xml), `type="wrong-target"`))
+					(code == 1 && strings.Contains(out, "WRONG TARGET") && strings.Contains(string(xml), `type="wrong-target"`) &&
+						strings.Contains(out, "RESULT: FAIL (exit 1, wrong target)"))
 				if p.Name == "pyyol-push" {
 					// The push agent's /health is itself under test (its
 					// preflight only asks for an answer, and helper

@@ -79,6 +79,12 @@ func resultLine(r *verdict.Report) string {
 		}
 		why = fmt.Sprintf(", %d stale baseline %s", len(r.Stale), word)
 	}
+	switch {
+	case why == "" && overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.NotProtocol) > 0:
+		why = ", wrong target" // nothing failed: the target is not the protocol
+	case overall(r) == verdict.Error && len(r.NothingChecked()) > 0:
+		why = ", nothing was checked"
+	}
 	return fmt.Sprintf("RESULT: %s (exit %d%s) — %s",
 		strings.ToUpper(string(overall(r))), r.ExitCode(), why, countsLine(c))
 }

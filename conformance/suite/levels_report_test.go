@@ -238,6 +238,7 @@ func TestNoPassOnNothing(t *testing.T) {
 		if tc.code == 2 {
 			assert.Contains(t, sum.String(), "NOTHING CHECKED: toy: none of its 2 MUST rules reached a verdict on this target, so nothing was checked", "--rule %v", tc.rules)
 			assert.Contains(t, junit.String(), `type="nothing-checked"`, "CI reading only JUnit sees it")
+			assert.Contains(t, sum.String(), "RESULT: ERROR (exit 2, nothing was checked)")
 			var page bytes.Buffer
 			require.NoError(t, report.WriteHTML(&page, rep))
 			assert.Contains(t, page.String(), "NOTHING CHECKED: toy: none of its 2 MUST rules")
