@@ -28,10 +28,11 @@ const serveExamples = `  conformance serve                                  # ev
   conformance serve --faults list                    # the documented faults each protocol can inject
   conformance serve --faults light --seed 7          # inject them at 5% of the requests they apply to
   conformance serve --faults light --audit out       # and audit the agents: GET /_audit, out/audit.{json,html} on stop
+  conformance serve --seed 7 --ready-file serve.url & # serve.url appears once serve answers
 `
 
 func serveCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE] [--audit DIR]", serveExamples, stdout, stderr)
+	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE] [--audit DIR] [--ready-file F]", serveExamples, stdout, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	protocol := fs.String("protocol", "", "protocol(s) to serve, comma-separated (default: all)")
 	seed := fs.Uint64("seed", 0, "seed for every random choice of the reference servers, the same world as run --seed (0: random, printed)")
