@@ -66,3 +66,39 @@ func TestMalformedBaselinesAreRefused(t *testing.T) {
 		assert.Error(t, err, doc)
 	}
 }
+
+// known is the kit a baseline is checked against in these tests.
+var known = baseline.Known{Rules: []string{"P-A", "P-B", "Q-SCORE"},
+	Checks: map[string][]string{"p": {"fine", "broken"}, "phantom-press": {"A played public run is ranked"}}}
+
+func TestEntriesNamingUnknownRulesProtocolsOrChecksAreRefused(t *testing.T) {
+	f := parse(t, `{"known_failures":[{"rule":"Q-SCOER","reason":"a"},{"protocol":"phantompress","check":"x","reason":"b"},
+		{"protocol":"p","check":"brokn","reason":"c"},{"rule":"P-A","reason":"d"},{"protocol":"p","check":"fine","reason":"e"}]}`)
+	err := f.Check(known)
+	require.Error(t, err)
+	for _, want := range []string{
+		`entry 1 (rule Q-SCOER): no protocol catalogues rule Q-SCOER (see conformance rules); did you mean "Q-SCORE"?`,
+		`entry 2 (check phantompress › x): unknown protocol "phantompress"; did you mean "phantom-press"?`,
+		`entry 3 (check p › brokn): p has no check named "brokn"; did you mean "broken"?`,
+	} {
+		assert.Contains(t, err.Error(), want)
+	}
+	assert.NotContains(t, err.Error(), "entry 4")
+	assert.NotContains(t, err.Error(), "entry 5")
+	assert.NoError(t, parse(t, `{"known_failures":[{"rule":"P-B","reason":"a"},{"protocol":"p","check":"broken","reason":"b"}]}`).Check(known))
+}
+
+// TestAnExpectedFailureIsStillChecked: a run whose only MUST verdict is a
+// failure the baseline expects checked that rule; it is no "nothing was
+// checked" run.
+func TestAnExpectedFailureIsStillChecked(t *testing.T) {
+	rep := &verdict.Report{Tool: "conformance", Protocols: []verdict.ProtocolInfo{{Name: "p", Rules: []verdict.RuleInfo{
+		{ID: "P-A", Level: verdict.Must}, {ID: "P-R", Level: verdict.Reference}}}},
+		Results: []verdict.Result{{Protocol: "p", Name: "broken", Rules: []string{"P-A", "P-R"}, Status: verdict.Fail,
+			FailedRule: "P-A", Stopped: true, Message: "P-A: no"}}}
+	parse(t, `{"known_failures":[{"rule":"P-A","reason":"fix in 2.1"}]}`).Apply(rep)
+	assert.Empty(t, rep.NothingChecked())
+	assert.Equal(t, 0, rep.ExitCode())
+	checked, total, _ := rep.MustCoverage(rep.Protocols[0])
+	assert.Equal(t, [2]int{1, 1}, [2]int{checked, total})
+}

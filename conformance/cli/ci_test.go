@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,8 +47,31 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 	code, out, errOut = run(append(shards, "--json", merged, "--junit", filepath.Join(dir, "r.xml"), "--html", filepath.Join(dir, "r.html"))...)
 	require.Equal(t, 0, code, "%s\n%s", out, errOut)
 	assert.Contains(t, out, "RESULT: PASS")
-	for _, field := range []string{"summary", "totals", "exit_code", "status", "rules"} {
+	for _, field := range []string{"summary", "totals", "exit_code", "status", "rules", "selection"} {
 		assert.JSONEq(t, jsonField(t, whole, field), jsonField(t, merged, field), field)
+	}
+	assertMergeRefuses(t, shards[1:], args)
+}
+
+// assertMergeRefuses: an incomplete, doubled or mixed set of the shards
+// of TestShardsMergeIntoTheUnshardedReport exits 2 naming the problem.
+func assertMergeRefuses(t *testing.T, shards []string, args func(...string) []string) {
+	other := filepath.Join(t.TempDir(), "seed8-shard2.json")
+	a := args("--shard", "2/3", "--json", other)
+	a[slices.Index(a, "--seed")+1] = "8"
+	code, out, errOut := run(a...)
+	require.Equal(t, 0, code, "%s\n%s", tail(out), errOut)
+	for _, tc := range []struct {
+		files []string
+		want  string
+	}{
+		{shards[:1], "shard 2/3, 3/3 of the run is missing"},
+		{[]string{shards[0], shards[0], shards[1], shards[2]}, "shard 1/3 is given twice (" + shards[0] + " and " + shards[0] + ")"},
+		{[]string{shards[0], other, shards[2]}, other + " is not a shard of the same run as " + shards[0] + ": --seed 8, not 7"},
+	} {
+		code, out, errOut := run(append([]string{"merge"}, tc.files...)...)
+		assert.Equal(t, 2, code, "%v: %s", tc.files, out)
+		assert.Contains(t, errOut, "conformance merge: "+tc.want)
 	}
 }
 

@@ -18,8 +18,8 @@ import (
 // Exit codes, the contract CI pipelines gate on.
 const (
 	ExitPass  = 0 // everything tested passed
-	ExitFail  = 1 // a rule failed (or a vector mismatched, a rule is uncovered)
-	ExitError = 2 // harness error, bad usage, or nothing tested
+	ExitFail  = 1 // a rule failed, the target is not the protocol (or a vector mismatched, a rule is uncovered)
+	ExitError = 2 // harness error, bad usage, or nothing checked
 )
 
 // verb is one subcommand.
@@ -33,6 +33,7 @@ func verbs() []verb {
 	return []verb{
 		{"run", "run the conformance suite against a target (default: the embedded reference)", runCmd},
 		{"serve", "serve the reference engines over HTTP for offline agent testing", serveCmd},
+		{"wait", "wait until a URL answers (a target, or serve started in the background)", waitCmd},
 		{"spec", "spec diff: what a new version of a source contract breaks in the catalogue", specCmd},
 		{"rules", "list the rule catalogue and the scenarios that check each rule", rulesCmd},
 		{"vectors", "recompute every known-answer vector with the reference code", vectorsCmd},
@@ -69,7 +70,7 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nProtocols: %s\n", strings.Join(protocolNames(), ", "))
 	fmt.Fprintln(w, "\nRun 'conformance <command> --help' for a command's flags and examples.")
-	fmt.Fprintln(w, "Exit codes: 0 all passed, 1 a rule failed, 2 harness error or nothing tested.")
+	fmt.Fprintln(w, "Exit codes: 0 all passed, 1 a rule failed or the target is not the protocol (WRONG TARGET), 2 harness error, bad usage or nothing checked.")
 }
 
 func protocolNames() []string {

@@ -26,7 +26,7 @@ func TestHelpListsEveryVerbAndExitCodes(t *testing.T) {
 	for _, verb := range []string{"run", "serve", "rules", "vectors", "replay", "merge"} {
 		assert.Contains(t, out, "  "+verb+" ")
 	}
-	assert.Contains(t, out, "Exit codes: 0 all passed, 1 a rule failed, 2")
+	assert.Contains(t, out, "Exit codes: 0 all passed, 1 a rule failed or the target is not the protocol (WRONG TARGET), 2")
 }
 
 func TestEveryVerbHasHelpWithExamples(t *testing.T) {

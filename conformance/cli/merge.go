@@ -44,7 +44,8 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 	return rep.ExitCode()
 }
 
-// mergeFiles reads every JSON report and merges them.
+// mergeFiles reads every JSON report and merges them, refusing a set that
+// is not every shard of one run once (verdict.MergeNamed names the file).
 func mergeFiles(paths []string) (*verdict.Report, error) {
 	var reps []*verdict.Report
 	for _, p := range paths {
@@ -59,5 +60,5 @@ func mergeFiles(paths []string) (*verdict.Report, error) {
 		}
 		reps = append(reps, rep)
 	}
-	return verdict.Merge(reps...)
+	return verdict.MergeNamed(paths, reps)
 }

@@ -112,7 +112,7 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 		}
 	}
 	if o.baselinePath != "" {
-		if o.known, err = baseline.Load(o.baselinePath); err != nil {
+		if o.known, err = loadBaseline(o.baselinePath); err != nil {
 			return suite.Config{}, err
 		}
 	}

@@ -28,15 +28,17 @@ const serveExamples = `  conformance serve                                  # ev
   conformance serve --faults list                    # the documented faults each protocol can inject
   conformance serve --faults light --seed 7          # inject them at 5% of the requests they apply to
   conformance serve --faults light --audit out       # and audit the agents: GET /_audit, out/audit.{json,html} on stop
+  conformance serve --seed 7 --ready-file serve.url & # serve.url appears once serve answers
 `
 
 func serveCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE] [--audit DIR]", serveExamples, stdout, stderr)
+	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE] [--audit DIR] [--ready-file F]", serveExamples, stdout, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	protocol := fs.String("protocol", "", "protocol(s) to serve, comma-separated (default: all)")
 	seed := fs.Uint64("seed", 0, "seed for every random choice of the reference servers, the same world as run --seed (0: random, printed)")
 	auditDir := fs.String("audit", "", "audit the agents against the contracts' rules for agents; GET /_audit reports, and audit.json and audit.html are written to this folder when serve stops")
 	faultFlag := fs.String("faults", "", "inject the contracts' documented faults: list, a profile (light, heavy) or a rate in (0, 1]")
+	readyFile := fs.String("ready-file", "", "once every listener accepts, write the served URL to this file (atomically; removed when serve stops), for scripts that must not start before serve is ready (see also conformance wait)")
 	if code, done := fs.parse(args); done {
 		return code
 	}
@@ -72,7 +74,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	if opts.Audit != nil {
 		fmt.Fprintf(stdout, "audit at http://%s/_audit (?format=text|html); written to %s when serve stops\n", ln.Addr().String(), *auditDir)
 	}
-	code := serveUntilInterrupt(ln, handler, stderr)
+	code := serveUntilInterrupt(ln, handler, *readyFile, stderr)
 	if opts.Audit != nil {
 		if err := WriteAuditFiles(*auditDir, opts.Audit, stdout); err != nil {
 			fmt.Fprintln(stderr, "conformance serve: writing the audit:", err)
@@ -82,17 +84,31 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-func serveUntilInterrupt(ln net.Listener, h http.Handler, stderr io.Writer) int {
+func serveUntilInterrupt(ln net.Listener, h http.Handler, readyFile string, stderr io.Writer) int {
 	srv := newHTTPServer(h)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	shutdown := func() {
+		done, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(done)
+	}
 	go func() {
 		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shutdown)
+		shutdown()
 	}()
-	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if readyFile != "" {
+		defer os.Remove(readyFile)
+		if err := signalReady(ctx, ln.Addr().String(), readyFile); err != nil {
+			fmt.Fprintln(stderr, "conformance serve: --ready-file:", err)
+			shutdown()
+			<-served
+			return ExitError
+		}
+	}
+	if err := <-served; err != nil && err != http.ErrServerClosed {
 		fmt.Fprintln(stderr, "conformance serve:", err)
 		return ExitError
 	}

@@ -102,7 +102,7 @@ func buildPage(r *verdict.Report) htmlPage {
 	page := htmlPage{
 		Tool: r.Tool, Duration: r.Duration.Round(time.Millisecond).String(),
 		Seed: r.Seed, Embedded: r.Embedded, Audit: r.Audit, Status: overall(r), ExitCode: r.ExitCode(),
-		Counts: countsLine(totals(r)), Errors: printableAll(r.Errors), Statuses: statuses, Stale: staleLines(r),
+		Counts: countsLine(totals(r)), Errors: printableAll(runProblems(r)), Statuses: statuses, Stale: staleLines(r),
 	}
 	if page.Tool == "" {
 		page.Tool = "conformance"
@@ -241,6 +241,20 @@ func staleLines(r *verdict.Report) []string {
 	var out []string
 	for _, e := range r.Stale {
 		out = append(out, printable(staleMessage(e)))
+	}
+	return out
+}
+
+// runProblems are the run-level findings the page lists before the
+// checks: harness errors, wrong targets and protocols of which nothing
+// was checked, each as the summary words it.
+func runProblems(r *verdict.Report) []string {
+	out := append([]string{}, r.Errors...)
+	for _, e := range r.NotProtocol {
+		out = append(out, "WRONG TARGET: "+e)
+	}
+	for _, e := range r.NothingChecked() {
+		out = append(out, "NOTHING CHECKED: "+e)
 	}
 	return out
 }

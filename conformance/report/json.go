@@ -30,6 +30,11 @@ type jsonDoc struct {
 	Shard      string                  `json:"shard,omitempty"`
 	// NotProtocol holds the preflight's "does not look like" findings.
 	NotProtocol []string `json:"not_protocol,omitempty"`
+	// NothingChecked names the protocols of which no MUST rule reached a
+	// verdict (verdict.Report.NothingChecked); recomputed, not read back.
+	NothingChecked []string `json:"nothing_checked,omitempty"`
+	// Selection is what the run was asked to check (merge compares it).
+	Selection *verdict.Selection `json:"selection,omitempty"`
 }
 
 // jsonProtocol is one protocol's line of the summary.
@@ -64,15 +69,18 @@ type jsonRule struct {
 	Results    []jsonRuleCheck `json:"results"`
 }
 
-// jsonRuleCheck is a check as listed under a rule it cites.
+// jsonRuleCheck is a check as listed under a rule it cites: Status is
+// what the check decided of this rule (a SHOULD or REFERENCE rule is never
+// "fail", verdict.AtLevel), CheckStatus how the check itself ended.
 type jsonRuleCheck struct {
-	Name     string         `json:"name"`
-	Feature  string         `json:"feature"`
-	Kind     string         `json:"kind"`
-	Status   verdict.Status `json:"status"`
-	Message  string         `json:"message"`
-	Expected string         `json:"expected"`
-	Observed string         `json:"observed"`
+	Name        string         `json:"name"`
+	Feature     string         `json:"feature"`
+	Kind        string         `json:"kind"`
+	Status      verdict.Status `json:"status"`
+	CheckStatus verdict.Status `json:"check_status"`
+	Message     string         `json:"message"`
+	Expected    string         `json:"expected"`
+	Observed    string         `json:"observed"`
 }
 
 // WriteJSON writes the report as one JSON document whose object keys are
@@ -104,22 +112,24 @@ func buildJSON(r *verdict.Report) jsonDoc {
 		errs = []string{}
 	}
 	return jsonDoc{
-		Tool:        r.Tool,
-		Started:     r.Started.UTC().Format(time.RFC3339Nano),
-		Duration:    r.Duration.String(),
-		DurationMS:  r.Duration.Milliseconds(),
-		Seed:        r.Seed,
-		Embedded:    r.Embedded,
-		ExitCode:    r.ExitCode(),
-		Status:      overall(r),
-		Totals:      totals(r),
-		Summary:     jsonSummary(r),
-		Rules:       jsonRules(r),
-		Results:     results,
-		Errors:      errs,
-		Stale:       r.Stale,
-		Shard:       r.Shard,
-		NotProtocol: r.NotProtocol,
+		Tool:           r.Tool,
+		Started:        r.Started.UTC().Format(time.RFC3339Nano),
+		Duration:       r.Duration.String(),
+		DurationMS:     r.Duration.Milliseconds(),
+		Seed:           r.Seed,
+		Embedded:       r.Embedded,
+		ExitCode:       r.ExitCode(),
+		Status:         overall(r),
+		Totals:         totals(r),
+		Summary:        jsonSummary(r),
+		Rules:          jsonRules(r),
+		Results:        results,
+		Errors:         errs,
+		Stale:          r.Stale,
+		Shard:          r.Shard,
+		NotProtocol:    r.NotProtocol,
+		NothingChecked: r.NothingChecked(),
+		Selection:      r.Selection,
 	}
 }
 
@@ -156,30 +166,34 @@ func jsonSummary(r *verdict.Report) map[string]jsonProtocol {
 func jsonRules(r *verdict.Report) map[string]jsonRule {
 	byRule := r.ByRule()
 	folded := ruleStatuses(r)
+	levels := r.Levels()
+	checks := func(id string) []jsonRuleCheck { return ruleChecks(id, byRule[id], levels) }
 	out := map[string]jsonRule{}
 	for _, p := range r.Protocols {
 		for _, rule := range p.Rules {
 			out[rule.ID] = jsonRule{
 				Protocol: p.Name, Level: rule.Level, Title: rule.Title, Quote: rule.Quote,
 				Path: rule.Path, Choice: rule.Choice, Catalogued: true,
-				Status: ruleStatus(folded, rule.ID), Results: ruleChecks(byRule[rule.ID]),
+				Status: ruleStatus(folded, rule.ID), Results: checks(rule.ID),
 			}
 		}
 	}
 	for id, results := range byRule {
 		if _, ok := out[id]; !ok {
-			out[id] = jsonRule{Protocol: results[0].Protocol, Status: folded[id], Results: ruleChecks(results)}
+			out[id] = jsonRule{Protocol: results[0].Protocol, Status: folded[id], Results: checks(id)}
 		}
 	}
 	return out
 }
 
-// ruleChecks lists the checks of a rule; never null, so readers can iterate.
-func ruleChecks(results []verdict.Result) []jsonRuleCheck {
+// ruleChecks lists the checks of rule id, each with what it decided of
+// the rule; never null, so readers can iterate.
+func ruleChecks(id string, results []verdict.Result, levels map[string]verdict.Level) []jsonRuleCheck {
 	out := []jsonRuleCheck{}
 	for _, res := range results {
 		out = append(out, jsonRuleCheck{
-			Name: res.Name, Feature: res.Feature, Kind: res.Kind, Status: res.Status,
+			Name: res.Name, Feature: res.Feature, Kind: res.Kind, CheckStatus: res.Status,
+			Status:  verdict.AtLevel(levels, id, res.Verdicts()[id]),
 			Message: res.Message, Expected: res.Expected, Observed: res.Observed,
 		})
 	}

@@ -60,8 +60,9 @@ type (
 // WriteJUnit writes the report as JUnit XML: a testsuite per protocol and a
 // testcase per check. A fail is a <failure> typed with its rule ID, a
 // harness error an <error>, a skip <skipped>, and a warning a passing case
-// whose <system-out> holds it. Run-level harness errors get a testsuite of
-// their own so CI shows them.
+// whose <system-out> holds it. Run-level harness errors, stale baseline
+// entries, wrong targets and protocols of which nothing was checked get
+// testsuites of their own so CI shows them.
 func WriteJUnit(w io.Writer, r *verdict.Report) error {
 	doc := junitSuites{Name: r.Tool}
 	for _, name := range protocolNames(r) {
@@ -72,6 +73,9 @@ func WriteJUnit(w io.Writer, r *verdict.Report) error {
 	}
 	if len(r.Stale) > 0 && r.Shard == "" { // a shard's stale entries are provisional
 		doc.Suites = append(doc.Suites, junitStale(r))
+	}
+	if len(r.NotProtocol) > 0 || len(r.NothingChecked()) > 0 {
+		doc.Suites = append(doc.Suites, junitTarget(r))
 	}
 	var total time.Duration
 	for _, s := range doc.Suites {
@@ -196,6 +200,26 @@ func junitStale(r *verdict.Report) junitSuite {
 			Failure: &junitProblem{Message: msg, Type: "stale-baseline", Text: msg}})
 		s.Tests++
 		s.Failures++
+	}
+	return s
+}
+
+// junitTarget shows why a run proved nothing about its target: a failing
+// testcase per wrong target (exit 1) and an error testcase per protocol of
+// which nothing was checked (exit 2), so CI that reads only JUnit sees it.
+func junitTarget(r *verdict.Report) junitSuite {
+	s := junitSuite{Name: "target", Time: seconds(0)}
+	for _, e := range r.NotProtocol {
+		s.Cases = append(s.Cases, junitCase{Name: "wrong target", Classname: "target", Time: seconds(0),
+			Failure: &junitProblem{Message: oneLine(e, 500), Type: "wrong-target", Text: e}})
+		s.Tests++
+		s.Failures++
+	}
+	for _, e := range r.NothingChecked() {
+		s.Cases = append(s.Cases, junitCase{Name: "nothing checked", Classname: "target", Time: seconds(0),
+			Error: &junitProblem{Message: oneLine(e, 500), Type: "nothing-checked", Text: e}})
+		s.Tests++
+		s.Errors++
 	}
 	return s
 }

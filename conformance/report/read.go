@@ -11,7 +11,8 @@ import (
 )
 
 // ReadJSON reads back a report WriteJSON wrote, for `conformance merge`:
-// the results, harness errors and stale baseline entries as they were, and
+// the results, harness errors, wrong-target findings, stale baseline
+// entries and the selection as they were, and
 // each protocol's catalogue from the `rules` and `summary` views (its rules
 // in ID order; protocols in the order their results come).
 func ReadJSON(r io.Reader) (*verdict.Report, error) {
@@ -23,7 +24,8 @@ func ReadJSON(r io.Reader) (*verdict.Report, error) {
 		return nil, fmt.Errorf("reading a JSON report: not a conformance report (no tool or summary)")
 	}
 	rep := &verdict.Report{Tool: doc.Tool, Seed: doc.Seed, Embedded: doc.Embedded,
-		Duration: time.Duration(doc.DurationMS) * time.Millisecond, Results: doc.Results, Stale: doc.Stale, Shard: doc.Shard}
+		Duration: time.Duration(doc.DurationMS) * time.Millisecond, Results: doc.Results, Stale: doc.Stale, Shard: doc.Shard,
+		NotProtocol: doc.NotProtocol, Selection: doc.Selection}
 	if t, err := time.Parse(time.RFC3339Nano, doc.Started); err == nil {
 		rep.Started = t
 	}

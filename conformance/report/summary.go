@@ -17,6 +17,9 @@ func Summary(w io.Writer, r *verdict.Report) {
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "\nHARNESS ERROR: %s\n", e)
 	}
+	for _, e := range r.NothingChecked() {
+		fmt.Fprintf(w, "\nNOTHING CHECKED: %s\n", e)
+	}
 	for _, e := range r.Stale {
 		fmt.Fprintf(w, "\nSTALE BASELINE: %s\n", staleMessage(e))
 		if r.Shard != "" {
@@ -75,6 +78,12 @@ func resultLine(r *verdict.Report) string {
 			word = "entry"
 		}
 		why = fmt.Sprintf(", %d stale baseline %s", len(r.Stale), word)
+	}
+	switch {
+	case why == "" && overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.NotProtocol) > 0:
+		why = ", wrong target" // nothing failed: the target is not the protocol
+	case overall(r) == verdict.Error && len(r.NothingChecked()) > 0:
+		why = ", nothing was checked"
 	}
 	return fmt.Sprintf("RESULT: %s (exit %d%s) — %s",
 		strings.ToUpper(string(overall(r))), r.ExitCode(), why, countsLine(c))

@@ -117,6 +117,12 @@ type Protocol struct {
 	// deployment: the runner prints its plan before the first write
 	// (liveplan.go) and Env.Quota hands out the same planner.
 	Quota *QuotaPlan
+	// Probe, when set, replaces the Preflight read for a protocol whose
+	// contract documents no public read but fixes the shape of every
+	// answer (share-exchange): one request that changes nothing, sent
+	// before any check, tells the protocol's responder from anything else
+	// (probe.go).
+	Probe *Probe
 }
 
 // ReferenceConfig configures a reference server; it lives on the
@@ -230,6 +236,24 @@ func (p *Protocol) LoadCatalogue() (*spec.Catalogue, error) { return p.catalogue
 // FeatureFS returns the file system holding <DataFolder>/*.feature: only
 // the protocol's own files when it shares its folder (FeatureFiles).
 func (p *Protocol) FeatureFS() fs.FS { return p.featureFS() }
+
+// CheckNames returns the names the protocol's checks report under (a
+// result's Name): its scenarios' and its properties', which a --baseline
+// entry may name.
+func (p *Protocol) CheckNames() ([]string, error) {
+	scenarios, err := p.scenarios()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range scenarios {
+		out = append(out, s.Name)
+	}
+	for _, prop := range p.Properties {
+		out = append(out, prop.Name)
+	}
+	return out, nil
+}
 
 // FolderCatalogue returns the whole catalogue of the data folder, which
 // every protocol sharing the folder draws its rules from.

@@ -155,7 +155,7 @@ func newRun(cfg Config) (*run, *verdict.Report) {
 		r.secrets.Add(v) // credentials from protocol flags appear in no output
 	}
 	rep := &verdict.Report{Tool: "conformance", Started: time.Now(), Seed: cfg.Seed, Embedded: cfg.Target == "",
-		Shard: cfg.Shard.String()}
+		Shard: cfg.Shard.String(), Selection: recordSelection(cfg)}
 	return r, rep
 }
 
@@ -168,7 +168,7 @@ func (r *run) protocol(ctx context.Context, p *Protocol, rep *verdict.Report) {
 	}
 	defer pr.close()
 	rep.Protocols = append(rep.Protocols, pr.info())
-	if !pr.preflight(ctx, rep) {
+	if !pr.probe(ctx, rep) || !pr.preflight(ctx, rep) {
 		return
 	}
 	scenarios, err := pr.selectedScenarios()

@@ -1,6 +1,9 @@
 package verdict
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Decided returns the rules on which at least one check reached a verdict
 // (pass, fail or warn), with the folded status of those verdicts. A rule
@@ -10,11 +13,13 @@ import "strings"
 // as the rule views show it.
 func (r *Report) Decided() map[string]Status {
 	out := map[string]Status{}
+	levels := r.Levels()
 	for _, res := range r.Results {
 		for id, st := range res.Verdicts() {
 			if st != Pass && st != Fail && st != Warn {
 				continue
 			}
+			st = AtLevel(levels, id, st)
 			if prev, ok := out[id]; ok {
 				st = Worse(prev, st)
 			}
@@ -24,6 +29,9 @@ func (r *Report) Decided() map[string]Status {
 	return out
 }
 
+// uncited starts the reason of a MUST rule no selected check cites.
+const uncited = "no selected check cites it"
+
 // Unchecked is a MUST rule no check decided on this target, and why.
 type Unchecked struct {
 	Rule   string `json:"rule"`
@@ -32,7 +40,8 @@ type Unchecked struct {
 }
 
 // MustCoverage counts the MUST rules of p on which some check reached pass
-// or fail (Result.Verdicts, as Decided), and lists the others with the reason: an error
+// or fail (Result.Verdicts, as Decided; a failure a baseline expects
+// counts), and lists the others with the reason: an error
 // or else a skip of a check that cites the rule (the first in text order,
 // outranks), a run-level harness error, or that no selected check cites it.
 func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []Unchecked) {
@@ -43,7 +52,9 @@ func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []U
 			continue
 		}
 		for id, st := range res.Verdicts() {
-			if st == Pass || st == Fail {
+			// A failure --baseline expects was judged all the same: it
+			// failed, and the baseline made it a warning.
+			if st == Pass || st == Fail || (res.Baseline != nil && id == res.FailedRule) {
 				decided[id] = true
 				continue
 			}
@@ -67,7 +78,7 @@ func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []U
 		case len(r.Errors) > 0:
 			reason = "not run: " + r.Errors[0]
 		default:
-			reason = "no selected check cites it (see --tags, --rule, --checks)"
+			reason = uncited + " (see --tags, --rule, --checks)"
 		}
 		unchecked = append(unchecked, Unchecked{Rule: rule.ID, Title: rule.Title, Reason: reason})
 	}
@@ -99,4 +110,54 @@ func reasonOf(res Result, st Status) string {
 		msg = "no message"
 	}
 	return string(st) + ": " + msg + " (" + res.Name + ")"
+}
+
+// NothingChecked names, per protocol, a run that checked nothing: its
+// checks cite MUST rules, yet none of them reached pass or fail on this
+// target (every such check skipped or errored: a target that never
+// answered in the protocol's shape, a responder without the surface the
+// checks need, a spent budget). Such a run proves nothing, so it exits 2
+// however many SHOULD or REFERENCE notes it made. A selection of SHOULD or
+// REFERENCE rules only (--rule) is not held to it. Computed from the
+// results, so a merge of shards judges the whole run.
+func (r *Report) NothingChecked() []string {
+	var out []string
+	for _, p := range r.Protocols {
+		if !r.citesMust(p) {
+			continue
+		}
+		checked, total, unchecked := r.MustCoverage(p)
+		if checked > 0 || total == 0 {
+			continue
+		}
+		why := ""
+		for _, u := range unchecked {
+			if !strings.HasPrefix(u.Reason, uncited) {
+				why = " (" + u.Rule + ": " + u.Reason + ")"
+				break
+			}
+		}
+		out = append(out, fmt.Sprintf("%s: none of its %d MUST rules reached a verdict on this target, so nothing was checked%s",
+			p.Name, total, why))
+	}
+	return out
+}
+
+// citesMust reports whether any result of p cites one of p's MUST rules.
+func (r *Report) citesMust(p ProtocolInfo) bool {
+	must := map[string]bool{}
+	for _, rule := range p.Rules {
+		must[rule.ID] = rule.Level == Must
+	}
+	for _, res := range r.Results {
+		if res.Protocol != p.Name {
+			continue
+		}
+		for id := range res.RuleStatuses() {
+			if must[id] {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,24 +2,43 @@ package verdict
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
 // Merge folds the reports of the shards of one run (--shard i/n) into the
 // report the unsharded run would have made: the results of every shard in
 // shard order, each protocol once with its catalogue, and every harness
-// error and stale baseline entry. It refuses reports of different tools.
+// error, wrong-target finding and stale baseline entry (each once). It
+// refuses reports of different tools and any set that is not every shard
+// of one run exactly once (checkShards).
 func Merge(reps ...*Report) (*Report, error) {
-	if len(reps) == 0 {
-		return nil, fmt.Errorf("merge: no reports")
+	names := make([]string, len(reps))
+	for i := range reps {
+		names[i] = fmt.Sprintf("report %d", i+1)
 	}
-	out := &Report{Tool: reps[0].Tool, Started: reps[0].Started, Seed: reps[0].Seed, Embedded: reps[0].Embedded}
+	return MergeNamed(names, reps)
+}
+
+// MergeNamed is Merge with a name for each report (its file), which its
+// refusals use.
+func MergeNamed(names []string, reps []*Report) (*Report, error) {
+	if len(reps) == 0 {
+		return nil, fmt.Errorf("no reports to merge")
+	}
+	for i, r := range reps {
+		if r.Tool != reps[0].Tool {
+			return nil, fmt.Errorf("%s was written by %q, not %q", names[i], r.Tool, reps[0].Tool)
+		}
+	}
+	if err := checkShards(names, reps); err != nil {
+		return nil, err
+	}
+	out := &Report{Tool: reps[0].Tool, Started: reps[0].Started, Seed: reps[0].Seed, Embedded: reps[0].Embedded,
+		Selection: reps[0].Selection}
 	seen := map[string]int{}
 	stale := map[string]BaselineEntry{}
-	for i, r := range reps {
-		if r.Tool != out.Tool {
-			return nil, fmt.Errorf("merge: report %d was written by %q, not %q", i+1, r.Tool, out.Tool)
-		}
+	for _, r := range reps {
 		if r.Started.Before(out.Started) {
 			out.Started = r.Started
 		}
@@ -34,7 +53,8 @@ func Merge(reps ...*Report) (*Report, error) {
 			out.Protocols = append(out.Protocols, p)
 		}
 		out.Results = append(out.Results, r.Results...)
-		out.Errors = append(out.Errors, r.Errors...)
+		out.Errors = appendNew(out.Errors, r.Errors...)
+		out.NotProtocol = appendNew(out.NotProtocol, r.NotProtocol...)
 		for _, e := range r.Stale {
 			stale[e.Key()] = e
 		}
@@ -79,4 +99,16 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// appendNew appends the lines of add that list lacks: every shard reports
+// the same run-level error (a selection that matches nothing, a wrong
+// target), which the unsharded run reports once.
+func appendNew(list []string, add ...string) []string {
+	for _, a := range add {
+		if !slices.Contains(list, a) {
+			list = append(list, a)
+		}
+	}
+	return list
 }

@@ -56,6 +56,9 @@ type Report struct {
 	// Audit marks serve --audit's report of the agents it watched, which
 	// the run report's page renders: it is no run, so it has no exit code.
 	Audit bool `json:"audit,omitempty"`
+	// Selection is what the run was asked to check; shards of one run
+	// share it (Merge refuses others).
+	Selection *Selection `json:"selection,omitempty"`
 }
 
 // BaselineEntry is one known failure of a --baseline file: a rule, or one
@@ -100,9 +103,10 @@ func (r *Report) Tally() map[string]Counts {
 }
 
 // Status folds every result into the run's status: the worst one, with a
-// run that tested nothing counted as an error.
+// run that tested nothing (no result but skips, or no MUST rule decided
+// where its checks cite some: NothingChecked) counted as an error.
 func (r *Report) Status() Status {
-	if len(r.Errors) > 0 {
+	if len(r.Errors) > 0 || len(r.NothingChecked()) > 0 {
 		return Error
 	}
 	st, tested := Pass, false
@@ -119,7 +123,9 @@ func (r *Report) Status() Status {
 }
 
 // ExitCode is 0 when everything tested passed (warnings and skips allowed),
-// 1 when any rule failed, 2 on a harness error or when nothing was tested.
+// 1 when any rule failed, a baseline entry is stale or the target is not
+// the protocol (NotProtocol), 2 on a harness error or when nothing was
+// checked (Status). The README's exit-code table says the same.
 // A fail outranks an error: a broken rule is the news CI must see.
 func (r *Report) ExitCode() int {
 	any := func(s Status) bool {
@@ -184,7 +190,34 @@ func (r *Report) RuleStatusMap() map[string]Status {
 			out[id] = st
 		}
 	}
+	levels := r.Levels()
+	for id, st := range out {
+		out[id] = AtLevel(levels, id, st)
+	}
 	return out
+}
+
+// Levels maps every catalogued rule of the report to its level.
+func (r *Report) Levels() map[string]Level {
+	out := map[string]Level{}
+	for _, p := range r.Protocols {
+		for _, rule := range p.Rules {
+			out[rule.ID] = rule.Level
+		}
+	}
+	return out
+}
+
+// AtLevel is st as rule id may show it: a SHOULD or REFERENCE rule can be
+// warned about, never failed, so a fail it takes from a check that failed
+// on another (MUST) rule and stopped before reaching it reads as a
+// warning. A rule the catalogue lacks counts as MUST, so a typo can never
+// soften a failure.
+func AtLevel(levels map[string]Level, id string, st Status) Status {
+	if lv, ok := levels[id]; ok && st == Fail && lv != Must {
+		return Warn
+	}
+	return st
 }
 
 // Failed reports whether any result failed on rule id; tests of broken
