@@ -46,22 +46,23 @@ type Templates []string
 // Validate accepts every answer: Templates only names routes.
 func (t Templates) Validate(*http.Request, int, http.Header, []byte) error { return nil }
 
-// Route names the first template that matches, under the path's own mount
-// point: "POST /v1/manifests/{id}/verify".
+// Route names the longest template that matches, under the path's own
+// mount point: "POST /v1/agents/{agent}/manifest/{manifest}/verify".
 func (t Templates) Route(method, path string) (string, bool) {
 	segs := strings.Split(strings.Trim(path, "/"), "/")
+	best, found := 0, ""
 	for _, tpl := range t {
 		m, p, _ := strings.Cut(tpl, " ")
 		want := strings.Split(strings.Trim(p, "/"), "/")
-		if m != method || len(want) > len(segs) {
+		if m != method || len(want) > len(segs) || len(want) <= best {
 			continue
 		}
 		mount := segs[:len(segs)-len(want)]
 		if segmentsMatch(want, segs[len(mount):]) {
-			return method + " /" + strings.Join(append(append([]string(nil), mount...), want...), "/"), true
+			best, found = len(want), method+" /"+strings.Join(append(append([]string(nil), mount...), want...), "/")
 		}
 	}
-	return "", false
+	return found, found != ""
 }
 
 // Documents is false: a template documents no status.
