@@ -25,7 +25,7 @@ func (w *world) documentsSteps(sc *suite.ScenarioContext) {
 
 func (w *world) readDocuments(ctx context.Context) error {
 	for _, d := range documents {
-		// Being served is what these rules say (FORGE-DOC-*): a 404 fails
+		// Being served is what the document rules say: a 404 fails
 		// them, it does not leave them unchecked.
 		resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: d.path, RouteUnderTest: true})
 		if err != nil {
