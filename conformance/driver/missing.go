@@ -13,6 +13,7 @@ package driver
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -112,16 +113,21 @@ func (d *HTTP) routeName(hreq *http.Request) string {
 // operation (a 405 or 501, or one the step allows), or the route is shown
 // to be served (it answered this scenario otherwise, or the answer has the
 // protocol's documented error shape). Otherwise it returns the not-served
-// skip. Any other answer is recorded as evidence that the route is served.
+// skip. Any other answer is kept as evidence that its route is served; it
+// is named only when a missing answer asks, so an ordinary request pays
+// one map insert.
 func (d *HTTP) notServed(req Request, hreq *http.Request, resp *Response) error {
-	name := d.routeName(hreq)
 	if !IsMissing(resp.Status) {
 		if showsServed(resp.Status) {
-			d.rec.markServed(name)
+			d.rec.markServed(hreq.Method + " " + hreq.URL.Path)
 		}
 		return nil
 	}
-	if req.RouteUnderTest || d.rec.isServed(name) {
+	if req.RouteUnderTest {
+		return nil
+	}
+	name := d.routeName(hreq)
+	if d.shownServed(name) {
 		return nil
 	}
 	ri, _ := d.opts.Validator.(RouteInfo)
@@ -135,8 +141,21 @@ func (d *HTTP) notServed(req Request, hreq *http.Request, resp *Response) error 
 	return verdict.NotServed(name, resp.Status)
 }
 
-// markServed notes that a route answered this scenario.
-func (r *Recorder) markServed(route string) {
+// shownServed reports whether a request of this scenario that answered
+// otherwise hit the route named name.
+func (d *HTTP) shownServed(name string) bool {
+	for _, seen := range d.rec.servedRequests() {
+		method, path, _ := strings.Cut(seen, " ")
+		if d.routeName(&http.Request{Method: method, URL: &url.URL{Path: path}}) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// markServed notes a request ("METHOD /path") that answered this scenario
+// with something other than a missing-route status.
+func (r *Recorder) markServed(request string) {
 	if r == nil {
 		return
 	}
@@ -145,15 +164,19 @@ func (r *Recorder) markServed(route string) {
 	if r.routes == nil {
 		r.routes = map[string]bool{}
 	}
-	r.routes[route] = true
+	r.routes[request] = true
 }
 
-// isServed reports whether a route answered this scenario.
-func (r *Recorder) isServed(route string) bool {
+// servedRequests are the requests markServed noted.
+func (r *Recorder) servedRequests() []string {
 	if r == nil {
-		return false
+		return nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.routes[route]
+	out := make([]string, 0, len(r.routes))
+	for k := range r.routes {
+		out = append(out, k)
+	}
+	return out
 }
