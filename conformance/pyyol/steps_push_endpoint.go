@@ -39,10 +39,11 @@ func (p *pushRun) health(ctx context.Context) (err error) {
 }
 
 // healthElsewhere tells an agent without /health from one that serves it
-// in the wrong place. Nothing beside /turn is only "not served"; a healthy
-// /health at the origin's root, when /turn lives below it, is a route
-// that is not a sibling (PYYOL-PUSH-SIBLINGS), which only that second
-// answer shows.
+// in the wrong place. Nothing beside /turn is only "not served"; the
+// agent's liveness answer ({"status":"healthy"}) at the origin's root,
+// when /turn lives below it, is a route that is not a sibling
+// (PYYOL-PUSH-SIBLINGS), which only that second answer shows; any other
+// answer there may be another service's and decides nothing.
 func (p *pushRun) healthElsewhere(ctx context.Context, notServed error) error {
 	if p.pathPrefix() == "" {
 		return notServed
@@ -57,11 +58,12 @@ func (p *pushRun) healthElsewhere(ctx context.Context, notServed error) error {
 		return notServed
 	}
 	resp, err := root.Do(ctx, driver.Request{Method: "GET", Path: "/health"})
-	if err != nil || resp.Status != 200 {
-		return notServed
+	var body struct{ Status string }
+	if err != nil || resp.Status != 200 || json.Unmarshal(resp.Body, &body) != nil || body.Status != "healthy" {
+		return notServed // no /health, or another service's at the root
 	}
 	return verdict.Failf("PYYOL-PUSH-SIBLINGS", p.pathPrefix()+"/health beside /turn", "/health served at the origin's root",
-		"GET %s/health: not served, GET /health: 200", p.pathPrefix())
+		`GET %s/health: not served, GET /health: 200 {"status":"healthy"}`, p.pathPrefix())
 }
 
 func (p *pushRun) lifecycle(ctx context.Context, route string) error {
