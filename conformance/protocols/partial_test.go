@@ -50,7 +50,7 @@ func dropped(method, path string, status int) drop {
 // partialDeployments are, per protocol, routes a deployment may lack
 // without lacking the protocol: none is the preflight's documented read
 // or a URL whose being served is itself a rule (FORGE's published
-// documents, Iyra's trust document), and each table mixes 404, 405 and 501.
+// documents, Iyra's trust document), and the tables mix 404, 405 and 501.
 var partialDeployments = map[string][]drop{
 	"iyra": {dropped("GET", "/idempotency/status", 404), dropped("GET", "/sessions/[^/]+/replay", 405),
 		dropped("GET", "/store/[^/]+/versions/[^/]+", 501)},
