@@ -103,8 +103,14 @@ type Request struct {
 	JSON   any
 	Raw    []byte
 	// Allow lists statuses the step wants to see even though the driver would
-	// otherwise treat them as harness errors (429 and 503 quota answers).
+	// otherwise treat them as harness errors (429 and 503 quota answers),
+	// and a 405 or 501 the step judges itself (missing.go).
 	Allow []int
+	// RouteUnderTest marks a request whose route is itself what the check
+	// judges (a URL the contract publishes, a method that must not exist):
+	// a 404, 405 or 501 is then an answer for the step, never a not-served
+	// skip.
+	RouteUnderTest bool
 }
 
 // Response is what the target answered.
@@ -134,7 +140,8 @@ func IsWrite(method string) bool {
 }
 
 // Do sends req. Transport failures and timeouts come back as
-// *verdict.HarnessError; an exhausted write budget as *verdict.Skipped. A
+// *verdict.HarnessError; an exhausted write budget, and a 404, 405 or 501
+// on a route not shown to be served (missing.go), as *verdict.Skipped. A
 // read answered 429 is retried after Retry-After; a write never is, because a
 // write whose fate is unknown must not be replayed blindly (IYRA recovery).
 func (d *HTTP) Do(ctx context.Context, req Request) (*Response, error) {
@@ -231,6 +238,9 @@ func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
 	if loc := redirectLocation(resp); loc != "" && !d.opts.RedirectIsAnswer {
 		return nil, verdict.Errorf("%s %s answered %d redirecting to %s: no contract documents a redirect, so the runner does not follow it (keys and writes never leave the target's origin)",
 			req.Method, req.Path, resp.Status, d.opts.Secrets.Redact(loc))
+	}
+	if err := d.notServed(req, hreq, resp); err != nil {
+		return nil, err // no schema finding either: nothing answered for the route
 	}
 	if d.opts.Validator != nil {
 		d.rec.Finding(d.opts.Validator.Validate(hreq, resp.Status, resp.Header, rbody))

@@ -179,6 +179,7 @@ type Recorder struct {
 	mu        sync.Mutex
 	exchanges []rawExchange
 	findings  []error
+	routes    map[string]bool // requests that answered this scenario (missing.go)
 }
 
 // rawExchange is an exchange as it happened, secrets and all; it never

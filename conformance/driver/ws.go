@@ -15,6 +15,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"sync"
 	"time"
 
@@ -95,8 +96,9 @@ type waiter struct {
 }
 
 // DialWS opens a session to url (ws:// or wss://) with the given handshake
-// header. A failed handshake is a harness error; it is recorded with the
-// status the server answered, if any.
+// header. A failed handshake is a harness error, except a 404, 405 or 501,
+// which says nothing serves the socket there (a not-served skip); it is
+// recorded with the status the server answered, if any.
 func DialWS(ctx context.Context, url string, header http.Header, opts WSOptions) (*WS, error) {
 	opts = wsDefaults(opts)
 	if err := opts.Limiter.Wait(ctx); err != nil {
@@ -113,6 +115,11 @@ func DialWS(ctx context.Context, url string, header http.Header, opts WSOptions)
 	if err != nil {
 		if resp == nil {
 			opts.Breaker.failed()
+		}
+		if resp != nil && IsMissing(resp.StatusCode) {
+			// Nothing serves the socket here: the checks that need it are
+			// unchecked, not failed (missing.go).
+			return nil, verdict.NotServed("GET "+urlPath(url), resp.StatusCode)
 		}
 		return nil, verdict.Errorf("websocket dial %s: %v", opts.Secrets.Redact(url), err)
 	}
@@ -435,4 +442,13 @@ func (w *WS) correlate(data []byte) (func(json.RawMessage) bool, error) {
 		return nil, verdict.Errorf("request frame's %q field: %v", w.opts.CorrelateBy, err)
 	}
 	return FieldEquals(w.opts.CorrelateBy, want), nil
+}
+
+// urlPath is the path of a socket URL, for messages; the URL itself when
+// it does not parse.
+func urlPath(raw string) string {
+	if u, err := neturl.Parse(raw); err == nil {
+		return u.Path
+	}
+	return raw
 }

@@ -237,7 +237,9 @@ func TestPeerCloseEndsTheSessionWithItsStatus(t *testing.T) {
 }
 
 func TestDialFailureIsAHarnessErrorAndRecorded(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "no upgrade here", http.StatusBadRequest)
+	}))
 	defer srv.Close()
 	rec := &driver.Recorder{}
 	_, err := driver.DialWS(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http"), nil, driver.WSOptions{Recorder: rec})
@@ -246,7 +248,28 @@ func TestDialFailureIsAHarnessErrorAndRecorded(t *testing.T) {
 	x := rec.Exchanges()
 	require.Len(t, x, 1)
 	assert.Equal(t, "WS", x[0].Method)
-	assert.Equal(t, 404, x[0].Status)
+	assert.Equal(t, 400, x[0].Status)
+}
+
+// TestDialToNoSocketIsNotServed: a handshake answered 404, 405 or 501
+// says nothing serves the socket there, so the check that needs it is
+// unchecked (a skip naming the route), never a harness error or a verdict.
+func TestDialToNoSocketIsNotServed(t *testing.T) {
+	for _, status := range []int{404, 405, 501} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, http.StatusText(status), status)
+		}))
+		rec := &driver.Recorder{}
+		_, err := driver.DialWS(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/v1/agent/connect", nil, driver.WSOptions{Recorder: rec})
+		srv.Close()
+		var skip *verdict.Skipped
+		require.True(t, errors.As(err, &skip), "status %d: got %v", status, err)
+		route, ok := verdict.NotServedRoute(err.Error())
+		assert.True(t, ok, "status %d: %v", status, err)
+		assert.Equal(t, "GET /v1/agent/connect", route)
+		require.Len(t, rec.Exchanges(), 1, "the handshake is in the transcript")
+		assert.Equal(t, status, rec.Exchanges()[0].Status)
+	}
 }
 
 func TestFramesAreRecordedBothWaysWithSecretsRedacted(t *testing.T) {

@@ -25,7 +25,9 @@ func (w *world) documentsSteps(sc *suite.ScenarioContext) {
 
 func (w *world) readDocuments(ctx context.Context) error {
 	for _, d := range documents {
-		resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: d.path})
+		// Being served is what the document rules say: a 404 fails
+		// them, it does not leave them unchecked.
+		resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: d.path, RouteUnderTest: true})
 		if err != nil {
 			return err
 		}
@@ -83,10 +85,12 @@ func (w *world) chainJudged() error {
 	return nil
 }
 
-// tryDisable attempts the disable operations a platform might expose.
+// tryDisable attempts the disable operations a platform might expose. The
+// route is what FORGE-NO-DISABLE-API judges: one that is not served is the
+// answer the rule wants, so a 404 or 405 reaches the step.
 func (w *world) tryDisable(ctx context.Context) error {
 	for _, req := range []driver.Request{
-		{Method: http.MethodPatch, Path: "/api/levels/1", JSON: map[string]any{"enabled": false}},
+		{Method: http.MethodPatch, Path: "/api/levels/1", JSON: map[string]any{"enabled": false}, RouteUnderTest: true},
 	} {
 		resp, err := w.do(ctx, nil, req)
 		if err != nil {
@@ -119,7 +123,9 @@ func (w *world) disableJudged() error {
 }
 
 func (w *world) readSchema(ctx context.Context) error {
-	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/spec/puzzle.schema.json"})
+	// The contract publishes the schema's URL (FORGE-DOC-SCHEMA): a 404
+	// is an answer the step judges.
+	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: "/spec/puzzle.schema.json", RouteUnderTest: true})
 	w.Last = resp
 	return err
 }

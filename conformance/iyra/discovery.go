@@ -13,7 +13,9 @@ import (
 // get returns a When step reading path, with the Bearer key when authed.
 func (w *world) get(path string, authed bool) func(context.Context) error {
 	return func(ctx context.Context) error {
-		req := driver.Request{Method: http.MethodGet, Path: path}
+		// The URLs the contract publishes must answer (IYRA-PUBLISHED-URLS):
+		// there a 404 is a failure, elsewhere a route not served.
+		req := driver.Request{Method: http.MethodGet, Path: path, RouteUnderTest: slices.Contains(w.Tags, "IYRA-PUBLISHED-URLS")}
 		if authed {
 			req = w.authed(req)
 		}

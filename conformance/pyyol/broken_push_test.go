@@ -36,6 +36,22 @@ func answers(path string, status int, body any) func(http.Handler) http.Handler 
 	}
 }
 
+// healthAtRoot serves /health at the origin's root instead of beside
+// /turn: the route exists, but not as a sibling (PYYOL-PUSH-SIBLINGS).
+func healthAtRoot(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case agent.BasePath + "/health":
+			http.NotFound(w, r)
+		case "/health":
+			r.URL.Path = agent.BasePath + "/health"
+			h.ServeHTTP(w, r)
+		default:
+			h.ServeHTTP(w, r)
+		}
+	})
+}
+
 // variant is an agent whose own verification departs from the docs in one
 // way: a signing string without the body hash, the signature read from
 // another header, the query string signed, or a narrower skew window.
@@ -127,7 +143,7 @@ func brokenAgents() []struct {
 		rule  string
 		agent http.Handler
 	}{
-		{"PYYOL-PUSH-SIBLINGS", answers("/health", http.StatusNotFound, map[string]string{"error": "not_found"})(faithful())},
+		{"PYYOL-PUSH-SIBLINGS", healthAtRoot(faithful())},
 		{"PYYOL-PUSH-HEALTH", answers("/health", http.StatusOK, map[string]string{"status": "ok"})(faithful())},
 		{"PYYOL-PUSH-HANDSHAKE", answers("/handshake", http.StatusOK, map[string]any{"accepted": false, "supportedGames": []string{}})(faithful())},
 		{"PYYOL-PUSH-INITIALIZE", answers("/initialize", http.StatusInternalServerError, map[string]string{"error": "boom"})(faithful())},

@@ -31,6 +31,9 @@ func Gateway() *suite.Protocol {
 	// Goofspiel, the game ranked matchmaking pairs.
 	p.Preflight = stakesPath
 	p.PreflightBase = gatewayHTTPBase
+	// The menu is an optional part of a deployment: without it, the
+	// socket says whether the target is a gateway (preflight.go).
+	p.PreflightFallback = socketPreflight
 	return p
 }
 

@@ -44,7 +44,7 @@ func (p *pushRun) post(ctx context.Context, path string, body map[string]any) (e
 	body["protocol"] = "1.0"
 	p.sent = append(p.sent, body)
 	p.lastIn = body
-	p.Last, err = p.signed.Do(ctx, driver.Request{Method: "POST", Path: path, JSON: body, Allow: []int{401, 501}})
+	p.Last, err = p.signed.Do(ctx, driver.Request{Method: "POST", Path: path, JSON: body, Allow: []int{401}})
 	return err
 }
 

@@ -162,5 +162,5 @@ func (r *Referee) ack(ctx context.Context, path, rule string, body map[string]an
 func (r *Referee) send(ctx context.Context, path string, body map[string]any) (*driver.Response, error) {
 	body["protocol"] = "1.0"
 	r.Sent = append(r.Sent, body)
-	return r.Push.Do(ctx, driver.Request{Method: "POST", Path: path, JSON: body, Allow: []int{401, 501}})
+	return r.Push.Do(ctx, driver.Request{Method: "POST", Path: path, JSON: body, Allow: []int{401}})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -31,7 +32,38 @@ func (p *pushRun) pushEndpointSteps(sc *suite.ScenarioContext) {
 func (p *pushRun) health(ctx context.Context) (err error) {
 	p.onRefusal = "PYYOL-PUSH-HEALTH"
 	p.Last, err = p.signed.Unsigned().Do(ctx, driver.Request{Method: "GET", Path: "/health"})
+	if _, missing := verdict.NotServedRoute(fmt.Sprint(err)); missing {
+		return p.healthElsewhere(ctx, err)
+	}
 	return err
+}
+
+// healthElsewhere tells an agent without /health from one that serves it
+// in the wrong place. Nothing beside /turn is only "not served"; the
+// agent's liveness answer ({"status":"healthy"}) at the origin's root,
+// when /turn lives below it, is a route that is not a sibling
+// (PYYOL-PUSH-SIBLINGS), which only that second answer shows; any other
+// answer there may be another service's and decides nothing.
+func (p *pushRun) healthElsewhere(ctx context.Context, notServed error) error {
+	if p.pathPrefix() == "" {
+		return notServed
+	}
+	u, err := url.Parse(pushBase(p.env))
+	if err != nil {
+		return notServed
+	}
+	u.Path, u.RawPath = "", ""
+	root, err := p.env.HTTPAt(u.String())
+	if err != nil {
+		return notServed
+	}
+	resp, err := root.Do(ctx, driver.Request{Method: "GET", Path: "/health"})
+	var body struct{ Status string }
+	if err != nil || resp.Status != 200 || json.Unmarshal(resp.Body, &body) != nil || body.Status != "healthy" {
+		return notServed // no /health, or another service's at the root
+	}
+	return verdict.Failf("PYYOL-PUSH-SIBLINGS", p.pathPrefix()+"/health beside /turn", "/health served at the origin's root",
+		`GET %s/health: not served, GET /health: 200 {"status":"healthy"}`, p.pathPrefix())
 }
 
 func (p *pushRun) lifecycle(ctx context.Context, route string) error {

@@ -166,13 +166,26 @@ func mintDriver(env *suite.Env) *driver.HTTP {
 // gateway (publish, stake tiers, queue), which the gateway's OpenAPI
 // document does not describe; it shares the run's limits through the Env.
 func platformDriver(env *suite.Env) *driver.HTTP {
-	d, err := env.HTTPAt(httpBase(env))
+	d, err := env.HTTPAt(httpBase(env), platformRoutes)
 	if err != nil {
 		// Only a scenario outside a run has no Env links; keep its own driver.
 		return driver.NewHTTP(driver.HTTPOptions{BaseURL: httpBase(env), Secrets: env.HTTP.Secrets(), Timeout: 30 * time.Second,
 			Breaker: runBreaker(env)}).WithRecorder(env.HTTP.Recorder())
 	}
 	return d
+}
+
+// platformRoutes name the platform API's routes, so that a route's
+// evidence of being served holds for every agent and manifest id, and a
+// route the deployment lacks is named once ("the target does not serve
+// POST /v1/agents/{agent}/manifest").
+var platformRoutes = driver.Templates{
+	"POST /practice/agents",
+	"GET /games/{game}/stakes", "POST /games/{game}/queue",
+	"GET /admin/games/{game}/stakes", "PUT /admin/games/{game}/stakes",
+	"GET /agents/{agent}/wallet", "PUT /agents/{agent}/limits",
+	"POST /agents/{agent}/manifest", "PUT /agents/{agent}/manifest/{manifest}/endpoint-secret",
+	"POST /agents/{agent}/manifest/{manifest}/verify",
 }
 
 // runBreaker is one breaker for the run's own drivers, so a target that is

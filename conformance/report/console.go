@@ -31,11 +31,15 @@ type Console struct {
 	opts  ConsoleOptions
 	total map[string]int
 	done  map[string]int
+	// shown are the missing routes whose not-served skip was printed in
+	// full, per protocol: the next checks they leave unchecked print only
+	// their line, and the summary sums them up (NOT SERVED).
+	shown map[string]bool
 }
 
 // NewConsole returns a Console writing to w.
 func NewConsole(w io.Writer, opts ConsoleOptions) *Console {
-	return &Console{w: w, opts: opts, total: map[string]int{}, done: map[string]int{}}
+	return &Console{w: w, opts: opts, total: map[string]int{}, done: map[string]int{}, shown: map[string]bool{}}
 }
 
 // Start announces a protocol and how many checks it will run; the counter
@@ -71,12 +75,27 @@ func (c *Console) Done(r verdict.Result) {
 	fmt.Fprintf(c.w, "%s %s  %s ... %s (%s)\n", counter, r.Protocol, checkName(r),
 		c.word(r.Status), formatDuration(r.Duration))
 	indent := strings.Repeat(" ", len(counter)+1)
-	if r.Status != verdict.Pass && (r.Message != "" || r.FailedRule != "") {
+	if r.Status != verdict.Pass && (r.Message != "" || r.FailedRule != "") && c.firstOfRoute(r) {
 		fmt.Fprintf(c.w, "%s%s\n", indent, oneLine(ruleMessage(r), 200))
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(c.w, "%swarning: %s\n", indent, oneLine(w, 200))
 	}
+}
+
+// firstOfRoute reports whether r's message is worth printing: anything
+// but a not-served skip, or the first one naming its route.
+func (c *Console) firstOfRoute(r verdict.Result) bool {
+	route, ok := verdict.NotServedRoute(r.Message)
+	if !ok || r.Status != verdict.Skip {
+		return true
+	}
+	key := r.Protocol + " " + route
+	if c.shown[key] {
+		return false
+	}
+	c.shown[key] = true
+	return true
 }
 
 // counter renders "[ 12/40]": done padded to the width of the total (at

@@ -29,6 +29,7 @@ func Summary(w io.Writer, r *verdict.Report) {
 	for _, e := range r.NotProtocol {
 		fmt.Fprintf(w, "\nWRONG TARGET: %s\n", e)
 	}
+	writeNotServed(w, r)
 	idx := ruleIndex(r)
 	for _, g := range groupFindings(findings(r)) {
 		fmt.Fprintln(w)

@@ -27,7 +27,7 @@ func (pr *protocolRun) preflight(ctx context.Context, rep *verdict.Report) bool 
 		drv = driver.NewHTTP(driver.HTTPOptions{BaseURL: base, Limiter: pr.limiter, Budget: pr.budget,
 			Secrets: pr.secrets, Timeout: pr.cfg.Timeout, Breaker: pr.breaker})
 	}
-	resp, err := drv.Do(ctx, driver.Request{Method: http.MethodGet, Path: strings.TrimSuffix(pr.p.Preflight, "/")})
+	resp, err := drv.Do(ctx, driver.Request{Method: http.MethodGet, Path: strings.TrimSuffix(pr.p.Preflight, "/"), RouteUnderTest: true})
 	where := "GET " + pr.preflightPath()
 	if err != nil {
 		rep.Errors = append(rep.Errors, fmt.Sprintf("%s: the target is not answering: %s", pr.p.Name,
@@ -40,6 +40,13 @@ func (pr *protocolRun) preflight(ctx context.Context, rep *verdict.Report) bool 
 	var doc map[string]any
 	if resp.Status != http.StatusOK || json.Unmarshal(resp.Body, &doc) != nil || doc == nil {
 		what := fmt.Sprintf("answered %d", resp.Status)
+		if resp.Status != http.StatusOK && pr.p.PreflightFallback != nil {
+			found, ok := pr.p.PreflightFallback(ctx, pr.env(&driver.Recorder{}))
+			if ok {
+				return true // an optional read is missing, not the protocol
+			}
+			what += "; " + found
+		}
 		if resp.Status == http.StatusOK {
 			what = "answered 200 without a JSON object"
 		}

@@ -84,6 +84,14 @@ type Protocol struct {
 	// rather than its base (Pyyol's endpoint.url, a ws:// socket URL); nil
 	// keeps the base URL.
 	PreflightBase func(base string) string
+	// PreflightFallback, when set, is asked when the preflight read answers
+	// a status other than 200, for a protocol whose documented read is an
+	// optional part of a deployment (Pyyol's stakes menu beside its
+	// socket): ok means another documented surface shows the protocol, and
+	// the target is checked; otherwise found says what that surface
+	// answered, for the WRONG TARGET line. A 200 that is not a JSON object
+	// contradicts the protocol and never reaches it.
+	PreflightFallback func(ctx context.Context, env *Env) (found string, ok bool)
 	// Reference builds a fresh reference server.
 	Reference func(cfg ReferenceConfig) http.Handler
 	// Steps registers the step definitions of one scenario on sc, the

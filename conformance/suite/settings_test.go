@@ -63,7 +63,7 @@ func TestSettingsReachTheStepsAndSecretsAreRedacted(t *testing.T) {
 	p.Flags = settingFlags
 	p.Steps = func(sc *suite.ScenarioContext, env *suite.Env) {
 		sc.Step(suite.Pattern(`^.*$`), func(ctx context.Context) error {
-			_, err := env.HTTP.Do(ctx, driver.Request{Method: "GET", Path: "/toy/counter",
+			_, err := env.HTTP.Do(ctx, driver.Request{Method: "GET", Path: "/counter",
 				Header: map[string]string{"X-Echo": env.Settings.String("key")}})
 			if err != nil {
 				return err
