@@ -37,6 +37,14 @@ func simulateMonopolyPush(target, secret string, seed uint64, seat, players int,
 	if err != nil {
 		return simulationFailed(err, secrets, stderr)
 	}
+	for _, st := range ref.Standings {
+		who := ""
+		if st.Seat == seat {
+			who = " (the agent)"
+		}
+		fmt.Fprintf(stdout, "seat %d%s: cash %d, net worth %d, %d properties%s\n", st.Seat, who, st.Cash, st.NetWorth, st.Properties,
+			map[bool]string{true: ", bankrupt"}[st.Bankrupt])
+	}
 	fmt.Fprintf(stdout, "PASS — %d decisions of the documented shape, %d warning(s); winners %v (agent seat %d)\n", len(ref.Turns), warnings, winners, seat)
 	return ExitPass
 }

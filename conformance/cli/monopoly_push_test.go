@@ -25,6 +25,8 @@ func TestSimulateMonopolyAgainstAPushEndpoint(t *testing.T) {
 	require.Equal(t, 0, code, out+errOut)
 	assert.Contains(t, out, "PASS")
 	assert.Contains(t, out, "agent roll")
+	assert.Regexp(t, `seat 1 \(the agent\): cash -?\d+, net worth -?\d+, \d+ properties`, out, "every seat's end of the match")
+	assert.Regexp(t, `(?m)^seat 0: cash`, out)
 
 	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/turn") {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -68,8 +69,51 @@ func simulateMafiaPush(target, secret string, seed uint64, seat int, role string
 	if err != nil {
 		return simulationFailed(err, secrets, stderr)
 	}
+	printMafiaStory(stdout, out, seat)
 	fmt.Fprintf(stdout, "PASS — %d legal moves; %s won on day %d; the agent was a %s\n", len(ref.Turns), out.Winner, out.Day, out.Roles[seat])
 	return ExitPass
+}
+
+// printMafiaStory tells what a writer needs to judge the match besides
+// its own moves: who left the table, when and how, with the roles the end
+// reveals, and the seats still alive.
+func printMafiaStory(w io.Writer, out mafia.Outcome, seat int) {
+	day := 0
+	alive := map[int]bool{}
+	for s := range out.Roles {
+		alive[s] = true
+	}
+	for _, e := range out.Transcript {
+		switch e.Type {
+		case mafia.EventPhase:
+			if d, ok := e.Payload["day"].(int); ok {
+				day = d
+			}
+		case mafia.EventEliminate:
+			target, _ := e.Payload["target"].(int)
+			cause, _ := e.Payload["cause"].(string)
+			delete(alive, target)
+			who := fmt.Sprintf("seat %d", target)
+			if target == seat {
+				who += " (the agent)"
+			}
+			fmt.Fprintf(w, "day %d  %s out (%s), a %s\n", day, who, cause, roleOf(out.Roles, target))
+		}
+	}
+	var left []string
+	for s := range out.Roles {
+		if alive[s] {
+			left = append(left, fmt.Sprintf("%d %s", s, out.Roles[s]))
+		}
+	}
+	fmt.Fprintf(w, "alive at the end: %s\n", strings.Join(left, ", "))
+}
+
+func roleOf(roles []string, seat int) string {
+	if seat >= 0 && seat < len(roles) {
+		return roles[seat]
+	}
+	return "?"
 }
 
 func describeMafiaMove(mv mafia.Move) string {

@@ -27,6 +27,9 @@ func TestSimulateMafiaAgainstAPushEndpoint(t *testing.T) {
 	require.Equal(t, 0, code, out+errOut)
 	assert.Contains(t, out, "the agent was a Doctor")
 	assert.Contains(t, out, "protect 11", "the baseline Doctor protects itself")
+	assert.Regexp(t, `day 1  seat \d+ (\(the agent\) )?out \((vote|night_kill)\), a (Mafia|Detective|Doctor|Sheriff|Villager)`, out,
+		"the story names who left the table, how and as what")
+	assert.Contains(t, out, "alive at the end: ")
 
 	code, _, errOut = run("simulate", "mafia", "--target", turn, "--secret", "not-the-secret")
 	assert.Equal(t, 1, code)

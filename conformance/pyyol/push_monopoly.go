@@ -27,6 +27,30 @@ type MonopolyReferee struct {
 	Referee
 	Seat, Players int
 	Turns         []monopoly.Move
+	// Standings is every seat's end of the match, for simulate to show.
+	Standings []MonopolyStanding
+}
+
+// MonopolyStanding is one seat's end of a refereed match.
+type MonopolyStanding struct {
+	Seat, Cash, NetWorth, Properties int
+	Bankrupt                         bool
+}
+
+// standings reads every seat's end of the match from the engine.
+func standings(g *monopoly.Game) []MonopolyStanding {
+	out := make([]MonopolyStanding, g.Rules().Players)
+	for seat := range out {
+		p := g.Player(seat)
+		st := MonopolyStanding{Seat: seat, Cash: p.Cash, NetWorth: g.NetWorth(seat), Bankrupt: p.Bankrupt}
+		for sq := range g.Board().Squares {
+			if g.Board().Ownable(sq) && g.Holding(sq).Owner == seat {
+				st.Properties++
+			}
+		}
+		out[seat] = st
+	}
+	return out
 }
 
 // monopolySeed derives the engine's seed from the run seed.
@@ -73,6 +97,7 @@ func (r *MonopolyReferee) Play(ctx context.Context) ([]int, error) {
 	if _, err := r.monopolyEvents(ctx, g, matchID, sent); err != nil {
 		return nil, err
 	}
+	r.Standings = standings(g)
 	result := map[string]any{"winners": g.Winners(), "rules": rules, "history": g.EventsAfter(0)}
 	r.noteReadings()
 	return g.Winners(), r.ack(ctx, "/game-end", "PYYOL-PUSH-GAME-END-ACK", gameEndBody(matchID, "monopoly", result))
