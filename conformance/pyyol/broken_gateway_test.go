@@ -18,7 +18,7 @@ import (
 // returning nil drops the frame.
 func frameEdit(t, eventType string, edit func(f map[string]any) []map[string]any) func(map[string]any) []map[string]any {
 	return func(f map[string]any) []map[string]any {
-		if f["t"] != t || (eventType != "" && f["type"] != eventType) {
+		if f["t"] != t || (eventType != "" && evType(f) != eventType) {
 			return []map[string]any{f}
 		}
 		return edit(f)
@@ -33,13 +33,27 @@ func drop(t, eventType string) func(map[string]any) []map[string]any {
 	return frameEdit(t, eventType, func(map[string]any) []map[string]any { return nil })
 }
 
-func view(f map[string]any) map[string]any    { return f["view"].(map[string]any) }
+// view, result and evType read a frame the reference sends (payload,
+// kind) or one in the kit's earlier layout (view, result, type).
+func view(f map[string]any) map[string]any    { return either(f, "payload", "view") }
 func payload(f map[string]any) map[string]any { return f["payload"].(map[string]any) }
-func result(f map[string]any) map[string]any  { return f["result"].(map[string]any) }
-func ints(v any) []any                        { return v.([]any) }
-func swap(xs []any) []any                     { return []any{xs[1], xs[0]} }
-func sha(b []byte) string                     { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
-func flipWinner(w any) any                    { return map[float64]float64{0: 1, 1: 0, -1: 0}[w.(float64)] }
+func result(f map[string]any) map[string]any  { return either(f, "payload", "result") }
+func evType(f map[string]any) any {
+	if k, ok := f["kind"]; ok {
+		return k
+	}
+	return f["type"]
+}
+func either(f map[string]any, a, b string) map[string]any {
+	if m, ok := f[a].(map[string]any); ok {
+		return m
+	}
+	return f[b].(map[string]any)
+}
+func ints(v any) []any     { return v.([]any) }
+func swap(xs []any) []any  { return []any{xs[1], xs[0]} }
+func sha(b []byte) string  { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+func flipWinner(w any) any { return map[float64]float64{0: 1, 1: 0, -1: 0}[w.(float64)] }
 
 // brokenGateways lists, for every MUST rule of the gateway a live run can
 // check, a gateway that breaks it.
@@ -94,7 +108,7 @@ func brokenGateways() []struct {
 			}
 		})}},
 		{"PYYOL-GOOF-ROUNDS", server.Options{Rewrite: func(f map[string]any) []map[string]any {
-			if f["t"] == "event" && f["type"] == "round_revealed" && payload(f)["round"] == 12.0 {
+			if f["t"] == "event" && evType(f) == "round_revealed" && payload(f)["round"] == 12.0 {
 				return nil
 			}
 			if f["t"] == "game_end" {
@@ -116,7 +130,7 @@ func brokenGateways() []struct {
 		{"PYYOL-GOOF-COMMITMENT", server.Options{Rewrite: set("event", "match_created", func(f map[string]any) { delete(payload(f), "commitment") })}},
 		{"PYYOL-GOOF-SHUFFLED", server.Options{Rewrite: func(f map[string]any) []map[string]any {
 			switch {
-			case f["t"] == "event" && f["type"] == "match_created":
+			case f["t"] == "event" && evType(f) == "match_created":
 				payload(f)["commitment"] = sha(fakeSeed)
 			case f["t"] == "game_end":
 				result(f)["reveal"] = hex.EncodeToString(fakeSeed)

@@ -14,23 +14,29 @@ import (
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 )
 
-// frame is any gateway frame, read loosely so a check can judge what is
-// missing rather than fail to decode.
+// frame is the runner's model of a gateway frame, filled by decodeFrame
+// (frames_read.go) from whichever layout the target uses; checks read
+// these fields, never the wire's names. Game is read as a name only when
+// a string; Type and Payload are an event's; Body is a turn's view, an
+// initialize's fields or a game_end's result, View the Body of a turn
+// read as a Goofspiel view, Result the Body of a game_end.
 type frame struct {
-	T       string          `json:"t"`
-	ID      string          `json:"id"`
-	AgentID string          `json:"agent_id"`
-	Version string          `json:"version"`
-	Error   string          `json:"error"`
-	MatchID string          `json:"match_id"`
-	Game    json.RawMessage `json:"game"` // read as a name only when a string
-	Seat    *int            `json:"seat"`
-	Seq     int             `json:"seq"`
-	Type    string          `json:"type"`
-	Payload json.RawMessage `json:"payload"`
-	View    *goofspiel.View `json:"view"`
-	Result  json.RawMessage `json:"result"`
-	raw     json.RawMessage
+	T       string
+	ID      string
+	AgentID string
+	Version string
+	Error   string
+	MatchID string
+	Game    json.RawMessage
+	Seat    *int
+	Seq     int
+	Type    string
+	Payload json.RawMessage
+	Body    json.RawMessage
+	View    *goofspiel.View
+	Result  json.RawMessage
+	// raw is the frame as it came, for transcripts and failure messages.
+	raw json.RawMessage
 	// decoded holds Payload decoded, once (payload): a Monopoly referee
 	// reads every event's payload in several checks.
 	decoded *decodedPayload
@@ -61,6 +67,8 @@ type gwRun struct {
 	// round0 is how the agent answers round 0 in this scenario (a value of
 	// the round0 table); it names the rule a round-0 failure breaks.
 	round0 string
+	// readings are the frame layouts off the reference's already noted.
+	readings map[string]bool
 }
 
 // round0Rules names, per round-0 behaviour, the rule the gateway breaks
@@ -108,11 +116,11 @@ func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
 
 // accept decodes and keeps one frame, checking it against its schema.
 func (g *gwRun) accept(raw json.RawMessage) (frame, error) {
-	var f frame
-	if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
-		return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
+	f, readings, err := decodeFrame(raw)
+	if err != nil {
+		return frame{}, err
 	}
-	f.raw, f.decoded = raw, &decodedPayload{}
+	g.layoutNote(readings)
 	g.frames = append(g.frames, f)
 	// The game a frame names, read with the envelope; a name that is no
 	// string leaves the known game (the frame's schema judges it).
@@ -187,7 +195,7 @@ func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
 		if err != nil || f.T != "ping" {
 			return f, err
 		}
-		g.ws.Send(ctx, map[string]string{"t": "pong"})
+		g.ws.Send(ctx, pongFor(f))
 	}
 }
 
@@ -219,7 +227,7 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 		started = started || f.T == "initialize" || f.T == "turn"
 		switch f.T {
 		case "ping":
-			err = g.ws.Send(ctx, map[string]string{"t": "pong"})
+			err = g.ws.Send(ctx, pongFor(f))
 		case "pong":
 			g.pongs++
 		case "initialize":
@@ -230,7 +238,7 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 			if f.Seat != nil {
 				g.seat = *f.Seat
 			}
-			err = g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
+			err = g.ws.Send(ctx, readyResponse(f.ID))
 		case "event":
 			g.events = append(g.events, f)
 			if held != nil && f.Type == goofspiel.RoundRevealed {
@@ -238,7 +246,7 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 				// that applies it there plays the stray card, never a
 				// fallback the runner must read as a timeout (timedOut).
 				g.stray = lateCard(held.View)
-				err = g.ws.Send(ctx, map[string]any{"t": "response", "id": held.ID, "move": goofspiel.Move{Round: held.View.Round + 1, Card: g.stray}})
+				err = g.ws.Send(ctx, moveResponse(held.ID, goofspiel.Move{Round: held.View.Round + 1, Card: g.stray}))
 				held = nil
 			}
 		case "game_end":
@@ -276,7 +284,7 @@ func (g *gwRun) answer(ctx context.Context, f frame, b behaviour) error {
 		card = v.CurrentPrize
 	}
 	g.answered = append(g.answered, goofspiel.Move{Round: v.Round, Card: card})
-	resp := map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: v.Round, Card: card}}
+	resp := moveResponse(f.ID, goofspiel.Move{Round: v.Round, Card: card})
 	if b.usage {
 		resp["usage"] = map[string]any{"provider": "kit", "model": "none", "prompt_tokens": 1, "completion_tokens": "not a number"}
 	}
@@ -296,15 +304,15 @@ func (g *gwRun) misbehave(ctx context.Context, f frame, how string) (*frame, err
 	case "late":
 		return &f, nil
 	case "illegal":
-		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: 0, Card: high + 100}})
+		return nil, g.ws.Send(ctx, moveResponse(f.ID, goofspiel.Move{Round: 0, Card: high + 100}))
 	case "error":
 		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "error": "handler raised"})
 	case "wrong-round":
 		g.stray = high
-		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: 5, Card: high}})
+		return nil, g.ws.Send(ctx, moveResponse(f.ID, goofspiel.Move{Round: 5, Card: high}))
 	case "other-id":
 		g.stray = high
-		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID + "-not-this-turn", "move": goofspiel.Move{Round: 0, Card: high}})
+		return nil, g.ws.Send(ctx, moveResponse(f.ID+"-not-this-turn", goofspiel.Move{Round: 0, Card: high}))
 	case "drop":
 		g.ws.Close()
 		reg, err := g.register(ctx, g.token)

@@ -166,20 +166,17 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 		if err != nil {
 			return frame{}, err
 		}
-		var f struct {
-			frame
-			View json.RawMessage `json:"view"`
+		f, readings, err := decodeFrame(raw)
+		if err != nil {
+			return frame{}, err
 		}
-		if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
-			return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
-		}
+		m.g.layoutNote(readings)
 		// spec/pyyol/frames judges the frame, its view against
 		// monopoly-view.json and its events against monopoly-event.json.
 		if err := judgeFrame(checkFrameOf(raw, f.T, "monopoly"), m.g.env.HTTP.Recorder().Finding); err != nil {
 			return frame{}, err
 		}
-		f.frame.raw, f.frame.decoded = raw, &decodedPayload{}
-		return f.frame, nil
+		return f, nil
 	}
 }
 
@@ -196,22 +193,20 @@ func (m *monoRun) pastCap(e frame) error {
 
 // answer decodes a turn's view and sends the policy's move.
 func (m *monoRun) answer(ctx context.Context, f frame) error {
-	var body struct {
-		View monoView `json:"view"`
-	}
-	if err := json.Unmarshal(f.raw, &body); err != nil {
+	var view monoView
+	if err := json.Unmarshal(f.Body, &view); err != nil {
 		return verdict.Failf("PYYOL-MONO-VIEW-STATE", "a turn view {seat, phase, legal_actions, state}", string(f.raw), "a Monopoly turn")
 	}
 	if len(m.turns) >= maxMonoDecisions {
 		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", "a match that ends", fmt.Sprintf("%d decisions and counting", len(m.turns)), "the game never ended")
 	}
-	t := &monoTurn{view: body.View, move: m.policy(body.View), seen: len(m.events), probe: m.probing}
+	t := &monoTurn{view: view, move: m.policy(view), seen: len(m.events), probe: m.probing}
 	m.probing = false
 	if m.refuseFirst && len(m.turns) == 0 {
 		t.move = map[string]any{"action": "fly"}
 	}
 	m.turns = append(m.turns, t)
-	return m.g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": t.move})
+	return m.g.ws.Send(ctx, moveResponse(f.ID, t.move))
 }
 
 // policy picks from legal_actions (PYYOL-MONO-LEGAL-ACCEPTED): it

@@ -194,7 +194,7 @@ func (m *monoRun) play(ctx context.Context) error {
 				m.seat = *f.Seat
 			}
 			if f.ID != "" {
-				g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
+				g.ws.Send(ctx, readyResponse(f.ID))
 			}
 		case "turn":
 			started = true
@@ -212,7 +212,7 @@ func (m *monoRun) play(ctx context.Context) error {
 		case "game_end":
 			m.end = &f
 		case "ping":
-			g.ws.Send(ctx, map[string]any{"t": "pong"})
+			g.ws.Send(ctx, pongFor(f))
 		}
 	}
 	return nil
