@@ -72,11 +72,16 @@ func simulatePush(target, secret string, seed uint64, stdout, stderr io.Writer) 
 	}
 	ref := &pyyol.Referee{Push: push, Seed: seed}
 	res, err := ref.Play(context.Background())
-	for i, mv := range ref.Moves {
-		fmt.Fprintf(stdout, "round %2d  agent bids %2d\n", i, mv.Card)
-	}
 	if err != nil {
+		for i, mv := range ref.Moves {
+			fmt.Fprintf(stdout, "round %2d  agent bids %2d\n", i, mv.Card)
+		}
 		return simulationFailed(err, secrets, stderr)
+	}
+	// Each round as it resolved: the prize at stake and both bids.
+	for _, r := range res.History {
+		fmt.Fprintf(stdout, "round %2d  prize %2d (pool %2d)  agent bids %2d  baseline bids %2d  → %s  scores %v\n",
+			r.Round, r.Prize, r.PrizePool, r.Cards[0], r.Cards[1], winnerName(r.Winner, 0), r.Scores)
 	}
 	fmt.Fprintf(stdout, "PASS — %d legal moves; winner %s, scores %v\n", len(ref.Moves), winnerName(res.Winner, 0), res.Scores)
 	return ExitPass

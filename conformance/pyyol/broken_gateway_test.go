@@ -44,6 +44,24 @@ func evType(f map[string]any) any {
 	}
 	return f["type"]
 }
+// body is a lifecycle frame's fields: its payload when it has one (the
+// reference's layout), else the frame itself (initialize's fields at the
+// top level, the kit's earlier layout).
+func body(f map[string]any) map[string]any {
+	if m, ok := f["payload"].(map[string]any); ok {
+		return m
+	}
+	return f
+}
+
+// gameOf is the game a frame names, at the top level or in its body.
+func gameOf(f map[string]any) any {
+	if g, ok := f["game"]; ok {
+		return g
+	}
+	return body(f)["game"]
+}
+
 func either(f map[string]any, a, b string) map[string]any {
 	if m, ok := f[a].(map[string]any); ok {
 		return m

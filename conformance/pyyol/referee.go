@@ -70,7 +70,7 @@ func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
 				mv, "the agent's move is illegal: %v", err)
 		}
 		r.Moves = append(r.Moves, mv)
-		m.Bid(1, goofspiel.Baseline(m.View(1)))
+		m.Bid(1, Opponent(m.View(1)))
 	}
 	if _, err := r.events(ctx, m, matchID, sent); err != nil {
 		return goofspiel.Result{}, err
