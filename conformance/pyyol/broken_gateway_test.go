@@ -44,6 +44,7 @@ func evType(f map[string]any) any {
 	}
 	return f["type"]
 }
+
 // body is a lifecycle frame's fields: its payload when it has one (the
 // reference's layout), else the frame itself (initialize's fields at the
 // top level, the kit's earlier layout).
