@@ -262,3 +262,36 @@ func TestGatewayThatSchedulesNoMatchSkips(t *testing.T) {
 		}
 	}
 }
+
+// TestPingingGatewayWithoutMatchSkipsWithinMatchWait: waits are absolute.
+// A gateway that pings every 100 ms and never starts a match makes the
+// match checks skip once --match-wait has passed; its heartbeats, each a
+// frame, do not restart the wait (they did: a real gateway's 15 s pings
+// held a scenario for over 20 minutes).
+func TestPingingGatewayWithoutMatchSkipsWithinMatchWait(t *testing.T) {
+	t.Parallel()
+	pingsOnly := func(f map[string]any) []map[string]any {
+		switch f["t"] {
+		case "hello", "registered", "error", "pong", "ping":
+			return []map[string]any{f}
+		}
+		return nil
+	}
+	srv := httptest.NewServer(server.New(server.Options{Rewrite: pingsOnly, PingEvery: 100 * time.Millisecond}))
+	defer srv.Close()
+	const matchWait = 800 * time.Millisecond
+	rep := runLive(t, pyyol.Gateway(), srv.URL, "PYYOL-WS-GAME-END", suite.Settings{"match-wait": matchWait.String(), "frame-wait": "300ms"})
+	if len(rep.Results) == 0 {
+		t.Fatal("nothing ran")
+	}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Skip {
+			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
+		}
+		// A bound on the wait itself, not a speed target: the scenario
+		// ended because --match-wait ran out, not because the run did.
+		if r.Duration > 20*matchWait {
+			t.Errorf("%s waited %v with --match-wait %v", r.Name, r.Duration, matchWait)
+		}
+	}
+}

@@ -69,6 +69,10 @@ type gwRun struct {
 	round0 string
 	// readings are the frame layouts off the reference's already noted.
 	readings map[string]bool
+	// progress is when the last frame that was no heartbeat came;
+	// matchWait, when set, is when the wait for a match runs out
+	// (waits.go).
+	progress, matchWait time.Time
 }
 
 // round0Rules names, per round-0 behaviour, the rule the gateway breaks
@@ -93,9 +97,11 @@ func (g *gwRun) round0Rule() string {
 }
 
 // next reads one frame; silence past the wait limit is the gateway's
-// failure (a wedged match), blamed on the scenario's rule.
+// failure (a wedged match), blamed on the scenario's rule. The limit is
+// counted from the last frame that was no heartbeat (waits.go), so a
+// gateway that only pings still wedges.
 func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
-	raw, err := g.ws.Next(ctx)
+	raw, err := g.read(ctx, g.frameBy())
 	if err != nil {
 		if errors.Is(err, driver.ErrTimeout) {
 			rule := "" // a wedged plain match: the scenario's own rule
@@ -120,6 +126,7 @@ func (g *gwRun) accept(raw json.RawMessage) (frame, error) {
 	if err != nil {
 		return frame{}, err
 	}
+	g.touch(f)
 	g.layoutNote(readings)
 	g.frames = append(g.frames, f)
 	// The game a frame names, read with the envelope; a name that is no
@@ -138,30 +145,22 @@ func (g *gwRun) accept(raw json.RawMessage) (frame, error) {
 }
 
 // nextOf reads the next frame of a match. Before the match has started,
-// silence until the deadline means the platform scheduled no match for the
-// agent: a skip, since when matches start is the platform's choice
-// (PYYOL-REF-SANDBOX-MATCH); after it started, silence is a wedge.
+// silence until the match deadline means the platform scheduled no match
+// for the agent: a skip, since when matches start is the platform's
+// choice (PYYOL-REF-SANDBOX-MATCH); heartbeats meanwhile do not move that
+// deadline. After it started, silence is a wedge.
 func (g *gwRun) nextOf(ctx context.Context, started bool) (frame, error) {
 	if started {
 		return g.next(ctx, "the next frame of the match")
 	}
-	deadline := time.Now().Add(matchDeadline(g.env))
-	if run, ok := ctx.Deadline(); ok && run.Before(deadline) {
-		deadline = run
+	raw, err := g.read(ctx, g.matchBy(ctx))
+	if errors.Is(err, driver.ErrTimeout) {
+		return frame{}, verdict.Skipf("no match started for the agent within %v (--match-wait, or --deadline)", matchDeadline(g.env))
 	}
-	for {
-		raw, err := g.ws.Next(ctx)
-		if errors.Is(err, driver.ErrTimeout) && time.Now().Before(deadline) {
-			continue
-		}
-		if errors.Is(err, driver.ErrTimeout) {
-			return frame{}, verdict.Skipf("no match started for the agent within %v (--deadline)", matchDeadline(g.env))
-		}
-		if err != nil {
-			return frame{}, err
-		}
-		return g.accept(raw)
+	if err != nil {
+		return frame{}, err
 	}
+	return g.accept(raw)
 }
 
 // register runs the handshake on a fresh socket.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 
@@ -148,15 +147,12 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 // silence until the deadline is a skip (when matches start is the
 // platform's choice); after, silence past the wait limit is a wedge.
 func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
-	deadline := time.Now().Add(matchDeadline(m.g.env))
-	if run, ok := ctx.Deadline(); ok && run.Before(deadline) {
-		deadline = run
+	by := m.g.frameBy()
+	if !started {
+		by = m.g.matchBy(ctx)
 	}
 	for {
-		raw, err := m.g.ws.Next(ctx)
-		if errors.Is(err, driver.ErrTimeout) && !started && time.Now().Before(deadline) {
-			continue
-		}
+		raw, err := m.g.read(ctx, by)
 		if errors.Is(err, driver.ErrTimeout) && !started {
 			return frame{}, verdict.Skipf("no Monopoly match started for the agent within %v (--deadline)", matchDeadline(m.g.env))
 		}
@@ -170,6 +166,7 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 		if err != nil {
 			return frame{}, err
 		}
+		m.g.touch(f)
 		m.g.layoutNote(readings)
 		// spec/pyyol/frames judges the frame, its view against
 		// monopoly-view.json and its events against monopoly-event.json.
