@@ -78,7 +78,7 @@ func decodeFrame(raw json.RawMessage) (frame, []string, error) {
 		return frame{}, nil, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
 	}
 	f := frame{T: e.T, ID: e.ID, AgentID: e.AgentID, Version: e.Version, Error: e.Error,
-		MatchID: e.MatchID, Game: e.Game, Seat: e.Seat, Seq: e.Seq, raw: raw, decoded: &decodedPayload{}}
+		MatchID: e.MatchID, Game: e.Game, Seat: e.Seat, Seq: e.Seq, wire: raw, decoded: &decodedPayload{}}
 	var read map[string]string
 	switch e.T {
 	case "turn":

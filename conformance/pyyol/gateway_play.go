@@ -35,8 +35,9 @@ type frame struct {
 	Body    json.RawMessage
 	View    *goofspiel.View
 	Result  json.RawMessage
-	// raw is the frame as it came, for transcripts and failure messages.
-	raw json.RawMessage
+	// wire is the frame as it came, for transcripts and failure
+	// messages only (archtest: a check reads the model, never the wire).
+	wire json.RawMessage
 	// decoded holds Payload decoded, once (payload): a Monopoly referee
 	// reads every event's payload in several checks.
 	decoded *decodedPayload
@@ -175,7 +176,7 @@ func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
 		return frame{}, err
 	}
 	if hello.T != "hello" || hello.Version != "1.0" {
-		return frame{}, verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.raw), "the first frame")
+		return frame{}, verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.wire), "the first frame")
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": token, "agent_name": "conformance-kit",
 		"version": "1.0.0", "games": []string{"goofspiel"}, "sdk_version": "conformance"}
@@ -189,7 +190,7 @@ func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
 		f, err := g.next(ctx, "registered or error")
 		if err != nil && g.closed() {
 			// A socket the gateway closed instead of answering register.
-			return frame{T: "closed", raw: json.RawMessage(`"the socket closed"`)}, nil
+			return frame{T: "closed", wire: json.RawMessage(`"the socket closed"`)}, nil
 		}
 		if err != nil || f.T != "ping" {
 			return f, err
@@ -232,7 +233,7 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 		case "initialize":
 			g.inits = append(g.inits, f)
 			if f.ID == "" {
-				return verdict.Failf("PYYOL-WS-INITIALIZE", "an initialize carrying an id", string(f.raw), "initialize frame")
+				return verdict.Failf("PYYOL-WS-INITIALIZE", "an initialize carrying an id", string(f.wire), "initialize frame")
 			}
 			if f.Seat != nil {
 				g.seat = *f.Seat
@@ -254,10 +255,10 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 			g.turns = append(g.turns, f)
 			if f.ID == "" {
 				// PYYOL-WS-TURN: a turn without an id cannot be answered.
-				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying an id", string(f.raw), "turn frame")
+				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying an id", string(f.wire), "turn frame")
 			}
 			if f.View == nil {
-				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying a view", string(f.raw), "turn frame")
+				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying a view", string(f.wire), "turn frame")
 			}
 			if f.View.Round == 0 && b.round0 != "answer" {
 				held, err = g.misbehave(ctx, f, b.round0)
@@ -319,7 +320,7 @@ func (g *gwRun) misbehave(ctx context.Context, f frame, how string) (*frame, err
 			return nil, err
 		}
 		if reg.T != "registered" {
-			return nil, verdict.Failf("PYYOL-WS-RECONNECT", "registered", string(reg.raw), "re-registering after a drop")
+			return nil, verdict.Failf("PYYOL-WS-RECONNECT", "registered", string(reg.wire), "re-registering after a drop")
 		}
 		return nil, nil
 	}

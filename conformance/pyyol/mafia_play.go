@@ -110,7 +110,7 @@ func (g *gwRun) registerMafia(ctx context.Context, role string) error {
 	}
 	g.ws = ws
 	if hello, err := g.next(ctx, "hello"); err != nil || hello.T != "hello" {
-		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello"}`, string(hello.raw), "the first frame (%v)", err)
+		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello"}`, string(hello.wire), "the first frame (%v)", err)
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": g.token, "agent_name": "conformance-kit",
 		"version": "1.0.0", "games": []string{"mafia"}, "sdk_version": "conformance",
@@ -129,7 +129,7 @@ func (g *gwRun) registerMafia(ctx context.Context, role string) error {
 		case "registered":
 			return nil
 		default:
-			return verdict.Skipf("the gateway did not register the agent for Mafia: %s", f.raw)
+			return verdict.Skipf("the gateway did not register the agent for Mafia: %s", string(f.wire))
 		}
 	}
 }

@@ -122,7 +122,7 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.raw), "the first frame")
+		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.wire), "the first frame")
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": g.token, "agent_name": "conformance-kit",
 		"version": "1.0.0", "games": []string{"monopoly"}, "sdk_version": "conformance", "practice": m.practice}
@@ -138,7 +138,7 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 			return nil
 		}
 		if f.T == "error" {
-			return verdict.Failf("PYYOL-WS-REGISTERED", "registered", string(f.raw), "the answer to register")
+			return verdict.Failf("PYYOL-WS-REGISTERED", "registered", string(f.wire), "the answer to register")
 		}
 	}
 }
@@ -192,7 +192,7 @@ func (m *monoRun) pastCap(e frame) error {
 func (m *monoRun) answer(ctx context.Context, f frame) error {
 	var view monoView
 	if err := json.Unmarshal(f.Body, &view); err != nil {
-		return verdict.Failf("PYYOL-MONO-VIEW-STATE", "a turn view {seat, phase, legal_actions, state}", string(f.raw), "a Monopoly turn")
+		return verdict.Failf("PYYOL-MONO-VIEW-STATE", "a turn view {seat, phase, legal_actions, state}", string(f.wire), "a Monopoly turn")
 	}
 	if len(m.turns) >= maxMonoDecisions {
 		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", "a match that ends", fmt.Sprintf("%d decisions and counting", len(m.turns)), "the game never ended")

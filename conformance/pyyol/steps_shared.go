@@ -129,7 +129,7 @@ func (g *gwRun) connect(ctx context.Context) error {
 		return err
 	}
 	if f.T != "registered" || f.AgentID == "" {
-		return verdict.Failf("PYYOL-WS-REGISTERED", `{"t":"registered","agent_id":"`+g.agentID+`"}`, string(f.raw), "the answer to register")
+		return verdict.Failf("PYYOL-WS-REGISTERED", `{"t":"registered","agent_id":"`+g.agentID+`"}`, string(f.wire), "the answer to register")
 	}
 	if g.agentID != "" && f.AgentID != g.agentID {
 		return verdict.Failf("PYYOL-WS-AGENT-KEY", g.agentID, f.AgentID, "the agent id the key resolves to")
