@@ -56,6 +56,9 @@ const (
 	readType     = "type"
 	readTopLevel = "top level"
 	readNoGame   = "no game in the view"
+	// readSeatCards: a Goofspiel history round with only the seat's own
+	// your_card and opp_card (remoteplay's RoundView), no cards by seat.
+	readSeatCards = "your_card and opp_card only"
 )
 
 // refReadings is where the reference (PYYOL-REF-FRAMES, after agentgw's
@@ -67,6 +70,7 @@ var refReadings = map[string]string{
 	"initialize fields": readPayload,
 	"game_end result":   readPayload,
 	"event type":        readKind,
+	"game_end history":  "",
 }
 
 // decodeFrame reads raw into the model. A frame that is no JSON object
@@ -88,6 +92,10 @@ func decodeFrame(raw json.RawMessage) (frame, []string, error) {
 	case "game_end":
 		f.Result, read = pick(e.Payload, e.Result, readPayload, readResult, "game_end result")
 		f.Body = f.Result
+		f.fillFromBody()
+		if f.seatCards() {
+			read["game_end history"] = readSeatCards
+		}
 	case "event":
 		f.Type, f.Payload, read = e.Kind, e.Payload, map[string]string{"event type": readKind}
 		if e.Kind == "" && e.Type != "" {
@@ -163,7 +171,7 @@ func pick(first, second json.RawMessage, firstName, secondName, part string) (js
 // stable order, each as one sentence.
 func offReference(read map[string]string) []string {
 	var out []string
-	for _, part := range []string{"turn view", "turn view's game", "initialize fields", "game_end result", "event type"} {
+	for _, part := range []string{"turn view", "turn view's game", "initialize fields", "game_end result", "game_end history", "event type"} {
 		got, ok := read[part]
 		if ok && got != refReadings[part] {
 			out = append(out, fmt.Sprintf("%s: %s (the platform's agentgw and the SDK's runtime.py: %s)", part, got, refWord(part)))
@@ -174,10 +182,41 @@ func offReference(read map[string]string) []string {
 
 // refWord names the reference's reading of part for a finding.
 func refWord(part string) string {
-	if part == "turn view's game" {
+	switch part {
+	case "turn view's game":
 		return "the view names its game, which the SDK dispatches on"
+	case "game_end history":
+		return "cards by absolute seat beside your_card and opp_card"
 	}
 	return refReadings[part]
+}
+
+// seatCards fills, in a Goofspiel result whose history rounds give only
+// the seat's your_card and opp_card, the cards by absolute seat the
+// checks replay, from the result's seat; true when it did.
+func (f *frame) seatCards() bool {
+	var res map[string]json.RawMessage
+	var rounds []map[string]json.RawMessage
+	if f.Seat == nil || (*f.Seat != 0 && *f.Seat != 1) || json.Unmarshal(f.Result, &res) != nil || json.Unmarshal(res["history"], &rounds) != nil {
+		return false
+	}
+	filled := false
+	for _, r := range rounds {
+		var mine, theirs *int
+		if _, ok := r["cards"]; ok || json.Unmarshal(r["your_card"], &mine) != nil || json.Unmarshal(r["opp_card"], &theirs) != nil || mine == nil || theirs == nil {
+			continue
+		}
+		cards := [2]int{}
+		cards[*f.Seat], cards[1-*f.Seat] = *mine, *theirs
+		r["cards"], _ = json.Marshal(cards)
+		filled = true
+	}
+	if filled {
+		res["history"], _ = json.Marshal(rounds)
+		f.Result, _ = json.Marshal(res)
+		f.Body = f.Result
+	}
+	return filled
 }
 
 // isObject reports whether raw is a JSON object.
