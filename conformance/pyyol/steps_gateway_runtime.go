@@ -3,6 +3,7 @@ package pyyol
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -50,9 +51,11 @@ func (g *gwRun) refusedCheck(ctx context.Context) error {
 	if g.refusal != nil {
 		return g.refusal
 	}
-	// After the error the socket must close: the next read ends it.
+	// After the error the socket must close: the next read ends it. The
+	// wait is absolute: frames meanwhile (a ping) do not extend it.
+	by := time.Now().Add(waitLimit(g.env))
 	for {
-		_, err := g.ws.Next(ctx)
+		_, err := g.read(ctx, by)
 		if err == nil {
 			continue
 		}
