@@ -92,7 +92,7 @@ func playOneSocketMatch(t *testing.T, addr string) {
 		var f struct {
 			T    string          `json:"t"`
 			ID   string          `json:"id"`
-			View *goofspiel.View `json:"view"`
+			View *goofspiel.View `json:"payload"` // the view, in the platform's layout
 		}
 		require.NoError(t, json.Unmarshal(data, &f))
 		switch f.T {
