@@ -36,7 +36,8 @@ func (ft *frameTape) gatewaySent(f map[string]any) []map[string]any {
 // frame the reference gateway sends and every frame an agent speaking the
 // SDK's layout sends it validates against spec/pyyol/frames, each move
 // against its game's move schema, with no warning either (the Go twin of
-// the Python agent's test, which skips without python3).
+// the Python agent's test, which skips without python3; this agent answers
+// as the runner does, in both layouts at once).
 func TestEveryFrameOfAFullMatchValidates(t *testing.T) {
 	t.Parallel()
 	for _, game := range []string{"goofspiel", "mafia", "monopoly"} {
@@ -117,7 +118,9 @@ func playTaped(t *testing.T, url, id, token, game string, tape *frameTape) {
 		case "initialize":
 			send(map[string]any{"t": "response", "id": f.ID, "payload": map[string]any{"ready": true, "display_name": "go-sdk-twin"}})
 		case "turn":
-			send(map[string]any{"t": "response", "id": f.ID, "payload": sdkMove(game, f.Payload)})
+			// The runner's own answer, the move in payload and in move
+			// (the Python agent's test covers payload alone).
+			send(moveResponse(f.ID, sdkMove(game, f.Payload)))
 		case "game_end":
 			return
 		}
