@@ -139,7 +139,7 @@ func (f *frame) readInitialize(e envelope, raw json.RawMessage) map[string]strin
 // fillFromBody takes match_id, game and seat from the body where the
 // envelope lacks them.
 func (f *frame) fillFromBody() {
-	if !isObject(f.Body) {
+	if !isObject(f.Body) || (f.MatchID != "" && len(f.Game) > 0 && f.Seat != nil) {
 		return
 	}
 	var b bodyFields
