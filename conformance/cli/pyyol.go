@@ -78,11 +78,7 @@ func simulatePush(target, secret string, seed uint64, stdout, stderr io.Writer) 
 		}
 		return simulationFailed(err, secrets, stderr)
 	}
-	// Each round as it resolved: the prize at stake and both bids.
-	for _, r := range res.History {
-		fmt.Fprintf(stdout, "round %2d  prize %2d (pool %2d)  agent bids %2d  baseline bids %2d  → %s  scores %v\n",
-			r.Round, r.Prize, r.PrizePool, r.Cards[0], r.Cards[1], winnerName(r.Winner, 0), r.Scores)
-	}
+	printRounds(stdout, res, [2]string{"agent", "baseline"})
 	fmt.Fprintf(stdout, "PASS — %d legal moves; winner %s, scores %v\n", len(ref.Moves), winnerName(res.Winner, 0), res.Scores)
 	return ExitPass
 }
@@ -115,6 +111,19 @@ func simulationFailed(err error, secrets *driver.Secrets, stderr io.Writer) int 
 		return ExitFail
 	}
 	return ExitError
+}
+
+// printRounds shows each round as it resolved: the prize at stake, the
+// pool, both bids by seat and who took it.
+func printRounds(stdout io.Writer, res goofspiel.Result, names [2]string) {
+	for _, r := range res.History {
+		winner := "tie"
+		if r.Winner == 0 || r.Winner == 1 {
+			winner = names[r.Winner]
+		}
+		fmt.Fprintf(stdout, "round %2d  prize %2d (pool %2d)  %s bids %2d  %s bids %2d  → %s  scores %v\n",
+			r.Round, r.Prize, r.PrizePool, names[0], r.Cards[0], names[1], r.Cards[1], winner, r.Scores)
+	}
 }
 
 func winnerName(w, seat int) string {
@@ -167,6 +176,7 @@ func simulateGateway(addr string, seed uint64, stdout, stderr io.Writer) int {
 	defer stop()
 	select {
 	case res := <-ref.finished:
+		printRounds(stdout, res, [2]string{"seat 0", "seat 1"})
 		if ref.bad > 0 {
 			fmt.Fprintf(stdout, "FAIL — %d turn(s) took the fallback; winner seat %d, scores %v\n", ref.bad, res.Winner, res.Scores)
 			return ExitFail
