@@ -9,6 +9,9 @@ import (
 
 func init() { registerGame("mafia", playMafia) }
 
+// defaultMafiaSeat is the practice seat of an agent that asks for none.
+const defaultMafiaSeat = mafia.Seats - 1
+
 // The Mafia defects the tamper tests use (reference/pyyol/mafia.Defect).
 const (
 	// MafiaTieToHighest resolves a tied vote to the highest tied seat.
@@ -32,12 +35,17 @@ type mafiaRun struct {
 	turns int
 }
 
-// mafiaSeat is the practice seat: the one asked for if it is 0..11, else 0.
+// mafiaSeat is the practice seat: the one asked for if it is 0..11, else
+// 11 (PYYOL-MAFIA-REF-PRACTICE). The baseline names the lowest living seat
+// at night and in the vote, so seat 11 is the one it reaches last: an
+// agent that asks for no seat (the official SDK has no way to) still gets
+// to play, where seat 0 was killed on the first night before its first
+// turn.
 func mafiaSeat(p *Practice) (int, string) {
 	if p == nil {
-		return 0, ""
+		return defaultMafiaSeat, ""
 	}
-	seat := 0
+	seat := defaultMafiaSeat
 	if p.Seat != nil && *p.Seat >= 0 && *p.Seat < mafia.Seats {
 		seat = *p.Seat
 	}
