@@ -110,16 +110,25 @@ func decodeFrame(raw json.RawMessage) (frame, []string, error) {
 func (f *frame) readTurn(e envelope) map[string]string {
 	var read map[string]string
 	f.Body, read = pick(e.Payload, e.View, readPayload, readView, "turn view")
-	if isObject(f.Body) {
+	if !isObject(f.Body) {
+		return read
+	}
+	var b bodyFields
+	if json.Unmarshal(f.Body, &b); !isString(b.Game) {
+		// The SDK hands a turn to its handler by payload.game: a view
+		// naming no game plays the fallback there.
+		read["turn view's game"] = readNoGame
+	}
+	// The Goofspiel reading of the view, unless the frame or the view
+	// names another game (a Monopoly view is large; its checks read Body).
+	var game string
+	if json.Unmarshal(e.Game, &game) != nil || game == "" {
+		json.Unmarshal(b.Game, &game)
+	}
+	if game != "mafia" && game != "monopoly" {
 		var v goofspiel.View
 		if json.Unmarshal(f.Body, &v) == nil {
 			f.View = &v
-		}
-		var b bodyFields
-		if json.Unmarshal(f.Body, &b); !isString(b.Game) {
-			// The SDK hands a turn to its handler by payload.game: a view
-			// naming no game plays the fallback there.
-			read["turn view's game"] = readNoGame
 		}
 	}
 	return read
