@@ -115,11 +115,16 @@ func (a *PyyolAgent) Play(ctx context.Context, onTurn func(t Turn) (stop bool, e
 		}
 		switch f["t"] {
 		case "initialize":
-			err = a.Send(ctx, map[string]any{"t": "response", "id": f["id"], "ready": true})
+			err = a.Send(ctx, map[string]any{"t": "response", "id": f["id"], "ready": true, "payload": map[string]any{"ready": true}})
 		case "ping":
-			err = a.Send(ctx, map[string]any{"t": "pong"})
+			err = a.Send(ctx, map[string]any{"t": "pong", "id": f["id"]})
 		case "turn":
-			view, _ := json.Marshal(f["view"])
+			// The view in payload (the platform's layout) or view.
+			body := f["payload"]
+			if body == nil {
+				body = f["view"]
+			}
+			view, _ := json.Marshal(body)
 			id, _ := f["id"].(string)
 			var stop bool
 			stop, err = onTurn(Turn{ID: id, View: view})
@@ -150,12 +155,13 @@ func (t Turn) Goof() GoofView {
 
 // Bid answers a Goofspiel turn with card for round.
 func (a *PyyolAgent) Bid(ctx context.Context, id string, round, card int) error {
-	return a.Send(ctx, map[string]any{"t": "response", "id": id, "move": map[string]int{"round": round, "card": card}})
+	move := map[string]int{"round": round, "card": card}
+	return a.Send(ctx, map[string]any{"t": "response", "id": id, "payload": move, "move": move})
 }
 
 // Move answers a Mafia or Monopoly turn with move.
 func (a *PyyolAgent) Move(ctx context.Context, id string, move map[string]any) error {
-	return a.Send(ctx, map[string]any{"t": "response", "id": id, "move": move})
+	return a.Send(ctx, map[string]any{"t": "response", "id": id, "payload": move, "move": move})
 }
 
 // BidLowest answers a Goofspiel turn by the rules: its round, its lowest

@@ -96,7 +96,7 @@ func playMonopolyMatch(t *testing.T, addr string, pick func([]string) string) {
 			ID   string `json:"id"`
 			View struct {
 				LegalActions []string `json:"legal_actions"`
-			} `json:"view"`
+			} `json:"payload"` // the view, in the platform's layout
 		}
 		json.Unmarshal(data, &f)
 		switch f.T {

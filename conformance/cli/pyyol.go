@@ -71,12 +71,13 @@ func simulatePush(target, secret string, seed uint64, stdout, stderr io.Writer) 
 	}
 	ref := &pyyol.Referee{Push: push, Seed: seed}
 	res, err := ref.Play(context.Background())
-	for _, b := range ref.Rounds {
-		fmt.Fprintf(stdout, "round %2d  prize %2d  agent bids %2d  baseline bids %2d\n", b.Round, b.Prize, b.Agent, b.Baseline)
-	}
 	if err != nil {
+		for i, mv := range ref.Moves {
+			fmt.Fprintf(stdout, "round %2d  agent bids %2d\n", i, mv.Card)
+		}
 		return simulationFailed(err, secrets, stderr)
 	}
+	printRounds(stdout, res, [2]string{"agent", "baseline"})
 	fmt.Fprintf(stdout, "PASS — %d legal moves; winner %s, scores %v\n", len(ref.Moves), winnerName(res.Winner, 0), res.Scores)
 	return ExitPass
 }
@@ -125,6 +126,19 @@ func simulationFailed(err error, secrets *driver.Secrets, stderr io.Writer) int 
 		return ExitFail
 	}
 	return ExitError
+}
+
+// printRounds shows each round as it resolved: the prize at stake, the
+// pool, both bids by seat and who took it.
+func printRounds(stdout io.Writer, res goofspiel.Result, names [2]string) {
+	for _, r := range res.History {
+		winner := "tie"
+		if r.Winner == 0 || r.Winner == 1 {
+			winner = names[r.Winner]
+		}
+		fmt.Fprintf(stdout, "round %2d  prize %2d (pool %2d)  %s bids %2d  %s bids %2d  → %s  scores %v\n",
+			r.Round, r.Prize, r.PrizePool, names[0], r.Cards[0], names[1], r.Cards[1], winner, r.Scores)
+	}
 }
 
 func winnerName(w, seat int) string {
@@ -177,6 +191,7 @@ func simulateGateway(addr string, seed uint64, stdout, stderr io.Writer) int {
 	defer stop()
 	select {
 	case res := <-ref.finished:
+		printRounds(stdout, res, [2]string{"seat 0", "seat 1"})
 		if ref.bad > 0 {
 			fmt.Fprintf(stdout, "FAIL — %d turn(s) took the fallback; winner seat %d, scores %v\n", ref.bad, res.Winner, res.Scores)
 			return ExitFail

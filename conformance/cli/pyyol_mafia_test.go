@@ -68,7 +68,7 @@ func playOneMafiaMatch(t *testing.T, addr string) {
 		var f struct {
 			T    string      `json:"t"`
 			ID   string      `json:"id"`
-			View *mafia.View `json:"view"`
+			View *mafia.View `json:"payload"` // the view, in the platform's layout
 		}
 		require.NoError(t, json.Unmarshal(data, &f))
 		switch f.T {

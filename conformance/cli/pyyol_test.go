@@ -29,7 +29,12 @@ func TestSimulateGoofspielAgainstAPushEndpoint(t *testing.T) {
 	code, out, errOut := run("simulate", "goofspiel", "--target", turn, "--secret", agent.DevSecret)
 	require.Equal(t, 0, code, out+errOut)
 	assert.Contains(t, out, "PASS — 13 legal moves")
-	assert.Regexp(t, `round  0  prize +\d+  agent bids +\d+  baseline bids +\d+`, out, "each round shows its prize and both bids")
+	// Each round shows its prize and both bids, and the baseline does not
+	// mirror the reference agent (which bids the prize card): both score.
+	assert.Regexp(t, `round  0  prize +\d+ \(pool +\d+\)  agent bids +\d+  baseline bids +\d+`, out)
+	assert.NotContains(t, out, "scores [0 0]\n")
+	assert.Equal(t, 26, strings.Count(out, " bids "), out)
+	assert.Regexp(t, `PASS — .*scores \[[1-9]\d* [1-9]\d*\]`, out)
 
 	code, _, errOut = run("simulate", "goofspiel", "--target", turn, "--secret", "not-the-secret")
 	assert.Equal(t, 1, code, "an agent refusing the platform's signature fails")
@@ -93,7 +98,7 @@ func playOneSocketMatch(t *testing.T, addr string) {
 		var f struct {
 			T    string          `json:"t"`
 			ID   string          `json:"id"`
-			View *goofspiel.View `json:"view"`
+			View *goofspiel.View `json:"payload"` // the view, in the platform's layout
 		}
 		require.NoError(t, json.Unmarshal(data, &f))
 		switch f.T {

@@ -16,7 +16,7 @@ func malformedGameFrames() []struct {
 } {
 	monoView := func(edit func(v map[string]any)) func(map[string]any) []map[string]any {
 		return set("turn", "", func(f map[string]any) {
-			if f["game"] == "monopoly" {
+			if gameOf(f) == "monopoly" {
 				edit(view(f))
 			}
 		})
@@ -24,7 +24,7 @@ func malformedGameFrames() []struct {
 	state := func(v map[string]any) map[string]any { return v["state"].(map[string]any) }
 	mafiaView := func(edit func(v map[string]any)) func(map[string]any) []map[string]any {
 		return set("turn", "", func(f map[string]any) {
-			if f["game"] == "mafia" {
+			if gameOf(f) == "mafia" {
 				edit(view(f))
 			}
 		})

@@ -18,7 +18,7 @@ import (
 // returning nil drops the frame.
 func frameEdit(t, eventType string, edit func(f map[string]any) []map[string]any) func(map[string]any) []map[string]any {
 	return func(f map[string]any) []map[string]any {
-		if f["t"] != t || (eventType != "" && f["type"] != eventType) {
+		if f["t"] != t || (eventType != "" && evType(f) != eventType) {
 			return []map[string]any{f}
 		}
 		return edit(f)
@@ -33,13 +33,46 @@ func drop(t, eventType string) func(map[string]any) []map[string]any {
 	return frameEdit(t, eventType, func(map[string]any) []map[string]any { return nil })
 }
 
-func view(f map[string]any) map[string]any    { return f["view"].(map[string]any) }
+// view, result and evType read a frame the reference sends (payload,
+// kind) or one in the kit's earlier layout (view, result, type).
+func view(f map[string]any) map[string]any    { return either(f, "payload", "view") }
 func payload(f map[string]any) map[string]any { return f["payload"].(map[string]any) }
-func result(f map[string]any) map[string]any  { return f["result"].(map[string]any) }
-func ints(v any) []any                        { return v.([]any) }
-func swap(xs []any) []any                     { return []any{xs[1], xs[0]} }
-func sha(b []byte) string                     { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
-func flipWinner(w any) any                    { return map[float64]float64{0: 1, 1: 0, -1: 0}[w.(float64)] }
+func result(f map[string]any) map[string]any  { return either(f, "payload", "result") }
+func evType(f map[string]any) any {
+	if k, ok := f["kind"]; ok {
+		return k
+	}
+	return f["type"]
+}
+
+// body is a lifecycle frame's fields: its payload when it has one (the
+// reference's layout), else the frame itself (initialize's fields at the
+// top level, the kit's earlier layout).
+func body(f map[string]any) map[string]any {
+	if m, ok := f["payload"].(map[string]any); ok {
+		return m
+	}
+	return f
+}
+
+// gameOf is the game a frame names, at the top level or in its body.
+func gameOf(f map[string]any) any {
+	if g, ok := f["game"]; ok {
+		return g
+	}
+	return body(f)["game"]
+}
+
+func either(f map[string]any, a, b string) map[string]any {
+	if m, ok := f[a].(map[string]any); ok {
+		return m
+	}
+	return f[b].(map[string]any)
+}
+func ints(v any) []any     { return v.([]any) }
+func swap(xs []any) []any  { return []any{xs[1], xs[0]} }
+func sha(b []byte) string  { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+func flipWinner(w any) any { return map[float64]float64{0: 1, 1: 0, -1: 0}[w.(float64)] }
 
 // brokenGateways lists, for every MUST rule of the gateway a live run can
 // check, a gateway that breaks it.
@@ -94,7 +127,7 @@ func brokenGateways() []struct {
 			}
 		})}},
 		{"PYYOL-GOOF-ROUNDS", server.Options{Rewrite: func(f map[string]any) []map[string]any {
-			if f["t"] == "event" && f["type"] == "round_revealed" && payload(f)["round"] == 12.0 {
+			if f["t"] == "event" && evType(f) == "round_revealed" && payload(f)["round"] == 12.0 {
 				return nil
 			}
 			if f["t"] == "game_end" {
@@ -116,7 +149,7 @@ func brokenGateways() []struct {
 		{"PYYOL-GOOF-COMMITMENT", server.Options{Rewrite: set("event", "match_created", func(f map[string]any) { delete(payload(f), "commitment") })}},
 		{"PYYOL-GOOF-SHUFFLED", server.Options{Rewrite: func(f map[string]any) []map[string]any {
 			switch {
-			case f["t"] == "event" && f["type"] == "match_created":
+			case f["t"] == "event" && evType(f) == "match_created":
 				payload(f)["commitment"] = sha(fakeSeed)
 			case f["t"] == "game_end":
 				result(f)["reveal"] = hex.EncodeToString(fakeSeed)
@@ -226,6 +259,39 @@ func TestGatewayThatSchedulesNoMatchSkips(t *testing.T) {
 	for _, r := range rep.Results {
 		if r.Status != verdict.Skip {
 			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
+		}
+	}
+}
+
+// TestPingingGatewayWithoutMatchSkipsWithinMatchWait: waits are absolute.
+// A gateway that pings every 100 ms and never starts a match makes the
+// match checks skip once --match-wait has passed; its heartbeats, each a
+// frame, do not restart the wait (they did: a real gateway's 15 s pings
+// held a scenario for over 20 minutes).
+func TestPingingGatewayWithoutMatchSkipsWithinMatchWait(t *testing.T) {
+	t.Parallel()
+	pingsOnly := func(f map[string]any) []map[string]any {
+		switch f["t"] {
+		case "hello", "registered", "error", "pong", "ping":
+			return []map[string]any{f}
+		}
+		return nil
+	}
+	srv := httptest.NewServer(server.New(server.Options{Rewrite: pingsOnly, PingEvery: 100 * time.Millisecond}))
+	defer srv.Close()
+	const matchWait = 800 * time.Millisecond
+	rep := runLive(t, pyyol.Gateway(), srv.URL, "PYYOL-WS-GAME-END", suite.Settings{"match-wait": matchWait.String(), "frame-wait": "300ms"})
+	if len(rep.Results) == 0 {
+		t.Fatal("nothing ran")
+	}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Skip {
+			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
+		}
+		// A bound on the wait itself, not a speed target: the scenario
+		// ended because --match-wait ran out, not because the run did.
+		if r.Duration > 20*matchWait {
+			t.Errorf("%s waited %v with --match-wait %v", r.Name, r.Duration, matchWait)
 		}
 	}
 }

@@ -112,7 +112,7 @@ func brokenMafiaGateways() []struct {
 		})}},
 		{"PYYOL-MAFIA-RESULT", server.Options{Rewrite: func(f map[string]any) []map[string]any {
 			// A game that never ends: no victory, no result, no game_end.
-			if f["t"] == "game_end" || (f["t"] == "event" && (f["type"] == "victory" || payload(f)["phase"] == "result")) {
+			if f["t"] == "game_end" || (f["t"] == "event" && (evType(f) == "victory" || payload(f)["phase"] == "result")) {
 				return nil
 			}
 			return []map[string]any{f}

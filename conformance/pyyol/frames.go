@@ -123,10 +123,16 @@ func checkGameEvent(raw json.RawMessage, game string) error {
 	}
 	var f struct {
 		Seq     json.RawMessage `json:"seq"`
+		Kind    json.RawMessage `json:"kind"`
 		Type    json.RawMessage `json:"type"`
 		Payload json.RawMessage `json:"payload"`
 	}
 	json.Unmarshal(raw, &f)
+	if f.Kind != nil {
+		// The event's type in kind (agentgw, runtime.py) or type: the
+		// game's event schema reads the normalized {seq, type, payload}.
+		f.Type = f.Kind
+	}
 	body := map[string]json.RawMessage{}
 	for k, v := range map[string]json.RawMessage{"seq": f.Seq, "type": f.Type, "payload": f.Payload} {
 		if v != nil {
@@ -149,9 +155,13 @@ func eventsRule(game string) string {
 // Events table lists ("" for Goofspiel's and the shared ones).
 func eventGame(raw json.RawMessage) string {
 	var f struct {
+		Kind string `json:"kind"`
 		Type string `json:"type"`
 	}
 	json.Unmarshal(raw, &f)
+	if f.Kind != "" {
+		f.Type = f.Kind
+	}
 	switch {
 	case slices.Contains(mafiaEventTypes, f.Type):
 		return "mafia"

@@ -14,23 +14,30 @@ import (
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 )
 
-// frame is any gateway frame, read loosely so a check can judge what is
-// missing rather than fail to decode.
+// frame is the runner's model of a gateway frame, filled by decodeFrame
+// (frames_read.go) from whichever layout the target uses; checks read
+// these fields, never the wire's names. Game is read as a name only when
+// a string; Type and Payload are an event's; Body is a turn's view, an
+// initialize's fields or a game_end's result, View the Body of a turn
+// read as a Goofspiel view, Result the Body of a game_end.
 type frame struct {
-	T       string          `json:"t"`
-	ID      string          `json:"id"`
-	AgentID string          `json:"agent_id"`
-	Version string          `json:"version"`
-	Error   string          `json:"error"`
-	MatchID string          `json:"match_id"`
-	Game    json.RawMessage `json:"game"` // read as a name only when a string
-	Seat    *int            `json:"seat"`
-	Seq     int             `json:"seq"`
-	Type    string          `json:"type"`
-	Payload json.RawMessage `json:"payload"`
-	View    *goofspiel.View `json:"view"`
-	Result  json.RawMessage `json:"result"`
-	raw     json.RawMessage
+	T       string
+	ID      string
+	AgentID string
+	Version string
+	Error   string
+	MatchID string
+	Game    json.RawMessage
+	Seat    *int
+	Seq     int
+	Type    string
+	Payload json.RawMessage
+	Body    json.RawMessage
+	View    *goofspiel.View
+	Result  json.RawMessage
+	// wire is the frame as it came, for transcripts and failure
+	// messages only (archtest: a check reads the model, never the wire).
+	wire json.RawMessage
 	// decoded holds Payload decoded, once (payload): a Monopoly referee
 	// reads every event's payload in several checks.
 	decoded *decodedPayload
@@ -61,6 +68,12 @@ type gwRun struct {
 	// round0 is how the agent answers round 0 in this scenario (a value of
 	// the round0 table); it names the rule a round-0 failure breaks.
 	round0 string
+	// readings are the frame layouts off the reference's already noted.
+	readings map[string]bool
+	// progress is when the last frame that was no heartbeat came;
+	// matchWait, when set, is when the wait for a match runs out
+	// (waits.go).
+	progress, matchWait time.Time
 }
 
 // round0Rules names, per round-0 behaviour, the rule the gateway breaks
@@ -85,9 +98,11 @@ func (g *gwRun) round0Rule() string {
 }
 
 // next reads one frame; silence past the wait limit is the gateway's
-// failure (a wedged match), blamed on the scenario's rule.
+// failure (a wedged match), blamed on the scenario's rule. The limit is
+// counted from the last frame that was no heartbeat (waits.go), so a
+// gateway that only pings still wedges.
 func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
-	raw, err := g.ws.Next(ctx)
+	raw, err := g.read(ctx, g.frameBy())
 	if err != nil {
 		if errors.Is(err, driver.ErrTimeout) {
 			rule := "" // a wedged plain match: the scenario's own rule
@@ -108,11 +123,12 @@ func (g *gwRun) next(ctx context.Context, waitingFor string) (frame, error) {
 
 // accept decodes and keeps one frame, checking it against its schema.
 func (g *gwRun) accept(raw json.RawMessage) (frame, error) {
-	var f frame
-	if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
-		return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
+	f, readings, err := decodeFrame(raw)
+	if err != nil {
+		return frame{}, err
 	}
-	f.raw, f.decoded = raw, &decodedPayload{}
+	g.touch(f)
+	g.layoutNote(readings)
 	g.frames = append(g.frames, f)
 	// The game a frame names, read with the envelope; a name that is no
 	// string leaves the known game (the frame's schema judges it).
@@ -130,30 +146,22 @@ func (g *gwRun) accept(raw json.RawMessage) (frame, error) {
 }
 
 // nextOf reads the next frame of a match. Before the match has started,
-// silence until the deadline means the platform scheduled no match for the
-// agent: a skip, since when matches start is the platform's choice
-// (PYYOL-REF-SANDBOX-MATCH); after it started, silence is a wedge.
+// silence until the match deadline means the platform scheduled no match
+// for the agent: a skip, since when matches start is the platform's
+// choice (PYYOL-REF-SANDBOX-MATCH); heartbeats meanwhile do not move that
+// deadline. After it started, silence is a wedge.
 func (g *gwRun) nextOf(ctx context.Context, started bool) (frame, error) {
 	if started {
 		return g.next(ctx, "the next frame of the match")
 	}
-	deadline := time.Now().Add(matchDeadline(g.env))
-	if run, ok := ctx.Deadline(); ok && run.Before(deadline) {
-		deadline = run
+	raw, err := g.read(ctx, g.matchBy(ctx))
+	if errors.Is(err, driver.ErrTimeout) {
+		return frame{}, verdict.Skipf("no match started for the agent within %v (--match-wait, or --deadline)", matchDeadline(g.env))
 	}
-	for {
-		raw, err := g.ws.Next(ctx)
-		if errors.Is(err, driver.ErrTimeout) && time.Now().Before(deadline) {
-			continue
-		}
-		if errors.Is(err, driver.ErrTimeout) {
-			return frame{}, verdict.Skipf("no match started for the agent within %v (--deadline)", matchDeadline(g.env))
-		}
-		if err != nil {
-			return frame{}, err
-		}
-		return g.accept(raw)
+	if err != nil {
+		return frame{}, err
 	}
+	return g.accept(raw)
 }
 
 // register runs the handshake on a fresh socket.
@@ -168,7 +176,7 @@ func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
 		return frame{}, err
 	}
 	if hello.T != "hello" || hello.Version != "1.0" {
-		return frame{}, verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.raw), "the first frame")
+		return frame{}, verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.wire), "the first frame")
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": token, "agent_name": "conformance-kit",
 		"version": "1.0.0", "games": []string{"goofspiel"}, "sdk_version": "conformance"}
@@ -182,12 +190,12 @@ func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
 		f, err := g.next(ctx, "registered or error")
 		if err != nil && g.closed() {
 			// A socket the gateway closed instead of answering register.
-			return frame{T: "closed", raw: json.RawMessage(`"the socket closed"`)}, nil
+			return frame{T: "closed", wire: json.RawMessage(`"the socket closed"`)}, nil
 		}
 		if err != nil || f.T != "ping" {
 			return f, err
 		}
-		g.ws.Send(ctx, map[string]string{"t": "pong"})
+		g.ws.Send(ctx, pongFor(f))
 	}
 }
 
@@ -219,18 +227,18 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 		started = started || f.T == "initialize" || f.T == "turn"
 		switch f.T {
 		case "ping":
-			err = g.ws.Send(ctx, map[string]string{"t": "pong"})
+			err = g.ws.Send(ctx, pongFor(f))
 		case "pong":
 			g.pongs++
 		case "initialize":
 			g.inits = append(g.inits, f)
 			if f.ID == "" {
-				return verdict.Failf("PYYOL-WS-INITIALIZE", "an initialize carrying an id", string(f.raw), "initialize frame")
+				return verdict.Failf("PYYOL-WS-INITIALIZE", "an initialize carrying an id", string(f.wire), "initialize frame")
 			}
 			if f.Seat != nil {
 				g.seat = *f.Seat
 			}
-			err = g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
+			err = g.ws.Send(ctx, readyResponse(f.ID))
 		case "event":
 			g.events = append(g.events, f)
 			if held != nil && f.Type == goofspiel.RoundRevealed {
@@ -238,7 +246,7 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 				// that applies it there plays the stray card, never a
 				// fallback the runner must read as a timeout (timedOut).
 				g.stray = lateCard(held.View)
-				err = g.ws.Send(ctx, map[string]any{"t": "response", "id": held.ID, "move": goofspiel.Move{Round: held.View.Round + 1, Card: g.stray}})
+				err = g.ws.Send(ctx, moveResponse(held.ID, goofspiel.Move{Round: held.View.Round + 1, Card: g.stray}))
 				held = nil
 			}
 		case "game_end":
@@ -247,10 +255,10 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 			g.turns = append(g.turns, f)
 			if f.ID == "" {
 				// PYYOL-WS-TURN: a turn without an id cannot be answered.
-				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying an id", string(f.raw), "turn frame")
+				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying an id", string(f.wire), "turn frame")
 			}
 			if f.View == nil {
-				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying a view", string(f.raw), "turn frame")
+				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying a view", string(f.wire), "turn frame")
 			}
 			if f.View.Round == 0 && b.round0 != "answer" {
 				held, err = g.misbehave(ctx, f, b.round0)
@@ -276,7 +284,7 @@ func (g *gwRun) answer(ctx context.Context, f frame, b behaviour) error {
 		card = v.CurrentPrize
 	}
 	g.answered = append(g.answered, goofspiel.Move{Round: v.Round, Card: card})
-	resp := map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: v.Round, Card: card}}
+	resp := moveResponse(f.ID, goofspiel.Move{Round: v.Round, Card: card})
 	if b.usage {
 		resp["usage"] = map[string]any{"provider": "kit", "model": "none", "prompt_tokens": 1, "completion_tokens": "not a number"}
 	}
@@ -296,15 +304,15 @@ func (g *gwRun) misbehave(ctx context.Context, f frame, how string) (*frame, err
 	case "late":
 		return &f, nil
 	case "illegal":
-		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: 0, Card: high + 100}})
+		return nil, g.ws.Send(ctx, moveResponse(f.ID, goofspiel.Move{Round: 0, Card: high + 100}))
 	case "error":
 		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "error": "handler raised"})
 	case "wrong-round":
 		g.stray = high
-		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": goofspiel.Move{Round: 5, Card: high}})
+		return nil, g.ws.Send(ctx, moveResponse(f.ID, goofspiel.Move{Round: 5, Card: high}))
 	case "other-id":
 		g.stray = high
-		return nil, g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID + "-not-this-turn", "move": goofspiel.Move{Round: 0, Card: high}})
+		return nil, g.ws.Send(ctx, moveResponse(f.ID+"-not-this-turn", goofspiel.Move{Round: 0, Card: high}))
 	case "drop":
 		g.ws.Close()
 		reg, err := g.register(ctx, g.token)
@@ -312,7 +320,7 @@ func (g *gwRun) misbehave(ctx context.Context, f frame, how string) (*frame, err
 			return nil, err
 		}
 		if reg.T != "registered" {
-			return nil, verdict.Failf("PYYOL-WS-RECONNECT", "registered", string(reg.raw), "re-registering after a drop")
+			return nil, verdict.Failf("PYYOL-WS-RECONNECT", "registered", string(reg.wire), "re-registering after a drop")
 		}
 		return nil, nil
 	}

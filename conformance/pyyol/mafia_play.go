@@ -110,7 +110,7 @@ func (g *gwRun) registerMafia(ctx context.Context, role string) error {
 	}
 	g.ws = ws
 	if hello, err := g.next(ctx, "hello"); err != nil || hello.T != "hello" {
-		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello"}`, string(hello.raw), "the first frame (%v)", err)
+		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello"}`, string(hello.wire), "the first frame (%v)", err)
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": g.token, "agent_name": "conformance-kit",
 		"version": "1.0.0", "games": []string{"mafia"}, "sdk_version": "conformance",
@@ -125,11 +125,11 @@ func (g *gwRun) registerMafia(ctx context.Context, role string) error {
 		}
 		switch f.T {
 		case "ping":
-			g.ws.Send(ctx, map[string]string{"t": "pong"})
+			g.ws.Send(ctx, pongFor(f))
 		case "registered":
 			return nil
 		default:
-			return verdict.Skipf("the gateway did not register the agent for Mafia: %s", f.raw)
+			return verdict.Skipf("the gateway did not register the agent for Mafia: %s", string(f.wire))
 		}
 	}
 }
@@ -138,12 +138,12 @@ func (g *gwRun) registerMafia(ctx context.Context, role string) error {
 func (g *gwRun) onMafiaFrame(ctx context.Context, mm *mafiaMatch, f frame) error {
 	switch f.T {
 	case "ping":
-		return g.ws.Send(ctx, map[string]string{"t": "pong"})
+		return g.ws.Send(ctx, pongFor(f))
 	case "initialize":
 		if f.Seat != nil {
 			mm.seat = *f.Seat
 		}
-		return g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
+		return g.ws.Send(ctx, readyResponse(f.ID))
 	case "event":
 		var p map[string]any
 		json.Unmarshal(f.Payload, &p)
@@ -164,14 +164,10 @@ func (g *gwRun) onMafiaFrame(ctx context.Context, mm *mafiaMatch, f frame) error
 
 // onMafiaTurn records a turn and answers it as the scenario says.
 func (g *gwRun) onMafiaTurn(ctx context.Context, mm *mafiaMatch, f frame) error {
-	var outer struct {
-		View json.RawMessage `json:"view"`
-	}
-	json.Unmarshal(f.raw, &outer)
 	var v mafiaView
-	json.Unmarshal(outer.View, &v)
-	json.Unmarshal(outer.View, &v.raw)
-	v.text = string(outer.View)
+	json.Unmarshal(f.Body, &v)
+	json.Unmarshal(f.Body, &v.raw)
+	v.text = string(f.Body)
 	if mm.seat < 0 {
 		mm.seat = v.YourSeat
 	}
@@ -187,14 +183,14 @@ func (g *gwRun) onMafiaTurn(ctx context.Context, mm *mafiaMatch, f frame) error 
 		return nil
 	case first && mm.first == "illegal":
 		mm.missed = true
-		return g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": map[string]any{"action": "dance", "target": 99}})
+		return g.ws.Send(ctx, moveResponse(f.ID, map[string]any{"action": "dance", "target": 99}))
 	}
 	mv := mafiaPolicy(v)
 	if tv, ok := tieVote(v); ok && mm.first == "tie" {
 		mv = tv
 	}
 	mm.turns[len(mm.turns)-1].answered = &mv
-	return g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": mv})
+	return g.ws.Send(ctx, moveResponse(f.ID, mv))
 }
 
 // mafiaPolicy is the runner's own play: the Doctor protects itself

@@ -37,8 +37,8 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-PHASE-ACQUIRE", server.Options{Rewrite: addIn("acquire", "roll")}},
 		{"PYYOL-MONO-PHASE-MANAGE", server.Options{Rewrite: addIn("manage", "bid")}},
 		{"PYYOL-MONO-PHASE-TRADE", server.Options{Rewrite: addIn("trade", "end_turn")}},
-		{"PYYOL-MONO-SEATS", server.Options{Rewrite: set("initialize", "", func(f map[string]any) { f["players"] = 5.0 })}},
-		{"PYYOL-MONO-CFG-PLAYERS", server.Options{Rewrite: set("initialize", "", func(f map[string]any) { f["rules"].(map[string]any)["players"] = 9.0 })}},
+		{"PYYOL-MONO-SEATS", server.Options{Rewrite: set("initialize", "", func(f map[string]any) { body(f)["players"] = 5.0 })}},
+		{"PYYOL-MONO-CFG-PLAYERS", server.Options{Rewrite: set("initialize", "", func(f map[string]any) { body(f)["rules"].(map[string]any)["players"] = 9.0 })}},
 		{"PYYOL-MONO-ECONOMY", server.Options{Rewrite: turn(func(v map[string]any) {
 			for _, p := range v["state"].(map[string]any)["players"].([]any) {
 				p.(map[string]any)["cash"] = p.(map[string]any)["cash"].(float64) - 500
@@ -158,7 +158,7 @@ func brokenMonopolyDeepGateways() []struct {
 		{"PYYOL-MONO-ACT-BANKRUPT", server.Options{Tamper: server.MonopolyBankruptToBank}},
 		{"PYYOL-MONO-EV-BANKRUPT", server.Options{Rewrite: drop("event", "bankrupt")}},
 		{"PYYOL-MONO-WIN-LAST-SOLVENT", server.Options{Rewrite: set("game_end", "", func(f map[string]any) {
-			result(f)["winners"] = []any{f["seat"]}
+			result(f)["winners"] = []any{body(f)["seat"]}
 		})}},
 		{"PYYOL-MONO-PHASE-TRADE-RESPONSE", server.Options{Tamper: server.MonopolyAnswersTrades}},
 		{"PYYOL-MONO-ACT-REJECT-TRADE", server.Options{Tamper: server.MonopolyRejectExecutes}},

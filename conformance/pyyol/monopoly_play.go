@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 
@@ -123,7 +122,7 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.raw), "the first frame")
+		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.wire), "the first frame")
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": g.token, "agent_name": "conformance-kit",
 		"version": "1.0.0", "games": []string{"monopoly"}, "sdk_version": "conformance", "practice": m.practice}
@@ -139,7 +138,7 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 			return nil
 		}
 		if f.T == "error" {
-			return verdict.Failf("PYYOL-WS-REGISTERED", "registered", string(f.raw), "the answer to register")
+			return verdict.Failf("PYYOL-WS-REGISTERED", "registered", string(f.wire), "the answer to register")
 		}
 	}
 }
@@ -148,15 +147,12 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 // silence until the deadline is a skip (when matches start is the
 // platform's choice); after, silence past the wait limit is a wedge.
 func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
-	deadline := time.Now().Add(matchDeadline(m.g.env))
-	if run, ok := ctx.Deadline(); ok && run.Before(deadline) {
-		deadline = run
+	by := m.g.frameBy()
+	if !started {
+		by = m.g.matchBy(ctx)
 	}
 	for {
-		raw, err := m.g.ws.Next(ctx)
-		if errors.Is(err, driver.ErrTimeout) && !started && time.Now().Before(deadline) {
-			continue
-		}
+		raw, err := m.g.read(ctx, by)
 		if errors.Is(err, driver.ErrTimeout) && !started {
 			return frame{}, verdict.Skipf("no Monopoly match started for the agent within %v (--deadline)", matchDeadline(m.g.env))
 		}
@@ -166,20 +162,18 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 		if err != nil {
 			return frame{}, err
 		}
-		var f struct {
-			frame
-			View json.RawMessage `json:"view"`
+		f, readings, err := decodeFrame(raw)
+		if err != nil {
+			return frame{}, err
 		}
-		if err := json.Unmarshal(raw, &f); err != nil || f.T == "" {
-			return frame{}, verdict.Failf("PYYOL-WS-ENVELOPE", `a JSON object {"t": ...}`, string(raw), "a frame from the gateway")
-		}
+		m.g.touch(f)
+		m.g.layoutNote(readings)
 		// spec/pyyol/frames judges the frame, its view against
 		// monopoly-view.json and its events against monopoly-event.json.
 		if err := judgeFrame(checkFrameOf(raw, f.T, "monopoly"), m.g.env.HTTP.Recorder().Finding); err != nil {
 			return frame{}, err
 		}
-		f.frame.raw, f.frame.decoded = raw, &decodedPayload{}
-		return f.frame, nil
+		return f, nil
 	}
 }
 
@@ -196,22 +190,20 @@ func (m *monoRun) pastCap(e frame) error {
 
 // answer decodes a turn's view and sends the policy's move.
 func (m *monoRun) answer(ctx context.Context, f frame) error {
-	var body struct {
-		View monoView `json:"view"`
-	}
-	if err := json.Unmarshal(f.raw, &body); err != nil {
-		return verdict.Failf("PYYOL-MONO-VIEW-STATE", "a turn view {seat, phase, legal_actions, state}", string(f.raw), "a Monopoly turn")
+	var view monoView
+	if err := json.Unmarshal(f.Body, &view); err != nil {
+		return verdict.Failf("PYYOL-MONO-VIEW-STATE", "a turn view {seat, phase, legal_actions, state}", string(f.wire), "a Monopoly turn")
 	}
 	if len(m.turns) >= maxMonoDecisions {
 		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", "a match that ends", fmt.Sprintf("%d decisions and counting", len(m.turns)), "the game never ended")
 	}
-	t := &monoTurn{view: body.View, move: m.policy(body.View), seen: len(m.events), probe: m.probing}
+	t := &monoTurn{view: view, move: m.policy(view), seen: len(m.events), probe: m.probing}
 	m.probing = false
 	if m.refuseFirst && len(m.turns) == 0 {
 		t.move = map[string]any{"action": "fly"}
 	}
 	m.turns = append(m.turns, t)
-	return m.g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": t.move})
+	return m.g.ws.Send(ctx, moveResponse(f.ID, t.move))
 }
 
 // policy picks from legal_actions (PYYOL-MONO-LEGAL-ACCEPTED): it

@@ -64,7 +64,7 @@ func (m *monoRun) rules() map[string]any {
 		var body struct {
 			Rules map[string]any `json:"rules"`
 		}
-		if json.Unmarshal(m.init.raw, &body) != nil || body.Rules == nil {
+		if json.Unmarshal(m.init.Body, &body) != nil || body.Rules == nil {
 			return nil
 		}
 		m.initRules = body.Rules

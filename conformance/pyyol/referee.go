@@ -26,9 +26,6 @@ type Referee struct {
 	Seed  uint64
 	Sent  []map[string]any
 	Moves []goofspiel.Move
-	// Rounds records each Goofspiel round's prize and both bids, for
-	// `simulate` to show.
-	Rounds []RoundBids
 	// Note receives the warnings, findings that end nothing (nil: dropped).
 	Note func(error)
 	// TurnPath is the turn handler's path beside the other routes
@@ -55,12 +52,6 @@ func (r *Referee) noteReadings() {
 	if err := r.answers.finding(); err != nil {
 		r.note(err)
 	}
-}
-
-// RoundBids is one refereed Goofspiel round: its prize card and the two
-// bids, the agent's (seat 0) and the kit baseline's (seat 1).
-type RoundBids struct {
-	Round, Prize, Agent, Baseline int
 }
 
 // note passes a warning to Note, if any.
@@ -103,9 +94,7 @@ func (r *Referee) Play(ctx context.Context) (goofspiel.Result, error) {
 				mv, "the agent's move is illegal: %v", err)
 		}
 		r.Moves = append(r.Moves, mv)
-		base := goofspiel.Baseline(m.View(1))
-		m.Bid(1, base)
-		r.Rounds = append(r.Rounds, RoundBids{Round: view.Round, Prize: view.CurrentPrize, Agent: mv.Card, Baseline: base.Card})
+		m.Bid(1, Opponent(m.View(1)))
 	}
 	if _, err := r.events(ctx, m, matchID, sent); err != nil {
 		return goofspiel.Result{}, err

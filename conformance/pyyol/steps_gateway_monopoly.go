@@ -212,16 +212,14 @@ func (m *monoRun) checkEnd() error {
 			last = s
 		}
 	}
-	var body struct {
-		Result struct {
-			Winners []int `json:"winners"`
-			Winner  *int  `json:"winner"`
-		} `json:"result"`
+	var res struct {
+		Winners []int `json:"winners"`
+		Winner  *int  `json:"winner"`
 	}
-	jsonInto(m.end.raw, &body)
-	w := body.Result.Winners
-	if body.Result.Winner != nil {
-		w = append(w, *body.Result.Winner)
+	jsonInto(m.end.Result, &res)
+	w := res.Winners
+	if res.Winner != nil {
+		w = append(w, *res.Winner)
 	}
 	if !slices.Contains(w, last) || slices.ContainsFunc(w, func(s int) bool { return s != last }) {
 		return verdict.Failf("PYYOL-MONO-WIN-LAST-SOLVENT", last, w, "the winner of a match everyone else went bankrupt in")
@@ -343,7 +341,7 @@ func (m *monoRun) checkTable() error {
 	var body struct {
 		Players *int `json:"players"`
 	}
-	if m.init != nil && jsonInto(m.init.raw, &body) == nil && body.Players != nil {
+	if m.init != nil && jsonInto(m.init.Body, &body) == nil && body.Players != nil {
 		announced = append(announced, *body.Players)
 	}
 	for _, n := range announced {

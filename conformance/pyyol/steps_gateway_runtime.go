@@ -3,6 +3,7 @@ package pyyol
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -41,7 +42,7 @@ func (g *gwRun) connectWrong(ctx context.Context) error {
 		return err
 	}
 	if f.T != "error" || f.Error != "unauthorized" {
-		g.refusal = verdict.Failf("PYYOL-WS-UNAUTHORIZED", `{"t":"error","error":"unauthorized"}`, string(f.raw), "the answer to a wrong token")
+		g.refusal = verdict.Failf("PYYOL-WS-UNAUTHORIZED", `{"t":"error","error":"unauthorized"}`, string(f.wire), "the answer to a wrong token")
 	}
 	return nil
 }
@@ -50,9 +51,11 @@ func (g *gwRun) refusedCheck(ctx context.Context) error {
 	if g.refusal != nil {
 		return g.refusal
 	}
-	// After the error the socket must close: the next read ends it.
+	// After the error the socket must close: the next read ends it. The
+	// wait is absolute: frames meanwhile (a ping) do not extend it.
+	by := time.Now().Add(waitLimit(g.env))
 	for {
-		_, err := g.ws.Next(ctx)
+		_, err := g.read(ctx, by)
 		if err == nil {
 			continue
 		}
@@ -85,12 +88,12 @@ func (g *gwRun) ids() error {
 	}
 	for _, f := range g.inits {
 		if f.ID == "" || f.Seat == nil {
-			return verdict.Failf("PYYOL-WS-INITIALIZE", "an id and the seat", string(f.raw), "initialize frame")
+			return verdict.Failf("PYYOL-WS-INITIALIZE", "an id and the seat", string(f.wire), "initialize frame")
 		}
 	}
 	for _, f := range g.turns {
 		if f.ID == "" {
-			return verdict.Failf("PYYOL-WS-TURN", "an id", string(f.raw), "turn frame")
+			return verdict.Failf("PYYOL-WS-TURN", "an id", string(f.wire), "turn frame")
 		}
 	}
 	return nil
@@ -130,7 +133,7 @@ func (s *superseding) again(ctx context.Context) error {
 	if f.T != "registered" {
 		// The docs say nothing of a second socket: refusing it is the
 		// gateway's choice, and only the kit's reference choice differs.
-		return verdict.Failf("PYYOL-REF-SUPERSEDED", "registered on the second socket", string(f.raw), "a second registration of one agent")
+		return verdict.Failf("PYYOL-REF-SUPERSEDED", "registered on the second socket", string(f.wire), "a second registration of one agent")
 	}
 	return nil
 }

@@ -136,7 +136,7 @@ func (g *gwRun) connect(ctx context.Context) error {
 		return err
 	}
 	if f.T != "registered" || f.AgentID == "" {
-		return verdict.Failf("PYYOL-WS-REGISTERED", `{"t":"registered","agent_id":"`+g.agentID+`"}`, string(f.raw), "the answer to register")
+		return verdict.Failf("PYYOL-WS-REGISTERED", `{"t":"registered","agent_id":"`+g.agentID+`"}`, string(f.wire), "the answer to register")
 	}
 	if g.agentID != "" && f.AgentID != g.agentID {
 		return verdict.Failf("PYYOL-WS-AGENT-KEY", g.agentID, f.AgentID, "the agent id the key resolves to")
@@ -201,7 +201,7 @@ func (m *monoRun) play(ctx context.Context) error {
 				m.seat = *f.Seat
 			}
 			if f.ID != "" {
-				g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
+				g.ws.Send(ctx, readyResponse(f.ID))
 			}
 		case "turn":
 			started = true
@@ -219,7 +219,7 @@ func (m *monoRun) play(ctx context.Context) error {
 		case "game_end":
 			m.end = &f
 		case "ping":
-			g.ws.Send(ctx, map[string]any{"t": "pong"})
+			g.ws.Send(ctx, pongFor(f))
 		}
 	}
 	return nil

@@ -46,18 +46,21 @@ function connect() {
         if (!rude) pinger = setInterval(() => send({ t: "ping" }), 2000);
         break;
       case "ping":
-        send({ t: "pong" });
+        send({ t: "pong", id: f.id ?? "" });
         break;
       case "initialize":
-        send({ t: "response", id: f.id, ready: true });
+        // The ack both ways: payload {ready} as the official SDK sends it, ready beside it.
+        send({ t: "response", id: f.id, ready: true, payload: { ready: true, display_name: "node-example" } });
         break;
       case "turn": {
-        const v = f.view;
+        // The view is in payload (the platform and its SDK) or in view (the kit's earlier layout).
+        const v = f.payload ?? f.view;
         const card = v.legal_actions.includes(v.current_prize) ? v.current_prize : Math.min(...v.legal_actions);
         if (rude && v.round % 2 === 1) {
           send({ t: "response", id: f.id, move: { round: v.round + 1, card: 99 } });
         }
-        send({ t: "response", id: f.id, move: { round: v.round, card } });
+        const move = { round: v.round, card };
+        send({ t: "response", id: f.id, payload: move, move });
         break;
       }
       case "event":

@@ -45,15 +45,19 @@ ws.onmessage = (msg) => {
       fail("gateway error " + f.error);
       break;
     case "ping":
-      send({ t: "pong" });
+      send({ t: "pong", id: f.id ?? "" });
       break;
     case "initialize":
-      send({ t: "response", id: f.id, ready: true });
+      send({ t: "response", id: f.id, ready: true, payload: { ready: true } });
       break;
-    case "turn":
-      if (JSON.stringify(f.view.legal_actions) !== JSON.stringify(f.view.your_hand)) fail("legal_actions differs from your_hand");
-      send({ t: "response", id: f.id, move: decide(f.view) });
+    case "turn": {
+      // The docs fix that a turn carries the view, not where: payload or view.
+      const v = f.payload ?? f.view;
+      if (JSON.stringify(v.legal_actions) !== JSON.stringify(v.your_hand)) fail("legal_actions differs from your_hand");
+      const move = decide(v);
+      send({ t: "response", id: f.id, payload: move, move });
       break;
+    }
     case "event":
       if (f.seq <= lastSeq) fail("event seq " + f.seq + " after " + lastSeq);
       lastSeq = f.seq;
@@ -61,7 +65,8 @@ ws.onmessage = (msg) => {
     case "game_end":
       clearTimeout(timer);
       if (!registered) fail("game_end before registered");
-      console.log(JSON.stringify({ winner: f.result.winner, scores: f.result.scores, rounds: f.result.history.length }));
+      const result = f.payload ?? f.result;
+      console.log(JSON.stringify({ winner: result.winner, scores: result.scores, rounds: result.history.length }));
       ws.close();
       process.exit(0);
   }

@@ -22,7 +22,8 @@ func (httpWatcher) Watch(*audit.Exchange) []audit.Finding { return nil }
 // DefaultHeartbeatGap is how long a registered socket may go without the
 // agent's ping before the audit names PYYOL-AGENT-HEARTBEAT, unless
 // Options.HeartbeatGap says otherwise: "every few seconds" is the docs'
-// word, three times the reference's own 5 s heartbeat the kit's.
+// word; 15 s leaves room for the official SDK's 10 s heartbeat
+// (runtime.py's heartbeat_interval).
 const DefaultHeartbeatGap = 15 * time.Second
 
 // agentAudit is what the audit remembers of one agent across its sockets:

@@ -30,14 +30,16 @@ func (fa *frameAudit) response(f Frame, late bool) []audit.Finding {
 		// PYYOL-AGENT-RESPONSE-ID: "your `response` echoes it".
 		return []audit.Finding{fa.finding("PYYOL-AGENT-RESPONSE-ID", at, "the id names no turn or initialize the agent was sent")}
 	}
-	var head struct {
-		T    string          `json:"t"`
-		Game string          `json:"game"`
-		View json.RawMessage `json:"view"`
-	}
+	var head Frame
 	if json.Unmarshal(sent, &head) != nil || head.T != "turn" {
 		return nil
 	}
+	// The turn's view is its payload and names its game (frames.go).
+	var view struct {
+		Game string `json:"game"`
+	}
+	json.Unmarshal(head.Payload, &view)
+	head.Game = view.Game
 	var out []audit.Finding
 	if late {
 		// PYYOL-AGENT-ON-TIME: "bounded by a timeout".
@@ -47,14 +49,14 @@ func (fa *frameAudit) response(f Frame, late bool) []audit.Finding {
 		// PYYOL-AGENT-GOOF-ONE-BID: "there is no re-bid".
 		out = append(out, fa.finding("PYYOL-AGENT-GOOF-ONE-BID", at, "a second response to one turn"))
 	}
-	if f.Error != "" || len(f.Move) == 0 {
+	if f.Error != "" || len(f.move()) == 0 {
 		return out // a handler error (PYYOL-REF-ERROR-RESPONSE) carries no move
 	}
 	check := moveChecks[head.Game]
 	if check == nil {
 		return out
 	}
-	for _, c := range check(head.View, f.Move) {
+	for _, c := range check(head.Payload, f.move()) {
 		out = append(out, fa.finding(c[0], at, c[1]))
 	}
 	return out

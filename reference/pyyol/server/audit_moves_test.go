@@ -66,8 +66,8 @@ func TestFrameAuditTimingRules(t *testing.T) {
 	_, rep := framesAt(&now)
 	fa := newFrameAudit(rep, DefaultHeartbeatGap)
 	fa.agent = &agentAudit{asked: map[string][]byte{
-		"t1": []byte(`{"t":"turn","id":"t1","game":"goofspiel","view":{"round":0,"legal_actions":[1,2]}}`),
-		"t2": []byte(`{"t":"turn","id":"t2","game":"goofspiel","view":{"round":1,"legal_actions":[1,2]}}`),
+		"t1": []byte(`{"t":"turn","id":"t1","payload":{"game":"goofspiel","round":0,"legal_actions":[1,2]}}`),
+		"t2": []byte(`{"t":"turn","id":"t2","payload":{"game":"goofspiel","round":1,"legal_actions":[1,2]}}`),
 	}, answered: map[string]bool{}, injected: map[string]bool{}}
 	fa.lastPing = now
 	rules := func(fs []audit.Finding) []string {

@@ -84,16 +84,17 @@ func (a *agent) play(ctx context.Context, matches int) error {
 		}
 		switch f["t"] {
 		case "initialize":
-			err = a.write(ctx, map[string]any{"t": "response", "id": f["id"], "ready": true})
+			err = a.write(ctx, map[string]any{"t": "response", "id": f["id"], "payload": map[string]any{"ready": true}})
 		case "ping":
-			err = a.write(ctx, map[string]any{"t": "pong"})
+			err = a.write(ctx, map[string]any{"t": "pong", "id": f["id"]})
 		case "event":
 			a.events++
 		case "turn":
 			var v goofspiel.View
-			raw, _ := json.Marshal(f["view"])
+			raw, _ := json.Marshal(f["payload"])
 			json.Unmarshal(raw, &v)
-			err = a.write(ctx, map[string]any{"t": "response", "id": f["id"], "move": goofspiel.Baseline(v)})
+			// The SDK's layout: the move in payload (runtime.py).
+			err = a.write(ctx, map[string]any{"t": "response", "id": f["id"], "payload": goofspiel.Baseline(v)})
 		case "game_end":
 			a.ends = append(a.ends, f)
 		}

@@ -178,7 +178,7 @@ func (g *Gateway) awaitRegister(ctx context.Context, l *link) (Frame, bool) {
 		case "register":
 			return f, true
 		case "ping":
-			l.send(Frame{T: "pong"})
+			l.send(Frame{T: "pong", ID: f.ID})
 		default:
 			l.send(Frame{T: "error", Error: "register_first"})
 		}
@@ -208,7 +208,7 @@ func (g *Gateway) readLoop(ctx context.Context, l *link) {
 		switch f.T {
 		case "ping":
 			// PYYOL-WS-PING: the gateway answers the agent's heartbeat.
-			l.send(Frame{T: "pong"})
+			l.send(Frame{T: "pong", ID: f.ID})
 		case "response":
 			l.deliver(f)
 		}

@@ -55,15 +55,8 @@ var turnFaults = map[string][]string{
 
 // turnGame names the game of a turn frame, "" for any other frame.
 func turnGame(frame any) string {
-	switch f := frame.(type) {
-	case turnFrame:
-		return "goofspiel"
-	case mafiaTurn:
-		return "mafia"
-	case map[string]any:
-		if game, ok := f["game"].(string); ok && f["t"] == "turn" {
-			return game
-		}
+	if f, ok := frame.(Frame); ok && f.T == "turn" {
+		return f.game
 	}
 	return ""
 }
@@ -127,13 +120,6 @@ func (g *Gateway) registration() uint64 {
 
 // isGameEnd reports whether frame is a match's game_end, of any game.
 func isGameEnd(frame any) bool {
-	switch f := frame.(type) {
-	case gameEndFrame:
-		return true
-	case mafiaEnd:
-		return true
-	case map[string]any:
-		return f["t"] == "game_end"
-	}
-	return false
+	f, ok := frame.(Frame)
+	return ok && f.T == "game_end"
 }

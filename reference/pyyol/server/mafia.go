@@ -9,6 +9,9 @@ import (
 
 func init() { registerGame("mafia", playMafia) }
 
+// defaultMafiaSeat is the practice seat of an agent that asks for none.
+const defaultMafiaSeat = mafia.Seats - 1
+
 // The Mafia defects the tamper tests use (reference/pyyol/mafia.Defect).
 const (
 	// MafiaTieToHighest resolves a tied vote to the highest tied seat.
@@ -23,35 +26,6 @@ var mafiaDefects = map[Tamper]mafia.Defect{
 	MafiaTieToOutsider: mafia.TieToOutsider,
 }
 
-// mafiaInit opens a Mafia match (PYYOL-WS-INITIALIZE).
-type mafiaInit struct {
-	T       string         `json:"t"`
-	ID      string         `json:"id"`
-	MatchID string         `json:"match_id"`
-	Game    string         `json:"game"`
-	Seat    int            `json:"seat"`
-	Players int            `json:"players"`
-	Rules   map[string]any `json:"rules"`
-}
-
-// mafiaTurn asks for a Mafia move with the seat's redacted view.
-type mafiaTurn struct {
-	T       string     `json:"t"`
-	ID      string     `json:"id"`
-	MatchID string     `json:"match_id"`
-	Game    string     `json:"game"`
-	View    mafia.View `json:"view"`
-}
-
-// mafiaEnd closes a Mafia match with the full record.
-type mafiaEnd struct {
-	T       string        `json:"t"`
-	MatchID string        `json:"match_id"`
-	Game    string        `json:"game"`
-	Seat    int           `json:"seat"`
-	Result  mafia.Outcome `json:"result"`
-}
-
 // mafiaRun is one Mafia match on the gateway side: the agent holds one
 // seat, the kit's baseline plays the other eleven
 // (PYYOL-MAFIA-REF-BASELINE, PYYOL-MAFIA-REF-PRACTICE).
@@ -61,12 +35,17 @@ type mafiaRun struct {
 	turns int
 }
 
-// mafiaSeat is the practice seat: the one asked for if it is 0..11, else 0.
+// mafiaSeat is the practice seat: the one asked for if it is 0..11, else
+// 11 (PYYOL-MAFIA-REF-PRACTICE). The baseline names the lowest living seat
+// at night and in the vote, so seat 11 is the one it reaches last: an
+// agent that asks for no seat (the official SDK has no way to) still gets
+// to play, where seat 0 was killed on the first night before its first
+// turn.
 func mafiaSeat(p *Practice) (int, string) {
 	if p == nil {
-		return 0, ""
+		return defaultMafiaSeat, ""
 	}
-	seat := 0
+	seat := defaultMafiaSeat
 	if p.Seat != nil && *p.Seat >= 0 && *p.Seat < mafia.Seats {
 		seat = *p.Seat
 	}
@@ -81,8 +60,10 @@ func playMafia(g *Gateway, agentID string, reg Frame) bool {
 		m: mafia.NewWithRoles(mafia.DealFor(seed, seat, role))}
 	r.m.Break(mafiaDefects[g.opts.Tamper])
 	g.logf("pyyol-gateway: mafia match %s for %s (seat %d)", id, agentID, seat)
-	r.ask(mafiaInit{T: "initialize", ID: "init_" + id, MatchID: id, Game: "mafia", Seat: seat,
-		Players: mafia.Seats, Rules: map[string]any{"seats": mafia.Seats}}, "init_"+id)
+	// initialize names the seat's role too (local-runtime.md: "A match
+	// is starting (seat, role, players)"; runtime.py reads payload.role).
+	r.ask(initializeFrame("init_"+id, "mafia", id, map[string]any{"seat": seat, "role": r.m.View(seat).YourRole,
+		"players": mafia.Seats, "rules": map[string]any{"seats": mafia.Seats}}), "init_"+id)
 	r.flushMafia()
 	for !r.m.Done() {
 		for _, s := range r.m.Waiting() {
@@ -95,7 +76,7 @@ func playMafia(g *Gateway, agentID string, reg Frame) bool {
 		}
 	}
 	// PYYOL-MAFIA-GAME-END: game_end carries the full transcript.
-	r.push(mafiaEnd{T: "game_end", MatchID: id, Game: "mafia", Seat: seat, Result: r.m.Outcome()})
+	r.push(gameEndFrame("mafia", id, seat, r.m.Outcome()))
 	if g.opts.MafiaFinished != nil {
 		g.opts.MafiaFinished(agentID, r.m.Outcome())
 	}
@@ -108,20 +89,20 @@ func playMafia(g *Gateway, agentID string, reg Frame) bool {
 func (r *mafiaRun) agentActs() bool {
 	r.turns++
 	id := fmt.Sprintf("turn_%s_%d", r.id, r.turns)
-	resp, ok := r.ask(mafiaTurn{T: "turn", ID: id, MatchID: r.id, Game: "mafia", View: r.m.View(r.seat)}, id)
+	resp, ok := r.ask(turnFrame(id, "mafia", r.id, r.m.View(r.seat)), id)
 	why := "no response in time"
 	if ok && resp.Error != "" {
 		why = "handler error: " + resp.Error
 	}
 	if ok && resp.Error == "" {
 		var mv mafia.Move
-		err := json.Unmarshal(resp.Move, &mv)
+		err := json.Unmarshal(resp.move(), &mv)
 		if err == nil {
 			if err = r.m.Act(r.seat, mv); err == nil {
 				return true
 			}
 		}
-		why = "illegal move " + string(resp.Move) + ": " + err.Error()
+		why = "illegal move " + string(resp.move()) + ": " + err.Error()
 	}
 	if ref := r.g.opts.Referee; ref != nil {
 		ref.Fallback(r.agentID, r.turns, why)
@@ -137,7 +118,7 @@ func (r *mafiaRun) agentActs() bool {
 // results stay in the seat's own view (PYYOL-MAFIA-NIGHT-PRIVATE).
 func (r *mafiaRun) flushMafia() {
 	for _, e := range r.m.PublicAfter(r.sent) {
-		r.push(eventFrame{T: "event", MatchID: r.id, Seq: e.Seq, Type: e.Type, Payload: e.Payload})
+		r.push(eventFrame("mafia", r.id, e.Seq, e.Type, e.Payload))
 		r.sent = e.Seq
 	}
 }

@@ -44,7 +44,7 @@ func TestMafiaThroughTheGatewayKeepsTheRules(t *testing.T) {
 		case "initialize":
 			require.NoError(t, a.write(ctx, map[string]any{"t": "response", "id": f["id"], "ready": true}))
 		case "turn":
-			v := decodeView(t, f["view"])
+			v := decodeView(t, f["payload"])
 			checkSeatView(t, v)
 			reply := randomReply(rng, v, f["id"])
 			if mv, ok := reply["move"].(mafia.Move); ok && mv.Action != "dance" {
@@ -53,7 +53,7 @@ func TestMafiaThroughTheGatewayKeepsTheRules(t *testing.T) {
 			require.NoError(t, a.write(ctx, reply))
 		case "game_end":
 			a.ends = append(a.ends, f)
-			res := f["result"].(map[string]any)
+			res := f["payload"].(map[string]any)
 			require.Contains(t, []any{mafia.TeamTown, mafia.TeamMafia}, res["winner"])
 			checkPlayedAsSent(t, res, sent)
 			sent = nil

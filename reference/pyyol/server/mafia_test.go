@@ -55,7 +55,7 @@ func (a *agent) playMafia(ctx context.Context, matches int) ([]mafia.View, error
 			a.events++
 		case "turn":
 			var v mafia.View
-			raw, _ := json.Marshal(f["view"])
+			raw, _ := json.Marshal(f["payload"])
 			json.Unmarshal(raw, &v)
 			views = append(views, v)
 			err = a.write(ctx, map[string]any{"t": "response", "id": f["id"], "move": mafia.Baseline(v)})
@@ -88,7 +88,7 @@ func TestMafiaPracticeMatchEnds(t *testing.T) {
 			require.Equal(t, role, v.YourRole, "the practice role was honoured")
 			require.Equal(t, 3, v.YourSeat)
 		}
-		res := a.ends[0]["result"].(map[string]any)
+		res := a.ends[0]["payload"].(map[string]any)
 		require.Contains(t, []any{mafia.TeamTown, mafia.TeamMafia}, res["winner"])
 		require.Equal(t, role, res["roles"].([]any)[3])
 	}

@@ -130,13 +130,12 @@ func (g *Gateway) playMonopoly(agentID string, practice *Practice) {
 	sent := 0
 	flush := func() {
 		for _, e := range game.EventsAfter(sent) {
-			run.push(eventFrame{T: "event", MatchID: id, Seq: e.Seq, Type: e.Type, Payload: e.Payload})
+			run.push(eventFrame("monopoly", id, e.Seq, e.Type, e.Payload))
 		}
 		sent = game.LastSeq()
 	}
 	g.logf("pyyol-gateway: monopoly match %s for %s (seat %d)", id, agentID, seat)
-	run.ask(map[string]any{"t": "initialize", "id": "init_" + id, "match_id": id, "game": "monopoly",
-		"seat": seat, "players": rules.Players, "rules": rules}, "init_"+id)
+	run.ask(initializeFrame("init_"+id, "monopoly", id, map[string]any{"seat": seat, "players": rules.Players, "rules": rules}), "init_"+id)
 	flush()
 	for n := 0; !game.Over(); n++ {
 		actor := game.Actor()
@@ -153,8 +152,7 @@ func (g *Gateway) playMonopoly(agentID string, practice *Practice) {
 	}
 	// PYYOL-MONO-WIN-LAST-SOLVENT, PYYOL-MONO-WIN-TURN-CAP: the result
 	// names the winners; the record is every event.
-	run.push(map[string]any{"t": "game_end", "match_id": id, "game": "monopoly", "seat": seat,
-		"result": map[string]any{"winners": game.Winners(), "rules": rules, "history": game.EventsAfter(0)}})
+	run.push(gameEndFrame("monopoly", id, seat, map[string]any{"winners": game.Winners(), "rules": rules, "history": game.EventsAfter(0)}))
 	if ref, ok := g.opts.Referee.(MonopolyReferee); ok {
 		ref.MonopolyFinished(agentID, seat, game.Winners())
 	}
@@ -170,22 +168,21 @@ type MonopolyReferee interface {
 // illegal answer takes the engine's safe fallback (PYYOL-MONO-FALLBACK).
 func (g *Gateway) monopolyTurn(run *matchRun, game *monopoly.Game, n int) bool {
 	turnID := fmt.Sprintf("turn_%s_%d", run.id, n)
-	resp, ok := run.ask(map[string]any{"t": "turn", "id": turnID, "match_id": run.id, "game": "monopoly",
-		"view": game.View(run.seat)}, turnID)
+	resp, ok := run.ask(turnFrame(turnID, "monopoly", run.id, game.View(run.seat)), turnID)
 	why := "no response in time"
 	if ok && resp.Error != "" {
 		why = "handler error: " + resp.Error
 	}
 	if ok && resp.Error == "" {
 		var mv monopoly.Move
-		err := json.Unmarshal(resp.Move, &mv)
+		err := json.Unmarshal(resp.move(), &mv)
 		if err == nil {
 			// PYYOL-MONO-MOVE-ACTION: a refused move changes nothing.
 			if err = game.Apply(run.seat, mv); err == nil {
 				return true
 			}
 		}
-		why = "illegal move " + string(resp.Move) + ": " + err.Error()
+		why = "illegal move " + string(resp.move()) + ": " + err.Error()
 	}
 	if ref := g.opts.Referee; ref != nil {
 		ref.Fallback(run.agentID, n, why)

@@ -48,7 +48,7 @@ func playMonopoly(ctx context.Context, base, id, token string, n int) error {
 		var f struct {
 			T    string        `json:"t"`
 			ID   string        `json:"id"`
-			View monopoly.View `json:"view"`
+			View monopoly.View `json:"payload"`
 		}
 		if err := json.Unmarshal(data, &f); err != nil {
 			return err

@@ -125,7 +125,7 @@ func (g *Gateway) playMatch(agentID string, p *Practice) bool {
 	g.logf("pyyol-gateway: match %s for %s (seat %d)", id, agentID, seat)
 	// PYYOL-WS-INITIALIZE: initialize carries an id; the ack is awaited
 	// like a turn but its absence changes nothing.
-	run.ask(initializeFrame{T: "initialize", ID: "init_" + id, MatchID: id, Game: "goofspiel", Seat: seat, Players: 2, Rules: rules}, "init_"+id)
+	run.ask(initializeFrame("init_"+id, "goofspiel", id, map[string]any{"seat": seat, "players": 2, "rules": rules}), "init_"+id)
 	run.flush()
 	for !m.Done() {
 		if !run.agentBids() {
@@ -134,12 +134,12 @@ func (g *Gateway) playMatch(agentID string, p *Practice) bool {
 		m.Bid(1-seat, goofspiel.Baseline(m.View(1-seat)))
 		run.flush()
 	}
-	res := endResult{Result: m.Result(), Usage: run.usage, Stake: g.settle(agentID, stake, seat, m.Result())}
+	res := endResult{Result: m.Result(), Rounds: len(m.Result().History), Usage: run.usage, Stake: g.settle(agentID, stake, seat, m.Result())}
 	if res.Usage == nil {
 		res.Usage = []usageRecord{}
 	}
 	// PYYOL-WS-GAME-END: the final result and the full record.
-	run.push(gameEndFrame{T: "game_end", MatchID: id, Game: "goofspiel", Seat: seat, Result: res})
+	run.push(gameEndFrame("goofspiel", id, seat, withSeatCards(res, seat)))
 	if g.opts.Referee != nil {
 		g.opts.Referee.Finished(agentID, res.Result)
 	}
@@ -151,14 +151,14 @@ func (g *Gateway) playMatch(agentID string, p *Practice) bool {
 func (r *matchRun) agentBids() bool {
 	id := fmt.Sprintf("turn_%s_%d", r.id, r.m.Round())
 	// PYYOL-WS-TURN: a turn frame with an id and the seat's view.
-	resp, ok := r.ask(turnFrame{T: "turn", ID: id, MatchID: r.id, Game: "goofspiel", View: r.m.View(r.seat)}, id)
+	resp, ok := r.ask(turnFrame(id, "goofspiel", r.id, r.m.View(r.seat)), id)
 	why := "no response in time"
 	if ok && resp.Error != "" {
 		why = "handler error: " + resp.Error
 	}
 	if ok && resp.Error == "" {
 		var mv goofspiel.Move
-		err := json.Unmarshal(resp.Move, &mv)
+		err := json.Unmarshal(resp.move(), &mv)
 		if err == nil {
 			if r.g.opts.Tamper == IgnoresRound {
 				mv.Round = r.m.Round()
@@ -168,7 +168,7 @@ func (r *matchRun) agentBids() bool {
 				return true
 			}
 		}
-		why = "illegal move " + string(resp.Move) + ": " + err.Error()
+		why = "illegal move " + string(resp.move()) + ": " + err.Error()
 	}
 	if ref := r.g.opts.Referee; ref != nil {
 		ref.Fallback(r.agentID, r.m.Round(), why)
@@ -197,7 +197,7 @@ func (r *matchRun) record(round int, resp Frame) {
 		var inMove struct {
 			Usage json.RawMessage `json:"usage"`
 		}
-		json.Unmarshal(resp.Move, &inMove)
+		json.Unmarshal(resp.move(), &inMove)
 		raw = inMove.Usage
 	}
 	var u map[string]any
@@ -271,7 +271,7 @@ func (r *matchRun) flush() {
 			r.awaitAck(e)
 			continue
 		}
-		r.push(eventFrame{T: "event", MatchID: r.id, Seq: e.Seq, Type: e.Type, Payload: e.Payload})
+		r.push(eventFrame("goofspiel", r.id, e.Seq, e.Type, e.Payload))
 	}
 	r.sent = r.m.LastSeq()
 }
@@ -285,7 +285,9 @@ func (r *matchRun) awaitAck(e goofspiel.Event) {
 	}
 	id := fmt.Sprintf("ev_%s_%d", r.id, e.Seq)
 	ch := l.expect(id)
-	l.send(map[string]any{"t": "event", "id": id, "match_id": r.id, "seq": e.Seq, "type": e.Type, "payload": e.Payload})
+	ev := eventFrame("goofspiel", r.id, e.Seq, e.Type, e.Payload)
+	ev.ID = id
+	l.send(ev)
 	select {
 	case <-ch:
 	case <-l.closed:

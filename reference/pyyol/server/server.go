@@ -33,7 +33,8 @@ type Options struct {
 	// TurnTimeout bounds the wait for a turn response (default 2 s,
 	// PYYOL-REF-TURN-TIMEOUT).
 	TurnTimeout time.Duration
-	// PingEvery is the gateway's own heartbeat (default 5 s).
+	// PingEvery is the gateway's own heartbeat (default 15 s, the
+	// platform's HeartbeatInterval in backend/internal/agentgw/gateway.go).
 	PingEvery time.Duration
 	// HeartbeatGap is how long serve --audit lets a registered socket go
 	// without the agent's ping before it names PYYOL-AGENT-HEARTBEAT
@@ -92,7 +93,7 @@ func New(opts Options) *Gateway {
 		opts.TurnTimeout = 2 * time.Second
 	}
 	if opts.PingEvery <= 0 {
-		opts.PingEvery = 5 * time.Second
+		opts.PingEvery = 15 * time.Second
 	}
 	if opts.AdminToken == "" {
 		opts.AdminToken = AdminToken

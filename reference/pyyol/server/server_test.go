@@ -24,7 +24,7 @@ func TestPracticeMatchesOverOneSocket(t *testing.T) {
 	defer a.close()
 	require.NoError(t, a.play(ctx, 2))
 	for _, end := range a.ends {
-		res := end["result"].(map[string]any)
+		res := end["payload"].(map[string]any)
 		assert.Len(t, res["history"], 13)
 		assert.Equal(t, []any{}, res["usage"])
 	}
