@@ -83,6 +83,15 @@ func (c *client) want2xx(ctx context.Context, rule, method, path string, body, v
 	return resp.Decode(rule, v)
 }
 
+// note records a soft finding: a REFERENCE choice the target departs
+// from, which warns without ending the check, so the MUST conditions after
+// it are still decided.
+func (c *client) note(rule string, expected, observed any, detail string, args ...any) {
+	if rec := c.env.HTTP.Recorder(); rec != nil {
+		rec.Finding(verdict.Failf(rule, expected, observed, detail, args...))
+	}
+}
+
 // clip shows a body in a failure: every secret the run learnt is redacted
 // before the body is cut, so no key is ever half shown.
 func (c *client) clip(b []byte) string { return c.env.HTTP.Secrets().Clip(b) }

@@ -142,14 +142,7 @@ func brokenCases() []brokenCase {
 				}
 			})
 		}, false},
-		{"FORGE-SESSION-EMPTY-BODY", func() http.Handler {
-			return tamper{h: ref(dsl.Dialect{}), req: func(r *http.Request, body []byte) []byte {
-				if is(r, http.MethodPost, "/api/sessions") {
-					return []byte(`{}`)
-				}
-				return body
-			}}
-		}, false},
+		{"FORGE-SESSION-EMPTY-BODY", honoursLevelID, false},
 		{"FORGE-PROBE-DISTINCT", func() http.Handler {
 			return answers(http.MethodPost, "/query", func(st *int, m map[string]any) {
 				if e, ok := m["error"].(map[string]any); ok && e["code"] == "CHALLENGE_INPUT_QUERY" {
