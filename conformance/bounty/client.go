@@ -74,8 +74,8 @@ func (c *client) want2xx(ctx context.Context, rule, method, path string, body, v
 	if err != nil {
 		return err
 	}
-	if resp.Status != http.StatusOK {
-		return verdict.Failf(rule, "200", resp.Status, "%s %s: %s", method, path, c.clip(resp.Body))
+	if resp.Status/100 != 2 {
+		return verdict.Failf(rule, "2xx", resp.Status, "%s %s: %s", method, path, c.clip(resp.Body))
 	}
 	if v == nil {
 		return nil

@@ -103,3 +103,44 @@ func TestReferenceDeviationNeverHidesAMustFailure(t *testing.T) {
 		})
 	}
 }
+
+// wideEdit adds to faithfulEdit the other choices the contract leaves
+// open: 201 where the reference answers a write 200, every refusal's
+// reason in other words, and every answer re-encoded (keys in another
+// order).
+func wideEdit(r *http.Request, status *int, m map[string]any) {
+	faithfulEdit(r, status, m)
+	if r.Method == http.MethodPost && *status == http.StatusOK && !strings.HasSuffix(r.URL.Path, "/mcp") {
+		*status = http.StatusCreated
+	}
+	if _, ok := m["reason"]; ok {
+		m["reason"] = "refused by a faithful platform"
+	}
+}
+
+// TestAWideFaithfulVariantFailsNoMustRule runs every bounty check against
+// the reference behind wideEdit: no MUST rule may fail, nothing may
+// error, and the run is judged, not skipped.
+func TestAWideFaithfulVariantFailsNoMustRule(t *testing.T) {
+	t.Parallel()
+	e := rbounty.New(3, time.Now)
+	srv := httptest.NewServer(harness.Responses(server.NewServer(e), wideEdit))
+	t.Cleanup(srv.Close)
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
+		Target: srv.URL + server.BasePath, Seed: 11, Checks: 3, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decided := 0
+	for _, r := range rep.Results {
+		if r.Status == verdict.Fail || r.Status == verdict.Error {
+			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+		}
+		if r.Status == verdict.Pass || r.Status == verdict.Warn {
+			decided++
+		}
+	}
+	if decided < 60 {
+		t.Errorf("only %d of %d checks decided", decided, len(rep.Results))
+	}
+}
