@@ -94,3 +94,34 @@ func TestReferenceOrderNeverHidesAMustFailure(t *testing.T) {
 		t.Fatal("a stale pull answered not_held for a held share was not failed under SX-STALE")
 	}
 }
+
+// TestAWideFaithfulResponderFailsNoMustRule: the responder of otherOrder
+// with every refusal's reason in other words and every answer re-encoded
+// (keys in another order) fails no MUST rule over the whole run.
+func TestAWideFaithfulResponderFailsNoMustRule(t *testing.T) {
+	t.Parallel()
+	h := harness.Responses(otherOrder(false), func(_ *http.Request, _ *int, m map[string]any) {
+		if _, ok := m["reason"]; ok {
+			m["reason"] = "not released by a faithful responder"
+		}
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{shareexchange.Protocol()},
+		Target: srv.URL + sxserver.BasePath, Seed: 11, Checks: 20, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decided := 0
+	for _, r := range rep.Results {
+		if r.Status == verdict.Fail || r.Status == verdict.Error {
+			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+		}
+		if r.Status == verdict.Pass || r.Status == verdict.Warn {
+			decided++
+		}
+	}
+	if decided < 18 {
+		t.Errorf("only %d of %d checks decided", decided, len(rep.Results))
+	}
+}
