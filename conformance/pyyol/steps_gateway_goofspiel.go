@@ -84,14 +84,14 @@ func (g *gwRun) commitment() error {
 	if !ok || commitment == "" {
 		return verdict.Failf("PYYOL-GOOF-COMMITMENT", "match_created with a commitment", describe(created), "match_created")
 	}
-	if res.Rules.FairnessMode == goofspiel.Shuffled {
-		if err := g.orderKeptSecret(); err != nil {
-			return err
-		}
-	}
 	reveal := res.Reveal
 	if finished, ok := g.payload(goofspiel.MatchFinished); ok && reveal == "" {
 		reveal, _ = finished["reveal"].(string)
+	}
+	if res.Rules.FairnessMode == goofspiel.Shuffled {
+		if err := g.orderKeptSecret(res, reveal); err != nil {
+			return err
+		}
 	}
 	seed, err := hex.DecodeString(reveal)
 	if err != nil || reveal == "" {
@@ -117,10 +117,15 @@ func (g *gwRun) commitment() error {
 var secretOrderKeys = map[string]bool{"prize_order": true, "prizes": true, "remaining_prizes": true, "deck": true, "seed": true, "reveal": true}
 
 // orderKeptSecret fails PYYOL-GOOF-SHUFFLED when a turn or an event before
-// match_finished carries the prize order or its seed under any of
-// secretOrderKeys, whatever the frame's layout: in shuffled mode the order
-// is secret until it is revealed.
-func (g *gwRun) orderKeptSecret() error {
+// match_finished hands out what the commitment hides, whatever the frame's
+// layout: the seed the match revealed at its end, or, under one of
+// secretOrderKeys, three or more prizes in the order they were drawn
+// (the remaining prizes as a sorted set are public and pass).
+func (g *gwRun) orderKeptSecret(res goofspiel.Result, reveal string) error {
+	drawn := make([]int, 0, len(res.History))
+	for _, r := range res.History {
+		drawn = append(drawn, r.Prize)
+	}
 	for _, f := range append(slices.Clone(g.turns), g.events...) {
 		if f.Type == goofspiel.MatchFinished {
 			continue
@@ -129,7 +134,7 @@ func (g *gwRun) orderKeptSecret() error {
 		if json.Unmarshal(f.raw, &doc) != nil {
 			continue
 		}
-		if k := keyAmong(doc, secretOrderKeys); k != "" {
+		if k := leakIn(doc, drawn, reveal); k != "" {
 			return verdict.Failf("PYYOL-GOOF-SHUFFLED", "the prize order secret until the reveal", "field "+k,
 				"a %s frame before the match ended: %s", f.T, clipRaw(f.raw))
 		}
@@ -137,26 +142,57 @@ func (g *gwRun) orderKeptSecret() error {
 	return nil
 }
 
-// keyAmong returns the first key of names found anywhere in doc, or "".
-func keyAmong(doc any, names map[string]bool) string {
+// leakIn returns the first key of secretOrderKeys in doc whose value gives
+// the order away: the revealed seed, or a run of the drawn prizes that is
+// not sorted; "" when none does.
+func leakIn(doc any, drawn []int, reveal string) string {
 	switch v := doc.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if names[k] {
+			if secretOrderKeys[k] && givesOrderAway(x, drawn, reveal) {
 				return k
 			}
-			if found := keyAmong(x, names); found != "" {
+			if found := leakIn(x, drawn, reveal); found != "" {
 				return found
 			}
 		}
 	case []any:
 		for _, x := range v {
-			if found := keyAmong(x, names); found != "" {
+			if found := leakIn(x, drawn, reveal); found != "" {
 				return found
 			}
 		}
 	}
 	return ""
+}
+
+// givesOrderAway reports whether v is the revealed seed, or a list of at
+// least three prizes, not sorted, found in that order among the drawn ones.
+func givesOrderAway(v any, drawn []int, reveal string) bool {
+	if s, ok := v.(string); ok {
+		return reveal != "" && strings.EqualFold(s, reveal)
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) < 3 {
+		return false
+	}
+	prizes := make([]int, 0, len(list))
+	for _, x := range list {
+		n, ok := x.(float64)
+		if !ok {
+			return false
+		}
+		prizes = append(prizes, int(n))
+	}
+	if slices.IsSorted(prizes) || slices.IsSortedFunc(prizes, func(a, b int) int { return b - a }) {
+		return false
+	}
+	for i := 0; i+len(prizes) <= len(drawn); i++ {
+		if slices.Equal(drawn[i:i+len(prizes)], prizes) {
+			return true
+		}
+	}
+	return false
 }
 
 // clipRaw shows at most 300 bytes of a frame in a failure.
