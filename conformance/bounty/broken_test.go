@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/bounty"
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/conformance/verdict"
 	rbounty "github.com/agentgames/conformance/reference/bounty"
 	"github.com/agentgames/conformance/reference/bounty/server"
@@ -94,6 +95,11 @@ func TestEveryMustRuleHasATamperTest(t *testing.T) {
 			t.Errorf("%s is a MUST rule without a tamper test", r.ID)
 		}
 	}
+	tampered := map[string]bool{}
+	for _, id := range rbounty.Breakable {
+		tampered[id] = true
+	}
+	harness.Record(t, "bounty", tampered, untampered)
 }
 
 // TestLiveRunAgainstTheReferencePasses is the control: the same live run

@@ -74,13 +74,22 @@ func (c *client) want2xx(ctx context.Context, rule, method, path string, body, v
 	if err != nil {
 		return err
 	}
-	if resp.Status != http.StatusOK {
-		return verdict.Failf(rule, "200", resp.Status, "%s %s: %s", method, path, c.clip(resp.Body))
+	if resp.Status/100 != 2 {
+		return verdict.Failf(rule, "2xx", resp.Status, "%s %s: %s", method, path, c.clip(resp.Body))
 	}
 	if v == nil {
 		return nil
 	}
 	return resp.Decode(rule, v)
+}
+
+// note records a soft finding: a REFERENCE choice the target departs
+// from, which warns without ending the check, so the MUST conditions after
+// it are still decided.
+func (c *client) note(rule string, expected, observed any, detail string, args ...any) {
+	if rec := c.env.HTTP.Recorder(); rec != nil {
+		rec.Finding(verdict.Failf(rule, expected, observed, detail, args...))
+	}
 }
 
 // clip shows a body in a failure: every secret the run learnt is redacted

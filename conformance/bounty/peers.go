@@ -3,7 +3,6 @@ package bounty
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +25,7 @@ func (w *world) post(ctx context.Context, body map[string]any) error {
 	if _, err := w.list(ctx, w.cid, body); err != nil {
 		return err
 	}
-	if id, _ := body["agent_id"].(string); id != "" && w.Last.Status == http.StatusOK {
+	if id, _ := body["agent_id"].(string); id != "" && w.Last.Status/100 == 2 {
 		w.noteListed(id)
 	}
 	return nil
@@ -36,7 +35,7 @@ func (w *world) mustPost(ctx context.Context, body map[string]any) error {
 	if err := w.post(ctx, body); err != nil {
 		return err
 	}
-	if w.Last.Status != http.StatusOK {
+	if w.Last.Status/100 != 2 {
 		return verdict.Failf("BOUNTY-PEERS-LIST", "200 for a valid listing", w.Last.Status, "%s", w.clip(w.Last.Body))
 	}
 	return nil

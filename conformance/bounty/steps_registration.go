@@ -36,7 +36,7 @@ func (w *world) askChallenge(ctx context.Context) error {
 }
 
 func (w *world) registrationAccepted() error {
-	if w.Last.Status != http.StatusOK || w.regOut["ok"] != true || w.regOut["agent_id"] == nil {
+	if w.Last.Status/100 != 2 || w.regOut["ok"] != true || w.regOut["agent_id"] == nil {
 		return verdict.Failf("BOUNTY-REG-POW", "200 {ok: true, agent_id}", w.Last.Status, "%s", w.clip(w.Last.Body))
 	}
 	return nil

@@ -142,6 +142,28 @@ func honoursPositionQuery() http.Handler {
 	}}
 }
 
+// honoursLevelID serves a session on the level after the current one when
+// the body names a level: the levelId is read, not refused or ignored.
+func honoursLevelID() http.Handler {
+	return tamper{h: ref(dsl.Dialect{}),
+		req: func(r *http.Request, body []byte) []byte {
+			if is(r, http.MethodPost, "/api/sessions") && strings.Contains(string(body), "levelId") {
+				r.Header.Set("X-Named-Level", "1")
+				return []byte(`{}`)
+			}
+			return body
+		},
+		resp: func(r *http.Request, _ *int, m map[string]any) {
+			p, ok := m["position"].(float64)
+			if r.Header.Get("X-Named-Level") == "" || !ok {
+				return
+			}
+			if v := seedView(int(p) + 1); v != nil {
+				m["position"], m["level"] = p+1, v
+			}
+		}}
+}
+
 // viewsOf calls edit on every level view an answer carries: progress's
 // current level, a session's level and a submission's progress.
 func viewsOf(m map[string]any, edit func(v map[string]any)) {

@@ -142,14 +142,7 @@ func brokenCases() []brokenCase {
 				}
 			})
 		}, false},
-		{"FORGE-SESSION-EMPTY-BODY", func() http.Handler {
-			return tamper{h: ref(dsl.Dialect{}), req: func(r *http.Request, body []byte) []byte {
-				if is(r, http.MethodPost, "/api/sessions") {
-					return []byte(`{}`)
-				}
-				return body
-			}}
-		}, false},
+		{"FORGE-SESSION-EMPTY-BODY", honoursLevelID, false},
 		{"FORGE-PROBE-DISTINCT", func() http.Handler {
 			return answers(http.MethodPost, "/query", func(st *int, m map[string]any) {
 				if e, ok := m["error"].(map[string]any); ok && e["code"] == "CHALLENGE_INPUT_QUERY" {
@@ -360,5 +353,6 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 	for _, gap := range harness.Uncovered(cat, tampered, untampered) {
 		t.Error(gap)
 	}
+	harness.Record(t, "forge", tampered, untampered)
 	t.Logf("%d MUST rules tampered, %d without a broken target", len(tampered), len(untampered))
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -31,19 +32,34 @@ type client struct {
 	keys   []string
 }
 
-// apiError is the kit's error body; other deployments may answer others.
-type apiError struct {
-	Error struct {
+// code returns a refusal's error code, "" when the body has none. The
+// contract names codes (NICKNAME_TAKEN, IDEMPOTENCY_KEY_REUSED) but not
+// where a body carries them, so every usual place is read: the kit's
+// {error: {code}} (FORGE-REF-ERROR-CODES), a top-level code or error_code,
+// or an error that is the code itself.
+func code(resp *driver.Response) string {
+	var e map[string]json.RawMessage
+	if json.Unmarshal(resp.Body, &e) != nil {
+		return ""
+	}
+	var nested struct {
 		Code string `json:"code"`
-	} `json:"error"`
+	}
+	if json.Unmarshal(e["error"], &nested) == nil && nested.Code != "" {
+		return nested.Code
+	}
+	for _, k := range []string{"code", "error_code", "errorCode", "error"} {
+		var c string
+		if json.Unmarshal(e[k], &c) == nil && codeLike.MatchString(c) {
+			return c
+		}
+	}
+	return ""
 }
 
-// code returns a refusal's error code, "" when the body has none.
-func code(resp *driver.Response) string {
-	var e apiError
-	_ = json.Unmarshal(resp.Body, &e)
-	return e.Error.Code
-}
+// codeLike is the shape of an error code: upper-case words joined by
+// underscores, as every code the contract names is.
+var codeLike = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`)
 
 // do sends req as a (or anonymously when a is nil). An answer carrying a
 // key after its registration breaks FORGE-KEY-ONCE.

@@ -64,20 +64,35 @@ func (w *world) nothingPrivate() error {
 	return nil
 }
 
-func (w *world) namedThenEmpty(ctx context.Context) error {
-	resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPost, Path: "/api/sessions", JSON: map[string]any{"levelId": "seed-02-evens"}})
+// emptyThenNamed opens a session with the exact body {} and then asks for
+// one naming the next level: the {} answer is kept in w.sess (or w.Last
+// when it opened nothing), the named one in w.answers.
+func (w *world) emptyThenNamed(ctx context.Context) error {
+	s, resp, err := w.openSession(ctx, w.me)
 	if err != nil {
 		return err
 	}
-	w.Last = resp
-	s, err := w.mustOpen(ctx, w.me)
-	w.sess = s
-	return err
+	w.sess, w.Last = s, resp
+	named, err := w.sendWaiting(ctx, w.me, driver.Request{Method: http.MethodPost, Path: "/api/sessions",
+		JSON: map[string]any{"levelId": "seed-02-evens"}, Allow: []int{429}})
+	if err != nil {
+		return err
+	}
+	w.answers = append(w.answers, named)
+	return nil
 }
 
-func (w *world) namedJudged(ctx context.Context) error {
-	if w.Last.Status/100 != 4 {
-		return verdict.Failf("FORGE-SESSION-EMPTY-BODY", "a session body with levelId refused", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
+// emptyAndNamedJudged decides FORGE-SESSION-EMPTY-BODY on what the
+// contract fixes: {} opens a session on the current level, and a body
+// naming a level opens no other level. Whether the named body is refused
+// or its levelId ignored is left open; the reference's refusal is
+// FORGE-REF-SESSION-LEVELID, noted only after the MUST conditions.
+func (w *world) emptyAndNamedJudged(ctx context.Context) error {
+	if w.sess == nil {
+		if w.Last.Status == http.StatusTooManyRequests {
+			return verdict.Errorf("the target rate-limited a session opening (429, Retry-After %q)", w.Last.Header.Get("Retry-After"))
+		}
+		return verdict.Failf("FORGE-SESSION-EMPTY-BODY", "the exact body {} opens a session", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
 	}
 	p, err := w.progress(ctx, w.me)
 	if err != nil {
@@ -85,6 +100,20 @@ func (w *world) namedJudged(ctx context.Context) error {
 	}
 	if p.CurrentLevel == nil || w.sess.Position != p.CurrentLevel.Position {
 		return verdict.Failf("FORGE-SESSION-CURRENT", "the session on the current level", w.sess.Position, "the {} session")
+	}
+	named := w.answers[0]
+	if named.Status/100 == 2 {
+		var s sessionDoc
+		if err := named.Decode("FORGE-SESSION-EMPTY-BODY", &s); err != nil {
+			return err
+		}
+		if s.Position != p.CurrentLevel.Position {
+			return verdict.Failf("FORGE-SESSION-EMPTY-BODY", "the current level or nothing", s.Position,
+				"a body naming a level opened the session at position %d, the current level is %d", s.Position, p.CurrentLevel.Position)
+		}
+	}
+	if named.Status != http.StatusBadRequest {
+		w.note("FORGE-REF-SESSION-LEVELID", "400 LEVEL_SELECTION_NOT_ALLOWED", named.Status, "a session body naming a level: %s", w.env.HTTP.Secrets().Clip(named.Body))
 	}
 	return nil
 }
@@ -253,8 +282,8 @@ func (w *world) playSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent reads its progress and opens a session$`), w.progressAndSession)
 	sc.Step(pattern(`^the progress is continuous and shows only the current level$`), w.progressJudged)
 	sc.Step(pattern(`^no answer carries private material or a difficulty$`), w.nothingPrivate)
-	sc.Step(pattern(`^the agent opens a session naming a level and then one with \{\}$`), w.namedThenEmpty)
-	sc.Step(pattern(`^the named level is refused and the \{\} session serves the current level$`), w.namedJudged)
+	sc.Step(pattern(`^the agent opens a session with \{\} and then one naming the next level$`), w.emptyThenNamed)
+	sc.Step(pattern(`^the \{\} session serves the current level and the named level opens nothing else$`), w.emptyAndNamedJudged)
 	sc.Step(pattern(`^the agent probes a challenge input and then a legal distinct input$`), w.probeChallenge)
 	sc.Step(pattern(`^the challenge input is refused and the distinct probe answered$`), w.probesJudged)
 	sc.Step(pattern(`^the agent submits wrong outputs twice$`), w.wrongTwice)

@@ -158,8 +158,8 @@ func TestAnotherAssignedVersionSkipsGameRules(t *testing.T) {
 			t.Errorf("%s: %s, want pass", id, statuses[id])
 		}
 	}
-	// The another-game example of IYRA-SESSION-KEY-REUSE skips (no other
-	// game is served); the others must still pass.
+	// The another-version example of IYRA-SESSION-KEY-REUSE skips (no
+	// second version of one game is accepted); the others must still pass.
 	if !passed["IYRA-SESSION-KEY-REUSE"] || statuses["IYRA-SESSION-KEY-REUSE"] == verdict.Fail {
 		t.Errorf("IYRA-SESSION-KEY-REUSE: %s and no pass, want its checkable examples to pass", statuses["IYRA-SESSION-KEY-REUSE"])
 	}

@@ -148,7 +148,9 @@ func (w *world) playThrough(ctx context.Context) error {
 }
 
 // misprintUntilFired asserts 裏取り不能 everywhere, which misprints every
-// question whose answer is 真 or 偽, until trust runs out.
+// question whose answer is 真 or 偽, until trust runs out. The run counts
+// as fired when it ended with trust 0, whatever the target calls that
+// status: the name is the kit's (PP-STATE-VIEW), judged by a later step.
 func (w *world) misprintUntilFired(ctx context.Context) error {
 	for i := 0; i < 4 && w.m.State.Status == engine.StatusActive; i++ {
 		if err := w.answerAll(ctx, "裏取り不能 断言", 0); err != nil {
@@ -158,7 +160,7 @@ func (w *world) misprintUntilFired(ctx context.Context) error {
 			return err
 		}
 	}
-	if w.m.State.Status != engine.StatusFired {
+	if w.m.State.Status == engine.StatusActive || w.m.State.Trust != 0 {
 		return verdict.Skipf("the target's cases did not let misprints exhaust trust (status %s)", w.m.State.Status)
 	}
 	return nil

@@ -276,7 +276,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 	if resp.Status == http.StatusOK {
 		var r actionResponse
 		if err := resp.Decode("PP-STATE-VIEW", &r); err != nil {
-			return err
+			return w.shapeGated(err)
 		}
 		r.has = stateKeys(resp.Body)
 		w.last = &r
@@ -385,7 +385,10 @@ func (w *world) getLog(ctx context.Context) (*runLog, error) {
 		return nil, verdict.Failf(w.rule(), 200, resp.Status, "GET /runs/%s: %s", w.run, resp.Body)
 	}
 	var l runLog
-	return &l, resp.Decode("PP-RUN-LOG", &l)
+	if err := resp.Decode("PP-RUN-LOG", &l); err != nil {
+		return nil, w.shapeGated(err)
+	}
+	return &l, nil
 }
 
 func (w *world) errBody() errorBody {

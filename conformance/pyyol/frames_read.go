@@ -272,3 +272,14 @@ func readyResponse(id string) map[string]any {
 func pongFor(ping frame) map[string]string {
 	return map[string]string{"t": "pong", "id": ping.ID}
 }
+
+// document is the whole frame decoded as plain JSON values, for the
+// checks that search a frame by value wherever a layout puts it (a
+// secret leaked under any key); nil when it does not decode.
+func (f frame) document() any {
+	var doc any
+	if json.Unmarshal(f.wire, &doc) != nil {
+		return nil
+	}
+	return doc
+}

@@ -65,6 +65,14 @@ func (g *gwRun) eventTypes() error {
 	return nil
 }
 
+// commitment judges the commit-reveal of the prize order, MUST conditions
+// first: match_created carries a commitment (PYYOL-GOOF-COMMITMENT); in
+// shuffled mode no frame hands out the order or its seed before the match
+// ends (PYYOL-GOOF-SHUFFLED). Only then is the reveal read: a commitment
+// that is not sha256 of the revealed seed is the target's own scheme,
+// noted (PYYOL-REF-COMMIT-SCHEME) with the order left unchecked; under the
+// reference's scheme the prizes must follow the order the reveal commits
+// to (PYYOL-GOOF-SHUFFLED).
 func (g *gwRun) commitment() error {
 	created, ok := g.payload(goofspiel.MatchCreated)
 	res, err := g.result()
@@ -79,13 +87,20 @@ func (g *gwRun) commitment() error {
 	if finished, ok := g.payload(goofspiel.MatchFinished); ok && reveal == "" {
 		reveal, _ = finished["reveal"].(string)
 	}
+	if res.Rules.FairnessMode == goofspiel.Shuffled {
+		if err := g.orderKeptSecret(res, reveal); err != nil {
+			return err
+		}
+	}
 	seed, err := hex.DecodeString(reveal)
 	if err != nil || reveal == "" {
 		return verdict.Skipf("game_end reveals no hex seed: the commitment scheme is the target's own (PYYOL-REF-COMMIT-SCHEME)")
 	}
 	sum := sha256.Sum256(seed)
 	if hex.EncodeToString(sum[:]) != commitment {
-		return verdict.Failf("PYYOL-REF-COMMIT-SCHEME", commitment, hex.EncodeToString(sum[:]), "sha256 of the revealed seed")
+		g.env.HTTP.Recorder().Finding(verdict.Failf("PYYOL-REF-COMMIT-SCHEME", commitment, hex.EncodeToString(sum[:]),
+			"sha256 of the revealed seed: the prize order is unchecked under the target's own scheme"))
+		return nil
 	}
 	order := goofspiel.PrizeOrder(res.Rules, seed)
 	for _, r := range res.History {
@@ -94,4 +109,91 @@ func (g *gwRun) commitment() error {
 		}
 	}
 	return nil
+}
+
+// secretOrderKeys are the names under which a frame would hand out the
+// prize order, or the seed that derives it, before the match ends.
+var secretOrderKeys = map[string]bool{"prize_order": true, "prizes": true, "remaining_prizes": true, "deck": true, "seed": true, "reveal": true}
+
+// orderKeptSecret fails PYYOL-GOOF-SHUFFLED when a turn or an event before
+// match_finished hands out what the commitment hides, whatever the frame's
+// layout: the seed the match revealed at its end, or, under one of
+// secretOrderKeys, three or more prizes in the order they were drawn
+// (the remaining prizes as a sorted set are public and pass).
+func (g *gwRun) orderKeptSecret(res goofspiel.Result, reveal string) error {
+	drawn := make([]int, 0, len(res.History))
+	for _, r := range res.History {
+		drawn = append(drawn, r.Prize)
+	}
+	for _, f := range append(slices.Clone(g.turns), g.events...) {
+		if f.Type == goofspiel.MatchFinished {
+			continue
+		}
+		if k := leakIn(f.document(), drawn, reveal); k != "" {
+			return verdict.Failf("PYYOL-GOOF-SHUFFLED", "the prize order secret until the reveal", "field "+k,
+				"a %s frame before the match ended: %s", f.T, clipRaw(string(f.wire)))
+		}
+	}
+	return nil
+}
+
+// leakIn returns the first key of secretOrderKeys in doc whose value gives
+// the order away: the revealed seed, or a run of the drawn prizes that is
+// not sorted; "" when none does.
+func leakIn(doc any, drawn []int, reveal string) string {
+	switch v := doc.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if secretOrderKeys[k] && givesOrderAway(x, drawn, reveal) {
+				return k
+			}
+			if found := leakIn(x, drawn, reveal); found != "" {
+				return found
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if found := leakIn(x, drawn, reveal); found != "" {
+				return found
+			}
+		}
+	}
+	return ""
+}
+
+// givesOrderAway reports whether v is the revealed seed, or a list of at
+// least three prizes, not sorted, found in that order among the drawn ones.
+func givesOrderAway(v any, drawn []int, reveal string) bool {
+	if s, ok := v.(string); ok {
+		return reveal != "" && strings.EqualFold(s, reveal)
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) < 3 {
+		return false
+	}
+	prizes := make([]int, 0, len(list))
+	for _, x := range list {
+		n, ok := x.(float64)
+		if !ok {
+			return false
+		}
+		prizes = append(prizes, int(n))
+	}
+	if slices.IsSorted(prizes) || slices.IsSortedFunc(prizes, func(a, b int) int { return b - a }) {
+		return false
+	}
+	for i := 0; i+len(prizes) <= len(drawn); i++ {
+		if slices.Equal(drawn[i:i+len(prizes)], prizes) {
+			return true
+		}
+	}
+	return false
+}
+
+// clipRaw shows at most 300 bytes of a frame in a failure.
+func clipRaw(raw string) string {
+	if len(raw) > 300 {
+		return raw[:300] + "…"
+	}
+	return raw
 }

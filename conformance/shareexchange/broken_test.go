@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/shareexchange"
 	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
 	"github.com/agentgames/conformance/reference/skeleton"
 	"github.com/agentgames/conformance/spec"
@@ -41,4 +42,22 @@ func TestBrokenRespondersAreCaughtNamingTheRule(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTamperCoverageIsRecorded: every platform MUST rule has its broken
+// responder above (sxserver.NewBroken), and spec/share-exchange/tamper.json
+// says so for `conformance rules --untampered`.
+func TestTamperCoverageIsRecorded(t *testing.T) {
+	t.Parallel()
+	cat, err := spec.Load("share-exchange")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := map[string]bool{}
+	for _, r := range cat.Rules {
+		if r.Level == spec.Must && !r.ForAgents() {
+			tampered[r.ID] = true
+		}
+	}
+	harness.Record(t, "share-exchange", tampered, nil)
 }

@@ -65,14 +65,17 @@ func (m *pullMachine) Apply(ctx context.Context, raw suite.Action) error {
 	if err := w.pull(ctx, who, a.Share, cid, a.Protocol); err != nil {
 		return err
 	}
-	want := rsx.Release(w.snapshot(), []int{2}, rsx.Pull{Protocol: a.Protocol, ChallengeID: orLive(cid, w.p.cid), Requester: who, AgentID: w.mine, ShareIndex: a.Share})
+	pull := rsx.Pull{Protocol: a.Protocol, ChallengeID: orLive(cid, w.p.cid), Requester: who, AgentID: w.mine, ShareIndex: a.Share}
+	want := rsx.Release(w.snapshot(), []int{2}, pull)
+	failing := failingConditions(w.snapshot(), pull)
 	if w.Last.Status == want.Status && w.body["code"] == want.Code {
 		return nil
 	}
 	if want.Code == "not_broker" && w.body["code"] == "grace_lapsed" && time.Since(w.setupAt) > 25*time.Second {
 		return nil // the broker's grace may have run out on a slow target
 	}
-	if w.Last.Status/100 == 4 && want.Status/100 == 4 {
+	got, _ := w.body["code"].(string)
+	if w.Last.Status/100 == 4 && want.Status/100 == 4 && w.Last.Status == failing[got] {
 		return verdict.Failf("SX-CODE-ORDER", fmt.Sprintf("%d %s", want.Status, want.Code), fmt.Sprintf("%d %v", w.Last.Status, w.body["code"]), "several conditions fail; the kit's order picks %s", want.Code)
 	}
 	rule := ruleOf(want.Code)
@@ -97,6 +100,26 @@ func orLive(cid, live string) string {
 }
 
 // ruleOf names the rule whose code the release rule answered.
+// failingConditions are every refusal of the release rule that holds for
+// pull, code -> status, found by skipping each refusal in turn: the
+// contract lists the conditions but not their order, so any of these codes
+// is a MUST-correct answer and only the kit's pick among them is
+// SX-CODE-ORDER. A code outside the set refuses for a condition that does
+// not hold, which is the MUST rule's failure, never a warning.
+func failingConditions(s bounty.Snapshot, pull rsx.Pull) map[string]int {
+	out := map[string]int{}
+	skip := map[string]bool{}
+	for {
+		a := rsx.ReleaseSkipping(s, []int{2}, pull, skip)
+		rule := ruleOf(a.Code)
+		if a.Status/100 != 4 || out[a.Code] != 0 || skip[rule] {
+			return out
+		}
+		out[a.Code] = a.Status
+		skip[rule] = true
+	}
+}
+
 func ruleOf(code string) string {
 	return map[string]string{"elected_broker": "SX-RELEASE", "grace_lapsed": "SX-RELEASE", "stale_round": "SX-STALE",
 		"not_held": "SX-NOT-HELD", "requester_is_holder": "SX-SELF", "requester_unlisted": "SX-UNLISTED",

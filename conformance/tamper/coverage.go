@@ -1,7 +1,10 @@
 package tamper
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"testing"
 
@@ -81,5 +84,53 @@ func (t Tables) Covers(tb testing.TB, folder string, untampered map[string]strin
 	for _, gap := range Uncovered(cat, tampered, untampered) {
 		tb.Error(gap)
 	}
+	Record(tb, folder, tampered, untampered)
 	tb.Logf("%d rules tampered, %d MUST rules without a broken target", len(tampered), len(untampered))
+}
+
+// recordEnv, set to 1, makes Record rewrite the recorded coverage instead
+// of comparing it.
+const recordEnv = "CONFORMANCE_RECORD_TAMPER"
+
+// Record keeps spec/<folder>/tamper.json equal to a package's tamper
+// tables: tampered are the rules its cases fail, untampered the platform
+// MUST rules without one and why. `conformance rules --untampered` reads
+// that file, since the binary does not carry the tests' tables; Record
+// fails tb when the file differs, or rewrites it when CONFORMANCE_RECORD_TAMPER=1.
+func Record(tb testing.TB, folder string, tampered map[string]bool, untampered map[string]string) {
+	tb.Helper()
+	want := spec.NewTampering(tampered, untampered).Encode()
+	path, err := tamperPath(folder)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if os.Getenv(recordEnv) == "1" {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) {
+		tb.Errorf("%s is not the tamper tables' coverage (%v): run the test with %s=1 to record it", path, err, recordEnv)
+	}
+}
+
+// tamperPath finds spec/<folder>/tamper.json from the test's directory: the
+// module root is the nearest parent holding go.mod.
+func tamperPath(folder string) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "spec", folder, spec.TamperFile), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("tamper: no go.mod above the test's directory")
+		}
+		dir = parent
+	}
 }

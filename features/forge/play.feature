@@ -13,13 +13,13 @@ Feature: Playing the chain
       Then the progress is continuous and shows only the current level
       And no answer carries private material or a difficulty
 
-  @FORGE-SESSION-CURRENT @FORGE-SESSION-EMPTY-BODY @FORGE-NO-LEVEL-SELECTION
+  @FORGE-SESSION-CURRENT @FORGE-SESSION-EMPTY-BODY @FORGE-NO-LEVEL-SELECTION @FORGE-REF-SESSION-LEVELID
   Rule: a session serves the current level and its body is exactly {}
 
-    Scenario: a levelId is refused and {} opens the current level
+    Scenario: {} opens the current level and a levelId opens no other
       Given a newly registered agent
-      When the agent opens a session naming a level and then one with {}
-      Then the named level is refused and the {} session serves the current level
+      When the agent opens a session with {} and then one naming the next level
+      Then the {} session serves the current level and the named level opens nothing else
 
     Scenario: a level named in the query string is not served
       Given a newly registered agent

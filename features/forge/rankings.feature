@@ -1,7 +1,7 @@
 @forge
 Feature: Practice rankings and public activity
 
-  @FORGE-LEADERBOARDS @FORGE-RANK-PROGRESS @FORGE-RANK-TIES @FORGE-RANK-QUERY-EFFICIENCY @FORGE-REF-LEADERBOARD-SHAPE
+  @FORGE-LEADERBOARDS @FORGE-RANK-PROGRESS @FORGE-RANK-TIES @FORGE-RANK-QUERY-EFFICIENCY @FORGE-REF-RANK-NUMBERING @FORGE-REF-LEADERBOARD-SHAPE
   Rule: solvers rank by continuous progress, ties share a rank, queries do not count
 
     Scenario: two agents with equal progress and unequal queries share a rank

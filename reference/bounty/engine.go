@@ -144,7 +144,8 @@ func (e *Engine) openRound() {
 func (e *Engine) live() *Round { return e.rounds[len(e.rounds)-1] }
 
 // openRoundFor finds an open challenge: unknown answers 404, closed 410
-// (BOUNTY-STALE-410).
+// (BOUNTY-STALE-410 for the manifest, BOUNTY-REF-STALE-410 for the other
+// round-bound endpoints).
 func (e *Engine) openRoundFor(cid string) (*Round, *Error) {
 	r, ok := e.byID[cid]
 	if !ok {

@@ -162,6 +162,8 @@ func (e *Engine) Leaderboard() map[string]any {
 	for i := range out {
 		out[i].Rank = i + 1
 	}
+	// The layout is the reference's (BOUNTY-REF-LEADERBOARD-SHAPE): the
+	// contract names the ranking's terms, not the fields.
 	return map[string]any{"season": 1, "currency": Currency, "real_money": false, "standings": out}
 }
 

@@ -81,7 +81,8 @@ func (e *Engine) Leaderboards() Leaderboards {
 	}
 	sort.SliceStable(lb.Solvers, func(i, j int) bool { return lb.Solvers[i].ChainProgress > lb.Solvers[j].ChainProgress })
 	sort.SliceStable(lb.Authors, func(i, j int) bool { return lb.Authors[i].AcceptedLevels > lb.Authors[j].AcceptedLevels })
-	// FORGE-RANK-TIES: equal metrics share a rank (1, 1, 3).
+	// FORGE-RANK-TIES: equal metrics share a rank; numbered 1, 1, 3
+	// (FORGE-REF-RANK-NUMBERING: the contract leaves the numbering open).
 	for i := range lb.Solvers {
 		lb.Solvers[i].Rank = i + 1
 		if i > 0 && lb.Solvers[i].ChainProgress == lb.Solvers[i-1].ChainProgress {

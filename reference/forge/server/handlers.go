@@ -57,7 +57,8 @@ func (s *Server) progress(w http.ResponseWriter, _ *http.Request, a *forge.Agent
 }
 
 // openSession takes exactly {}: a levelId, or any other field, is refused
-// (FORGE-SESSION-EMPTY-BODY, FORGE-NO-LEVEL-SELECTION).
+// (FORGE-SESSION-EMPTY-BODY, FORGE-NO-LEVEL-SELECTION); refusing the
+// levelId rather than ignoring it is FORGE-REF-SESSION-LEVELID.
 func (s *Server) openSession(w http.ResponseWriter, r *http.Request, a *forge.Agent) {
 	var body map[string]json.RawMessage
 	if err := readJSON(r, &body); err != nil {

@@ -161,7 +161,11 @@ func (s *Server) assignment(r *http.Request, _ []byte) reply {
 	if _, bad := s.authenticate(r); bad != nil {
 		return *bad
 	}
-	if r.PathValue("slug") != Slug {
+	slug := r.PathValue("slug")
+	if slug == OtherSlug {
+		return otherAssignment()
+	}
+	if slug != Slug {
 		return fail(http.StatusNotFound, "game_not_found", "no game with slug "+r.PathValue("slug"))
 	}
 	return reply{status: http.StatusOK, body: map[string]any{
@@ -183,5 +187,15 @@ func (s *Server) trust(_ *http.Request, _ []byte) reply {
 			"session_status_url":    BasePath + "/idempotency/status",
 			"action_read_on":        []any{409, 422, 429, "network timeout", "invalid write response", "5xx"},
 		},
+	}}
+}
+
+// otherAssignment answers the second game's assignment: its own version and
+// its sessions URL; its rules are the reference's stand-in, the Iyra
+// contract (IYRA-REF-SECOND-GAME).
+func otherAssignment() reply {
+	return reply{status: http.StatusOK, body: map[string]any{
+		"slug": OtherSlug, "version_id": OtherVersionID, "gameplay_contract_view": gameDoc()["gameplay_contract_view"],
+		"gameplay_contract": contract(), "sessions_url": BasePath + "/store/" + OtherSlug + "/sessions",
 	}}
 }

@@ -30,6 +30,29 @@ const (
 	Campaign  = "challenge-play-w1"
 )
 
+// The contract's alternative game helios-relay, which the reference also
+// assigns with a version of its own, so that an Idempotency-Key reused for
+// another game and version is checked live (IYRA-SESSION-KEY-REUSE). The
+// contract names the game among its alternatives and publishes nothing
+// else of it: its assignment and sessions are the reference's stand-in,
+// playing the Iyra rules (IYRA-REF-SECOND-GAME).
+const (
+	OtherSlug      = "helios-relay"
+	OtherVersionID = "xgv_4e110593e1a7c0de5ec0d6a1"
+)
+
+// versionOf is the version the reference assigns for slug, and whether it
+// hosts that game at all.
+func versionOf(slug string) (string, bool) {
+	switch slug {
+	case Slug:
+		return VersionID, true
+	case OtherSlug:
+		return OtherVersionID, true
+	}
+	return "", false
+}
+
 // Options configures a server. Zero values pick the documented defaults.
 type Options struct {
 	Seed int64
@@ -85,8 +108,11 @@ type challenge struct {
 
 type session struct {
 	id, owner, key, variant string
-	game                    *iyra.Game
-	created                 time.Time
+	// slug and version are the game and version the session was created
+	// for (Slug and VersionID, or the second game's).
+	slug, version string
+	game          *iyra.Game
+	created       time.Time
 	// chosen records that the caller selected the variant (IYRA-VARIANTS),
 	// timedOut that the session ran past its time limit
 	// (IYRA-DURATION-LIMIT); either makes it ranking-ineligible

@@ -39,7 +39,7 @@ type sessionResponse struct {
 func (s *Server) sessionBody(ss *session) sessionResponse {
 	base := BasePath + "/sessions/" + ss.id
 	return sessionResponse{
-		SessionID: ss.id, Slug: Slug, VersionID: VersionID, Variant: ss.variant,
+		SessionID: ss.id, Slug: ss.slug, VersionID: ss.version, Variant: ss.variant,
 		StateURL: base, ActionsURL: base + "/actions", ReplayURL: base + "/replay",
 		View: ss.game.View(),
 	}
@@ -91,7 +91,7 @@ func (s *Server) createSession(r *http.Request, body []byte) reply {
 	if out, ok := s.spendQuota(a); !ok {
 		return out
 	}
-	ss := s.newSession(a, key, req)
+	ss := s.newSession(a, key, r.PathValue("slug"), req)
 	a.idem[key] = &idemEntry{fingerprint: fp, sessionID: ss.id}
 	return reply{status: http.StatusCreated, body: s.sessionBody(ss)}
 }
@@ -113,14 +113,14 @@ func fingerprint(slug string, req createRequest) string {
 // known variant if one is asked for.
 func (s *Server) checkCreate(slug string, req createRequest) (reply, bool) {
 	switch {
-	case slug != Slug:
+	case !hosted(slug):
 		return fail(http.StatusNotFound, "game_not_found", "no game with slug "+slug), false
 	case req.AcceptedVersionID == nil:
 		return fail(http.StatusBadRequest, "missing_field", "accepted_version_id is required"), false
 	case req.ReadyToAct == nil || !*req.ReadyToAct:
 		return fail(http.StatusUnprocessableEntity, "not_ready", "ready_to_act must be true"), false
-	case *req.AcceptedVersionID != VersionID:
-		return fail(http.StatusUnprocessableEntity, "version_not_assigned", "accepted_version_id must equal the assigned version_id "+VersionID), false
+	case *req.AcceptedVersionID != assigned(slug):
+		return fail(http.StatusUnprocessableEntity, "version_not_assigned", "accepted_version_id must equal the assigned version_id "+assigned(slug)), false
 	}
 	if req.Variant != nil {
 		if _, ok := s.pack.Variant(*req.Variant); !ok {
@@ -129,6 +129,12 @@ func (s *Server) checkCreate(slug string, req createRequest) (reply, bool) {
 	}
 	return reply{}, true
 }
+
+// hosted reports whether the reference hosts the game slug.
+func hosted(slug string) bool { _, ok := versionOf(slug); return ok }
+
+// assigned is the version the reference assigns for slug.
+func assigned(slug string) string { v, _ := versionOf(slug); return v }
 
 // spendQuota counts one session against the agent's daily quota; a spent
 // quota answers 429 with both retry hints (IYRA-RATE-LIMIT).
@@ -169,7 +175,7 @@ func (s *Server) SpendSessionQuota(apiKey string) bool {
 // newSession picks the variant, asked for or drawn from the seeded
 // generator (IYRA-VARIANTS), and starts the game and its clock
 // (IYRA-DURATION-LIMIT).
-func (s *Server) newSession(a *agent, key string, req createRequest) *session {
+func (s *Server) newSession(a *agent, key, slug string, req createRequest) *session {
 	var v iyra.Variant
 	if req.Variant != nil {
 		v, _ = s.pack.Variant(*req.Variant)
@@ -177,8 +183,9 @@ func (s *Server) newSession(a *agent, key string, req createRequest) *session {
 		v = s.pack.Variants[s.rng.IntN(len(s.pack.Variants))]
 	}
 	id := "ses_" + s.token(12)
-	ss := &session{id: id, owner: a.id, key: key, variant: v.ID, created: s.opts.Now(), chosen: req.Variant != nil,
-		game: iyra.NewGame(s.rules, v, s.pack.Epilogues, iyra.ChainSeed(id, VersionID))}
+	version := assigned(slug)
+	ss := &session{id: id, owner: a.id, key: key, variant: v.ID, slug: slug, version: version, created: s.opts.Now(), chosen: req.Variant != nil,
+		game: iyra.NewGame(s.rules, v, s.pack.Epilogues, iyra.ChainSeed(id, version))}
 	s.sess[id] = ss
 	return ss
 }
@@ -308,12 +315,12 @@ func (s *Server) replay(r *http.Request, _ []byte) reply {
 	}
 	rp := ss.game.Replay()
 	return reply{status: http.StatusOK, body: replayResponse{
-		SessionID: ss.id, Slug: Slug, VersionID: VersionID,
+		SessionID: ss.id, Slug: ss.slug, VersionID: ss.version,
 		// IYRA-RANKING-SEPARATE: eligibility is its own check, not integrity.
 		TrustedRankingEligible: rp.Integrity.Verified && !ss.chosen && !ss.timedOut, Replay: rp,
 		// IYRA-NEXT-STEPS-READ-ONLY: read requests only; nothing starts a session.
 		VoluntaryNextSteps: []map[string]any{
-			{"method": "GET", "path": BasePath + "/store/" + Slug, "description": "read the game's store entry"},
+			{"method": "GET", "path": BasePath + "/store/" + ss.slug, "description": "read the game's store entry"},
 			{"method": "GET", "path": BasePath + "/trust", "description": "read the operator's trust document"},
 		},
 	}}

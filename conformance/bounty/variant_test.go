@@ -1,0 +1,146 @@
+package bounty_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/bounty"
+	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
+	"github.com/agentgames/conformance/conformance/verdict"
+	rbounty "github.com/agentgames/conformance/reference/bounty"
+	"github.com/agentgames/conformance/reference/bounty/server"
+)
+
+// levelRules are the rules whose checks once demanded what the contract
+// leaves open: a 410 on every round-bound endpoint of a closed round and
+// the leaderboard's field names.
+var levelRules = []string{"BOUNTY-STALE-410", "BOUNTY-LEADERBOARD"}
+
+// faithfulEdit takes those open choices the other way: a closed round's
+// puzzle, solve, combine and peers answer 409 round_closed (the manifest
+// keeps its 410), and the leaderboard lists its standings under
+// "leaderboard" with camelCase names, the keys in another order.
+func faithfulEdit(r *http.Request, status *int, m map[string]any) {
+	if *status == http.StatusGone && !strings.HasSuffix(r.URL.Path, "/manifest") {
+		*status = http.StatusConflict
+	}
+	if !strings.HasSuffix(r.URL.Path, "/leaderboard.json") {
+		return
+	}
+	rows, _ := m["standings"].([]any)
+	delete(m, "standings")
+	renamed := make([]any, 0, len(rows))
+	for _, row := range rows {
+		s, _ := row.(map[string]any)
+		renamed = append(renamed, map[string]any{"solves": s["accepted_solves"], "wins": s["rounds_won"],
+			"playEarned": s["play_earned"], "agentId": s["agent_id"], "rank": s["rank"]})
+	}
+	m["leaderboard"] = renamed
+}
+
+// variantTarget serves the reference behind faithfulEdit, broken on rule
+// ("none" for none), and returns its base URL.
+func variantTarget(t *testing.T, rule string) string {
+	e := rbounty.New(3, time.Now)
+	e.Break(rule)
+	srv := httptest.NewServer(harness.Responses(server.NewServer(e), faithfulEdit))
+	t.Cleanup(srv.Close)
+	return srv.URL + server.BasePath
+}
+
+func runLevels(t *testing.T, target string) *verdict.Report {
+	t.Helper()
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
+		Target: target, Rules: levelRules, Seed: 11, NoProperties: true, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestFaithfulVariantFailsNoMustRule: a platform that takes the open
+// choices the other way fails nothing; it is decided (warned on the
+// REFERENCE choices it departs from), never skipped.
+func TestFaithfulVariantFailsNoMustRule(t *testing.T) {
+	t.Parallel()
+	rep := runLevels(t, variantTarget(t, "none"))
+	warned := map[string]bool{}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Pass && r.Status != verdict.Warn {
+			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+		}
+		for _, w := range append(r.Warnings, r.Message) {
+			id, _, _ := strings.Cut(w, ":")
+			warned[id] = warned[id] || r.Status == verdict.Warn
+		}
+	}
+	for _, ref := range []string{"BOUNTY-REF-STALE-410", "BOUNTY-REF-LEADERBOARD-SHAPE"} {
+		if !warned[ref] {
+			t.Errorf("the departure from %s was not reported", ref)
+		}
+	}
+}
+
+// TestReferenceDeviationNeverHidesAMustFailure: the same variant, broken on
+// a MUST rule as well, fails naming that rule: the REFERENCE departure
+// found on the way does not end the check first.
+func TestReferenceDeviationNeverHidesAMustFailure(t *testing.T) {
+	t.Parallel()
+	for _, rule := range levelRules {
+		t.Run(rule, func(t *testing.T) {
+			rep := runLevels(t, variantTarget(t, rule))
+			if !rep.Failed(rule) || rep.ExitCode() != 1 {
+				for _, r := range rep.Results {
+					t.Logf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+				}
+				t.Fatalf("a faithful layout hid a platform breaking %s", rule)
+			}
+		})
+	}
+}
+
+// wideEdit adds to faithfulEdit the other choices the contract leaves
+// open: 201 where the reference answers a write 200, every refusal's
+// reason in other words, and every answer re-encoded (keys in another
+// order).
+func wideEdit(r *http.Request, status *int, m map[string]any) {
+	faithfulEdit(r, status, m)
+	if r.Method == http.MethodPost && *status == http.StatusOK && !strings.HasSuffix(r.URL.Path, "/mcp") {
+		*status = http.StatusCreated
+	}
+	if _, ok := m["reason"]; ok {
+		m["reason"] = "refused by a faithful platform"
+	}
+}
+
+// TestAWideFaithfulVariantFailsNoMustRule runs every bounty check against
+// the reference behind wideEdit: no MUST rule may fail, nothing may
+// error, and the run is judged, not skipped.
+func TestAWideFaithfulVariantFailsNoMustRule(t *testing.T) {
+	t.Parallel()
+	e := rbounty.New(3, time.Now)
+	srv := httptest.NewServer(harness.Responses(server.NewServer(e), wideEdit))
+	t.Cleanup(srv.Close)
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
+		Target: srv.URL + server.BasePath, Seed: 11, Checks: 3, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decided := 0
+	for _, r := range rep.Results {
+		if r.Status == verdict.Fail || r.Status == verdict.Error {
+			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+		}
+		if r.Status == verdict.Pass || r.Status == verdict.Warn {
+			decided++
+		}
+	}
+	if decided < 60 {
+		t.Errorf("only %d of %d checks decided", decided, len(rep.Results))
+	}
+}
