@@ -28,10 +28,15 @@ var secretHeaders = map[string]bool{
 type Secrets struct {
 	mu     sync.RWMutex
 	values []string
-	// literals are the values, their form-encoded spellings and their
-	// base64 fragments, longest first; index files every one of them.
-	literals []string
-	index    literalIndex
+	// literals are the values, their form-encoded and hex spellings and
+	// their base64 fragments, longest first; index files every one of
+	// them. squeezed are the same literals as the decoded view spells
+	// them (invisible characters dropped), for the search of that view.
+	literals   []string
+	index      literalIndex
+	squeezed   []string
+	sqIndex    literalIndex
+	sqLiterals map[string]bool
 }
 
 // Add registers a secret; values shorter than 6 bytes are ignored because
@@ -50,10 +55,27 @@ func (s *Secrets) Add(v string) {
 	// Longest first, so a secret that is a prefix of another never leaves
 	// the longer one's tail behind.
 	s.values = insertLongestFirst(s.values, v)
-	for _, lit := range append(append([]string{v}, formSpellings(v)...), base64Fragments(v)...) {
+	lits := append(append(append([]string{v}, formSpellings(v)...), hexSpellings(v)...), base64Fragments(v)...)
+	for _, lit := range lits {
 		s.literals = insertLongestFirst(s.literals, lit)
 		s.index.add(lit)
+		s.addSqueezed(squeezeString(lit))
 	}
+}
+
+// addSqueezed files lit for the search of the decoded view, once; a
+// literal that squeezing left shorter than a secret is dropped, as Add
+// drops short secrets.
+func (s *Secrets) addSqueezed(lit string) {
+	if len(lit) < 6 || s.sqLiterals[lit] {
+		return
+	}
+	if s.sqLiterals == nil {
+		s.sqLiterals = map[string]bool{}
+	}
+	s.sqLiterals[lit] = true
+	s.squeezed = insertLongestFirst(s.squeezed, lit)
+	s.sqIndex.add(lit)
 }
 
 func insertLongestFirst(list []string, v string) []string {
@@ -124,8 +146,11 @@ func (s *Secrets) learn(v any) {
 }
 
 // Redact returns text with every registered secret replaced, in every
-// spelling it can take in a body or a URL: as learned, JSON-escaped,
-// percent- or form-encoded, or inside base64 (HTTP Basic).
+// spelling it can take in a body or a URL: as learned, JSON-escaped
+// (also twice), split by escaped or invisible characters inside a string,
+// percent- or form-encoded, as HTML character references, in hex, or
+// inside base64 (HTTP Basic). The decoded view finds a key in the decoded
+// string values of a JSON document whatever encoding the target chose.
 func (s *Secrets) Redact(text string) string {
 	if s == nil {
 		return text
@@ -136,9 +161,15 @@ func (s *Secrets) Redact(text string) string {
 		return text
 	}
 	text = replaceLiterals(text, s.literals, &s.index)
-	if mayBeEscaped(text) {
-		d := decodeEscapes(text)
-		text = replaceSpans(text, d.spans(presentLiterals(string(d.plain), s.literals, &s.index)), Redacted)
+	if !needsView(text) {
+		return text
+	}
+	present := presentLiterals(string(decodeView(text, false).plain), s.squeezed, &s.sqIndex)
+	if len(present) == 0 {
+		return text
+	}
+	if spans := decodeView(text, true).spans(present); len(spans) > 0 {
+		text = replaceSpans(text, spans, Redacted)
 	}
 	return text
 }
