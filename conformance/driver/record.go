@@ -190,6 +190,32 @@ func (s *Secrets) headerMap(h http.Header) map[string]string {
 	return out
 }
 
+// LearnHeader registers the credentials a request carries in its
+// credential headers (the part after the scheme of an Authorization
+// value, an X-Api-Key, every cookie's value): whatever the runner sends as
+// a credential, a made-up one included, is a secret a target may echo.
+func (s *Secrets) LearnHeader(h http.Header) {
+	if s == nil {
+		return
+	}
+	for k, vs := range h {
+		if !secretHeaders[http.CanonicalHeaderKey(k)] {
+			continue
+		}
+		for _, v := range vs {
+			for _, part := range strings.Split(v, ";") {
+				part = strings.TrimSpace(part)
+				if _, cred, ok := strings.Cut(part, " "); ok {
+					part = strings.TrimSpace(cred)
+				} else if _, cred, ok := strings.Cut(part, "="); ok && strings.Contains(k, "ookie") {
+					part = cred
+				}
+				s.Add(part)
+			}
+		}
+	}
+}
+
 // redactCredential keeps the scheme of an Authorization value (so a reader
 // sees "Bearer" was sent) and hides the rest.
 func redactCredential(v string) string {

@@ -3,6 +3,7 @@ package driver_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -89,4 +90,18 @@ func TestARedactedJSONBodyStaysJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(got), &v), got)
 	assert.Equal(t, "x "+driver.Redacted+" y", v["a"])
 	assert.Equal(t, []any{driver.Redacted}, v["b"])
+}
+
+// TestEveryCredentialSentIsASecret: what a request carries as a
+// credential (a made-up bearer key, an X-Api-Key, a cookie) is redacted
+// when a target echoes it, split or not.
+func TestEveryCredentialSentIsASecret(t *testing.T) {
+	s := &driver.Secrets{}
+	s.LearnHeader(http.Header{"Authorization": {"Bearer made_up_key_0123456789"}, "X-Api-Key": {"xk_0123456789"},
+		"Cookie": {"sid=cookie_0123456789; theme=dark"}, "Accept": {"application/json_0123"}})
+	got := s.Redact(`{"m":"made_up_key_01234\n56789 xk_0123456789 cookie_01\u00323456789 application/json_0123"}`)
+	assert.NotContains(t, got, "56789 ")
+	assert.NotContains(t, got, "xk_0")
+	assert.NotContains(t, got, "cookie_")
+	assert.Contains(t, got, "application/json_0123", "a header that is no credential teaches nothing")
 }
