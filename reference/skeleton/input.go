@@ -73,6 +73,23 @@ func ReadBody(r *http.Request, max int) ([]byte, *InputError) {
 	return raw, nil
 }
 
+// ReadJSON reads a request body of at most max bytes (a route's limit;
+// max <= 0: DefaultMaxRequest) and decodes it into v under the input
+// policy; an empty body reads as {} (the fields' own checks then find what
+// is missing). It is the one call a route needs: a body over the limit is
+// refused read no further than it, and nothing is decoded before the
+// structural checks (UTF-8, one object, no repeated key, the bounds).
+func ReadJSON(r *http.Request, max int, v any) *InputError {
+	raw, err := ReadBody(r, max)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	return DecodeStrict(raw, v)
+}
+
 // DecodeStrict decodes raw, one JSON object, into v (a pointer to a
 // struct or a map) under the input policy. An empty body is refused too;
 // callers that accept one pass "{}".
