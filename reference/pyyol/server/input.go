@@ -2,9 +2,10 @@ package server
 
 import "github.com/agentgames/conformance/reference/skeleton"
 
-// Request body limits of the platform's HTTP routes (PYYOL-INPUT-POLICY, a
-// REFERENCE choice: the docs state none): 64 KiB for every JSON body, 256
-// KiB for a manifest (JSON or YAML). Every JSON body is read under the
+// Request body limits of the platform's HTTP routes (a REFERENCE choice
+// of the kit's shared input policy, README "Input policy": the docs state
+// none): 64 KiB for every JSON body, 256 KiB for a manifest (JSON or
+// YAML). Every JSON body is read under the
 // shared input policy (reference/skeleton.ReadJSON: valid UTF-8, one
 // object, no repeated key, only the documented fields) and refused with
 // the route's documented error code, changing nothing.

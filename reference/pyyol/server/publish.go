@@ -49,7 +49,7 @@ func (g *Gateway) owner(h func(w http.ResponseWriter, r *http.Request, agentID s
 
 // submit validates and stores a manifest (PYYOL-MANIFEST-SUBMIT).
 func (g *Gateway) submit(w http.ResponseWriter, r *http.Request, agentID string) {
-	raw, ierr := skeleton.ReadBody(r, maxManifest) // PYYOL-INPUT-POLICY: a manifest is JSON or YAML, bounded here
+	raw, ierr := skeleton.ReadBody(r, maxManifest) // a manifest is JSON or YAML: only bounded here (PYYOL-MANIFEST-SUBMIT)
 	if ierr != nil {
 		writeJSON(w, ierr.Status, map[string]string{"error": ierr.Code, "message": ierr.Message})
 		return
@@ -96,7 +96,7 @@ func (g *Gateway) setSecret(w http.ResponseWriter, r *http.Request, agentID stri
 		return
 	}
 	var body struct{ Token string }
-	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil || body.Token == "" { // PYYOL-INPUT-POLICY
+	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil || body.Token == "" { // the shared input policy (reference/skeleton)
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "token_required", "message": policyMessage(ierr, "a body {\"token\": ...}")})
 		return
 	}

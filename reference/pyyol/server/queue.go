@@ -34,7 +34,7 @@ func (g *Gateway) queue(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body struct{ Tier string }
-	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil { // PYYOL-INPUT-POLICY
+	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil { // the shared input policy (reference/skeleton)
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request", "message": ierr.Message})
 		return
 	}

@@ -84,7 +84,7 @@ func (g *Gateway) replaceTiers(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Tiers []stakes.Tier `json:"tiers"`
 	}
-	// PYYOL-INPUT-POLICY: the shared input policy within the route's limit.
+	// The shared input policy within the route's limit (PYYOL-REF-STAKES-ERRORS).
 	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil || body.Tiers == nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_tiers", "message": policyMessage(ierr, `a body {"tiers": [...]}`)})
 		return
@@ -119,7 +119,7 @@ func (g *Gateway) wallet(w http.ResponseWriter, _ *http.Request, agentID string)
 // to set.
 func (g *Gateway) setLimits(w http.ResponseWriter, r *http.Request, agentID string) {
 	var body map[string]int64
-	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil || undocumentedLimit(body) != "" { // PYYOL-INPUT-POLICY
+	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil || undocumentedLimit(body) != "" { // the shared input policy (reference/skeleton)
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request",
 			"message": policyMessage(ierr, "field "+undocumentedLimit(body)+" is not part of this request")})
 		return
