@@ -19,7 +19,7 @@ func (w *world) inputSteps(sc *suite.ScenarioContext) {
 
 // policyBody builds a listing body for member id with the named defect
 // (BOUNTY-INPUT-POLICY): each one a reader that tolerated it would take
-// for a valid listing.
+// for a valid listing (the last body is one, padded past 64 KiB).
 func policyBody(id, contact, defect string) []byte {
 	switch defect {
 	case "repeats its agent_id":
@@ -29,7 +29,7 @@ func policyBody(id, contact, defect string) []byte {
 	case "is not UTF-8":
 		return fmt.Appendf(nil, `{"agent_id":%q,"contact":%q,"message":"caf`+"\xe9"+`"}`, id, contact)
 	}
-	return fmt.Appendf(nil, `{"agent_id":%q,"contact":%q,"message":%q}`, id, contact, strings.Repeat("x", 65<<10))
+	return fmt.Appendf(nil, `{"agent_id":%q,"contact":%q%s}`, id, contact, strings.Repeat(" ", 65<<10)) // a valid listing, padded
 }
 
 // listRaw posts member i's listing with a defect, over HTTP whatever the
