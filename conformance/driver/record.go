@@ -120,6 +120,9 @@ var fieldEndings = [][]byte{[]byte(`ey"`), []byte(`EY"`), []byte(`ecret"`), []by
 	[]byte(`oken"`), []byte(`OKEN"`), []byte(`assword"`), []byte(`ASSWORD"`)}
 
 func mayHoldSecret(body []byte) bool {
+	if bytes.Contains(body, []byte(`\u`)) {
+		return true // a field name may be spelled in escapes ("api\u004bey")
+	}
 	for _, w := range fieldEndings {
 		if bytes.Contains(body, w) {
 			return true

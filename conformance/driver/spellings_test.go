@@ -105,3 +105,11 @@ func TestEveryCredentialSentIsASecret(t *testing.T) {
 	assert.NotContains(t, got, "cookie_")
 	assert.Contains(t, got, "application/json_0123", "a header that is no credential teaches nothing")
 }
+
+// TestAKeyUnderAnEscapedFieldNameIsLearned: a target that spells the
+// credential's field name in \u escapes still has its key learned.
+func TestAKeyUnderAnEscapedFieldNameIsLearned(t *testing.T) {
+	s := &driver.Secrets{}
+	s.Learn([]byte(`{"a\u0070i\u004Be\u0079":"ak_escaped_0123456789"}`))
+	assert.NotContains(t, s.Redact("key ak_escaped_0123456789"), "0123456789")
+}
