@@ -188,7 +188,7 @@ func (s *Secrets) headerMap(h http.Header) map[string]string {
 		if secretHeaders[http.CanonicalHeaderKey(k)] {
 			v = redactCredential(v)
 		}
-		out[k] = s.Redact(v)
+		out[s.Redact(k)] = s.Redact(v) // a target may echo a key in a header's name too
 	}
 	return out
 }
