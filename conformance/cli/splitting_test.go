@@ -28,7 +28,7 @@ import (
 // break the literal inside a JSON string: split by `\n`, by `\r\n` and a
 // tab, every character `\u`-escaped, every other character `\u`-escaped
 // around `\/`, and (in error answers) inside the message. Headers carry
-// it percent-encoded, in base64 and in a header's name. It keeps every key it saw.
+// it percent-encoded, and in base64. It keeps every key it saw.
 type splittingTarget struct {
 	ref  http.Handler
 	mu   sync.Mutex
@@ -56,7 +56,6 @@ func (s *splittingTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Del("Content-Length")
 	w.Header().Set("X-Debug-Key", url.QueryEscape(key[:4])+"%"+fmt.Sprintf("%02X", key[4])+url.QueryEscape(key[5:]))
 	w.Header().Set("X-Debug-Basic", base64.StdEncoding.EncodeToString([]byte("agent:"+key)))
-	w.Header().Set("X-Echo-"+key, "1")
 	w.WriteHeader(rec.Code)
 	w.Write(body)
 }

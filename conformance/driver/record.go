@@ -188,9 +188,22 @@ func (s *Secrets) headerMap(h http.Header) map[string]string {
 		if secretHeaders[http.CanonicalHeaderKey(k)] {
 			v = redactCredential(v)
 		}
-		out[s.Redact(k)] = s.Redact(v) // a target may echo a key in a header's name too
+		out[s.redactName(k)] = s.Redact(v)
 	}
 	return out
+}
+
+// redactName redacts a header name: a target may echo a key in one, and
+// HTTP canonicalizes a name's case (ak_x becomes Ak_x), so it is searched
+// in lower case as well.
+func (s *Secrets) redactName(k string) string {
+	if r := s.Redact(k); r != k {
+		return r
+	}
+	if lower := strings.ToLower(k); s.Redact(lower) != lower {
+		return s.Redact(lower)
+	}
+	return k
 }
 
 // LearnHeader registers the credentials a request carries in its

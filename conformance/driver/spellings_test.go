@@ -1,9 +1,11 @@
 package driver_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -112,4 +114,22 @@ func TestAKeyUnderAnEscapedFieldNameIsLearned(t *testing.T) {
 	s := &driver.Secrets{}
 	s.Learn([]byte(`{"a\u0070i\u004Be\u0079":"ak_escaped_0123456789"}`))
 	assert.NotContains(t, s.Redact("key ak_escaped_0123456789"), "0123456789")
+}
+
+// TestAKeyInAHeaderNameIsRedacted: a recorded header whose name holds a
+// key shows neither the key nor its value's key.
+func TestAKeyInAHeaderNameIsRedacted(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["x-echo-ak_live_0123456789"] = []string{"ak_live_0123456789"}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	rec := &driver.Recorder{}
+	d := driver.NewHTTP(driver.HTTPOptions{BaseURL: srv.URL})
+	d.Secrets().Add("ak_live_0123456789")
+	_, err := d.WithRecorder(rec).Do(context.Background(), driver.Request{Method: http.MethodGet, Path: "/"})
+	require.NoError(t, err)
+	for name, v := range rec.Exchanges()[0].RespHeader {
+		assert.NotContains(t, strings.ToLower(name+v), "0123456789")
+	}
 }
