@@ -35,4 +35,5 @@ func steps(sc *suite.ScenarioContext, env *suite.Env, overMCP bool) {
 	w.sharedSteps(sc)
 	w.peersSteps(sc)
 	w.policySteps(sc)
+	w.inputSteps(sc)
 }

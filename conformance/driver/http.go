@@ -212,6 +212,7 @@ func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.opts.Secrets.LearnHeader(hreq.Header)
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
 	defer cancel()

@@ -105,7 +105,13 @@ func replaceLiterals(text string, literals []string, idx *literalIndex) string {
 // search whose order does not matter (the spans of an escaped text).
 func presentLiterals(text string, literals []string, idx *literalIndex) []string {
 	if idx == nil || len(literals) < minIndexedLiterals {
-		return literals
+		var out []string
+		for _, v := range literals {
+			if strings.Contains(text, v) {
+				out = append(out, v)
+			}
+		}
+		return out
 	}
 	present := idx.present(text)
 	out := make([]string, 0, len(present))

@@ -28,10 +28,15 @@ var secretHeaders = map[string]bool{
 type Secrets struct {
 	mu     sync.RWMutex
 	values []string
-	// literals are the values, their form-encoded spellings and their
-	// base64 fragments, longest first; index files every one of them.
-	literals []string
-	index    literalIndex
+	// literals are the values, their form-encoded and hex spellings and
+	// their base64 fragments, longest first; index files every one of
+	// them. squeezed are the same literals as the decoded view spells
+	// them (invisible characters dropped), for the search of that view.
+	literals   []string
+	index      literalIndex
+	squeezed   []string
+	sqIndex    literalIndex
+	sqLiterals map[string]bool
 }
 
 // Add registers a secret; values shorter than 6 bytes are ignored because
@@ -50,10 +55,27 @@ func (s *Secrets) Add(v string) {
 	// Longest first, so a secret that is a prefix of another never leaves
 	// the longer one's tail behind.
 	s.values = insertLongestFirst(s.values, v)
-	for _, lit := range append(append([]string{v}, formSpellings(v)...), base64Fragments(v)...) {
+	lits := append(append(append([]string{v}, formSpellings(v)...), hexSpellings(v)...), base64Fragments(v)...)
+	for _, lit := range lits {
 		s.literals = insertLongestFirst(s.literals, lit)
 		s.index.add(lit)
+		s.addSqueezed(squeezeString(lit))
 	}
+}
+
+// addSqueezed files lit for the search of the decoded view, once; a
+// literal that squeezing left shorter than a secret is dropped, as Add
+// drops short secrets.
+func (s *Secrets) addSqueezed(lit string) {
+	if len(lit) < 6 || s.sqLiterals[lit] {
+		return
+	}
+	if s.sqLiterals == nil {
+		s.sqLiterals = map[string]bool{}
+	}
+	s.sqLiterals[lit] = true
+	s.squeezed = insertLongestFirst(s.squeezed, lit)
+	s.sqIndex.add(lit)
 }
 
 func insertLongestFirst(list []string, v string) []string {
@@ -98,6 +120,9 @@ var fieldEndings = [][]byte{[]byte(`ey"`), []byte(`EY"`), []byte(`ecret"`), []by
 	[]byte(`oken"`), []byte(`OKEN"`), []byte(`assword"`), []byte(`ASSWORD"`)}
 
 func mayHoldSecret(body []byte) bool {
+	if bytes.Contains(body, []byte(`\u`)) {
+		return true // a field name may be spelled in escapes ("api\u004bey")
+	}
 	for _, w := range fieldEndings {
 		if bytes.Contains(body, w) {
 			return true
@@ -124,8 +149,11 @@ func (s *Secrets) learn(v any) {
 }
 
 // Redact returns text with every registered secret replaced, in every
-// spelling it can take in a body or a URL: as learned, JSON-escaped,
-// percent- or form-encoded, or inside base64 (HTTP Basic).
+// spelling it can take in a body or a URL: as learned, JSON-escaped
+// (also twice), split by escaped or invisible characters inside a string,
+// percent- or form-encoded, as HTML character references, in hex, or
+// inside base64 (HTTP Basic). The decoded view finds a key in the decoded
+// string values of a JSON document whatever encoding the target chose.
 func (s *Secrets) Redact(text string) string {
 	if s == nil {
 		return text
@@ -136,9 +164,15 @@ func (s *Secrets) Redact(text string) string {
 		return text
 	}
 	text = replaceLiterals(text, s.literals, &s.index)
-	if mayBeEscaped(text) {
-		d := decodeEscapes(text)
-		text = replaceSpans(text, d.spans(presentLiterals(string(d.plain), s.literals, &s.index)), Redacted)
+	if !needsView(text) {
+		return text
+	}
+	present := presentLiterals(string(decodeView(text, false).plain), s.squeezed, &s.sqIndex)
+	if len(present) == 0 {
+		return text
+	}
+	if spans := decodeView(text, true).spans(present); len(spans) > 0 {
+		text = replaceSpans(text, spans, Redacted)
 	}
 	return text
 }
@@ -154,9 +188,48 @@ func (s *Secrets) headerMap(h http.Header) map[string]string {
 		if secretHeaders[http.CanonicalHeaderKey(k)] {
 			v = redactCredential(v)
 		}
-		out[k] = s.Redact(v)
+		out[s.redactName(k)] = s.Redact(v)
 	}
 	return out
+}
+
+// redactName redacts a header name: a target may echo a key in one, and
+// HTTP canonicalizes a name's case (ak_x becomes Ak_x), so it is searched
+// in lower case as well.
+func (s *Secrets) redactName(k string) string {
+	if r := s.Redact(k); r != k {
+		return r
+	}
+	if lower := strings.ToLower(k); s.Redact(lower) != lower {
+		return s.Redact(lower)
+	}
+	return k
+}
+
+// LearnHeader registers the credentials a request carries in its
+// credential headers (the part after the scheme of an Authorization
+// value, an X-Api-Key, every cookie's value): whatever the runner sends as
+// a credential, a made-up one included, is a secret a target may echo.
+func (s *Secrets) LearnHeader(h http.Header) {
+	if s == nil {
+		return
+	}
+	for k, vs := range h {
+		if !secretHeaders[http.CanonicalHeaderKey(k)] {
+			continue
+		}
+		for _, v := range vs {
+			for _, part := range strings.Split(v, ";") {
+				part = strings.TrimSpace(part)
+				if _, cred, ok := strings.Cut(part, " "); ok {
+					part = strings.TrimSpace(cred)
+				} else if _, cred, ok := strings.Cut(part, "="); ok && strings.Contains(k, "ookie") {
+					part = cred
+				}
+				s.Add(part)
+			}
+		}
+	}
 }
 
 // redactCredential keeps the scheme of an Authorization value (so a reader

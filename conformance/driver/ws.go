@@ -101,6 +101,7 @@ type waiter struct {
 // recorded with the status the server answered, if any.
 func DialWS(ctx context.Context, url string, header http.Header, opts WSOptions) (*WS, error) {
 	opts = wsDefaults(opts)
+	opts.Secrets.LearnHeader(header)
 	if err := opts.Limiter.Wait(ctx); err != nil {
 		return nil, verdict.Errorf("rate limiter: %v", err)
 	}

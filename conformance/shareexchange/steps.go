@@ -24,4 +24,5 @@ func Steps(sc *suite.ScenarioContext, env *suite.Env) {
 	w.pullSteps(sc)
 	w.offerSteps(sc)
 	w.sharedSteps(sc)
+	w.inputSteps(sc)
 }

@@ -46,6 +46,9 @@ func (e *Engine) Append(a *Agent, key string, body []byte) (pub Publication, rep
 	if !ValidKey(key) {
 		return Publication{}, false, fail(400, "INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 8 to 128 printable ASCII characters")
 	}
+	if perr := authoring.Prescan(body); perr != nil {
+		return Publication{}, false, e.refusedEarly(a, key, perr)
+	}
 	n, nerr := authoring.Normalize(body)
 	if nerr != nil {
 		return Publication{}, false, validationError(nerr)
@@ -78,6 +81,21 @@ func (e *Engine) Append(a *Agent, key string, body []byte) (pub Publication, rep
 	pub = Publication{LevelID: l.ID, Position: l.Position, Author: a.Name, PublishedAt: l.Published}
 	e.keys[a.ID+"\x00"+key] = &idempotent{canonical: n.Canonical, pub: pub}
 	return pub, false, nil
+}
+
+// refusedEarly answers a package Prescan refused: its body cannot equal
+// one published under key (that one kept the bounds), so a key this agent
+// already used is reused with another body (409, FORGE-IDEMPOTENCY-REUSED),
+// as the full path would answer; any other key gets the schema's 422.
+// Nothing is recorded either way.
+func (e *Engine) refusedEarly(a *Agent, key string, perr error) *Error {
+	e.mu.Lock()
+	_, seen := e.keys[a.ID+"\x00"+key]
+	e.mu.Unlock()
+	if seen {
+		return fail(409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used with another body")
+	}
+	return validationError(perr)
 }
 
 // duplicate refuses a published id (FORGE-ID-NOT-OVERWRITTEN) and a

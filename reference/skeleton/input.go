@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentgames/conformance/reference/skeleton/jsonscan"
 )
 
 // The input policy every reference server shares (DESIGN: "Input policy"),
@@ -71,6 +73,23 @@ func ReadBody(r *http.Request, max int) ([]byte, *InputError) {
 	return raw, nil
 }
 
+// ReadJSON reads a request body of at most max bytes (a route's limit;
+// max <= 0: DefaultMaxRequest) and decodes it into v under the input
+// policy; an empty body reads as {} (the fields' own checks then find what
+// is missing). It is the one call a route needs: a body over the limit is
+// refused read no further than it, and nothing is decoded before the
+// structural checks (UTF-8, one object, no repeated key, the bounds).
+func ReadJSON(r *http.Request, max int, v any) *InputError {
+	raw, err := ReadBody(r, max)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	return DecodeStrict(raw, v)
+}
+
 // DecodeStrict decodes raw, one JSON object, into v (a pointer to a
 // struct or a map) under the input policy. An empty body is refused too;
 // callers that accept one pass "{}".
@@ -93,72 +112,27 @@ func DecodeStrict(raw []byte, v any) *InputError {
 }
 
 // CheckJSON reports whether raw is exactly one JSON value in which no
-// object repeats a key.
-func CheckJSON(raw []byte) *InputError {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := scanValue(dec, 0); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return inputErr(CodeInvalidJSON, "the body holds more than one JSON value")
-	}
-	return nil
-}
+// object repeats a key, within the default structural bounds
+// (jsonscan.Bounds: 64 levels, 10 000 items an array or object, 100 000
+// values): the scan stops at the first token past a bound, so a body far
+// beyond them is refused at a cost bounded by them.
+func CheckJSON(raw []byte) *InputError { return CheckJSONWithin(raw, jsonscan.Bounds{}) }
 
-// maxDepth bounds nesting so a body of ten thousand '[' cannot exhaust
-// the stack.
-const maxDepth = 64
-
-func scanValue(dec *json.Decoder, depth int) *InputError {
-	if depth > maxDepth {
-		return inputErr(CodeInvalidJSON, "the body nests deeper than %d levels", maxDepth)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return inputErr(CodeInvalidJSON, "the body is not valid JSON")
-	}
-	delim, ok := tok.(json.Delim)
-	if !ok {
+// CheckJSONWithin is CheckJSON under a route's own bounds. Nesting too
+// deep is invalid JSON (400); too many items, values or string bytes are
+// a body too large (413 payload_too_large), whatever its byte count.
+func CheckJSONWithin(raw []byte, b jsonscan.Bounds) *InputError {
+	err := jsonscan.Scan(raw, b)
+	if err == nil {
 		return nil
 	}
-	switch delim {
-	case '{':
-		return scanObject(dec, depth)
-	case '[':
-		for dec.More() {
-			if err := scanValue(dec, depth+1); err != nil {
-				return err
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return inputErr(CodeInvalidJSON, "the body is not valid JSON")
-		}
-		return nil
+	switch err.Code {
+	case jsonscan.CodeDuplicateKey:
+		return inputErr(CodeDuplicateKey, "%s", err.Message)
+	case jsonscan.CodeInvalidJSON, jsonscan.CodeTooDeep:
+		return inputErr(CodeInvalidJSON, "%s", err.Message)
 	}
-	return inputErr(CodeInvalidJSON, "the body is not valid JSON")
-}
-
-func scanObject(dec *json.Decoder, depth int) *InputError {
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return inputErr(CodeInvalidJSON, "the body is not valid JSON")
-		}
-		key, _ := tok.(string)
-		if seen[key] {
-			return inputErr(CodeDuplicateKey, "key %q appears twice in one object", key)
-		}
-		seen[key] = true
-		if err := scanValue(dec, depth+1); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return inputErr(CodeInvalidJSON, "the body is not valid JSON")
-	}
-	return nil
+	return &InputError{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge, Message: err.Message}
 }
 
 // describe turns a decoding error into the policy's terms: the field and

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/agentgames/conformance/reference/skeleton"
 )
 
@@ -78,5 +80,33 @@ func TestWriteErrorIsCoded(t *testing.T) {
 	skeleton.WriteError(rec, 400, "bad", "a <b> c")
 	if got := rec.Body.String(); got != `{"code":"bad","message":"a <b> c"}`+"\n" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// TestCheckFrameRefusesWhatAJSONProtocolDoesNotSpeak: a binary frame, a
+// text frame that is not UTF-8, not an object or repeats a key is refused
+// with its code; a JSON object text frame passes.
+func TestCheckFrameRefusesWhatAJSONProtocolDoesNotSpeak(t *testing.T) {
+	cases := []struct {
+		binary bool
+		data   string
+		code   string
+	}{
+		{false, `{"t":"response","id":"1","move":{"card":3}}`, ""},
+		{true, `{"t":"response","id":"1","move":{"card":3}}`, skeleton.CodeBinaryFrame},
+		{false, "{\"t\":\"ping\",\"note\":\"caf\xe9\"}", skeleton.CodeInvalidUTF8},
+		{false, `{"t":"response","move":{"card":3},"move":{"card":9}}`, skeleton.CodeDuplicateKey},
+		{false, `["t","ping"]`, skeleton.CodeNotAnObject},
+		{false, `{"t":"ping"} {"t":"ping"}`, skeleton.CodeInvalidJSON},
+	}
+	for _, c := range cases {
+		err := skeleton.CheckFrame(c.binary, []byte(c.data))
+		if c.code == "" {
+			assert.Nil(t, err, c.data)
+			continue
+		}
+		if assert.NotNil(t, err, c.data) {
+			assert.Equal(t, c.code, err.Code, c.data)
+		}
 	}
 }

@@ -6,7 +6,6 @@ package server
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,8 +21,10 @@ import (
 // deployment serves it at its root.
 const BasePath = "/bounty"
 
-// maxBody bounds a request body.
-const maxBody = 64 << 10
+// maxBody bounds every request body (BOUNTY-INPUT-POLICY, a REFERENCE
+// choice: the contract states no limit): 64 KiB on every route, far above
+// any documented body.
+const maxBody = skeleton.DefaultMaxRequest
 
 // Server is the reference platform.
 type Server struct {
@@ -134,6 +135,10 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &raw) {
 		return
 	}
+	if k, ok := undocumented(raw); ok {
+		refuse(w, &bounty.Error{Status: http.StatusBadRequest, Code: "bad_request", Reason: skeleton.CodeUnknownField + ": field " + k + " is not part of this request"})
+		return
+	}
 	req, err := bounty.ParseListRequest(raw)
 	if err != nil {
 		refuse(w, err)
@@ -156,14 +161,37 @@ func (s *Server) editProfile(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// decode reads a JSON body; a malformed one answers 400 bad_request.
+// decode reads a JSON body under the kit's input policy
+// (BOUNTY-INPUT-POLICY, reference/skeleton): one JSON object of valid
+// UTF-8 within maxBody, no repeated key, only the documented fields. A
+// refusal is the contract's documented 400 bad_request (its only code for
+// a malformed body), its reason naming the policy's code, and changes
+// nothing.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	raw, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	if err == nil && len(raw) <= maxBody && json.Unmarshal(raw, v) == nil {
+	raw, ierr := skeleton.ReadBody(r, maxBody)
+	if ierr == nil {
+		ierr = skeleton.DecodeStrict(raw, v)
+	}
+	if ierr == nil {
 		return true
 	}
-	refuse(w, &bounty.Error{Status: http.StatusBadRequest, Code: "bad_request", Reason: "the body is not the JSON this endpoint takes"})
+	refuse(w, &bounty.Error{Status: http.StatusBadRequest, Code: "bad_request", Reason: ierr.Code + ": " + ierr.Message})
 	return false
+}
+
+// peersFields are the fields a POST peers body may hold
+// (BOUNTY-INPUT-POLICY): {agent_id, contact[, message][, working_on]} or
+// {agent_id, remove: true}.
+var peersFields = map[string]bool{"agent_id": true, "contact": true, "message": true, "working_on": true, "remove": true}
+
+// undocumented returns a field of raw that peersFields does not list.
+func undocumented(raw map[string]json.RawMessage) (string, bool) {
+	for k := range raw {
+		if !peersFields[k] {
+			return k, true
+		}
+	}
+	return "", false
 }
 
 func answer(w http.ResponseWriter) func(map[string]any, *bounty.Error) {

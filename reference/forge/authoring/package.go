@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentgames/conformance/reference/forge/dsl"
+	"github.com/agentgames/conformance/reference/skeleton/jsonscan"
 )
 
 // Domain is the set of legal inputs of a level.
@@ -70,6 +71,31 @@ type Normalized struct {
 	Canonical   []byte
 	Fingerprint string
 	doc         map[string]any
+}
+
+// PackageBounds are the structural bounds every package the schema
+// accepts keeps (spec/forge/puzzle.schema.json): no array holds more than
+// 64 items (inputs, outputs, steps, examples and hidden inputs hold at
+// most 64, 10 and 12) and no object more than a handful of members; no
+// string is longer than 2000 code points (16 KiB as written, escapes
+// included); a maximal package holds about 4 000 values. A package past
+// them breaks the schema whatever else it holds.
+var PackageBounds = jsonscan.Bounds{MaxDepth: 32, MaxItems: 64, MaxString: 16 << 10, MaxValues: 8192}
+
+// Prescan refuses a package whose shape already breaks the schema's size
+// bounds (FORGE-VALID-SCHEMA) while its tokens stream by, before it is
+// decoded, normalized or evaluated: the work and memory of refusing a
+// package far beyond the documented bounds are bounded by PackageBounds,
+// not by the package (issue 21: a 170 000-element hidden input took
+// seconds of schema validation).
+func Prescan(body []byte) error {
+	if err := jsonscan.Scan(body, PackageBounds); err != nil {
+		if err.Code == jsonscan.CodeInvalidJSON || err.Code == jsonscan.CodeDuplicateKey {
+			return reject(CodeSchema, "the body is not one JSON object: %s", err.Message)
+		}
+		return reject(CodeSchema, "%s: the package breaks puzzle.schema.json's bounds", err.Message)
+	}
+	return nil
 }
 
 // Normalize decodes a body, removes the legacy difficulty

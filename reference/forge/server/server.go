@@ -32,8 +32,16 @@ const BasePath = "/"
 // http://HOST/forge/api/... reaches it beside other protocols.
 const AltPath = "/forge"
 
-// maxBody bounds every request body.
-const maxBody = 1 << 20
+// Request body limits per route (FORGE-INPUT-POLICY, a REFERENCE choice:
+// the contract states none): 64 KiB for every JSON request, 256 KiB for an
+// authoring package (POST /api/levels), four times the largest package the
+// schema accepts. A larger body is a 413 payload_too_large read no further
+// than the limit, and a package within it but past the schema's bounds is
+// refused while its tokens stream by (authoring.Prescan).
+const (
+	maxBody    = skeleton.DefaultMaxRequest
+	maxPackage = 256 << 10
+)
 
 // Options configure a server.
 type Options struct {
@@ -163,7 +171,7 @@ func readJSON(r *http.Request, v any) *forge.Error {
 // key, in valid UTF-8 (FORGE-INPUT-POLICY); its fields are the schema's
 // business.
 func readPackage(r *http.Request) ([]byte, *forge.Error) {
-	raw, ierr := skeleton.ReadBody(r, maxBody)
+	raw, ierr := skeleton.ReadBody(r, maxPackage)
 	if ierr == nil && !utf8.Valid(raw) {
 		ierr = &skeleton.InputError{Status: 400, Code: skeleton.CodeInvalidUTF8, Message: "the body is not valid UTF-8"}
 	}

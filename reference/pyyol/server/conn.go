@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentgames/conformance/reference/audit"
 	"github.com/agentgames/conformance/reference/faults"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // link is one registered socket of an agent.
@@ -186,12 +187,14 @@ func (g *Gateway) awaitRegister(ctx context.Context, l *link) (Frame, bool) {
 }
 
 func readFrame(ctx context.Context, conn *websocket.Conn) (Frame, error) {
-	_, data, err := conn.Read(ctx)
+	typ, data, err := conn.Read(ctx)
 	if err != nil {
 		return Frame{}, err
 	}
 	var f Frame
-	if json.Unmarshal(data, &f) != nil {
+	// The shared input policy (reference/skeleton): a binary, non-UTF-8
+	// or repeated-key frame is no frame of any type (PYYOL-WS-ENVELOPE).
+	if skeleton.CheckFrame(typ == websocket.MessageBinary, data) != nil || json.Unmarshal(data, &f) != nil {
 		return Frame{T: "invalid"}, nil
 	}
 	return f, nil

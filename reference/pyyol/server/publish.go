@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentgames/conformance/reference/pushsign"
 	"github.com/agentgames/conformance/reference/pyyol/manifest"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // published is an agent's manifest on the platform.
@@ -48,9 +49,9 @@ func (g *Gateway) owner(h func(w http.ResponseWriter, r *http.Request, agentID s
 
 // submit validates and stores a manifest (PYYOL-MANIFEST-SUBMIT).
 func (g *Gateway) submit(w http.ResponseWriter, r *http.Request, agentID string) {
-	raw, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request"})
+	raw, ierr := skeleton.ReadBody(r, maxManifest) // a manifest is JSON or YAML: only bounded here (PYYOL-MANIFEST-SUBMIT)
+	if ierr != nil {
+		writeJSON(w, ierr.Status, map[string]string{"error": ierr.Code, "message": ierr.Message})
 		return
 	}
 	raw, ok := g.tamperManifest(raw)
@@ -95,8 +96,8 @@ func (g *Gateway) setSecret(w http.ResponseWriter, r *http.Request, agentID stri
 		return
 	}
 	var body struct{ Token string }
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&body) != nil || body.Token == "" {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "token_required"})
+	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil || body.Token == "" { // the shared input policy (reference/skeleton)
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "token_required", "message": policyMessage(ierr, "a body {\"token\": ...}")})
 		return
 	}
 	g.mu.Lock()

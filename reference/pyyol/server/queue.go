@@ -1,13 +1,12 @@
 package server
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 	"github.com/agentgames/conformance/reference/pyyol/stakes"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // ranked is the stake of a queued agent's next match.
@@ -35,7 +34,10 @@ func (g *Gateway) queue(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body struct{ Tier string }
-	json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&body)
+	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil { // the shared input policy (reference/skeleton)
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request", "message": ierr.Message})
+		return
+	}
 	stake, problem := g.admit(agentID, ts, body.Tier)
 	if problem != nil {
 		writeJSON(w, problem.status, map[string]string{"error": problem.code, "message": problem.message})

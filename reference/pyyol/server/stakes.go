@@ -1,12 +1,11 @@
 package server
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/agentgames/conformance/reference/pyyol/stakes"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // AdminToken is the reference platform's admin token unless configured
@@ -85,8 +84,9 @@ func (g *Gateway) replaceTiers(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Tiers []stakes.Tier `json:"tiers"`
 	}
-	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&body); err != nil || body.Tiers == nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_tiers", "message": "a body {\"tiers\": [...]}"})
+	// The shared input policy within the route's limit (PYYOL-REF-STAKES-ERRORS).
+	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil || body.Tiers == nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_tiers", "message": policyMessage(ierr, `a body {"tiers": [...]}`)})
 		return
 	}
 	if p := stakes.Validate(body.Tiers); p != nil && g.opts.Tamper != AcceptsAnyTiers {
@@ -119,8 +119,9 @@ func (g *Gateway) wallet(w http.ResponseWriter, _ *http.Request, agentID string)
 // to set.
 func (g *Gateway) setLimits(w http.ResponseWriter, r *http.Request, agentID string) {
 	var body map[string]int64
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&body) != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request"})
+	if ierr := skeleton.ReadJSON(r, maxBody, &body); ierr != nil || undocumentedLimit(body) != "" { // the shared input policy (reference/skeleton)
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad_request",
+			"message": policyMessage(ierr, "field "+undocumentedLimit(body)+" is not part of this request")})
 		return
 	}
 	l := g.limitsOf(agentID)
@@ -138,4 +139,14 @@ func (g *Gateway) setLimits(w http.ResponseWriter, r *http.Request, agentID stri
 	g.wallets[agentID] = l
 	g.mu.Unlock()
 	writeJSON(w, http.StatusOK, l)
+}
+
+// undocumentedLimit returns a key of a limits body that names no limit, or "".
+func undocumentedLimit(body map[string]int64) string {
+	for k := range body {
+		if k != "min_wallet_balance" && k != "max_bid" && k != "coin_limit_per_match" {
+			return k
+		}
+	}
+	return ""
 }

@@ -1,13 +1,15 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/agentgames/conformance/reference/bounty"
 	sx "github.com/agentgames/conformance/reference/shareexchange"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // Responder is the inbound end for the agents it plays: it answers PULLs
@@ -82,8 +84,11 @@ func (r *Responder) adopt(w http.ResponseWriter, req *http.Request) {
 		AgentID string         `json:"agent_id"`
 		Shares  map[int]string `json:"shares"`
 	}
-	raw, _ := io.ReadAll(io.LimitReader(req.Body, 1<<16))
-	if json.Unmarshal(raw, &body) != nil || body.AgentID == "" {
+	raw, ierr := skeleton.ReadBody(req, skeleton.DefaultMaxRequest)
+	if ierr == nil {
+		ierr = skeleton.DecodeStrict(raw, &body)
+	}
+	if ierr != nil || body.AgentID == "" {
 		write(w, 400, map[string]any{"ok": false, "protocol": sx.Protocol, "code": "bad_request", "reason": "{agent_id, shares}"})
 		return
 	}
@@ -93,20 +98,30 @@ func (r *Responder) adopt(w http.ResponseWriter, req *http.Request) {
 
 // exchange answers a PULL or, with kind "offer", an OFFER.
 func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
-	raw, _ := io.ReadAll(io.LimitReader(req.Body, 1<<16))
+	raw, ierr := readExchange(req)
+	if ierr != nil {
+		answer(w, sx.Refuse(400, "bad_request", "malformed body: "+ierr.Message), nil)
+		return
+	}
 	var kind struct {
 		Kind string `json:"kind"`
 	}
-	if json.Unmarshal(raw, &kind) != nil {
-		answer(w, sx.Refuse(400, "bad_request", "malformed body"), nil)
-		return
-	}
+	_ = json.Unmarshal(raw, &kind) // readExchange checked it is one object
 	if kind.Kind == "offer" {
-		r.offer(w, raw)
+		var o sx.Offer
+		if ierr := skeleton.DecodeStrict(raw, &o); ierr != nil {
+			answer(w, sx.Refuse(400, "bad_request", "malformed offer: "+ierr.Message), nil)
+			return
+		}
+		r.offer(w, o)
 		return
 	}
-	var p sx.Pull
-	_ = json.Unmarshal(raw, &p)
+	var body pullBody
+	if ierr := skeleton.DecodeStrict(raw, &body); ierr != nil {
+		answer(w, sx.Refuse(400, "bad_request", "malformed pull: "+ierr.Message), nil)
+		return
+	}
+	p := body.Pull
 	r.mu.Lock()
 	mine := r.shares[p.AgentID]
 	r.mu.Unlock()
@@ -138,9 +153,37 @@ func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
 	answer(w, a, extra)
 }
 
-func (r *Responder) offer(w http.ResponseWriter, raw []byte) {
-	var o sx.Offer
-	_ = json.Unmarshal(raw, &o)
+// pullBody is a PULL as the input policy reads it: the documented fields,
+// and a kind other than "offer" (the offer's own field, which a pull may
+// carry).
+type pullBody struct {
+	sx.Pull
+	Kind string `json:"kind"`
+}
+
+// readExchange reads a PULL or OFFER body under the kit's input policy
+// (SX-INPUT-POLICY, reference/skeleton): at most 64 KiB (the route's
+// limit, a REFERENCE choice), valid UTF-8, one JSON object in which no
+// key repeats; a refusal is the documented 400 bad_request (SX-BAD-REQUEST,
+// SX-OFFER-BAD-REQUEST) and changes nothing.
+func readExchange(req *http.Request) ([]byte, *skeleton.InputError) {
+	raw, ierr := skeleton.ReadBody(req, skeleton.DefaultMaxRequest)
+	if ierr != nil {
+		return nil, ierr
+	}
+	if !utf8.Valid(raw) {
+		return nil, &skeleton.InputError{Status: 400, Code: skeleton.CodeInvalidUTF8, Message: "the body is not valid UTF-8"}
+	}
+	if ierr := skeleton.CheckJSON(raw); ierr != nil {
+		return nil, ierr
+	}
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return nil, &skeleton.InputError{Status: 400, Code: skeleton.CodeNotAnObject, Message: "the body must be a JSON object"}
+	}
+	return raw, nil
+}
+
+func (r *Responder) offer(w http.ResponseWriter, o sx.Offer) {
 	s := r.Board()
 	r.mu.Lock()
 	defer r.mu.Unlock()
