@@ -167,11 +167,26 @@ func field(w io.Writer, name, value string) {
 	if value == "" {
 		return
 	}
-	lines := strings.Split(strings.TrimRight(printable(cut(value, bodyLimit)), "\n"), "\n")
+	lines := joinClosers(strings.Split(strings.TrimRight(printable(cut(value, bodyLimit)), "\n"), "\n"))
 	fmt.Fprintf(w, "  %-11s %s\n", name+":", lines[0])
 	for _, l := range lines[1:] {
 		fmt.Fprintf(w, "  %-11s %s\n", "", l)
 	}
+}
+
+// joinClosers joins a line holding only closing punctuation to the line
+// before it: a body quoted with its trailing newline inside "(...)" would
+// otherwise leave a lone ")" line.
+func joinClosers(lines []string) []string {
+	out := lines[:0:0]
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); len(out) > 0 && t != "" && strings.Trim(t, ")]}>\"'.,;") == "" {
+			out[len(out)-1] += t
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // staleMessage explains a stale --baseline entry.

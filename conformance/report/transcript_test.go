@@ -80,3 +80,12 @@ func TestFindingsOnlyDropsTheTranscriptsOfCleanChecks(t *testing.T) {
 		assert.NotEmpty(t, res.Transcript, "the run's own report is not changed")
 	}
 }
+
+func TestABodysTrailingNewlineLeavesNoLoneCloser(t *testing.T) {
+	var b strings.Builder
+	field(&b, "observed", "status 400 (body {\"error\":\"x\"}\n)")
+	assert.Equal(t, "  observed:   status 400 (body {\"error\":\"x\"})\n", b.String())
+	b.Reset()
+	field(&b, "expected", "line one\nline two")
+	assert.Equal(t, "  expected:   line one\n              line two\n", b.String(), "ordinary lines stay apart")
+}

@@ -15,7 +15,7 @@ import (
 	"github.com/agentgames/conformance/reference/bounty/server"
 )
 
-func do(t *testing.T, h http.Handler, method, path, body string) (int, map[string]any) {
+func do(t testing.TB, h http.Handler, method, path, body string) (int, map[string]any) {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(method, server.BasePath+path, bytes.NewBufferString(body)))

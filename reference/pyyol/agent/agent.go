@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/reference/pushsign"
-	"github.com/agentgames/conformance/reference/skeleton"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // BasePath is where `conformance serve` mounts the agent.
