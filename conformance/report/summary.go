@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -43,8 +45,9 @@ func Summary(w io.Writer, r *verdict.Report) {
 	fmt.Fprintln(w)
 	for _, name := range protocolNames(r) {
 		p := protocolInfo(r, name)
-		checked, total, _ := r.MustCoverage(p)
-		fmt.Fprintf(w, "%s: MUST rules checked on this target: %d/%d%s\n", name, checked, total, liveNote(checked, total, p))
+		checked, total, unchecked := r.MustCoverage(p)
+		fmt.Fprintf(w, "%s: MUST rules checked on this target: %d/%d%s%s\n", name, checked, total,
+			liveNote(checked, total, p), uncheckedNote(unchecked, p.NotLive))
 	}
 	fmt.Fprintln(w, resultLine(r))
 }
@@ -187,6 +190,62 @@ func joinClosers(lines []string) []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// uncheckedNote accounts, on the MUST line, for the unchecked MUST rules
+// the plan did not already name: grouped by what would check them (a
+// flag such as --allow-authoring, the embedded reference's controls, a
+// route the target does not serve, a wider selection), most first, so
+// every MUST rule of the line is accounted for.
+func uncheckedNote(unchecked, notLive []verdict.Unchecked) string {
+	named := map[string]bool{}
+	for _, u := range notLive {
+		named[u.Rule] = true
+	}
+	counts := map[string]int{}
+	for _, u := range unchecked {
+		if !named[u.Rule] {
+			counts[uncheckedWhy(u.Reason)]++
+		}
+	}
+	if len(counts) == 0 {
+		return ""
+	}
+	whys := make([]string, 0, len(counts))
+	for why := range counts {
+		whys = append(whys, why)
+	}
+	sort.Slice(whys, func(i, j int) bool {
+		if counts[whys[i]] != counts[whys[j]] {
+			return counts[whys[i]] > counts[whys[j]]
+		}
+		return whys[i] < whys[j]
+	})
+	parts := make([]string, len(whys))
+	for i, why := range whys {
+		parts[i] = fmt.Sprintf("%d %s", counts[why], why)
+	}
+	return "; not checked: " + strings.Join(parts, ", ")
+}
+
+// flagNamed finds the first run flag a reason names (run with --x).
+var flagNamed = regexp.MustCompile(`--[a-z][a-z-]+[a-z]`)
+
+// uncheckedWhy is the group an unchecked rule's reason falls in.
+func uncheckedWhy(reason string) string {
+	switch {
+	case strings.Contains(reason, "no selected check cites it"):
+		return "not selected (--rule, --tags)"
+	case strings.Contains(reason, "does not serve"):
+		return "on routes the target does not serve"
+	case strings.Contains(reason, "embedded reference") || strings.Contains(reason, "@control"):
+		return "need the embedded reference's controls"
+	case flagNamed.MatchString(reason):
+		return "need " + flagNamed.FindString(reason)
+	case strings.HasPrefix(reason, "error"):
+		return "ended in a harness error"
+	}
+	return "skipped for other reasons (the JSON report's unchecked_must says why)"
 }
 
 // staleMessage explains a stale --baseline entry.

@@ -89,3 +89,21 @@ func TestABodysTrailingNewlineLeavesNoLoneCloser(t *testing.T) {
 	field(&b, "expected", "line one\nline two")
 	assert.Equal(t, "  expected:   line one\n              line two\n", b.String(), "ordinary lines stay apart")
 }
+
+// TestTheMustLineAccountsForEveryUncheckedRule: the rules a run left
+// unchecked are grouped by what would check them, and the plan's own
+// not-live rules are not counted twice.
+func TestTheMustLineAccountsForEveryUncheckedRule(t *testing.T) {
+	unchecked := []verdict.Unchecked{
+		{Rule: "A", Reason: "skip: skipped: appending a level is permanent; run with --allow-authoring to allow one"},
+		{Rule: "B", Reason: "skip: skipped: run with --allow-authoring (a copy)"},
+		{Rule: "C", Reason: "skip: skipped: needs the embedded reference's clock"},
+		{Rule: "D", Reason: "skip: unchecked: the target does not serve GET /x (it answered 404)"},
+		{Rule: "E", Reason: "no selected check cites it (see --tags, --rule, --checks)"},
+		{Rule: "F", Reason: "skip: the plan says no live run can"},
+	}
+	got := uncheckedNote(unchecked, []verdict.Unchecked{{Rule: "F"}})
+	assert.Equal(t, "; not checked: 2 need --allow-authoring, 1 need the embedded reference's controls, "+
+		"1 not selected (--rule, --tags), 1 on routes the target does not serve", got)
+	assert.Empty(t, uncheckedNote(nil, nil))
+}
