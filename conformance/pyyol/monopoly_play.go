@@ -70,6 +70,9 @@ type monoTurn struct {
 	// probe marks a move the even-build rules forbid, sent to see it
 	// refused (PYYOL-MONO-ACT-BUILD).
 	probe bool
+	// late marks an answer that may have reached the gateway after its
+	// timeout; its move and probe are then cleared (answerClock).
+	late bool
 }
 
 // monoRun is one Monopoly match played by the kit as an agent.
@@ -104,6 +107,8 @@ type monoRun struct {
 	// probed is set once the dealer tried an uneven hotel; probing marks
 	// the move the policy just chose as that probe.
 	probed, probing bool
+	// clock tells the answers the gateway surely counted (monopoly_late.go).
+	clock answerClock
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -130,6 +135,7 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 	if err := g.ws.Send(ctx, reg); err != nil {
 		return err
 	}
+	m.clock.registered(g.env)
 	for {
 		f, err := m.next(ctx, true)
 		if err != nil {
@@ -211,7 +217,9 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 		t.move = map[string]any{"action": "fly"}
 	}
 	m.turns = append(m.turns, t)
-	return m.g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": t.move})
+	err := m.g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": t.move})
+	m.clock.answered(t)
+	return err
 }
 
 // policy picks from legal_actions (PYYOL-MONO-LEGAL-ACCEPTED): it

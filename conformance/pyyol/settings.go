@@ -22,12 +22,14 @@ var (
 		Usage: "pyyol-gateway: the `duration` to wait for the platform to start a match for the agent (default 2m; --deadline cuts it)"}
 	propagationFlag = suite.Flag{Name: "tier-propagation", Kind: suite.FlagDuration,
 		Usage: "pyyol-gateway: the `duration` a stake-tier change may take to reach the public menu (default 12s: the docs say ~10s)"}
+	turnTimeoutFlag = suite.Flag{Name: "turn-timeout", Kind: suite.FlagDuration,
+		Usage: "pyyol-gateway: the gateway's turn `timeout`; a Monopoly answer whose turn took longer may have met the fallback and decides nothing (default 500ms, no longer than the reference's; the docs say ~45s a Monopoly decision)"}
 	secretFlag = suite.Flag{Name: "secret", Secret: true,
 		Usage: "pyyol-push: the agent endpoint's `secret` (never printed)"}
 )
 
 var (
-	gatewayFlags = []suite.Flag{tokenFlag, agentIDFlag, adminTokenFlag, frameWaitFlag, matchWaitFlag, propagationFlag}
+	gatewayFlags = []suite.Flag{tokenFlag, agentIDFlag, adminTokenFlag, frameWaitFlag, matchWaitFlag, propagationFlag, turnTimeoutFlag}
 	pushFlags    = []suite.Flag{secretFlag}
 )
 

@@ -186,6 +186,9 @@ func (m *monoRun) play(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if f.T != "ping" {
+			m.clock.followed()
+		}
 		switch f.T {
 		case "initialize":
 			started = true
@@ -195,6 +198,7 @@ func (m *monoRun) play(ctx context.Context) error {
 			}
 			if f.ID != "" {
 				g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
+				m.clock.answered(nil)
 			}
 		case "turn":
 			started = true
@@ -215,6 +219,7 @@ func (m *monoRun) play(ctx context.Context) error {
 			g.ws.Send(ctx, map[string]any{"t": "pong"})
 		}
 	}
+	m.clock.note(g.env, len(m.turns))
 	return nil
 }
 
