@@ -7,11 +7,12 @@ import (
 	"github.com/agentgames/conformance/conformance/suite"
 )
 
-// answerClock tells the Monopoly answers the gateway surely counted from
-// those that may have reached it after its turn timeout, when it played
-// its fallback instead (PYYOL-MONO-FALLBACK: "miss it and the engine
-// submits a safe legal action for you"). A late answer's effects decide
-// nothing, so how fast the runner answered never becomes a verdict.
+// answerClock tells the Monopoly and Mafia answers the gateway surely
+// counted from those that may have reached it after its turn timeout, when
+// it played its fallback instead (PYYOL-MONO-FALLBACK: "miss it and the
+// engine submits a safe legal action for you"; PYYOL-MAFIA-FALLBACK). A
+// late answer's effects decide nothing, so how fast the runner answered
+// never becomes a verdict.
 //
 // It reasons only from the runner's own times. The gateway sends a turn
 // no earlier than base: the moment the runner sent what the gateway had
@@ -25,9 +26,10 @@ import (
 type answerClock struct {
 	timeout time.Duration
 	base    time.Time
-	// pending is the answered turn (nil for an initialize) whose
-	// following frame has not been read yet, and sent when it was sent.
-	pending *monoTurn
+	// late, when set, forgets the move of the answer whose following
+	// frame has not been read yet (waiting); sent is when that answer
+	// was sent.
+	forget  func()
 	sent    time.Time
 	waiting bool
 	// late counts the answers that may have come after the timeout.
@@ -58,22 +60,30 @@ func turnTimeout(env *suite.Env) time.Duration {
 // never judges a late one.
 const defaultTurnTimeout = embeddedTurnTimeout
 
-// registered starts the clock at the register frame's send.
+// registered starts the clock; it is called before the register frame is
+// sent, so the gateway cannot have started a match earlier.
 func (c *answerClock) registered(env *suite.Env) {
 	*c = answerClock{timeout: turnTimeout(env), now: c.now}
 	c.base = c.read()
 }
 
-// answered notes that the runner just sent its answer to t (nil: to an
-// initialize).
-func (c *answerClock) answered(t *monoTurn) {
-	c.pending, c.sent, c.waiting = t, c.read(), true
+// answering notes that the runner is about to send an answer (called
+// before the send, so the time is never later than the gateway's receipt);
+// forget (nil for an initialize) clears the answer's move should it turn
+// out to have been possibly late.
+func (c *answerClock) answering(forget func()) {
+	c.forget, c.sent, c.waiting = forget, c.read(), true
+}
+
+// answeringTurn is answering for a Monopoly turn: a possibly late one
+// loses its move and its probe mark, so no check reads an effect into it.
+func (c *answerClock) answeringTurn(t *monoTurn) {
+	c.answering(func() { t.move, t.probe, t.late = nil, false, true })
 }
 
 // followed is called as each initialize, turn, event or game_end frame is
 // read: the first after an answer decides whether that answer surely
-// counted. An answer that may not have counted loses its move (and its
-// probe mark), so no check reads an effect into it.
+// counted; one that may not have is forgotten.
 func (c *answerClock) followed() {
 	if !c.waiting {
 		return
@@ -89,15 +99,15 @@ func (c *answerClock) followed() {
 	} else {
 		c.base = c.sent
 	}
-	if t := c.pending; t != nil {
-		t.move, t.probe, t.late = nil, false, true
+	if c.forget != nil {
+		c.forget()
 	}
 }
 
 // note records in the transcript how many answers decided nothing.
 func (c *answerClock) note(env *suite.Env, turns int) {
 	if c.late > 0 && env != nil && env.HTTP != nil {
-		env.HTTP.Recorder().Note(fmt.Sprintf("Monopoly: %d of %d answers may have reached the gateway after its turn timeout (--turn-timeout %v) and were played by its fallback; the checks of their effects decided nothing",
+		env.HTTP.Recorder().Note(fmt.Sprintf("%d of %d answers may have reached the gateway after its turn timeout (--turn-timeout %v) and were played by its fallback; the checks of their effects decided nothing",
 			c.late, turns, c.timeout))
 	}
 }

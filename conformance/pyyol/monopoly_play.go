@@ -132,10 +132,10 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": g.token, "agent_name": "conformance-kit",
 		"version": "1.0.0", "games": []string{"monopoly"}, "sdk_version": "conformance", "practice": m.practice}
+	m.clock.registered(g.env)
 	if err := g.ws.Send(ctx, reg); err != nil {
 		return err
 	}
-	m.clock.registered(g.env)
 	for {
 		f, err := m.next(ctx, true)
 		if err != nil {
@@ -217,9 +217,8 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 		t.move = map[string]any{"action": "fly"}
 	}
 	m.turns = append(m.turns, t)
-	err := m.g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": t.move})
-	m.clock.answered(t)
-	return err
+	m.clock.answeringTurn(t)
+	return m.g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "move": t.move})
 }
 
 // policy picks from legal_actions (PYYOL-MONO-LEGAL-ACCEPTED): it

@@ -197,8 +197,8 @@ func (m *monoRun) play(ctx context.Context) error {
 				m.seat = *f.Seat
 			}
 			if f.ID != "" {
+				m.clock.answering(nil)
 				g.ws.Send(ctx, map[string]any{"t": "response", "id": f.ID, "ready": true})
-				m.clock.answered(nil)
 			}
 		case "turn":
 			started = true
