@@ -82,7 +82,7 @@ func (g *gwRun) playMafia(ctx context.Context, role, first string) (*mafiaMatch,
 			return mm, mm.blame(err)
 		}
 		started = started || f.T == "initialize" || f.T == "turn" || f.T == "event"
-		if f.T != "ping" {
+		if followsAnswer(f.T) {
 			mm.clock.followed()
 		}
 		if err := g.onMafiaFrame(ctx, mm, f); err != nil {

@@ -104,6 +104,18 @@ func (c *answerClock) followed() {
 	}
 }
 
+// followsAnswer reports whether a frame of type t is one a gateway sends
+// only once it has settled the answer before it: a match's initialize,
+// turn, event or game_end. Pings, and errors (which may answer the answer
+// itself), say nothing of when the turn was settled.
+func followsAnswer(t string) bool {
+	switch t {
+	case "initialize", "turn", "event", "game_end":
+		return true
+	}
+	return false
+}
+
 // note records in the transcript how many answers decided nothing.
 func (c *answerClock) note(env *suite.Env, turns int) {
 	if c.late > 0 && env != nil && env.HTTP != nil {

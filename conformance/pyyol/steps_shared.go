@@ -186,7 +186,7 @@ func (m *monoRun) play(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if f.T != "ping" {
+		if followsAnswer(f.T) {
 			m.clock.followed()
 		}
 		switch f.T {
