@@ -12,8 +12,15 @@ import (
 )
 
 // slack is how far the board's clocks may move between the runner's two
-// reads; a signal that flips within it accepts both answers.
+// reads beyond what the runner measured (rounding, the target's own
+// pace); a signal that flips within the window accepts every answer.
 const slack = 2.0
+
+// maxWindow bounds the window a next_move check accepts answers over: a
+// runner that took longer between its board read and the next_move answer
+// (a loaded machine, a far target) has seen too much of the board move to
+// decide anything.
+const maxWindow = 120.0
 
 // pure builds the pure Board from a board the target served.
 func (b *boardDoc) pure(k, n int) bounty.Board {
@@ -24,19 +31,30 @@ func (b *boardDoc) pure(k, n int) bounty.Board {
 	return out
 }
 
-// later is the same board slack seconds on.
-func later(b bounty.Board) bounty.Board {
+// later is the same board d seconds on.
+func later(b bounty.Board, d float64) bounty.Board {
 	out := b
 	out.Entries = nil
 	for _, e := range b.Entries {
-		e.ExpiresInS -= slack
+		e.ExpiresInS -= d
 		out.Entries = append(out.Entries, e)
 	}
 	if out.CombinableForS > 0 {
-		out.CombinableForS += slack
+		out.CombinableForS += d
 	}
-	out.StalledForS += slack
+	out.StalledForS += d
 	return out
+}
+
+// window is the board at every half second from its read until the
+// next_move answer came (how long the runner took, plus slack): the
+// next_move was computed at one of them.
+func window(b bounty.Board, took float64) []bounty.Board {
+	out := []bounty.Board{b}
+	for d := 0.5; d < took+slack; d += 0.5 {
+		out = append(out, later(b, d))
+	}
+	return append(out, later(b, took+slack))
 }
 
 // servedRoster is the target's roster, which the contract leaves to it.
@@ -128,10 +146,14 @@ func (w *world) checkNextMove(ctx context.Context, b *boardDoc, a agent, exact b
 	if err != nil {
 		return err
 	}
+	took := w.now().Sub(b.sent).Seconds()
+	if took > maxWindow {
+		return verdict.Skipf("next_move for %s came %.0fs after the board was read: the board's clocks moved too far to recompute it", a.ID, took)
+	}
 	pb := b.pure(w.man.Threshold.K, w.man.Threshold.N)
 	caller := bounty.Caller{AgentID: a.ID, Held: w.held[a.ID]}
 	var tried []moveView
-	for _, board := range []bounty.Board{pb, later(pb)} {
+	for _, board := range window(pb, took) {
 		want := bounty.NextMoveWithRoster(board, caller, b.servedRoster())
 		if movesAgree(want, got) {
 			if exact && viewOf(want).ShareIndex != got.ShareIndex {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -239,6 +240,9 @@ type boardDoc struct {
 	Intents     intentsDoc   `json:"intents"`
 	Proximity   proximityDoc `json:"coalition_proximity"`
 	raw         []byte
+	// sent is when the runner asked for this board (the run's clock when
+	// it holds the reference's): its clocks read no earlier than that.
+	sent time.Time
 }
 
 type peerDoc struct {
@@ -259,7 +263,7 @@ type proximityDoc struct {
 }
 
 func (c *client) board(ctx context.Context, cid string) (*boardDoc, error) {
-	var b boardDoc
+	b := boardDoc{sent: c.now()}
 	if err := c.want2xx(ctx, "BOUNTY-PEERS-LIST", http.MethodGet, "/challenge/"+cid+"/peers", nil, &b); err != nil {
 		return nil, err
 	}
@@ -303,4 +307,13 @@ func raw(resp *driver.Response) map[string]any {
 	var v map[string]any
 	_ = json.Unmarshal(resp.Body, &v)
 	return v
+}
+
+// now is the board's clock when the run holds it (the embedded
+// reference's), else the runner's.
+func (c *client) now() time.Time {
+	if c.env.Clock != nil {
+		return c.env.Clock.Now()
+	}
+	return time.Now()
 }

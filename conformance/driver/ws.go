@@ -52,8 +52,12 @@ type WSOptions struct {
 	// Breaker, shared with the run's other drivers, stops dials and writes
 	// to a target that has stopped answering.
 	Breaker *Breaker
-	// Timeout bounds the dial and each wait in Call and Next (default 10s).
+	// Timeout bounds each wait in Call and Next (default 10s).
 	Timeout time.Duration
+	// DialTimeout bounds the opening handshake (default 30s, as an HTTP
+	// request): how long a frame may keep a session waiting says nothing
+	// of how long a loaded machine takes to open one.
+	DialTimeout time.Duration
 	// CorrelateBy is the top-level field that pairs a request frame with its
 	// response when Call gets no matcher (default "id", as Pyyol's turn and
 	// response frames and JSON-RPC use).
@@ -108,7 +112,7 @@ func DialWS(ctx context.Context, url string, header http.Header, opts WSOptions)
 	if err := opts.Breaker.check(); err != nil {
 		return nil, err
 	}
-	dctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	dctx, cancel := context.WithTimeout(ctx, opts.DialTimeout)
 	defer cancel()
 	start := time.Now()
 	conn, resp, err := websocket.Dial(dctx, url, &websocket.DialOptions{HTTPClient: opts.Client, HTTPHeader: header})
@@ -140,6 +144,9 @@ func wsDefaults(opts WSOptions) WSOptions {
 	opts.Client = withoutRedirects(opts.Client) // a handshake never follows a redirect
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
+	}
+	if opts.DialTimeout <= 0 {
+		opts.DialTimeout = 30 * time.Second
 	}
 	if opts.CorrelateBy == "" {
 		opts.CorrelateBy = "id"

@@ -336,3 +336,15 @@ func TestWSDialsStopOnceTheSharedBreakerOpens(t *testing.T) {
 	assert.ErrorContains(t, err, "not answering")
 	assert.Equal(t, dialed, rec.Len(), "an open breaker sends nothing")
 }
+
+// TestDialIsBoundedByDialTimeoutNotTheFrameWait: a wait for frames shorter
+// than any handshake (1 ns) does not bound the dial, which has its own
+// DialTimeout; a DialTimeout that has passed does.
+func TestDialIsBoundedByDialTimeoutNotTheFrameWait(t *testing.T) {
+	t.Parallel()
+	url := gateway(t, holdOpen)
+	dial(t, url, driver.WSOptions{Timeout: time.Nanosecond})
+	_, err := driver.DialWS(context.Background(), url, nil, driver.WSOptions{DialTimeout: time.Nanosecond})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "websocket dial")
+}

@@ -169,7 +169,7 @@ func brokenCases() []brokenCase {
 			})
 		}, false},
 		{"FORGE-RATE-LIMIT", func() http.Handler {
-			return tamper{h: ref(dsl.Dialect{}), hdr: func(_ *http.Request, h http.Header) { h.Del("Retry-After") }}
+			return tamper{h: stoppedRef(), hdr: func(_ *http.Request, h http.Header) { h.Del("Retry-After") }}
 		}, false},
 		{"FORGE-ONE-SUBMISSION", func() http.Handler {
 			return answers(http.MethodPost, "/submit", func(st *int, m map[string]any) {

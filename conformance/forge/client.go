@@ -74,6 +74,13 @@ func (c *client) do(ctx context.Context, a *agent, req driver.Request) (*driver.
 	if err != nil {
 		return nil, err
 	}
+	return c.keep(req, resp)
+}
+
+// keep files an answer's body for the visibility checks and fails one
+// that carries a key after its registration (FORGE-KEY-ONCE). It is not
+// safe for concurrent use: a parallel burst keeps its answers afterwards.
+func (c *client) keep(req driver.Request, resp *driver.Response) (*driver.Response, error) {
 	c.bodies = append(c.bodies, resp.Body)
 	for _, k := range c.keys {
 		if bytes.Contains(resp.Body, []byte(k)) {

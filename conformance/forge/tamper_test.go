@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	harness "github.com/agentgames/conformance/conformance/tamper"
@@ -21,6 +22,15 @@ import (
 // ref is an unmodified reference server, or one with a broken DSL.
 func ref(d dsl.Dialect) http.Handler {
 	return server.New(server.Options{Config: skeleton.Config{Seed: 5}, Dialect: d})
+}
+
+// stoppedRef is the unmodified reference with a clock that stands still,
+// so its per-agent limiter never refills (FORGE-REF-BUDGETS): a burst
+// meets the limit at its 121st read however slowly a loaded machine
+// sends it, and the check it serves never hangs on the runner's speed.
+func stoppedRef() http.Handler {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return server.New(server.Options{Config: skeleton.Config{Seed: 5, Now: func() time.Time { return at }}})
 }
 
 // tamper is a target that edits requests before the reference sees them

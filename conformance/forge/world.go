@@ -20,4 +20,5 @@ type world struct {
 	capped    bool
 	disabled  int
 	sightings []sighting
+	burstNote string // the pace of a burst that met no 429 (burst)
 }

@@ -93,6 +93,36 @@ func (c *client) expiredOnArrival(a *acceptance) bool {
 	return !now.Before(exp)
 }
 
+// expiryMargin is how close to expires_at a refused verification is
+// taken to have possibly arrived too late: the runner's clock and the
+// target's may differ by a little.
+const expiryMargin = 5 * time.Second
+
+// mayHaveExpired reports whether a's challenge may have expired by the
+// time a verification sent now was judged: a slow runner (a loaded
+// machine solving a hard proof) may miss expires_at, and then a refusal
+// says nothing of IYRA-PROOF-POW.
+func (c *client) mayHaveExpired(a *acceptance) bool {
+	exp, err := time.Parse(time.RFC3339, a.ExpiresAt)
+	if err != nil {
+		return false
+	}
+	now := time.Now()
+	if c.env.Clock != nil {
+		now = c.env.Clock.Now()
+	}
+	return !now.Before(exp.Add(-expiryMargin))
+}
+
+// refusedLate is the skip for a valid proof refused once its challenge
+// may have expired (mayHaveExpired), or nil.
+func (c *client) refusedLate(a *acceptance) error {
+	if a != nil && c.mayHaveExpired(a) {
+		return verdict.Skipf("the challenge's expires_at (%s) passed, or nearly, before the verification was judged: a refusal then is right, and nothing is checked", a.ExpiresAt)
+	}
+	return nil
+}
+
 // acceptanceOf reads a 2xx acceptance carrying every field the contract
 // names (IYRA-ACCEPT-FIELDS); any 2xx will do, the exact status is a shape
 // choice (IYRA-OPENAPI).
@@ -167,6 +197,9 @@ func (c *client) register(ctx context.Context) (*identity, error) {
 		return nil, err
 	}
 	if resp.Status/100 != 2 || key == "" {
+		if err := c.refusedLate(a); err != nil {
+			return nil, err
+		}
 		return nil, verdict.Failf("IYRA-PROOF-POW", "a verified agent with an api_key", resp.Status, "verify answered %s", clip(resp.Body))
 	}
 	id := &identity{AgentID: a.AgentID, APIKey: key}

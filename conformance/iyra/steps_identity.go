@@ -48,6 +48,9 @@ func (w *world) newAgentHasVerified(ctx context.Context) error {
 		return err
 	}
 	if resp.Status/100 != 2 || key == "" {
+		if err := w.refusedLate(w.acc); err != nil {
+			return err
+		}
 		return verdict.Failf("IYRA-PROOF-POW", "a verified agent with an api_key", resp.Status, "%s", clip(resp.Body))
 	}
 	return nil
@@ -132,6 +135,9 @@ func (w *world) verificationSucceeds() error {
 		return err
 	}
 	if w.Last.Status/100 != 2 || out.APIKey == "" {
+		if err := w.refusedLate(w.acc); err != nil {
+			return err
+		}
 		return verdict.Failf("IYRA-PROOF-POW", "2xx with an api_key", w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 // that makes two requests overlap. It never exposes hidden truth.
 type controller interface {
 	SetActionDelay(time.Duration)
+	HoldNextAction(run string, max time.Duration) error
 	SetQuotaUnavailable(bool)
 	SpendWrites(key string, n int) error
 	SpendAllWrites(n int)

@@ -41,20 +41,25 @@ func apiSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent (reads the log of|extends|hides|reviews) a run that does not exist$`), w.missingRunWrite)
 }
 
-// holdActions makes the embedded reference hold each action for 150ms until
-// the scenario ends, so two requests overlap.
+// holdActions makes the embedded reference hold the next action on the
+// scenario's run until a concurrent request was refused (30 s at most),
+// so two requests overlap.
 func (w *world) holdActions() error {
 	c, err := w.control()
 	if err != nil {
 		return err
 	}
-	c.SetActionDelay(150 * time.Millisecond)
-	w.Cleanup(func() { c.SetActionDelay(0) })
+	// Ended by the second action's refusal, not by the clock; other
+	// scenarios' runs are never held.
+	if err := c.HoldNextAction(w.run, 30*time.Second); err != nil {
+		return verdict.Errorf("holding the run's actions: %v", err)
+	}
 	return nil
 }
 
 // twoActionsAtOnce marks the run and sends two looks 30ms apart, keeping
-// their statuses.
+// their statuses. The held first one (holdActions) lasts until the second
+// is refused, so they overlap however slow the machine.
 func (w *world) twoActionsAtOnce(ctx context.Context) error {
 	w.mark()
 	statuses := make([]int, 2)

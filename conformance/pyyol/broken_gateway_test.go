@@ -193,8 +193,8 @@ func failedRules(rep *verdict.Report) []string {
 }
 
 // catchBrokenGateways serves each broken gateway over loopback, its turns
-// timing out after turnTimeout, checks it live and requires a fail naming
-// the rule it breaks.
+// timing out after turnTimeout (which the runner is told, --turn-timeout),
+// checks it live and requires a fail naming the rule it breaks.
 func catchBrokenGateways(t *testing.T, cases []struct {
 	rule string
 	opts server.Options
@@ -206,7 +206,7 @@ func catchBrokenGateways(t *testing.T, cases []struct {
 			c.opts.TurnTimeout = turnTimeout
 			srv := httptest.NewServer(server.New(c.opts))
 			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings)
+			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings.With("turn-timeout", turnTimeout.String()))
 			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
 			}
@@ -222,14 +222,18 @@ func TestBrokenGatewaysFailTheirRule(t *testing.T) {
 }
 
 // TestHealthyGatewayPassesLive: the unmodified reference, checked live over
-// loopback with a WebSocket target URL, passes every check.
+// loopback with a WebSocket target URL, passes every check. The runner is
+// told the gateway's 600 ms turn timeout, so an answer a loaded machine
+// sends later decides nothing, and a healthy match is never taken for a
+// wedged one (--frame-wait 20s: no scenario here waits for silence).
 func TestHealthyGatewayPassesLive(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 600 * time.Millisecond}))
 	defer srv.Close()
 	target := "ws" + srv.URL[len("http"):] + "/v1/agent/connect"
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Gateway()}, Target: target,
-		Seed: 7, NoProperties: true, CaseDir: t.TempDir(), Settings: suite.Settings{"admin-token": server.AdminToken}})
+		Seed: 7, NoProperties: true, CaseDir: t.TempDir(),
+		Settings: suite.Settings{"admin-token": server.AdminToken, "turn-timeout": "600ms", "frame-wait": "20s"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,8 +45,9 @@ type mafiaEvent struct {
 }
 
 // mafiaTurn is one turn the agent got: its view, what it answered (nil
-// when it answered nothing or something illegal on purpose) and the
-// event seq reached when it arrived.
+// when it answered nothing or something illegal on purpose, or when the
+// answer may have come after the gateway's timeout) and the event seq
+// reached when it arrived.
 type mafiaTurn struct {
 	view     mafiaView
 	answered *mafia.Move
@@ -62,11 +63,15 @@ type mafiaMatch struct {
 	events []mafiaEvent
 	end    map[string]any
 	missed bool // the first turn was missed or illegal on purpose
+	// clock forgets answers that may have come after the gateway's
+	// timeout (monopoly_late.go).
+	clock answerClock
 }
 
 // playMafia registers for Mafia practice and plays one match to game_end.
 func (g *gwRun) playMafia(ctx context.Context, role, first string) (*mafiaMatch, error) {
 	mm := &mafiaMatch{role: role, first: first, seat: -1}
+	mm.clock.registered(g.env)
 	if err := g.registerMafia(ctx, role); err != nil {
 		return nil, err
 	}
@@ -77,10 +82,14 @@ func (g *gwRun) playMafia(ctx context.Context, role, first string) (*mafiaMatch,
 			return mm, mm.blame(err)
 		}
 		started = started || f.T == "initialize" || f.T == "turn" || f.T == "event"
+		if followsAnswer(f.T) {
+			mm.clock.followed()
+		}
 		if err := g.onMafiaFrame(ctx, mm, f); err != nil {
 			return mm, err
 		}
 	}
+	mm.clock.note(g.env, len(mm.turns))
 	if !slices.ContainsFunc(mm.turns, func(t mafiaTurn) bool { return len(t.view.Legal) > 0 }) {
 		// The seat died before it owed a move: nothing of the seat's play to judge.
 		return nil, verdict.Skipf("the agent's seat %d was never asked for a move (eliminated early)", mm.seat)
@@ -143,6 +152,7 @@ func (g *gwRun) onMafiaFrame(ctx context.Context, mm *mafiaMatch, f frame) error
 		if f.Seat != nil {
 			mm.seat = *f.Seat
 		}
+		mm.clock.answering(nil)
 		return g.ws.Send(ctx, readyResponse(f.ID))
 	case "event":
 		var p map[string]any
@@ -183,13 +193,16 @@ func (g *gwRun) onMafiaTurn(ctx context.Context, mm *mafiaMatch, f frame) error 
 		return nil
 	case first && mm.first == "illegal":
 		mm.missed = true
+		mm.clock.answering(nil)
 		return g.ws.Send(ctx, moveResponse(f.ID, map[string]any{"action": "dance", "target": 99}))
 	}
 	mv := mafiaPolicy(v)
 	if tv, ok := tieVote(v); ok && mm.first == "tie" {
 		mv = tv
 	}
-	mm.turns[len(mm.turns)-1].answered = &mv
+	i := len(mm.turns) - 1
+	mm.turns[i].answered = &mv
+	mm.clock.answering(func() { mm.turns[i].answered = nil })
 	return g.ws.Send(ctx, moveResponse(f.ID, mv))
 }
 

@@ -69,6 +69,9 @@ type monoTurn struct {
 	// probe marks a move the even-build rules forbid, sent to see it
 	// refused (PYYOL-MONO-ACT-BUILD).
 	probe bool
+	// late marks an answer that may have reached the gateway after its
+	// timeout; its move and probe are then cleared (answerClock).
+	late bool
 }
 
 // monoRun is one Monopoly match played by the kit as an agent.
@@ -103,6 +106,8 @@ type monoRun struct {
 	// probed is set once the dealer tried an uneven hotel; probing marks
 	// the move the policy just chose as that probe.
 	probed, probing bool
+	// clock tells the answers the gateway surely counted (monopoly_late.go).
+	clock answerClock
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -126,6 +131,7 @@ func (m *monoRun) registerMonopoly(ctx context.Context) error {
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": g.token, "agent_name": "conformance-kit",
 		"version": "1.0.0", "games": []string{"monopoly"}, "sdk_version": "conformance", "practice": m.practice}
+	m.clock.registered(g.env)
 	if err := g.ws.Send(ctx, reg); err != nil {
 		return err
 	}
@@ -203,6 +209,7 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 		t.move = map[string]any{"action": "fly"}
 	}
 	m.turns = append(m.turns, t)
+	m.clock.answeringTurn(t)
 	return m.g.ws.Send(ctx, moveResponse(f.ID, t.move))
 }
 

@@ -23,12 +23,14 @@ var (
 	propagationFlag = suite.Flag{Name: "tier-propagation", Kind: suite.FlagDuration,
 		Usage: "pyyol-gateway: the `duration` a stake-tier change may take to reach the public menu (default 12s: the docs say ~10s)",
 		Rules: []string{"PYYOL-REF-STAKES-ERRORS"}}
+	turnTimeoutFlag = suite.Flag{Name: "turn-timeout", Kind: suite.FlagDuration,
+		Usage: "pyyol-gateway: the gateway's turn `timeout`; a Monopoly answer whose turn took longer may have met the fallback and decides nothing (default 500ms, no longer than the reference's; the docs say ~45s a Monopoly decision)"}
 	secretFlag = suite.Flag{Name: "secret", Secret: true, RequiredLive: true,
 		Usage: "pyyol-push: the agent endpoint's `secret` (never printed)"}
 )
 
 var (
-	gatewayFlags = []suite.Flag{tokenFlag, agentIDFlag, adminTokenFlag, frameWaitFlag, matchWaitFlag, propagationFlag}
+	gatewayFlags = []suite.Flag{tokenFlag, agentIDFlag, adminTokenFlag, frameWaitFlag, matchWaitFlag, propagationFlag, turnTimeoutFlag}
 	pushFlags    = []suite.Flag{secretFlag}
 )
 

@@ -193,6 +193,9 @@ func (m *monoRun) play(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if followsAnswer(f.T) {
+			m.clock.followed()
+		}
 		switch f.T {
 		case "initialize":
 			started = true
@@ -201,6 +204,7 @@ func (m *monoRun) play(ctx context.Context) error {
 				m.seat = *f.Seat
 			}
 			if f.ID != "" {
+				m.clock.answering(nil)
 				g.ws.Send(ctx, readyResponse(f.ID))
 			}
 		case "turn":
@@ -222,6 +226,7 @@ func (m *monoRun) play(ctx context.Context) error {
 			g.ws.Send(ctx, pongFor(f))
 		}
 	}
+	m.clock.note(g.env, len(m.turns))
 	return nil
 }
 

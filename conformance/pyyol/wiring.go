@@ -147,6 +147,9 @@ func gatewayHTTPBase(base string) string {
 
 // dial opens a recorded socket to the gateway through the run's Env (rate
 // limit, breaker, secrets, transcript; closed when the scenario ends).
+// Waits for frames are bounded by --frame-wait; the handshake itself by
+// the run's --timeout, like any request, so a short --frame-wait never
+// turns a slow machine's dial into an error.
 func dial(ctx context.Context, env *suite.Env) (*driver.WS, error) {
 	return env.DialWS(ctx, socketURL(env), http.Header{}, driver.WSOptions{Timeout: waitLimit(env), EventBuffer: 1024})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/bounty"
 	rsx "github.com/agentgames/conformance/reference/shareexchange"
 )
 
@@ -26,7 +27,7 @@ type world struct {
 	mine, broker, other, unlisted string
 	hex                           map[string]map[int]string // agent -> share -> share_hex
 	body                          map[string]any            // Last's body, decoded
-	setupAt                       time.Time                 // when the board became combinable
+	listedAt                      time.Time                 // when the runner began listing the team (grace)
 }
 
 // role maps a step's word to an agent.
@@ -90,6 +91,7 @@ func (w *world) setup(ctx context.Context, holder, combinable bool) error {
 	if err := w.adopt(ctx); err != nil {
 		return err
 	}
+	w.listedAt = w.now()
 	for _, a := range team {
 		contact := "https://collector.example/" + a
 		if a == w.mine {
@@ -99,8 +101,28 @@ func (w *world) setup(ctx context.Context, holder, combinable bool) error {
 			return err
 		}
 	}
-	w.setupAt = time.Now()
 	return nil
+}
+
+// now is the platform's clock when the run holds it (the embedded
+// reference's), else the runner's.
+func (w *world) now() time.Time {
+	if w.env.Clock != nil {
+		return w.env.Clock.Now()
+	}
+	return time.Now()
+}
+
+// graceMayHaveLapsed reports whether the broker's grace (broker_grace_s,
+// 30 s: BOUNTY-BROKER) may have run out by now. The board cannot have
+// been combinable before the runner began listing the team, so the time
+// since then bounds combinable_for_s from above; a second is left for the
+// platform's rounding. A slow runner (a loaded machine, a far platform)
+// may take that long to set a board up, and then a release by
+// grace_lapsed is as right as a not_broker refusal: the runner's speed
+// decides nothing.
+func (w *world) graceMayHaveLapsed() bool {
+	return w.now().Sub(w.listedAt) >= time.Duration(bounty.BrokerGraceSeconds)*time.Second-time.Second
 }
 
 // adopt hands the responder its agent and shares through the reference's

@@ -25,7 +25,8 @@ type links struct {
 
 // DialWS opens a WebSocket session that shares the run's rate limit, write
 // budget, breaker and redaction secrets and records every frame into the
-// scenario's transcript; the zero fields of opts are filled from the run.
+// scenario's transcript; the zero fields of opts are filled from the run
+// (Timeout and DialTimeout from --timeout).
 // The session is closed when the scenario ends.
 func (e *Env) DialWS(ctx context.Context, url string, header http.Header, opts driver.WSOptions) (*driver.WS, error) {
 	l, err := e.linked()
@@ -41,6 +42,9 @@ func (e *Env) DialWS(ctx context.Context, url string, header http.Header, opts d
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = l.pr.cfg.Timeout
+	}
+	if opts.DialTimeout == 0 {
+		opts.DialTimeout = l.pr.cfg.Timeout // --timeout, as for an HTTP request
 	}
 	ws, err := driver.DialWS(ctx, url, header, opts)
 	if err == nil {

@@ -129,7 +129,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request, _ []string) {
 	for s.runs[id] != nil {
 		id = "run_" + s.hexID(6)
 	}
-	rec := &runRec{run: engine.NewRun(id, *body.Budget, cases, body.Seed.set), agent: a, created: now, seed: seed,
+	rec := &runRec{refused: make(chan struct{}, 1), run: engine.NewRun(id, *body.Budget, cases, body.Seed.set), agent: a, created: now, seed: seed,
 		log: []LogEntry{}, extensions: []Extension{}}
 	s.runs[id] = rec
 	s.order = append(s.order, rec)
@@ -188,20 +188,26 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, seg []string) {
 		return
 	}
 	if !rec.busy.TryLock() { // PP-ERR-409-CONCURRENT
+		rec.tellRefused()
 		writeError(w, http.StatusConflict, "concurrent_request", "another request on this run is in progress")
 		return
 	}
 	defer rec.busy.Unlock()
+	rec.forgetRefused()
 	s.mu.Lock()
 	// PP-STATUS-NOT-WRITE: status is not a write.
 	if act != engine.ActStatus && !s.chargeWrite(w, a) {
 		s.mu.Unlock()
 		return
 	}
-	delay := s.delay
+	delay, hold := s.delay, rec.holdFor
+	rec.holdFor = 0 // one action is held (HoldNextAction)
 	s.mu.Unlock()
 	if delay > 0 {
 		time.Sleep(delay)
+	}
+	if hold > 0 {
+		rec.hold(hold)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -264,6 +270,7 @@ func (s *Server) writeGuard(w http.ResponseWriter, r *http.Request, seg []string
 		return nil, nil
 	}
 	if !rec.busy.TryLock() {
+		rec.tellRefused()
 		writeError(w, http.StatusConflict, "concurrent_request", "another request on this run is in progress")
 		return nil, nil
 	}
@@ -417,4 +424,31 @@ func (s *Server) recent(w http.ResponseWriter, r *http.Request, _ []string) {
 			Seeded: rec.run.Seeded, CreatedAt: stamp(rec.created)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"runs": out})
+}
+
+// tellRefused notes that a request on the run was refused as concurrent.
+func (rec *runRec) tellRefused() {
+	select {
+	case rec.refused <- struct{}{}:
+	default:
+	}
+}
+
+// forgetRefused drops a refusal heard before this action held the run.
+func (rec *runRec) forgetRefused() {
+	select {
+	case <-rec.refused:
+	default:
+	}
+}
+
+// hold keeps the run busy until a concurrent request was refused or d has
+// passed (HoldNextAction).
+func (rec *runRec) hold(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-rec.refused:
+	case <-t.C:
+	}
 }

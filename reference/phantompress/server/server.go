@@ -55,7 +55,12 @@ type agent struct {
 
 // runRec is a run with its public log and owner.
 type runRec struct {
-	busy       sync.Mutex
+	busy sync.Mutex
+	// refused hears of a request refused while busy was held, and holdFor
+	// (under Server.mu) bounds how long the next action waits for one
+	// (HoldNextAction).
+	refused    chan struct{}
+	holdFor    time.Duration
 	run        *engine.Run
 	agent      *agent
 	created    time.Time
@@ -129,6 +134,22 @@ func (s *Server) SetActionDelay(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.delay = d
+}
+
+// HoldNextAction holds the next action on the run id, while the run is
+// busy, until another request on it has been refused or max has passed,
+// so a test overlaps two requests on one run however slowly the second
+// arrives (control for @control scenarios): the overlap ends the hold, not
+// the machine's speed, and no other action or run is held.
+func (s *Server) HoldNextAction(id string, max time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.runs[id]
+	if !ok {
+		return fmt.Errorf("no run %q", id)
+	}
+	rec.holdFor = max
+	return nil
 }
 
 // SpendWrites charges n writes of today's quota to the agent holding key, as

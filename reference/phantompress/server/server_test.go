@@ -164,3 +164,37 @@ func TestSameConfigSameRuns(t *testing.T) {
 		t.Fatal("two servers with one seed gave different keys or run IDs")
 	}
 }
+
+// TestHeldActionOverlapsHoweverLateTheSecondComes: an action held by
+// HoldNextAction lasts until a second request on its run has been
+// refused, so the two overlap even when the second is sent long after the
+// first (300 ms here, twice the fixed delay the kit once used); the
+// action after them is not held.
+func TestHeldActionOverlapsHoweverLateTheSecondComes(t *testing.T) {
+	s := New(skeleton.Config{Seed: 1})
+	c := newClient(t, s)
+	run := c.start(200)
+	if err := s.HoldNextAction(run, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	codes := make([]int, 2)
+	var wg sync.WaitGroup
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(i) * 300 * time.Millisecond)
+			codes[i], _, _ = c.call("POST", "/runs/"+run+"/action", map[string]string{"action": "look"})
+		}()
+	}
+	wg.Wait()
+	if codes[0]+codes[1] != http.StatusOK+http.StatusConflict || codes[0] == codes[1] {
+		t.Errorf("statuses %v; want the held one 200 and the other 409", codes)
+	}
+	if code, _, _ := c.call("POST", "/runs/"+run+"/action", map[string]string{"action": "look"}); code != http.StatusOK {
+		t.Errorf("the action after the overlap: %d", code)
+	}
+	if err := s.HoldNextAction("run_nope", time.Second); err == nil {
+		t.Error("holding an unknown run: no error")
+	}
+}
