@@ -166,12 +166,7 @@ func (g *gwRun) nextOf(ctx context.Context, started bool) (frame, error) {
 
 // register runs the handshake on a fresh socket.
 func (g *gwRun) register(ctx context.Context, token string) (frame, error) {
-	ws, err := dial(ctx, g.env)
-	if err != nil {
-		return frame{}, err
-	}
-	g.ws = ws
-	hello, err := g.next(ctx, "hello")
+	hello, err := g.greet(ctx) // PYYOL-WS-HELLO, decided once for the run
 	if err != nil {
 		return frame{}, err
 	}

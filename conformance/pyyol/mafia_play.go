@@ -113,13 +113,12 @@ func (mm *mafiaMatch) blame(err error) error {
 
 // registerMafia runs the handshake asking for a Mafia practice seat.
 func (g *gwRun) registerMafia(ctx context.Context, role string) error {
-	ws, err := dial(ctx, g.env)
+	hello, err := g.greet(ctx)
 	if err != nil {
 		return err
 	}
-	g.ws = ws
-	if hello, err := g.next(ctx, "hello"); err != nil || hello.T != "hello" {
-		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello"}`, string(hello.wire), "the first frame (%v)", err)
+	if hello.T != "hello" {
+		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello"}`, string(hello.wire), "the first frame")
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": g.token, "agent_name": "conformance-kit",
 		"version": "1.0.0", "games": []string{"mafia"}, "sdk_version": "conformance",

@@ -118,15 +118,11 @@ const maxMonoDecisions = 20000
 // practice options of PYYOL-MONO-REF-PRACTICE.
 func (m *monoRun) registerMonopoly(ctx context.Context) error {
 	g := m.g
-	ws, err := dial(ctx, g.env)
+	hello, err := g.greet(ctx)
 	if err != nil {
 		return err
 	}
-	g.ws = ws
-	if hello, err := m.next(ctx, true); err != nil || hello.T != "hello" {
-		if err != nil {
-			return err
-		}
+	if hello.T != "hello" {
 		return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"}`, string(hello.wire), "the first frame")
 	}
 	reg := map[string]any{"t": "register", "agent_id": g.agentID, "token": g.token, "agent_name": "conformance-kit",

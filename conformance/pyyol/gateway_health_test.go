@@ -1,0 +1,51 @@
+package pyyol_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/server"
+)
+
+// TestASilentGatewayIsDecidedOnce: a gateway that never says hello fails
+// PYYOL-WS-HELLO in the first socket check, and every later socket check
+// ends at once, unchecked for that cause, without dialling again (before,
+// each waited out --frame-wait and failed under its own rule).
+func TestASilentGatewayIsDecidedOnce(t *testing.T) {
+	t.Parallel()
+	silent := func(map[string]any) []map[string]any { return nil }
+	var sockets atomic.Int32
+	gw := server.New(server.Options{Rewrite: silent})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/agent/connect") {
+			sockets.Add(1)
+		}
+		gw.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	rep := runLive(t, pyyol.Gateway(), srv.URL, "", suite.Settings{"frame-wait": "500ms", "match-wait": "500ms"})
+	var hello, others []string
+	for _, r := range rep.Results {
+		switch {
+		case r.Status == verdict.Fail && r.FailedRule == "PYYOL-WS-HELLO":
+			hello = append(hello, r.Name)
+		case r.Status == verdict.Fail || r.Status == verdict.Error:
+			others = append(others, string(r.Status)+" "+r.Name+": "+r.FailedRule+" "+r.Message)
+		}
+	}
+	if len(hello) != 1 {
+		t.Errorf("PYYOL-WS-HELLO failed in %d checks, want the first one only: %v", len(hello), hello)
+	}
+	if len(others) > 0 {
+		t.Errorf("other findings than the one root cause: %v", others)
+	}
+	if n := sockets.Load(); n != 1 {
+		t.Errorf("%d sockets dialled, want 1: the later checks must not dial a silent gateway again", n)
+	}
+}
