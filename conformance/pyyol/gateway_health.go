@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -21,6 +22,45 @@ type gatewayHealth struct {
 	state   helloState
 	probing bool
 	settled chan struct{} // closed when a probe ends, decided or not
+	// drops counts the matches in a row whose socket the gateway closed
+	// before game_end; a match that ends resets it.
+	drops int
+}
+
+// maxDrops is how many matches in a row a gateway may drop before the run
+// stops dialling it, as the HTTP breaker stops after three transport
+// failures in a row.
+const maxDrops = 3
+
+// dropped records a match the gateway's socket ended before game_end.
+func (h *gatewayHealth) dropped() {
+	h.mu.Lock()
+	h.drops++
+	h.mu.Unlock()
+}
+
+// finished records a match that reached game_end.
+func (h *gatewayHealth) finished() {
+	h.mu.Lock()
+	h.drops = 0
+	h.mu.Unlock()
+}
+
+// redial says how long to wait before the next socket, backing off as the
+// docs require of an agent that reconnects (1 s, 2 s, 4 s, ... 30 s after
+// as many dropped matches in a row), or the harness error that ends the
+// socket checks once maxDrops matches in a row were dropped.
+func (h *gatewayHealth) redial() (time.Duration, error) {
+	h.mu.Lock()
+	n := h.drops
+	h.mu.Unlock()
+	switch {
+	case n >= maxDrops:
+		return 0, verdict.Errorf("the gateway closed the socket of %d matches in a row before their game_end: no further socket is dialled (one root cause)", n)
+	case n == 0:
+		return 0, nil
+	}
+	return min(time.Second<<(n-1), 30*time.Second), nil
 }
 
 type helloState int
@@ -93,10 +133,20 @@ func (h *gatewayHealth) settle(probe bool, learnt helloState) {
 // for the run (gatewayHealth). The caller judges the frame itself.
 func (g *gwRun) greet(ctx context.Context) (frame, error) {
 	health := healthOf(g.env)
+	backoff, err := health.redial()
+	if err != nil {
+		return frame{}, err
+	}
+	if backoff > 0 {
+		if err := g.env.Wait(ctx, backoff); err != nil {
+			return frame{}, err
+		}
+	}
 	probe, err := health.await(ctx)
 	if err != nil {
 		return frame{}, err
 	}
+	g.inMatch = false
 	ws, err := dial(ctx, g.env)
 	if err != nil {
 		health.settle(probe, helloUnknown)

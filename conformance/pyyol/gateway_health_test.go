@@ -10,6 +10,7 @@ import (
 	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/faults"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
@@ -48,4 +49,41 @@ func TestASilentGatewayIsDecidedOnce(t *testing.T) {
 	if n := sockets.Load(); n != 1 {
 		t.Errorf("%d sockets dialled, want 1: the later checks must not dial a silent gateway again", n)
 	}
+}
+
+// TestAGatewayThatDropsEveryMatchIsDecidedOnce: a gateway whose every
+// turn drops the socket is reconnected to with backoff, and once three
+// matches in a row were dropped the run dials it no more (before, the
+// runner reconnected about five times a second until --deadline).
+func TestAGatewayThatDropsEveryMatchIsDecidedOnce(t *testing.T) {
+	t.Parallel()
+	var drop []faults.Fault
+	for _, f := range server.Faults() {
+		if f.Name == server.DroppedSocket {
+			drop = append(drop, f)
+		}
+	}
+	var sockets atomic.Int32
+	gw := faults.Wrap(server.New(server.Options{}), drop, faults.Options{Rate: 1, Seed: 3, Base: server.BasePath})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/agent/connect") {
+			sockets.Add(1)
+		}
+		gw.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	rep := runLive(t, pyyol.Gateway(), srv.URL, "", suite.Settings{"frame-wait": "2s", "match-wait": "2s"})
+	decided := 0
+	for _, r := range rep.Results {
+		if strings.Contains(r.Message, "matches in a row before their game_end") {
+			decided++
+		}
+	}
+	if decided == 0 {
+		t.Errorf("no check says the gateway dropped its matches in a row: %v", failedRules(rep))
+	}
+	if n := sockets.Load(); n > 20 {
+		t.Errorf("%d sockets dialled: the run went on dialling a gateway that drops every match", n)
+	}
+	t.Logf("%d sockets, %d checks ended for the dropped matches", sockets.Load(), decided)
 }

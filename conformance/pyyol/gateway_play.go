@@ -74,6 +74,9 @@ type gwRun struct {
 	// matchWait, when set, is when the wait for a match runs out
 	// (waits.go).
 	progress, matchWait time.Time
+	// inMatch is set while a match runs on the socket: from its
+	// initialize or first turn to its game_end.
+	inMatch bool
 }
 
 // round0Rules names, per round-0 behaviour, the rule the gateway breaks

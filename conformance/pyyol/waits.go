@@ -26,6 +26,12 @@ func (g *gwRun) read(ctx context.Context, by time.Time) (json.RawMessage, error)
 		if errors.Is(err, driver.ErrTimeout) && time.Now().Before(by) && ctx.Err() == nil {
 			continue
 		}
+		if err != nil && !errors.Is(err, driver.ErrTimeout) && g.inMatch && g.closed() {
+			// The gateway ended a match's socket before its game_end
+			// (gatewayHealth: a run of them stops the socket checks).
+			g.inMatch = false
+			healthOf(g.env).dropped()
+		}
 		return raw, err
 	}
 }
@@ -60,6 +66,10 @@ func (g *gwRun) touch(f frame) {
 		return
 	case "initialize", "turn", "event", "game_end":
 		g.matchWait = time.Time{}
+		g.inMatch = f.T != "game_end"
+		if f.T == "game_end" {
+			healthOf(g.env).finished()
+		}
 	}
 	g.progress = time.Now()
 }
