@@ -153,30 +153,28 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 	if !started {
 		by = m.g.matchBy(ctx)
 	}
-	for {
-		raw, err := m.g.read(ctx, by)
-		if errors.Is(err, driver.ErrTimeout) && !started {
-			return frame{}, verdict.Skipf("no Monopoly match started for the agent within %v (--deadline)", matchDeadline(m.g.env))
-		}
-		if errors.Is(err, driver.ErrTimeout) {
-			return frame{}, verdict.Failf("PYYOL-MONO-FALLBACK", "the match going on", "silence for "+waitLimit(m.g.env).String(), "the gateway sent nothing: the match wedged")
-		}
-		if err != nil {
-			return frame{}, err
-		}
-		f, readings, err := decodeFrame(raw)
-		if err != nil {
-			return frame{}, err
-		}
-		m.g.touch(f)
-		m.g.layoutNote(readings)
-		// spec/pyyol/frames judges the frame, its view against
-		// monopoly-view.json and its events against monopoly-event.json.
-		if err := judgeFrame(checkFrameOf(raw, f.T, "monopoly"), m.g.env.HTTP.Recorder().Finding); err != nil {
-			return frame{}, err
-		}
-		return f, nil
+	raw, err := m.g.read(ctx, by)
+	if errors.Is(err, driver.ErrTimeout) && !started {
+		return frame{}, verdict.Skipf("no Monopoly match started for the agent within %v (--deadline)", matchDeadline(m.g.env))
 	}
+	if errors.Is(err, driver.ErrTimeout) {
+		return frame{}, verdict.Failf("PYYOL-MONO-FALLBACK", "the match going on", "silence for "+waitLimit(m.g.env).String(), "the gateway sent nothing: the match wedged")
+	}
+	if err != nil {
+		return frame{}, err
+	}
+	f, readings, err := decodeFrame(raw)
+	if err != nil {
+		return frame{}, err
+	}
+	m.g.touch(f)
+	m.g.layoutNote(readings)
+	// spec/pyyol/frames judges the frame, its view against
+	// monopoly-view.json and its events against monopoly-event.json.
+	if err := judgeFrame(checkFrameOf(raw, f.T, "monopoly"), m.g.env.HTTP.Recorder().Finding); err != nil {
+		return frame{}, err
+	}
+	return f, nil
 }
 
 // pastCap fails a turn that starts beyond the announced turn cap at
