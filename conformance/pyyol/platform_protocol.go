@@ -1,0 +1,50 @@
+package pyyol
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/pyyol/server"
+)
+
+// Platform describes pyyol-platform to the runner: the push protocol from
+// the platform's side. The runner hosts an agent endpoint, publishes a
+// manifest naming it, lets the platform verify it, plays the match the
+// platform pushes and judges every request it receives.
+func Platform() *suite.Protocol {
+	p := side("pyyol-platform", "Pyyol push platform (the kit hosts the agent endpoint)", server.BasePath, "platform-",
+		func(cfg suite.ReferenceConfig) http.Handler { return server.New(gatewayOptions(cfg)) },
+		platformSideSteps, []byte(gatewayOpenAPI))
+	p.Vector = nil // the signing vectors are the push side's
+	p.Flags = platformFlags
+	return p
+}
+
+// The flags of pyyol-platform. It reads --match-wait, --agent-id and
+// --token too, which pyyol-gateway binds.
+var (
+	callbackAddrFlag = suite.Flag{Name: "callback-addr",
+		Usage: "pyyol-platform: the `HOST:PORT` the kit's agent endpoint listens on (default: a free loopback port, for a loopback target)"}
+	callbackURLFlag = suite.Flag{Name: "callback-url",
+		Usage: "pyyol-platform: the public `URL` of --callback-addr the platform can reach (a tunnel's), when it is not http://HOST:PORT"}
+	platformFlags = []suite.Flag{callbackAddrFlag, callbackURLFlag}
+)
+
+// platformTurnBudget is the runtime.timeout the kit's manifest declares:
+// short, so the late and hung turns cost little.
+const platformTurnBudget = 400 * time.Millisecond
+
+// lateBy is how far past runtime.timeout the kit's late answer comes.
+const lateBy = 300 * time.Millisecond
+
+// eventHold is the longest the kit holds an /event answer waiting for the
+// next /turn.
+const eventHold = 3 * time.Second
+
+// hungFor is the longest the kit keeps a hung turn open.
+const hungFor = 20 * time.Second
+
+// endlessCap is how much of an endless answer body the kit writes before
+// it judges the platform is reading without a bound (PYYOL-PLAT-REF-CLIENT).
+const endlessCap = 16 << 20
