@@ -2,6 +2,7 @@ package pyyol
 
 import (
 	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"net/http"
@@ -33,10 +34,14 @@ func (s *platSession) signedRequests() []*seen {
 }
 
 // signatureOver reports whether r's signature header is the HMAC of its
-// canonical string over path.
+// canonical string over path. The string is built here, not with
+// pushsign (which cuts any query, as the rule says), so a signature over
+// the path with its query is told apart.
 func (s *platSession) signatureOver(r *seen, path string) bool {
 	ts, nonce := r.header.Get(pushsign.TimestampHeader), r.header.Get(pushsign.NonceHeader)
-	want := pushsign.Header([]byte(s.secret), ts, nonce, r.method, path, r.body)
+	sum := sha256.Sum256(r.body)
+	text := ts + "\n" + nonce + "\n" + strings.ToUpper(r.method) + "\n" + path + "\n" + hex.EncodeToString(sum[:])
+	want := "v1=" + hex.EncodeToString(pushsign.HMACSHA256([]byte(s.secret), []byte(text)))
 	return hmac.Equal([]byte(want), []byte(r.header.Get(pushsign.SignatureHeader)))
 }
 

@@ -254,7 +254,11 @@ func (c *pushClient) sign(req *http.Request, body []byte) {
 		nonce = ""
 	}
 	req.Header.Set(pushsign.TimestampHeader, ts)
-	req.Header.Set(pushsign.SignatureHeader, pushsign.Header([]byte(c.secret), ts, nonce, req.Method, signed, body))
+	sig := pushsign.Header([]byte(c.secret), ts, nonce, req.Method, signed, body)
+	if c.g.opts.Tamper == SignsQuery {
+		sig = signedWithQuery(c.secret, ts, nonce, req.Method, signed, body)
+	}
+	req.Header.Set(pushsign.SignatureHeader, sig)
 	req.Header.Set("Authorization", "Bearer "+c.secret)
 }
 

@@ -39,7 +39,9 @@ func (g *Gateway) pushPractice(w http.ResponseWriter, r *http.Request, agentID s
 // startPushMatch plays a push match in the background and returns its id.
 func (g *Gateway) startPushMatch(c *pushClient) string {
 	id, seed := g.nextMatchID()
-	go g.pushMatch(c, id, seed)
+	if g.opts.Tamper != NeverPushes {
+		go g.pushMatch(c, id, seed)
+	}
 	return id
 }
 

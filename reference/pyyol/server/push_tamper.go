@@ -1,5 +1,12 @@
 package server
 
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/agentgames/conformance/reference/pushsign"
+)
+
 // The push client's defects, for the pyyol-platform tamper tests: each a
 // broken platform the runner must catch live, naming the rule.
 const (
@@ -22,3 +29,15 @@ const (
 	// (PYYOL-PLAT-ONE-WAY).
 	StallsOnEvents Tamper = "stalls-on-events"
 )
+
+// NeverPushes verifies endpoints but pushes them no match.
+const NeverPushes Tamper = "never-pushes"
+
+// signedWithQuery is the signature a platform tampered to sign the query
+// makes: the canonical string over uri as it stands (pushsign cuts the
+// query, as PYYOL-PLAT-SIGN-PATH says).
+func signedWithQuery(secret, ts, nonce, method, uri string, body []byte) string {
+	sum := sha256.Sum256(body)
+	text := ts + "\n" + nonce + "\n" + method + "\n" + uri + "\n" + hex.EncodeToString(sum[:])
+	return pushsign.Prefix + hex.EncodeToString(pushsign.HMACSHA256([]byte(secret), []byte(text)))
+}

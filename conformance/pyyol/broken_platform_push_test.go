@@ -1,0 +1,95 @@
+package pyyol_test
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/server"
+)
+
+// platformSettings are the pyyol-platform tests' flags: a short match wait.
+var platformSettings = suite.Settings{"match-wait": "60s"}
+
+// TestBrokenPushPlatformsFailTheirRule: each broken reference platform,
+// served over loopback and checked live with `run --target`, fails with
+// the rule its push client breaks named.
+func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		rule   string
+		tamper server.Tamper
+	}{
+		{"PYYOL-PLAT-SIGN-PATH", server.SignsQuery},
+		{"PYYOL-PLAT-NONCE", server.SkipsNonce},
+		{"PYYOL-PLAT-NONCE", server.ReusesNonce},
+		{"PYYOL-PUSH-PROTOCOL-FIELD", server.OmitsProtocol},
+		{"PYYOL-PLAT-NO-REDIRECT", server.FollowsRedirects},
+		{"PYYOL-PLAT-BOUNDED-BODY", server.ReadsUnbounded},
+		{"PYYOL-PLAT-ONE-WAY", server.StallsOnEvents},
+		{"PYYOL-PLAT-SIGNED", server.SignsWrongPath},
+	}
+	for _, c := range cases {
+		t.Run(string(c.tamper), func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
+			defer srv.Close()
+			rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, c.rule, platformSettings)
+			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
+				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
+			}
+		})
+	}
+}
+
+// TestFaithfulPushPlatformPassesLive: the reference platform, checked live
+// over loopback, passes every pyyol-platform check with none skipped.
+func TestFaithfulPushPlatformPassesLive(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(server.New(server.Options{}))
+	defer srv.Close()
+	rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, "", platformSettings)
+	if rep.ExitCode() != 0 {
+		t.Fatalf("exit %d: %v", rep.ExitCode(), failedRules(rep))
+	}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Pass {
+			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
+		}
+	}
+}
+
+// TestSilentPlatformSkipsWithinMatchWait: a platform that verifies the
+// kit's endpoint but never pushes a match makes every match check skip
+// with the one reason, within --match-wait, and nothing fails.
+func TestSilentPlatformSkipsWithinMatchWait(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(server.New(server.Options{Tamper: server.NeverPushes}))
+	defer srv.Close()
+	start := time.Now()
+	rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, "", suite.Settings{"match-wait": "4s"})
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the run took %v; --match-wait is 4s", d)
+	}
+	reasons := map[string]bool{}
+	for _, r := range rep.Results {
+		switch {
+		case r.Status == verdict.Fail || r.Status == verdict.Error:
+			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
+		case r.Status == verdict.Skip:
+			reasons[r.Message] = true
+		}
+	}
+	if len(reasons) != 1 {
+		t.Fatalf("want one skip reason, got %v", reasons)
+	}
+	for m := range reasons {
+		if !strings.Contains(m, "within --match-wait") {
+			t.Errorf("skip reason %q does not name --match-wait", m)
+		}
+	}
+}
