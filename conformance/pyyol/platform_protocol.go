@@ -13,13 +13,20 @@ import (
 // manifest naming it, lets the platform verify it, plays the match the
 // platform pushes and judges every request it receives.
 func Platform() *suite.Protocol {
-	p := side("pyyol-platform", "Pyyol push platform (the kit hosts the agent endpoint)", server.BasePath, "platform-",
-		func(cfg suite.ReferenceConfig) http.Handler { return server.New(gatewayOptions(cfg)) },
+	p := side("pyyol-platform", "Pyyol push platform (the kit hosts the agent endpoint)", platformMount+server.BasePath, "platform-",
+		func(cfg suite.ReferenceConfig) http.Handler {
+			return http.StripPrefix(platformMount, server.New(gatewayOptions(cfg)))
+		},
 		platformSideSteps, []byte(gatewayOpenAPI))
 	p.Vector = nil // the signing vectors are the push side's
 	p.Flags = platformFlags
 	return p
 }
+
+// platformMount is where `conformance serve` mounts the reference platform
+// for pyyol-platform, beside pyyol-gateway's at /v1 (base paths are one
+// per protocol): a live platform's --target names its own /v1.
+const platformMount = "/pyyol-platform"
 
 // The flags of pyyol-platform. It reads --match-wait, --agent-id and
 // --token too, which pyyol-gateway binds.
