@@ -32,6 +32,9 @@ func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
 		{"PYYOL-PLAT-BOUNDED-BODY", server.ReadsUnbounded},
 		{"PYYOL-PLAT-ONE-WAY", server.StallsOnEvents},
 		{"PYYOL-PLAT-SIGNED", server.SignsWrongPath},
+		{"PYYOL-PLAT-SIBLINGS", server.SiblingsUnderTurn},
+		{"PYYOL-PLAT-TURN-TIMEOUT", server.IgnoresRuntimeTimeout},
+		{"PYYOL-PLAT-FALLBACK", server.FallbackHighest},
 	}
 	for _, c := range cases {
 		t.Run(string(c.tamper), func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -82,24 +83,29 @@ func (e *platformEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := &seen{method: r.Method, path: r.URL.Path, query: r.URL.RawQuery, header: r.Header.Clone(), body: body,
 		at: time.Now(), round: -1}
 	e.add(s)
-	switch r.URL.Path {
-	case platformDir + "/health":
-		reply(w, 200, map[string]any{"status": "healthy", "agent": "conformance-kit"})
-	case platformDir + "/handshake":
-		reply(w, 200, map[string]any{"accepted": true, "sdkVersion": "conformance-kit", "supportedGames": []string{"goofspiel"}})
-	case platformDir + "/initialize":
-		reply(w, 200, map[string]any{"ready": true})
-	case platformDir + "/event":
-		e.event(w, r, s)
-	case platformDir + "/game-end":
-		closeOnce(&e.mu, e.ended)
-		reply(w, 200, map[string]any{"ok": true})
-	case platformDir + "/turn":
-		e.turn(w, r, s)
-	case redirectedDir + "/turn":
+	if strings.HasPrefix(r.URL.Path, redirectedDir+"/") {
 		// Only a platform following the kit's 3xx comes here.
 		v := readTurnView(body)
 		reply(w, 200, map[string]any{"round": v.round, "card": v.highest()})
+		return
+	}
+	// Routed by the last segment, as the SDK does, so a platform that
+	// derives the siblings wrongly still gets its match played and the
+	// siblings judge names the paths it used.
+	switch path.Base(r.URL.Path) {
+	case "health":
+		reply(w, 200, map[string]any{"status": "healthy", "agent": "conformance-kit"})
+	case "handshake":
+		reply(w, 200, map[string]any{"accepted": true, "sdkVersion": "conformance-kit", "supportedGames": []string{"goofspiel"}})
+	case "initialize":
+		reply(w, 200, map[string]any{"ready": true})
+	case "event":
+		e.event(w, r, s)
+	case "game-end":
+		closeOnce(&e.mu, e.ended)
+		reply(w, 200, map[string]any{"ok": true})
+	case "turn":
+		e.turn(w, r, s)
 	default:
 		reply(w, 404, map[string]any{"error": "not_found"})
 	}

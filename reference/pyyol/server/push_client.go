@@ -60,8 +60,13 @@ func (g *Gateway) newPushClient(m *manifest.Manifest, secret string) *pushClient
 	c.http = &http.Client{Transport: transport,
 		// PYYOL-PLAT-NO-REDIRECT: "No redirects ... on every outbound call".
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	if g.opts.Tamper == FollowsRedirects {
+	switch g.opts.Tamper {
+	case FollowsRedirects:
 		c.http.CheckRedirect = nil
+	case SiblingsUnderTurn:
+		c.dir = m.Endpoint.URL
+	case IgnoresRuntimeTimeout:
+		c.budget = attemptTimeout
 	}
 	return c
 }

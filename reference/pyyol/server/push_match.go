@@ -63,7 +63,7 @@ func (g *Gateway) pushMatch(c *pushClient, id string, seed []byte) {
 		if !ok || m.Bid(0, mv) != nil {
 			// PYYOL-PLAT-FALLBACK: late, failed, illegal or no answer: the
 			// lowest legal card, and the match goes on.
-			m.Fallback(0)
+			g.fallback(m)
 		}
 		m.Bid(1, goofspiel.Baseline(m.View(1)))
 		seq = out.events(m, seq)
@@ -71,6 +71,17 @@ func (g *Gateway) pushMatch(c *pushClient, id string, seed []byte) {
 	// PYYOL-PLAT-GAME-END-BODY: "/game-end delivers the final result".
 	out.send("/game-end", map[string]any{"match_id": id, "game": "goofspiel", "result": m.Result()})
 	out.close()
+}
+
+// fallback seals seat 0's fallback: its lowest card, or its highest for
+// a platform tampered to fall back wrong.
+func (g *Gateway) fallback(m *goofspiel.Match) {
+	if g.opts.Tamper == FallbackHighest {
+		hand := m.Hand(0)
+		m.Bid(0, goofspiel.Move{Round: m.Round(), Card: hand[len(hand)-1]})
+		return
+	}
+	m.Fallback(0)
 }
 
 // bid asks the agent for its move: one /turn, the view's fields at the top

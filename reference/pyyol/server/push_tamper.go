@@ -30,8 +30,17 @@ const (
 	StallsOnEvents Tamper = "stalls-on-events"
 )
 
-// NeverPushes verifies endpoints but pushes them no match.
-const NeverPushes Tamper = "never-pushes"
+// More push-client defects.
+const (
+	// NeverPushes verifies endpoints but pushes them no match.
+	NeverPushes Tamper = "never-pushes"
+	// SiblingsUnderTurn calls the siblings under endpoint.url instead of
+	// beside it (PYYOL-PLAT-SIBLINGS).
+	SiblingsUnderTurn Tamper = "siblings-under-turn"
+	// IgnoresRuntimeTimeout waits the default attempt timeout for a turn
+	// instead of runtime.timeout (PYYOL-PLAT-TURN-TIMEOUT).
+	IgnoresRuntimeTimeout Tamper = "ignores-runtime-timeout"
+)
 
 // signedWithQuery is the signature a platform tampered to sign the query
 // makes: the canonical string over uri as it stands (pushsign cuts the
