@@ -68,6 +68,7 @@ type platformEndpoint struct {
 	log     []*seen
 	views   map[int]turnView // the first view of each round
 	armed   bool             // the next /event is to be held
+	inits   int              // /initialize calls so far
 	release chan struct{}    // closed when a turn comes during the hold
 	turned  chan struct{}    // closed at the first turn
 	ended   chan struct{}    // closed at the first /game-end
@@ -98,7 +99,7 @@ func (e *platformEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "handshake":
 		reply(w, 200, map[string]any{"accepted": true, "sdkVersion": "conformance-kit", "supportedGames": []string{"goofspiel"}})
 	case "initialize":
-		reply(w, 200, map[string]any{"ready": true})
+		e.initialize(w)
 	case "event":
 		e.event(w, r, s)
 	case "game-end":
@@ -122,6 +123,22 @@ func (e *platformEndpoint) requests() []*seen {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return slices.Clone(e.log)
+}
+
+// initialize answers the first /initialize 503, a transient failure a
+// platform may retry (each try with a nonce of its own, PYYOL-PLAT-NONCE),
+// and the others {"ready": true}. The ack is optional, so a platform that
+// does not retry still plays.
+func (e *platformEndpoint) initialize(w http.ResponseWriter) {
+	e.mu.Lock()
+	e.inits++
+	first := e.inits == 1
+	e.mu.Unlock()
+	if first {
+		reply(w, 503, map[string]any{"error": "kit_busy"})
+		return
+	}
+	reply(w, 200, map[string]any{"ready": true})
 }
 
 // turn answers a /turn by the round's plan.
