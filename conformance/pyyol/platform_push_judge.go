@@ -160,7 +160,8 @@ func (s *platSession) judgeProtocol() error {
 	return nil
 }
 
-// judgeHealth: the liveness probe is a GET of /health.
+// judgeHealth: the liveness probe is a GET of /health, unsigned
+// ("**Not signed.**").
 func (s *platSession) judgeHealth() error {
 	probed := false
 	for _, r := range s.ep.requests() {
@@ -170,6 +171,9 @@ func (s *platSession) judgeHealth() error {
 		probed = true
 		if r.method != http.MethodGet {
 			return verdict.Failf("PYYOL-PLAT-HEALTH", "GET /health", r.method+" /health", "the platform's liveness probe")
+		}
+		if r.header.Get(pushsign.SignatureHeader) != "" {
+			return verdict.Failf("PYYOL-PLAT-HEALTH", "an unsigned probe", "an X-Arena-Signature header", "the platform's GET /health")
 		}
 	}
 	if !probed {

@@ -115,6 +115,7 @@ func TestPlatformJudgesCatchEachBreak(t *testing.T) {
 			resign(r)
 		}},
 		{"PYYOL-PLAT-HEALTH", func(s *platSession) { byRoute(s, "/health").method = "HEAD" }},
+		{"PYYOL-PLAT-HEALTH", func(s *platSession) { byRoute(s, "/health").header.Set(pushsign.SignatureHeader, "v1=00") }},
 		{"PYYOL-PLAT-SIBLINGS", func(s *platSession) { byRoute(s, "/handshake").path = platformDir + "/turn/handshake" }},
 		{"PYYOL-PLAT-INITIALIZE", func(s *platSession) {
 			r := byRoute(s, "/initialize")
