@@ -15,17 +15,19 @@ import (
 // platformSettings are the pyyol-platform tests' flags: a short match wait.
 var platformSettings = suite.Settings{"match-wait": "60s"}
 
-// TestBrokenPushPlatformsFailTheirRule: each broken reference platform,
-// served over loopback and checked live with `run --target`, fails with
-// the rule its push client breaks named.
-func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
+// brokenPushPlatforms lists, for every MUST rule of pyyol-platform, a
+// reference platform whose push client breaks it.
+func brokenPushPlatforms() []struct {
+	rule   string
+	tamper server.Tamper
+} {
+	return []struct {
 		rule   string
 		tamper server.Tamper
 	}{
 		{"PYYOL-PLAT-SIGN-PATH", server.SignsQuery},
 		{"PYYOL-PLAT-NONCE", server.SkipsNonce},
+		{"PYYOL-PLAT-HEADERS", server.SkipsNonce},
 		{"PYYOL-PLAT-NONCE", server.ReusesNonce},
 		{"PYYOL-PUSH-PROTOCOL-FIELD", server.OmitsProtocol},
 		{"PYYOL-PLAT-NO-REDIRECT", server.FollowsRedirects},
@@ -35,9 +37,25 @@ func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
 		{"PYYOL-PLAT-SIBLINGS", server.SiblingsUnderTurn},
 		{"PYYOL-PLAT-TURN-TIMEOUT", server.IgnoresRuntimeTimeout},
 		{"PYYOL-PLAT-FALLBACK", server.FallbackHighest},
+		{"PYYOL-PLAT-ATTEMPT-TIMEOUT", server.NoAttemptTimeout},
+		{"PYYOL-PLAT-BEARER", server.NoBearer},
+		{"PYYOL-PLAT-TIMESTAMP", server.LocalTimestamp},
+		{"PYYOL-PLAT-HEALTH", server.SignsHealth},
+		{"PYYOL-PLAT-INITIALIZE", server.NoInitialize},
+		{"PYYOL-PLAT-TURN-BODY", server.ViewlessTurns},
+		{"PYYOL-PLAT-EVENT-BODY", server.BareEvents},
+		{"PYYOL-PLAT-GAME-END-BODY", server.NoGameEnd},
+		{"PYYOL-PLAT-SSRF", server.AcceptsPrivateEndpoints},
 	}
-	for _, c := range cases {
-		t.Run(string(c.tamper), func(t *testing.T) {
+}
+
+// TestBrokenPushPlatformsFailTheirRule: each broken reference platform,
+// served over loopback and checked live with `run --target`, fails with
+// the rule its push client breaks named.
+func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
+	t.Parallel()
+	for _, c := range brokenPushPlatforms() {
+		t.Run(string(c.tamper)+"/"+c.rule, func(t *testing.T) {
 			t.Parallel()
 			srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
 			defer srv.Close()

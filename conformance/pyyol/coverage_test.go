@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/suite"
 	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/spec"
 	"github.com/agentgames/conformance/vectors"
@@ -12,8 +13,7 @@ import (
 // notLiveCheckable are the MUST rules no live run can catch a target
 // breaking, with the reason.
 var notLiveCheckable = map[string]string{
-	"PYYOL-PUSH-PROTOCOL-FIELD": "the platform's duty: the kit sends it, an agent is not judged on it (checked on the kit's own requests)",
-	"PYYOL-SIGN-CONSTANT-TIME":  "a timing property; reference/pushsign uses hmac.Equal, which the vectors and fuzz target exercise",
+	"PYYOL-SIGN-CONSTANT-TIME": "a timing property; reference/pushsign uses hmac.Equal, which the vectors and fuzz target exercise",
 }
 
 // TestEveryLiveMustRuleHasATamperTest: each MUST rule is broken by one of
@@ -46,6 +46,9 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 	for _, c := range brokenMafiaAgents() {
 		tampered[c.rule] = true
 	}
+	for _, c := range brokenPushPlatforms() {
+		tampered[c.rule] = true
+	}
 	for _, c := range malformedGameFrames() {
 		tampered[c.rule] = true
 	}
@@ -75,17 +78,13 @@ func TestVectors(t *testing.T) {
 	}
 }
 
-// TestEachSideHasItsOwnRules: the two protocols split the catalogue by
+// TestEachSideHasItsOwnRules: the three protocols split the catalogue by
 // their features and together hold every rule.
 func TestEachSideHasItsOwnRules(t *testing.T) {
 	t.Parallel()
 	cat, _ := spec.Load("pyyol")
 	seen := map[string]bool{}
-	for _, p := range []string{"gateway", "push"} {
-		proto := pyyol.Gateway()
-		if p == "push" {
-			proto = pyyol.Push()
-		}
+	for _, proto := range []*suite.Protocol{pyyol.Gateway(), pyyol.Push(), pyyol.Platform()} {
 		own, err := proto.LoadCatalogue()
 		if err != nil || len(own.Rules) == 0 {
 			t.Fatalf("%s has no rules: %v", proto.Name, err)

@@ -192,6 +192,11 @@ func (c *pushClient) encode(body map[string]any) []byte {
 	if c.g.opts.Tamper != OmitsProtocol {
 		body["protocol"] = "1.0"
 	}
+	if _, turn := body["legal_actions"]; turn {
+		c.tamperBody("/turn", body)
+	} else if _, event := body["seq"]; event {
+		c.tamperBody("/event", body)
+	}
 	raw, _ := json.Marshal(body)
 	return raw
 }
@@ -204,7 +209,11 @@ func (c *pushClient) attempt(ctx context.Context, method, target string, body []
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || forbiddenHost(u.Hostname()) {
 		return reply{err: errors.New("refused endpoint")}
 	}
-	ctx, cancel := context.WithTimeout(ctx, min(timeout, maxAttemptTimeout))
+	limit := min(timeout, maxAttemptTimeout)
+	if c.g.opts.Tamper == NoAttemptTimeout {
+		limit = pushMatchLimit
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	if c.g.opts.Tamper == SignsQuery && method == http.MethodPost {
 		target += "?attempt=1"
@@ -214,7 +223,7 @@ func (c *pushClient) attempt(ctx context.Context, method, target string, body []
 		return reply{err: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if method != http.MethodGet {
+	if method != http.MethodGet || c.g.opts.Tamper == SignsHealth {
 		c.sign(req, body)
 	}
 	resp, err := c.http.Do(req)
@@ -246,6 +255,9 @@ func (c *pushClient) read(body io.Reader) ([]byte, error) {
 func (c *pushClient) sign(req *http.Request, body []byte) {
 	nonce := c.g.nonce()
 	ts := pushsign.Timestamp(c.g.opts.Clock()())
+	if c.g.opts.Tamper == LocalTimestamp {
+		ts = c.g.opts.Clock()().In(time.FixedZone("", 3600)).Format(time.RFC3339)
+	}
 	signed := req.URL.EscapedPath()
 	switch c.g.opts.Tamper {
 	case SignsWrongPath:
@@ -264,7 +276,9 @@ func (c *pushClient) sign(req *http.Request, body []byte) {
 		sig = signedWithQuery(c.secret, ts, nonce, req.Method, signed, body)
 	}
 	req.Header.Set(pushsign.SignatureHeader, sig)
-	req.Header.Set("Authorization", "Bearer "+c.secret)
+	if c.g.opts.Tamper != NoBearer {
+		req.Header.Set("Authorization", "Bearer "+c.secret)
+	}
 }
 
 // nonce mints a per-request nonce, the same one every time for a platform

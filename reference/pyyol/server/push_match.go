@@ -55,7 +55,9 @@ func (g *Gateway) pushMatch(c *pushClient, id string, seed []byte) {
 	}
 	rules := m.Rules()
 	// PYYOL-PLAT-INITIALIZE: "A match is starting (seat, role, player count)".
-	c.call(ctx, "/initialize", map[string]any{"match_id": id, "game": "goofspiel", "seat": 0, "players": 2, "config": rules})
+	if g.opts.Tamper != NoInitialize {
+		c.call(ctx, "/initialize", map[string]any{"match_id": id, "game": "goofspiel", "seat": 0, "players": 2, "config": rules})
+	}
 	out := g.newNotifier(ctx, c, id)
 	seq := out.events(m, 0)
 	for !m.Done() {
@@ -69,7 +71,9 @@ func (g *Gateway) pushMatch(c *pushClient, id string, seed []byte) {
 		seq = out.events(m, seq)
 	}
 	// PYYOL-PLAT-GAME-END-BODY: "/game-end delivers the final result".
-	out.send("/game-end", map[string]any{"match_id": id, "game": "goofspiel", "result": m.Result()})
+	if g.opts.Tamper != NoGameEnd {
+		out.send("/game-end", map[string]any{"match_id": id, "game": "goofspiel", "result": m.Result()})
+	}
 	out.close()
 }
 

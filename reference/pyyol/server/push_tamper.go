@@ -40,7 +40,42 @@ const (
 	// IgnoresRuntimeTimeout waits the default attempt timeout for a turn
 	// instead of runtime.timeout (PYYOL-PLAT-TURN-TIMEOUT).
 	IgnoresRuntimeTimeout Tamper = "ignores-runtime-timeout"
+	// NoAttemptTimeout waits for an answer however long it takes
+	// (PYYOL-PLAT-ATTEMPT-TIMEOUT).
+	NoAttemptTimeout Tamper = "no-attempt-timeout"
+	// NoBearer sends no Authorization header (PYYOL-PLAT-BEARER).
+	NoBearer Tamper = "no-bearer"
+	// LocalTimestamp writes the timestamp at +01:00 (PYYOL-PLAT-TIMESTAMP).
+	LocalTimestamp Tamper = "local-timestamp"
+	// SignsHealth signs the /health probe (PYYOL-PLAT-HEALTH).
+	SignsHealth Tamper = "signs-health"
+	// NoInitialize starts the match without /initialize
+	// (PYYOL-PLAT-INITIALIZE).
+	NoInitialize Tamper = "no-initialize"
+	// ViewlessTurns sends /turn without the view (PYYOL-PLAT-TURN-BODY).
+	ViewlessTurns Tamper = "viewless-turns"
+	// BareEvents sends /event without its payload (PYYOL-PLAT-EVENT-BODY).
+	BareEvents Tamper = "bare-events"
+	// NoGameEnd ends the match without /game-end (PYYOL-PLAT-GAME-END-BODY).
+	NoGameEnd Tamper = "no-game-end"
+	// AcceptsPrivateEndpoints stores a manifest naming a forbidden address
+	// and reports it verified, calling nothing (PYYOL-PLAT-SSRF).
+	AcceptsPrivateEndpoints Tamper = "accepts-private-endpoints"
 )
+
+// tamperBody applies the body defects to a push body for route.
+func (c *pushClient) tamperBody(route string, body map[string]any) {
+	switch {
+	case c.g.opts.Tamper == ViewlessTurns && route == "/turn":
+		for k := range body {
+			if k != "match_id" && k != "game" {
+				delete(body, k)
+			}
+		}
+	case c.g.opts.Tamper == BareEvents && route == "/event":
+		delete(body, "payload")
+	}
+}
 
 // signedWithQuery is the signature a platform tampered to sign the query
 // makes: the canonical string over uri as it stands (pushsign cuts the
