@@ -20,6 +20,10 @@ func Platform() *suite.Protocol {
 		platformSideSteps, []byte(gatewayOpenAPI))
 	p.Vector = nil // the signing vectors are the push side's
 	p.Flags = platformFlags
+	// A reachability probe only: a down target is reported once, and a
+	// platform without the public stakes menu is still checked.
+	p.Preflight, p.PreflightReachOnly = stakesPath, true
+	p.PreflightBase = gatewayHTTPBase
 	return p
 }
 
