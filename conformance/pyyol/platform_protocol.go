@@ -43,8 +43,9 @@ var (
 )
 
 // platformTurnBudget is the runtime.timeout the kit's manifest declares:
-// short, so the late and hung turns cost little.
-const platformTurnBudget = 400 * time.Millisecond
+// short, so the late and hung turns cost little, and long enough that a
+// loaded machine answers the other turns in time.
+const platformTurnBudget = time.Second
 
 // lateBy is how far past runtime.timeout the kit's late answer comes.
 const lateBy = 300 * time.Millisecond
