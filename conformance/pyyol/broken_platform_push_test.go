@@ -114,3 +114,29 @@ func TestSilentPlatformSkipsWithinMatchWait(t *testing.T) {
 		}
 	}
 }
+
+// TestCallbackAddrIsWhereTheEndpointListens: with --callback-addr the
+// kit's endpoint listens there and the manifest names it, so the platform
+// pushes its match to that address.
+func TestCallbackAddrIsWhereTheEndpointListens(t *testing.T) {
+	t.Parallel()
+	var pushedTo []string
+	gw := server.New(server.Options{})
+	srv := httptest.NewServer(gw)
+	defer srv.Close()
+	settings := suite.Settings{"match-wait": "60s", "callback-addr": "127.0.0.1:18955"}
+	rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, "PYYOL-PLAT-SIBLINGS", settings)
+	if rep.ExitCode() != 0 {
+		t.Fatalf("exit %d: %v", rep.ExitCode(), failedRules(rep))
+	}
+	for _, r := range rep.Results {
+		for _, x := range r.Transcript {
+			if strings.Contains(x.URL, "/manifest") && strings.Contains(x.ReqBody, "127.0.0.1:18955/kit-agent/turn") {
+				pushedTo = append(pushedTo, x.URL)
+			}
+		}
+	}
+	if len(pushedTo) == 0 {
+		t.Error("no manifest named the --callback-addr endpoint")
+	}
+}
