@@ -43,6 +43,10 @@ type InboundOptions struct {
 	// Handler answers requests until the step sets another (nil answers
 	// 200 with {}).
 	Handler http.Handler
+	// Addr is the HOST:PORT to listen on (default 127.0.0.1 at a free
+	// port): a platform under test that is not on this machine needs an
+	// address it can reach (pyyol-platform's --callback-addr).
+	Addr string
 }
 
 // InboundRequest is one request an agent sent to the runner, with the reply
@@ -83,10 +87,11 @@ type Inbound struct {
 	fault   error
 }
 
-// NewInbound starts an endpoint on 127.0.0.1 at a free port.
+// NewInbound starts an endpoint on opts.Addr, by default 127.0.0.1 at a
+// free port.
 func NewInbound(opts InboundOptions) (*Inbound, error) {
 	opts = inboundDefaults(opts)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
 		return nil, verdict.Errorf("inbound endpoint: %v", err)
 	}
@@ -109,6 +114,9 @@ func inboundDefaults(opts InboundOptions) InboundOptions {
 	}
 	if opts.Secrets == nil {
 		opts.Secrets = &Secrets{}
+	}
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
 	}
 	if opts.Handler == nil {
 		opts.Handler = JSONReply(http.StatusOK, map[string]any{})
@@ -233,6 +241,10 @@ func (c *capture) WriteHeader(status int) {
 	}
 	c.ResponseWriter.WriteHeader(status)
 }
+
+// Unwrap lets http.ResponseController reach the connection (write
+// deadlines, flushes) through the capture.
+func (c *capture) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 func (c *capture) Write(b []byte) (int, error) {
 	c.wrote = true

@@ -14,7 +14,7 @@ import (
 
 // All returns every protocol, in the order runs check them.
 func All() []*suite.Protocol {
-	return []*suite.Protocol{iyra.Protocol(), phantompress.Protocol, forge.Protocol(), bounty.Protocol(), shareexchange.Protocol(), pyyol.Gateway(), pyyol.Push()}
+	return []*suite.Protocol{iyra.Protocol(), phantompress.Protocol, forge.Protocol(), bounty.Protocol(), shareexchange.Protocol(), pyyol.Gateway(), pyyol.Push(), pyyol.Platform()}
 }
 
 // Lookup finds a protocol by its --protocol name.

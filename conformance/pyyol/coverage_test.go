@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/suite"
 	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/spec"
 	"github.com/agentgames/conformance/vectors"
@@ -12,8 +13,7 @@ import (
 // notLiveCheckable are the MUST rules no live run can catch a target
 // breaking, with the reason.
 var notLiveCheckable = map[string]string{
-	"PYYOL-PUSH-PROTOCOL-FIELD": "a platform duty no live run can check: under pyyol-push the kit is the platform, so the check reads only bodies the kit itself sent (a check that cannot fail, kept as a self-test of the kit's push client), and the reference gateway has no push client a broken target could break",
-	"PYYOL-SIGN-CONSTANT-TIME":  "a timing property, and the runner's speed is never a verdict, so no live check can decide it; reference/pushsign compares with hmac.Equal, which its vectors and fuzz target exercise",
+	"PYYOL-SIGN-CONSTANT-TIME": "a timing property, and the runner's speed is never a verdict, so no live check can decide it; reference/pushsign compares with hmac.Equal, which its vectors and fuzz target exercise",
 }
 
 // TestEveryLiveMustRuleHasATamperTest: each MUST rule is broken by one of
@@ -46,6 +46,9 @@ func TestEveryLiveMustRuleHasATamperTest(t *testing.T) {
 	for _, c := range brokenMafiaAgents() {
 		tampered[c.rule] = true
 	}
+	for _, c := range brokenPushPlatforms() {
+		tampered[c.rule] = true
+	}
 	for _, c := range malformedGameFrames() {
 		tampered[c.rule] = true
 	}
@@ -76,17 +79,13 @@ func TestVectors(t *testing.T) {
 	}
 }
 
-// TestEachSideHasItsOwnRules: the two protocols split the catalogue by
+// TestEachSideHasItsOwnRules: the three protocols split the catalogue by
 // their features and together hold every rule.
 func TestEachSideHasItsOwnRules(t *testing.T) {
 	t.Parallel()
 	cat, _ := spec.Load("pyyol")
 	seen := map[string]bool{}
-	for _, p := range []string{"gateway", "push"} {
-		proto := pyyol.Gateway()
-		if p == "push" {
-			proto = pyyol.Push()
-		}
+	for _, proto := range []*suite.Protocol{pyyol.Gateway(), pyyol.Push(), pyyol.Platform()} {
 		own, err := proto.LoadCatalogue()
 		if err != nil || len(own.Rules) == 0 {
 			t.Fatalf("%s has no rules: %v", proto.Name, err)

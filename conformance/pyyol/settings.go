@@ -11,15 +11,15 @@ import (
 // Secret, so they join the run's redaction and appear in no output.
 var (
 	tokenFlag = suite.Flag{Name: "token", Secret: true,
-		Usage: "pyyol-gateway: the agent `key` to register with (default: mint a practice key)"}
+		Usage: "pyyol-gateway, pyyol-platform: the agent `key` to register with (default: mint a practice key)"}
 	agentIDFlag = suite.Flag{Name: "agent-id",
-		Usage: "pyyol-gateway: the agent `id` the key belongs to"}
+		Usage: "pyyol-gateway, pyyol-platform: the agent `id` the key belongs to"}
 	adminTokenFlag = suite.Flag{Name: "admin-token", Secret: true,
 		Usage: "pyyol-gateway: a platform `token` for the stake-tier admin checks (never printed)"}
 	frameWaitFlag = suite.Flag{Name: "frame-wait", Kind: suite.FlagDuration,
 		Usage: "pyyol-gateway: the `duration` a started match may stay silent before it counts as wedged (default 30s)"}
 	matchWaitFlag = suite.Flag{Name: "match-wait", Kind: suite.FlagDuration,
-		Usage: "pyyol-gateway: the `duration` to wait for the platform to start a match for the agent (default 2m; --deadline cuts it)"}
+		Usage: "pyyol-gateway, pyyol-platform: the `duration` to wait for the platform to start a match for the agent (default 2m; --deadline cuts it)"}
 	propagationFlag = suite.Flag{Name: "tier-propagation", Kind: suite.FlagDuration,
 		Usage: "pyyol-gateway: the `duration` a stake-tier change may take to reach the public menu (default 12s: the docs say ~10s)",
 		Rules: []string{"PYYOL-REF-STAKES-ERRORS"}}

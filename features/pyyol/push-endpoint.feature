@@ -47,10 +47,9 @@ Feature: The push protocol: the kit plays the platform against an agent's hosted
       When the platform sends a signed turn for a game the agent does not list
       Then the answer is 501 no_turn_handler
 
-  @PYYOL-PUSH-LEGAL-MOVES @PYYOL-PUSH-PROTOCOL-FIELD @PYYOL-REF-BASELINE
+  @PYYOL-PUSH-LEGAL-MOVES @PYYOL-REF-BASELINE
   Rule: over a whole refereed match every move is legal
 
     Scenario: a full Goofspiel match against the kit's baseline
       When the platform plays a full refereed Goofspiel match
       Then every move was legal and the match reached its end
-      And every body the platform sent carries "protocol": "1.0"

@@ -11,13 +11,12 @@ Feature: Monopoly pushed to an agent endpoint
   Background:
     Given the kit plays the platform against the agent endpoint
 
-  @PYYOL-MONO-REF-PUSH-MATCH @PYYOL-PUSH-TURN @PYYOL-MONO-MOVE-ACTION @PYYOL-MONO-MOVE-PROPERTY @PYYOL-MONO-MOVE-AMOUNT @PYYOL-MONO-MOVE-TRADE @PYYOL-MONO-REF-PUSH-REFEREE @PYYOL-MONO-REF-PUSH-BASELINE @PYYOL-PUSH-PROTOCOL-FIELD @PYYOL-REF-USAGE @PYYOL-PUSH-INITIALIZE @PYYOL-PUSH-EVENT-ACK @PYYOL-PUSH-GAME-END-ACK
+  @PYYOL-MONO-REF-PUSH-MATCH @PYYOL-PUSH-TURN @PYYOL-MONO-MOVE-ACTION @PYYOL-MONO-MOVE-PROPERTY @PYYOL-MONO-MOVE-AMOUNT @PYYOL-MONO-MOVE-TRADE @PYYOL-MONO-REF-PUSH-REFEREE @PYYOL-MONO-REF-PUSH-BASELINE @PYYOL-REF-USAGE @PYYOL-PUSH-INITIALIZE @PYYOL-PUSH-EVENT-ACK @PYYOL-PUSH-GAME-END-ACK
   Rule: over a whole refereed Monopoly match every move is a legal move of the documented shape
 
     Scenario Outline: a Monopoly match with the agent at seat <seat> of <players>
       When the platform plays a refereed Monopoly match with the agent at seat <seat> of <players>
       Then every Monopoly move was legal and the match reached its end
-      And every body the platform sent carries "protocol": "1.0"
 
       Examples:
         | seat | players |

@@ -1,19 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/agentgames/conformance/reference/pushsign"
 	"github.com/agentgames/conformance/reference/pyyol/manifest"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
@@ -31,6 +27,8 @@ func (g *Gateway) routePublish() {
 	g.mux.HandleFunc("POST "+BasePath+"/agents/{agent}/manifest", g.owner(g.submit))
 	g.mux.HandleFunc("PUT "+BasePath+"/agents/{agent}/manifest/{manifest}/endpoint-secret", g.owner(g.setSecret))
 	g.mux.HandleFunc("POST "+BasePath+"/agents/{agent}/manifest/{manifest}/verify", g.owner(g.verify))
+	// PYYOL-PLAT-REF-PRACTICE: a runner asks for another push match.
+	g.mux.HandleFunc("POST "+BasePath+"/agents/{agent}/manifest/{manifest}/practice", g.owner(g.pushPractice))
 }
 
 // owner authorizes a call on an agent: Bearer with that agent's key, which
@@ -69,6 +67,14 @@ func (g *Gateway) submit(w http.ResponseWriter, r *http.Request, agentID string)
 		// Every field rule (PYYOL-MANIFEST-VERSION ... PYYOL-MANIFEST-MODEL):
 		// a broken one refuses the whole manifest and stores nothing.
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_manifest", "fields": errs})
+		return
+	}
+	if endpointForbidden(m.Endpoint.URL) && g.opts.Tamper != AcceptsPrivateEndpoints {
+		// PYYOL-PLAT-SSRF: an endpoint naming a private, link-local,
+		// metadata, multicast or unspecified address is refused at submit,
+		// before any call.
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_manifest",
+			"fields": []string{"endpoint.url: a private, link-local or metadata address"}})
 		return
 	}
 	g.mu.Lock()
@@ -127,19 +133,26 @@ func (g *Gateway) verify(w http.ResponseWriter, r *http.Request, agentID string)
 		writeJSON(w, http.StatusConflict, map[string]string{"error": "endpoint_secret_required"})
 		return
 	}
-	dir := strings.TrimSuffix(m.Endpoint.URL, "/turn")
+	if g.opts.Tamper == AcceptsPrivateEndpoints && endpointForbidden(m.Endpoint.URL) {
+		writeJSON(w, http.StatusOK, verifyReport{true, true, true, true})
+		return
+	}
+	c := g.newPushClient(m, secret)
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 	defer cancel()
 	var rep verifyReport
 	// PYYOL-MANIFEST-VERIFY-HEALTH: /health answers {"status":"healthy"}.
 	var health struct{ Status string }
-	rep.HealthOK = g.call(ctx, http.MethodGet, dir+"/health", nil, "", &health) == http.StatusOK && health.Status == "healthy"
-	// PYYOL-MANIFEST-VERIFY-HANDSHAKE, PYYOL-MANIFEST-VERIFY-GAMES.
+	hr := c.health(ctx)
+	rep.HealthOK = hr.ok() && json.Unmarshal(hr.body, &health) == nil && health.Status == "healthy"
+	// PYYOL-MANIFEST-VERIFY-HANDSHAKE, PYYOL-MANIFEST-VERIFY-GAMES: the
+	// handshake body is {platform, protocol}, as the real platform sends.
 	var hs struct {
 		Accepted       bool     `json:"accepted"`
 		SupportedGames []string `json:"supportedGames"`
 	}
-	rep.HandshakeOK = g.call(ctx, http.MethodPost, dir+"/handshake", []byte(`{"protocol":"1.0"}`), secret, &hs) == http.StatusOK && hs.Accepted
+	hr = c.call(ctx, "/handshake", map[string]any{"platform": Platform})
+	rep.HandshakeOK = hr.ok() && json.Unmarshal(hr.body, &hs) == nil && hs.Accepted
 	rep.GamesCovered = rep.HandshakeOK && covers(hs.SupportedGames, m.Games)
 	rep.Verified = rep.HealthOK && rep.HandshakeOK && rep.GamesCovered
 	if g.opts.Tamper == VerifiesAnything {
@@ -149,6 +162,21 @@ func (g *Gateway) verify(w http.ResponseWriter, r *http.Request, agentID string)
 	p.verified = rep.Verified
 	g.mu.Unlock()
 	writeJSON(w, http.StatusOK, rep)
+	if rep.Verified && slices.Contains(m.Games, "goofspiel") {
+		// PYYOL-PLAT-REF-PRACTICE: a verified endpoint gets one practice
+		// Goofspiel match pushed to it.
+		g.startPushMatch(c)
+	}
+}
+
+// Platform names the reference platform in the handshake body.
+const Platform = "pyyol-reference"
+
+// endpointForbidden reports an endpoint.url whose host is an address the
+// platform refuses to call (PYYOL-PLAT-SSRF).
+func endpointForbidden(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	return err == nil && forbiddenHost(u.Hostname())
 }
 
 func covers(supported, games []string) bool {
@@ -158,59 +186,6 @@ func covers(supported, games []string) bool {
 		}
 	}
 	return true
-}
-
-// call makes one platform call to an agent endpoint: signed with the
-// endpoint secret as protocol.md says (none for /health), no redirects, a
-// bounded body, a per-attempt timeout. The dev platform may call loopback
-// addresses (PYYOL-REF-DEV-LOOPBACK); it refuses link-local and metadata
-// addresses.
-func (g *Gateway) call(ctx context.Context, method, target string, body []byte, secret string, out any) int {
-	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || forbiddenHost(u.Hostname()) {
-		return 0
-	}
-	req, err := http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
-	if err != nil {
-		return 0
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if secret != "" {
-		g.sign(req, body, secret)
-	}
-	client := &http.Client{Timeout: 10 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0
-	}
-	defer resp.Body.Close()
-	json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out)
-	return resp.StatusCode
-}
-
-// sign adds the push headers (PYYOL-MANIFEST-PLATFORM-SIGNS: PYYOL-SIGN-HEADERS,
-// PYYOL-SIGN-STRING over the endpoint secret) with a
-// fresh nonce.
-func (g *Gateway) sign(req *http.Request, body []byte, secret string) {
-	g.mu.Lock()
-	g.minted++
-	nonce := "req_" + hex.EncodeToString(g.derive("nonce", g.minted, 12))
-	g.mu.Unlock()
-	ts := pushsign.Timestamp(g.opts.Clock()())
-	path := req.URL.EscapedPath()
-	if g.opts.Tamper == SignsWrongPath {
-		path = "/"
-	}
-	req.Header.Set(pushsign.TimestampHeader, ts)
-	req.Header.Set(pushsign.NonceHeader, nonce)
-	req.Header.Set(pushsign.SignatureHeader, pushsign.Header([]byte(secret), ts, nonce, req.Method, path, body))
-	req.Header.Set("Authorization", "Bearer "+secret)
-}
-
-func forbiddenHost(host string) bool {
-	ip := net.ParseIP(host)
-	return ip != nil && (ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.Equal(net.ParseIP("169.254.169.254")))
 }
 
 // certified reports whether the agent has a verified manifest.

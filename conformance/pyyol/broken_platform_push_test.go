@@ -1,0 +1,142 @@
+package pyyol_test
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/server"
+)
+
+// platformSettings are the pyyol-platform tests' flags: a short match wait.
+var platformSettings = suite.Settings{"match-wait": "60s"}
+
+// brokenPushPlatforms lists, for every MUST rule of pyyol-platform, a
+// reference platform whose push client breaks it.
+func brokenPushPlatforms() []struct {
+	rule   string
+	tamper server.Tamper
+} {
+	return []struct {
+		rule   string
+		tamper server.Tamper
+	}{
+		{"PYYOL-PLAT-SIGN-PATH", server.SignsQuery},
+		{"PYYOL-PLAT-NONCE", server.SkipsNonce},
+		{"PYYOL-PLAT-HEADERS", server.SkipsNonce},
+		{"PYYOL-PLAT-NONCE", server.ReusesNonce},
+		{"PYYOL-PUSH-PROTOCOL-FIELD", server.OmitsProtocol},
+		{"PYYOL-PLAT-NO-REDIRECT", server.FollowsRedirects},
+		{"PYYOL-PLAT-BOUNDED-BODY", server.ReadsUnbounded},
+		{"PYYOL-PLAT-ONE-WAY", server.StallsOnEvents},
+		{"PYYOL-PLAT-SIGNED", server.SignsWrongPath},
+		{"PYYOL-PLAT-SIBLINGS", server.SiblingsUnderTurn},
+		{"PYYOL-PLAT-TURN-TIMEOUT", server.IgnoresRuntimeTimeout},
+		{"PYYOL-PLAT-FALLBACK", server.FallbackHighest},
+		{"PYYOL-PLAT-ATTEMPT-TIMEOUT", server.NoAttemptTimeout},
+		{"PYYOL-PLAT-BEARER", server.NoBearer},
+		{"PYYOL-PLAT-TIMESTAMP", server.LocalTimestamp},
+		{"PYYOL-PLAT-HEALTH", server.SignsHealth},
+		{"PYYOL-PLAT-INITIALIZE", server.NoInitialize},
+		{"PYYOL-PLAT-TURN-BODY", server.ViewlessTurns},
+		{"PYYOL-PLAT-EVENT-BODY", server.BareEvents},
+		{"PYYOL-PLAT-GAME-END-BODY", server.NoGameEnd},
+		{"PYYOL-PLAT-SSRF", server.AcceptsPrivateEndpoints},
+	}
+}
+
+// TestBrokenPushPlatformsFailTheirRule: each broken reference platform,
+// served over loopback and checked live with `run --target`, fails with
+// the rule its push client breaks named.
+func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
+	t.Parallel()
+	for _, c := range brokenPushPlatforms() {
+		t.Run(string(c.tamper)+"/"+c.rule, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
+			defer srv.Close()
+			rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, c.rule, platformSettings)
+			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
+				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
+			}
+		})
+	}
+}
+
+// TestFaithfulPushPlatformPassesLive: the reference platform, checked live
+// over loopback, passes every pyyol-platform check with none skipped.
+func TestFaithfulPushPlatformPassesLive(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(server.New(server.Options{}))
+	defer srv.Close()
+	rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, "", platformSettings)
+	if rep.ExitCode() != 0 {
+		t.Fatalf("exit %d: %v", rep.ExitCode(), failedRules(rep))
+	}
+	for _, r := range rep.Results {
+		if r.Status != verdict.Pass {
+			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
+		}
+	}
+}
+
+// TestSilentPlatformSkipsWithinMatchWait: a platform that verifies the
+// kit's endpoint but never pushes a match makes every match check skip
+// with the one reason, within --match-wait, and nothing fails.
+func TestSilentPlatformSkipsWithinMatchWait(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(server.New(server.Options{Tamper: server.NeverPushes}))
+	defer srv.Close()
+	start := time.Now()
+	rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, "", suite.Settings{"match-wait": "4s"})
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the run took %v; --match-wait is 4s", d)
+	}
+	reasons := map[string]bool{}
+	for _, r := range rep.Results {
+		switch {
+		case r.Status == verdict.Fail || r.Status == verdict.Error:
+			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
+		case r.Status == verdict.Skip:
+			reasons[r.Message] = true
+		}
+	}
+	if len(reasons) != 1 {
+		t.Fatalf("want one skip reason, got %v", reasons)
+	}
+	for m := range reasons {
+		if !strings.Contains(m, "within --match-wait") {
+			t.Errorf("skip reason %q does not name --match-wait", m)
+		}
+	}
+}
+
+// TestCallbackAddrIsWhereTheEndpointListens: with --callback-addr the
+// kit's endpoint listens there and the manifest names it, so the platform
+// pushes its match to that address.
+func TestCallbackAddrIsWhereTheEndpointListens(t *testing.T) {
+	t.Parallel()
+	var pushedTo []string
+	gw := server.New(server.Options{})
+	srv := httptest.NewServer(gw)
+	defer srv.Close()
+	settings := suite.Settings{"match-wait": "60s", "callback-addr": "127.0.0.1:18955"}
+	rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, "PYYOL-PLAT-SIBLINGS", settings)
+	if rep.ExitCode() != 0 {
+		t.Fatalf("exit %d: %v", rep.ExitCode(), failedRules(rep))
+	}
+	for _, r := range rep.Results {
+		for _, x := range r.Transcript {
+			if strings.Contains(x.URL, "/manifest") && strings.Contains(x.ReqBody, "127.0.0.1:18955/kit-agent/turn") {
+				pushedTo = append(pushedTo, x.URL)
+			}
+		}
+	}
+	if len(pushedTo) == 0 {
+		t.Error("no manifest named the --callback-addr endpoint")
+	}
+}

@@ -1,0 +1,62 @@
+package pyyol
+
+import (
+	"context"
+
+	"github.com/agentgames/conformance/conformance/suite"
+)
+
+// pfRun is one pyyol-platform scenario: it judges the run's one push
+// session (platSession), or checks the platform's outbound refusals.
+type pfRun struct {
+	suite.Scenario[suite.NoState]
+	env *suite.Env
+	s   *platSession
+	g   *gwRun
+}
+
+// platformSideSteps registers every pyyol-platform step on sc.
+func platformSideSteps(sc *suite.ScenarioContext, env *suite.Env) {
+	p := &pfRun{env: env}
+	p.Bind(sc, env)
+	p.platformPushSteps(sc)
+	p.platformFallbackSteps(sc)
+	p.platformSafetySteps(sc)
+}
+
+// platformPushSteps registers the steps of features/pyyol/platform-push.feature.
+func (p *pfRun) platformPushSteps(sc *suite.ScenarioContext) {
+	sc.Step(pattern(`^the platform has verified the kit's endpoint and pushed it a match$`), p.session)
+	judges := map[string]func() error{
+		`^every request but /health carries a signature that verifies$`:          p.judge((*platSession).judgeSigned),
+		`^no signature binds a query string$`:                                    p.judge((*platSession).judgeSignPath),
+		`^every signed request carries the three X-Arena headers$`:               p.judge((*platSession).judgeHeaders),
+		`^every signed request carries the endpoint secret as a Bearer token$`:   p.judge((*platSession).judgeBearer),
+		`^every timestamp is RFC3339 UTC and within 300 seconds of its arrival$`: p.judge((*platSession).judgeTimestamp),
+		`^no nonce repeats$`: p.judge((*platSession).judgeNonce),
+		`^every body the platform sent carries "protocol": "1.0"$`:                   p.judge((*platSession).judgeProtocol),
+		`^the liveness probe is a GET of /health$`:                                   p.judge((*platSession).judgeHealth),
+		`^every route the platform called is endpoint.url or a sibling of it$`:       p.judge((*platSession).judgeSiblings),
+		`^the match began with an /initialize naming the seat and the player count$`: p.judge((*platSession).judgeInitialize),
+		`^every /turn carried the game and a view with legal actions$`:               p.judge((*platSession).judgeTurnBody),
+		`^every /event was \{seq, type, payload\} with no seq used twice$`:           p.judge((*platSession).judgeEventBody),
+		`^the match ended with a /game-end carrying the result$`:                     p.judge((*platSession).judgeGameEnd),
+		`^the next /turn came while the kit held an /event unanswered$`:              p.judge((*platSession).judgeOneWay),
+		`^the match came without the kit asking the practice route$`:                 p.judge((*platSession).judgePracticeAfterVerify),
+		`^the handshake body names the platform$`:                                    p.judge((*platSession).judgeHandshakePlatform),
+	}
+	for expr, f := range judges {
+		sc.Step(pattern(expr), f)
+	}
+}
+
+// session takes the run's push session (played once, on first use).
+func (p *pfRun) session(ctx context.Context) error {
+	p.s = platformSession(ctx, p.env)
+	return p.s.ready()
+}
+
+// judge binds a session judge to the scenario's session.
+func (p *pfRun) judge(f func(*platSession) error) func() error {
+	return func() error { return f(p.s) }
+}
