@@ -113,7 +113,7 @@ func (s *platSession) publish(ctx context.Context, env *suite.Env) error {
 		return err
 	}
 	if resp.Status != 201 && resp.Status != 200 {
-		return notServedOr(resp, "the platform did not store the kit's manifest")
+		return notServedOr(resp, "POST /agents/{agent}/manifest", "the platform did not store the kit's manifest")
 	}
 	var stored struct {
 		ID string `json:"manifest_id"`
@@ -126,7 +126,7 @@ func (s *platSession) publish(ctx context.Context, env *suite.Env) error {
 		return err
 	}
 	if resp.Status/100 != 2 {
-		return notServedOr(resp, "the platform did not store the endpoint secret")
+		return notServedOr(resp, "PUT /agents/{agent}/manifest/{manifest}/endpoint-secret", "the platform did not store the endpoint secret")
 	}
 	if resp, err = s.call(ctx, env, "POST", "/"+url.PathEscape(s.manifestID)+"/verify", nil); err != nil {
 		return err
@@ -135,7 +135,7 @@ func (s *platSession) publish(ctx context.Context, env *suite.Env) error {
 		Verified bool `json:"verified"`
 	}
 	if resp.Status != 200 || json.Unmarshal(resp.Body, &rep) != nil || !rep.Verified {
-		return notServedOr(resp, "the platform did not verify the kit's endpoint at "+s.endpointURL)
+		return notServedOr(resp, "POST /agents/{agent}/manifest/{manifest}/verify", "the platform did not verify the kit's endpoint at "+s.endpointURL)
 	}
 	return nil
 }
@@ -148,11 +148,12 @@ func (s *platSession) call(ctx context.Context, env *suite.Env, method, sub stri
 }
 
 // notServedOr is the skip for an answer the session cannot go on from:
-// "not served" for a 404, 405 or 501, else what, with the status.
-func notServedOr(resp *driver.Response, what string) error {
+// route not served (verdict.NotServed) for a 404, 405 or 501, else what,
+// with the status.
+func notServedOr(resp *driver.Response, route, what string) error {
 	switch resp.Status {
 	case 404, 405, 501:
-		return verdict.Skipf("unchecked: the target does not serve the route for this step: %s (status %d)", what, resp.Status)
+		return verdict.NotServed(route, resp.Status)
 	}
 	return verdict.Skipf("unchecked: %s (status %d)", what, resp.Status)
 }
