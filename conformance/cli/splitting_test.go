@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -131,19 +129,9 @@ func TestATargetThatSplitsTheKeyLeaksItNowhere(t *testing.T) {
 	// after the two that do, against a target that echoes their keys too.
 	for _, protocol := range []string{"iyra", "forge", "bounty"} {
 		base := srv.URL
-		dir := t.TempDir()
-		code, out, errOut := run("run", "--target", base, "--protocol", protocol, "--checks", "1", "--cases", dir,
-			"--junit", filepath.Join(dir, "r.xml"), "--json", filepath.Join(dir, "r.json"), "--html", filepath.Join(dir, "r.html"))
-		require.NotEqual(t, 2, code, "%s: %s\n%s", protocol, tail(out), errOut)
-		texts := map[string]string{"stdout": out, "stderr": errOut}
-		files, _ := filepath.Glob(filepath.Join(dir, "*"))
-		for _, f := range files {
-			raw, err := os.ReadFile(f)
-			require.NoError(t, err)
-			texts[filepath.Base(f)] = string(raw)
-		}
-		require.GreaterOrEqual(t, len(files), 3, "%s: the reports were written", protocol)
-		t.Logf("%s: exit %d, %d files; %s", protocol, code, len(files), tail(out))
+		code, texts := runWithReports(t, base, protocol)
+		require.GreaterOrEqual(t, len(texts)-2, 3, "%s: the reports were written", protocol)
+		t.Logf("%s: exit %d, %d files; %s", protocol, code, len(texts)-2, tail(texts["stdout"]))
 		target.mu.Lock()
 		require.NotEmpty(t, target.keys, "%s: the runner sent keys", protocol)
 		for name, text := range texts {

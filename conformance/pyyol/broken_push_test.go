@@ -169,21 +169,9 @@ func brokenAgents() []struct {
 
 // alwaysThirteen bids card 13 every round: legal once, then illegal.
 func alwaysThirteen(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasSuffix(r.URL.Path, "/turn") {
-			h.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		var mv map[string]any
-		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &mv) != nil {
-			w.WriteHeader(rec.Code)
-			w.Write(rec.Body.Bytes())
-			return
-		}
+	return rewritesMoves(h, func(mv map[string]any) any {
 		mv["card"] = 13
-		json.NewEncoder(w).Encode(mv)
+		return mv
 	})
 }
 

@@ -107,21 +107,6 @@ func TestAWideFaithfulResponderFailsNoMustRule(t *testing.T) {
 	})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{shareexchange.Protocol()},
-		Target: srv.URL + sxserver.BasePath, Seed: 11, Checks: 20, CaseDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	decided := 0
-	for _, r := range rep.Results {
-		if r.Status == verdict.Fail || r.Status == verdict.Error {
-			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
-		}
-		if r.Status == verdict.Pass || r.Status == verdict.Warn {
-			decided++
-		}
-	}
-	if decided < 18 {
-		t.Errorf("only %d of %d checks decided", decided, len(rep.Results))
-	}
+	harness.Faithful(t, suite.Config{Protocols: []*suite.Protocol{shareexchange.Protocol()},
+		Target: srv.URL + sxserver.BasePath, Seed: 11, Checks: 20}, 18)
 }
