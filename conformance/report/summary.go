@@ -16,6 +16,7 @@ import (
 // verdict and exit code that CI logs end on.
 func Summary(w io.Writer, r *verdict.Report) {
 	summaryTable(w, r)
+	writeWhatBroke(w, r)
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "\nHARNESS ERROR: %s\n", e)
 	}
@@ -109,6 +110,53 @@ func writeFinding(w io.Writer, res verdict.Result, idx map[string]verdict.RuleIn
 	writeReplay(w, res)
 	if len(res.Transcript) > 0 {
 		fmt.Fprintf(w, "  transcript:\n%s", transcriptText(res.Transcript, "    "))
+	}
+}
+
+// shownCauses bounds the one-line causes the summary lists before the
+// findings in full.
+const shownCauses = 12
+
+// writeWhatBroke lists, right under the table, one line per root cause of
+// the fails and errors (rule, level, check, what was expected and seen),
+// so the causes stand in the summary's first lines however long the
+// evidence below them is.
+func writeWhatBroke(w io.Writer, r *verdict.Report) {
+	idx := ruleIndex(r)
+	var lines []string
+	for _, g := range groupFindings(findings(r)) {
+		res := g.first
+		if res.Baseline != nil || (res.Status != verdict.Fail && res.Status != verdict.Error) {
+			continue
+		}
+		rule := res.FailedRule
+		if info, ok := idx[rule]; ok {
+			rule += " (" + string(info.Level) + ")"
+		}
+		if rule != "" {
+			rule += " "
+		}
+		cause := oneLine(ruleMessage(res), 110)
+		if res.Expected != "" || res.Observed != "" {
+			cause = "expected " + oneLine(res.Expected, 50) + ", observed " + oneLine(res.Observed, 50)
+		}
+		more := ""
+		if len(g.rest) > 0 {
+			more = fmt.Sprintf(" (+%d checks, same cause)", len(g.rest))
+		}
+		lines = append(lines, fmt.Sprintf("  %s %s%s › %s: %s%s", strings.ToUpper(string(res.Status)), rule, res.Protocol,
+			oneLine(res.Name, 60), cause, more))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nWHAT BROKE (each in full below):")
+	for i, l := range lines {
+		if i == shownCauses {
+			fmt.Fprintf(w, "  … %d more\n", len(lines)-shownCauses)
+			break
+		}
+		fmt.Fprintln(w, l)
 	}
 }
 

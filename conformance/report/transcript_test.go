@@ -107,3 +107,16 @@ func TestTheMustLineAccountsForEveryUncheckedRule(t *testing.T) {
 		"1 not selected (--rule, --tags), 1 on routes the target does not serve", got)
 	assert.Empty(t, uncheckedNote(nil, nil))
 }
+
+// TestTheSummaryNamesEveryCauseBeforeItsEvidence: right under the table,
+// one line per root cause of a fail or error, before the findings in full.
+func TestTheSummaryNamesEveryCauseBeforeItsEvidence(t *testing.T) {
+	out := summaryOf(sampleReport())
+	head := out[:strings.Index(out, "\nFAIL  ")]
+	require.Contains(t, head, "WHAT BROKE (each in full below):")
+	for _, id := range []string{"IYRA-ID-EXPIRY (MUST)", "IYRA-SITE-EFFECTS (MUST)"} {
+		assert.Contains(t, head, "  FAIL "+id, "the cause of %s stands before the evidence", id)
+	}
+	assert.Contains(t, head, "expected morale 3, observed morale 2")
+	assert.NotContains(t, head, "IYRA-OPENAPI", "a warning is no cause of the verdict")
+}
