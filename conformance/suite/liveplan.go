@@ -47,11 +47,23 @@ func (q *QuotaPlan) exhausts(s features.Scenario) bool {
 
 // Tags a live plan reads: @control scenarios need the embedded reference's
 // controls; @exhaust scenarios spend a whole daily allowance and run on a
-// live target only with --exhaust-quotas.
+// live target only with --exhaust-quotas; @long scenarios wait out a
+// documented window in real time and run live only with --long.
 const (
 	tagControl = "@control"
 	tagExhaust = "@exhaust"
+	tagLong    = "@long"
 )
+
+// needsLong is the reason a @long scenario does not run on a live target
+// without --long.
+const needsLong = "waits out a documented window (TTL, grace, cooldown) in real time: run with --long"
+
+// longSkipped reports whether s is a @long scenario this live run leaves
+// out.
+func (pr *protocolRun) longSkipped(s features.Scenario) bool {
+	return pr.ref == nil && s.HasTag(tagLong) && !pr.cfg.Long
+}
 
 // maxAgents is the run's --max-agents, or DefaultMaxAgents.
 func (pr *protocolRun) maxAgents() int {
@@ -91,9 +103,11 @@ func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property
 	if pl := pr.planner(); pl != nil && pr.p.Quota.Documented != (quota.Limits{}) {
 		fmt.Fprintf(w, "  %s\n", pl)
 	}
-	control, exhaust := 0, 0
+	control, exhaust, long := 0, 0, 0
 	for _, s := range scenarios {
 		switch {
+		case pr.longSkipped(s):
+			long++
 		case pr.exhaustable(s) && !pr.cfg.ExhaustQuotas:
 			exhaust++
 		case s.HasTag(tagControl) && !pr.exhaustable(s):
@@ -104,6 +118,9 @@ func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property
 		len(scenarios), len(props), control)
 	if exhaust > 0 {
 		fmt.Fprintf(w, "; %d spend a throwaway identity's whole daily allowance and skip without --exhaust-quotas", exhaust)
+	}
+	if long > 0 {
+		fmt.Fprintf(w, "; %d wait out a documented window in real time and skip without --long", long)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  MUST rules this run will not check: %d\n", len(left))
@@ -164,6 +181,8 @@ func (pr *protocolRun) notLiveMust(scenarios []features.Scenario, props []Proper
 // blocked says why a scenario cannot run on a live target, or "".
 func (pr *protocolRun) blocked(s features.Scenario) string {
 	switch {
+	case pr.longSkipped(s):
+		return needsLong
 	case pr.exhaustable(s) && pr.cfg.ExhaustQuotas:
 		return ""
 	case pr.exhaustable(s):

@@ -161,6 +161,9 @@ type Env struct {
 	// ExhaustQuotas is the run's --exhaust-quotas: scenarios tagged
 	// @exhaust may spend a throwaway identity's whole daily allowance.
 	ExhaustQuotas bool
+	// Long is the run's --long: @long scenarios wait out documented
+	// windows in real time (Config.Long).
+	Long bool
 	// Settings are the run's values of the protocol's own flags
 	// (Protocol.Flags): read credentials and permissions here, never from
 	// a package variable.

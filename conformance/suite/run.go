@@ -49,6 +49,11 @@ type Config struct {
 	// (--exhaust-quotas): they spend a throwaway identity's whole daily
 	// allowance to reach the documented limits.
 	ExhaustQuotas bool
+	// Long runs the @long scenarios against a live target (--long): they
+	// wait out a documented window (a TTL, a grace period, a cooldown) in
+	// real time, minutes a default run does not spend. The embedded run
+	// always runs them on its adjustable clock.
+	Long bool
 	// Plan receives the live plan of each protocol before its first
 	// request (liveplan.go); nil discards it.
 	Plan    io.Writer
@@ -359,7 +364,7 @@ func oasRule(cat *spec.Catalogue) string {
 func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 	return &Env{HTTP: pr.drv.WithRecorder(rec), Catalogue: pr.cat, Seed: pr.cfg.Seed,
 		Shared: pr.shared, Reference: pr.ref, Clock: pr.clock, MaxWrites: pr.cfg.MaxWrites,
-		ExhaustQuotas: pr.cfg.ExhaustQuotas, Settings: pr.cfg.Settings, links: &links{pr: pr, rec: rec}}
+		ExhaustQuotas: pr.cfg.ExhaustQuotas, Long: pr.cfg.Long, Settings: pr.cfg.Settings, links: &links{pr: pr, rec: rec}}
 }
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {

@@ -84,7 +84,8 @@ func (pr *protocolRun) initScenario(gsc *godog.ScenarioContext, col *collector) 
 	rec := &driver.Recorder{}
 	env := pr.env(rec)
 	var start time.Time
-	ref := "" // "file:line" of this scenario when selected
+	ref := ""      // "file:line" of this scenario when selected
+	var held error // a skip the Before hook decided; godog does not hand it to After
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		// Selection happens here, with the kit's full tag expressions.
 		if ref = pr.chosen[nextKey(pr.seen, s.Uri, s.Name)]; ref == "" {
@@ -92,12 +93,19 @@ func (pr *protocolRun) initScenario(gsc *godog.ScenarioContext, col *collector) 
 		}
 		start = time.Now()
 		pr.cfg.Progress.Begin(pr.p.Name, pr.feature[s.Uri], s.Name)
-		return ctx, nil
+		held = nil
+		if pr.ref == nil && !pr.cfg.Long && pickleTagged(s, tagLong) {
+			held = fmt.Errorf("%w: %s", godog.ErrSkip, needsLong)
+		}
+		return ctx, held
 	})
 	sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
 		env.close()
 		if ref == "" {
 			return ctx, nil
+		}
+		if held != nil {
+			err = held
 		}
 		res := pr.scenarioResult(s, err, rec)
 		res.Duration = time.Since(start)
@@ -190,4 +198,14 @@ func (pr *protocolRun) ruleTags(s *godog.Scenario) []string {
 		}
 	}
 	return ids
+}
+
+// pickleTagged reports whether the godog scenario s carries tag.
+func pickleTagged(s *godog.Scenario, tag string) bool {
+	for _, t := range s.Tags {
+		if t.Name == tag {
+			return true
+		}
+	}
+	return false
 }

@@ -51,7 +51,7 @@ func TestHealthyToyPassesEmbeddedAndLive(t *testing.T) {
 		assert.Equal(t, verdict.Pass, statusOf(rep, "one increment from zero"))
 		assert.Equal(t, verdict.Skip, statusOf(rep, "an unsupported capability is skipped"))
 		assert.Equal(t, verdict.Pass, statusOf(rep, "counter matches model"))
-		assert.Len(t, rep.Results, 7)
+		assert.Len(t, rep.Results, 8)
 	}
 }
 
@@ -158,10 +158,10 @@ func TestRuleSelectionRunsOnlyThatRule(t *testing.T) {
 func TestTagExpressionsSelectScenarios(t *testing.T) {
 	for expr, want := range map[string]int{
 		"@TOY-INCR":                        4,
-		"@toy and not @TOY-INCR":           2,
+		"@toy and not @TOY-INCR":           3,
 		"@TOY-INCR or @TOY-HINT":           5,
 		"@TOY-INCR,@TOY-HINT":              5, // godog's legacy syntax
-		"@toy && ~@TOY-INCR && ~@TOY-HINT": 1,
+		"@toy && ~@TOY-INCR && ~@TOY-HINT": 2,
 	} {
 		rep := runToy(t, healthy, false, suite.Config{Tags: expr, Checks: -1})
 		assert.Len(t, rep.Results, want, expr)
@@ -275,11 +275,29 @@ func TestLiveRunsCheckEveryRuleOnceBeforeTheRest(t *testing.T) {
 	assert.Equal(t, verdict.Pass, statusOf(rep, "the header is present"))
 	assert.Equal(t, verdict.Skip, statusOf(rep, "two increments"), "the budget ran out in the second pass")
 	names := []string{}
-	for _, r := range rep.Results[:3] {
+	for _, r := range rep.Results[:4] {
 		names = append(names, r.Name)
 	}
-	assert.Equal(t, []string{"one increment from zero", "an unsupported capability is skipped", "the header is present"}, names,
+	assert.Equal(t, []string{"one increment from zero", "an unsupported capability is skipped",
+		"the counter still reads zero after the window", "the header is present"}, names,
 		"one scenario per MUST rule, then one per remaining rule, then the rest")
+}
+
+// TestLongScenariosRunLiveOnlyWithLong: a @long scenario waits out a
+// documented window in real time, so a default live run skips it with the
+// flag that would run it, its plan counts it, and --long runs it; the
+// embedded run always runs it (its clock can be moved).
+func TestLongScenariosRunLiveOnlyWithLong(t *testing.T) {
+	const name = "the counter still reads zero after the window"
+	var plan strings.Builder
+	rep := runToy(t, healthy, true, suite.Config{Checks: -1, Plan: &plan})
+	r := find(t, rep, name)
+	assert.Equal(t, verdict.Skip, r.Status)
+	assert.Contains(t, r.Message, "run with --long")
+	assert.Contains(t, plan.String(), "1 wait out a documented window in real time and skip without --long")
+	assert.Contains(t, plan.String(), "TOY-WINDOW: waits out a documented window")
+	assert.Equal(t, verdict.Pass, statusOf(runToy(t, healthy, true, suite.Config{Checks: -1, Long: true}), name))
+	assert.Equal(t, verdict.Pass, statusOf(runToy(t, healthy, false, suite.Config{Checks: -1}), name))
 }
 
 func TestReplayRefusesWhatItCannotReproduce(t *testing.T) {

@@ -90,6 +90,7 @@ var toyCatalogue = &spec.Catalogue{Protocol: "toy", Title: "Toy", Seed: "none", 
 	{ID: "TOY-HINT", Level: verdict.Reference, Title: "toy header", Quote: "header", Path: "$.hint", Choice: "X-Toy: yes"},
 	{ID: "TOY-OPTIONAL", Level: verdict.Must, Title: "optional capability", Quote: "optional", Path: "$.opt"},
 	{ID: "TOY-OPENAPI", Level: verdict.Must, Title: "responses match the document", Quote: "shape", Path: "$.shape"},
+	{ID: "TOY-WINDOW", Level: verdict.Must, Title: "a window waited out", Quote: "window", Path: "$.window"},
 }}
 
 // toyProtocol describes the toy counter; fault shapes its reference server.

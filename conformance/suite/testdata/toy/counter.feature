@@ -41,3 +41,12 @@ Feature: Counter
       Given a fresh counter
       When the agent asks for the optional capability
       Then nothing is judged
+
+  @TOY-WINDOW
+  Rule: a window the runner waits out in real time
+
+    @long
+    Scenario: the counter still reads zero after the window
+      Given a fresh counter
+      When the agent reads the counter
+      Then the counter reads 0
