@@ -12,7 +12,7 @@ import (
 	"sort"
 )
 
-//go:embed */rules.json */openapi.yaml
+//go:embed */rules.json */openapi.yaml */statements.json
 var files embed.FS
 
 // Rule is one catalogued rule: an ID that features tag and failures name, a

@@ -36,6 +36,7 @@ func verbs() []verb {
 		{"wait", "wait until a URL answers (a target, or serve started in the background)", waitCmd},
 		{"spec", "spec diff: what a new version of a source contract breaks in the catalogue", specCmd},
 		{"rules", "list the rule catalogue and the scenarios that check each rule", rulesCmd},
+		{"statements", "measure the audited seed statements: risky platform duties with a rule, and decided by a run's report", statementsCmd},
 		{"vectors", "recompute every known-answer vector with the reference code", vectorsCmd},
 		{"replay", "re-run a failing case written by an earlier run", replayCmd},
 		{"merge", "merge the JSON reports of a sharded run into one report", mergeCmd},
