@@ -9,9 +9,10 @@ package benchpair
 import (
 	"math"
 	"sort"
-	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Side does n units of the work being compared. A side that needs setup
@@ -31,7 +32,7 @@ type Result struct {
 
 // Measure runs a and b alternately in Rounds rounds of about n/Rounds
 // units each and returns the medians. CPU is the process's user+system
-// time, so a server running in the same process is counted on the side
+// time (the process CPU-time clock), so a server running in the same process is counted on the side
 // that made it work.
 func Measure(n int, a, b Side) Result {
 	per := int(math.Ceil(float64(n) / Rounds))
@@ -76,13 +77,15 @@ func timed(side Side, n int) (time.Duration, time.Duration) {
 	return time.Since(t0), processCPU() - c0
 }
 
-// processCPU is the user plus system time the process has used so far.
+// processCPU is the CPU time the process has used so far, from the
+// process CPU-time clock: nanosecond resolution, where getrusage counts in
+// scheduler ticks (up to 4 ms) and would blur short rounds.
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts); err != nil {
 		return 0
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ts.Nano())
 }
 
 // ratio is a/b, or NaN when b measured nothing (a clock too coarse for a

@@ -21,7 +21,7 @@ func work(k int) Side {
 }
 
 func TestMeasureFindsTheRatioOfTwoKnownSides(t *testing.T) {
-	res := Measure(Rounds*20, work(300_000), work(100_000))
+	res := Measure(Rounds*100, work(300_000), work(100_000)) // rounds of about 30 and 10 ms
 	if res.WallRatio < 2 || res.WallRatio > 4.5 {
 		t.Fatalf("wall ratio %.2f, want about 3 (a median of interleaved rounds)", res.WallRatio)
 	}
