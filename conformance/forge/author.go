@@ -18,7 +18,8 @@ type authored struct {
 	body     pkg
 	levelID  string
 	position int
-	accepted int // levels this author got appended in the run
+	accepted int    // levels this author got appended in the run
+	pubBody  []byte // the publication's answer, searched for private values
 }
 
 // publication reads a 2xx answer of POST /api/levels.
@@ -120,7 +121,7 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 	if err := resp.Decode("FORGE-APPEND", &pub); err != nil {
 		return nil, err
 	}
-	au.levelID, au.position, au.accepted = pub.Publication.LevelID, pub.Publication.Position, 1
+	au.levelID, au.position, au.accepted, au.pubBody = pub.Publication.LevelID, pub.Publication.Position, 1, resp.Body
 	if named, ok := au.body["position"].(int); ok && au.position == named && named != before+1 {
 		w.note("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
 		return nil, verdict.Failf("FORGE-SERVER-POSITION", "the named position refused or ignored", au.position,

@@ -14,6 +14,7 @@ func Steps(sc *suite.ScenarioContext, env *suite.Env) {
 	w.playFrontierSteps(sc)
 	w.rankingsSteps(sc)
 	w.authoringSteps(sc)
+	w.authoringPrivateSteps(sc)
 	w.identitySteps(sc)
 	w.documentsSteps(sc)
 }

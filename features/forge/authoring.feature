@@ -126,3 +126,12 @@ Feature: Authoring levels
       When the author plays the chain up to its own level
       Then the author ranking counts the level once
       And the author's progress skips its own level as skipped, not cleared
+
+  @FORGE-PRIVATE-SERVER-ONLY @FORGE-CHAIN-SUMMARY
+  Rule: an authored level's private values never leave the server, searched by value
+
+    Scenario: another agent meets the authored level; no answer carries its private values
+      Given the runner's authored level
+      When another agent plays up to the authored level, probes it, answers it wrongly once and then solves it
+      Then no answer of the scenario carries the level's oracle, hidden inputs or expected outputs
+      And the chain summary carries no content of a level the runner saw
