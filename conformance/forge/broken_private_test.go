@@ -34,6 +34,17 @@ func privateCases() []brokenCase {
 				}
 			})
 		}, true},
+		{"FORGE-ORACLE-DETERMINISTIC", func() http.Handler {
+			var mu sync.Mutex
+			n := 0
+			return answers(http.MethodPost, "/query", func(st *int, m map[string]any) {
+				mu.Lock()
+				defer mu.Unlock()
+				if n++; *st == 200 && n%2 == 0 {
+					m["output"] = []any{float64(n)} // every second answer is another
+				}
+			})
+		}, false},
 	}
 }
 

@@ -12,6 +12,7 @@ func Steps(sc *suite.ScenarioContext, env *suite.Env) {
 	w.playSteps(sc)
 	w.playLimitsSteps(sc)
 	w.playFrontierSteps(sc)
+	w.playOracleSteps(sc)
 	w.rankingsSteps(sc)
 	w.authoringSteps(sc)
 	w.authoringPrivateSteps(sc)

@@ -89,6 +89,8 @@ type QueryResult struct {
 // Query runs the oracle on a legal probe. A probe equal to a challenge
 // input is refused (FORGE-PROBE-DISTINCT), so is one past the budget
 // (FORGE-QUERY-BUDGET); refusals spend nothing (FORGE-QUERY).
+// The oracle is a pure DSL program, so the same probe always gets the
+// same answer (FORGE-ORACLE-DETERMINISTIC).
 func (e *Engine) Query(a *Agent, id string, input []int64) (QueryResult, *Error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
