@@ -272,7 +272,7 @@ func brokenCases() []brokenCase {
 				}
 			})
 		}, true},
-	}, append(boundaryCases(), privateCases()...)...)
+	}, append(boundaryCases(), auditCases()...)...)
 }
 
 // untampered are the live-checkable MUST rules without a broken target

@@ -8,6 +8,7 @@ import (
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/forge/authoring"
 	"github.com/agentgames/conformance/reference/forge/dsl"
 	"github.com/agentgames/conformance/reference/forge/solver"
 )
@@ -109,6 +110,15 @@ func (w *world) authoredOracle() (dsl.Program, error) {
 	return p, nil
 }
 
+// packageParts reads the authored package's inputs back through JSON: the
+// body may be a clone, whose values are plain JSON.
+func (w *world) packageParts() authoring.Package {
+	var p authoring.Package
+	raw, _ := json.Marshal(w.authored.body)
+	_ = json.Unmarshal(raw, &p)
+	return p
+}
+
 func run(p dsl.Program, in []int64) (dsl.Value, bool) {
 	v, err := dsl.Eval(p, in)
 	return v, err == nil
@@ -124,7 +134,7 @@ func (w *world) privateSecrets() (*secrets, error) {
 	s := &secrets{}
 	s.addValue("the level's oracle", oracle)
 	s.addValue("the level's oracle steps", oracle.Steps)
-	for _, h := range w.authored.body["private"].(map[string]any)["hiddenInputs"].([][]int64) {
+	for _, h := range w.packageParts().Private.HiddenInputs {
 		s.addList("a hidden input", h)
 	}
 	return s, nil
@@ -138,8 +148,8 @@ func (w *world) privateSecrets() (*secrets, error) {
 func (w *world) expectedSecrets(s *secrets) {
 	oracle, _ := w.authoredOracle()
 	shown := append([]dsl.Value(nil), w.legit...)
-	for _, e := range w.authored.body["public"].(map[string]any)["examples"].([]any) {
-		if v, ok := run(oracle, e.(map[string]any)["input"].([]int64)); ok {
+	for _, e := range w.packageParts().Public.Examples {
+		if v, ok := run(oracle, e.Input); ok {
 			shown = append(shown, v)
 		}
 	}

@@ -93,12 +93,17 @@ Feature: Authoring levels
       When the agent submits an acceptable package under malformed Idempotency-Keys
       Then every attempt is refused and the chain is unchanged
 
-  @FORGE-APPEND @FORGE-POSITION-TAIL @FORGE-SERVER-POSITION @FORGE-AUTHOR-BOUND @FORGE-AUTHOR-ELIGIBILITY @FORGE-LEGACY-DIFFICULTY-REMOVED @FORGE-IDEMPOTENT-REPLAY @FORGE-IDEMPOTENCY-REUSED @FORGE-IDEMPOTENCY-SCOPE
+    Scenario: keys of exactly 8 and 128 characters are taken like any other key
+      Given a newly registered agent
+      When the agent sends a package its examples contradict under keys of 8, 20 and 128 characters
+      Then the three answers are the same refusal and the chain is unchanged
+
+  @FORGE-APPEND @FORGE-POSITION-TAIL @FORGE-SERVER-POSITION @FORGE-AUTHOR-BOUND @FORGE-AUTHOR-ELIGIBILITY @FORGE-LEGACY-DIFFICULTY-REMOVED @FORGE-IDEMPOTENT-REPLAY @FORGE-IDEMPOTENCY-REUSED @FORGE-IDEMPOTENCY-SCOPE @FORGE-REF-IDEMPOTENCY-NORMALIZED @FORGE-IDEMPOTENCY-KEY-FORMAT
   Rule: one accepted level goes to the tail under its author; a retry with the same key appends nothing
 
     Scenario: one logical level, retried with one Idempotency-Key
       Given the runner's authored level
-      When the author retries it with the same key, with another difficulty, and with another body
+      When the author retries it with the same key, with another difficulty, with another body and with its keys reordered
       Then the retries return the original publication or 409 IDEMPOTENCY_KEY_REUSED and append nothing
       And another agent's equal key is not a replay of the author's
 
