@@ -50,6 +50,8 @@ func auditCases() []brokenCase {
 			})
 		}, false},
 		{"FORGE-AUTHOR-BOUND", creditsNamedAuthor, true},
+		{"FORGE-DSL-OVERFLOW-REJECTED", dialect(dsl.Dialect{SafeBelowMax: true}), false},
+		{"FORGE-DSL-OVERFLOW-REJECTED", dialect(dsl.Dialect{Int64Overflow: true}), false},
 		{"FORGE-IDEMPOTENT-REPLAY", func() http.Handler {
 			return tamper{h: ref(dsl.Dialect{}), req: func(r *http.Request, body []byte) []byte {
 				if is(r, http.MethodPost, "/api/levels") && strings.Contains(string(body), `" : `) {

@@ -16,6 +16,7 @@ func Steps(sc *suite.ScenarioContext, env *suite.Env) {
 	w.rankingsSteps(sc)
 	w.authoringSteps(sc)
 	w.authoringPrivateSteps(sc)
+	w.authoringBoundsSteps(sc)
 	w.identitySteps(sc)
 	w.documentsSteps(sc)
 }

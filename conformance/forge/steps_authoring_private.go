@@ -67,6 +67,7 @@ func (w *world) playAuthored(ctx context.Context, peer *agent) error {
 	w.sess = s
 	w.seen = append(w.seen, *s.Level)
 	probe := w.distinctProbe()
+	w.legit = append(w.legit, dsl.Value{Type: dsl.TList, List: probe})
 	if out, ok := run(oracle, probe); ok {
 		w.legit = append(w.legit, out)
 	}
@@ -141,21 +142,26 @@ func (w *world) privateSecrets() (*secrets, error) {
 }
 
 // expectedSecrets adds the expected outputs of the challenge inputs the
-// authored level's sessions asked for, except an output the level shows
-// anyway (an example's) or a probe answered. They are searched only in
-// the answers from the first session on: another level's probe may
-// answer the same short list for its own reasons.
+// authored level's sessions asked for. An output of fewer than two values,
+// or one the answers show anyway as another list (an example's input or
+// output, a challenge input, a probe or its answer), says nothing and is
+// left out. They are searched only in the answers from the first session
+// on: another level's probe may answer the same list for its own reasons.
 func (w *world) expectedSecrets(s *secrets) {
 	oracle, _ := w.authoredOracle()
 	shown := append([]dsl.Value(nil), w.legit...)
 	for _, e := range w.packageParts().Public.Examples {
+		shown = append(shown, dsl.Value{Type: dsl.TList, List: e.Input})
 		if v, ok := run(oracle, e.Input); ok {
 			shown = append(shown, v)
 		}
 	}
 	for _, in := range w.challenges {
+		shown = append(shown, dsl.Value{Type: dsl.TList, List: in})
+	}
+	for _, in := range w.challenges {
 		out, ok := run(oracle, in)
-		if !ok || shownValue(shown, out) || out.Type != dsl.TList {
+		if !ok || out.Type != dsl.TList || len(out.List) < 2 || shownValue(shown, out) {
 			continue
 		}
 		s.addList("the expected output of challenge input "+compactInts(in), out.List)

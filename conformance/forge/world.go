@@ -28,5 +28,6 @@ type world struct {
 	seen       []levelView
 	challenges [][]int64
 	legit      []dsl.Value
-	mark       int // the first answer of the authored level's sessions
+	mark       int          // the first answer of the authored level's sessions
+	safe       []safeAnswer // the safe-integer boundary cases (steps_authoring_bounds.go)
 }

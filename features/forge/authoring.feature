@@ -140,3 +140,11 @@ Feature: Authoring levels
       When another agent plays up to the authored level, probes it, answers it wrongly once and then solves it
       Then no answer of the scenario carries the level's oracle, hidden inputs or expected outputs
       And the chain summary carries no content of a level the runner saw
+
+  @FORGE-DSL-OVERFLOW-REJECTED
+  Rule: every arithmetic step takes the safe-integer boundary and refuses one step past it
+
+    Scenario: each arithmetic step at 2^53-1 and past it
+      Given a newly registered agent
+      When the agent sends, for every arithmetic step, a package reaching the safe-integer boundary and one going past it
+      Then each package at the boundary is refused only for its contradicting example and each past it is rejected, the chain unchanged
