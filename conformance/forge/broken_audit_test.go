@@ -1,10 +1,18 @@
 package forge_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/forge"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
 
 	"github.com/agentgames/conformance/reference/forge/dsl"
 )
@@ -28,6 +36,13 @@ func auditCases() []brokenCase {
 			return leaksPublished(func(r *http.Request, m map[string]any, p published) {
 				if is(r, http.MethodPost, "/query") && p.Private.Oracle != nil {
 					m["trace"] = string(p.Private.Oracle)
+				}
+			})
+		}, true},
+		{"FORGE-PRIVATE-SERVER-ONLY", func() http.Handler {
+			return leaksPublished(func(r *http.Request, m map[string]any, p published) {
+				if is(r, http.MethodGet, "/api/progress") && p.Private.Validation.Notes != "" {
+					m["memo"] = "about the newest level: " + p.Private.Validation.Notes
 				}
 			})
 		}, true},
@@ -121,6 +136,9 @@ type published struct {
 	Private struct {
 		Oracle       json.RawMessage `json:"oracle"`
 		HiddenInputs [][]int64       `json:"hiddenInputs"`
+		Validation   struct {
+			Notes string `json:"notes"`
+		} `json:"validation"`
 	} `json:"private"`
 }
 
@@ -147,4 +165,33 @@ func leaksPublished(leak func(r *http.Request, m map[string]any, p published)) h
 			}
 			leak(r, m, last)
 		}}
+}
+
+// TestLiveExpiryWaitsOutTheStatedLifetime runs FORGE-EXPIRY live with
+// --long against a target whose sessions state a lifetime of one second
+// and never end: the runner waits past the stated expiresAt and fails the
+// rule; without --long the check skips naming the flag.
+func TestLiveExpiryWaitsOutTheStatedLifetime(t *testing.T) {
+	t.Parallel()
+	target := answers(http.MethodPost, "/api/sessions", func(_ *int, m map[string]any) {
+		if _, ok := m["expiresAt"]; ok {
+			m["expiresAt"] = time.Now().Add(time.Second).UTC().Format(time.RFC3339Nano)
+		}
+	})
+	srv := httptest.NewServer(target)
+	defer srv.Close()
+	for _, long := range []bool{true, false} {
+		rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{forge.Protocol()}, Rules: []string{"FORGE-EXPIRY"},
+			Target: srv.URL, Seed: 11, NoProperties: true, Long: long})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := verdict.Fail
+		if !long {
+			want = verdict.Skip
+		}
+		if len(rep.Results) != 1 || rep.Results[0].Status != want || (long && rep.Results[0].FailedRule != "FORGE-EXPIRY") {
+			t.Errorf("long=%v: %+v, want one %s of FORGE-EXPIRY", long, rep.Results, want)
+		}
+	}
 }

@@ -74,6 +74,7 @@ func acceptable(rng *rand.Rand) pkg {
 		authoring.Domain{MinLength: 1, MaxLength: 6, MinValue: -50, MaxValue: 50}, [][]int64{{3, -1, 2}, {7}}, dsl.Dialect{}, rng)
 	p["difficulty"] = 3
 	p["private"].(map[string]any)["hiddenInputs"] = distinctiveInputs(rng)
+	p["private"].(map[string]any)["validation"] = map[string]any{"notes": "Kit validation notes " + randomHex(8) + ": a shift, then a sort."}
 	return p
 }
 

@@ -126,7 +126,7 @@ func run(p dsl.Program, in []int64) (dsl.Value, bool) {
 }
 
 // privateSecrets are the authored level's private values: its oracle (the
-// program and its steps) and its hidden inputs.
+// program and its steps), its hidden inputs and its validation notes.
 func (w *world) privateSecrets() (*secrets, error) {
 	oracle, err := w.authoredOracle()
 	if err != nil {
@@ -137,6 +137,10 @@ func (w *world) privateSecrets() (*secrets, error) {
 	s.addValue("the level's oracle steps", oracle.Steps)
 	for _, h := range w.packageParts().Private.HiddenInputs {
 		s.addList("a hidden input", h)
+	}
+	if v, ok := w.authored.body["private"].(map[string]any)["validation"].(map[string]any); ok {
+		notes, _ := v["notes"].(string)
+		s.addText("the level's validation notes", notes)
 	}
 	return s, nil
 }

@@ -58,9 +58,10 @@ Feature: Playing the chain
       When the agent spends the whole query budget and probes once more
       Then the extra probe is refused
 
-  @FORGE-EXPIRY @control
+  @FORGE-EXPIRY
   Rule: an expired session takes no query and no submission
 
+    @long
     Scenario: a session past its lifetime refuses probes
       Given a newly registered agent with an open session
       When the session's lifetime passes
