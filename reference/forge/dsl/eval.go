@@ -229,8 +229,8 @@ func keep(pred string, arg *int64, x int64) bool {
 // deltas returns next minus current for each adjacent pair
 // (FORGE-DSL-DELTA-NEXT-MINUS-CURRENT); a list shorter than 2 gives [].
 func (d Dialect) deltas(xs []int64) (Value, *Error) {
-	out := xs[:0]                               // in place: out[i-1] is written after xs[i-1] is read
-	if !d.CurrentMinusNext && !d.WrapOverflow { // the fast path of the kit's own reading
+	out := xs[:0] // in place: out[i-1] is written after xs[i-1] is read
+	if !d.CurrentMinusNext && !d.WrapOverflow {
 		for i := 1; i < len(xs); i++ {
 			n := xs[i] - xs[i-1]
 			if lim := d.limit(); n > lim || n < -lim {
