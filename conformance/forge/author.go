@@ -14,11 +14,13 @@ import (
 // it went under, and the publication it got.
 type authored struct {
 	author   *agent
+	impostor *agent // the agent the package names as its author (FORGE-AUTHOR-BOUND)
 	key      string
 	body     pkg
 	levelID  string
 	position int
-	accepted int // levels this author got appended in the run
+	accepted int    // levels this author got appended in the run
+	pubBody  []byte // the publication's answer, searched for private values
 }
 
 // publication reads a 2xx answer of POST /api/levels.
@@ -87,9 +89,14 @@ func (w *world) chainUnchanged(ctx context.Context, rule string) error {
 
 // authorOnce appends one level as a fresh agent, which has solved nothing
 // (FORGE-AUTHOR-ELIGIBILITY), retrying a request whose fate is unknown
-// with the same key (FORGE-IDEMPOTENT-REPLAY).
+// with the same key (FORGE-IDEMPOTENT-REPLAY). Its key is exactly 128
+// characters, the longest the contract allows (FORGE-IDEMPOTENCY-KEY-FORMAT).
 func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 	a, err := w.register(ctx, "author")
+	if err != nil {
+		return nil, err
+	}
+	impostor, err := w.register(ctx, "impostor")
 	if err != nil {
 		return nil, err
 	}
@@ -97,14 +104,10 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 	if err != nil {
 		return nil, err
 	}
-	au := &authored{author: a, key: "kit-level-" + randomHex(12), body: acceptable(rngFor(w.env.Seed))}
-	resp, err := w.publishNamingPosition(ctx, au, before)
+	au := &authored{author: a, impostor: impostor, key: levelKey(), body: acceptable(rngFor(w.env.Seed))}
+	resp, err := w.publishNaming(ctx, au, before)
 	if err == nil && resp == nil {
-		resp, err = w.publish(ctx, a, au.key, au.body)
-		var he *verdict.HarnessError
-		if err != nil && errorAs(err, &he) {
-			resp, err = w.publish(ctx, a, au.key, au.body)
-		}
+		resp, err = w.publishPlain(ctx, au)
 	}
 	if err != nil {
 		return nil, err
@@ -116,27 +119,83 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 	if resp.Status/100 != 2 {
 		return nil, verdict.Failf("FORGE-APPEND", "an acceptable package appended", resp.Status, "%s", w.env.HTTP.Secrets().Clip(resp.Body))
 	}
+	return au, w.publishedJudged(ctx, au, resp, before)
+}
+
+// publishPlain sends the logical level as it is, once more on a harness
+// error (its fate is unknown; the same key makes the retry safe). A
+// refusal of the 128-character key is told apart from a refusal of the
+// package: the level then goes out under a shorter key, and its
+// acceptance there fails FORGE-IDEMPOTENCY-KEY-FORMAT.
+func (w *world) publishPlain(ctx context.Context, au *authored) (*driver.Response, error) {
+	resp, err := w.publish(ctx, au.author, au.key, au.body)
+	var he *verdict.HarnessError
+	if err != nil && errorAs(err, &he) {
+		resp, err = w.publish(ctx, au.author, au.key, au.body)
+	}
+	if err != nil || resp.Status/100 != 4 || resp.Status == http.StatusForbidden {
+		return resp, err
+	}
+	short := "kit-level-" + randomHex(12)
+	again, err := w.publish(ctx, au.author, short, au.body)
+	if err == nil && again.Status/100 == 2 {
+		return again, verdict.Failf("FORGE-IDEMPOTENCY-KEY-FORMAT", "a key of 128 printable ASCII characters accepted", resp.Status,
+			"the package was refused under a 128-character key and accepted under a %d-character one: %s", len(short), w.env.HTTP.Secrets().Clip(resp.Body))
+	}
+	return resp, err
+}
+
+// levelKey is a fresh Idempotency-Key of exactly 128 printable ASCII characters.
+func levelKey() string {
+	k := "kit-level-" + randomHex(59)
+	return k[:128]
+}
+
+// publishedJudged checks the publication of the run's one level: at the
+// tail whatever position the package named, under the key's agent
+// whatever author it named, one level longer.
+func (w *world) publishedJudged(ctx context.Context, au *authored, resp *driver.Response, before int) error {
 	var pub publication
 	if err := resp.Decode("FORGE-APPEND", &pub); err != nil {
-		return nil, err
+		return err
 	}
-	au.levelID, au.position, au.accepted = pub.Publication.LevelID, pub.Publication.Position, 1
+	au.levelID, au.position, au.accepted, au.pubBody = pub.Publication.LevelID, pub.Publication.Position, 1, resp.Body
 	if named, ok := au.body["position"].(int); ok && au.position == named && named != before+1 {
 		w.note("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
-		return nil, verdict.Failf("FORGE-SERVER-POSITION", "the named position refused or ignored", au.position,
+		return verdict.Failf("FORGE-SERVER-POSITION", "the named position refused or ignored", au.position,
 			"a package naming position %d was published there", named)
 	}
 	if au.position != before+1 {
-		return nil, verdict.Failf("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
+		return verdict.Failf("FORGE-POSITION-TAIL", before+1, au.position, "the publication's position")
 	}
-	if pub.Publication.Author != "" && pub.Publication.Author != a.Name && pub.Publication.Author != a.ID {
-		return nil, verdict.Failf("FORGE-AUTHOR-BOUND", a.Name, pub.Publication.Author, "the publication's author")
+	if pa := pub.Publication.Author; pa != "" && pa != au.author.Name && pa != au.author.ID {
+		return verdict.Failf("FORGE-AUTHOR-BOUND", au.author.Name, pa, "the publication's author")
+	}
+	if err := w.impostorUncredited(ctx, au); err != nil {
+		return err
 	}
 	after, err := w.chainLength(ctx)
 	if err == nil && after != before+1 {
 		err = verdict.Failf("FORGE-APPEND", before+1, after, "the chain length after one accepted package")
 	}
-	return au, err
+	return err
+}
+
+// impostorUncredited reads the author ranking: the agent a package named
+// as its author has no accepted level (FORGE-AUTHOR-BOUND). A ranking
+// without names (its shape is the kit's choice) shows nothing either way.
+func (w *world) impostorUncredited(ctx context.Context, au *authored) error {
+	b, err := w.boards(ctx)
+	if err != nil {
+		return err
+	}
+	for _, row := range b.Authors {
+		if row.Name == au.impostor.Name && row.AcceptedLevels > 0 {
+			return verdict.Failf("FORGE-AUTHOR-BOUND", "the level credited to "+au.author.Name+", whose key sent it", au.impostor.Name,
+				"the author ranking credits the agent the package named as its author")
+		}
+	}
+	return nil
 }
 
 // positionAhead is how far past the tail the runner's first attempt asks
@@ -144,21 +203,32 @@ func (w *world) authorOnce(ctx context.Context) (*authored, error) {
 // at the tail, and the level would sit past every agent's progress.
 const positionAhead = 100
 
-// publishNamingPosition first sends the logical level naming a position of
-// its own (FORGE-SERVER-POSITION: the package is refused or the position
-// ignored), under a key of its own. A refusal appends nothing and answers
-// nil, so the level then goes out as usual; an acceptance is the run's one
-// logical level, and au takes the key and body it went under.
-func (w *world) publishNamingPosition(ctx context.Context, au *authored, before int) (*driver.Response, error) {
-	named := clone(au.body)
-	named["position"] = before + positionAhead
-	key := "kit-level-" + randomHex(12)
-	resp, err := w.publish(ctx, au.author, key, named)
-	if err != nil || resp.Status/100 != 2 {
-		return nil, err
+// publishNaming first sends the logical level naming a position of its
+// own (FORGE-SERVER-POSITION: the package is refused or the position
+// ignored), then naming another registered agent as its author
+// (FORGE-AUTHOR-BOUND: refused, or bound to the key's agent anyway), each
+// under a key of its own. A refusal appends nothing, so the next goes out;
+// when both are refused it answers nil and the level goes out as it is.
+// An acceptance is the run's one logical level, and au takes the key and
+// body it went under.
+func (w *world) publishNaming(ctx context.Context, au *authored, before int) (*driver.Response, error) {
+	names := []func(pkg){
+		func(p pkg) { p["position"] = before + positionAhead },
+		func(p pkg) { p["author"] = au.impostor.Name },
 	}
-	au.key, au.body = key, named
-	return resp, nil
+	for _, name := range names {
+		named := clone(au.body)
+		name(named)
+		key := levelKey()
+		resp, err := w.publish(ctx, au.author, key, named)
+		if err != nil || resp.Status/100 == 2 {
+			if err == nil {
+				au.key, au.body = key, named
+			}
+			return resp, err
+		}
+	}
+	return nil, nil
 }
 
 func errorAs(err error, target **verdict.HarnessError) bool {

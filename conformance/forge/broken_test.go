@@ -272,7 +272,7 @@ func brokenCases() []brokenCase {
 				}
 			})
 		}, true},
-	}, boundaryCases()...)
+	}, append(boundaryCases(), auditCases()...)...)
 }
 
 // untampered are the live-checkable MUST rules without a broken target

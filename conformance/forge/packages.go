@@ -73,7 +73,27 @@ func acceptable(rng *rand.Rand) pkg {
 	p := buildPackage(steps(dsl.Step{Op: "map", Fn: "add", Arg: dsl.I(k)}, dsl.Step{Op: "sort"}),
 		authoring.Domain{MinLength: 1, MaxLength: 6, MinValue: -50, MaxValue: 50}, [][]int64{{3, -1, 2}, {7}}, dsl.Dialect{}, rng)
 	p["difficulty"] = 3
+	p["private"].(map[string]any)["hiddenInputs"] = distinctiveInputs(rng)
+	p["private"].(map[string]any)["validation"] = map[string]any{"notes": "Kit validation notes " + randomHex(8) + ": a shift, then a sort."}
 	return p
+}
+
+// distinctiveInputs are hidden inputs of 5 or 6 values, never sorted, so
+// that the search for them by value finds no sorted oracle output nor a
+// short list a deployment shows for its own reasons
+// (FORGE-PRIVATE-SERVER-ONLY).
+func distinctiveInputs(rng *rand.Rand) [][]int64 {
+	var out [][]int64
+	for len(out) < 3 {
+		in := make([]int64, 5+rng.IntN(2))
+		for i := range in {
+			in[i] = -50 + rng.Int64N(101)
+		}
+		if in[0] > in[len(in)-1] && !containsInput(out, in) {
+			out = append(out, in)
+		}
+	}
+	return out
 }
 
 // wrongReading builds the package a broken deployment would accept: its

@@ -52,6 +52,8 @@ type sessionDoc struct {
 	Level           *levelView `json:"level"`
 	ChallengeInputs [][]int64  `json:"challengeInputs"`
 	QueryBudget     int        `json:"queryBudget"`
+	// ExpiresAt is read lazily (expiresAt): its form is not the contract's.
+	ExpiresAt json.RawMessage `json:"expiresAt"`
 }
 
 // submitDoc is a submission's verdict.

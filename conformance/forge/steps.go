@@ -12,8 +12,11 @@ func Steps(sc *suite.ScenarioContext, env *suite.Env) {
 	w.playSteps(sc)
 	w.playLimitsSteps(sc)
 	w.playFrontierSteps(sc)
+	w.playOracleSteps(sc)
 	w.rankingsSteps(sc)
 	w.authoringSteps(sc)
+	w.authoringPrivateSteps(sc)
+	w.authoringBoundsSteps(sc)
 	w.identitySteps(sc)
 	w.documentsSteps(sc)
 }

@@ -2,9 +2,13 @@ package forge
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 
+	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -33,8 +37,10 @@ func (w *world) authoringSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the package is rejected with code (\w+) and the chain is unchanged$`), w.rejectedJudged)
 	sc.Step(pattern(`^the agent submits an acceptable package under malformed Idempotency-Keys$`), w.malformedKeys)
 	sc.Step(pattern(`^every attempt is refused and the chain is unchanged$`), w.allRefused)
+	sc.Step(pattern(`^the agent sends a package its examples contradict under keys of 8, 20 and 128 characters$`), w.boundaryKeys)
+	sc.Step(pattern(`^the three answers are the same refusal and the chain is unchanged$`), w.boundaryKeysJudged)
 	sc.Step(pattern(`^the runner's authored level$`), w.theAuthoredLevel)
-	sc.Step(pattern(`^the author retries it with the same key, with another difficulty, and with another body$`), w.retries)
+	sc.Step(pattern(`^the author retries it with the same key, with another difficulty, with another body and with its keys reordered$`), w.retries)
 	sc.Step(pattern(`^the retries return the original publication or 409 IDEMPOTENCY_KEY_REUSED and append nothing$`), w.retriesJudged)
 	sc.Step(pattern(`^another agent's equal key is not a replay of the author's$`), w.scopeJudged)
 	sc.Step(pattern(`^the author submits its content under a new id and new content under its id$`), w.duplicates)
@@ -96,6 +102,50 @@ func (w *world) allRefused(ctx context.Context) error {
 	return w.chainUnchanged(ctx, "FORGE-IDEMPOTENCY-KEY-FORMAT")
 }
 
+// boundaryKeys sends one package its examples contradict (a rejection
+// appends nothing, so any target is asked) under keys of exactly 8, 20 and
+// 128 printable ASCII characters, the contract's bounds and a key between
+// them (FORGE-IDEMPOTENCY-KEY-FORMAT). Each key is fresh, so the package
+// is judged the same way three times unless a key itself is refused.
+func (w *world) boundaryKeys(ctx context.Context) error {
+	if err := w.kitDSL(ctx); err != nil {
+		return err
+	}
+	before, err := w.chainLength(ctx)
+	if err != nil {
+		return err
+	}
+	w.Before = before
+	body, _, _ := wrongReading("mod", rngFor(w.env.Seed))
+	for _, n := range []int{20, 8, 128} {
+		key := "kit:" + randomHex(64)
+		resp, err := w.publish(ctx, w.me, key[:n], body)
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+	}
+	return nil
+}
+
+// boundaryKeysJudged: the 8- and 128-character keys get the answer the
+// 20-character key got (the same status and code): the package's own
+// refusal, not a refusal of the key.
+func (w *world) boundaryKeysJudged(ctx context.Context) error {
+	control := w.answers[0]
+	if control.Status/100 != 4 {
+		return verdict.Failf("FORGE-DSL-MOD-NONNEG", "the package rejected", control.Status, "%s", w.env.HTTP.Secrets().Clip(control.Body))
+	}
+	for i, n := range []int{8, 128} {
+		r := w.answers[i+1]
+		if r.Status != control.Status || code(r) != code(control) {
+			return verdict.Failf("FORGE-IDEMPOTENCY-KEY-FORMAT", fmt.Sprintf("the answer a 20-character key got (%d %s)", control.Status, code(control)),
+				fmt.Sprintf("%d %s", r.Status, code(r)), "the same package under a key of exactly %d characters: %s", n, w.env.HTTP.Secrets().Clip(r.Body))
+		}
+	}
+	return w.chainUnchanged(ctx, "FORGE-IDEMPOTENCY-KEY-FORMAT")
+}
+
 // theAuthoredLevel publishes the run's one logical level once, shared by
 // every scenario that needs it (authoring.maxLogicalLevelsPerRun is 1).
 func (w *world) theAuthoredLevel(ctx context.Context) error {
@@ -132,7 +182,10 @@ func (w *world) retries(ctx context.Context) error {
 		}
 		w.answers = append(w.answers, resp)
 	}
-	return nil
+	resp, err := w.sendWaiting(ctx, w.me, driver.Request{Method: http.MethodPost, Path: "/api/levels", Raw: reordered(w.authored.body),
+		Header: map[string]string{"Idempotency-Key": w.authored.key, "Content-Type": "application/json"}, Allow: []int{429}})
+	w.answers = append(w.answers, resp)
+	return err
 }
 
 func (w *world) retriesJudged(ctx context.Context) error {
@@ -145,6 +198,14 @@ func (w *world) retriesJudged(ctx context.Context) error {
 	}
 	if r := w.answers[2]; r.Status != http.StatusConflict || code(r) != "IDEMPOTENCY_KEY_REUSED" {
 		return verdict.Failf("FORGE-IDEMPOTENCY-REUSED", "409 IDEMPOTENCY_KEY_REUSED", r.Status, "%s", w.env.HTTP.Secrets().Clip(r.Body))
+	}
+	if r := w.answers[3]; !w.samePublication(r) {
+		if r.Status != http.StatusConflict || code(r) != "IDEMPOTENCY_KEY_REUSED" {
+			return verdict.Failf("FORGE-IDEMPOTENT-REPLAY", "the original publication, or 409 IDEMPOTENCY_KEY_REUSED where key order counts",
+				r.Status, "the same body with its keys reordered, under the same key: %s", w.env.HTTP.Secrets().Clip(r.Body))
+		}
+		w.note("FORGE-REF-IDEMPOTENCY-NORMALIZED", "the original publication", r.Status,
+			"the same body with its keys reordered is another body here; the seed leaves the normalization open, so this is unchecked")
 	}
 	return w.chainUnchanged(ctx, "FORGE-IDEMPOTENT-REPLAY")
 }
@@ -280,4 +341,50 @@ func (w *world) selfSkipJudged(ctx context.Context) error {
 		return verdict.Failf("FORGE-SKIP-ACCOUNTING", cleared+skipped, p.progress(), "chainProgress is cleared plus skipped levels")
 	}
 	return nil
+}
+
+// reordered writes p as JSON with every object's keys in reverse order and
+// spaces between tokens: the same JSON value in other bytes, a retry the
+// kit's normalization takes for the same body (FORGE-REF-IDEMPOTENCY-NORMALIZED).
+func reordered(p pkg) []byte {
+	raw, _ := json.Marshal(p)
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	var b strings.Builder
+	writeReversed(&b, v)
+	return []byte(b.String())
+}
+
+func writeReversed(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Sort(sort.Reverse(sort.StringSlice(keys)))
+		b.WriteString("{ ")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(" , ")
+			}
+			kb, _ := json.Marshal(k)
+			b.Write(kb)
+			b.WriteString(" : ")
+			writeReversed(b, x[k])
+		}
+		b.WriteString(" }")
+	case []any:
+		b.WriteString("[ ")
+		for i, c := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeReversed(b, c)
+		}
+		b.WriteString(" ]")
+	default:
+		raw, _ := json.Marshal(x)
+		b.Write(raw)
+	}
 }

@@ -2,6 +2,7 @@ package forge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync"
@@ -49,13 +50,38 @@ func (w *world) extraRefused() error {
 	return nil
 }
 
-func (w *world) expire() error {
-	if w.env.Clock == nil {
-		return verdict.Skipf("needs the embedded reference's clock")
+// expire lets the session's lifetime pass: on the embedded reference's
+// clock, or, live (a @long scenario, run only with --long), in real time
+// until a few seconds past the expiresAt the session stated. The contract
+// names expiry but no lifetime, so a session stating none, or one more
+// than maxExpiryWait away, is unchecked.
+func (w *world) expire(ctx context.Context) error {
+	if w.env.Clock != nil {
+		w.env.Clock.Advance(rforge.SessionTTL + time.Minute)
+		return nil
 	}
-	w.env.Clock.Advance(rforge.SessionTTL + time.Minute) // the reference's lifetime; a live target is never asked
+	at, ok := expiresAt(w.sess.ExpiresAt)
+	if !ok {
+		return verdict.Skipf("unchecked: the session states no readable expiresAt, so its lifetime is unknown")
+	}
+	wait := time.Until(at) + expirySlack
+	if wait > maxExpiryWait {
+		return verdict.Skipf("unchecked: the session expires in %s, past the %s a --long run waits", wait.Round(time.Second), maxExpiryWait)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(max(wait, 0)):
+	}
 	return nil
 }
+
+// expirySlack covers a clock difference between the runner and the
+// target; maxExpiryWait bounds how long a --long run waits for one session.
+const (
+	expirySlack   = 5 * time.Second
+	maxExpiryWait = 35 * time.Minute
+)
 
 func (w *world) expiredJudged(ctx context.Context) error {
 	q, err := w.query(ctx, w.me, w.sess, w.distinctProbe())
@@ -150,4 +176,21 @@ func (w *world) burstJudged() error {
 		return verdict.Failf("FORGE-RATE-LIMIT", "429 with Retry-After", "no Retry-After", "a rate-limited answer")
 	}
 	return nil
+}
+
+// expiresAt reads a session's expiresAt: an RFC 3339 time, or a Unix time
+// in seconds or milliseconds.
+func expiresAt(raw json.RawMessage) (time.Time, bool) {
+	var t time.Time
+	if json.Unmarshal(raw, &t) == nil && !t.IsZero() {
+		return t, true
+	}
+	var n float64
+	if json.Unmarshal(raw, &n) != nil || n <= 0 {
+		return time.Time{}, false
+	}
+	if n > 1e12 {
+		return time.UnixMilli(int64(n)), true
+	}
+	return time.Unix(int64(n), 0), true
 }

@@ -3,6 +3,7 @@ package forge
 import (
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/forge/dsl"
 )
 
 // world is one scenario's state; the embedded base keeps the last answer
@@ -21,4 +22,12 @@ type world struct {
 	disabled  int
 	sightings []sighting
 	burstNote string // the pace of a burst that met no 429 (burst)
+	// seen are the levels a scenario met; challenges the challenge inputs
+	// its sessions asked; legit the oracle outputs it was shown on purpose
+	// (the private-value search, steps_authoring_private.go).
+	seen       []levelView
+	challenges [][]int64
+	legit      []dsl.Value
+	mark       int          // the first answer of the authored level's sessions
+	safe       []safeAnswer // the safe-integer boundary cases (steps_authoring_bounds.go)
 }

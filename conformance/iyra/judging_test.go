@@ -125,27 +125,32 @@ func lenientCreation(r *http.Request, body []byte) []byte {
 	return out
 }
 
-// TestKeyReuseNeedsAControl: against the reference, which refuses a second
-// version of the same game whatever the key, that example skips instead of
-// passing (round 2, item 2), while the another-game example is checked on
-// the second game the reference assigns (IYRA-REF-SECOND-GAME) and passes;
-// a target accepting those bodies and binding the key to nothing fails
-// each of them, although it ignores the variant field the intended-session
-// example needs.
+// TestKeyReuseNeedsAControl: against the reference every example of the
+// rule runs and passes: another version on the rollout track's second
+// version (IYRA-REF-ROLLOUT), another game on the second game
+// (IYRA-REF-SECOND-GAME). A target without the rollout track refuses a
+// second version of the same game whatever the key, so that example skips
+// instead of passing (round 2, item 2); a target accepting those bodies
+// and binding the key to nothing fails each of them, although it ignores
+// the variant field the intended-session example needs.
 func TestKeyReuseNeedsAControl(t *testing.T) {
 	t.Parallel()
 	const rule = "IYRA-SESSION-KEY-REUSE"
 	rep := runRules(t, ref(), rule)
-	for _, r := range resultsNamed(t, rep, "another version") {
-		if r.Status != verdict.Skip {
-			t.Errorf("reference, %s: %s (%s), want a skip: the control is refused", r.Name, r.Status, r.Message)
-		}
-	}
-	for _, part := range []string{"another game", "another intended session"} {
+	for _, part := range []string{"another version", "another game", "another intended session"} {
 		for _, r := range resultsNamed(t, rep, part) {
 			if r.Status != verdict.Pass {
 				t.Errorf("reference, %s: %s %s", r.Name, r.Status, r.Message)
 			}
+		}
+	}
+	noTrack := tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+		r.URL.RawQuery = ""
+		return body
+	}}
+	for _, r := range resultsNamed(t, runRules(t, noTrack, rule), "another version") {
+		if r.Status != verdict.Skip {
+			t.Errorf("no rollout track, %s: %s (%s), want a skip: the control is refused", r.Name, r.Status, r.Message)
 		}
 	}
 

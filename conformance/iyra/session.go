@@ -53,6 +53,9 @@ func (w *world) reuseBody(ctx context.Context, other string) (string, map[string
 		v, err := w.otherGameVersion(ctx)
 		return OtherGame, createBody(v, ""), err
 	case "another version":
+		if v := w.rolloutVersion(ctx); v != "" {
+			return Slug, createBody(v, ""), nil
+		}
 		v := ContractVersion
 		if v == w.id.Version {
 			v = unassignedVersion
@@ -60,6 +63,27 @@ func (w *world) reuseBody(ctx context.Context, other string) (string, map[string
 		return Slug, createBody(v, ""), nil
 	}
 	return Slug, createBody(w.id.Version, otherVariant(w.sess.Variant)), nil
+}
+
+// rolloutVersion reads the game's assignment on the kit's rollout track
+// (IYRA-REF-ROLLOUT: GET /store/{slug}/assignment?track=rollout), the
+// reference's way to assign the agent a second version beside the
+// session's. It answers "" when the target names no other version there
+// (a deployment ignoring the track answers the same assignment), and the
+// example then falls back to a version the target may refuse, skipping
+// when it does.
+func (w *world) rolloutVersion(ctx context.Context) string {
+	resp, err := w.do(ctx, w.authed(driver.Request{Method: http.MethodGet, Path: "/store/" + Slug + "/assignment?track=rollout"}))
+	if err != nil || resp.Status != http.StatusOK {
+		return ""
+	}
+	var out struct {
+		VersionID string `json:"version_id"`
+	}
+	if json.Unmarshal(resp.Body, &out) != nil || out.VersionID == "" || out.VersionID == w.id.Version {
+		return ""
+	}
+	return out.VersionID
 }
 
 // otherGameVersion reads the version OtherGame's assignment names for the

@@ -93,12 +93,17 @@ Feature: Authoring levels
       When the agent submits an acceptable package under malformed Idempotency-Keys
       Then every attempt is refused and the chain is unchanged
 
-  @FORGE-APPEND @FORGE-POSITION-TAIL @FORGE-SERVER-POSITION @FORGE-AUTHOR-BOUND @FORGE-AUTHOR-ELIGIBILITY @FORGE-LEGACY-DIFFICULTY-REMOVED @FORGE-IDEMPOTENT-REPLAY @FORGE-IDEMPOTENCY-REUSED @FORGE-IDEMPOTENCY-SCOPE
+    Scenario: keys of exactly 8 and 128 characters are taken like any other key
+      Given a newly registered agent
+      When the agent sends a package its examples contradict under keys of 8, 20 and 128 characters
+      Then the three answers are the same refusal and the chain is unchanged
+
+  @FORGE-APPEND @FORGE-POSITION-TAIL @FORGE-SERVER-POSITION @FORGE-AUTHOR-BOUND @FORGE-AUTHOR-ELIGIBILITY @FORGE-LEGACY-DIFFICULTY-REMOVED @FORGE-IDEMPOTENT-REPLAY @FORGE-IDEMPOTENCY-REUSED @FORGE-IDEMPOTENCY-SCOPE @FORGE-REF-IDEMPOTENCY-NORMALIZED @FORGE-IDEMPOTENCY-KEY-FORMAT
   Rule: one accepted level goes to the tail under its author; a retry with the same key appends nothing
 
     Scenario: one logical level, retried with one Idempotency-Key
       Given the runner's authored level
-      When the author retries it with the same key, with another difficulty, and with another body
+      When the author retries it with the same key, with another difficulty, with another body and with its keys reordered
       Then the retries return the original publication or 409 IDEMPOTENCY_KEY_REUSED and append nothing
       And another agent's equal key is not a replay of the author's
 
@@ -126,3 +131,20 @@ Feature: Authoring levels
       When the author plays the chain up to its own level
       Then the author ranking counts the level once
       And the author's progress skips its own level as skipped, not cleared
+
+  @FORGE-PRIVATE-SERVER-ONLY @FORGE-CHAIN-SUMMARY
+  Rule: an authored level's private values never leave the server, searched by value
+
+    Scenario: another agent meets the authored level; no answer carries its private values
+      Given the runner's authored level
+      When another agent plays up to the authored level, probes it, answers it wrongly once and then solves it
+      Then no answer of the scenario carries the level's oracle, hidden inputs or expected outputs
+      And the chain summary carries no content of a level the runner saw
+
+  @FORGE-DSL-OVERFLOW-REJECTED
+  Rule: every arithmetic step takes the safe-integer boundary and refuses one step past it
+
+    Scenario: each arithmetic step at 2^53-1 and past it
+      Given a newly registered agent
+      When the agent sends, for every arithmetic step, a package reaching the safe-integer boundary and one going past it
+      Then each package at the boundary is refused only for its contradicting example and each past it is rejected, the chain unchanged

@@ -58,9 +58,10 @@ Feature: Playing the chain
       When the agent spends the whole query budget and probes once more
       Then the extra probe is refused
 
-  @FORGE-EXPIRY @control
+  @FORGE-EXPIRY
   Rule: an expired session takes no query and no submission
 
+    @long
     Scenario: a session past its lifetime refuses probes
       Given a newly registered agent with an open session
       When the session's lifetime passes
@@ -115,3 +116,11 @@ Feature: Playing the chain
       Given a newly registered agent with an open session
       When the agent sends a probe whose body repeats the input key
       Then the probe is refused with a coded 400 and the next probe is the session's first
+
+  @FORGE-ORACLE-DETERMINISTIC
+  Rule: the oracle is deterministic
+
+    Scenario: the same probe asked twice gets the same answer
+      Given a newly registered agent with an open session
+      When the agent asks the same legal probe twice
+      Then both answers are the same

@@ -38,7 +38,7 @@ Feature: Sessions under an Idempotency-Key
       When the agent repeats the creation with the same Idempotency-Key
       Then the same session is returned
 
-  @IYRA-SESSION-KEY-REUSE @IYRA-REF-SECOND-GAME
+  @IYRA-SESSION-KEY-REUSE @IYRA-REF-SECOND-GAME @IYRA-REF-ROLLOUT
   Rule: a key reused for a different game, version or intended session creates nothing
 
     Scenario Outline: reusing a key for <other> creates no new session

@@ -40,7 +40,9 @@ func ValidKey(key string) bool {
 // scoped to the agent (FORGE-IDEMPOTENCY-SCOPE): the same key and the same
 // normalized body return the original publication without an append
 // (FORGE-IDEMPOTENT-REPLAY), another body is 409 IDEMPOTENCY_KEY_REUSED
-// (FORGE-IDEMPOTENCY-REUSED). Only an accepted package binds the key
+// (FORGE-IDEMPOTENCY-REUSED); bodies are compared as canonical JSON, so key
+// order and whitespace do not count (FORGE-REF-IDEMPOTENCY-NORMALIZED).
+// Only an accepted package binds the key
 // (FORGE-REF-IDEMPOTENCY-REJECTED). replay tells which case answered.
 func (e *Engine) Append(a *Agent, key string, body []byte) (pub Publication, replay bool, err error) {
 	if !ValidKey(key) {

@@ -1,6 +1,9 @@
 package forge
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
 	"time"
 
 	"github.com/agentgames/conformance/reference/forge/authoring"
@@ -17,6 +20,11 @@ type Level struct {
 	Package     *authoring.Package
 	Fingerprint string
 	Published   time.Time
+	// Challenges are the inputs every session of the level asks for: drawn
+	// by the platform from the input domain, distinct from the examples and
+	// from the package's hidden inputs, which stay server-side with the rest
+	// of the private part (FORGE-PRIVATE-SERVER-ONLY, FORGE-REF-SCHEMA).
+	Challenges [][]int64
 }
 
 // PublicView is the allow-listed view of a level a solver may see once
@@ -43,7 +51,7 @@ func (l *Level) view() *PublicView {
 // (FORGE-CHAIN-LINEAR), from position 1 (FORGE-CHAIN-FIRST-POSITION).
 func (e *Engine) appendLevel(p *authoring.Package, n *authoring.Normalized, author string) *Level {
 	l := &Level{Position: len(e.chain) + 1, ID: p.ID, AuthorID: author, Enabled: true, Package: p,
-		Fingerprint: n.Fingerprint, Published: e.now().UTC()}
+		Fingerprint: n.Fingerprint, Published: e.now().UTC(), Challenges: challenges(p, n.Fingerprint)}
 	e.chain = append(e.chain, l)
 	return l
 }
@@ -80,4 +88,37 @@ func (e *Engine) SetEnabled(position int, enabled bool) bool {
 	}
 	e.chain[position-1].Enabled = enabled
 	return true
+}
+
+// challengeCount is how many challenge inputs a session asks for.
+const challengeCount = 3
+
+// challenges draws a level's challenge inputs from its input domain, seeded
+// by the content fingerprint (the same level always asks the same), skipping
+// every example and hidden input so that no private input reaches a solver
+// (FORGE-PRIVATE-SERVER-ONLY, FORGE-REF-SCHEMA). A domain too small to
+// leave challengeCount fresh inputs gets the ones it has.
+func challenges(p *authoring.Package, fingerprint string) [][]int64 {
+	taken := slices.Clone(p.Private.HiddenInputs)
+	for _, ex := range p.Public.Examples {
+		taken = append(taken, ex.Input)
+	}
+	var out [][]int64
+	for _, in := range authoring.Generate(p.Public.InputDomain, challengeSeed(fingerprint), 256) {
+		if len(out) == challengeCount {
+			break
+		}
+		if !slices.ContainsFunc(taken, func(t []int64) bool { return slices.Equal(t, in) }) {
+			out = append(out, in)
+			taken = append(taken, in)
+		}
+	}
+	return out
+}
+
+// challengeSeed derives the challenge generator's seed from the
+// fingerprint, apart from the validation inputs' seed.
+func challengeSeed(fingerprint string) string {
+	sum := sha256.Sum256([]byte("forge-challenges\x00" + fingerprint))
+	return hex.EncodeToString(sum[:])
 }

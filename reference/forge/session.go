@@ -42,7 +42,7 @@ func (s *Session) view(now time.Time) SessionView {
 		status = "expired"
 	}
 	return SessionView{SessionID: s.ID, Position: s.Level.Position, Level: s.Level.view(),
-		ChallengeInputs: s.Level.Package.Private.HiddenInputs, QueryBudget: QueryBudget, QueriesUsed: s.Queries,
+		ChallengeInputs: s.Level.Challenges, QueryBudget: QueryBudget, QueriesUsed: s.Queries,
 		QueriesRemaining: QueryBudget - s.Queries, ExpiresAt: s.Expires, Status: status}
 }
 
@@ -89,6 +89,8 @@ type QueryResult struct {
 // Query runs the oracle on a legal probe. A probe equal to a challenge
 // input is refused (FORGE-PROBE-DISTINCT), so is one past the budget
 // (FORGE-QUERY-BUDGET); refusals spend nothing (FORGE-QUERY).
+// The oracle is a pure DSL program, so the same probe always gets the
+// same answer (FORGE-ORACLE-DETERMINISTIC).
 func (e *Engine) Query(a *Agent, id string, input []int64) (QueryResult, *Error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -100,7 +102,7 @@ func (e *Engine) Query(a *Agent, id string, input []int64) (QueryResult, *Error)
 	if !pkg.Public.InputDomain.Contains(input) {
 		return QueryResult{}, fail(422, "ILLEGAL_INPUT", "the probe lies outside the level's input domain")
 	}
-	for _, c := range pkg.Private.HiddenInputs {
+	for _, c := range s.Level.Challenges {
 		if slices.Equal(c, input) {
 			return QueryResult{}, fail(409, "CHALLENGE_INPUT_QUERY", "a probe may not equal a challenge input")
 		}
@@ -134,8 +136,8 @@ func (e *Engine) Submit(a *Agent, id string, outputs []any) (SubmitResult, *Erro
 		return SubmitResult{}, err
 	}
 	pkg := s.Level.Package
-	if len(outputs) != len(pkg.Private.HiddenInputs) {
-		return SubmitResult{}, fail(400, "INVALID_REQUEST", "outputs holds %d answers for %d challenge inputs", len(outputs), len(pkg.Private.HiddenInputs))
+	if len(outputs) != len(s.Level.Challenges) {
+		return SubmitResult{}, fail(400, "INVALID_REQUEST", "outputs holds %d answers for %d challenge inputs", len(outputs), len(s.Level.Challenges))
 	}
 	e.skip(a)
 	if e.current(a) != s.Level {
@@ -143,7 +145,7 @@ func (e *Engine) Submit(a *Agent, id string, outputs []any) (SubmitResult, *Erro
 	}
 	s.Submitted = true
 	correct := true
-	for i, in := range pkg.Private.HiddenInputs {
+	for i, in := range s.Level.Challenges {
 		want, runErr := e.dialect.Run(pkg.Private.Oracle, in, dsl.DefaultBudget)
 		correct = correct && runErr == nil && authoring.SameJSON(mustJSON(outputs[i]), want)
 	}

@@ -1,5 +1,7 @@
 package dsl
 
+import "math"
+
 // fastMap applies the map functions that cannot overflow with a loop of
 // their own, reporting whether fn was one of them.
 func fastMap(fn string, xs []int64) bool {
@@ -95,7 +97,7 @@ func (d Dialect) add(a, b int64) (int64, *Error) {
 // mul is a*b with the same overflow rule; the check divides instead of
 // multiplying so int64 itself never overflows.
 func (d Dialect) mul(a, b int64) (int64, *Error) {
-	if a != 0 && abs(b) > MaxSafe/abs(a) {
+	if a != 0 && abs(b) > d.limit()/abs(a) {
 		if d.WrapOverflow {
 			return wrap(a * b), nil
 		}
@@ -105,13 +107,25 @@ func (d Dialect) mul(a, b int64) (int64, *Error) {
 }
 
 func (d Dialect) safe(v int64) (int64, *Error) {
-	if v > MaxSafe || v < -MaxSafe {
+	if lim := d.limit(); v > lim || v < -lim {
 		if d.WrapOverflow {
 			return wrap(v), nil
 		}
 		return 0, errAt(CodeOverflow, 0, "%d is outside the safe-integer range", v)
 	}
 	return v, nil
+}
+
+// limit is the largest value a run may hold: MaxSafe, unless a broken
+// dialect misplaces the bound.
+func (d Dialect) limit() int64 {
+	switch {
+	case d.SafeBelowMax:
+		return MaxSafe - 1
+	case d.Int64Overflow:
+		return math.MaxInt64 / 2 // a+b of two such values stays inside int64
+	}
+	return MaxSafe
 }
 
 // wrap folds v into the safe range, as a broken target would.

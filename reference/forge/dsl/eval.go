@@ -21,6 +21,8 @@ type Dialect struct {
 	AllowNonTerminalRLE bool // steps may follow rle on its flattened pairs (breaks FORGE-DSL-RLE-TERMINAL)
 	WrapOverflow        bool // out-of-range values wrap round (breaks FORGE-DSL-OVERFLOW-REJECTED)
 	DropPartialChunks   bool // chunk_reduce drops a partial chunk by default (breaks FORGE-DSL-CHUNK-PARTIAL)
+	SafeBelowMax        bool // the safe range stops one short of 2^53-1 (breaks FORGE-DSL-OVERFLOW-REJECTED at the boundary)
+	Int64Overflow       bool // only int64 overflow fails a run, so 2^53 passes (breaks FORGE-DSL-OVERFLOW-REJECTED past the boundary)
 }
 
 // Value is what a program produces: an int, a list, or rle's pairs.
@@ -231,7 +233,7 @@ func (d Dialect) deltas(xs []int64) (Value, *Error) {
 	if !d.CurrentMinusNext && !d.WrapOverflow {
 		for i := 1; i < len(xs); i++ {
 			n := xs[i] - xs[i-1]
-			if n > MaxSafe || n < -MaxSafe {
+			if lim := d.limit(); n > lim || n < -lim {
 				return Value{}, errAt(CodeOverflow, 0, "%d - %d is outside the safe-integer range", xs[i], xs[i-1])
 			}
 			out = append(out, n)

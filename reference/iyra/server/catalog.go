@@ -158,7 +158,8 @@ func (s *Server) storeVersion(r *http.Request, _ []byte) reply {
 // assignment answers GET /store/{slug}/assignment: the exact version the
 // agent must accept with its gameplay_contract (IYRA-ASSIGNMENT-EXACT).
 func (s *Server) assignment(r *http.Request, _ []byte) reply {
-	if _, bad := s.authenticate(r); bad != nil {
+	a, bad := s.authenticate(r)
+	if bad != nil {
 		return *bad
 	}
 	slug := r.PathValue("slug")
@@ -168,10 +169,23 @@ func (s *Server) assignment(r *http.Request, _ []byte) reply {
 	if slug != Slug {
 		return fail(http.StatusNotFound, "game_not_found", "no game with slug "+r.PathValue("slug"))
 	}
+	if r.URL.Query().Get("track") == RolloutTrack {
+		a.rollout = true
+		return rolloutAssignment()
+	}
 	return reply{status: http.StatusOK, body: map[string]any{
 		"slug": Slug, "version_id": VersionID, "gameplay_contract_view": gameDoc()["gameplay_contract_view"],
 		"gameplay_contract": contract(), "information_layers": rebase(gameDoc()["information_layers"], requestOrigin(r)),
 		"sessions_url": BasePath + "/store/" + Slug + "/sessions",
+	}}
+}
+
+// rolloutAssignment answers the rollout track's assignment: the game's
+// second version, with the same rules (IYRA-REF-ROLLOUT).
+func rolloutAssignment() reply {
+	return reply{status: http.StatusOK, body: map[string]any{
+		"slug": Slug, "version_id": RolloutVersionID, "gameplay_contract_view": gameDoc()["gameplay_contract_view"],
+		"gameplay_contract": contract(), "sessions_url": BasePath + "/store/" + Slug + "/sessions",
 	}}
 }
 

@@ -41,6 +41,19 @@ const (
 	OtherVersionID = "xgv_4e110593e1a7c0de5ec0d6a1"
 )
 
+// RolloutVersionID is the second version of the game the reference rolls
+// out, so that an Idempotency-Key reused for another version of one game is
+// checked live too (IYRA-SESSION-KEY-REUSE). The contract says an
+// assignment "may differ from this public preview during rollout" and
+// names no way to join one: the reference's stand-in is an agent reading
+// GET /store/{slug}/assignment?track=rollout, which assigns it this
+// version beside the current one, with the same rules (IYRA-REF-ROLLOUT).
+// Every other read of the assignment still names VersionID.
+const (
+	RolloutVersionID = "xgv_0a11bac0ffee5ec0d0000002"
+	RolloutTrack     = "rollout"
+)
+
 // versionOf is the version the reference assigns for slug, and whether it
 // hosts that game at all.
 func versionOf(slug string) (string, bool) {
@@ -97,6 +110,9 @@ type agent struct {
 	idem            map[string]*idemEntry
 	quotaDay        string
 	quotaUsed       int
+	// rollout is set once the agent read the rollout track's assignment:
+	// RolloutVersionID is then assigned to it too (IYRA-REF-ROLLOUT).
+	rollout bool
 }
 
 type challenge struct {

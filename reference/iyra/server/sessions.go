@@ -85,7 +85,7 @@ func (s *Server) createSession(r *http.Request, body []byte) reply {
 		s.expire(ss)
 		return reply{status: http.StatusOK, body: s.sessionBody(ss), header: map[string]string{"Idempotent-Replayed": "true"}}
 	}
-	if out, ok := s.checkCreate(r.PathValue("slug"), req); !ok {
+	if out, ok := s.checkCreate(a, r.PathValue("slug"), req); !ok {
 		return out
 	}
 	if out, ok := s.spendQuota(a); !ok {
@@ -111,7 +111,7 @@ func fingerprint(slug string, req createRequest) string {
 // checkCreate validates a creation request: known game, ready_to_act
 // (IYRA-SESSION-READY), the assigned version (IYRA-SESSION-VERSION), a
 // known variant if one is asked for.
-func (s *Server) checkCreate(slug string, req createRequest) (reply, bool) {
+func (s *Server) checkCreate(a *agent, slug string, req createRequest) (reply, bool) {
 	switch {
 	case !hosted(slug):
 		return fail(http.StatusNotFound, "game_not_found", "no game with slug "+slug), false
@@ -119,7 +119,7 @@ func (s *Server) checkCreate(slug string, req createRequest) (reply, bool) {
 		return fail(http.StatusBadRequest, "missing_field", "accepted_version_id is required"), false
 	case req.ReadyToAct == nil || !*req.ReadyToAct:
 		return fail(http.StatusUnprocessableEntity, "not_ready", "ready_to_act must be true"), false
-	case *req.AcceptedVersionID != assigned(slug):
+	case !a.assignedTo(slug, *req.AcceptedVersionID):
 		return fail(http.StatusUnprocessableEntity, "version_not_assigned", "accepted_version_id must equal the assigned version_id "+assigned(slug)), false
 	}
 	if req.Variant != nil {
@@ -135,6 +135,13 @@ func hosted(slug string) bool { _, ok := versionOf(slug); return ok }
 
 // assigned is the version the reference assigns for slug.
 func assigned(slug string) string { v, _ := versionOf(slug); return v }
+
+// assignedTo reports whether version is assigned to a for slug: the
+// game's version, or the rollout version once a joined the rollout track
+// (IYRA-SESSION-VERSION, IYRA-REF-ROLLOUT).
+func (a *agent) assignedTo(slug, version string) bool {
+	return version == assigned(slug) || (slug == Slug && a.rollout && version == RolloutVersionID)
+}
 
 // spendQuota counts one session against the agent's daily quota; a spent
 // quota answers 429 with both retry hints (IYRA-RATE-LIMIT).
@@ -184,6 +191,9 @@ func (s *Server) newSession(a *agent, key, slug string, req createRequest) *sess
 	}
 	id := "ses_" + s.token(12)
 	version := assigned(slug)
+	if req.AcceptedVersionID != nil && a.assignedTo(slug, *req.AcceptedVersionID) {
+		version = *req.AcceptedVersionID // the rollout version, once joined (IYRA-REF-ROLLOUT)
+	}
 	ss := &session{id: id, owner: a.id, key: key, variant: v.ID, slug: slug, version: version, created: s.opts.Now(), chosen: req.Variant != nil,
 		game: iyra.NewGame(s.rules, v, s.pack.Epilogues, iyra.ChainSeed(id, version))}
 	s.sess[id] = ss
