@@ -9,21 +9,27 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 )
 
 // limitedTarget registers agents and rejects every package, answering 429
-// once a key has published perKey packages; it counts what each key sent
-// after its 429.
+// with Retry-After: 1 once a key has published perKey packages, and
+// serving the key again after that second; it counts the packages sent
+// with a key before its wait ended.
 type limitedTarget struct {
 	mu        sync.Mutex
 	perKey    int
 	published map[string]int
-	limited   map[string]bool
-	afterWait int // packages sent with a key already limited
+	until     map[string]time.Time
+	early     int
 	agents    int
+}
+
+func newLimitedTarget(perKey int) *limitedTarget {
+	return &limitedTarget{perKey: perKey, published: map[string]int{}, until: map[string]time.Time{}}
 }
 
 func (lt *limitedTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -37,11 +43,18 @@ func (lt *limitedTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if lt.limited[key] {
-		lt.afterWait++
+	if until, ok := lt.until[key]; ok {
+		if time.Now().Before(until) {
+			lt.early++
+		} else {
+			delete(lt.until, key)
+			lt.published[key] = 0
+		}
 	}
-	if lt.published[key] >= lt.perKey {
-		lt.limited[key] = true
+	if _, waiting := lt.until[key]; waiting || lt.published[key] >= lt.perKey {
+		if !waiting {
+			lt.until[key] = time.Now().Add(time.Second)
+		}
 		w.Header().Set("Retry-After", "1")
 		w.WriteHeader(http.StatusTooManyRequests)
 		return
@@ -51,30 +64,50 @@ func (lt *limitedTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte(`{"error":{"code":"INVALID"}}`))
 }
 
-// TestRateLimitedPackagesMoveToAnotherIdentity: a publish answered 429
-// goes out again as another identity at once (registered while the pool
-// is smaller than maxSpread) and never again with the limited key, so
-// every package is judged while the pool has room.
-func TestRateLimitedPackagesMoveToAnotherIdentity(t *testing.T) {
-	t.Parallel()
-	lt := &limitedTarget{perKey: 3, published: map[string]int{}, limited: map[string]bool{}}
+// spreadMachine is a differential machine against lt with one identity.
+func spreadMachine(t *testing.T, lt *limitedTarget) *machine {
 	srv := httptest.NewServer(lt)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	env := &suite.Env{HTTP: driver.NewHTTP(driver.HTTPOptions{BaseURL: srv.URL})}
 	w := &world{client: &client{env: env}}
 	first, err := w.register(context.Background(), "prop")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &machine{w: w, pool: &spreadPool{agents: []*agent{first}}}
-	packages := lt.perKey*maxSpread - 1
-	for i := range packages {
+	return &machine{w: w, pool: &spreadPool{agents: []*agent{first}}}
+}
+
+// publishAll publishes n packages and fails on one not judged (422).
+func publishAll(t *testing.T, m *machine, n int) {
+	for i := range n {
 		resp, err := m.publishSpread(context.Background(), fmt.Sprint("k", i), pkg{})
 		if err != nil || resp.Status != http.StatusUnprocessableEntity {
 			t.Fatalf("package %d: %v %v", i, resp, err)
 		}
 	}
-	if lt.afterWait > 0 || lt.agents != maxSpread {
-		t.Errorf("%d packages sent with a limited key, %d identities registered; want 0 and %d", lt.afterWait, lt.agents, maxSpread)
+}
+
+// TestRateLimitedPackagesMoveToAnotherIdentity: a publish answered 429
+// goes out again at once as another identity, registered while the pool is
+// smaller than maxSpread, so every package is judged; no key is sent to
+// before the end of the wait its 429 asked for.
+func TestRateLimitedPackagesMoveToAnotherIdentity(t *testing.T) {
+	t.Parallel()
+	lt := newLimitedTarget(3)
+	publishAll(t, spreadMachine(t, lt), lt.perKey*maxSpread)
+	if lt.early > 0 || lt.agents != maxSpread {
+		t.Errorf("%d packages sent with a key before its wait ended, %d identities registered; want 0 and %d", lt.early, lt.agents, maxSpread)
+	}
+}
+
+// TestAFullPoolWaitsOutRetryAfter: once every identity of the full pool is
+// limited, the property waits for the first one free again instead of
+// registering more or sending early.
+func TestAFullPoolWaitsOutRetryAfter(t *testing.T) {
+	t.Parallel()
+	lt := newLimitedTarget(3)
+	publishAll(t, spreadMachine(t, lt), lt.perKey*maxSpread+2)
+	if lt.early > 0 || lt.agents != maxSpread {
+		t.Errorf("%d packages sent with a key before its wait ended, %d identities registered; want 0 and %d", lt.early, lt.agents, maxSpread)
 	}
 }
