@@ -30,6 +30,7 @@ type action struct {
 type machine struct {
 	w      *world
 	length int
+	pool   *spreadPool
 }
 
 func newMachine(ctx context.Context, env *suite.Env) (suite.Machine, error) {
@@ -37,13 +38,17 @@ func newMachine(ctx context.Context, env *suite.Env) (suite.Machine, error) {
 	if err := w.kitDSL(ctx); err != nil {
 		return nil, err
 	}
-	v, err := env.Shared.Once("forge-machine-agent", func() (any, error) { return w.register(ctx, "prop") })
+	v, err := env.Shared.Once("forge-machine-agents", func() (any, error) {
+		a, err := w.register(ctx, "prop")
+		return &spreadPool{agents: []*agent{a}}, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	w.me = v.(*agent)
+	pool := v.(*spreadPool)
+	w.me = pool.current()
 	n, err := w.chainLength(ctx)
-	return &machine{w: w, length: n}, err
+	return &machine{w: w, length: n, pool: pool}, err
 }
 
 // drawProgram draws a well-typed pipeline from the solver's candidates.
@@ -103,7 +108,7 @@ func (m *machine) Apply(ctx context.Context, raw suite.Action) error {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return verdict.Errorf("bad action: %v", err)
 	}
-	resp, err := m.w.publish(ctx, m.w.me, "kit-prop-"+randomHex(8), a.Package)
+	resp, err := m.publishSpread(ctx, "kit-prop-"+randomHex(8), a.Package)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package iyra
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/agentgames/conformance/conformance/memo"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra/proof"
+	"github.com/agentgames/conformance/reference/pow"
 )
 
 // acceptance is the acceptance answer (IYRA-ACCEPT-FIELDS).
@@ -301,16 +301,19 @@ func rememberedQualifying(ctx context.Context, challenge string, difficulty int,
 }
 
 // qualifying searches n for the first spelling form(n) whose digest meets
-// difficulty and, when below is not negative, does not meet below.
+// difficulty and, when below is not negative, does not meet below. The
+// digest is judged in its raw bytes (pow.LeadingZeroNibbles, what
+// proof.Meets reads in hex), so a try costs one hash and no formatting.
 func qualifying(ctx context.Context, challenge string, difficulty int, form func(uint64) string, below int) (string, error) {
+	buf := make([]byte, 0, len(challenge)+24)
 	for n := uint64(1); ; n++ {
 		if n&0xffff == 0 && ctx.Err() != nil {
 			return "", verdict.Errorf("searching a qualifying spelling: %v", ctx.Err())
 		}
 		s := form(n)
-		sum := sha256.Sum256([]byte(challenge + s))
-		digest := hex.EncodeToString(sum[:])
-		if proof.Meets(digest, difficulty) && (below < 0 || !proof.Meets(digest, below)) {
+		buf = append(append(buf[:0], challenge...), s...)
+		sum := sha256.Sum256(buf)
+		if pow.LeadingZeroNibbles(sum[:], difficulty) && (below < 0 || !pow.LeadingZeroNibbles(sum[:], below)) {
 			return s, nil
 		}
 	}

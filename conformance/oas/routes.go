@@ -11,7 +11,7 @@ import (
 // /base/template" ("GET /api/v5/sessions/{session_id}"), for the driver's
 // not-served evidence and messages (driver.RouteInfo).
 func (v *Validator) Route(method, path string) (string, bool) {
-	r, _ := v.find(method, path)
+	r := v.find(method, path)
 	if r == nil {
 		return "", false
 	}
@@ -22,7 +22,7 @@ func (v *Validator) Route(method, path string) (string, bool) {
 // status among its responses (a 405 for GET /mcp, a 501 for /turn): such
 // an answer is the contract's, not a sign of a missing route.
 func (v *Validator) Documents(method, path string, status int) bool {
-	r, _ := v.find(method, path)
+	r := v.find(method, path)
 	if r == nil {
 		return false
 	}
@@ -36,7 +36,7 @@ func (v *Validator) Documents(method, path string, status int) bool {
 // never counts as the protocol's own error: a 404 in the protocol's error
 // shape comes from the protocol's code, which serves the route.
 func (v *Validator) Shaped(method, path string, status int, body []byte) bool {
-	r, _ := v.find(method, path)
+	r := v.find(method, path)
 	if r == nil {
 		return false
 	}
