@@ -20,16 +20,20 @@ type Encoded struct {
 // EncodeJSON renders v as a JSON answer with status. HTML characters are
 // not escaped (bodies are JSON, not HTML). A value that cannot be encoded is
 // a coded 500 whose message names no Go type.
+//
+// The encoding goes into a pooled buffer and the body is one exact-size
+// copy of it, instead of a buffer grown step by step per answer.
 func EncodeJSON(status int, v any) Encoded {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := GetBuffer()
+	defer PutBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return EncodeJSON(http.StatusInternalServerError, CodedError{Code: "internal", Message: "the answer could not be encoded"})
 	}
 	h := http.Header{}
 	h.Set("Content-Type", "application/json") // no charset: JSON is UTF-8 by definition (RFC 8259), one Content-Type everywhere
-	return Encoded{Status: status, Header: h, Body: buf.Bytes()}
+	return Encoded{Status: status, Header: h, Body: bytes.Clone(buf.Bytes())}
 }
 
 // Write sends e; call it after releasing any lock.
