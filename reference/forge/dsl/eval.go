@@ -156,31 +156,28 @@ func (d Dialect) run(p Program, l loaded, budget int) (Value, *Error) {
 // is a pointer to a slice so Get and Put move no new header to the heap.
 var buffers = sync.Pool{New: func() any { return new([]int64) }}
 
-// safe takes the OR of x+MaxSafe and of x+MaxSafe+1 over values x: a
-// value is safe exactly when x+MaxSafe lies in [0, 2^54-2], so the OR has
-// no bit at 2^54 or above exactly when every value is safe. It lets a loop
-// check the range with two ORs and no branch.
-func safe(high, top uint64) bool { return high>>54|top>>54 == 0 }
+// inRange reports whether every value between lo and hi is safe.
+func inRange(lo, hi int64) bool { return lo >= -MaxSafe && hi <= MaxSafe }
 
 // deltasIn writes the next-minus-current deltas of input into the slot's
 // buffer and reports whether every input value, and every delta, is safe.
+// The loop keeps only the input's minimum and maximum (no branch): safe
+// inputs whose spread is at most MaxSafe cannot have an unsafe delta, and
+// only a wider spread pays a second, exact look.
 func deltasIn(slot *[]int64, input []int64) ([]int64, bool, bool) {
 	buf := grow(slot, len(input))[:max(len(input)-1, 0)]
 	if len(input) == 0 {
 		return buf, true, true
 	}
-	u := uint64(input[0] + MaxSafe)
-	inHigh, inTop := u, u+1
-	var dHigh, dTop uint64
-	prev := input[0]
+	lo, hi, prev := input[0], input[0], input[0]
 	for i, x := range input[1:] {
-		u := uint64(x + MaxSafe)
-		n := x - prev
-		w := uint64(n + MaxSafe)
-		buf[i], prev = n, x
-		inHigh, inTop, dHigh, dTop = inHigh|u, inTop|(u+1), dHigh|w, dTop|(w+1)
+		lo, hi = min(lo, x), max(hi, x)
+		buf[i], prev = x-prev, x
 	}
-	return buf, safe(inHigh, inTop), safe(dHigh, dTop)
+	if !inRange(lo, hi) {
+		return buf, false, false
+	}
+	return buf, true, hi-lo <= MaxSafe || firstUnsafeDelta(input) == nil
 }
 
 // grow makes the slot's buffer hold at least n values.
@@ -195,13 +192,15 @@ func grow(slot *[]int64, n int) []int64 {
 // reports false when a value lies outside the safe-integer range.
 func copyIn(slot *[]int64, input []int64) ([]int64, bool) {
 	buf := grow(slot, len(input))[:len(input)]
-	var high, top uint64
+	if len(input) == 0 {
+		return buf, true
+	}
+	lo, hi := input[0], input[0]
 	for i, x := range input {
 		buf[i] = x
-		u := uint64(x + MaxSafe)
-		high, top = high|u, top|(u+1)
+		lo, hi = min(lo, x), max(hi, x)
 	}
-	return buf, safe(high, top)
+	return buf, inRange(lo, hi)
 }
 
 // outsideSafe is the error for the first input value out of range.
