@@ -50,37 +50,40 @@ const Capture = 512
 // request of the mix with a status outside okStatus.
 func Report(b *testing.B, name string, ref http.Handler, script Script) benchpair.Result {
 	b.Helper()
+	bareSide, refSide := sides(b, ref, script, Capture)
+	return benchpair.Report(b, name+"-speed", bareSide, refSide)
+}
+
+// sides serves ref and the bare handler on loopback, captures capture
+// exchanges of script from ref, and returns the two sides: the bare
+// handler's replay of the captured requests, and script played live.
+func sides(tb testing.TB, ref http.Handler, script Script, capture int) (benchpair.Side, benchpair.Side) {
 	refSrv := httptest.NewServer(ref)
-	b.Cleanup(refSrv.Close)
+	tb.Cleanup(refSrv.Close)
 	refC := newClient()
 	var prev *Response
-	live := func() *Response {
+	reqs, resps := make([]Request, capture), make([]Response, capture)
+	for i := range capture {
 		req := script(prev)
-		prev = send(b, refC, refSrv.URL, req)
-		return prev
-	}
-	reqs, resps := make([]Request, Capture), make([]Response, Capture)
-	for i := range Capture {
-		req := script(prev)
-		prev = send(b, refC, refSrv.URL, req)
+		prev = send(tb, refC, refSrv.URL, req)
 		reqs[i], resps[i] = req, *prev
 	}
 	bareSrv := httptest.NewServer(bare(resps))
-	b.Cleanup(bareSrv.Close)
+	tb.Cleanup(bareSrv.Close)
 	bareC := newClient()
 	next := 0
 	refSide := func(n int) {
 		for range n {
-			live()
+			prev = send(tb, refC, refSrv.URL, script(prev))
 		}
 	}
 	bareSide := func(n int) {
 		for range n {
-			send(b, bareC, bareSrv.URL, reqs[next%Capture])
+			send(tb, bareC, bareSrv.URL, reqs[next%capture])
 			next++
 		}
 	}
-	return benchpair.Report(b, name+"-speed", bareSide, refSide)
+	return bareSide, refSide
 }
 
 // bare answers the i-th request it gets with the i-th captured response
@@ -107,7 +110,7 @@ func newClient() *http.Client {
 
 // send makes one request and reads the whole answer; a transport error or
 // a 5xx fails the benchmark (a 4xx may be part of a mix).
-func send(b *testing.B, c *http.Client, base string, r Request) *Response {
+func send(b testing.TB, c *http.Client, base string, r Request) *Response {
 	var body io.Reader
 	if r.Body != nil {
 		body = bytes.NewReader(r.Body)
