@@ -104,10 +104,19 @@ func (h *hasher) try() []byte {
 	return h.state[stateDigest:]
 }
 
+// poll is how many tries a scan makes between two looks at abandon.
+const poll = 1 << 10
+
 // scan tries n nonces from start and returns the first that meets bits.
-func (h *hasher) scan(start, n uint64, bits int) (uint64, bool) {
+// Every poll tries it asks abandon (a proof found in an earlier chunk
+// makes the rest of this one pointless), so an easy search's workers stop
+// together instead of finishing their chunks.
+func (h *hasher) scan(start, n uint64, bits int, abandon func() bool) (uint64, bool) {
 	h.set(start)
 	for i := uint64(0); i < n; i++ {
+		if i%poll == poll-1 && abandon() {
+			return 0, false
+		}
 		if meets(h.try(), bits) {
 			return start + i, true
 		}

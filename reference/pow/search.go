@@ -94,7 +94,7 @@ func (s *search) work(ctx context.Context) uint64 {
 		}
 		start := s.from + c*chunk
 		n := min(uint64(chunk), s.count-c*chunk)
-		if k, ok := h.scan(start, n, s.bits); ok {
+		if k, ok := h.scan(start, n, s.bits, func() bool { return s.best.Load() < c }); ok {
 			mine = min(mine, k)
 			lowerBest(&s.best, c)
 			return mine
