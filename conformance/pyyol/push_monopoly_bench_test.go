@@ -6,38 +6,43 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/benchpair"
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 )
 
 // BenchmarkMonopolyPushVsInProcess measures whole Monopoly matches (the
-// kit's pushed match: turn cap 30, 4 seats) two ways in one run: the
-// referee pushing every body, signed, over loopback to the reference
-// agent, and the same match on the engine alone with the docs' example
-// deciding the agent's seat. It reports both rates and their ratio.
+// kit's pushed match: turn cap 30, 4 seats) two ways, interleaved A B A B
+// by benchpair: the referee pushing every body, signed, over loopback to
+// the reference agent, and the same match (same rules, same seed, the
+// reference agent's baseline in seat 0) on the engine alone. It reports
+// "push/in-process" (time).
 func BenchmarkMonopolyPushVsInProcess(b *testing.B) {
 	srv := httptest.NewServer(agent.New(agent.Options{Monopoly: true}))
 	defer srv.Close()
 	secrets := &driver.Secrets{}
 	push := driver.NewSignedHTTP(driver.HTTPOptions{BaseURL: srv.URL + agent.BasePath, Secrets: secrets, Timeout: 10 * time.Second},
 		driver.NewHMACSigner(agent.DevSecret, driver.PyyolScheme(), secrets))
-	var pushed, local time.Duration
-	for i := 0; b.Loop(); i++ {
-		start := time.Now()
-		ref := &MonopolyReferee{Referee: Referee{Push: push, Seed: uint64(i)}, Players: 4}
-		if _, err := ref.Play(context.Background()); err != nil {
-			b.Fatal(err)
+	var pushedSeed, localSeed uint64
+	var rules monopoly.Rules
+	pushed := func(n int) {
+		for range n {
+			ref := &MonopolyReferee{Referee: Referee{Push: push, Seed: pushedSeed}, Players: 4}
+			if _, err := ref.Play(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			rules = ref.rules()
+			pushedSeed++
 		}
-		pushed += time.Since(start)
-		start = time.Now()
-		playLocally(b, ref.rules(), monopolySeed(uint64(i)))
-		local += time.Since(start)
 	}
-	n := float64(b.N)
-	b.ReportMetric(n/pushed.Seconds(), "pushed-matches/s")
-	b.ReportMetric(n/local.Seconds(), "in-process-matches/s")
-	b.ReportMetric(pushed.Seconds()/local.Seconds(), "push/in-process")
+	local := func(n int) {
+		for range n {
+			playLocally(b, rules, monopolySeed(localSeed))
+			localSeed++
+		}
+	}
+	benchpair.Report(b, "push/in-process", pushed, local)
 }
 
 // playLocally plays the match the referee pushes on the engine alone.

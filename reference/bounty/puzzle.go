@@ -2,6 +2,7 @@ package bounty
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/hex"
@@ -271,27 +272,20 @@ func RegistrationOK(token, nonce string, bits int) bool {
 	return pow.HasLeadingZeroBits(sum[:], bits)
 }
 
-// SolveRegistration finds a decimal nonce for a registration token.
+// SolveRegistration finds the smallest decimal nonce for a registration
+// token, on every core (reference/pow splits the nonce space; the answer
+// is the same on any core count).
 func SolveRegistration(token string, bits int) string {
-	for from := uint64(0); ; from += 1 << 16 {
-		if nonce, ok := ScanRegistration(token, bits, from, 1<<16); ok {
-			return nonce
-		}
-	}
+	n, _ := pow.SearchDecimal(context.Background(), token, bits, 0)
+	return strconv.FormatUint(n, 10)
 }
 
-// ScanRegistration tries the decimal nonces from .. from+count-1 and
-// returns the first whose proof holds: one SHA-256 per try, no allocation,
-// so that an agent's proof runs at the speed of the hash itself.
+// ScanRegistration tries the decimal nonces from .. from+count-1 on one
+// core and returns the first whose proof holds (BOUNTY-REG-POW).
 func ScanRegistration(token string, bits int, from, count uint64) (string, bool) {
-	buf := make([]byte, 0, len(token)+20)
-	buf = append(buf, token...)
-	for n := from; n < from+count; n++ {
-		b := strconv.AppendUint(buf[:len(token)], n, 10)
-		sum := sha256.Sum256(b)
-		if pow.HasLeadingZeroBits(sum[:], bits) {
-			return string(b[len(token):]), true
-		}
+	n, ok := pow.ScanDecimal(token, bits, from, count, 1)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return strconv.FormatUint(n, 10), true
 }

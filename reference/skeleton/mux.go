@@ -1,6 +1,7 @@
 package skeleton
 
 import (
+	"bytes"
 	"net/http"
 )
 
@@ -16,7 +17,7 @@ func CodedMux(mux *http.ServeMux) http.Handler {
 			mux.ServeHTTP(w, r)
 			return
 		}
-		probe := &bufferWriter{header: http.Header{}}
+		probe := &bufferWriter{header: http.Header{}, body: new(bytes.Buffer)}
 		h.ServeHTTP(probe, r) // net/http's own answer: 404, or 405 with Allow
 		if probe.status == http.StatusMethodNotAllowed {
 			allow := probe.header.Get("Allow")

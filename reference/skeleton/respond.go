@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"sync"
 )
 
 // Encoded is a response rendered to bytes. A server builds it while it
@@ -19,16 +20,20 @@ type Encoded struct {
 // EncodeJSON renders v as a JSON answer with status. HTML characters are
 // not escaped (bodies are JSON, not HTML). A value that cannot be encoded is
 // a coded 500 whose message names no Go type.
+//
+// The encoding goes into a pooled buffer and the body is one exact-size
+// copy of it, instead of a buffer grown step by step per answer.
 func EncodeJSON(status int, v any) Encoded {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := GetBuffer()
+	defer PutBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return EncodeJSON(http.StatusInternalServerError, CodedError{Code: "internal", Message: "the answer could not be encoded"})
 	}
 	h := http.Header{}
 	h.Set("Content-Type", "application/json") // no charset: JSON is UTF-8 by definition (RFC 8259), one Content-Type everywhere
-	return Encoded{Status: status, Header: h, Body: buf.Bytes()}
+	return Encoded{Status: status, Header: h, Body: bytes.Clone(buf.Bytes())}
 }
 
 // Write sends e; call it after releasing any lock.
@@ -61,23 +66,48 @@ func WriteInputError(w http.ResponseWriter, e *InputError) {
 // Buffered runs h against an in-memory response and copies it to the
 // client only after h returned, with every lock h took released. Servers
 // whose handlers write while holding a lock wrap themselves in it.
+// The in-memory body comes from a pool and goes back once copied to the
+// client, so a request does not grow a fresh buffer to its answer's size.
 func Buffered(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		buf := &bufferWriter{header: http.Header{}}
+		buf := &bufferWriter{header: http.Header{}, body: GetBuffer()}
 		h.ServeHTTP(buf, r)
 		e := Encoded{Status: buf.status, Header: buf.header, Body: buf.body.Bytes()}
 		if e.Status == 0 {
 			e.Status = http.StatusOK
 		}
-		e.Write(w)
+		e.Write(w) // copies the body into the connection's own buffer
+		PutBuffer(buf.body)
 	})
+}
+
+// buffers recycles response buffers across requests.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooled is the largest buffer kept for reuse: a rare huge answer does
+// not pin its memory in the pool.
+const maxPooled = 1 << 20
+
+// GetBuffer is an empty buffer from the response pool. Its bytes must not
+// be used after PutBuffer.
+func GetBuffer() *bytes.Buffer {
+	b := buffers.Get().(*bytes.Buffer)
+	b.Reset()
+	return b
+}
+
+// PutBuffer returns b to the pool once nothing reads its bytes any more.
+func PutBuffer(b *bytes.Buffer) {
+	if b.Cap() <= maxPooled {
+		buffers.Put(b)
+	}
 }
 
 // bufferWriter is the in-memory http.ResponseWriter of Buffered.
 type bufferWriter struct {
 	header http.Header
 	status int
-	body   bytes.Buffer
+	body   *bytes.Buffer
 }
 
 func (b *bufferWriter) Header() http.Header { return b.header }

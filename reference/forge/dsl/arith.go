@@ -1,6 +1,9 @@
 package dsl
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // fastMap applies the map functions that cannot overflow with a loop of
 // their own, reporting whether fn was one of them.
@@ -8,9 +11,8 @@ func fastMap(fn string, xs []int64) bool {
 	switch fn {
 	case "abs":
 		for i, x := range xs {
-			if x < 0 {
-				xs[i] = -x
-			}
+			m := x >> 63 // all ones for a negative x: branch-free |x|
+			xs[i] = (x ^ m) - m
 		}
 	case "neg":
 		for i, x := range xs {
@@ -20,6 +22,41 @@ func fastMap(fn string, xs []int64) bool {
 		return false
 	}
 	return true
+}
+
+// fusedMapReduce computes steps i and i+1 in one pass when step i maps a
+// list with abs or neg (which cannot fail) and step i+1 reduces it with
+// min or max over a non-empty list (which cannot fail either): the same
+// value the two steps give one after the other, without writing the
+// mapped list. ok is false when the pair does not qualify.
+func fusedMapReduce(steps []Step, i int, v Value) (int64, bool) {
+	if i+1 >= len(steps) || v.Type != TList || len(v.List) == 0 {
+		return 0, false
+	}
+	m, r := &steps[i], &steps[i+1]
+	if m.Op != "map" || (m.Fn != "abs" && m.Fn != "neg") || r.Op != "reduce" || (r.Fn != "min" && r.Fn != "max") {
+		return 0, false
+	}
+	xs := v.List
+	switch {
+	case m.Fn == "neg" && r.Fn == "max":
+		return -slices.Min(xs), true // safe values: -x never overflows
+	case m.Fn == "neg":
+		return -slices.Max(xs), true
+	case r.Fn == "max":
+		best := int64(0) // |x| >= 0, so 0 is below every candidate
+		for _, x := range xs {
+			s := x >> 63
+			best = max(best, (x^s)-s)
+		}
+		return best, true
+	}
+	best := abs(xs[0])
+	for _, x := range xs[1:] {
+		s := x >> 63
+		best = min(best, (x^s)-s)
+	}
+	return best, true
 }
 
 // mapFunc resolves a map function once per step, so the per-element loop
@@ -127,6 +164,11 @@ func (d Dialect) limit() int64 {
 	}
 	return MaxSafe
 }
+
+// misplacedBound reports a broken dialect whose safe range is not the
+// reference's: its runs take the general steps, which check d.limit(), and
+// none of the fast paths built on MaxSafe.
+func (d Dialect) misplacedBound() bool { return d.SafeBelowMax || d.Int64Overflow }
 
 // wrap folds v into the safe range, as a broken target would.
 func wrap(v int64) int64 {

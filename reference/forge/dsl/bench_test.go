@@ -2,7 +2,8 @@ package dsl_test
 
 import (
 	"testing"
-	"time"
+
+	"github.com/agentgames/conformance/conformance/benchpair"
 
 	"github.com/agentgames/conformance/reference/forge/dsl"
 )
@@ -25,8 +26,8 @@ func widestJump(xs []int64) int64 {
 var sink int64
 
 // BenchmarkEvalVersusHandWritten measures the DSL evaluator and the
-// hand-written Go function on the same pipeline and input in the same
-// run, and reports the ratio (the aim is at most 10x).
+// hand-written Go function on the same pipeline and input, interleaved A B
+// A B by benchpair, and reports "dsl/hand" (goal: at most 3x).
 func BenchmarkEvalVersusHandWritten(b *testing.B) {
 	p := dsl.Program{Steps: []dsl.Step{{Op: "deltas"}, {Op: "map", Fn: "abs"}, {Op: "reduce", Fn: "max"}}}
 	in := make([]int64, 64)
@@ -36,23 +37,20 @@ func BenchmarkEvalVersusHandWritten(b *testing.B) {
 	if _, err := dsl.Check(p); err != nil {
 		b.Fatal(err)
 	}
-	var evalTime, handTime time.Duration
-	const batch = 32 // amortises the clock reads over many calls
-	for b.Loop() {
-		start := time.Now()
-		for range batch {
-			v, _ := dsl.Dialect{}.Run(p, in, dsl.DefaultBudget)
+	want := widestJump(in)
+	eval := func(n int) {
+		for range n {
+			v, err := dsl.Dialect{}.Run(p, in, dsl.DefaultBudget)
+			if err != nil || v.Int != want {
+				b.Fatalf("dsl gave %v, %v; want %d", v.Int, err, want)
+			}
 			sink += v.Int
 		}
-		mid := time.Now()
-		for range batch {
+	}
+	hand := func(n int) {
+		for range n {
 			sink += widestJump(in)
 		}
-		evalTime += mid.Sub(start)
-		handTime += time.Since(mid)
 	}
-	n := float64(b.N * batch)
-	b.ReportMetric(float64(evalTime.Nanoseconds())/n, "ns/dsl-eval")
-	b.ReportMetric(float64(handTime.Nanoseconds())/n, "ns/hand-written")
-	b.ReportMetric(float64(evalTime)/float64(max(handTime, 1)), "dsl/hand-ratio")
+	benchpair.Report(b, "dsl/hand", eval, hand)
 }

@@ -68,103 +68,213 @@ func (d Dialect) Eval(p Program, input []int64, budget int) (Value, error) {
 func (d Dialect) Run(p Program, input []int64, budget int) (Value, error) {
 	// One copy of the input, then every list step works in place on it:
 	// the caller's slice is never changed and a run allocates at most once
-	// (a run ending in an int hands its buffer back to the pool).
-	buf := getBuffer(len(input))
-	for i, x := range input {
-		if x > MaxSafe || x < -MaxSafe {
-			putBuffer(buf)
-			return Value{}, errAt(CodeOverflow, 0, "input value %d is outside the safe-integer range", x)
-		}
-		buf[i] = x
+	// (a run ending in an int hands its buffer back to the pool, through
+	// the same pool entry, so recycling allocates nothing either).
+	slot := buffers.Get().(*[]int64)
+	l, err := d.load(slot, p, input, budget)
+	v := Value{Type: TInt}
+	if err == nil {
+		v, err = d.run(p, l, budget)
 	}
-	v := Value{Type: TList, List: buf}
-	defer func() {
-		if v.Type != TList {
-			putBuffer(buf)
-		}
-	}()
-	spent := 0
-	for i, s := range p.Steps {
-		if v.Type == TPairs {
-			v = Value{Type: TList, List: flatten(v.Pairs)}
-		}
-		spent += cost(s, v)
-		if spent > budget {
-			v = Value{Type: TInt}
-			return v, errAt(CodeBudget, i+1, "the run needs more than %d cost units", budget)
-		}
-		next, err := d.step(s, v)
-		if err != nil {
-			err.Step = i + 1
-			v = Value{Type: TInt}
-			return v, err
-		}
-		v = next
+	if v.Type == TList {
+		*slot = nil // the result (or a part of it) is the buffer now
+	}
+	buffers.Put(slot)
+	if err != nil {
+		return v, err
 	}
 	return v, nil
 }
 
-// buffers recycles the working lists of runs that end in an int.
-var buffers = sync.Pool{New: func() any { return new([]int64) }}
-
-func getBuffer(n int) []int64 {
-	p := buffers.Get().(*[]int64)
-	if cap(*p) < n {
-		return make([]int64, n)
-	}
-	return (*p)[:n]
+// loaded is the state of a run after its input is copied in: the working
+// list, the next step to run and the budget spent so far.
+type loaded struct {
+	v     Value
+	next  int
+	spent int
 }
 
-func putBuffer(b []int64) {
-	if cap(b) > 0 && cap(b) <= 1024 {
-		buffers.Put(&b)
+// load copies the input into the run's buffer, checking every value is
+// safe (an unsafe input is refused before any step, with step 0). When the
+// first step is the reference deltas it is computed in the same pass,
+// reading the input and writing the buffer, with the same budget check and
+// the same errors in the same order as running it on its own.
+func (d Dialect) load(slot *[]int64, p Program, input []int64, budget int) (loaded, *Error) {
+	if d.misplacedBound() {
+		buf, _ := copyIn(slot, input) // its MaxSafe test is not this dialect's
+		if err := d.outsideLimit(input); err != nil {
+			return loaded{}, err
+		}
+		return loaded{v: list(buf)}, nil
 	}
+	if len(p.Steps) == 0 || p.Steps[0].Op != "deltas" || d.CurrentMinusNext || d.WrapOverflow {
+		buf, ok := copyIn(slot, input)
+		if !ok {
+			return loaded{}, outsideSafe(input)
+		}
+		return loaded{v: list(buf)}, nil
+	}
+	buf, inputOK, deltasOK := deltasIn(slot, input)
+	switch spent := cost(&p.Steps[0], len(input)); {
+	case !inputOK:
+		return loaded{}, outsideSafe(input)
+	case spent > budget:
+		return loaded{}, errAt(CodeBudget, 1, "the run needs more than %d cost units", budget)
+	case !deltasOK:
+		err := firstUnsafeDelta(input)
+		err.Step = 1
+		return loaded{}, err
+	default:
+		return loaded{v: list(buf), next: 1, spent: spent}, nil
+	}
+}
+
+func list(xs []int64) Value { return Value{Type: TList, List: xs} }
+
+// run is Run's pipeline from l.next on, over the run's own working list.
+func (d Dialect) run(p Program, l loaded, budget int) (Value, *Error) {
+	v, spent := l.v, l.spent
+	for i := l.next; i < len(p.Steps); i++ {
+		s := &p.Steps[i]
+		if v.Type == TPairs {
+			v = Value{Type: TList, List: flatten(v.Pairs)}
+		}
+		spent += cost(s, len(v.List))
+		if spent > budget {
+			return Value{Type: TInt}, errAt(CodeBudget, i+1, "the run needs more than %d cost units", budget)
+		}
+		if fused, ok := fusedMapReduce(p.Steps, i, v); ok {
+			// map then reduce in one pass: the reduce's cost is spent
+			// and checked as if it ran on its own.
+			if spent += cost(&p.Steps[i+1], len(v.List)); spent > budget {
+				return Value{Type: TInt}, errAt(CodeBudget, i+2, "the run needs more than %d cost units", budget)
+			}
+			v = Value{Type: TInt, Int: fused}
+			i++
+			continue
+		}
+		if err := d.step(s, &v); err != nil {
+			err.Step = i + 1
+			return Value{Type: TInt}, err
+		}
+	}
+	return v, nil
+}
+
+// buffers recycles the working lists of runs that end in an int; an entry
+// is a pointer to a slice so Get and Put move no new header to the heap.
+var buffers = sync.Pool{New: func() any { return new([]int64) }}
+
+// inRange reports whether every value between lo and hi is safe.
+func inRange(lo, hi int64) bool { return lo >= -MaxSafe && hi <= MaxSafe }
+
+// deltasIn writes the next-minus-current deltas of input into the slot's
+// buffer and reports whether every input value, and every delta, is safe.
+// The loop keeps only the input's minimum and maximum (no branch): safe
+// inputs whose spread is at most MaxSafe cannot have an unsafe delta, and
+// only a wider spread pays a second, exact look.
+func deltasIn(slot *[]int64, input []int64) ([]int64, bool, bool) {
+	buf := grow(slot, len(input))[:max(len(input)-1, 0)]
+	if len(input) == 0 {
+		return buf, true, true
+	}
+	lo, hi, prev := input[0], input[0], input[0]
+	for i, x := range input[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+		buf[i], prev = x-prev, x
+	}
+	if !inRange(lo, hi) {
+		return buf, false, false
+	}
+	return buf, true, hi-lo <= MaxSafe || firstUnsafeDelta(input) == nil
+}
+
+// grow makes the slot's buffer hold at least n values.
+func grow(slot *[]int64, n int) []int64 {
+	if cap(*slot) < n || cap(*slot) > 1024 {
+		*slot = make([]int64, max(n, 64))
+	}
+	return *slot
+}
+
+// copyIn copies input into the slot's buffer (growing it when short) and
+// reports false when a value lies outside the safe-integer range.
+func copyIn(slot *[]int64, input []int64) ([]int64, bool) {
+	buf := grow(slot, len(input))[:len(input)]
+	if len(input) == 0 {
+		return buf, true
+	}
+	lo, hi := input[0], input[0]
+	for i, x := range input {
+		buf[i] = x
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return buf, inRange(lo, hi)
+}
+
+// outsideSafe is the error for the first input value out of range.
+func outsideSafe(input []int64) *Error { return Dialect{}.outsideLimit(input) }
+
+// outsideLimit is the error for the first input value beyond the
+// dialect's limit (MaxSafe unless a broken dialect misplaces it).
+func (d Dialect) outsideLimit(input []int64) *Error {
+	lim := d.limit()
+	for _, x := range input {
+		if x > lim || x < -lim {
+			return errAt(CodeOverflow, 0, "input value %d is outside the safe-integer range", x)
+		}
+	}
+	return nil
 }
 
 // cost is the budget a step spends on v.
-func cost(s Step, v Value) int {
-	n := len(v.List)
+func cost(s *Step, n int) int {
 	if s.Op == "sort" {
 		return n*bits.Len(uint(n)) + 1
 	}
 	return n + 1
 }
 
-func (d Dialect) step(s Step, v Value) (Value, *Error) {
+// step applies s to v in place: list steps rewrite v's list (the run owns
+// it), an int or pairs result changes v's type.
+func (d Dialect) step(s *Step, v *Value) *Error {
+	var err *Error
 	switch s.Op {
 	case "map":
-		return d.mapStep(s, v)
+		if v.Type == TInt {
+			v.Int, err = d.apply(s.Fn, s.Arg, v.Int)
+			return err
+		}
+		return d.mapList(s, v.List)
 	case "filter":
-		return list(filterList(s, v.List)), nil
+		v.List = filterList(s, v.List)
 	case "reverse":
 		slices.Reverse(v.List)
-		return v, nil
 	case "sort":
 		slices.Sort(v.List)
 		if s.Order == "desc" {
 			slices.Reverse(v.List)
 		}
-		return v, nil
 	case "take":
-		return list(v.List[:min(int(*s.N), len(v.List))]), nil
+		v.List = v.List[:min(int(*s.N), len(v.List))]
 	case "drop":
-		return list(v.List[min(int(*s.N), len(v.List)):]), nil
+		v.List = v.List[min(int(*s.N), len(v.List)):]
 	case "deltas":
-		return d.deltas(v.List)
+		v.List, err = d.deltas(v.List)
 	case "prefix_sum":
-		return d.prefixSum(v.List)
+		err = d.prefixSum(v.List)
 	case "chunk_reduce":
-		return d.chunkReduce(s, v.List)
+		v.List, err = d.chunkReduce(s, v.List)
 	case "reduce":
-		n, err := d.reduce(s.Fn, v.List)
-		return Value{Type: TInt, Int: n}, err
+		v.Int, err = d.reduce(s.Fn, v.List)
+		v.Type, v.List = TInt, nil
 	case "rle":
-		return Value{Type: TPairs, Pairs: rle(v.List)}, nil
+		v.Type, v.Pairs, v.List = TPairs, rle(v.List), nil
+	default:
+		return errAt(CodeType, 0, "unknown op %q", s.Op)
 	}
-	return Value{}, errAt(CodeType, 0, "unknown op %q", s.Op)
+	return err
 }
-
-func list(xs []int64) Value { return Value{Type: TList, List: xs} }
 
 func flatten(ps [][2]int64) []int64 {
 	out := make([]int64, 0, 2*len(ps))
@@ -174,27 +284,23 @@ func flatten(ps [][2]int64) []int64 {
 	return out
 }
 
-func (d Dialect) mapStep(s Step, v Value) (Value, *Error) {
-	if v.Type == TInt {
-		n, err := d.apply(s.Fn, s.Arg, v.Int)
-		return Value{Type: TInt, Int: n}, err
-	}
-	out := v.List // in place: the run owns its list
-	if fastMap(s.Fn, out) {
-		return v, nil
+// mapList applies a map step to every element of xs, in place.
+func (d Dialect) mapList(s *Step, xs []int64) *Error {
+	if fastMap(s.Fn, xs) {
+		return nil
 	}
 	f := d.mapFunc(s.Fn, s.Arg)
-	for i, x := range v.List {
+	for i, x := range xs {
 		n, err := f(x)
 		if err != nil {
-			return Value{}, err
+			return err
 		}
-		out[i] = n
+		xs[i] = n
 	}
-	return list(out), nil
+	return nil
 }
 
-func filterList(s Step, xs []int64) []int64 {
+func filterList(s *Step, xs []int64) []int64 {
 	out := xs[:0] // in place: the write index never passes the read index
 	for _, x := range xs {
 		if keep(s.Pred, s.Arg, x) {
@@ -228,17 +334,21 @@ func keep(pred string, arg *int64, x int64) bool {
 
 // deltas returns next minus current for each adjacent pair
 // (FORGE-DSL-DELTA-NEXT-MINUS-CURRENT); a list shorter than 2 gives [].
-func (d Dialect) deltas(xs []int64) (Value, *Error) {
+func (d Dialect) deltas(xs []int64) ([]int64, *Error) {
 	out := xs[:0] // in place: out[i-1] is written after xs[i-1] is read
-	if !d.CurrentMinusNext && !d.WrapOverflow {
-		for i := 1; i < len(xs); i++ {
-			n := xs[i] - xs[i-1]
-			if lim := d.limit(); n > lim || n < -lim {
-				return Value{}, errAt(CodeOverflow, 0, "%d - %d is outside the safe-integer range", xs[i], xs[i-1])
-			}
-			out = append(out, n)
+	if !d.CurrentMinusNext && !d.WrapOverflow && !d.misplacedBound() {
+		if len(xs) < 2 {
+			return out, nil
 		}
-		return list(out), nil
+		prev := xs[0]
+		for i, x := range xs[1:] {
+			n := x - prev
+			if uint64(n+MaxSafe) > 2*uint64(MaxSafe) {
+				return nil, firstUnsafeDelta(xs[i:])
+			}
+			xs[i], prev = n, x
+		}
+		return xs[:len(xs)-1], nil
 	}
 	for i := 1; i < len(xs); i++ {
 		a, b := xs[i], -xs[i-1]
@@ -247,30 +357,41 @@ func (d Dialect) deltas(xs []int64) (Value, *Error) {
 		}
 		n, err := d.add(a, b)
 		if err != nil {
-			return Value{}, err
+			return nil, err
 		}
 		out = append(out, n)
 	}
-	return list(out), nil
+	return out, nil
 }
 
-func (d Dialect) prefixSum(xs []int64) (Value, *Error) {
+// firstUnsafeDelta is the overflow error of the first adjacent pair whose
+// difference leaves the safe range.
+func firstUnsafeDelta(xs []int64) *Error {
+	for i := 1; i < len(xs); i++ {
+		if n := xs[i] - xs[i-1]; n > MaxSafe || n < -MaxSafe {
+			return errAt(CodeOverflow, 0, "%d - %d is outside the safe-integer range", xs[i], xs[i-1])
+		}
+	}
+	return nil
+}
+
+func (d Dialect) prefixSum(xs []int64) *Error {
 	out := xs // in place
 	var acc int64
 	for i, x := range xs {
 		n, err := d.add(acc, x)
 		if err != nil {
-			return Value{}, err
+			return err
 		}
 		acc, out[i] = n, n
 	}
-	return list(out), nil
+	return nil
 }
 
 // chunkReduce cuts xs into chunks of size and reduces each; a short last
 // chunk follows the step's partial policy, keep by default
 // (FORGE-DSL-CHUNK-PARTIAL, FORGE-REF-CHUNK-DEFAULT).
-func (d Dialect) chunkReduce(s Step, xs []int64) (Value, *Error) {
+func (d Dialect) chunkReduce(s *Step, xs []int64) ([]int64, *Error) {
 	size := int(*s.Size)
 	out := xs[:0] // in place: chunk i is written at i, read from i*size on
 	for start := 0; start < len(xs); start += size {
@@ -282,19 +403,19 @@ func (d Dialect) chunkReduce(s Step, xs []int64) (Value, *Error) {
 			}
 			switch partial {
 			case "drop":
-				return list(out), nil
+				return out, nil
 			case "error":
-				return Value{}, errAt(CodePartial, 0, "length %d is not a multiple of chunk size %d", len(xs), size)
+				return nil, errAt(CodePartial, 0, "length %d is not a multiple of chunk size %d", len(xs), size)
 			}
 			end = len(xs)
 		}
 		n, err := d.reduce(s.Reduce, xs[start:end])
 		if err != nil {
-			return Value{}, err
+			return nil, err
 		}
 		out = append(out, n)
 	}
-	return list(out), nil
+	return out, nil
 }
 
 func (d Dialect) reduce(fn string, xs []int64) (int64, *Error) {

@@ -72,24 +72,18 @@ func Verify(challenge string, difficulty int, expiresAt, now time.Time, solution
 	return nil
 }
 
-// Solve searches solutions 0, 1, 2, ... for the first canonical decimal
-// that meets difficulty. It stops when ctx ends, so a runner facing an
-// unexpectedly hard challenge reports a harness error instead of hanging.
+// Solve finds the smallest canonical decimal that meets difficulty (the
+// one a search 0, 1, 2, ... finds), on every core: a difficulty of d hex
+// zeroes is 4d zero bits, searched by reference/pow. It stops when ctx
+// ends, so a runner facing an unexpectedly hard challenge reports a
+// harness error instead of hanging.
 func Solve(ctx context.Context, challenge string, difficulty int) (string, error) {
 	if difficulty < 0 || difficulty > MaxDifficulty {
 		return "", ErrDifficulty
 	}
-	buf := make([]byte, 0, len(challenge)+20)
-	for n := uint64(0); ; n++ {
-		if n&0xffff == 0 {
-			if err := ctx.Err(); err != nil {
-				return "", err
-			}
-		}
-		buf = strconv.AppendUint(append(buf[:0], challenge...), n, 10)
-		sum := sha256.Sum256(buf)
-		if pow.LeadingZeroNibbles(sum[:], difficulty) {
-			return strconv.FormatUint(n, 10), nil
-		}
+	n, err := pow.SearchDecimal(ctx, challenge, 4*difficulty, 0)
+	if err != nil {
+		return "", err
 	}
+	return strconv.FormatUint(n, 10), nil
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"log"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -225,53 +224,4 @@ func TestLogHasOneLinePerRequestWithoutSecrets(t *testing.T) {
 	if !strings.Contains(lines[2], "GET "+BasePath+"/store/"+Slug+"/assignment 401") {
 		t.Errorf("log line: %q", lines[2])
 	}
-}
-
-// BenchmarkRoundTrip measures full HTTP round trips (loopback) of a
-// session read on the reference and on a bare net/http handler writing a
-// same-sized JSON body, and reports the ratio.
-func BenchmarkRoundTrip(b *testing.B) {
-	h := newHarness(b, Options{Seed: 9})
-	id := h.session("bench-key-01", "quiet_city")["session_id"].(string)
-	ref := httptest.NewServer(h.s)
-	defer ref.Close()
-	sample := httptest.NewRecorder()
-	h.s.ServeHTTP(sample, withAuth(httptest.NewRequest("GET", BasePath+"/sessions/"+id, nil), h.key))
-	payload := sample.Body.Bytes()
-	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(payload)
-	}))
-	defer bare.Close()
-	refNS := measure(b, ref.URL+BasePath+"/sessions/"+id, h.key)
-	bareNS := measure(b, bare.URL+"/x", h.key)
-	b.ReportMetric(1e9/refNS, "ref-trips/s")
-	b.ReportMetric(1e9/bareNS, "bare-trips/s")
-	b.ReportMetric(refNS/bareNS, "ref/bare-time-ratio")
-	b.Logf("reference %.0f ns/trip, bare handler %.0f ns/trip, ratio %.2f", refNS, bareNS, refNS/bareNS)
-}
-
-func withAuth(r *http.Request, key string) *http.Request {
-	r.Header.Set("Authorization", "Bearer "+key)
-	return r
-}
-
-// measure times b.N GETs of url and returns ns per round trip.
-func measure(b *testing.B, url, key string) float64 {
-	client := &http.Client{}
-	start := time.Now()
-	for i := 0; i < b.N; i++ {
-		req, _ := http.NewRequest("GET", url, nil)
-		resp, err := client.Do(withAuth(req, key))
-		if err != nil {
-			b.Fatal(err)
-		}
-		var sink bytes.Buffer
-		_, _ = sink.ReadFrom(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			b.Fatalf("status %d", resp.StatusCode)
-		}
-	}
-	return float64(time.Since(start).Nanoseconds()) / float64(b.N)
 }

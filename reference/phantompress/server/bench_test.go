@@ -1,76 +1,88 @@
 package server
 
 import (
-	"io"
+	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
-	"time"
 
+	"github.com/agentgames/conformance/conformance/benchpair/wire"
 	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // benchLimits lift the quotas so a benchmark can play many runs.
 var benchLimits = Limits{RunsPerKey: 1 << 30, WritesPerAgent: 1 << 30, WritesAll: 1 << 30, Registrations: 1 << 30}
 
-// looper plays looks, starting a new run whenever the budget is spent.
-type looper struct {
-	c    *client
+// benchRun is a mix's state: the agent's key, the run it acts in and the
+// turns left in it; a new run starts when they are spent.
+type benchRun struct {
+	b    *testing.B
+	key  string
 	run  string
 	left int
 }
 
-func (l *looper) next() string {
-	if l.left == 0 {
-		l.run, l.left = l.c.start(200), 200
-	}
-	l.left--
-	return BasePath + "/runs/" + l.run + "/action"
+// auth is the agent's bearer header.
+func (r *benchRun) auth() http.Header {
+	return http.Header{"Authorization": {"Bearer " + r.key}, "Content-Type": {"application/json"}}
 }
 
-// BenchmarkActionsPerSecond measures actions per second through the HTTP
-// server (loopback TCP) and through the bare handler in the same run, and
-// reports both rates and their ratio.
-func BenchmarkActionsPerSecond(b *testing.B) {
-	s := New(skeleton.Config{Seed: 1}, WithLimits(benchLimits))
-	bare := &looper{c: newClient(b, s)}
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	wired := &looper{c: newClient(b, s)}
-	body := `{"action":"look"}`
-	b.ResetTimer()
-	var tBare, tWire time.Duration
-	for i := 0; i < b.N; i++ {
-		path := bare.next()
-		start := time.Now()
-		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+bare.c.key)
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, req)
-		tBare += time.Since(start)
-		if rec.Code != 200 {
-			b.Fatalf("bare: %d", rec.Code)
+// runPath is the current run's path, starting a run (the mix's request
+// then) when none is left: ok is false when that start is the request.
+func (r *benchRun) next(prev *wire.Response, starting *bool) (wire.Request, bool) {
+	if *starting {
+		*starting = false
+		var out struct {
+			RunID string `json:"run_id"`
 		}
-		path = wired.next()
-		start = time.Now()
-		hreq, _ := http.NewRequest(http.MethodPost, srv.URL+path, strings.NewReader(body))
-		hreq.Header.Set("Authorization", "Bearer "+wired.c.key)
-		resp, err := srv.Client().Do(hreq)
-		if err != nil {
-			b.Fatal(err)
+		if prev.Status != http.StatusCreated || json.Unmarshal(prev.Body, &out) != nil {
+			r.b.Fatalf("start run: %d %s", prev.Status, prev.Body)
 		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		tWire += time.Since(start)
-		if resp.StatusCode != 200 {
-			b.Fatalf("server: %d", resp.StatusCode)
-		}
+		r.run, r.left = out.RunID, 200
 	}
-	bareRate := float64(b.N) / tBare.Seconds()
-	wireRate := float64(b.N) / tWire.Seconds()
-	b.ReportMetric(bareRate, "bare-actions/s")
-	b.ReportMetric(wireRate, "server-actions/s")
-	b.ReportMetric(wireRate/bareRate, "server/bare")
-	b.Logf("actions/s: bare handler %.0f, through the server %.0f, ratio %.2f", bareRate, wireRate, wireRate/bareRate)
+	if r.left == 0 {
+		*starting = true
+		return wire.Request{Method: http.MethodPost, Path: BasePath + "/runs", Header: r.auth(), Body: []byte(`{"budget_turns":200}`)}, false
+	}
+	r.left--
+	return wire.Request{}, true
+}
+
+// BenchmarkReferenceVsBareHandler measures the Phantom Press server over
+// loopback against a separate bare net/http handler answering the same
+// bytes, interleaved, for a write mix (look actions, a new run every 200)
+// and a GET mix (the run, the leaderboard, recent runs, the API
+// description); "pp-*-speed" is the reference's throughput as a fraction
+// of the bare handler's (goal >= 0.7).
+func BenchmarkReferenceVsBareHandler(b *testing.B) {
+	setup := func(b *testing.B) (*Server, *benchRun) {
+		s := New(skeleton.Config{Seed: 1}, WithLimits(benchLimits))
+		c := newClient(b, s)
+		return s, &benchRun{b: b, key: c.key, run: c.start(200), left: 200}
+	}
+	b.Run("writes", func(b *testing.B) {
+		s, r := setup(b)
+		r.left = 0
+		starting := false
+		wire.Report(b, "pp-writes", s, func(prev *wire.Response) wire.Request {
+			if req, ok := r.next(prev, &starting); !ok {
+				return req
+			}
+			if prev != nil && prev.Status != http.StatusOK && prev.Status != http.StatusCreated {
+				b.Fatalf("action: %d %s", prev.Status, prev.Body)
+			}
+			return wire.Request{Method: http.MethodPost, Path: BasePath + "/runs/" + r.run + "/action", Header: r.auth(), Body: []byte(`{"action":"look"}`)}
+		})
+	})
+	b.Run("reads", func(b *testing.B) {
+		s, r := setup(b)
+		paths := []string{"/runs/" + r.run, "/leaderboard", "/runs", ""}
+		i := 0
+		wire.Report(b, "pp-reads", s, func(prev *wire.Response) wire.Request {
+			if prev != nil && prev.Status != http.StatusOK {
+				b.Fatalf("read: %d %s", prev.Status, prev.Body)
+			}
+			i++
+			return wire.Request{Method: http.MethodGet, Path: BasePath + paths[i%len(paths)], Header: r.auth()}
+		})
+	})
 }

@@ -210,16 +210,18 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, seg []string) {
 		rec.hold(hold)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	res, err := rec.run.Act(act, arg)
 	switch {
 	case errors.Is(err, engine.ErrFinished):
+		s.mu.Unlock()
 		writeError(w, http.StatusConflict, "run_finished", "the run has ended")
 		return
 	case errors.Is(err, engine.ErrBudgetSpent):
+		s.mu.Unlock()
 		writeError(w, http.StatusConflict, "budget_exhausted", err.Error())
 		return
 	case err != nil:
+		s.mu.Unlock()
 		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 		return
 	}
@@ -227,8 +229,12 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, seg []string) {
 		rec.log = append(rec.log, LogEntry{Seq: len(rec.log) + 1, At: stamp(s.now()), Turn: rec.run.Turn, Action: act,
 			Arg: arg, OK: res.OK, Code: res.Code, Narrative: res.Narrative, Events: res.Events})
 	}
-	writeJSON(w, http.StatusOK, ActionResponse{OK: res.OK, Turn: rec.run.Turn, Narrative: res.Narrative,
-		State: rec.run.State(), Events: res.Events, AvailableActions: rec.run.Available(), Code: res.Code, Error: res.Error})
+	out := ActionResponse{OK: res.OK, Turn: rec.run.Turn, Narrative: res.Narrative,
+		State: rec.run.State(), Events: res.Events, AvailableActions: rec.run.Available(), Code: res.Code, Error: res.Error}
+	s.mu.Unlock()
+	// Encoded outside the server's lock: out holds this action's own
+	// values, and the run's busy lock keeps its next action waiting.
+	writeJSON(w, http.StatusOK, out)
 }
 
 // getRun serves the public log; a hidden run is 404 (PP-RUN-HIDDEN-404).

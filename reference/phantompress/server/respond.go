@@ -30,9 +30,12 @@ type LimitInfo struct {
 	ResetAt string `json:"reset_at"`
 }
 
+// writeJSON encodes v into a pooled buffer (handed back once written), so
+// an answer costs its encoding, not a buffer grown from nothing.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := skeleton.GetBuffer()
+	defer skeleton.PutBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError

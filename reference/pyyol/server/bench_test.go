@@ -1,36 +1,99 @@
 package server_test
 
 import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/benchpair"
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
+// gatewayProcessEnv makes TestGatewayProcess serve instead of skipping.
+const gatewayProcessEnv = "PYYOL_BENCH_GATEWAY_PROCESS"
+
+// TestGatewayProcess is BenchmarkConcurrentSockets' server: run as a child
+// process of the benchmark (the test binary again, with gatewayProcessEnv
+// set), it serves a gateway on a loopback port and, on a second port, its
+// own heap after a GC, so the benchmark weighs the server's memory alone,
+// not the agents' ends of the sockets. It prints both addresses and serves
+// until stdin closes.
+func TestGatewayProcess(t *testing.T) {
+	if os.Getenv(gatewayProcessEnv) == "" {
+		t.Skip("the gateway child process of BenchmarkConcurrentSockets; runs only under it")
+	}
+	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 30 * time.Second}))
+	defer srv.Close()
+	stats := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		fmt.Fprintf(w, "%d", m.HeapAlloc)
+	}))
+	defer stats.Close()
+	fmt.Printf("gateway %s stats %s\n", srv.URL, stats.URL)
+	_, _ = io.Copy(io.Discard, os.Stdin)
+}
+
+// gatewayProcess starts TestGatewayProcess as a child and returns the
+// gateway's URL and a function reading the child's heap.
+func gatewayProcess(b *testing.B) (string, func() uint64) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestGatewayProcess$", "-test.bench=^$")
+	cmd.Env = append(os.Environ(), gatewayProcessEnv+"=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	var gateway, stats string
+	if _, err := fmt.Fscanf(bufio.NewReader(stdout), "gateway %s stats %s\n", &gateway, &stats); err != nil {
+		b.Fatalf("gateway child: %v", err)
+	}
+	heap := func() uint64 {
+		resp, err := http.Get(stats)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var n uint64
+		if _, err := fmt.Fscan(resp.Body, &n); err != nil {
+			b.Fatal(err)
+		}
+		return n
+	}
+	return gateway, heap
+}
+
 // BenchmarkConcurrentSockets holds 1000 agent sockets on one reference
 // gateway, each registered and playing a Goofspiel match at once, and
-// reports the heap held per socket while all are connected and the
-// matches finished per second. Run it with -benchtime=1x.
+// reports the gateway's heap per socket while all are connected (measured
+// in the gateway's own process, so only the server's end of each
+// connection counts) and the matches finished per second. Run it with
+// -benchtime=1x.
 func BenchmarkConcurrentSockets(b *testing.B) {
 	const sockets = 1000
 	for i := 0; i < b.N; i++ {
-		srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 30 * time.Second}))
+		url, heap := gatewayProcess(b)
 		keys := make([][2]string, sockets)
 		for k := range keys {
-			id, token, err := key(srv.URL)
+			id, token, err := key(url)
 			if err != nil {
 				b.Fatal(err)
 			}
 			keys[k] = [2]string{id, token}
 		}
 		ctx, cancel := timeout()
-		runtime.GC()
-		var before, during runtime.MemStats
-		runtime.ReadMemStats(&before)
+		before := heap()
 		agents := make([]*agent, sockets)
 		var wg, connected sync.WaitGroup
 		errs := make(chan error, 2*sockets)
@@ -40,7 +103,7 @@ func BenchmarkConcurrentSockets(b *testing.B) {
 			connected.Add(1)
 			go func() {
 				defer wg.Done()
-				a, err := dialAgent(ctx, srv.URL, keys[k][0], keys[k][1], 1)
+				a, err := dialAgent(ctx, url, keys[k][0], keys[k][1], 1)
 				connected.Done()
 				if err != nil {
 					errs <- err
@@ -51,7 +114,7 @@ func BenchmarkConcurrentSockets(b *testing.B) {
 			}()
 		}
 		connected.Wait()
-		runtime.ReadMemStats(&during)
+		during := heap()
 		wg.Wait()
 		took := time.Since(start)
 		close(errs)
@@ -66,17 +129,17 @@ func BenchmarkConcurrentSockets(b *testing.B) {
 			}
 		}
 		cancel()
-		srv.Close()
 		b.ReportMetric(float64(sockets), "sockets")
-		b.ReportMetric(float64(during.HeapAlloc-before.HeapAlloc)/sockets, "heap-B/socket")
+		b.ReportMetric(float64(int64(during)-int64(before))/sockets, "server-heap-B/socket")
 		b.ReportMetric(sockets/took.Seconds(), "matches/s")
 	}
 }
 
-// BenchmarkMatchesGatewayVsInProcess plays the same baseline-against-
-// baseline matches through the gateway (one socket, matches back to back)
-// and in process on the engine, in one run, and reports both rates and
-// their ratio.
+// BenchmarkMatchesGatewayVsInProcess plays baseline-against-baseline
+// Goofspiel matches through the gateway (one socket, matches back to back)
+// and in process on the engine, interleaved A B A B, and reports
+// "gateway/inprocess" (time). Both sides play the same matches: the
+// in-process match n is dealt with the gateway's seed for its n-th.
 func BenchmarkMatchesGatewayVsInProcess(b *testing.B) {
 	srv := httptest.NewServer(server.New(server.Options{}))
 	defer srv.Close()
@@ -86,30 +149,30 @@ func BenchmarkMatchesGatewayVsInProcess(b *testing.B) {
 	}
 	ctx, cancel := timeout()
 	defer cancel()
-	b.ResetTimer()
-	start := time.Now()
-	a, err := dialAgent(ctx, srv.URL, id, token, b.N)
+	a, err := dialAgent(ctx, srv.URL, id, token, benchTotal(b.N))
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := a.play(ctx, b.N); err != nil {
-		b.Fatal(err)
-	}
-	gateway := time.Since(start)
-	a.close()
-	start = time.Now()
-	for i := 0; i < b.N; i++ {
-		m, _ := goofspiel.New(goofspiel.Standard(), []byte{byte(i), byte(i >> 8), byte(i >> 16)})
-		for !m.Done() {
-			m.View(0)
-			m.Bid(0, goofspiel.Baseline(m.View(0)))
-			m.Bid(1, goofspiel.Baseline(m.View(1)))
-			m.EventsAfter(0)
+	defer a.close()
+	target, played := 0, uint64(0)
+	gateway := func(n int) {
+		target += n
+		if err := a.play(ctx, target); err != nil {
+			b.Fatal(err)
 		}
-		m.Result()
 	}
-	inProcess := time.Since(start)
-	b.ReportMetric(float64(b.N)/gateway.Seconds(), "gateway-matches/s")
-	b.ReportMetric(float64(b.N)/inProcess.Seconds(), "inprocess-matches/s")
-	b.ReportMetric(gateway.Seconds()/inProcess.Seconds(), "gateway/inprocess")
+	inProcess := func(n int) {
+		for range n {
+			played++
+			m, _ := goofspiel.New(goofspiel.Standard(), gatewaySeedBytes(0, played))
+			for !m.Done() {
+				m.View(0)
+				m.Bid(0, goofspiel.Baseline(m.View(0)))
+				m.Bid(1, goofspiel.Baseline(m.View(1)))
+				m.EventsAfter(0)
+			}
+			m.Result()
+		}
+	}
+	benchpair.Report(b, "gateway/inprocess", gateway, inProcess)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentgames/conformance/conformance/benchpair"
 	"github.com/agentgames/conformance/reference/pyyol/mafia"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
@@ -96,7 +96,9 @@ func TestMafiaPracticeMatchEnds(t *testing.T) {
 
 // BenchmarkMafiaGatewayVsInProcess plays whole Mafia matches through the
 // gateway (one agent seat over loopback, eleven baseline seats) and on the
-// engine alone in the same run, and reports the ratio.
+// engine alone, interleaved A B A B, and reports "gateway/inprocess"
+// (time). Both sides play the same matches: the in-process match n is
+// dealt as the gateway deals its n-th (its seed, seat 3, a Villager).
 func BenchmarkMafiaGatewayVsInProcess(b *testing.B) {
 	srv := httptest.NewServer(server.New(server.Options{TurnTimeout: 5 * time.Second}))
 	defer srv.Close()
@@ -106,27 +108,27 @@ func BenchmarkMafiaGatewayVsInProcess(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	a, err := dialMafia(ctx, srv.URL, id, token, mafia.Villager, b.N)
+	a, err := dialMafia(ctx, srv.URL, id, token, mafia.Villager, benchTotal(b.N))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer a.close()
-	b.ResetTimer()
-	start := time.Now()
-	if _, err := a.playMafia(ctx, b.N); err != nil {
-		b.Fatal(err)
-	}
-	gateway := float64(b.N) / time.Since(start).Seconds()
-	start = time.Now()
-	for i := range b.N {
-		m := mafia.New([]byte(strconv.Itoa(i)))
-		for !m.Done() {
-			s := m.Waiting()[0]
-			m.Act(s, mafia.Baseline(m.View(s)))
+	target, played := 0, uint64(0)
+	gateway := func(n int) {
+		target += n
+		if _, err := a.playMafia(ctx, target); err != nil {
+			b.Fatal(err)
 		}
 	}
-	engine := float64(b.N) / time.Since(start).Seconds()
-	b.ReportMetric(gateway, "gateway-matches/s")
-	b.ReportMetric(engine, "engine-matches/s")
-	b.ReportMetric(engine/gateway, "engine/gateway")
+	engine := func(n int) {
+		for range n {
+			played++
+			m := mafia.NewWithRoles(mafia.DealFor(gatewaySeedBytes(0, played), 3, mafia.Villager))
+			for !m.Done() {
+				s := m.Waiting()[0]
+				m.Act(s, mafia.Baseline(m.View(s)))
+			}
+		}
+	}
+	benchpair.Report(b, "gateway/inprocess", gateway, engine)
 }
