@@ -153,6 +153,7 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l.order = g.registration()
+	g.newSession(id)
 	l.registeredAs(reg)
 	g.cameBack(id)
 	// PYYOL-WS-REGISTERED: {"t":"registered","agent_id":...}.

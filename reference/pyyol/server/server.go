@@ -80,7 +80,8 @@ type Gateway struct {
 	manifests map[string]*published // agent id/manifest id -> manifest
 	tiers     map[string][]stakes.Tier
 	wallets   map[string]stakes.Limits
-	stakes    map[string]*ranked     // agent id -> stake of its next match
+	stakes    map[string]*ranked // agent id -> stake of its next match
+	exposures map[string]stakes.Exposure
 	audits    map[string]*agentAudit // agent id -> what serve --audit saw
 	registers uint64                 // registrations so far (link.order)
 	minted    uint64
@@ -106,7 +107,7 @@ func New(opts Options) *Gateway {
 	}
 	g := &Gateway{opts: opts, mux: http.NewServeMux(), log: opts.Log, keys: map[string]string{}, agents: map[string]*link{},
 		playing: map[string]bool{}, manifests: map[string]*published{}, tiers: map[string][]stakes.Tier{},
-		wallets: map[string]stakes.Limits{}, stakes: map[string]*ranked{}}
+		wallets: map[string]stakes.Limits{}, stakes: map[string]*ranked{}, exposures: map[string]stakes.Exposure{}}
 	for _, game := range games {
 		g.tiers[game] = stakes.Default()
 	}
@@ -144,7 +145,8 @@ func (g *Gateway) mint(w http.ResponseWriter, r *http.Request) {
 	token := "sk_arena_" + hex.EncodeToString(g.derive("token", n, 20))
 	g.keys[token] = id
 	g.mu.Unlock()
-	writeJSON(w, http.StatusCreated, map[string]string{"agent_id": id, "token": token})
+	// PYYOL-REF-DASHBOARD-JWT: the owner's dashboard JWT comes with the key.
+	writeJSON(w, http.StatusCreated, map[string]string{"agent_id": id, "token": token, "dashboard_token": g.dashboardJWT(id)})
 }
 
 // resolve maps an agent key to its agent id (PYYOL-WS-AGENT-KEY).
@@ -155,6 +157,9 @@ func (g *Gateway) resolve(token, claimed string) (string, bool) {
 		return claimed, true
 	}
 	id, ok := g.keys[token]
+	if !ok {
+		id, ok = g.jwtAgent(token)
+	}
 	return id, ok && (claimed == "" || claimed == id)
 }
 
