@@ -18,6 +18,7 @@ func gatewaySteps(sc *suite.ScenarioContext, env *suite.Env) {
 	g.gatewayPracticeSteps(sc)
 	g.gatewayRuntimeSteps(sc)
 	g.gatewayAuthSteps(sc)
+	g.gatewayHeartbeatSteps(sc)
 	g.gatewayFallbackSteps(sc)
 	g.gatewayGoofspielSteps(sc)
 	platformSteps(sc, g)

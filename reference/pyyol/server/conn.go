@@ -204,7 +204,7 @@ func readFrame(ctx context.Context, conn *websocket.Conn) (Frame, error) {
 // readLoop dispatches frames until the socket drops.
 func (g *Gateway) readLoop(ctx context.Context, l *link) {
 	for {
-		f, err := readFrame(ctx, l.conn)
+		f, err := g.readLive(ctx, l)
 		if err != nil {
 			return
 		}

@@ -36,6 +36,11 @@ type Options struct {
 	// PingEvery is the gateway's own heartbeat (default 15 s, the
 	// platform's HeartbeatInterval in backend/internal/agentgw/gateway.go).
 	PingEvery time.Duration
+	// OfflineAfter is how long a registered socket may stay silent (no
+	// frame at all from the agent) before the gateway marks it Offline and
+	// closes it (default 3 × PingEvery, the platform's LivenessTimeout;
+	// PYYOL-REF-OFFLINE).
+	OfflineAfter time.Duration
 	// HeartbeatGap is how long serve --audit lets a registered socket go
 	// without the agent's ping before it names PYYOL-AGENT-HEARTBEAT
 	// (default DefaultHeartbeatGap); the agent scenarios shorten it.
@@ -95,6 +100,9 @@ func New(opts Options) *Gateway {
 	}
 	if opts.PingEvery <= 0 {
 		opts.PingEvery = 15 * time.Second
+	}
+	if opts.OfflineAfter <= 0 {
+		opts.OfflineAfter = 3 * opts.PingEvery
 	}
 	if opts.AdminToken == "" {
 		opts.AdminToken = AdminToken

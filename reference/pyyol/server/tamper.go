@@ -56,6 +56,8 @@ const (
 	StakesPractice Tamper = "stakes-practice"
 	// RejectsDashboardJWT refuses a dashboard JWT as a register token.
 	RejectsDashboardJWT Tamper = "rejects-dashboard-jwt"
+	// NeverOffline keeps a silent socket open however long it is silent.
+	NeverOffline Tamper = "never-offline"
 	// KeepsTieStakes takes the rake from a tied match.
 	KeepsTieStakes Tamper = "keeps-tie-stakes"
 	// AwaitsEventAcks holds the match until the agent answers each event.
