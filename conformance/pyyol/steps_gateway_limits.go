@@ -15,7 +15,7 @@ import (
 func (p *platRun) gatewayLimitsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the owner sets (max_bid|coin_limit_per_match|daily_loss_limit|session_loss_limit|cooldown_losses|cooldown_seconds|max_concurrent_matches) to (\d+)$`), p.ownerSets)
 	sc.Step(pattern(`^the agent loses a ranked match at tier "([a-z_]+)"$`), p.loseRanked)
-	sc.Step(pattern(`^the queue refuses the entry under (loss caps|cooldown|concurrency cap)$`), p.entryRefused)
+	sc.Step(pattern(`^the queue refuses the entry under the (loss caps|cooldown|concurrency cap)$`), p.entryRefused)
 	sc.Step(pattern(`^(\d+) seconds pass$`), p.secondsPass)
 	sc.Step(pattern(`^the agent plays its practice match to the end$`), p.practiceToEnd)
 	sc.Step(pattern(`^the ranked match is under way$`), p.matchUnderWay)

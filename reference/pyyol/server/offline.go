@@ -3,9 +3,15 @@ package server
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/coder/websocket"
 )
+
+// DefaultOfflineAfter is three of the default 15 s ping intervals, the
+// real gateway's LivenessTimeout (PYYOL-REF-OFFLINE). It does not follow a
+// shortened PingEvery: a test that pings fast still lets an agent think.
+const DefaultOfflineAfter = 45 * time.Second
 
 // OfflineCode and OfflineReason close a socket the gateway marked Offline:
 // "missing several [pings] marks you Offline" (PYYOL-REF-OFFLINE).

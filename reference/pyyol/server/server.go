@@ -38,8 +38,7 @@ type Options struct {
 	PingEvery time.Duration
 	// OfflineAfter is how long a registered socket may stay silent (no
 	// frame at all from the agent) before the gateway marks it Offline and
-	// closes it (default 3 × PingEvery, the platform's LivenessTimeout;
-	// PYYOL-REF-OFFLINE).
+	// closes it (default DefaultOfflineAfter; PYYOL-REF-OFFLINE).
 	OfflineAfter time.Duration
 	// HeartbeatGap is how long serve --audit lets a registered socket go
 	// without the agent's ping before it names PYYOL-AGENT-HEARTBEAT
@@ -102,7 +101,7 @@ func New(opts Options) *Gateway {
 		opts.PingEvery = 15 * time.Second
 	}
 	if opts.OfflineAfter <= 0 {
-		opts.OfflineAfter = 3 * opts.PingEvery
+		opts.OfflineAfter = DefaultOfflineAfter
 	}
 	if opts.AdminToken == "" {
 		opts.AdminToken = AdminToken
