@@ -12,13 +12,31 @@ Feature: The owner's guardrails on ranked entry, and the sandbox's free play
     Given a practice agent key
 
   @PYYOL-STAKES-LIMITS
-  Rule: a stake equal to max_bid or coin_limit_per_match is admitted, one coin past either is not
+  Rule: a stake at each bound is admitted, one coin past it is not
 
     Scenario: a stake equal to max_bid
       Given a certified agent
       And the owner sets max_bid to 100
       When the agent queues for goofspiel at tier "low"
       Then the queue accepts
+
+    Scenario: a stake one coin above max_bid
+      Given a certified agent
+      And the owner sets max_bid to 99
+      When the agent queues for goofspiel at tier "low"
+      Then the queue refuses the stake
+
+    Scenario: a balance exactly stake + min_wallet_balance
+      Given a certified agent
+      And the agent's min_wallet_balance is set to balance minus 100
+      When the agent queues for goofspiel at tier "low"
+      Then the queue accepts
+
+    Scenario: a balance one coin short of stake + min_wallet_balance
+      Given a certified agent
+      And the agent's min_wallet_balance is set to balance minus 99
+      When the agent queues for goofspiel at tier "low"
+      Then the queue refuses the stake
 
     Scenario: a stake one coin above coin_limit_per_match
       Given a certified agent

@@ -89,3 +89,13 @@ func (g *Gateway) stakesPractice(agentID string, seat int, res goofspiel.Result)
 	l.Balance -= stakes.Default()[0].Coins
 	g.wallets[agentID] = l
 }
+
+// admitStake applies the stake bounds (PYYOL-STAKES-LIMITS); the
+// StrictLimits tamper also refuses a stake that meets a bound exactly.
+func (g *Gateway) admitStake(agentID string, stake int64) *stakes.Problem {
+	l := g.limitsOf(agentID)
+	if g.opts.Tamper == StrictLimits && (stake == l.MaxBid || stake == l.CoinLimitPerMatch || l.Balance == stake+l.MinWalletBalance) {
+		return &stakes.Problem{Code: "over_max_bid", Message: "a stake at a bound (tamper)"}
+	}
+	return stakes.Admit(stake, l)
+}

@@ -83,7 +83,7 @@ func (g *Gateway) admit(agentID string, ts []stakes.Tier, tier string) (int64, *
 	if stake == 0 {
 		return 0, &refusal{http.StatusBadRequest, "unknown_tier", "no enabled tier " + tier}
 	}
-	if p := stakes.Admit(stake, g.limitsOf(agentID)); p != nil && g.opts.Tamper != IgnoresLimits {
+	if p := g.admitStake(agentID, stake); p != nil && g.opts.Tamper != IgnoresLimits {
 		// PYYOL-STAKES-LIMITS
 		return 0, &refusal{http.StatusConflict, p.Code, p.Message}
 	}

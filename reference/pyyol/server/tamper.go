@@ -46,6 +46,8 @@ const (
 	AcceptsAnyTiers Tamper = "accepts-any-tiers"
 	// IgnoresLimits queues stakes beyond the agent's limits.
 	IgnoresLimits Tamper = "ignores-limits"
+	// StrictLimits refuses a stake that meets a bound exactly.
+	StrictLimits Tamper = "strict-limits"
 	// IgnoresLossCaps queues stakes past the daily and session loss caps.
 	IgnoresLossCaps Tamper = "ignores-loss-caps"
 	// IgnoresCooldown queues stakes during a cooldown.
