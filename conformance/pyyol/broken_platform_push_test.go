@@ -36,6 +36,7 @@ func brokenPushPlatforms() []struct {
 		{"PYYOL-PLAT-SIGNED", server.SignsWrongPath},
 		{"PYYOL-PLAT-SIBLINGS", server.SiblingsUnderTurn},
 		{"PYYOL-PLAT-TURN-TIMEOUT", server.IgnoresRuntimeTimeout},
+		{"PYYOL-PLAT-TURN-TIMEOUT", server.ShortTurnTimeout},
 		{"PYYOL-PLAT-FALLBACK", server.FallbackHighest},
 		{"PYYOL-PLAT-ATTEMPT-TIMEOUT", server.NoAttemptTimeout},
 		{"PYYOL-PLAT-BEARER", server.NoBearer},

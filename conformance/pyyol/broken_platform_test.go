@@ -58,6 +58,12 @@ func brokenPlatforms() []struct {
 		{"PYYOL-RANKED-TIER", onMethod("POST", answers("/queue", http.StatusAccepted, map[string]any{"queued": true}))(gw(server.Options{}))},
 		{"PYYOL-STAKES-LIMITS", tampered(server.IgnoresLimits)},
 		{"PYYOL-STAKES-SETTLEMENT", tampered(server.KeepsTieStakes)},
+		{"PYYOL-STAKES-LIMITS", tampered(server.StrictLimits)},
+		{"PYYOL-STAKES-LOSS-CAPS", tampered(server.IgnoresLossCaps)},
+		{"PYYOL-STAKES-COOLDOWN", tampered(server.IgnoresCooldown)},
+		{"PYYOL-STAKES-CONCURRENT", tampered(server.IgnoresConcurrency)},
+		{"PYYOL-SANDBOX-NO-STAKES", tampered(server.StakesPractice)},
+		{"PYYOL-WS-DASHBOARD-JWT", tampered(server.RejectsDashboardJWT)},
 	}
 	for _, field := range []string{"manifestVersion", "agent.name", "agent.version", "agent.visibility", "developer.name", "games",
 		"endpoint.url", "endpoint.authentication", "runtime.timeout", "runtime.maxMemory", "sdk.language", "contact.email", "model"} {

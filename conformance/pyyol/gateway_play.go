@@ -46,20 +46,25 @@ type frame struct {
 // gwRun is one gateway scenario: the kit as an agent.
 type gwRun struct {
 	suite.Scenario[suite.NoState]
-	env      *suite.Env
-	agentID  string
-	token    string
-	practice map[string]any
-	ws       *driver.WS
-	frames   []frame
-	turns    []frame
-	events   []frame
-	inits    []frame
-	end      *frame
-	pongs    int
-	refusal  error
-	seat     int
-	answered []goofspiel.Move
+	env     *suite.Env
+	agentID string
+	token   string
+	// dashboard is the owner's dashboard JWT the mint gave, if any
+	// (PYYOL-REF-DASHBOARD-JWT).
+	dashboard string
+	// jwtAnswer is the answer to a register by dashboard JWT.
+	jwtAnswer *frame
+	practice  map[string]any
+	ws        *driver.WS
+	frames    []frame
+	turns     []frame
+	events    []frame
+	inits     []frame
+	end       *frame
+	pongs     int
+	refusal   error
+	seat      int
+	answered  []goofspiel.Move
 	// stray is the card of a round-0 response that must not count (late,
 	// under another id, for another round), 0 if none was sent.
 	stray int
@@ -205,6 +210,7 @@ type behaviour struct {
 	bidPrize bool
 	usage    bool
 	ping     bool
+	lose     bool // bid the lowest card every round, to lose to the baseline
 }
 
 // play answers frames until game_end.
@@ -280,6 +286,9 @@ func (g *gwRun) answer(ctx context.Context, f frame, b behaviour) error {
 	card := slices.Max(v.LegalActions)
 	if b.bidPrize && slices.Contains(v.LegalActions, v.CurrentPrize) {
 		card = v.CurrentPrize
+	}
+	if b.lose {
+		card = slices.Min(v.LegalActions)
 	}
 	g.answered = append(g.answered, goofspiel.Move{Round: v.Round, Card: card})
 	resp := moveResponse(f.ID, goofspiel.Move{Round: v.Round, Card: card})

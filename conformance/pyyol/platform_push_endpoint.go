@@ -33,16 +33,18 @@ const (
 	turnEndless   = "endless"  // an answer body that never ends
 	turnHoldEvent = "hold"     // answered legally; the next /event is held
 	turnHung      = "hung"     // never answered
+	turnInBudget  = "in-time"  // answered inBudgetAt into runtime.timeout
 )
 
 // turnPlan maps a round to its misbehaviour.
 var turnPlan = map[int]string{1: turnLate, 2: turnIllegal, 3: turnError, 4: turnDropped, 5: turnRedirect,
-	6: turnEndless, 7: turnHoldEvent, 8: turnHung}
+	6: turnEndless, 7: turnHoldEvent, 8: turnHung, 9: turnInBudget}
 
 // planRule names the rule each fallback round checks.
 var planRule = map[string]string{turnLate: "PYYOL-PLAT-TURN-TIMEOUT", turnIllegal: "PYYOL-PLAT-FALLBACK",
 	turnError: "PYYOL-PLAT-FALLBACK", turnDropped: "PYYOL-PLAT-FALLBACK", turnRedirect: "PYYOL-PLAT-NO-REDIRECT",
-	turnEndless: "PYYOL-PLAT-BOUNDED-BODY", turnHung: "PYYOL-PLAT-ATTEMPT-TIMEOUT"}
+	turnEndless: "PYYOL-PLAT-BOUNDED-BODY", turnHung: "PYYOL-PLAT-ATTEMPT-TIMEOUT",
+	turnInBudget: "PYYOL-PLAT-TURN-TIMEOUT"}
 
 // seen is one request the platform made to the kit's endpoint.
 type seen struct {
@@ -53,8 +55,11 @@ type seen struct {
 	// round is a turn's round (-1 for other routes); written is how much
 	// of an endless answer went out; held and nextCame tell a held
 	// /event's story.
-	round    int
-	written  int64
+	round   int
+	written int64
+	// cutAfter is how long after it arrived the platform dropped a turn
+	// the kit was still holding (0: it did not).
+	cutAfter time.Duration
 	held     bool
 	nextCame bool
 }
@@ -169,6 +174,14 @@ func (e *platformEndpoint) turn(w http.ResponseWriter, r *http.Request, s *seen)
 	case turnHung:
 		wait(r, hungFor)
 		return
+	case turnInBudget:
+		hold := time.Duration(float64(e.budget) * inBudgetAt)
+		if !wait(r, hold) {
+			e.mu.Lock()
+			s.cutAfter = max(time.Since(s.at), time.Nanosecond)
+			e.mu.Unlock()
+			return
+		}
 	case turnHoldEvent:
 		e.mu.Lock()
 		e.armed = true

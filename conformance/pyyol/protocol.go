@@ -43,6 +43,12 @@ func Gateway() *suite.Protocol {
 // on purpose wait it out; a short wait keeps them quick.
 const embeddedTurnTimeout = 500 * time.Millisecond
 
+// embeddedOffline is how long the embedded reference lets a socket stay
+// silent before it marks it Offline (PYYOL-REF-OFFLINE): the runner's
+// agent answers every turn and ping at once, so only the scenario that
+// stays silent on purpose waits it out.
+const embeddedOffline = 3 * time.Second
+
 // gatewayOptions configures the reference gateway for cfg. A run's embedded
 // reference gets the run's adjustable clock (and the contract test's live
 // run the wall clock) in cfg.Now, and waits embeddedTurnTimeout per turn;
@@ -52,6 +58,7 @@ func gatewayOptions(cfg suite.ReferenceConfig) server.Options {
 	opts := server.Options{Config: cfg}
 	if cfg.Now != nil {
 		opts.TurnTimeout = embeddedTurnTimeout
+		opts.OfflineAfter = embeddedOffline
 	}
 	return opts
 }

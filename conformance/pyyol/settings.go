@@ -25,12 +25,15 @@ var (
 		Rules: []string{"PYYOL-REF-STAKES-ERRORS"}}
 	turnTimeoutFlag = suite.Flag{Name: "turn-timeout", Kind: suite.FlagDuration,
 		Usage: "pyyol-gateway: the gateway's turn `timeout`; a Monopoly answer whose turn took longer may have met the fallback and decides nothing (default 500ms, no longer than the reference's; the docs say ~45s a Monopoly decision)"}
+	offlineWaitFlag = suite.Flag{Name: "offline-wait", Kind: suite.FlagDuration,
+		Usage: "pyyol-gateway: the `duration` a silent agent waits for the gateway to mark it Offline and close its socket, a --long check (default 2m; the platform's window is 45s)",
+		Rules: []string{"PYYOL-REF-OFFLINE"}}
 	secretFlag = suite.Flag{Name: "secret", Secret: true, RequiredLive: true,
 		Usage: "pyyol-push: the agent endpoint's `secret` (never printed)"}
 )
 
 var (
-	gatewayFlags = []suite.Flag{tokenFlag, agentIDFlag, adminTokenFlag, frameWaitFlag, matchWaitFlag, propagationFlag, turnTimeoutFlag}
+	gatewayFlags = []suite.Flag{tokenFlag, agentIDFlag, adminTokenFlag, frameWaitFlag, matchWaitFlag, propagationFlag, turnTimeoutFlag, offlineWaitFlag}
 	pushFlags    = []suite.Flag{secretFlag}
 )
 

@@ -17,6 +17,8 @@ func gatewaySteps(sc *suite.ScenarioContext, env *suite.Env) {
 	g.sharedSteps(sc)
 	g.gatewayPracticeSteps(sc)
 	g.gatewayRuntimeSteps(sc)
+	g.gatewayAuthSteps(sc)
+	g.gatewayHeartbeatSteps(sc)
 	g.gatewayFallbackSteps(sc)
 	g.gatewayGoofspielSteps(sc)
 	platformSteps(sc, g)
@@ -68,6 +70,7 @@ func platformSteps(sc *suite.ScenarioContext, g *gwRun) {
 	p.gatewayManifestSteps(sc)
 	p.gatewayStakesSteps(sc)
 	p.gatewayRankedSteps(sc)
+	p.gatewayLimitsSteps(sc)
 	p.Cleanup(func() {
 		p.restoreTiers(context.Background())
 		if p.endpoint != nil {

@@ -118,14 +118,18 @@ func (g *gwRun) key(ctx context.Context) error {
 		return err
 	}
 	var key struct {
-		AgentID string `json:"agent_id"`
-		Token   string `json:"token"`
+		AgentID   string `json:"agent_id"`
+		Token     string `json:"token"`
+		Dashboard string `json:"dashboard_token"`
 	}
 	if resp.Status != 201 || json.Unmarshal(resp.Body, &key) != nil || key.Token == "" {
 		return verdict.Skipf("the target mints no practice keys at POST /practice/agents (status %d); pass --agent-id and --token", resp.Status)
 	}
 	g.env.HTTP.Secrets().Add(key.Token)
-	g.agentID, g.token = key.AgentID, key.Token
+	if key.Dashboard != "" {
+		g.env.HTTP.Secrets().Add(key.Dashboard)
+	}
+	g.agentID, g.token, g.dashboard = key.AgentID, key.Token, key.Dashboard
 	return nil
 }
 

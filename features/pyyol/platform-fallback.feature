@@ -9,10 +9,13 @@ Feature: The platform's fallback and outbound limits during a pushed match
     Given the platform has verified the kit's endpoint and pushed it a match
 
   @PYYOL-PLAT-TURN-TIMEOUT
-  Rule: a turn answered after runtime.timeout is not taken
+  Rule: runtime.timeout bounds the wait for a turn: an answer after it is not taken, one inside it is
 
     Scenario: a late answer
       Then the turn the kit answered late fell back to the lowest card and the match went on
+
+    Scenario: an answer inside runtime.timeout, after a shorter timeout would have run out
+      Then the turn the kit answered inside runtime.timeout took the kit's card
 
   @PYYOL-PLAT-FALLBACK
   Rule: an illegal move, an error or no answer takes the lowest legal card

@@ -153,6 +153,7 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l.order = g.registration()
+	g.newSession(id)
 	l.registeredAs(reg)
 	g.cameBack(id)
 	// PYYOL-WS-REGISTERED: {"t":"registered","agent_id":...}.
@@ -203,7 +204,7 @@ func readFrame(ctx context.Context, conn *websocket.Conn) (Frame, error) {
 // readLoop dispatches frames until the socket drops.
 func (g *Gateway) readLoop(ctx context.Context, l *link) {
 	for {
-		f, err := readFrame(ctx, l.conn)
+		f, err := g.readLive(ctx, l)
 		if err != nil {
 			return
 		}

@@ -67,6 +67,8 @@ func (g *Gateway) newPushClient(m *manifest.Manifest, secret string) *pushClient
 		c.dir = m.Endpoint.URL
 	case IgnoresRuntimeTimeout:
 		c.budget = attemptTimeout
+	case ShortTurnTimeout:
+		c.budget /= 3
 	}
 	return c
 }

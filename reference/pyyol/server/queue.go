@@ -44,12 +44,14 @@ func (g *Gateway) queue(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.mu.Lock()
+	replaced := g.stakes[agentID] != nil
 	g.stakes[agentID] = &ranked{Tier: body.Tier, Coins: stake, Rake: stakes.Rake(stake, RakePercent)}
 	start := !g.playing[agentID] && g.agents[agentID] != nil
 	if start {
 		g.playing[agentID] = true
 	}
 	g.mu.Unlock()
+	g.entered(agentID, replaced)
 	if start {
 		go g.practice(agentID, Frame{Games: []string{"goofspiel"}})
 	}
@@ -81,8 +83,12 @@ func (g *Gateway) admit(agentID string, ts []stakes.Tier, tier string) (int64, *
 	if stake == 0 {
 		return 0, &refusal{http.StatusBadRequest, "unknown_tier", "no enabled tier " + tier}
 	}
-	if p := stakes.Admit(stake, g.limitsOf(agentID)); p != nil && g.opts.Tamper != IgnoresLimits {
+	if p := g.admitStake(agentID, stake); p != nil && g.opts.Tamper != IgnoresLimits {
 		// PYYOL-STAKES-LIMITS
+		return 0, &refusal{http.StatusConflict, p.Code, p.Message}
+	}
+	if p := g.guard(agentID, stake); p != nil {
+		// PYYOL-STAKES-LOSS-CAPS, PYYOL-STAKES-COOLDOWN, PYYOL-STAKES-CONCURRENT
 		return 0, &refusal{http.StatusConflict, p.Code, p.Message}
 	}
 	return stake, nil
@@ -108,6 +114,7 @@ func (g *Gateway) stakeWaiting(agentID string) bool {
 // returns the stake record for game_end; a practice match has none.
 func (g *Gateway) settle(agentID string, st *ranked, seat int, res goofspiel.Result) *ranked {
 	if st == nil {
+		g.stakesPractice(agentID, seat, res)
 		return nil
 	}
 	outcome := 0
@@ -118,6 +125,7 @@ func (g *Gateway) settle(agentID string, st *ranked, seat int, res goofspiel.Res
 		outcome = -1
 	}
 	st.Delta = stakes.Settle(st.Coins, st.Rake, outcome)
+	g.guardSettled(agentID, st.Coins, outcome)
 	if g.opts.Tamper == KeepsTieStakes && outcome == 0 {
 		st.Delta = -st.Rake
 	}

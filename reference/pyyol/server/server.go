@@ -36,6 +36,10 @@ type Options struct {
 	// PingEvery is the gateway's own heartbeat (default 15 s, the
 	// platform's HeartbeatInterval in backend/internal/agentgw/gateway.go).
 	PingEvery time.Duration
+	// OfflineAfter is how long a registered socket may stay silent (no
+	// frame at all from the agent) before the gateway marks it Offline and
+	// closes it (default DefaultOfflineAfter; PYYOL-REF-OFFLINE).
+	OfflineAfter time.Duration
 	// HeartbeatGap is how long serve --audit lets a registered socket go
 	// without the agent's ping before it names PYYOL-AGENT-HEARTBEAT
 	// (default DefaultHeartbeatGap); the agent scenarios shorten it.
@@ -80,7 +84,8 @@ type Gateway struct {
 	manifests map[string]*published // agent id/manifest id -> manifest
 	tiers     map[string][]stakes.Tier
 	wallets   map[string]stakes.Limits
-	stakes    map[string]*ranked     // agent id -> stake of its next match
+	stakes    map[string]*ranked // agent id -> stake of its next match
+	exposures map[string]stakes.Exposure
 	audits    map[string]*agentAudit // agent id -> what serve --audit saw
 	registers uint64                 // registrations so far (link.order)
 	minted    uint64
@@ -95,6 +100,9 @@ func New(opts Options) *Gateway {
 	if opts.PingEvery <= 0 {
 		opts.PingEvery = 15 * time.Second
 	}
+	if opts.OfflineAfter <= 0 {
+		opts.OfflineAfter = DefaultOfflineAfter
+	}
 	if opts.AdminToken == "" {
 		opts.AdminToken = AdminToken
 	}
@@ -106,7 +114,7 @@ func New(opts Options) *Gateway {
 	}
 	g := &Gateway{opts: opts, mux: http.NewServeMux(), log: opts.Log, keys: map[string]string{}, agents: map[string]*link{},
 		playing: map[string]bool{}, manifests: map[string]*published{}, tiers: map[string][]stakes.Tier{},
-		wallets: map[string]stakes.Limits{}, stakes: map[string]*ranked{}}
+		wallets: map[string]stakes.Limits{}, stakes: map[string]*ranked{}, exposures: map[string]stakes.Exposure{}}
 	for _, game := range games {
 		g.tiers[game] = stakes.Default()
 	}
@@ -144,7 +152,8 @@ func (g *Gateway) mint(w http.ResponseWriter, r *http.Request) {
 	token := "sk_arena_" + hex.EncodeToString(g.derive("token", n, 20))
 	g.keys[token] = id
 	g.mu.Unlock()
-	writeJSON(w, http.StatusCreated, map[string]string{"agent_id": id, "token": token})
+	// PYYOL-REF-DASHBOARD-JWT: the owner's dashboard JWT comes with the key.
+	writeJSON(w, http.StatusCreated, map[string]string{"agent_id": id, "token": token, "dashboard_token": g.dashboardJWT(id)})
 }
 
 // resolve maps an agent key to its agent id (PYYOL-WS-AGENT-KEY).
@@ -155,6 +164,9 @@ func (g *Gateway) resolve(token, claimed string) (string, bool) {
 		return claimed, true
 	}
 	id, ok := g.keys[token]
+	if !ok {
+		id, ok = g.jwtAgent(token)
+	}
 	return id, ok && (claimed == "" || claimed == id)
 }
 

@@ -133,6 +133,8 @@ func (g *Gateway) setLimits(w http.ResponseWriter, r *http.Request, agentID stri
 			l.MaxBid = v
 		case "coin_limit_per_match":
 			l.CoinLimitPerMatch = v
+		default:
+			setGuard(&l.Guards, k, v)
 		}
 	}
 	g.mu.Lock()
@@ -144,7 +146,7 @@ func (g *Gateway) setLimits(w http.ResponseWriter, r *http.Request, agentID stri
 // undocumentedLimit returns a key of a limits body that names no limit, or "".
 func undocumentedLimit(body map[string]int64) string {
 	for k := range body {
-		if k != "min_wallet_balance" && k != "max_bid" && k != "coin_limit_per_match" {
+		if k != "min_wallet_balance" && k != "max_bid" && k != "coin_limit_per_match" && !isGuard(k) {
 			return k
 		}
 	}

@@ -46,6 +46,20 @@ const (
 	AcceptsAnyTiers Tamper = "accepts-any-tiers"
 	// IgnoresLimits queues stakes beyond the agent's limits.
 	IgnoresLimits Tamper = "ignores-limits"
+	// StrictLimits refuses a stake that meets a bound exactly.
+	StrictLimits Tamper = "strict-limits"
+	// IgnoresLossCaps queues stakes past the daily and session loss caps.
+	IgnoresLossCaps Tamper = "ignores-loss-caps"
+	// IgnoresCooldown queues stakes during a cooldown.
+	IgnoresCooldown Tamper = "ignores-cooldown"
+	// IgnoresConcurrency queues stakes past max_concurrent_matches.
+	IgnoresConcurrency Tamper = "ignores-concurrency"
+	// StakesPractice charges a lost practice match the lowest tier.
+	StakesPractice Tamper = "stakes-practice"
+	// RejectsDashboardJWT refuses a dashboard JWT as a register token.
+	RejectsDashboardJWT Tamper = "rejects-dashboard-jwt"
+	// NeverOffline keeps a silent socket open however long it is silent.
+	NeverOffline Tamper = "never-offline"
 	// KeepsTieStakes takes the rake from a tied match.
 	KeepsTieStakes Tamper = "keeps-tie-stakes"
 	// AwaitsEventAcks holds the match until the agent answers each event.

@@ -93,6 +93,7 @@ type Limits struct {
 	MinWalletBalance  int64 `json:"min_wallet_balance"`
 	MaxBid            int64 `json:"max_bid"`
 	CoinLimitPerMatch int64 `json:"coin_limit_per_match"`
+	Guards
 }
 
 // Admit says whether an agent with limits may stake: "balance ≥ stake +
