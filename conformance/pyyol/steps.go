@@ -59,6 +59,7 @@ func monopolySteps(sc *suite.ScenarioContext, g *gwRun) {
 	m.gatewayMonopolyTradesSteps(sc)
 	m.gatewayMonopolyRefusalsSteps(sc)
 	m.gatewayMonopolyEndingSteps(sc)
+	m.gatewayRefereeSteps(sc)
 }
 
 // platformSteps registers the steps of the platform's manifest, stakes and

@@ -92,7 +92,7 @@ func (g *Game) do(seat int, mv Move) {
 		g.manageProperty(seat, mv.Action, *mv.Property)
 	case ActPayJail:
 		// PYYOL-MONO-ACT-PAY-JAIL: pay the $50 fine, then roll.
-		g.toBank(seat, g.board.JailFine, "jail_fine")
+		g.toBank(seat, g.jailFine(), "jail_fine")
 		g.leaveJail(seat, "fine")
 		g.phase = PhaseRoll
 	case ActUseJailCard:
@@ -178,7 +178,9 @@ func (g *Game) closeAuctionIfDone() {
 	switch {
 	case len(a.Active) == 1 && a.Active[0] == a.HighBidder, len(a.Active) == 0 && a.HighBidder >= 0:
 		w := a.HighBidder
-		g.players[w].Cash -= a.HighBid
+		if g.defect != AuctionFree {
+			g.players[w].Cash -= a.HighBid
+		}
 		g.holdings[a.Property].Owner = w
 		g.emit(EvAuctionWon, map[string]any{"seat": w, "property": a.Property, "price": a.HighBid,
 			"amount": -a.HighBid, "source": "bank"})
@@ -220,12 +222,12 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 		g.emit(EvHouseSold, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
 			"count": 1, "amount": cost / 2, "source": "bank"})
 	case ActMortgage:
-		v := g.board.MortgageValue(sq)
+		v := g.mortgageValue(sq)
 		h.Mortgaged = true
 		g.players[seat].Cash += v
 		g.emit(EvMortgaged, map[string]any{"seat": seat, "property": sq, "amount": v, "source": "bank"})
 	case ActUnmortgage:
-		v := g.board.UnmortgageCost(sq)
+		v := g.unmortgageCost(sq)
 		h.Mortgaged = false
 		g.players[seat].Cash -= v
 		g.emit(EvUnmortgaged, map[string]any{"seat": seat, "property": sq, "amount": -v, "source": "bank"})

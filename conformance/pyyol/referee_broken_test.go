@@ -1,0 +1,49 @@
+package pyyol_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/reference/pyyol/server"
+)
+
+// brokenRefereeGateways plants one realistic money, legality or
+// hidden-information bug each in the reference engine behind the gateway
+// (issue 25, class 4): the shadow referee must catch each live, naming
+// the rule.
+func brokenRefereeGateways() []struct {
+	rule string
+	opts server.Options
+} {
+	return []struct {
+		rule string
+		opts server.Options
+	}{
+		{"PYYOL-MONO-RENT", server.Options{Tamper: server.MonopolyRentIgnoresHouses}},
+		{"PYYOL-MONO-RENT", server.Options{Tamper: server.MonopolyRentNoSetDouble}},
+		{"PYYOL-MONO-RENT", server.Options{Tamper: server.MonopolyRailroadFlat}},
+		{"PYYOL-MONO-RENT", server.Options{Tamper: server.MonopolyUtilityFlat}},
+		{"PYYOL-MONO-ECONOMY", server.Options{Tamper: server.MonopolyNoSalaryOnPass}},
+		{"PYYOL-MONO-ECONOMY", server.Options{Tamper: server.MonopolySalaryTwice}},
+		{"PYYOL-MONO-ECONOMY", server.Options{Tamper: server.MonopolyTaxSwapped}},
+		{"PYYOL-MONO-ACT-MORTGAGE", server.Options{Tamper: server.MonopolyMortgageFullPrice}},
+		{"PYYOL-MONO-VIEW-LEGAL", server.Options{Tamper: server.MonopolyBuyWithoutCash}},
+		{"PYYOL-MONO-VIEW-LEGAL", server.Options{Tamper: server.MonopolyBuildWithoutSet}},
+		{"PYYOL-MONO-ACT-PAY-JAIL", server.Options{Tamper: server.MonopolyJailFineDoubled}},
+		{"PYYOL-MONO-EV-AUCTION-WON", server.Options{Tamper: server.MonopolyAuctionFree}},
+		{"PYYOL-MONO-PERFECT-INFO", server.Options{Tamper: server.MonopolyDeckLeaked}},
+		{"PYYOL-MONO-ACT-UNMORTGAGE", server.Options{Tamper: server.MonopolyUnmortgageAtPar}},
+		{"PYYOL-MAFIA-REDACTED", server.Options{Tamper: server.MafiaRolesLeaked}},
+		{"PYYOL-MAFIA-PRIVATE-OWN", server.Options{Tamper: server.MafiaKillTargetLeaked}},
+		{"PYYOL-MAFIA-VOTE", server.Options{Tamper: server.MafiaLastVoteWins}},
+		{"PYYOL-MAFIA-PROTECT", server.Options{Tamper: server.MafiaProtectIgnored}},
+	}
+}
+
+// TestBrokenRefereeGatewaysFailTheirRule: each planted money, legality or
+// secrecy bug, served over loopback and checked live, fails naming its
+// rule.
+func TestBrokenRefereeGatewaysFailTheirRule(t *testing.T) {
+	t.Parallel()
+	catchBrokenGateways(t, brokenRefereeGateways(), 10*time.Second)
+}
