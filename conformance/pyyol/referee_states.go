@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 )
 
@@ -113,7 +114,7 @@ func (m *monoRun) noteStates() {
 			no = append(no, s)
 		}
 	}
-	m.g.env.HTTP.Recorder().Note(fmt.Sprintf("monopoly states reached in %d matches: %s; not reached: %s",
+	m.g.env.HTTP.Recorder().Note(fmt.Sprintf(verdict.InfoPrefix+"monopoly states reached in %d matches: %s; not reached: %s",
 		m.ref.matches, orNone(yes), orNone(no)))
 }
 

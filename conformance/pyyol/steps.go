@@ -47,6 +47,7 @@ func supersedeSteps(sc *suite.ScenarioContext, g *gwRun) {
 func mafiaSteps(sc *suite.ScenarioContext, g *gwRun) {
 	r := &mafiaRun{g: g}
 	r.gatewayMafiaSteps(sc)
+	r.gatewayRefereeSteps(sc)
 }
 
 // monopolySteps binds the Monopoly scenarios of gateway-monopoly.feature:

@@ -1,6 +1,8 @@
 package pyyol
 
 import (
+	"context"
+
 	"github.com/agentgames/conformance/conformance/suite"
 )
 
@@ -8,4 +10,16 @@ import (
 // features/pyyol/gateway-referee.feature (the shadow referee).
 func (m *monoRun) gatewayRefereeSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the shadow referee agreed with every Monopoly money move, legal list and view$`), m.checkReferee)
+}
+
+// gatewayRefereeSteps registers the Mafia steps of
+// features/pyyol/gateway-referee.feature: a match the runner steers
+// (referee_mafia.go) and the checks of its outcomes.
+func (r *mafiaRun) gatewayRefereeSteps(sc *suite.ScenarioContext) {
+	sc.Step(pattern(`^the agent plays a Mafia match as a (Doctor|Villager) steering the referee$`), func(ctx context.Context, role string) error {
+		mm, err := r.g.playMafia(ctx, role, "referee")
+		r.mm = mm
+		return err
+	})
+	sc.Step(pattern(`^every seat the agent protected survived its night$`), r.check(noFinding(checkMafiaGuard)))
 }

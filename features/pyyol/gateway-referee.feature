@@ -30,3 +30,17 @@ Feature: The shadow referee of Monopoly and Mafia
       When the agent registers for a Monopoly practice match of 4 seats and a turn cap of 60
       And the agent plays the Monopoly match choosing from the legal list
       Then the shadow referee agreed with every Monopoly money move, legal list and view
+
+  @PYYOL-MAFIA-VOTE @PYYOL-MAFIA-PROTECT @PYYOL-MAFIA-REDACTED @PYYOL-MAFIA-PRIVATE-OWN @PYYOL-MAFIA-NIGHT-PRIVATE
+  Rule: a steered Mafia seat sees the plurality count and the Doctor's protection hold, and nothing of other seats' secrets
+
+    Scenario: the referee of a Doctor's match
+      When the agent plays a Mafia match as a Doctor steering the referee
+      Then every seat the agent protected survived its night
+      And every vote eliminated the plurality target
+      And every Mafia view was redacted to the seat
+
+    Scenario: the referee of a Villager's match
+      When the agent plays a Mafia match as a Villager steering the referee
+      Then every vote eliminated the plurality target
+      And every Mafia view was redacted to the seat
