@@ -1,9 +1,14 @@
 package pyyol_test
 
 import (
+	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
@@ -46,4 +51,31 @@ func brokenRefereeGateways() []struct {
 func TestBrokenRefereeGatewaysFailTheirRule(t *testing.T) {
 	t.Parallel()
 	catchBrokenGateways(t, brokenRefereeGateways(), 10*time.Second)
+}
+
+// TestRefereeMustBeforeReference (issue 25, class 6): each planted money,
+// legality or secrecy bug behind a gateway that also speaks a frame
+// layout off the reference's (a PYYOL-REF-FRAMES warning on the views
+// and events) still fails naming its MUST rule, the warning listed
+// beside it: no REFERENCE note ends a check before its MUST condition is
+// looked at.
+func TestRefereeMustBeforeReference(t *testing.T) {
+	t.Parallel()
+	for _, c := range brokenRefereeGateways() {
+		t.Run(c.rule, func(t *testing.T) {
+			t.Parallel()
+			c.opts.Rewrite, c.opts.TurnTimeout = earlierLayout, 10*time.Second
+			srv := httptest.NewServer(server.New(c.opts))
+			defer srv.Close()
+			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings.With("turn-timeout", "10s"))
+			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
+				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
+			}
+			if !slices.ContainsFunc(rep.Results, func(r verdict.Result) bool {
+				return r.FailedRule == c.rule && strings.Contains(strings.Join(r.Warnings, " "), "PYYOL-REF-FRAMES")
+			}) {
+				t.Errorf("no check failing %s also lists the PYYOL-REF-FRAMES warning: %v", c.rule, failedRules(rep))
+			}
+		})
+	}
 }
