@@ -101,7 +101,8 @@ func (m *monoRun) canLift(board *monopoly.Board, v monoView, cash int) bool {
 
 // judgeDecks fails a view that shows what is still hidden: the order of
 // the decks, found by value (three or more card texts in one list) or by
-// a list under a key naming a deck (PYYOL-MONO-PERFECT-INFO).
+// a list of two or more cards under a key naming a deck (a list of
+// numbers there is counts, which tell no order) (PYYOL-MONO-PERFECT-INFO).
 func judgeDecks(board *monopoly.Board, i int, body json.RawMessage) error {
 	var v any
 	if len(body) == 0 || json.Unmarshal(body, &v) != nil {
@@ -123,7 +124,7 @@ func deckList(v any, path string, texts map[string]bool) string {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if l, ok := x.([]any); ok && len(l) > 0 && strings.Contains(strings.ToLower(k), "deck") {
+			if l, ok := x.([]any); ok && len(l) > 1 && !numbers(l) && strings.Contains(strings.ToLower(k), "deck") {
 				return fmt.Sprintf("a %d-card list at %s.%s", len(l), path, k)
 			}
 			if w := deckList(x, path+"."+k, texts); w != "" {
@@ -147,4 +148,15 @@ func deckList(v any, path string, texts map[string]bool) string {
 		}
 	}
 	return ""
+}
+
+// numbers reports whether a list holds numbers only (counts, which tell
+// no order).
+func numbers(l []any) bool {
+	for _, x := range l {
+		if _, ok := x.(float64); !ok {
+			return false
+		}
+	}
+	return true
 }
