@@ -223,6 +223,8 @@ func (m *monoRun) policy(v monoView) map[string]any {
 		return m.dealerPolicy(v)
 	case styleSpendthrift, styleMiser:
 		return m.spendthriftPolicy(v)
+	case styleCollector:
+		return m.collectorPolicy(v)
 	}
 	has := func(a string) bool { return slices.Contains(v.LegalActions, a) }
 	owned := func(mortgaged bool) int {

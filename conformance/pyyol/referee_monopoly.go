@@ -34,9 +34,14 @@ type refBoard struct {
 	carded bool
 	// open are the money windows a landing opened, closed by the payment
 	// or the next move.
-	salary1 *refWindow
-	rent    *refWindow
-	tax     *refWindow
+	salary1  *refWindow
+	noSalary *refWindow
+	rent     *refWindow
+	tax      *refWindow
+	// diceUsed is set once a move took the last roll's steps.
+	diceUsed bool
+	// jailed are the seats in jail, whose only cash payment is the fine.
+	jailed map[int]bool
 	// highBid is the open auction's high bid from its events; wonBy the
 	// seats that won an auction since the last view.
 	highBid int
@@ -60,7 +65,7 @@ func (m *monoRun) newRefBoard(board *monopoly.Board) *refBoard {
 		salary = 200
 	}
 	b := &refBoard{board: board, salary: salary, owner: map[int]int{}, houses: map[int]int{},
-		mortgaged: map[int]bool{}, wonBy: map[int]int{}}
+		mortgaged: map[int]bool{}, wonBy: map[int]int{}, jailed: map[int]bool{}}
 	start, ok1 := m.rule("starting_cash")
 	players, ok2 := m.rule("players")
 	if ok1 && ok2 && players >= 2 && players <= 8 {
@@ -102,8 +107,15 @@ func (b *refBoard) event(e frame) error {
 			return err
 		}
 		if e.Type == "dice_rolled" {
-			b.dice, b.roller, b.carded = diceSum(p), seat, false
+			b.dice, b.roller, b.carded, b.diceUsed = diceSum(p), seat, false, false
 		}
+		if e.Type == "went_to_jail" {
+			// "$200 for passing GO": a seat sent to jail passes no GO.
+			b.noSalary = &refWindow{seat: seat, seq: e.Seq}
+			b.jailed[seat] = true
+		}
+	case "left_jail":
+		b.jailed[seat] = false
 	case "moved":
 		if err := b.closeWindows(e); err != nil {
 			return err
@@ -136,6 +148,7 @@ func (b *refBoard) holdingEvent(e frame, p map[string]any, seat, sq int) error {
 	switch e.Type {
 	case "property_purchased":
 		b.owner[sq] = seat
+		return b.figure(e, p, sq, "PYYOL-MONO-ACT-BUY", "the list price", []string{"price", "amount"}, b.board.Squares[sq].Price)
 	case "auction_started":
 		b.highBid = 0
 	case "bid_placed":
@@ -150,8 +163,14 @@ func (b *refBoard) holdingEvent(e frame, p map[string]any, seat, sq int) error {
 		return b.auctionPrice(e, p)
 	case "house_built":
 		b.houses[sq] = houseCount(p, b.houses[sq]+1)
+		return b.figure(e, p, sq, "PYYOL-MONO-ACT-BUILD", "the house cost", []string{"amount"}, b.board.Squares[sq].HouseCost)
 	case "house_sold":
 		b.houses[sq] = houseCount(p, b.houses[sq]-1)
+		n, ok := fieldInt(p, "count")
+		if !ok || n < 1 {
+			n = 1
+		}
+		return b.figure(e, p, sq, "PYYOL-MONO-ACT-SELL-HOUSE", fmt.Sprintf("half the house cost for %d", n), []string{"amount"}, n*(b.board.Squares[sq].HouseCost/2))
 	case "trade_executed":
 		tb := &monoBoard{owner: b.owner}
 		tb.trade(p)
@@ -201,11 +220,15 @@ func (b *refBoard) moved(e frame, p map[string]any, seat int) {
 	if !ok1 || !ok2 || to < 0 || to >= len(b.board.Squares) {
 		return
 	}
-	byDice := b.dice > 0 && b.roller == seat && !b.carded
-	if byDice && from+b.dice >= 40 && (from+b.dice)%40 == to {
-		b.salary1 = &refWindow{seat: seat, sq: to, seq: e.Seq}
-	}
+	byDice := b.dice > 0 && b.roller == seat && !b.carded && !b.diceUsed && (from+b.dice)%40 == to
+	b.diceUsed = b.diceUsed || byDice
 	s := b.board.Squares[to]
+	switch {
+	case byDice && from+b.dice >= 40:
+		b.salary1 = &refWindow{seat: seat, sq: to, seq: e.Seq}
+	case byDice && s.Kind != monopoly.KindFreePark:
+		b.noSalary = &refWindow{seat: seat, sq: to, seq: e.Seq}
+	}
 	switch {
 	case s.Kind == monopoly.KindTax:
 		b.tax = &refWindow{seat: seat, sq: to, seq: e.Seq, accept: b.taxReadings(seat, to)}
@@ -222,7 +245,7 @@ func (b *refBoard) moved(e frame, p map[string]any, seat int) {
 // is left to the event checks (a debt may defer it).
 func (b *refBoard) closeWindows(e frame) error {
 	w := b.salary1
-	b.salary1, b.rent, b.tax = nil, nil, nil
+	b.salary1, b.noSalary, b.rent, b.tax = nil, nil, nil, nil
 	if w != nil && w.count != 1 {
 		return verdict.Failf("PYYOL-MONO-ECONOMY", fmt.Sprintf("one $%d salary for passing GO", b.salary),
 			fmt.Sprintf("%d salaries", w.count), "seat %d's roll past GO to square %d (event %d), before event %d", w.seat, w.sq, w.seq, e.Seq)
@@ -239,6 +262,14 @@ func (b *refBoard) cash(e frame, p map[string]any, seat int) error {
 	}
 	if w := b.salary1; w != nil && w.seat == seat && amount == b.salary {
 		w.count++
+	}
+	if b.jailed[seat] && amount < 0 && amount != -b.board.JailFine {
+		return verdict.Failf("PYYOL-MONO-ACT-PAY-JAIL", fmt.Sprintf("the $%d fine, a jailed seat's only payment", b.board.JailFine), -amount,
+			"seat %d in jail, event %d", seat, e.Seq)
+	}
+	if w := b.noSalary; w != nil && w.seat == seat && amount == b.salary {
+		return verdict.Failf("PYYOL-MONO-ECONOMY", "no salary without passing GO", fmt.Sprintf("$%d to seat %d", amount, seat),
+			"after the move or jailing of event %d, event %d", w.seq, e.Seq)
 	}
 	if w := b.tax; w != nil && w.seat == seat && amount < 0 {
 		b.tax = nil
@@ -314,11 +345,33 @@ func (b *refBoard) view(i int, t *monoTurn) error {
 		}
 	}
 	clear(b.wonBy)
+	clear(b.jailed)
+	for seat, p := range s.Players {
+		b.jailed[seat] = p.InJail
+	}
 	clear(b.owner)
 	clear(b.houses)
 	clear(b.mortgaged)
 	for _, h := range s.Holdings {
 		b.owner[h.Square], b.houses[h.Square], b.mortgaged[h.Square] = h.Owner, h.Houses, h.Mortgaged
+	}
+	return nil
+}
+
+// figure judges an event's money against the standard figure want (a
+// list price, a house cost, half of it), read from the first of keys the
+// payload carries; a payload with none decides nothing.
+func (b *refBoard) figure(e frame, p map[string]any, sq int, rule, what string, keys []string, want int) error {
+	if !b.board.Ownable(sq) {
+		return nil
+	}
+	for _, k := range keys {
+		if got, ok := fieldInt(p, k); ok {
+			if abs(got) != want {
+				return verdict.Failf(rule, fmt.Sprintf("$%d (%s of %s)", want, what, b.board.Squares[sq].Name), abs(got), "%s at event %d", e.Type, e.Seq)
+			}
+			return nil
+		}
 	}
 	return nil
 }

@@ -28,7 +28,26 @@ func (m *monoRun) judgeView(b *refBoard, i int, t *monoTurn) error {
 				"turn view %d (phase %s): %s", i, v.Phase, why)
 		}
 	}
+	if a, why := m.missing(b.board, v); a != "" {
+		return verdict.Failf("PYYOL-MONO-VIEW-LEGAL", "every action valid now listed", a+" missing", "turn view %d (phase %s): %s", i, v.Phase, why)
+	}
 	return nil
+}
+
+// missing names an action standard Monopoly makes valid in view v that
+// its legal list leaves out, and why: buying a property the cash covers
+// when the decision is to buy or decline, paying the fine the cash
+// covers in jail.
+func (m *monoRun) missing(board *monopoly.Board, v monoView) (string, string) {
+	me := v.State.Players[m.seat]
+	cash := *me.Cash
+	switch {
+	case v.Phase == "acquire" && board.Ownable(me.Position) && cash >= board.Squares[me.Position].Price && !slices.Contains(v.LegalActions, "buy"):
+		return "buy", fmt.Sprintf("cash $%d covers the price $%d of %s", cash, board.Squares[me.Position].Price, board.Squares[me.Position].Name)
+	case v.Phase == "jail" && cash >= board.JailFine && !slices.Contains(v.LegalActions, "pay_jail"):
+		return "pay_jail", fmt.Sprintf("cash $%d covers the $%d fine", cash, board.JailFine)
+	}
+	return "", ""
 }
 
 // invalid says why action a cannot be valid for the agent in view v, or
@@ -57,6 +76,10 @@ func (m *monoRun) invalid(board *monopoly.Board, v monoView, a string) string {
 	case "unmortgage":
 		if !m.canLift(board, v, cash) {
 			return fmt.Sprintf("no mortgaged property whose value plus 10%% the cash $%d covers", cash)
+		}
+	case "mortgage":
+		if !slices.ContainsFunc(v.State.Holdings, func(h monoHolding) bool { return h.Owner == m.seat && !h.Mortgaged && h.Houses == 0 }) {
+			return "no unmortgaged property without buildings"
 		}
 	case "sell_house":
 		if !slices.ContainsFunc(ownedStreets(board, v, m.seat), func(h monoHolding) bool { return h.Houses > 0 }) {

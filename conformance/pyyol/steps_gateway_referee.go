@@ -10,6 +10,10 @@ import (
 // features/pyyol/gateway-referee.feature (the shadow referee).
 func (m *monoRun) gatewayRefereeSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the shadow referee agreed with every Monopoly money move, legal list and view$`), m.checkReferee)
+	sc.Step(pattern(`^the agent plays the Monopoly match as a collector$`), func(ctx context.Context) error {
+		m.style = styleCollector
+		return m.play(ctx)
+	})
 }
 
 // gatewayRefereeSteps registers the Mafia steps of

@@ -12,13 +12,19 @@ Feature: The shadow referee of Monopoly and Mafia
     Given a practice agent key
 
   @PYYOL-MONO-RENT @PYYOL-MONO-ECONOMY @PYYOL-MONO-ACT-MORTGAGE @PYYOL-MONO-VIEW-LEGAL
-  @PYYOL-MONO-EV-AUCTION-WON @PYYOL-MONO-PERFECT-INFO @PYYOL-MONO-REF-BOARD @PYYOL-MONO-REF-RENT
+  @PYYOL-MONO-EV-AUCTION-WON @PYYOL-MONO-PERFECT-INFO @PYYOL-MONO-ACT-BUY @PYYOL-MONO-ACT-BUILD @PYYOL-MONO-ACT-SELL-HOUSE
+  @PYYOL-MONO-ACT-PAY-JAIL @PYYOL-MONO-REF-BOARD @PYYOL-MONO-REF-RENT
   @PYYOL-MONO-REF-PRACTICE-DEALS
   Rule: every Monopoly money move, legal list and view is what standard Monopoly makes of the public board
 
     Scenario: the referee of a dealing table
       When the agent registers for a Monopoly practice match of 2 seats, a turn cap of 150 and dealing bots
       And the agent plays up to 4 Monopoly matches as a dealer until it sells a house
+      Then the shadow referee agreed with every Monopoly money move, legal list and view
+
+    Scenario: the referee of a collector
+      When the agent registers for a Monopoly practice match of 2 seats, a turn cap of 150 and dealing bots
+      And the agent plays the Monopoly match as a collector
       Then the shadow referee agreed with every Monopoly money move, legal list and view
 
     Scenario: the referee of a spendthrift

@@ -125,7 +125,7 @@ func (g *Game) do(seat int, mv Move) {
 // buy is buy: the property at list price (PYYOL-MONO-ACT-BUY).
 func (g *Game) buy(seat int) {
 	sq := g.players[seat].Position
-	price := g.board.Squares[sq].Price
+	price := g.listPrice(sq)
 	g.players[seat].Cash -= price
 	g.holdings[sq].Owner = seat
 	g.emit(EvPropertyPurchased, map[string]any{"seat": seat, "property": sq, "price": price,
@@ -210,6 +210,7 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 			g.houses--
 		}
 		h.Houses++
+		cost = g.buildCost(sq)
 		g.players[seat].Cash -= cost
 		g.emit(EvHouseBuilt, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
 			"amount": -cost, "source": "bank"})
@@ -218,9 +219,9 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 		if g.defect != SellKeepsHouse {
 			g.returnOne(h)
 		}
-		g.players[seat].Cash += cost / 2
+		g.players[seat].Cash += g.saleValue(sq)
 		g.emit(EvHouseSold, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
-			"count": 1, "amount": cost / 2, "source": "bank"})
+			"count": 1, "amount": g.saleValue(sq), "source": "bank"})
 	case ActMortgage:
 		v := g.mortgageValue(sq)
 		h.Mortgaged = true

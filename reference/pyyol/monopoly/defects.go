@@ -81,6 +81,16 @@ const (
 	DeckLeaked Defect = "deck-leaked"
 	// UnmortgageAtPar lifts a mortgage for the mortgage value, no interest.
 	UnmortgageAtPar Defect = "unmortgage-at-par"
+	// BuyOverprice charges 10% over the list price for a purchase.
+	BuyOverprice Defect = "buy-overprice"
+	// BuildChargesPrice charges a house the street's list price, not its
+	// house cost.
+	BuildChargesPrice Defect = "build-charges-price"
+	// SellFullPrice pays the whole house cost back for a sold house.
+	SellFullPrice Defect = "sell-full-price"
+	// JailPaysSalary pays the GO salary to a seat sent to jail from past
+	// the jail square, as if it moved forward through GO.
+	JailPaysSalary Defect = "jail-pays-salary"
 )
 
 // Break sets a defect on the game.
@@ -155,4 +165,38 @@ func (g *Game) deckOrder() map[string][]string {
 		}
 	}
 	return out
+}
+
+// listPrice is what buy charges for sq: its list price, unless a defect
+// adds 10%.
+func (g *Game) listPrice(sq int) int {
+	if g.defect == BuyOverprice {
+		return g.board.Squares[sq].Price * 11 / 10
+	}
+	return g.board.Squares[sq].Price
+}
+
+// buildCost is what a house on sq costs, and saleValue what a sold one
+// pays back: the house cost and half of it, unless a defect charges the
+// list price or pays the whole cost back.
+func (g *Game) buildCost(sq int) int {
+	if g.defect == BuildChargesPrice {
+		return g.board.Squares[sq].Price
+	}
+	return g.board.Squares[sq].HouseCost
+}
+
+func (g *Game) saleValue(sq int) int {
+	if g.defect == SellFullPrice {
+		return g.board.Squares[sq].HouseCost
+	}
+	return g.board.Squares[sq].HouseCost / 2
+}
+
+// jailSalary pays the GO salary to a seat jailed from past the jail
+// square under the JailPaysSalary defect.
+func (g *Game) jailSalary(seat, from int) {
+	if g.defect == JailPaysSalary && from > JailSquare {
+		g.bankCash(seat, g.rules.GoSalary, "go_salary")
+	}
 }

@@ -166,6 +166,7 @@ func (g *Game) goToJail(seat int, reason string) {
 	p.Position, p.InJail, p.JailTurns = JailSquare, true, 0
 	g.doubles = 0
 	g.emit(EvWentToJail, map[string]any{"seat": seat, "from": from, "reason": reason})
+	g.jailSalary(seat, from)
 	g.phase = PhaseManage
 }
 

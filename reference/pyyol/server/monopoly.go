@@ -77,6 +77,14 @@ const (
 	MonopolyDeckLeaked Tamper = "monopoly-deck-leaked"
 	// MonopolyUnmortgageAtPar lifts a mortgage without the 10% interest.
 	MonopolyUnmortgageAtPar Tamper = "monopoly-unmortgage-at-par"
+	// MonopolyBuyOverprice charges 10% over the list price.
+	MonopolyBuyOverprice Tamper = "monopoly-buy-overprice"
+	// MonopolyBuildChargesPrice charges a house the street's list price.
+	MonopolyBuildChargesPrice Tamper = "monopoly-build-charges-price"
+	// MonopolySellFullPrice pays the whole house cost for a sold house.
+	MonopolySellFullPrice Tamper = "monopoly-sell-full-price"
+	// MonopolyJailPaysSalary pays the GO salary to a seat sent to jail.
+	MonopolyJailPaysSalary Tamper = "monopoly-jail-pays-salary"
 )
 
 var monopolyDefects = map[Tamper]monopoly.Defect{
@@ -112,6 +120,10 @@ var monopolyDefects = map[Tamper]monopoly.Defect{
 	MonopolyAuctionFree:       monopoly.AuctionFree,
 	MonopolyDeckLeaked:        monopoly.DeckLeaked,
 	MonopolyUnmortgageAtPar:   monopoly.UnmortgageAtPar,
+	MonopolyBuyOverprice:      monopoly.BuyOverprice,
+	MonopolyBuildChargesPrice: monopoly.BuildChargesPrice,
+	MonopolySellFullPrice:     monopoly.SellFullPrice,
+	MonopolyJailPaysSalary:    monopoly.JailPaysSalary,
 }
 
 // monopolyRules applies a practice request to the default rules
