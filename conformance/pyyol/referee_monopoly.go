@@ -338,10 +338,8 @@ func (b *refBoard) view(i int, t *monoTurn) error {
 					"seat %d's cash at turn view %d after winning an auction", seat, i)
 			}
 		}
-		for seat, p := range s.Players {
-			if p.Cash != nil {
-				l.cash[seat] = *p.Cash
-			}
+		if err := ledgerAgrees(l, s.Players, i); err != nil {
+			return err
 		}
 	}
 	clear(b.wonBy)
@@ -373,5 +371,25 @@ func (b *refBoard) figure(e frame, p map[string]any, sq int, rule, what string, 
 			return nil
 		}
 	}
+	return nil
+}
+
+// ledgerAgrees compares each seat's cash in a view with the events since
+// the last view (the balances across consecutive views): a difference
+// after a trade is the trade's (PYYOL-MONO-ACT-ACCEPT-TRADE), otherwise
+// money moved without its event (PYYOL-MONO-EV-CASH-CHANGED). The view's
+// cash then becomes the ledger's.
+func ledgerAgrees(l *monoLedger, players []monoPlayer, i int) error {
+	for seat, p := range players {
+		if p.Cash == nil || *p.Cash == l.cash[seat] {
+			continue
+		}
+		rule := "PYYOL-MONO-EV-CASH-CHANGED"
+		if l.trade {
+			rule = "PYYOL-MONO-ACT-ACCEPT-TRADE"
+		}
+		return verdict.Failf(rule, l.cash[seat], *p.Cash, "seat %d's cash at turn view %d against the events since the view before", seat, i)
+	}
+	l.trade = false
 	return nil
 }
