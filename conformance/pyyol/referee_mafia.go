@@ -82,3 +82,31 @@ func killedAfter(events []mafiaEvent, seq, seat int) (int, bool) {
 	}
 	return 0, false
 }
+
+// mafiaSteered says what the steering did in a match, for the run's note:
+// how many lone votes and protections of another seat the agent cast.
+func mafiaSteered(mm *mafiaMatch) string {
+	votes, guards := 0, 0
+	for _, t := range mm.turns {
+		if t.answered == nil {
+			continue
+		}
+		switch t.answered.Action {
+		case mafia.ActVote:
+			if t.answered.Target != nil && votesToday(t.view.Public)[*t.answered.Target] == 0 {
+				votes++
+			}
+		case mafia.ActProtect:
+			guards++
+		}
+	}
+	return fmt.Sprintf("mafia steering (seat %d, %s): %d lone votes, %d protections of another seat over %d days", mm.seat, mm.role, votes, guards, lastDay(mm))
+}
+
+// lastDay is the day of the match's last turn view.
+func lastDay(mm *mafiaMatch) int {
+	if len(mm.turns) == 0 {
+		return 0
+	}
+	return mm.turns[len(mm.turns)-1].view.Day
+}

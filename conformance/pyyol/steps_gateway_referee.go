@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // gatewayRefereeSteps registers the Monopoly steps of
@@ -23,6 +24,9 @@ func (r *mafiaRun) gatewayRefereeSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent plays a Mafia match as a (Doctor|Villager) steering the referee$`), func(ctx context.Context, role string) error {
 		mm, err := r.g.playMafia(ctx, role, "referee")
 		r.mm = mm
+		if mm != nil && r.g.env != nil && r.g.env.HTTP != nil {
+			r.g.env.HTTP.Recorder().Note(verdict.InfoPrefix + mafiaSteered(mm))
+		}
 		return err
 	})
 	sc.Step(pattern(`^every seat the agent protected survived its night$`), r.check(noFinding(checkMafiaGuard)))
