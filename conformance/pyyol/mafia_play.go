@@ -199,6 +199,9 @@ func (g *gwRun) onMafiaTurn(ctx context.Context, mm *mafiaMatch, f frame) error 
 	if tv, ok := tieVote(v); ok && mm.first == "tie" {
 		mv = tv
 	}
+	if rv, ok := refereeMafiaMove(v); ok && mm.first == "referee" {
+		mv = rv // referee_mafia.go
+	}
 	i := len(mm.turns) - 1
 	mm.turns[i].answered = &mv
 	mm.clock.answering(func() { mm.turns[i].answered = nil })

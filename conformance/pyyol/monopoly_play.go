@@ -61,6 +61,8 @@ type monoView struct {
 // monoTurn is one turn the runner answered: the view and the move.
 type monoTurn struct {
 	view monoView
+	// body is the view as it came, for the referee's search by value.
+	body json.RawMessage
 	move map[string]any
 	// after are the events between this answer and the next turn.
 	after []frame
@@ -108,6 +110,9 @@ type monoRun struct {
 	probed, probing bool
 	// clock tells the answers the gateway surely counted (monopoly_late.go).
 	clock answerClock
+	// ref is the shadow referee's verdict and the states its matches
+	// reached, kept across the matches of a scenario (referee_states.go).
+	ref *refereeLog
 }
 
 // maxMonoDecisions bounds the agent's decisions in one match: a match
@@ -197,7 +202,7 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 	if len(m.turns) >= maxMonoDecisions {
 		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", "a match that ends", fmt.Sprintf("%d decisions and counting", len(m.turns)), "the game never ended")
 	}
-	t := &monoTurn{view: view, move: m.policy(view), seen: len(m.events), probe: m.probing}
+	t := &monoTurn{view: view, body: f.Body, move: m.policy(view), seen: len(m.events), probe: m.probing}
 	m.probing = false
 	if m.refuseFirst && len(m.turns) == 0 {
 		t.move = map[string]any{"action": "fly"}
@@ -218,6 +223,8 @@ func (m *monoRun) policy(v monoView) map[string]any {
 		return m.dealerPolicy(v)
 	case styleSpendthrift, styleMiser:
 		return m.spendthriftPolicy(v)
+	case styleCollector:
+		return m.collectorPolicy(v)
 	}
 	has := func(a string) bool { return slices.Contains(v.LegalActions, a) }
 	owned := func(mortgaged bool) int {

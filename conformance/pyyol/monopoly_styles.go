@@ -350,7 +350,7 @@ func (m *monoRun) playUntil(ctx context.Context, style string, tries int, reache
 			return err
 		}
 		m.g.ws.Close()
-		*m = monoRun{g: m.g, practice: m.practice, style: style}
+		*m = monoRun{g: m.g, practice: m.practice, style: style, ref: m.ref}
 		if err := m.registerMonopoly(ctx); err != nil {
 			return err
 		}

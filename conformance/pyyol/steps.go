@@ -49,6 +49,7 @@ func supersedeSteps(sc *suite.ScenarioContext, g *gwRun) {
 func mafiaSteps(sc *suite.ScenarioContext, g *gwRun) {
 	r := &mafiaRun{g: g}
 	r.gatewayMafiaSteps(sc)
+	r.gatewayRefereeSteps(sc)
 }
 
 // monopolySteps binds the Monopoly scenarios of gateway-monopoly.feature:
@@ -61,6 +62,7 @@ func monopolySteps(sc *suite.ScenarioContext, g *gwRun) {
 	m.gatewayMonopolyTradesSteps(sc)
 	m.gatewayMonopolyRefusalsSteps(sc)
 	m.gatewayMonopolyEndingSteps(sc)
+	m.gatewayRefereeSteps(sc)
 }
 
 // platformSteps registers the steps of the platform's manifest, stakes and

@@ -230,6 +230,7 @@ func (m *monoRun) play(ctx context.Context) error {
 		}
 	}
 	m.clock.note(g.env, len(m.turns))
+	m.refereeDone()
 	return nil
 }
 

@@ -81,6 +81,9 @@ func (c *Console) Done(r verdict.Result) {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(c.w, "%swarning: %s\n", indent, oneLine(w, 200))
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(c.w, "%snote: %s\n", indent, oneLine(n, 200))
+	}
 }
 
 // firstOfRoute reports whether r's message is worth printing: anything

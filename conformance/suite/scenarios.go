@@ -123,6 +123,7 @@ func (pr *protocolRun) initScenario(gsc *godog.ScenarioContext, col *collector) 
 func (pr *protocolRun) scenarioResult(s *godog.Scenario, err error, rec *driver.Recorder) verdict.Result {
 	res := verdict.Result{Protocol: pr.p.Name, Feature: pr.feature[s.Uri], Name: s.Name, Kind: "scenario",
 		Rules: pr.ruleTags(s), Transcript: rec.Exchanges()}
+	res.Notes = verdict.InfoNotes(res.Transcript)
 	err = pr.normalizeError(err, res.Rules)
 	pr.apply(&res, err)
 	res.Stopped = res.FailedRule != ""

@@ -155,16 +155,19 @@ type Result struct {
 	Stopped bool `json:"stopped,omitempty"`
 	// Baseline is the --baseline entry that expects this failure: the
 	// result was a fail and is reported as a warning.
-	Baseline   *BaselineEntry `json:"baseline,omitempty"`
-	Message    string         `json:"message,omitempty"`
-	Expected   string         `json:"expected,omitempty"`
-	Observed   string         `json:"observed,omitempty"`
-	Warnings   []string       `json:"warnings,omitempty"`
-	Transcript []Exchange     `json:"transcript,omitempty"`
-	Seed       uint64         `json:"seed,omitempty"`
-	Sequence   []string       `json:"sequence,omitempty"`
-	CaseFile   string         `json:"case_file,omitempty"`
-	Duration   time.Duration  `json:"duration_ns"`
+	Baseline *BaselineEntry `json:"baseline,omitempty"`
+	Message  string         `json:"message,omitempty"`
+	Expected string         `json:"expected,omitempty"`
+	Observed string         `json:"observed,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"`
+	// Notes are what a check wants said whatever its verdict, never a
+	// finding (InfoNote): e.g. which states a steered match reached.
+	Notes      []string      `json:"notes,omitempty"`
+	Transcript []Exchange    `json:"transcript,omitempty"`
+	Seed       uint64        `json:"seed,omitempty"`
+	Sequence   []string      `json:"sequence,omitempty"`
+	CaseFile   string        `json:"case_file,omitempty"`
+	Duration   time.Duration `json:"duration_ns"`
 }
 
 // blocks reports whether this result stopped on a failure (or warning) of
@@ -206,6 +209,21 @@ func (r Result) RuleStatuses() map[string]Status {
 	}
 	if blamed {
 		out[r.FailedRule] = r.Status
+	}
+	return out
+}
+
+// InfoPrefix marks a transcript note that the result also lists in Notes
+// (and the console prints under the check's line, pass or not).
+const InfoPrefix = "info: "
+
+// InfoNotes lists the notes of a transcript marked with InfoPrefix.
+func InfoNotes(ex []Exchange) []string {
+	var out []string
+	for _, x := range ex {
+		if len(x.Note) > len(InfoPrefix) && x.Note[:len(InfoPrefix)] == InfoPrefix {
+			out = append(out, x.Note[len(InfoPrefix):])
+		}
 	}
 	return out
 }

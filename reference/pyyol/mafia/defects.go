@@ -16,6 +16,16 @@ const (
 	// outside the tie, which no reading of plurality allows
 	// (PYYOL-MAFIA-VOTE).
 	TieToOutsider Defect = "tie-to-outsider"
+	// RolesLeaked shows every seat's role in every view (a redaction slip).
+	RolesLeaked Defect = "roles-leaked"
+	// KillTargetLeaked tells every living seat the Mafia's pick in its
+	// private stream, not the Mafia alone.
+	KillTargetLeaked Defect = "kill-target-leaked"
+	// LastVoteWins eliminates the target of the last vote cast, not the
+	// plurality.
+	LastVoteWins Defect = "last-vote-wins"
+	// ProtectIgnored lets the night kill through the Doctor's protection.
+	ProtectIgnored Defect = "protect-ignored"
 )
 
 // Break sets a defect on the match.
@@ -25,6 +35,9 @@ func (m *Match) Break(d Defect) { m.defect = d }
 // ties to the lowest seat (PYYOL-MAFIA-VOTE, PYYOL-MAFIA-REF-VOTE-TIE),
 // unless a defect resolves ties otherwise.
 func (m *Match) voteTarget(votes []int) (int, bool) {
+	if m.defect == LastVoteWins && len(votes) > 0 {
+		return votes[len(votes)-1], true
+	}
 	target, ok := plurality(votes)
 	count := map[int]int{}
 	for _, s := range votes {
@@ -49,4 +62,26 @@ func (m *Match) voteTarget(votes []int) (int, bool) {
 		}
 	}
 	return target, ok
+}
+
+// leakedRoles is every seat's role, shown in views only under the
+// RolesLeaked defect.
+func (m *Match) leakedRoles() []string {
+	if m.defect != RolesLeaked {
+		return nil
+	}
+	return slices.Clone(m.roles)
+}
+
+// leakKill tells every living seat outside the Mafia the night's pick
+// under the KillTargetLeaked defect.
+func (m *Match) leakKill(target int, killed bool) {
+	if m.defect != KillTargetLeaked || !killed {
+		return
+	}
+	for s, role := range m.roles {
+		if role != Mafia && m.alive[s] {
+			m.emitPrivate(s, map[string]any{"day": m.day, "action": ActNightKill, "target": target})
+		}
+	}
 }

@@ -36,10 +36,11 @@ func (m *Match) resolveNight() {
 		}
 	}
 	m.tellNight(acted)
+	m.leakKill(target, killed)
 	m.enter(Morning)
 	// PYYOL-MAFIA-PROTECT: the Doctor's protection prevents the kill.
 	// PYYOL-MAFIA-EVENT-MODERATOR: the outcome as a narration line {text}.
-	if killed && !protected[target] {
+	if killed && (!protected[target] || m.defect == ProtectIgnored) {
 		m.emit(EventModerator, map[string]any{"text": fmt.Sprintf("Seat %d was killed in the night.", target)})
 		m.eliminate(target, CauseNightKill)
 	} else {

@@ -17,6 +17,8 @@ type View struct {
 	Legal    []string        `json:"legal"`
 	Public   []Event         `json:"public"`
 	Private  []Event         `json:"private"`
+	// Roles is set only by the RolesLeaked defect: every seat's role.
+	Roles []string `json:"roles,omitempty"`
 }
 
 // View returns seat's redacted view: its own role, its allies if Mafia
@@ -24,7 +26,7 @@ type View struct {
 // and only its own night results (PYYOL-MAFIA-PRIVATE-OWN).
 func (m *Match) View(seat int) View {
 	v := View{YourSeat: seat, YourRole: m.roles[seat], Day: m.day, Phase: m.phase,
-		Alive: map[string]bool{}, Legal: m.Legal(seat), Public: m.Public(), Private: m.Private(seat)}
+		Alive: map[string]bool{}, Legal: m.Legal(seat), Public: m.Public(), Private: m.Private(seat), Roles: m.leakedRoles()}
 	if v.Private == nil {
 		v.Private = []Event{}
 	}

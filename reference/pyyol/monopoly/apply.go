@@ -92,7 +92,7 @@ func (g *Game) do(seat int, mv Move) {
 		g.manageProperty(seat, mv.Action, *mv.Property)
 	case ActPayJail:
 		// PYYOL-MONO-ACT-PAY-JAIL: pay the $50 fine, then roll.
-		g.toBank(seat, g.board.JailFine, "jail_fine")
+		g.toBank(seat, g.jailFine(), "jail_fine")
 		g.leaveJail(seat, "fine")
 		g.phase = PhaseRoll
 	case ActUseJailCard:
@@ -125,7 +125,7 @@ func (g *Game) do(seat int, mv Move) {
 // buy is buy: the property at list price (PYYOL-MONO-ACT-BUY).
 func (g *Game) buy(seat int) {
 	sq := g.players[seat].Position
-	price := g.board.Squares[sq].Price
+	price := g.listPrice(sq)
 	g.players[seat].Cash -= price
 	g.holdings[sq].Owner = seat
 	g.emit(EvPropertyPurchased, map[string]any{"seat": seat, "property": sq, "price": price,
@@ -178,7 +178,9 @@ func (g *Game) closeAuctionIfDone() {
 	switch {
 	case len(a.Active) == 1 && a.Active[0] == a.HighBidder, len(a.Active) == 0 && a.HighBidder >= 0:
 		w := a.HighBidder
-		g.players[w].Cash -= a.HighBid
+		if g.defect != AuctionFree {
+			g.players[w].Cash -= a.HighBid
+		}
 		g.holdings[a.Property].Owner = w
 		g.emit(EvAuctionWon, map[string]any{"seat": w, "property": a.Property, "price": a.HighBid,
 			"amount": -a.HighBid, "source": "bank"})
@@ -208,6 +210,7 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 			g.houses--
 		}
 		h.Houses++
+		cost = g.buildCost(sq)
 		g.players[seat].Cash -= cost
 		g.emit(EvHouseBuilt, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
 			"amount": -cost, "source": "bank"})
@@ -216,16 +219,16 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 		if g.defect != SellKeepsHouse {
 			g.returnOne(h)
 		}
-		g.players[seat].Cash += cost / 2
+		g.players[seat].Cash += g.saleValue(sq)
 		g.emit(EvHouseSold, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
-			"count": 1, "amount": cost / 2, "source": "bank"})
+			"count": 1, "amount": g.saleValue(sq), "source": "bank"})
 	case ActMortgage:
-		v := g.board.MortgageValue(sq)
+		v := g.mortgageValue(sq)
 		h.Mortgaged = true
 		g.players[seat].Cash += v
 		g.emit(EvMortgaged, map[string]any{"seat": seat, "property": sq, "amount": v, "source": "bank"})
 	case ActUnmortgage:
-		v := g.board.UnmortgageCost(sq)
+		v := g.unmortgageCost(sq)
 		h.Mortgaged = false
 		g.players[seat].Cash -= v
 		g.emit(EvUnmortgaged, map[string]any{"seat": seat, "property": sq, "amount": -v, "source": "bank"})

@@ -63,8 +63,14 @@ func (g *Game) moveTo(seat, to int, collect bool) {
 	from := p.Position
 	p.Position = to
 	g.emit(EvMoved, map[string]any{"seat": seat, "from": from, "to": to})
+	if g.defect == NoSalaryOnPass {
+		collect = collect && to == 0
+	}
 	if collect && to < from || collect && to == 0 && from != 0 {
 		g.bankCash(seat, g.rules.GoSalary, "go_salary")
+		if g.defect == SalaryTwice {
+			g.bankCash(seat, g.rules.GoSalary, "go_salary")
+		}
 	}
 }
 
@@ -95,7 +101,7 @@ func (g *Game) land(seat, sq, mode int) {
 		}
 		g.charge(seat, []int{h.Owner}, g.rent(sq, mode), "rent", false)
 	case KindTax:
-		g.charge(seat, nil, s.Tax, "tax", false)
+		g.charge(seat, nil, g.taxOf(sq), "tax", false)
 	case KindChance:
 		g.draw(seat, &g.chance, g.board.Chance, "chance")
 	case KindChest:
@@ -127,6 +133,9 @@ func (g *Game) rent(sq, mode int) int {
 	dice := g.dice[0] + g.dice[1]
 	switch s.Kind {
 	case KindRailroad:
+		if g.defect == RailroadFlat {
+			owned = 1
+		}
 		r := g.board.RailroadRent[owned-1]
 		if mode == rentDoubleRailroad {
 			r *= 2
@@ -136,12 +145,15 @@ func (g *Game) rent(sq, mode int) int {
 		if mode == rentUtilityTen {
 			return 10 * dice
 		}
+		if g.defect == UtilityFlat {
+			owned = 1
+		}
 		return g.board.UtilityFactor[owned-1] * dice
 	}
-	if h := g.holdings[sq].Houses; h > 0 {
+	if h := g.holdings[sq].Houses; h > 0 && g.defect != RentIgnoresHouses {
 		return s.Rent[h]
 	}
-	if owned == len(g.board.Group(sq)) {
+	if owned == len(g.board.Group(sq)) && g.defect != RentNoSetDouble {
 		return 2 * s.Rent[0]
 	}
 	return s.Rent[0]
@@ -154,6 +166,7 @@ func (g *Game) goToJail(seat int, reason string) {
 	p.Position, p.InJail, p.JailTurns = JailSquare, true, 0
 	g.doubles = 0
 	g.emit(EvWentToJail, map[string]any{"seat": seat, "from": from, "reason": reason})
+	g.jailSalary(seat, from)
 	g.phase = PhaseManage
 }
 
@@ -179,7 +192,7 @@ func (g *Game) rollJail(seat int) {
 		g.phase = PhaseManage
 		return
 	}
-	if g.charge(seat, nil, g.board.JailFine, "jail_fine", true) {
+	if g.charge(seat, nil, g.jailFine(), "jail_fine", true) {
 		g.leaveJail(seat, "fine")
 		g.advance(seat, g.dice[0]+g.dice[1])
 	}

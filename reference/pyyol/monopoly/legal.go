@@ -51,11 +51,11 @@ func (g *Game) Legal(seat int) []string {
 	case PhaseRoll:
 		add(true, ActRoll) // PYYOL-MONO-ACT-ROLL
 	case PhaseJail:
-		add(p.Cash >= g.board.JailFine, ActPayJail)
+		add(p.Cash >= g.jailFine(), ActPayJail)
 		add(p.JailCards > 0, ActUseJailCard)
 		add(true, ActRollJail)
 	case PhaseAcquire:
-		add(p.Cash >= g.board.Squares[p.Position].Price, ActBuy)
+		add(p.Cash >= g.board.Squares[p.Position].Price || g.defect == BuyWithoutCash, ActBuy)
 		add(true, ActDecline)
 	case PhaseAuction:
 		add(true, ActPass)
@@ -66,7 +66,7 @@ func (g *Game) Legal(seat int) []string {
 		add(g.anySquare(seat, g.canMortgage), ActMortgage)
 	case PhaseManage:
 		budget := g.actions < ManageLimit
-		add(budget && g.anySquare(seat, g.canBuild), ActBuild)
+		add(budget && (g.anySquare(seat, g.canBuild) || g.defect == BuildWithoutSet && g.anyStreet(seat)), ActBuild)
 		add(budget && g.anySquare(seat, g.canSell), ActSellHouse)
 		add(budget && g.anySquare(seat, g.canMortgage), ActMortgage)
 		add(budget && g.anySquare(seat, g.canUnmortgage), ActUnmortgage)
@@ -173,7 +173,7 @@ func (g *Game) canMortgage(seat, sq int) bool {
 // 10% (PYYOL-MONO-ACT-UNMORTGAGE).
 func (g *Game) canUnmortgage(seat, sq int) bool {
 	return g.owns(seat, sq) && g.holdings[sq].Mortgaged &&
-		g.players[seat].Cash >= g.board.UnmortgageCost(sq)
+		g.players[seat].Cash >= g.unmortgageCost(sq)
 }
 
 // tradable: a property a seat owns with no buildings in its group

@@ -29,6 +29,8 @@ type StateView struct {
 	ChanceLeft      int       `json:"chance_cards"`
 	ChestLeft       int       `json:"community_chest_cards"`
 	Rules           Rules     `json:"rules"`
+	// Decks is set only by the DeckLeaked defect: the hidden deck order.
+	Decks map[string][]string `json:"decks,omitempty"`
 }
 
 // View builds seat's view; legal_actions is empty unless the seat owes
@@ -36,7 +38,7 @@ type StateView struct {
 func (g *Game) View(seat int) View {
 	s := StateView{Players: slices.Clone(g.players), Dice: g.dice, Current: g.current, Turn: g.turn,
 		Doubles: g.doubles, BankHouses: g.houses, BankHotels: g.hotels, FreeParkingPool: g.pool,
-		ChanceLeft: len(g.chance), ChestLeft: len(g.chest), Rules: g.rules}
+		ChanceLeft: len(g.chance), ChestLeft: len(g.chest), Rules: g.rules, Decks: g.deckOrder()}
 	for sq := range 40 {
 		if h, ok := g.holdings[sq]; ok {
 			s.Holdings = append(s.Holdings, *h)

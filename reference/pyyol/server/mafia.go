@@ -19,11 +19,23 @@ const (
 	// MafiaTieToOutsider resolves a tied vote by eliminating a seat
 	// outside the tie.
 	MafiaTieToOutsider Tamper = "mafia-tie-to-outsider"
+	// MafiaRolesLeaked shows every seat's role in every view.
+	MafiaRolesLeaked Tamper = "mafia-roles-leaked"
+	// MafiaKillTargetLeaked tells the Town the Mafia's night pick.
+	MafiaKillTargetLeaked Tamper = "mafia-kill-target-leaked"
+	// MafiaLastVoteWins eliminates the last vote's target.
+	MafiaLastVoteWins Tamper = "mafia-last-vote-wins"
+	// MafiaProtectIgnored lets the kill through the Doctor's protection.
+	MafiaProtectIgnored Tamper = "mafia-protect-ignored"
 )
 
 var mafiaDefects = map[Tamper]mafia.Defect{
-	MafiaTieToHighest:  mafia.TieToHighest,
-	MafiaTieToOutsider: mafia.TieToOutsider,
+	MafiaTieToHighest:     mafia.TieToHighest,
+	MafiaTieToOutsider:    mafia.TieToOutsider,
+	MafiaRolesLeaked:      mafia.RolesLeaked,
+	MafiaKillTargetLeaked: mafia.KillTargetLeaked,
+	MafiaLastVoteWins:     mafia.LastVoteWins,
+	MafiaProtectIgnored:   mafia.ProtectIgnored,
 }
 
 // mafiaRun is one Mafia match on the gateway side: the agent holds one

@@ -49,6 +49,42 @@ const (
 	MonopolyAnswersTrades Tamper = "monopoly-answers-trades"
 	// MonopolyHotelUneven builds a hotel beside streets of fewer houses.
 	MonopolyHotelUneven Tamper = "monopoly-hotel-uneven"
+	// MonopolyRentIgnoresHouses charges a built street its unimproved rent.
+	MonopolyRentIgnoresHouses Tamper = "monopoly-rent-ignores-houses"
+	// MonopolyRentNoSetDouble never doubles a whole group's unimproved rent.
+	MonopolyRentNoSetDouble Tamper = "monopoly-rent-no-set-double"
+	// MonopolyRailroadFlat charges one railroad's rent however many are held.
+	MonopolyRailroadFlat Tamper = "monopoly-railroad-flat"
+	// MonopolyUtilityFlat charges 4x the dice however many utilities are held.
+	MonopolyUtilityFlat Tamper = "monopoly-utility-flat"
+	// MonopolyNoSalaryOnPass pays the GO salary only on landing on GO.
+	MonopolyNoSalaryOnPass Tamper = "monopoly-no-salary-on-pass"
+	// MonopolySalaryTwice pays the GO salary twice.
+	MonopolySalaryTwice Tamper = "monopoly-salary-twice"
+	// MonopolyTaxSwapped charges each tax square the other's amount.
+	MonopolyTaxSwapped Tamper = "monopoly-tax-swapped"
+	// MonopolyMortgageFullPrice mortgages for the whole list price.
+	MonopolyMortgageFullPrice Tamper = "monopoly-mortgage-full-price"
+	// MonopolyBuyWithoutCash lists buy whatever the cash.
+	MonopolyBuyWithoutCash Tamper = "monopoly-buy-without-cash"
+	// MonopolyBuildWithoutSet lists build without a whole colour group.
+	MonopolyBuildWithoutSet Tamper = "monopoly-build-without-set"
+	// MonopolyJailFineDoubled charges $100 to leave jail.
+	MonopolyJailFineDoubled Tamper = "monopoly-jail-fine-doubled"
+	// MonopolyAuctionFree never charges an auction's winner.
+	MonopolyAuctionFree Tamper = "monopoly-auction-free"
+	// MonopolyDeckLeaked shows the deck order in every view.
+	MonopolyDeckLeaked Tamper = "monopoly-deck-leaked"
+	// MonopolyUnmortgageAtPar lifts a mortgage without the 10% interest.
+	MonopolyUnmortgageAtPar Tamper = "monopoly-unmortgage-at-par"
+	// MonopolyBuyOverprice charges 10% over the list price.
+	MonopolyBuyOverprice Tamper = "monopoly-buy-overprice"
+	// MonopolyBuildChargesPrice charges a house the street's list price.
+	MonopolyBuildChargesPrice Tamper = "monopoly-build-charges-price"
+	// MonopolySellFullPrice pays the whole house cost for a sold house.
+	MonopolySellFullPrice Tamper = "monopoly-sell-full-price"
+	// MonopolyJailPaysSalary pays the GO salary to a seat sent to jail.
+	MonopolyJailPaysSalary Tamper = "monopoly-jail-pays-salary"
 )
 
 var monopolyDefects = map[Tamper]monopoly.Defect{
@@ -70,6 +106,24 @@ var monopolyDefects = map[Tamper]monopoly.Defect{
 	MonopolyJailAlwaysEscapes: monopoly.JailAlwaysEscapes,
 	MonopolyJailCardKept:      monopoly.JailCardKept,
 	MonopolyHotelUneven:       monopoly.HotelUneven,
+	MonopolyRentIgnoresHouses: monopoly.RentIgnoresHouses,
+	MonopolyRentNoSetDouble:   monopoly.RentNoSetDouble,
+	MonopolyRailroadFlat:      monopoly.RailroadFlat,
+	MonopolyUtilityFlat:       monopoly.UtilityFlat,
+	MonopolyNoSalaryOnPass:    monopoly.NoSalaryOnPass,
+	MonopolySalaryTwice:       monopoly.SalaryTwice,
+	MonopolyTaxSwapped:        monopoly.TaxSwapped,
+	MonopolyMortgageFullPrice: monopoly.MortgageFullPrice,
+	MonopolyBuyWithoutCash:    monopoly.BuyWithoutCash,
+	MonopolyBuildWithoutSet:   monopoly.BuildWithoutSet,
+	MonopolyJailFineDoubled:   monopoly.JailFineDoubled,
+	MonopolyAuctionFree:       monopoly.AuctionFree,
+	MonopolyDeckLeaked:        monopoly.DeckLeaked,
+	MonopolyUnmortgageAtPar:   monopoly.UnmortgageAtPar,
+	MonopolyBuyOverprice:      monopoly.BuyOverprice,
+	MonopolyBuildChargesPrice: monopoly.BuildChargesPrice,
+	MonopolySellFullPrice:     monopoly.SellFullPrice,
+	MonopolyJailPaysSalary:    monopoly.JailPaysSalary,
 }
 
 // monopolyRules applies a practice request to the default rules
