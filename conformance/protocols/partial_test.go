@@ -74,8 +74,11 @@ var partialDeployments = map[string][]drop{
 // live checks against its reference with some routes missing. A missing
 // route is not a refusal: each check that met one is unchecked (a skip
 // naming the route), none passes on such an answer, none fails or errs
-// because of it, and the target is still taken for the protocol.
+// because of it, and the target is still taken for the protocol. Each
+// protocol's run has its own reference and mostly waits (the gateway's
+// turn timeouts), so they run in parallel.
 func TestPartialDeploymentsAreCheckedForWhatTheyHave(t *testing.T) {
+	t.Parallel()
 	for _, p := range All() {
 		drops := partialDeployments[p.Name]
 		if len(drops) == 0 {
@@ -83,6 +86,7 @@ func TestPartialDeploymentsAreCheckedForWhatTheyHave(t *testing.T) {
 			continue
 		}
 		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
 			rep := runPartial(t, p, drops)
 			checkPartial(t, rep)
 		})

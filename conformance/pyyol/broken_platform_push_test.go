@@ -15,6 +15,22 @@ import (
 // platformSettings are the pyyol-platform tests' flags: a short match wait.
 var platformSettings = suite.Settings{"match-wait": "60s"}
 
+// endlessMatchSettings are the flags for a platform that never sends
+// /game-end: the run waits out the whole --match-wait for it, and the
+// reference's push match is over within a few seconds (after the kit's
+// 3 s practice ask), so 20 s still leaves the match several times the
+// time it needs on a loaded machine while not idling for a minute.
+var endlessMatchSettings = suite.Settings{"match-wait": "20s"}
+
+// brokenPlatformSettings are the flags the broken platform with tamper is
+// checked under.
+func brokenPlatformSettings(tamper server.Tamper) suite.Settings {
+	if tamper == server.NoGameEnd {
+		return endlessMatchSettings
+	}
+	return platformSettings
+}
+
 // brokenPushPlatforms lists, for every MUST rule of pyyol-platform, a
 // reference platform whose push client breaks it.
 func brokenPushPlatforms() []struct {
@@ -59,7 +75,7 @@ func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
 			t.Parallel()
 			srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
 			defer srv.Close()
-			rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, c.rule, platformSettings)
+			rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, c.rule, brokenPlatformSettings(c.tamper))
 			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
 			}
