@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -101,7 +102,10 @@ func runPartial(t *testing.T, p *suite.Protocol, drops []drop) *verdict.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(partial(p.Reference(suite.ReferenceConfig{Seed: 5}), p.BasePath, drops))
+	// The wall clock handed over (Now set), as the contract test's live run
+	// does, keeps the reference's waits test-sized (the Pyyol gateway's
+	// turn timeout, PYYOL-REF-TURN-TIMEOUT); the checks stay the live ones.
+	srv := httptest.NewServer(partial(p.Reference(suite.ReferenceConfig{Seed: 5, Now: time.Now}), p.BasePath, drops))
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: srv.URL + p.BasePath,
 		Seed: 5, Checks: 2, CaseDir: t.TempDir(), Settings: settings})
