@@ -221,6 +221,7 @@ func TestLegalVariantsPass(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each variant has its own server
 			srv := httptest.NewServer(c.handler)
 			defer srv.Close()
 			rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{iyra.Protocol()},

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -74,8 +75,11 @@ var partialDeployments = map[string][]drop{
 // live checks against its reference with some routes missing. A missing
 // route is not a refusal: each check that met one is unchecked (a skip
 // naming the route), none passes on such an answer, none fails or errs
-// because of it, and the target is still taken for the protocol.
+// because of it, and the target is still taken for the protocol. Each
+// protocol's run has its own reference and mostly waits (the gateway's
+// turn timeouts), so they run in parallel.
 func TestPartialDeploymentsAreCheckedForWhatTheyHave(t *testing.T) {
+	t.Parallel()
 	for _, p := range All() {
 		drops := partialDeployments[p.Name]
 		if len(drops) == 0 {
@@ -83,6 +87,7 @@ func TestPartialDeploymentsAreCheckedForWhatTheyHave(t *testing.T) {
 			continue
 		}
 		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
 			rep := runPartial(t, p, drops)
 			checkPartial(t, rep)
 		})
@@ -97,7 +102,10 @@ func runPartial(t *testing.T, p *suite.Protocol, drops []drop) *verdict.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(partial(p.Reference(suite.ReferenceConfig{Seed: 5}), p.BasePath, drops))
+	// The wall clock handed over (Now set), as the contract test's live run
+	// does, keeps the reference's waits test-sized (the Pyyol gateway's
+	// turn timeout, PYYOL-REF-TURN-TIMEOUT); the checks stay the live ones.
+	srv := httptest.NewServer(partial(p.Reference(suite.ReferenceConfig{Seed: 5, Now: time.Now}), p.BasePath, drops))
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: srv.URL + p.BasePath,
 		Seed: 5, Checks: 2, CaseDir: t.TempDir(), Settings: settings})

@@ -1,7 +1,9 @@
 package pyyol_test
 
 import (
+	"context"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,22 @@ import (
 
 // platformSettings are the pyyol-platform tests' flags: a short match wait.
 var platformSettings = suite.Settings{"match-wait": "60s"}
+
+// endlessMatchSettings are the flags for a platform that never sends
+// /game-end: the run waits out the whole --match-wait for it, and the
+// reference's push match is over within a few seconds (after the kit's
+// 3 s practice ask), so 20 s still leaves the match several times the
+// time it needs on a loaded machine while not idling for a minute.
+var endlessMatchSettings = suite.Settings{"match-wait": "20s"}
+
+// brokenPlatformSettings are the flags the broken platform with tamper is
+// checked under.
+func brokenPlatformSettings(tamper server.Tamper) suite.Settings {
+	if tamper == server.NoGameEnd {
+		return endlessMatchSettings
+	}
+	return platformSettings
+}
 
 // brokenPushPlatforms lists, for every MUST rule of pyyol-platform, a
 // reference platform whose push client breaks it.
@@ -54,18 +72,79 @@ func brokenPushPlatforms() []struct {
 // served over loopback and checked live with `run --target`, fails with
 // the rule its push client breaks named.
 func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
+	early := startWaitingPlatforms(t) // before t.Parallel, so they start now
 	t.Parallel()
 	for _, c := range brokenPushPlatforms() {
 		t.Run(string(c.tamper)+"/"+c.rule, func(t *testing.T) {
 			t.Parallel()
-			srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
-			defer srv.Close()
-			rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, c.rule, platformSettings)
+			rep := early.report(t, c.tamper, c.rule)
+			if rep == nil {
+				srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
+				defer srv.Close()
+				rep = runLive(t, pyyol.Platform(), srv.URL+server.BasePath, c.rule, brokenPlatformSettings(c.tamper))
+			}
 			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
 			}
 		})
 	}
+}
+
+// waitingPlatforms are the broken platforms whose runs are nearly all
+// waiting: the kit holds the hung turn for its whole hold (20 s) and waits
+// the whole --match-wait for a /game-end that never comes. Queued as
+// parallel subtests they would start only once the CPU-bound cases ahead
+// of them freed a slot and then idle at the end of the package; started
+// with the test binary instead, their waits overlap everything else.
+var waitingPlatforms = []server.Tamper{server.NoAttemptTimeout, server.NoGameEnd}
+
+// earlyRun is one broken platform's run, started ahead of its subtest.
+type earlyRun struct {
+	done chan struct{}
+	rep  *verdict.Report
+	err  error
+}
+
+// earlyRuns are the waiting platforms' runs by case (tamper/rule).
+type earlyRuns map[string]*earlyRun
+
+// startWaitingPlatforms starts the run of every waiting platform's case in
+// the background, each against its own server, with the same rule and
+// settings its subtest would use.
+func startWaitingPlatforms(t *testing.T) earlyRuns {
+	runs := earlyRuns{}
+	for _, c := range brokenPushPlatforms() {
+		if !slices.Contains(waitingPlatforms, c.tamper) {
+			continue
+		}
+		r := &earlyRun{done: make(chan struct{})}
+		runs[string(c.tamper)+"/"+c.rule] = r
+		cases := t.TempDir()
+		go func() {
+			defer close(r.done)
+			srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
+			defer srv.Close()
+			r.rep, r.err = suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Platform()},
+				Target: srv.URL + server.BasePath, Rules: ruleList(c.rule), Seed: 7, NoProperties: true, CaseDir: cases,
+				Settings: brokenPlatformSettings(c.tamper)})
+		}()
+	}
+	return runs
+}
+
+// report waits for the early run of the case (tamper, rule) and returns
+// its report, or nil when that case was not started early.
+func (runs earlyRuns) report(t *testing.T, tamper server.Tamper, rule string) *verdict.Report {
+	t.Helper()
+	r, ok := runs[string(tamper)+"/"+rule]
+	if !ok {
+		return nil
+	}
+	<-r.done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	return r.rep
 }
 
 // TestFaithfulPushPlatformPassesLive: the reference platform, checked live
