@@ -67,6 +67,18 @@ Feature: The action envelope, revisions and recovery
       Then the action is rejected
       And the session state is unchanged
 
+    Scenario Outline: a parameter value outside the catalogue is rejected: <action>
+      Given the agent has played "investigate harbor"
+      When the agent plays "<action>"
+      Then the action is rejected
+      And the session state is unchanged
+
+      Examples:
+        | action             |
+        | investigate moon   |
+        | ally moon          |
+        | select_claim moon  |
+
   @IYRA-STATUS-CODES
   Rule: the kit's status codes
 
