@@ -100,6 +100,16 @@ Feature: The action envelope, revisions and recovery
       Then the action is rejected
       And the error body has a code and a message
 
+    Scenario Outline: a refused read's body has a code and a message: <how>
+      When the agent reads its assignment <how>
+      Then the request is refused as unauthenticated
+      And the error body has a code and a message
+
+      Examples:
+        | how                  |
+        | without credentials  |
+        | with an unknown key  |
+
   @IYRA-BAD-INPUT
   Rule: malformed input is refused and changes nothing
 
