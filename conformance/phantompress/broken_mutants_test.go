@@ -1,0 +1,84 @@
+package phantompress
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	harness "github.com/agentgames/conformance/conformance/tamper"
+	"github.com/agentgames/conformance/reference/phantompress/engine"
+)
+
+// mutantCases are bugs once planted in the reference's source that a live
+// run missed or named under another rule; each is kept here, rebuilt as a
+// broken target, so it stays caught under its own rule.
+var mutantCases = tamperTable("planted source bugs", func() []harness.Case {
+	return []harness.Case{
+		{Name: "a read or interview with exactly its AP cost left is refused", Rule: "PP-AP-INSUFFICIENT", Target: exactCostRefused()},
+		{Name: "a trapped document's title names its trap", Rule: "PP-HIDE-BEFORE-PUBLISH", Target: trapInTitle()},
+	}
+})
+
+// exactCostRefused compares AP with > instead of >=: with exactly a read's
+// or an interview's cost left, the reference is handed a read of no
+// document instead, which it refuses ok:false.
+func exactCostRefused() http.Handler {
+	var mu sync.Mutex
+	ap := map[string]float64{}
+	return harness.Wrap(ppRef(), func(r *http.Request, body []byte) []byte {
+		if !isAction(r) {
+			return body
+		}
+		var in map[string]any
+		json.Unmarshal(body, &in)
+		mu.Lock()
+		left, known := ap[runOfPath(r.URL.Path)]
+		mu.Unlock()
+		if known && ((in["action"] == engine.ActRead && left == engine.APRead) || (in["action"] == engine.ActInterview && left == engine.APInterview)) {
+			return []byte(`{"action":"read","arg":"d99"}`)
+		}
+		return body
+	}, func(r *http.Request, _ *int, m map[string]any) {
+		if st, ok := m["state"].(map[string]any); ok {
+			if a, ok := st["ap"].(float64); ok {
+				mu.Lock()
+				ap[runOfState(m)] = a
+				mu.Unlock()
+			}
+		}
+	})
+}
+
+// trapInTitle appends each trapped document's trap to its listed title
+// before publish: the trap's name leaks inside a longer text.
+func trapInTitle() http.Handler {
+	ref := ppRef()
+	return harness.Wrap(ref, nil, func(r *http.Request, _ *int, m map[string]any) {
+		st, ok := m["state"].(map[string]any)
+		if !ok {
+			return
+		}
+		run, _ := st["run_id"].(string)
+		rv, ok := ref.RevealOf(run)
+		if !ok {
+			return
+		}
+		c, _ := st["case"].(map[string]any)
+		for _, d := range asList(c["documents"]) {
+			doc, _ := d.(map[string]any)
+			for _, t := range rv.Traps {
+				if id, _ := doc["id"].(string); id == t.Document && !strings.Contains(str(doc["title"]), t.Trap) {
+					doc["title"] = str(doc["title"]) + "（" + t.Trap + "）"
+				}
+			}
+		}
+	})
+}
+
+// TestPlantedSourceBugsAreCaught runs each planted bug's broken target.
+func TestPlantedSourceBugsAreCaught(t *testing.T) {
+	t.Parallel()
+	harness.Test(t, Protocol, mutantCases())
+}
