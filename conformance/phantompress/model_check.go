@@ -128,7 +128,7 @@ func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) err
 			return verdict.Failf(e.Rule, "ok:false, trust unchanged", fmt.Sprintf("ok:true, trust %d -> %d", before.Trust, after.Trust), "publish %q", arg)
 		}
 		return verdict.Failf("PP-ACTION-OK-FALSE", before.Trust, after.Trust, "trust changed outside publish")
-	case after.Trust > engine.TrustMax:
+	case after.Trust > seedTrustMax:
 		return verdict.Failf("PP-TRUST-INIT", "trust <= 100", after.Trust, "")
 	}
 	if err := m.checkPredicted(action, arg, e, r); err != nil {
@@ -175,8 +175,8 @@ func (m *Model) checkPredicted(action, arg string, e Expect, r *actionResponse) 
 // checkScore checks a shown score against its formula (PP-SCORE).
 func checkScore(r *actionResponse) error {
 	s := r.State
-	if r.has["score"] && r.has["points"] && s.Score != engine.Score(s.Points, s.Trust, s.Turn) {
-		return verdict.Failf("PP-SCORE", engine.Score(s.Points, s.Trust, s.Turn), s.Score, "points %d, trust %d, turns %d", s.Points, s.Trust, s.Turn)
+	if r.has["score"] && r.has["points"] && s.Score != seedScore(s.Points, s.Trust, s.Turn) {
+		return verdict.Failf("PP-SCORE", seedScore(s.Points, s.Trust, s.Turn), s.Score, "points %d, trust %d, turns %d", s.Points, s.Trust, s.Turn)
 	}
 	return nil
 }

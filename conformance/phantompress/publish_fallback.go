@@ -22,12 +22,12 @@ func lineTrusts(a engine.Answer, booked bool, caseNo int, known []engine.Verdict
 	out := map[int]bool{}
 	for _, correct := range known {
 		if booked {
-			out[engine.SettleLine(engine.Graded{Verdict: a.Verdict, Confidence: a.Confidence, Correct: correct}, caseNo).Trust] = true
+			out[seedLine(engine.Graded{Verdict: a.Verdict, Confidence: a.Confidence, Correct: correct}, caseNo).Trust] = true
 			continue
 		}
 		for _, v := range verdicts {
 			for _, c := range confidences {
-				out[engine.SettleLine(engine.Graded{Verdict: v, Confidence: c, Correct: correct}, caseNo).Trust] = true
+				out[seedLine(engine.Graded{Verdict: v, Confidence: c, Correct: correct}, caseNo).Trust] = true
 			}
 		}
 	}

@@ -107,7 +107,7 @@ func (m *Model) checkSettled(st *engine.Settlement, r *actionResponse) error {
 		a := m.Answers[q.ID]
 		graded = append(graded, engine.Graded{Question: q.ID, Verdict: a.Verdict, Confidence: a.Confidence, Correct: st.Reveal.Answers[q.ID]})
 	}
-	want := engine.Settle(before.CaseNo, before.Trust, graded)
+	want := seedSettle(before.CaseNo, before.Trust, graded)
 	if err := checkNotFired(want, st.Outcome, r.State); err != nil {
 		return err
 	}

@@ -241,7 +241,7 @@ func (w *world) stateClientFields(status string) error {
 			return verdict.Failf("PP-STATE-CLIENT-FIELDS", "state.case_no, turn, trust, ap, status", clip(w.Body()), "no state.%s", k)
 		}
 	}
-	if s := w.last.State; s.Status != status || s.CaseNo != 1 || s.Trust != engine.TrustInit {
+	if s := w.last.State; s.Status != status || s.CaseNo != 1 || s.Trust != seedTrustInit {
 		return verdict.Failf("PP-STATE-CLIENT-FIELDS", fmt.Sprintf("case 1, trust 100, status %q", status), fmt.Sprintf("case %d, trust %d, status %q", s.CaseNo, s.Trust, s.Status), "")
 	}
 	return nil

@@ -131,7 +131,7 @@ func (w *world) rowHoldsFinalScore() error {
 		return w.shapeGate("PP-OPENAPI", "the kit's entries[]", clip(w.Body()), "the leaderboard's shape")
 	}
 	s := w.m.State
-	final := engine.Score(s.Points, s.Trust, s.Turn)
+	final := seedScore(s.Points, s.Trust, s.Turn)
 	es := leaderEntries(w.Body())
 	for _, e := range es {
 		if e.Agent.ID == w.me.ID {
