@@ -80,8 +80,6 @@ func refusalRule(action, arg string, before engine.StateView, e Expect, r *actio
 		return okRule(e)
 	}
 	switch {
-	case (action == engine.ActRead || action == engine.ActInterview) && (r.Code == "no_ap" || before.AP == apCost(action)):
-		return "PP-AP-INSUFFICIENT" // refused with enough AP left: the AP gate is off
 	case r.Code == "no_ap" && action != engine.ActRead && action != engine.ActInterview:
 		if before.AP < engine.APRead {
 			return "PP-AP-EXHAUSTED" // 尽きても回答・発行は可能
@@ -100,14 +98,6 @@ func refusalRule(action, arg string, before engine.StateView, e Expect, r *actio
 		}
 	}
 	return okRule(e)
-}
-
-// apCost is what a read or an interview costs (PP-AP-COST).
-func apCost(action string) int {
-	if action == engine.ActInterview {
-		return engine.APInterview
-	}
-	return engine.APRead
 }
 
 // checkBasics checks ok, turn, AP, answers and rejections. What the answer

@@ -285,7 +285,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		}
 	}
 	if err := w.m.Check(action, arg, e, resp.Status, w.last); err != nil {
-		return err
+		return w.gateRefusal(action, e, err)
 	}
 	if f := engine.Fields(arg); w.last != nil && w.last.OK && len(f) > 0 &&
 		(action == engine.ActRead || action == engine.ActInterview || action == engine.ActAnswer) {
@@ -295,6 +295,18 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		return w.m.checkNewText(action, arg, resp.Body, seen)
 	}
 	return nil
+}
+
+// gateRefusal names PP-AP-INSUFFICIENT, in that rule's scenarios, for a
+// read or interview refused although the AP it costs was left: the
+// refusal contradicts the cost (PP-AP-COST, named everywhere else) and the
+// gate alike.
+func (w *world) gateRefusal(action string, e Expect, err error) error {
+	if w.rule() == "PP-AP-INSUFFICIENT" && e.OK && w.last != nil && !w.last.OK &&
+		(action == engine.ActRead || action == engine.ActInterview) {
+		return verdict.Failf("PP-AP-INSUFFICIENT", "ok:true with the action's AP cost left", fmt.Sprintf("ok:false (%s %s)", w.last.Code, w.last.Error), "%s with %d AP", action, w.Before.AP)
+	}
+	return err
 }
 
 // noteFinding records a soft finding in the scenario's transcript: it
