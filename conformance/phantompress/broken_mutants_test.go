@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	harness "github.com/agentgames/conformance/conformance/tamper"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
@@ -18,6 +19,22 @@ var mutantCases = tamperTable("planted source bugs", func() []harness.Case {
 	return []harness.Case{
 		{Name: "a read or interview with exactly its AP cost left is refused", Rule: "PP-AP-INSUFFICIENT", Target: exactCostRefused()},
 		{Name: "a trapped document's title names its trap", Rule: "PP-HIDE-BEFORE-PUBLISH", Target: trapInTitle()},
+		{Name: "the leaderboard sorted by rising score", Rule: "PP-LEADERBOARD", Target: answersTo(http.MethodGet, "/leaderboard", func(_ *http.Request, _ *int, m map[string]any) {
+			es := asList(m["entries"])
+			for i, j := 0, len(es)-1; i < j; i, j = i+1, j-1 {
+				es[i], es[j] = es[j], es[i]
+			}
+			for i, e := range es {
+				if row, ok := e.(map[string]any); ok {
+					row["rank"] = i + 1
+				}
+			}
+		})},
+		{Name: "a review of exactly 2000 characters refused", Rule: "PP-REVIEW", Target: bodyEdit(http.MethodPost, "/review", func(m map[string]any) {
+			if t, ok := m["text"].(string); ok && utf8.RuneCountInString(t) >= 2000 {
+				m["text"] = t + "。"
+			}
+		})},
 	}
 })
 
