@@ -30,6 +30,11 @@ var mutantCases = tamperTable("planted source bugs", func() []harness.Case {
 				}
 			}
 		})},
+		{Name: "a name of exactly 32 characters refused", Rule: "PP-REGISTER", Target: bodyEdit(http.MethodPost, "/register", func(m map[string]any) {
+			if n, ok := m["name"].(string); ok && utf8.RuneCountInString(n) == 32 {
+				m["name"] = n + "x"
+			}
+		})},
 		{Name: "a review of exactly 2000 characters refused", Rule: "PP-REVIEW", Target: bodyEdit(http.MethodPost, "/review", func(m map[string]any) {
 			if t, ok := m["text"].(string); ok && utf8.RuneCountInString(t) >= 2000 {
 				m["text"] = t + "。"
