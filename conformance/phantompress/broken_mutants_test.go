@@ -30,6 +30,11 @@ var mutantCases = tamperTable("planted source bugs", func() []harness.Case {
 				}
 			}
 		})},
+		{Name: "a budget of exactly 200 turns refused", Rule: "PP-RUN-BUDGET-REQUIRED", Target: bodyEdit(http.MethodPost, "/runs", func(m map[string]any) {
+			if b, ok := m["budget_turns"].(float64); ok && b == 200 {
+				m["budget_turns"] = 201
+			}
+		})},
 		{Name: "a name of exactly 32 characters refused", Rule: "PP-REGISTER", Target: bodyEdit(http.MethodPost, "/register", func(m map[string]any) {
 			if n, ok := m["name"].(string); ok && utf8.RuneCountInString(n) == 32 {
 				m["name"] = n + "x"

@@ -205,7 +205,11 @@ func (w *world) startRunAs(ctx context.Context, me *identity, budget int, seed *
 	}
 	me.runs++
 	if !created2xx(resp.Status) {
-		return verdict.Failf("PP-RUN-CREATE", "200 or 201", resp.Status, "POST /runs: %s", resp.Body)
+		rule := "PP-RUN-CREATE"
+		if resp.Status == http.StatusBadRequest && budget >= 1 && budget <= engine.TurnLimit {
+			rule = "PP-RUN-BUDGET-REQUIRED" // a budget of 1-200 refused as bad input
+		}
+		return verdict.Failf(rule, "200 or 201", resp.Status, "POST /runs with budget_turns %d: %s", budget, resp.Body)
 	}
 	var c created
 	if err := resp.Decode("PP-RUN-CREATE", &c); err != nil {
