@@ -81,7 +81,7 @@ func refusalRule(action, arg string, before engine.StateView, e Expect, r *actio
 	}
 	switch {
 	case r.Code == "no_ap" && action != engine.ActRead && action != engine.ActInterview:
-		if before.AP < engine.APRead {
+		if before.AP < seedAPRead {
 			return "PP-AP-EXHAUSTED" // 尽きても回答・発行は可能
 		}
 		return "PP-AP-ZERO"
@@ -273,10 +273,10 @@ func (m *Model) Expected() []string {
 				unheard = unheard || !t.Interviewed
 			}
 		}
-		if unread && s.AP >= engine.APRead {
+		if unread && s.AP >= seedAPRead {
 			out = append(out, engine.ActRead)
 		}
-		if unheard && s.AP >= engine.APInterview {
+		if unheard && s.AP >= seedAPInterview {
 			out = append(out, engine.ActInterview)
 		}
 		out = append(out, engine.ActAnswer)
@@ -336,10 +336,10 @@ func (m *Model) mayAlsoList() []string {
 		return nil
 	}
 	var out []string
-	if s.AP >= engine.APRead && len(s.Case.Documents) > 0 {
+	if s.AP >= seedAPRead && len(s.Case.Documents) > 0 {
 		out = append(out, engine.ActRead)
 	}
-	if s.AP >= engine.APInterview && len(s.Case.Witnesses) > 0 {
+	if s.AP >= seedAPInterview && len(s.Case.Witnesses) > 0 {
 		out = append(out, engine.ActInterview)
 	}
 	if m.Unsure {

@@ -128,7 +128,7 @@ func (m *Model) checkPublishInvariants(r *actionResponse) error {
 	case after.CaseNo != before.CaseNo+1: // PP-CASE-ORDER: 案件#1〜#4を順に
 		return verdict.Failf("PP-CASE-ORDER", before.CaseNo+1, after.CaseNo, "case after publishing case %d", before.CaseNo)
 	}
-	if spec, ok := engine.SpecOf(after.CaseNo); ok && after.AP != spec.AP { // PP-AP-NO-CARRY: 案件ごと、持ち越しなし
+	if spec, ok := seedSpecOf(after.CaseNo); ok && after.AP != spec.AP { // PP-AP-NO-CARRY: 案件ごと、持ち越しなし
 		return verdict.Failf("PP-AP-NO-CARRY", spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
 	}
 	return nil

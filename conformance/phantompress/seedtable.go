@@ -71,3 +71,31 @@ func seedSettle(caseNo, trustBefore int, answers []engine.Graded) engine.Outcome
 	o.Points = o.AnswerPoints + o.ClearBonus + o.VictoryBonus
 	return o
 }
+
+// The seed's costs and limits, held like the settlement numbers above.
+const (
+	seedAPRead          = 2   // PP-AP-COST: read -2 AP
+	seedAPInterview     = 3   // PP-AP-COST: interview -3 AP
+	seedTurnLimit       = 200 // PP-RUN-TURN-LIMIT
+	seedMaxRejections   = 3   // PP-ANSWER-HEDGE-ONLY
+	seedMaxComments     = 100 // PP-COMMENT
+	seedMaxCommentRunes = 500 // PP-COMMENT-LENGTH
+)
+
+// seedCases is the seed's per_case table (PP-CASE-TABLE).
+var seedCases = []engine.CaseSpec{
+	{CaseNo: 1, AP: 10, Documents: 5, Witnesses: 2, Questions: 5},
+	{CaseNo: 2, AP: 12, Documents: 7, Witnesses: 2, Questions: 6},
+	{CaseNo: 3, AP: 14, Documents: 8, Witnesses: 3, Questions: 7},
+	{CaseNo: 4, AP: 16, Documents: 10, Witnesses: 3, Questions: 8},
+}
+
+// seedSpecOf returns case n's row of the seed's table.
+func seedSpecOf(n int) (engine.CaseSpec, bool) {
+	for _, s := range seedCases {
+		if s.CaseNo == n {
+			return s, true
+		}
+	}
+	return engine.CaseSpec{}, false
+}

@@ -33,6 +33,11 @@ func TestSeedTable(t *testing.T) {
 			}
 		}
 	}
+	if !reflect.DeepEqual(engine.PerCase, seedCases) || engine.APRead != seedAPRead || engine.APInterview != seedAPInterview ||
+		engine.TurnLimit != seedTurnLimit || engine.MaxRejections != seedMaxRejections ||
+		engine.MaxComments != seedMaxComments || engine.MaxCommentRunes != seedMaxCommentRunes {
+		t.Error("the engine's case table, costs or limits differ from the seed's")
+	}
 	if engine.Score(100, 7, 9) != seedScore(100, 7, 9) || engine.TrustInit != seedTrustInit || engine.TrustMax != seedTrustMax {
 		t.Error("the engine's score or trust bounds differ from the seed's")
 	}

@@ -36,7 +36,7 @@ func revealedSources(rv engine.Reveal) []engine.Source {
 
 // CheckCaseTable checks a case view against its per_case row (PP-CASE-TABLE).
 func CheckCaseTable(cv engine.CaseView, ap int) error {
-	s, ok := engine.SpecOf(cv.CaseNo)
+	s, ok := seedSpecOf(cv.CaseNo)
 	if !ok {
 		return verdict.Failf("PP-CASE-ORDER", "case 1-4", cv.CaseNo, "")
 	}
@@ -382,7 +382,7 @@ func (m *Model) checkAfterPublish(want, got engine.Outcome, r *actionResponse) e
 	if after.CaseNo != before.CaseNo+1 {
 		return verdict.Failf("PP-CASE-ORDER", before.CaseNo+1, after.CaseNo, "case after publishing case %d", before.CaseNo)
 	}
-	spec, _ := engine.SpecOf(after.CaseNo)
+	spec, _ := seedSpecOf(after.CaseNo)
 	if after.AP != spec.AP {
 		return verdict.Failf("PP-AP-NO-CARRY", spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
 	}

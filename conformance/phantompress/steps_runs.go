@@ -470,7 +470,7 @@ func (w *world) writeMaxComments(ctx context.Context) error {
 	// PP-COMMENT: comments spend no turn, so a live run can afford the
 	// 100 (each is a write of the run's plan); the model checks that each
 	// of them, the 100th included, is accepted.
-	for i := 0; i < engine.MaxComments; i++ {
+	for i := 0; i < seedMaxComments; i++ {
 		if err := w.act(ctx, engine.ActComment, "メモ"+strconv.Itoa(i)); err != nil {
 			return err
 		}

@@ -206,7 +206,7 @@ func (w *world) startRunAs(ctx context.Context, me *identity, budget int, seed *
 	me.runs++
 	if !created2xx(resp.Status) {
 		rule := "PP-RUN-CREATE"
-		if resp.Status == http.StatusBadRequest && budget >= 1 && budget <= engine.TurnLimit {
+		if resp.Status == http.StatusBadRequest && budget >= 1 && budget <= seedTurnLimit {
 			rule = "PP-RUN-BUDGET-REQUIRED" // a budget of 1-200 refused as bad input
 		}
 		return verdict.Failf(rule, "200 or 201", resp.Status, "POST /runs with budget_turns %d: %s", budget, resp.Body)
@@ -232,7 +232,7 @@ func (w *world) adopt(c *created, body []byte) error {
 		// The case's public face is the kit's shape: without it the
 		// runner cannot tell documents, witnesses or questions apart.
 		w.noteFinding(verdict.Failf("PP-STATE-VIEW", "a state with the case's public face (questions, documents, witnesses)", clip(body), ""))
-		if spec, _ := engine.SpecOf(1); c.State.AP != spec.AP { // PP-CASE-TABLE: 案件#1のAPは10
+		if spec, _ := seedSpecOf(1); c.State.AP != spec.AP { // PP-CASE-TABLE: 案件#1のAPは10
 			return verdict.Failf("PP-CASE-TABLE", spec.AP, c.State.AP, "AP at the opening of case 1")
 		}
 		return verdict.Skipf("unchecked: the target's state shows no case view (the kit's PP-STATE-VIEW shape), so the runner cannot play its cases")
