@@ -129,9 +129,25 @@ func (m *Model) checkPublishInvariants(r *actionResponse) error {
 		return verdict.Failf("PP-CASE-ORDER", before.CaseNo+1, after.CaseNo, "case after publishing case %d", before.CaseNo)
 	}
 	if spec, ok := seedSpecOf(after.CaseNo); ok && after.AP != spec.AP { // PP-AP-NO-CARRY: 案件ごと、持ち越しなし
-		return verdict.Failf("PP-AP-NO-CARRY", spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
+		return verdict.Failf(openingAPRule(before.AP, after.AP, spec.AP), spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
 	}
 	return nil
+}
+
+// openingAPRule names the rule a new case's wrong AP breaks: the leftover
+// carried over (PP-AP-NO-CARRY) when the AP grew by what was left, or else
+// the case's row of the table (PP-CASE-TABLE).
+func openingAPRule(left, opened, row int) string {
+	if left > 0 && opened == row+left {
+		return "PP-AP-NO-CARRY"
+	}
+	if opened != row && left == 0 {
+		return "PP-CASE-TABLE"
+	}
+	if opened > row {
+		return "PP-AP-NO-CARRY"
+	}
+	return "PP-CASE-TABLE"
 }
 
 func containsInt(list []int, v int) bool {

@@ -384,7 +384,7 @@ func (m *Model) checkAfterPublish(want, got engine.Outcome, r *actionResponse) e
 	}
 	spec, _ := seedSpecOf(after.CaseNo)
 	if after.AP != spec.AP {
-		return verdict.Failf("PP-AP-NO-CARRY", spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
+		return verdict.Failf(openingAPRule(before.AP, after.AP, spec.AP), spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
 	}
 	if r.has["answers"] && len(after.Answers) != 0 {
 		return verdict.Failf("PP-CASE-ORDER", "no answers in a new case", after.Answers, "")
