@@ -8,7 +8,7 @@ import (
 
 // deskBudget is the budget of the shared desk run: the turn limit, so the
 // run serves as many scenarios as its four cases allow.
-const deskBudget = engine.TurnLimit
+const deskBudget = seedTurnLimit
 
 // Headroom a desk case must have left to serve one more scenario: the
 // largest need of a scenario that starts on "an active run" (two reads, an

@@ -55,7 +55,7 @@ func planLow(qs []engine.Question, truth map[string]engine.Verdict, caseNo, trus
 		best, loss := opts[0], 0
 		for _, g := range opts {
 			g.Question, g.Correct = q.ID, v
-			if l := -engine.SettleLine(g, caseNo).Trust; l > loss && trust-l >= 1 {
+			if l := -seedLine(g, caseNo).Trust; l > loss && trust-l >= 1 {
 				best, loss = g, l
 			}
 		}

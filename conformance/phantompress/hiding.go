@@ -202,7 +202,10 @@ func (h *hider) object(x map[string]any, id, path string) string {
 			if trapKeys[strings.ToLower(k)] {
 				return path + "." + k
 			}
-			if s, ok := c.(string); ok && h.trap[id] != "" && equalsAny(s, trapWords[h.trap[id]], h.trap[id]) {
+			// A trap word is a leak as a field's whole value, and the
+			// revealed trap's own (English) name anywhere in a field: the
+			// story texts are Japanese and may speak of 改竄 themselves.
+			if s, ok := c.(string); ok && h.trap[id] != "" && (equalsAny(s, trapWords[h.trap[id]], h.trap[id]) || containsAny(s, nil, h.trap[id])) {
 				return fmt.Sprintf("%s.%s = %q names the trap", path, k, s)
 			}
 		}

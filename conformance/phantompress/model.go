@@ -117,11 +117,11 @@ func (m *Model) Predict(action, arg string) Expect {
 		return m.predictPublish()
 	}
 	switch n := utf8.RuneCountInString(arg); {
-	case n > engine.MaxCommentRunes:
+	case n > seedMaxCommentRunes:
 		return refused("PP-COMMENT-LENGTH")
 	case s.CommentsLeft <= 0 && m.commentsCounted():
 		return refused("PP-COMMENT")
-	case len(arg) > engine.MaxCommentRunes:
+	case len(arg) > seedMaxCommentRunes:
 		// <text max 500> names no unit: counting characters, not bytes, is
 		// the kit's reading (PP-COMMENT-CHARS).
 		return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT-CHARS"}
@@ -139,7 +139,7 @@ func (m *Model) predictPublish() Expect {
 		}
 	}
 	rule := "PP-PUBLISH-ALL-ANSWERED"
-	if s.AP < engine.APRead {
+	if s.AP < seedAPRead {
 		rule = "PP-AP-EXHAUSTED"
 	}
 	return Expect{HTTP: 200, OK: true, Rule: rule, Turns: 1, Publish: true}
@@ -181,10 +181,10 @@ func (m *Model) predictRead(arg string) Expect {
 		return refused("PP-ACTION-OK-FALSE")
 	case h.Read:
 		return refused("PP-READ-ONCE")
-	case m.State.AP < engine.APRead:
+	case m.State.AP < seedAPRead:
 		return refused("PP-AP-INSUFFICIENT")
 	}
-	return Expect{HTTP: 200, OK: true, Rule: "PP-AP-COST", Turns: 1, APCost: engine.APRead}
+	return Expect{HTTP: 200, OK: true, Rule: "PP-AP-COST", Turns: 1, APCost: seedAPRead}
 }
 
 func (m *Model) predictInterview(arg string) Expect {
@@ -198,10 +198,10 @@ func (m *Model) predictInterview(arg string) Expect {
 		return refused("PP-ACTION-OK-FALSE")
 	case tv.Interviewed:
 		return refused("PP-READ-ONCE")
-	case m.State.AP < engine.APInterview:
+	case m.State.AP < seedAPInterview:
 		return refused("PP-AP-INSUFFICIENT")
 	}
-	return Expect{HTTP: 200, OK: true, Rule: "PP-AP-COST", Turns: 1, APCost: engine.APInterview}
+	return Expect{HTTP: 200, OK: true, Rule: "PP-AP-COST", Turns: 1, APCost: seedAPInterview}
 }
 
 // observedSource returns what the model saw of an acquired source.
@@ -248,7 +248,7 @@ func (m *Model) predictAnswer(arg string) Expect {
 		return *stop
 	}
 	switch {
-	case a.Confidence == engine.Assert && m.Rejections[q.ID] >= engine.MaxRejections:
+	case a.Confidence == engine.Assert && m.Rejections[q.ID] >= seedMaxRejections:
 		e := refused("PP-ANSWER-HEDGE-ONLY")
 		e.HedgeOnly, e.Record = true, &a
 		return e
@@ -332,7 +332,7 @@ func (m *Model) answerRule(arg string, a engine.Answer, qID string) string {
 		rule = "PP-ANSWER-SEPARATORS"
 	case had:
 		rule = "PP-ANSWER-OVERWRITE"
-	case m.State.AP < engine.APRead && !a.NeedsSource():
+	case m.State.AP < seedAPRead && !a.NeedsSource():
 		rule = "PP-AP-EXHAUSTED"
 	}
 	return rule

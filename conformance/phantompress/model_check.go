@@ -81,7 +81,7 @@ func refusalRule(action, arg string, before engine.StateView, e Expect, r *actio
 	}
 	switch {
 	case r.Code == "no_ap" && action != engine.ActRead && action != engine.ActInterview:
-		if before.AP < engine.APRead {
+		if before.AP < seedAPRead {
 			return "PP-AP-EXHAUSTED" // 尽きても回答・発行は可能
 		}
 		return "PP-AP-ZERO"
@@ -118,7 +118,7 @@ func (m *Model) checkBasics(action, arg string, e Expect, r *actionResponse) err
 			return verdict.Failf(e.Rule, "ok:false, trust unchanged", fmt.Sprintf("ok:true, trust %d -> %d", before.Trust, after.Trust), "publish %q", arg)
 		}
 		return verdict.Failf("PP-ACTION-OK-FALSE", before.Trust, after.Trust, "trust changed outside publish")
-	case after.Trust > engine.TrustMax:
+	case after.Trust > seedTrustMax:
 		return verdict.Failf("PP-TRUST-INIT", "trust <= 100", after.Trust, "")
 	}
 	if err := m.checkPredicted(action, arg, e, r); err != nil {
@@ -165,8 +165,8 @@ func (m *Model) checkPredicted(action, arg string, e Expect, r *actionResponse) 
 // checkScore checks a shown score against its formula (PP-SCORE).
 func checkScore(r *actionResponse) error {
 	s := r.State
-	if r.has["score"] && r.has["points"] && s.Score != engine.Score(s.Points, s.Trust, s.Turn) {
-		return verdict.Failf("PP-SCORE", engine.Score(s.Points, s.Trust, s.Turn), s.Score, "points %d, trust %d, turns %d", s.Points, s.Trust, s.Turn)
+	if r.has["score"] && r.has["points"] && s.Score != seedScore(s.Points, s.Trust, s.Turn) {
+		return verdict.Failf("PP-SCORE", seedScore(s.Points, s.Trust, s.Turn), s.Score, "points %d, trust %d, turns %d", s.Points, s.Trust, s.Turn)
 	}
 	return nil
 }
@@ -273,10 +273,10 @@ func (m *Model) Expected() []string {
 				unheard = unheard || !t.Interviewed
 			}
 		}
-		if unread && s.AP >= engine.APRead {
+		if unread && s.AP >= seedAPRead {
 			out = append(out, engine.ActRead)
 		}
-		if unheard && s.AP >= engine.APInterview {
+		if unheard && s.AP >= seedAPInterview {
 			out = append(out, engine.ActInterview)
 		}
 		out = append(out, engine.ActAnswer)
@@ -336,10 +336,10 @@ func (m *Model) mayAlsoList() []string {
 		return nil
 	}
 	var out []string
-	if s.AP >= engine.APRead && len(s.Case.Documents) > 0 {
+	if s.AP >= seedAPRead && len(s.Case.Documents) > 0 {
 		out = append(out, engine.ActRead)
 	}
-	if s.AP >= engine.APInterview && len(s.Case.Witnesses) > 0 {
+	if s.AP >= seedAPInterview && len(s.Case.Witnesses) > 0 {
 		out = append(out, engine.ActInterview)
 	}
 	if m.Unsure {

@@ -22,12 +22,12 @@ func lineTrusts(a engine.Answer, booked bool, caseNo int, known []engine.Verdict
 	out := map[int]bool{}
 	for _, correct := range known {
 		if booked {
-			out[engine.SettleLine(engine.Graded{Verdict: a.Verdict, Confidence: a.Confidence, Correct: correct}, caseNo).Trust] = true
+			out[seedLine(engine.Graded{Verdict: a.Verdict, Confidence: a.Confidence, Correct: correct}, caseNo).Trust] = true
 			continue
 		}
 		for _, v := range verdicts {
 			for _, c := range confidences {
-				out[engine.SettleLine(engine.Graded{Verdict: v, Confidence: c, Correct: correct}, caseNo).Trust] = true
+				out[seedLine(engine.Graded{Verdict: v, Confidence: c, Correct: correct}, caseNo).Trust] = true
 			}
 		}
 	}
@@ -128,10 +128,26 @@ func (m *Model) checkPublishInvariants(r *actionResponse) error {
 	case after.CaseNo != before.CaseNo+1: // PP-CASE-ORDER: 案件#1〜#4を順に
 		return verdict.Failf("PP-CASE-ORDER", before.CaseNo+1, after.CaseNo, "case after publishing case %d", before.CaseNo)
 	}
-	if spec, ok := engine.SpecOf(after.CaseNo); ok && after.AP != spec.AP { // PP-AP-NO-CARRY: 案件ごと、持ち越しなし
-		return verdict.Failf("PP-AP-NO-CARRY", spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
+	if spec, ok := seedSpecOf(after.CaseNo); ok && after.AP != spec.AP { // PP-AP-NO-CARRY: 案件ごと、持ち越しなし
+		return verdict.Failf(openingAPRule(before.AP, after.AP, spec.AP), spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
 	}
 	return nil
+}
+
+// openingAPRule names the rule a new case's wrong AP breaks: the leftover
+// carried over (PP-AP-NO-CARRY) when the AP grew by what was left, or else
+// the case's row of the table (PP-CASE-TABLE).
+func openingAPRule(left, opened, row int) string {
+	if left > 0 && opened == row+left {
+		return "PP-AP-NO-CARRY"
+	}
+	if opened != row && left == 0 {
+		return "PP-CASE-TABLE"
+	}
+	if opened > row {
+		return "PP-AP-NO-CARRY"
+	}
+	return "PP-CASE-TABLE"
 }
 
 func containsInt(list []int, v int) bool {

@@ -36,7 +36,7 @@ func revealedSources(rv engine.Reveal) []engine.Source {
 
 // CheckCaseTable checks a case view against its per_case row (PP-CASE-TABLE).
 func CheckCaseTable(cv engine.CaseView, ap int) error {
-	s, ok := engine.SpecOf(cv.CaseNo)
+	s, ok := seedSpecOf(cv.CaseNo)
 	if !ok {
 		return verdict.Failf("PP-CASE-ORDER", "case 1-4", cv.CaseNo, "")
 	}
@@ -107,7 +107,7 @@ func (m *Model) checkSettled(st *engine.Settlement, r *actionResponse) error {
 		a := m.Answers[q.ID]
 		graded = append(graded, engine.Graded{Question: q.ID, Verdict: a.Verdict, Confidence: a.Confidence, Correct: st.Reveal.Answers[q.ID]})
 	}
-	want := engine.Settle(before.CaseNo, before.Trust, graded)
+	want := seedSettle(before.CaseNo, before.Trust, graded)
 	if err := checkNotFired(want, st.Outcome, r.State); err != nil {
 		return err
 	}
@@ -382,9 +382,9 @@ func (m *Model) checkAfterPublish(want, got engine.Outcome, r *actionResponse) e
 	if after.CaseNo != before.CaseNo+1 {
 		return verdict.Failf("PP-CASE-ORDER", before.CaseNo+1, after.CaseNo, "case after publishing case %d", before.CaseNo)
 	}
-	spec, _ := engine.SpecOf(after.CaseNo)
+	spec, _ := seedSpecOf(after.CaseNo)
 	if after.AP != spec.AP {
-		return verdict.Failf("PP-AP-NO-CARRY", spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
+		return verdict.Failf(openingAPRule(before.AP, after.AP, spec.AP), spec.AP, after.AP, "AP at the opening of case %d (%d AP were left)", after.CaseNo, before.AP)
 	}
 	if r.has["answers"] && len(after.Answers) != 0 {
 		return verdict.Failf("PP-CASE-ORDER", "no answers in a new case", after.Answers, "")

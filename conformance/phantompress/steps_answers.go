@@ -66,7 +66,7 @@ func (w *world) answerHasBothSources() error {
 // readStanceDocument reads documents until one takes a stance on a question
 // of the case, keeping both; it skips when none affordable does.
 func (w *world) readStanceDocument(ctx context.Context) error {
-	for w.m.State.AP >= engine.APRead {
+	for w.m.State.AP >= seedAPRead {
 		if err := w.act(ctx, engine.ActRead, w.unreadDoc()); err != nil {
 			return err
 		}
@@ -82,7 +82,7 @@ func (w *world) readStanceDocument(ctx context.Context) error {
 // stance on a question of the case, keeping both; it skips when none
 // affordable does.
 func (w *world) interviewStanceWitness(ctx context.Context) error {
-	for w.m.State.AP >= engine.APInterview && w.unheardTopic() != "" {
+	for w.m.State.AP >= seedAPInterview && w.unheardTopic() != "" {
 		if err := w.act(ctx, engine.ActInterview, w.unheardTopic()); err != nil {
 			return err
 		}
@@ -164,7 +164,7 @@ func (w *world) rejectedThrice(ctx context.Context) error {
 		return verdict.Skipf("document %s takes a stance on every question", w.doc)
 	}
 	w.question = q
-	for i := 0; i < engine.MaxRejections; i++ {
+	for i := 0; i < seedMaxRejections; i++ {
 		if err := w.act(ctx, engine.ActAnswer, q+" 偽 断言 "+w.doc); err != nil {
 			return err
 		}
@@ -195,7 +195,7 @@ func (w *world) hedgeOnly() error {
 	for _, q := range s.HedgeOnly {
 		listed = listed || q == w.question
 	}
-	if w.m.Rejections[w.question] != engine.MaxRejections || !listed {
+	if w.m.Rejections[w.question] != seedMaxRejections || !listed {
 		return verdict.Failf("PP-ANSWER-HEDGE-ONLY", fmt.Sprintf("%s with 3 rejections, listed hedge_only", w.question), fmt.Sprintf("%v %v", w.m.Rejections, s.HedgeOnly), "")
 	}
 	return nil
@@ -256,7 +256,7 @@ func answersSteps(sc *suite.ScenarioContext, w *world) {
 // question, keeping it as the second source; it skips when none affordable
 // is.
 func (w *world) readSilentDocument(ctx context.Context) error {
-	for w.m.State.AP >= engine.APRead && w.unreadDoc() != "" {
+	for w.m.State.AP >= seedAPRead && w.unreadDoc() != "" {
 		id := w.unreadDoc()
 		if err := w.act(ctx, engine.ActRead, id); err != nil {
 			return err
@@ -299,7 +299,7 @@ func (w *world) twoRejectionsOneMalformed(ctx context.Context) error {
 		return verdict.Skipf("document %s takes a stance on every question", w.doc)
 	}
 	w.question = q
-	for i := 0; i < engine.MaxRejections-1; i++ {
+	for i := 0; i < seedMaxRejections-1; i++ {
 		if err := w.act(ctx, engine.ActAnswer, q+" 偽 断言 "+w.doc); err != nil {
 			return err
 		}

@@ -18,7 +18,7 @@ func (w *world) casesMatchTable() error {
 		return verdict.Failf("PP-CASE-TABLE", 4, len(w.m.Cases), "cases seen while playing through")
 	}
 	for _, c := range w.m.Cases {
-		s, _ := engine.SpecOf(c.CaseNo)
+		s, _ := seedSpecOf(c.CaseNo)
 		if err := CheckCaseTable(c, s.AP); err != nil {
 			return err
 		}
@@ -96,7 +96,7 @@ func (w *world) availableComplete() error {
 // (PP-STATE-VIEW).
 func (w *world) stateView() error {
 	s := w.last.State
-	if s.RunID != w.run || s.Status != engine.StatusActive || s.TurnLimit != engine.TurnLimit || s.Trust != w.Before.Trust ||
+	if s.RunID != w.run || s.Status != engine.StatusActive || s.TurnLimit != seedTurnLimit || s.Trust != w.Before.Trust ||
 		s.Case.CaseNo != s.CaseNo || len(s.Case.Questions) == 0 || s.Case.Questions[0].Claim == "" {
 		return verdict.Failf("PP-STATE-VIEW", fmt.Sprintf("run_id, status active, turn_limit 200, trust %d as before, case with claims", w.Before.Trust), s, "")
 	}
@@ -170,7 +170,7 @@ func casesSteps(sc *suite.ScenarioContext, w *world) {
 // read's cost is left while an unread document remains: the next read must
 // be refused for want of AP, not because the document was read.
 func (w *world) spendAPKeepingUnread(ctx context.Context) error {
-	for w.m.State.AP >= engine.APRead {
+	for w.m.State.AP >= seedAPRead {
 		unread := 0
 		for _, d := range w.m.State.Case.Documents {
 			if !d.Read {
@@ -178,7 +178,7 @@ func (w *world) spendAPKeepingUnread(ctx context.Context) error {
 			}
 		}
 		switch src := w.unheardTopic(); {
-		case src != "" && w.m.State.AP >= engine.APInterview:
+		case src != "" && w.m.State.AP >= seedAPInterview:
 			if err := w.act(ctx, engine.ActInterview, src); err != nil {
 				return err
 			}
@@ -201,8 +201,8 @@ func (w *world) spendAPDownTo(ctx context.Context, n int) error {
 	docs, topics := w.openDocs(), w.openTopics()
 	spend := w.m.State.AP - n
 	for reads := 0; reads < len(docs) && 2*reads <= spend; reads++ {
-		rest := spend - engine.APRead*reads
-		if rest%engine.APInterview != 0 || rest/engine.APInterview >= len(topics) {
+		rest := spend - seedAPRead*reads
+		if rest%seedAPInterview != 0 || rest/seedAPInterview >= len(topics) {
 			continue
 		}
 		for _, d := range docs[:reads] {
@@ -210,7 +210,7 @@ func (w *world) spendAPDownTo(ctx context.Context, n int) error {
 				return err
 			}
 		}
-		for _, t := range topics[:rest/engine.APInterview] {
+		for _, t := range topics[:rest/seedAPInterview] {
 			if err := w.act(ctx, engine.ActInterview, strings.Replace(t, ":", " ", 1)); err != nil {
 				return err
 			}
@@ -241,7 +241,7 @@ func (w *world) stateClientFields(status string) error {
 			return verdict.Failf("PP-STATE-CLIENT-FIELDS", "state.case_no, turn, trust, ap, status", clip(w.Body()), "no state.%s", k)
 		}
 	}
-	if s := w.last.State; s.Status != status || s.CaseNo != 1 || s.Trust != engine.TrustInit {
+	if s := w.last.State; s.Status != status || s.CaseNo != 1 || s.Trust != seedTrustInit {
 		return verdict.Failf("PP-STATE-CLIENT-FIELDS", fmt.Sprintf("case 1, trust 100, status %q", status), fmt.Sprintf("case %d, trust %d, status %q", s.CaseNo, s.Trust, s.Status), "")
 	}
 	return nil

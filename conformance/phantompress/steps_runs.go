@@ -131,7 +131,7 @@ func (w *world) rowHoldsFinalScore() error {
 		return w.shapeGate("PP-OPENAPI", "the kit's entries[]", clip(w.Body()), "the leaderboard's shape")
 	}
 	s := w.m.State
-	final := engine.Score(s.Points, s.Trust, s.Turn)
+	final := seedScore(s.Points, s.Trust, s.Turn)
 	es := leaderEntries(w.Body())
 	for _, e := range es {
 		if e.Agent.ID == w.me.ID {
@@ -265,6 +265,30 @@ func (w *world) finishSecondRun(ctx context.Context) error {
 	return nil
 }
 
+// otherAgentStartsRun registers a second agent and starts one public,
+// unseeded run for it, so the leaderboard has two agents whose scores
+// differ and its order can be seen (PP-LEADERBOARD). The scenario keeps its
+// own agent and run.
+func (w *world) otherAgentStartsRun(ctx context.Context) error {
+	p := poolOf(w.env)
+	p.mu.Lock()
+	why := p.spent(w.env)
+	p.mu.Unlock()
+	if why != "" {
+		return verdict.Skipf("%s", why)
+	}
+	other, err := w.register(ctx, "pp-conformance-rival")
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.regs++
+	p.mu.Unlock()
+	me, run, m, first := w.me, w.run, w.m, w.first
+	defer func() { w.me, w.run, w.m, w.first = me, run, m, first }()
+	return w.startRunAs(ctx, other, defaultBudget, nil)
+}
+
 // runsSteps registers the steps of features/phantom-press/runs.feature.
 func runsSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the public log records every action the agent took but status$`), w.logRecordsEveryAction)
@@ -280,6 +304,7 @@ func runsSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent's row holds at least the run's final score$`), w.rowHoldsFinalScore)
 	sc.Step(pattern(`^the leaderboard is ranked by score with one row per agent and at most 50 rows$`), w.leaderboardRanked)
 	sc.Step(pattern(`^the agent has finished a second run$`), w.finishSecondRun)
+	sc.Step(pattern(`^another agent has started a public run$`), w.otherAgentStartsRun)
 	sc.Step(pattern(`^the agent starts another run with the same seed$`), w.startReplayRun)
 	sc.Step(pattern(`^both runs show the same first case$`), w.sameFirstCase)
 	sc.Step(pattern(`^the agent lists the (\d+) most recent runs$`), w.listRecentRuns)
@@ -365,7 +390,7 @@ func (w *world) hedgedRun(ctx context.Context) error {
 // (PP-RUN-LOG).
 func (w *world) logShowsReview(ctx context.Context) error {
 	if err := w.wireBody("review"); err != nil {
-		return err
+		return w.reviewLimitOrShape(ctx, err)
 	}
 	if _, err := w.getLog(ctx); err != nil {
 		return err
@@ -374,6 +399,24 @@ func (w *world) logShowsReview(ctx context.Context) error {
 		return w.shapeGate("PP-RUN-LOG", "the 2000-character review in the run log", clip(w.Body()), "the kit shows the review in the public log")
 	}
 	return nil
+}
+
+// reviewLimitOrShape tells a refused 2000-character review apart: when a
+// one-character review of the same run is then accepted, the target reads
+// the kit's body and refused the length the seed allows (PP-REVIEW);
+// otherwise the body's shape is the question (shape, PP-WIRE-BODIES).
+func (w *world) reviewLimitOrShape(ctx context.Context, shape error) error {
+	refused := w.Status()
+	if refused < 400 || refused >= 500 {
+		return shape
+	}
+	if err := w.review(ctx, 1); err != nil {
+		return err
+	}
+	if w.Status() >= 200 && w.Status() < 300 {
+		return verdict.Failf("PP-REVIEW", "a 2000-character review accepted", refused, "a one-character review of the same run was accepted")
+	}
+	return shape
 }
 
 // secondReviewRefused sends a second review of the run and checks that it
@@ -427,7 +470,7 @@ func (w *world) writeMaxComments(ctx context.Context) error {
 	// PP-COMMENT: comments spend no turn, so a live run can afford the
 	// 100 (each is a write of the run's plan); the model checks that each
 	// of them, the 100th included, is accepted.
-	for i := 0; i < engine.MaxComments; i++ {
+	for i := 0; i < seedMaxComments; i++ {
 		if err := w.act(ctx, engine.ActComment, "メモ"+strconv.Itoa(i)); err != nil {
 			return err
 		}

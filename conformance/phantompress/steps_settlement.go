@@ -38,8 +38,8 @@ func settlementSteps(sc *suite.ScenarioContext, w *world) {
 func (w *world) finalCaseBonuses() error {
 	for _, s := range w.m.Settlements {
 		if s.CaseNo == 4 {
-			if s.ClearBonus != engine.BonusCaseClear || s.VictoryBonus != engine.BonusVictory {
-				return verdict.Failf("PP-SETTLE-VICTORY", [2]int{engine.BonusCaseClear, engine.BonusVictory}, [2]int{s.ClearBonus, s.VictoryBonus}, "case 4")
+			if s.ClearBonus != seedClearBonus || s.VictoryBonus != seedVictoryBonus {
+				return verdict.Failf("PP-SETTLE-VICTORY", [2]int{seedClearBonus, seedVictoryBonus}, [2]int{s.ClearBonus, s.VictoryBonus}, "case 4")
 			}
 			return nil
 		}
@@ -94,7 +94,7 @@ func (w *world) costPerWrongHedge() error {
 	if w.last == nil {
 		return verdict.Errorf("no publish answer")
 	}
-	want := w.Before.Trust + w.against*engine.TrustHedgeWrong
+	want := w.Before.Trust + w.against*seedHedgeTrust
 	if got := w.last.State.Trust; got > want {
 		return verdict.Failf("PP-SETTLE-TABLE", fmt.Sprintf("trust at most %d", want), got,
 			"%d hedges against official records, trust %d before the publish", w.against, w.Before.Trust)
@@ -213,7 +213,7 @@ func (w *world) ghostCost() error {
 	for _, l := range st.Lines {
 		if l.Correct == engine.Unverifiable {
 			ghosts++
-			if !l.Ghost || l.Trust != engine.TrustHedgeWrong+engine.TrustGhost {
+			if !l.Ghost || l.Trust != seedHedgeTrust+seedGhostTrust {
 				return verdict.Failf("PP-SETTLE-GHOST", "ghost, trust -7", l, "")
 			}
 		}
@@ -235,9 +235,9 @@ func (w *world) bonusesAndVictory() error {
 		return verdict.Failf("PP-SETTLE-BONUS", "four published cases and victory", fmt.Sprintf("%d, %s", len(w.m.Settlements), w.m.State.Status), "")
 	}
 	for _, s := range w.m.Settlements {
-		want, clear := 0, engine.BonusCaseClear
+		want, clear := 0, seedClearBonus
 		if s.CaseNo == 4 {
-			want, clear = engine.BonusVictory, s.ClearBonus // case 4's clear bonus is PP-SETTLE-VICTORY's
+			want, clear = seedVictoryBonus, s.ClearBonus // case 4's clear bonus is PP-SETTLE-VICTORY's
 		}
 		if s.ClearBonus != clear || s.VictoryBonus != want {
 			return verdict.Failf("PP-SETTLE-BONUS", [2]int{300, want}, [2]int{s.ClearBonus, s.VictoryBonus}, "case %d", s.CaseNo)
@@ -252,7 +252,7 @@ func (w *world) trustIs100() error {
 	if err := w.wantCreated(); err != nil {
 		return err
 	}
-	if w.m.State.Trust != engine.TrustInit {
+	if w.m.State.Trust != seedTrustInit {
 		return verdict.Failf("PP-TRUST-INIT", 100, w.m.State.Trust, "trust of a new run")
 	}
 	return nil
@@ -261,7 +261,7 @@ func (w *world) trustIs100() error {
 // trustNeverAbove100 checks that the trust the model saw never exceeded its
 // maximum (PP-TRUST-INIT).
 func (w *world) trustNeverAbove100() error {
-	if w.m.MaxTrust > engine.TrustMax {
+	if w.m.MaxTrust > seedTrustMax {
 		return verdict.Failf("PP-TRUST-INIT", "<= 100", w.m.MaxTrust, "")
 	}
 	return nil

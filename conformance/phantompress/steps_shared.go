@@ -93,7 +93,7 @@ func (w *world) activeRun(ctx context.Context) error {
 
 // readAffordable reads unread documents while AP allows.
 func (w *world) readAffordable(ctx context.Context) error {
-	for w.m.State.AP >= engine.APRead {
+	for w.m.State.AP >= seedAPRead {
 		id := w.unreadDoc()
 		if id == "" {
 			return nil
@@ -110,7 +110,7 @@ func (w *world) spendAllAP(ctx context.Context) error {
 	if err := w.readAffordable(ctx); err != nil {
 		return err
 	}
-	for w.m.State.AP >= engine.APInterview {
+	for w.m.State.AP >= seedAPInterview {
 		src := w.unheardTopic()
 		if src == "" {
 			break

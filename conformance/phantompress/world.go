@@ -205,7 +205,11 @@ func (w *world) startRunAs(ctx context.Context, me *identity, budget int, seed *
 	}
 	me.runs++
 	if !created2xx(resp.Status) {
-		return verdict.Failf("PP-RUN-CREATE", "200 or 201", resp.Status, "POST /runs: %s", resp.Body)
+		rule := "PP-RUN-CREATE"
+		if resp.Status == http.StatusBadRequest && budget >= 1 && budget <= seedTurnLimit {
+			rule = "PP-RUN-BUDGET-REQUIRED" // a budget of 1-200 refused as bad input
+		}
+		return verdict.Failf(rule, "200 or 201", resp.Status, "POST /runs with budget_turns %d: %s", budget, resp.Body)
 	}
 	var c created
 	if err := resp.Decode("PP-RUN-CREATE", &c); err != nil {
@@ -228,7 +232,7 @@ func (w *world) adopt(c *created, body []byte) error {
 		// The case's public face is the kit's shape: without it the
 		// runner cannot tell documents, witnesses or questions apart.
 		w.noteFinding(verdict.Failf("PP-STATE-VIEW", "a state with the case's public face (questions, documents, witnesses)", clip(body), ""))
-		if spec, _ := engine.SpecOf(1); c.State.AP != spec.AP { // PP-CASE-TABLE: 案件#1のAPは10
+		if spec, _ := seedSpecOf(1); c.State.AP != spec.AP { // PP-CASE-TABLE: 案件#1のAPは10
 			return verdict.Failf("PP-CASE-TABLE", spec.AP, c.State.AP, "AP at the opening of case 1")
 		}
 		return verdict.Skipf("unchecked: the target's state shows no case view (the kit's PP-STATE-VIEW shape), so the runner cannot play its cases")
@@ -285,7 +289,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		}
 	}
 	if err := w.m.Check(action, arg, e, resp.Status, w.last); err != nil {
-		return err
+		return w.gateRefusal(action, e, err)
 	}
 	if f := engine.Fields(arg); w.last != nil && w.last.OK && len(f) > 0 &&
 		(action == engine.ActRead || action == engine.ActInterview || action == engine.ActAnswer) {
@@ -295,6 +299,18 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		return w.m.checkNewText(action, arg, resp.Body, seen)
 	}
 	return nil
+}
+
+// gateRefusal names PP-AP-INSUFFICIENT, in that rule's scenarios, for a
+// read or interview refused although the AP it costs was left: the
+// refusal contradicts the cost (PP-AP-COST, named everywhere else) and the
+// gate alike.
+func (w *world) gateRefusal(action string, e Expect, err error) error {
+	if w.rule() == "PP-AP-INSUFFICIENT" && e.OK && w.last != nil && !w.last.OK &&
+		(action == engine.ActRead || action == engine.ActInterview) {
+		return verdict.Failf("PP-AP-INSUFFICIENT", "ok:true with the action's AP cost left", fmt.Sprintf("ok:false (%s %s)", w.last.Code, w.last.Error), "%s with %d AP", action, w.Before.AP)
+	}
+	return err
 }
 
 // noteFinding records a soft finding in the scenario's transcript: it

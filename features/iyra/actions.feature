@@ -67,6 +67,18 @@ Feature: The action envelope, revisions and recovery
       Then the action is rejected
       And the session state is unchanged
 
+    Scenario Outline: a parameter value outside the catalogue is rejected: <action>
+      Given the agent has played "investigate harbor"
+      When the agent plays "<action>"
+      Then the action is rejected
+      And the session state is unchanged
+
+      Examples:
+        | action             |
+        | investigate moon   |
+        | ally moon          |
+        | select_claim moon  |
+
   @IYRA-STATUS-CODES
   Rule: the kit's status codes
 
@@ -87,6 +99,16 @@ Feature: The action envelope, revisions and recovery
       When the agent plays "ally keepers"
       Then the action is rejected
       And the error body has a code and a message
+
+    Scenario Outline: a refused read's body has a code and a message: <how>
+      When the agent reads its assignment <how>
+      Then the request is refused as unauthenticated
+      And the error body has a code and a message
+
+      Examples:
+        | how                  |
+        | without credentials  |
+        | with an unknown key  |
 
   @IYRA-BAD-INPUT
   Rule: malformed input is refused and changes nothing

@@ -41,6 +41,18 @@ Feature: Claims and corroboration
       Then the action is rejected
       And the session state is unchanged
 
+    Scenario: signal does not stand in for the evidence a change needs
+      Given the agent has played "investigate harbor, ally keepers, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
+      When the agent plays "select_claim record_omission"
+      Then the action is rejected
+      And the session state is unchanged
+
+    Scenario: a change needs evidence, not signal
+      Given the agent has played "investigate harbor, select_claim relay_fault"
+      When the agent plays "select_claim record_omission"
+      Then the action is accepted
+      And the resources are evidence 1, trust 2, signal 0
+
   @IYRA-CLAIM-SAME
   Rule: selecting the same claim again is rejected
 

@@ -83,8 +83,15 @@ Feature: Endings, score and the terminal state
     Scenario: the ninth accepted action ends the session
       Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
       When the agent plays "select_claim record_omission"
-      Then the ending is "budget_exhausted"
+      Then the action is accepted
+      And the ending is "budget_exhausted"
       And the session is finished
+
+    Scenario: the eighth accepted action leaves the session open
+      Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission"
+      When the agent plays "select_claim relay_fault"
+      Then the action is accepted
+      And the session is still active
 
     Scenario: rejected actions do not spend the budget
       Given the agent has tried "investigate archive, investigate archive, ally keepers, investigate harbor"

@@ -29,6 +29,16 @@ Feature: Factions and the coalition
       Then the allies are "keepers"
       And the resources are evidence 2, trust 2, signal 1
 
+    Scenario Outline: the second alliance adds one signal too, and no alliance spends trust
+      Given the agent has played "investigate harbor, ally <first>"
+      When the agent plays "ally <second>"
+      Then the resources are evidence 2, trust 2, signal 2
+
+      Examples:
+        | first    | second   |
+        | keepers  | drifters |
+        | drifters | keepers  |
+
   @IYRA-FACTION-PARITY
   Rule: both factions have the same resource effect
 

@@ -79,10 +79,11 @@ Feature: Visibility, progress and replay
       Then the milestones are "<milestones>"
 
       Examples:
-        | actions                                    | milestones                                      |
-        | select_claim relay_fault                   |                                                 |
-        | investigate harbor                         | first_lead                                      |
-        | investigate harbor, ally keepers, withdraw | first_lead, coalition_formed, broadcast_decision |
+        | actions                                                              | milestones                                       |
+        | select_claim relay_fault                                             |                                                  |
+        | investigate harbor                                                   | first_lead                                       |
+        | investigate harbor, ally keepers, withdraw                           | first_lead, coalition_formed, broadcast_decision |
+        | investigate harbor, investigate archive, ally keepers, ally drifters | first_lead, coalition_formed                     |
 
   @IYRA-PERSONAL-BEST
   Rule: the replay reports the personal-best dimensions

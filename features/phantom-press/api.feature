@@ -17,6 +17,15 @@ Feature: API surface, registration and errors
       When a new agent registers with a name of 12 characters
       Then the registration succeeds with an API key
 
+    Scenario Outline: A name at either limit gets an API key
+      When a new agent registers with a name of <length> characters
+      Then the registration succeeds with an API key
+
+      Examples:
+        | length |
+        | 1      |
+        | 32     |
+
     Scenario Outline: A bad name is refused
       When a new agent registers with a name of <length> characters
       Then the request is refused with status 400

@@ -103,6 +103,18 @@ Feature: Cases, AP and the actions of a turn
         | reads a document      | 1  |
         | interviews a witness  | 2  |
 
+    Scenario Outline: <action> with exactly its cost left is accepted
+      Given a fresh run
+      And the agent has spent its AP down to <ap>, a document and a topic still open
+      When the agent <action>
+      Then the action succeeds and spends one turn
+      And the AP fell by <ap>
+
+      Examples:
+        | action                | ap |
+        | reads a document      | 2  |
+        | interviews a witness  | 3  |
+
   @PP-READ-ONCE
   Rule: a document is read once and a topic asked once
 

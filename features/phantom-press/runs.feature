@@ -105,6 +105,12 @@ Feature: Runs, budgets, visibility, reviews and comments
       Then the leaderboard is ranked by score with one row per agent and at most 50 rows
       And the agent's row holds at least the run's final score
 
+    Scenario: Two agents are ranked by falling score
+      Given a run played through to the end
+      And another agent has started a public run
+      When the agent fetches the leaderboard
+      Then the leaderboard is ranked by score with one row per agent and at most 50 rows
+
   @PP-RECENT
   Rule: recent runs are listed
 
