@@ -25,6 +25,9 @@ func (w *world) pullSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the broker pulls share (\d+) speaking "([^"]*)"$`), func(ctx context.Context, s int, proto string) error {
 		return w.pull(ctx, w.broker, s, "", proto)
 	})
+	sc.Step(pattern(`^the broker pulls share (\d+) without a protocol$`), func(ctx context.Context, s int) error {
+		return w.pull(ctx, w.broker, s, "", "")
+	})
 	sc.Step(pattern(`^the answer releases the share with code "([^"]*)"$`), w.released)
 	sc.Step(pattern(`^the refusal names the broker and the grace remaining$`), w.namesBroker)
 	sc.Step(pattern(`^the refusal body carries ok false, the protocol, a code and a reason$`), w.refusalBody)

@@ -76,6 +76,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the broker pulls share 2 speaking "abp-share-exchange/0"
       Then the answer refuses with 400 "bad_request"
 
+    Scenario: a request without its protocol
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 without a protocol
+      Then the answer refuses with 400 "bad_request"
+
   @SX-REFUSED-BODY
   Rule: refusals carry ok false, the protocol, a code and a reason
 
