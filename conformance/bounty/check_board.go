@@ -173,7 +173,7 @@ func movesAgree(want, got bounty.Move) bool {
 	}
 	switch want.Move {
 	case bounty.MoveSolve:
-		return slices.Contains(want.Options, got.ShareIndex) && (got.Claim == nil || got.Claim.WorkingOn == got.ShareIndex)
+		return slices.Contains(want.Options, got.ShareIndex) && got.Claim != nil && got.Claim.WorkingOn == got.ShareIndex // "the move carries claim.working_on"
 	case bounty.MoveCombine:
 		return want.Broker == got.Broker && cmp.Equal(sortedPairs(want.Roster), sortedPairs(got.Roster))
 	case bounty.MoveDefer:

@@ -3,6 +3,9 @@ package bounty
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"math/big"
+	"strconv"
+	"strings"
 
 	"github.com/agentgames/conformance/reference/pow"
 )
@@ -37,7 +40,17 @@ var Breakable = []string{
 	"BOUNTY-TRACK-RECORD", "BOUNTY-ELECTION", "BOUNTY-NEXT-MOVE", "BOUNTY-METRICS",
 	"BOUNTY-LEADERBOARD", "BOUNTY-REPUTATION", "BOUNTY-PROFILE-SECRET", "BOUNTY-PROFILE-NAME",
 	"BOUNTY-PROFILE-NOTIFY", "BOUNTY-MCP-FLOW", "BOUNTY-MCP-TOOLS", "BOUNTY-MCP-NOTIFY", "BOUNTY-MCP-GET",
-	"BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE",
+	"BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE", "BOUNTY-COMBINE-RACE", "BOUNTY-NO-SECRETS",
+	// Variants: a second way to break a rule, named RULE#variant, each
+	// with its own tamper test (see RuleOf).
+	"BOUNTY-PUZZLE-MODULAR#canonical", "BOUNTY-RECONSTRUCT#burn", "BOUNTY-NEXT-MOVE#claim",
+}
+
+// RuleOf names the rule a Breakable entry breaks: the entry itself, or
+// what stands before the # of a variant.
+func RuleOf(entry string) string {
+	rule, _, _ := strings.Cut(entry, "#")
+	return rule
 }
 
 // breakRound spoils a new round's shares or puzzles for the tamper tests
@@ -70,6 +83,13 @@ func (e *Engine) verify(p Puzzle, sol Solution) error {
 			return ErrBadSolution
 		}
 		return nil
+	case p.Type == TypeModular && e.broken("BOUNTY-PUZZLE-MODULAR#canonical"):
+		// only the canonical residue: x + k*p, just as valid, refused
+		x, ok := ParseInteger(sol.X)
+		if mod, _ := new(big.Int).SetString(p.Params.P, 10); ok && mod != nil && x.Cmp(mod) >= 0 {
+			return ErrWrongSolution
+		}
+		return Verify(p, sol)
 	case p.Type == TypeDecode && e.broken("BOUNTY-PUZZLE-DECODE"):
 		if sol.PlaintextHex != hex.EncodeToString(xorDigest(hex.EncodeToString([]byte(p.Params.SeedHex)), DecodeCipher(p.Params))) {
 			return ErrWrongSolution
@@ -99,4 +119,48 @@ func (e *Engine) breakProximity(p Proximity, b Board) Proximity {
 func (e *Engine) Broken(rule string) bool {
 	defer e.lock()()
 	return e.broken(rule)
+}
+
+// burnCredits is the BOUNTY-RECONSTRUCT#burn fault: a refused
+// reconstruction revokes the submitters' credits, so the coalition's
+// corrected combine is refused too.
+func (e *Engine) burnCredits(r *Round, subs []Submission) {
+	if !e.broken("BOUNTY-RECONSTRUCT#burn") {
+		return
+	}
+	for _, s := range subs {
+		delete(r.Solvers[s.ShareIndex], s.AgentID)
+	}
+}
+
+// raceWins is the BOUNTY-COMBINE-RACE fault: a combine that reaches the
+// round its twin just won is checked against the closed round and paid
+// again, as a check-then-act race would.
+func (e *Engine) raceWins(cid string, subs []Submission) (map[string]any, bool) {
+	r, ok := e.byID[cid]
+	if !ok || r.Open || !e.broken("BOUNTY-COMBINE-RACE") {
+		return nil, false
+	}
+	shares, agents, err := e.checkCombine(r, subs)
+	if got, cerr := Combine(shares); err != nil || cerr != nil || hex.EncodeToString(got) != hex.EncodeToString(r.Key) {
+		return nil, false
+	}
+	payouts := e.win(r, agents)
+	return map[string]any{"ok": true, "won": true, "round": r.Number, "challenge_id": r.ChallengeID, "payouts": payouts,
+		"currency": Currency, "real_money": false, "next_challenge_id": e.live().ChallengeID}, true
+}
+
+// leakShares is the BOUNTY-NO-SECRETS fault: status carries the round's
+// solved shares, as a debugging field left in would.
+func (e *Engine) leakShares(r *Round, out map[string]any) {
+	if !e.broken("BOUNTY-NO-SECRETS") {
+		return
+	}
+	solved := map[string]string{}
+	for i, by := range r.Solvers {
+		if len(by) > 0 {
+			solved[strconv.Itoa(i)] = hex.EncodeToString(r.Shares[i-1])
+		}
+	}
+	out["solved_shares"] = solved
 }

@@ -249,6 +249,9 @@ func (e *Engine) NextMove(cid, agentID string) (map[string]any, *Error) {
 	if m.Move == MoveSolve && e.broken("BOUNTY-NEXT-MOVE") {
 		m = Move{Move: MoveWait, Reason: "broken on purpose"}
 	}
+	if m.Move == MoveSolve && e.broken("BOUNTY-NEXT-MOVE#claim") {
+		m.Claim = nil // a solve move without the claim to declare
+	}
 	return map[string]any{"next_move": m, "challenge_id": r.ChallengeID, "round": r.Number}, nil
 }
 
