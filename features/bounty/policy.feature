@@ -21,19 +21,37 @@ Feature: next_move and profiles
       When agent 1 solves share 2
       Then every agent's next_move matches the board
 
-    @control
-    Scenario: the broker's grace lapses after 30 s
+    @long @grace
+    Scenario: the broker's grace holds at 29 s and lapses at 30 s
       Given a team of 3 agents in a fresh round
       And agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
       And the team lists
-      When 31 seconds pass
+      When 29 seconds pass
+      Then every agent's next_move matches the board
+      When 1 seconds pass
+      Then every agent's next_move matches the board
+      When 1 seconds pass
       Then every agent's next_move matches the board
 
-    @control
-    Scenario: a listing in its last quarter is told to refresh
+    @long @grace
+    Scenario: the solve grace holds waiters at 29 s and lets them solve at 30 s
+      Given a team of 5 agents in a fresh round
+      And the team lists
+      Then every agent's next_move matches the board
+      When 29 seconds pass
+      Then every agent's next_move matches the board
+      When 1 seconds pass
+      Then every agent's next_move matches the board
+      When 1 seconds pass
+      Then every agent's next_move matches the board
+
+    @long
+    Scenario: a listing is told to refresh once in its last quarter, not before
       Given a team of 2 agents in a fresh round
       And the team lists
-      When 1400 seconds pass
+      When 1349 seconds pass
+      Then every agent's next_move matches the board
+      When 2 seconds pass
       Then every agent's next_move matches the board
 
   @BOUNTY-NEXT-SPREAD

@@ -46,6 +46,13 @@ var Breakable = []string{
 	"BOUNTY-PUZZLE-MODULAR#canonical", "BOUNTY-RECONSTRUCT#burn", "BOUNTY-NEXT-MOVE#claim",
 }
 
+// WindowBreakable are faults in a documented window, one second or two
+// off its limit: a live run sees them only after waiting the window out
+// (@long), so their tamper tests run on the embedded reference's clock.
+var WindowBreakable = []string{
+	"BOUNTY-PEERS-TTL#early", "BOUNTY-PEERS-TTL#late", "BOUNTY-NEXT-MOVE#broker-grace", "BOUNTY-NEXT-MOVE#solve-grace",
+}
+
 // RuleOf names the rule a Breakable entry breaks: the entry itself, or
 // what stands before the # of a variant.
 func RuleOf(entry string) string {
@@ -163,4 +170,28 @@ func (e *Engine) leakShares(r *Round, out map[string]any) {
 		}
 	}
 	out["solved_shares"] = solved
+}
+
+// ttlShift is the BOUNTY-PEERS-TTL#early and #late faults: a listing
+// expires 2 s before its 1800 s, or is pruned 2 s after them.
+func (e *Engine) ttlShift() (served, pruned float64) {
+	switch {
+	case e.broken("BOUNTY-PEERS-TTL#early"):
+		return -2, 0
+	case e.broken("BOUNTY-PEERS-TTL#late"):
+		return 0, -2
+	}
+	return 0, 0
+}
+
+// graceLag is the BOUNTY-NEXT-MOVE#broker-grace and #solve-grace faults:
+// next_move reads the broker's or the solve grace one second late.
+func (e *Engine) graceLag(b Board) Board {
+	if e.broken("BOUNTY-NEXT-MOVE#broker-grace") && b.CombinableForS > 0 {
+		b.CombinableForS = max(b.CombinableForS-1, 0.001)
+	}
+	if e.broken("BOUNTY-NEXT-MOVE#solve-grace") {
+		b.StalledForS = max(b.StalledForS-1, 0)
+	}
+	return b
 }

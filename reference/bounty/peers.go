@@ -94,7 +94,7 @@ func (e *Engine) Post(cid string, req ListRequest) (map[string]any, *Error) {
 // prune drops listings 1800 s after their last POST (BOUNTY-PEERS-TTL).
 func (e *Engine) prune(r *Round) {
 	for id, l := range e.listings {
-		if e.expiresIn(l) <= 0 && !e.broken("BOUNTY-PEERS-TTL") {
+		if _, late := e.ttlShift(); e.expiresIn(l) <= late && !e.broken("BOUNTY-PEERS-TTL") {
 			delete(e.listings, id)
 		}
 	}
@@ -102,7 +102,8 @@ func (e *Engine) prune(r *Round) {
 }
 
 func (e *Engine) expiresIn(l *Listing) float64 {
-	return TTLSeconds - e.now().Sub(l.LastPost).Seconds()
+	early, _ := e.ttlShift()
+	return TTLSeconds + early - e.now().Sub(l.LastPost).Seconds()
 }
 
 // board builds the pure Board of round r from the live listings.
@@ -245,7 +246,7 @@ func (e *Engine) NextMove(cid, agentID string) (map[string]any, *Error) {
 		return map[string]any{"next_move": m, "challenge_id": live.ChallengeID, "round": live.Number}, nil
 	}
 	e.prune(r)
-	m := NextMove(e.board(r), Caller{AgentID: agentID, Held: e.held(r, agentID)})
+	m := NextMove(e.graceLag(e.board(r)), Caller{AgentID: agentID, Held: e.held(r, agentID)})
 	if m.Move == MoveSolve && e.broken("BOUNTY-NEXT-MOVE") {
 		m = Move{Move: MoveWait, Reason: "broken on purpose"}
 	}
