@@ -34,6 +34,9 @@ type client struct {
 	// earned are the shares and keys the runner earned, searched for in
 	// every later answer (BOUNTY-NO-SECRETS).
 	earned heldSecrets
+	// acts are what the runner did in each round, by challenge
+	// (BOUNTY-METRICS-COUNTS).
+	acts map[string]*roundActs
 }
 
 // refusal is the body of a 4xx answer.
@@ -50,12 +53,14 @@ func (c *client) call(ctx context.Context, method, path string, body any) (*driv
 		if err != nil {
 			return resp, err
 		}
+		c.noteAct(method, path, body, resp)
 		return resp, c.answered(ctx, method, path, resp)
 	}
 	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})
 	if err != nil {
 		return resp, err
 	}
+	c.noteAct(method, path, body, resp)
 	return resp, c.answered(ctx, method, path, resp)
 }
 

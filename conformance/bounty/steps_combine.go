@@ -154,6 +154,8 @@ func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the team reads every public surface of the round$`), func(ctx context.Context) error { return w.readSurfaces(ctx, false) })
 	sc.Step(pattern(`^the team reads every public surface of the closed round$`), func(ctx context.Context) error { return w.readSurfaces(ctx, true) })
 	sc.Step(pattern(`^no response carried a share or the master key$`), w.noSecretSeen)
+	sc.Step(pattern(`^the team wins the next round with "([^"]*)"$`), w.winNextRound)
+	sc.Step(pattern(`^the metrics of both rounds count what the run did there, and the repeated game$`), w.metricsOfBothRounds)
 	sc.Step(pattern(`^the payout is an equal split with the remainder to the lowest agent_ids$`), w.equalSplit)
 	sc.Step(pattern(`^the ledger records the payout$`), w.ledgerRecords)
 	sc.Step(pattern(`^the manifest's bounty is PLAY with real_money false$`), w.manifestPlayMoney)

@@ -34,6 +34,7 @@ type world struct {
 	closed   string         // the challenge the win closed
 	names    map[int]string
 	race     []*driver.Response // the answers of racing combines
+	wonFirst string             // the first of two rounds the team won
 	// initResult is the last MCP initialize result.
 	initResult json.RawMessage
 }

@@ -187,6 +187,18 @@ Feature: Combine, credit, payout and rotation
       And the team reads every public surface of the closed round
       And no response carried a share or the master key
 
+  @BOUNTY-METRICS-COUNTS
+  Rule: metrics count the round's solves, combines, listings and repeated cooperation
+
+    Scenario: two rounds won by the same coalition are counted as the run played them
+      Given the team lists
+      And agent 1 submits a wrong solution for share 2
+      When the team combines "1:2, 2:3, 3:5" with share 5 corrupted
+      And the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      When the team wins the next round with "1:2, 2:3, 3:5"
+      Then the metrics of both rounds count what the run did there, and the repeated game
+
   @BOUNTY-METRICS
   Rule: metrics carry no identities, contacts, shares or solutions
 

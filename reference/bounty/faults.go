@@ -41,9 +41,11 @@ var Breakable = []string{
 	"BOUNTY-LEADERBOARD", "BOUNTY-REPUTATION", "BOUNTY-PROFILE-SECRET", "BOUNTY-PROFILE-NAME",
 	"BOUNTY-PROFILE-NOTIFY", "BOUNTY-MCP-FLOW", "BOUNTY-MCP-TOOLS", "BOUNTY-MCP-NOTIFY", "BOUNTY-MCP-GET",
 	"BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE", "BOUNTY-COMBINE-RACE", "BOUNTY-NO-SECRETS",
+	"BOUNTY-METRICS-COUNTS",
 	// Variants: a second way to break a rule, named RULE#variant, each
 	// with its own tamper test (see RuleOf).
 	"BOUNTY-PUZZLE-MODULAR#canonical", "BOUNTY-RECONSTRUCT#burn", "BOUNTY-NEXT-MOVE#claim",
+	"BOUNTY-METRICS-COUNTS#repeat",
 }
 
 // WindowBreakable are faults in a documented window, one second or two

@@ -154,6 +154,9 @@ func (e *Engine) Combine(cid string, subs []Submission) (map[string]any, *Error)
 		return nil, fail(422, "bad_reconstruction", "the shares do not reconstruct the key")
 	}
 	payouts := e.win(r, agents)
+	if e.broken("BOUNTY-METRICS-COUNTS") {
+		r.stats.CombineAttempts-- // only the refused attempts counted
+	}
 	return map[string]any{"ok": true, "won": true, "round": r.Number, "challenge_id": r.ChallengeID,
 		"payouts": payouts, "currency": Currency, "real_money": false, "next_challenge_id": e.live().ChallengeID}, nil
 }
@@ -213,7 +216,7 @@ func (e *Engine) win(r *Round, agents []string) map[string]int {
 		}
 		payouts[id] = amount
 		a := e.agents[id]
-		if a.RoundsWon > 0 {
+		if a.RoundsWon > 0 || e.broken("BOUNTY-METRICS-COUNTS#repeat") {
 			r.stats.WinnersWonBefore++
 		}
 		a.RoundsWon++
