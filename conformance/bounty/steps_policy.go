@@ -83,6 +83,9 @@ func (w *world) discoveryNamesLive(ctx context.Context) error {
 func (w *world) policySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the answer is 200$`), w.answer200)
 	sc.Step(pattern(`^every response so far matched the OpenAPI document$`), w.openAPIClean)
+	sc.Step(pattern(`^agents (\d+) to (\d+) list$`), w.listMembers)
+	sc.Step(pattern(`^agent (\d+) claims share (\d+)$`), w.claim)
+	sc.Step(pattern(`^agent (\d+) is told to list with join true$`), w.toldToJoin)
 	sc.Step(pattern(`^every agent's next_move matches the board$`), func(ctx context.Context) error { return w.everyMove(ctx, false) })
 	sc.Step(pattern(`^every agent's next_move is the kit's exact pick$`), func(ctx context.Context) error { return w.everyMove(ctx, true) })
 	sc.Step(pattern(`^next_move on the closed challenge answers done$`), w.doneOnClosed)

@@ -21,6 +21,27 @@ Feature: next_move and profiles
       When agent 1 solves share 2
       Then every agent's next_move matches the board
 
+    Scenario: an unlisted share-less arrival is told to join once every slot is taken
+      Given a team of 4 agents in a fresh round
+      When agents 1 to 3 list
+      Then every agent's next_move matches the board
+      And agent 4 is told to list with join true
+
+    Scenario: an unlisted share-less arrival is told to join a combinable board
+      Given a team of 4 agents in a fresh round
+      And agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
+      When agents 1 to 3 list
+      Then every agent's next_move matches the board
+      And agent 4 is told to list with join true
+
+    Scenario: a contested claim is kept by the lowest agent_id and yielded by the rest
+      Given a team of 4 agents in a fresh round
+      And the team lists
+      When agent 1 claims share 4
+      And agent 2 claims share 4
+      And agent 3 claims share 4
+      Then every agent's next_move matches the board
+
     @long @grace
     Scenario: the broker's grace holds at 29 s and lapses at 30 s
       Given a team of 3 agents in a fresh round

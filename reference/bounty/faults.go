@@ -45,7 +45,7 @@ var Breakable = []string{
 	// Variants: a second way to break a rule, named RULE#variant, each
 	// with its own tamper test (see RuleOf).
 	"BOUNTY-PUZZLE-MODULAR#canonical", "BOUNTY-RECONSTRUCT#burn", "BOUNTY-NEXT-MOVE#claim",
-	"BOUNTY-METRICS-COUNTS#repeat",
+	"BOUNTY-METRICS-COUNTS#repeat", "BOUNTY-NEXT-MOVE#join", "BOUNTY-NEXT-MOVE#contested",
 }
 
 // WindowBreakable are faults in a documented window, one second or two
@@ -196,4 +196,36 @@ func (e *Engine) graceLag(b Board) Board {
 		b.StalledForS = max(b.StalledForS-1, 0)
 	}
 	return b
+}
+
+// policyFaults is the BOUNTY-NEXT-MOVE#contested fault on the board
+// next_move reads (a contested claim kept by the highest claimant, not the
+// lowest) and the #join fault on its answer (an unlisted arrival told to
+// list without join).
+func (e *Engine) policyFaults(b Board) Board {
+	if !e.broken("BOUNTY-NEXT-MOVE#contested") {
+		return b
+	}
+	first := map[int]int{}
+	out := b
+	out.Entries = append([]Entry(nil), b.Entries...)
+	for i, en := range out.Entries {
+		if en.WorkingOn == 0 {
+			continue
+		}
+		if j, seen := first[en.WorkingOn]; seen {
+			out.Entries[j].WorkingOn = 0 // the lowest yields
+			first[en.WorkingOn] = i
+			continue
+		}
+		first[en.WorkingOn] = i
+	}
+	return out
+}
+
+func (e *Engine) moveFaults(m Move) Move {
+	if e.broken("BOUNTY-NEXT-MOVE#join") && m.Join {
+		m.Join = false
+	}
+	return m
 }

@@ -246,7 +246,7 @@ func (e *Engine) NextMove(cid, agentID string) (map[string]any, *Error) {
 		return map[string]any{"next_move": m, "challenge_id": live.ChallengeID, "round": live.Number}, nil
 	}
 	e.prune(r)
-	m := NextMove(e.graceLag(e.board(r)), Caller{AgentID: agentID, Held: e.held(r, agentID)})
+	m := e.moveFaults(NextMove(e.policyFaults(e.graceLag(e.board(r))), Caller{AgentID: agentID, Held: e.held(r, agentID)}))
 	if m.Move == MoveSolve && e.broken("BOUNTY-NEXT-MOVE") {
 		m = Move{Move: MoveWait, Reason: "broken on purpose"}
 	}
