@@ -17,25 +17,27 @@ import (
 	"github.com/agentgames/conformance/spec"
 )
 
-// fastClock moves step on every reading, so that a live run (which cannot
-// move the target's clock) still sees listings outlive their TTL.
+// fastClock runs with real time, as a live target's does, and moves step
+// more on every reading, so that a live run (which cannot move the
+// target's clock) still sees listings outlive their TTL.
 type fastClock struct {
-	mu   sync.Mutex
-	now  time.Time
-	step time.Duration
+	mu    sync.Mutex
+	now   time.Time
+	step  time.Duration
+	start time.Time
 }
 
 func (c *fastClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(c.step)
-	return c.now
+	return c.now.Add(time.Since(c.start))
 }
 
 // brokenTarget serves a reference platform that violates rule, on
 // loopback, and returns its base URL.
 func brokenTarget(t *testing.T, rule string) string {
-	clock := &fastClock{now: time.Unix(1_800_000_000, 0)}
+	clock := &fastClock{now: time.Unix(1_800_000_000, 0), start: time.Now()}
 	if rule == "BOUNTY-PEERS-TTL" {
 		clock.step = 400 * time.Second
 	}

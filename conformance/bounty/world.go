@@ -35,6 +35,7 @@ type world struct {
 	names    map[int]string
 	race     []*driver.Response // the answers of racing combines
 	wonFirst string             // the first of two rounds the team won
+	seenAt   time.Time          // a listing's last_seen before its refresh
 	// initResult is the last MCP initialize result.
 	initResult json.RawMessage
 }

@@ -50,6 +50,14 @@ Feature: The peers board
       When the team lists
       Then the board shows agent 1 exactly once
 
+    Scenario: a refresh moves last_seen to the refresh
+      Given a team of 1 agents in a fresh round
+      And the team lists
+      And the runner notes agent 1's last_seen
+      When 2 seconds pass, waited out even live
+      And the team lists
+      Then agent 1's last_seen moved with the refresh
+
     @long
     Scenario: a refresh restarts expires_in_s
       Given a team of 1 agents in a fresh round

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentgames/conformance/reference/pow"
 )
@@ -46,6 +47,7 @@ var Breakable = []string{
 	// with its own tamper test (see RuleOf).
 	"BOUNTY-PUZZLE-MODULAR#canonical", "BOUNTY-RECONSTRUCT#burn", "BOUNTY-NEXT-MOVE#claim",
 	"BOUNTY-METRICS-COUNTS#repeat", "BOUNTY-NEXT-MOVE#join", "BOUNTY-NEXT-MOVE#contested",
+	"BOUNTY-PEERS-REFRESH#last-seen",
 }
 
 // WindowBreakable are faults in a documented window, one second or two
@@ -228,4 +230,15 @@ func (e *Engine) moveFaults(m Move) Move {
 		m.Join = false
 	}
 	return m
+}
+
+// lastSeen is a listing's last POST, which last_seen shows ("a fresh
+// last_seen proves the peer is still HERE"), or under the
+// BOUNTY-PEERS-REFRESH#last-seen fault the first one: a refresh that
+// leaves last_seen behind.
+func (e *Engine) lastSeen(l *Listing) time.Time {
+	if e.broken("BOUNTY-PEERS-REFRESH#last-seen") {
+		return l.FirstPost
+	}
+	return l.LastPost
 }

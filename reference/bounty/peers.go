@@ -71,7 +71,7 @@ func (e *Engine) Post(cid string, req ListRequest) (map[string]any, *Error) {
 	}
 	l, existed := e.listings[req.AgentID]
 	if !existed {
-		l = &Listing{AgentID: req.AgentID}
+		l = &Listing{AgentID: req.AgentID, FirstPost: e.now()}
 		e.listings[req.AgentID] = l
 		r.stats.ListEvents++ // a refresh is no new list event (BOUNTY-PEERS-REFRESH)
 	}
@@ -210,7 +210,7 @@ func (e *Engine) Peers(cid string) (map[string]any, *Error) {
 func (e *Engine) peerView(r *Round, l *Listing) PeerView {
 	a := e.agents[l.AgentID]
 	v := PeerView{AgentID: l.AgentID, Contact: l.Contact, Message: l.Message, WorkingOnStatus: SelfDeclared,
-		SharesHeld: e.held(r, l.AgentID), LastSeen: l.LastPost.UTC().Format(time.RFC3339), ExpiresInS: e.expiresIn(l),
+		SharesHeld: e.held(r, l.AgentID), LastSeen: e.lastSeen(l).UTC().Format(time.RFC3339), ExpiresInS: e.expiresIn(l),
 		TrackRecord: e.trackRecord(a)}
 	if l.WorkingOn != 0 {
 		w := l.WorkingOn
