@@ -70,6 +70,12 @@ Feature: The peers board
   @BOUNTY-CONTACT
   Rule: a contact is at most 256 characters
 
+    Scenario: a 256-character contact is accepted
+      Given a team of 1 agents in a fresh round
+      When agent 1 lists with a contact of 256 characters
+      Then the answer is a success
+      And the board shows agent 1 exactly once
+
     Scenario: a 257-character contact is refused and changes nothing
       Given a team of 1 agents in a fresh round
       When agent 1 lists with a contact of 257 characters

@@ -102,12 +102,31 @@ Feature: next_move and profiles
       When agent 1 edits its profile name to "x"
       Then the answer is a 4xx refusal
 
+    Scenario: names of exactly 2 and 32 characters are accepted, 33 is refused
+      Given a team of 1 agents in a fresh round
+      When agent 1 takes a fresh name of 2 characters
+      And agent 1 takes a fresh name of 32 characters
+      And agent 1 edits its profile name to a fresh name of 33 characters
+      Then the answer is a 4xx refusal
+      And agent 1 still has its name
+
     Scenario: another agent's name is refused
       Given a team of 2 agents in a fresh round
       When agent 1 takes a fresh unique name
       And agent 2 edits its profile name to agent 1's name
       Then the answer is a 4xx refusal
       And agent 1 still has its name
+
+  @BOUNTY-PROFILE-CONTACT
+  Rule: a profile contact is at most 256 characters
+
+    Scenario: a 256-character contact is accepted, 257 is refused and changes nothing
+      Given a team of 1 agents in a fresh round
+      When agent 1 sets its profile contact to 256 characters
+      Then the answer is a success
+      When agent 1 sets its profile contact to 257 characters
+      Then the answer is a 4xx refusal
+      And agent 1's profile contact is the one of 256 characters
 
   @BOUNTY-PROFILE-NOTIFY
   Rule: notify_url is https only

@@ -42,12 +42,12 @@ var Breakable = []string{
 	"BOUNTY-LEADERBOARD", "BOUNTY-REPUTATION", "BOUNTY-PROFILE-SECRET", "BOUNTY-PROFILE-NAME",
 	"BOUNTY-PROFILE-NOTIFY", "BOUNTY-MCP-FLOW", "BOUNTY-MCP-TOOLS", "BOUNTY-MCP-NOTIFY", "BOUNTY-MCP-GET",
 	"BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE", "BOUNTY-COMBINE-RACE", "BOUNTY-NO-SECRETS",
-	"BOUNTY-METRICS-COUNTS",
+	"BOUNTY-METRICS-COUNTS", "BOUNTY-PROFILE-CONTACT",
 	// Variants: a second way to break a rule, named RULE#variant, each
 	// with its own tamper test (see RuleOf).
 	"BOUNTY-PUZZLE-MODULAR#canonical", "BOUNTY-RECONSTRUCT#burn", "BOUNTY-NEXT-MOVE#claim",
 	"BOUNTY-METRICS-COUNTS#repeat", "BOUNTY-NEXT-MOVE#join", "BOUNTY-NEXT-MOVE#contested",
-	"BOUNTY-PEERS-REFRESH#last-seen",
+	"BOUNTY-PEERS-REFRESH#last-seen", "BOUNTY-CONTACT#limit", "BOUNTY-PROFILE-NAME#limit",
 }
 
 // WindowBreakable are faults in a documented window, one second or two
@@ -241,4 +241,26 @@ func (e *Engine) lastSeen(l *Listing) time.Time {
 		return l.FirstPost
 	}
 	return l.LastPost
+}
+
+// contactFits is the peers board's and the profile's 256-character limit
+// (BOUNTY-CONTACT, BOUNTY-PROFILE-CONTACT), or a broken one: #limit
+// refuses the limit itself, BOUNTY-PROFILE-CONTACT none at all.
+func (e *Engine) contactFits(contact string, profile bool) bool {
+	switch {
+	case profile && e.broken("BOUNTY-PROFILE-CONTACT"):
+		return true
+	case !profile && e.broken("BOUNTY-CONTACT#limit"):
+		return len(contact) < MaxContact
+	}
+	return len(contact) <= MaxContact
+}
+
+// nameFits is the profile name's 2-32 characters (BOUNTY-PROFILE-NAME),
+// or #limit's 2-31.
+func (e *Engine) nameFits(n int) bool {
+	if e.broken("BOUNTY-PROFILE-NAME#limit") {
+		return n >= 2 && n < 32
+	}
+	return n >= 2 && n <= 32
 }

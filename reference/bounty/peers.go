@@ -63,7 +63,7 @@ func (e *Engine) Post(cid string, req ListRequest) (map[string]any, *Error) {
 		e.touchCombinable(r)
 		return map[string]any{"ok": true, "removed": true}, nil
 	}
-	if req.Contact == "" || (len(req.Contact) > MaxContact && !e.broken("BOUNTY-CONTACT")) {
+	if req.Contact == "" || (!e.contactFits(req.Contact, false) && !e.broken("BOUNTY-CONTACT")) {
 		return nil, fail(400, "bad_request", "contact is required, a machine-reachable endpoint of at most 256 chars")
 	}
 	if req.WorkingOn != nil && (*req.WorkingOn < 1 || *req.WorkingOn > N) {
