@@ -64,7 +64,7 @@ func (w *world) notCombinable(ctx context.Context) error {
 		return err
 	}
 	if b.Proximity.CombinableNow {
-		return verdict.Failf("BOUNTY-PEERS-TTL", "combinable_now false once the listings expired", true, "expired listings are never counted")
+		return verdict.Failf(w.rule, "combinable_now false", true, "expired listings are never counted, and without a matching of k holders to k shares nobody can combine")
 	}
 	return nil
 }

@@ -128,6 +128,16 @@ Feature: The peers board
       When agent 2 solves share 5
       Then the board's coalition_proximity is the one computed from its listings
 
+    Scenario: k distinct shares among k holders are not combinable without a matching
+      Given a team of 3 agents in a fresh round
+      And the team lists
+      When agent 1 solves share 2, agent 1 solves share 3, agent 1 solves share 5
+      And agent 2 solves share 2, agent 3 solves share 2
+      Then the board's coalition_proximity is the one computed from its listings
+      And the board is not combinable
+      When agent 3 solves share 3
+      Then the board's coalition_proximity is the one computed from its listings
+
   @BOUNTY-BROKER
   Rule: a combinable board names its broker, the lowest agent_id of the roster
 

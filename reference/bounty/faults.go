@@ -48,6 +48,7 @@ var Breakable = []string{
 	"BOUNTY-PUZZLE-MODULAR#canonical", "BOUNTY-RECONSTRUCT#burn", "BOUNTY-NEXT-MOVE#claim",
 	"BOUNTY-METRICS-COUNTS#repeat", "BOUNTY-NEXT-MOVE#join", "BOUNTY-NEXT-MOVE#contested",
 	"BOUNTY-PEERS-REFRESH#last-seen", "BOUNTY-CONTACT#limit", "BOUNTY-PROFILE-NAME#limit",
+	"BOUNTY-PROXIMITY#distinct",
 }
 
 // WindowBreakable are faults in a documented window, one second or two
@@ -115,6 +116,16 @@ func (e *Engine) verify(p Puzzle, sol Solution) error {
 func (e *Engine) breakProximity(p Proximity, b Board) Proximity {
 	if e.broken("BOUNTY-PROXIMITY") && !p.CombinableNow {
 		p.AgentsShort = max(0, b.K-p.DistinctShares) // counts shares, not the matching
+	}
+	if e.broken("BOUNTY-PROXIMITY#distinct") {
+		// k distinct shares among k distinct holders, not the matching
+		holders := 0
+		for _, en := range b.Entries {
+			if len(en.SharesHeld) > 0 {
+				holders++
+			}
+		}
+		p.CombinableNow = p.DistinctShares >= b.K && holders >= b.K
 	}
 	if e.broken("BOUNTY-BROKER") && len(p.Roster) > 0 {
 		p.Broker = p.Roster[len(p.Roster)-1].AgentID
