@@ -14,10 +14,11 @@ import (
 // may be taken on a deployment where many runs have played.
 const nameTries = 5
 
-// nameOf is a name of exactly n characters (letters and digits), random
-// so that a probe rarely meets a name already taken.
+// nameOf is a name of exactly n lower-case letters (the plainest name any
+// deployment takes), random so that a probe rarely meets a name already
+// taken.
 func nameOf(n int) string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	const alphabet = "abcdefghijklmnopqrstuvwxyz"
 	var b strings.Builder
 	for range n {
 		b.WriteByte(alphabet[rand.IntN(len(alphabet))])

@@ -132,14 +132,16 @@ func holdsAny(p string, words []string) bool {
 }
 
 // figures are the counts a round's metrics publish, with the values the
-// run's own acts in it allow (wonBefore, pairsBefore: the repeated game).
-func (a *roundActs) figures(wonBefore, pairsBefore int) []figure {
+// run's own acts in it allow (wonBefore, pairsBefore: the repeated game;
+// carried: listings carried into the round, which a deployment may or may
+// not count as its list events).
+func (a *roundActs) figures(wonBefore, pairsBefore, carried int) []figure {
 	return []figure{
 		{"accepted solves", []string{"solve", "accept"}, []string{"first"}, []int{a.solvesAccepted, a.solvesNew}},
 		{"rejected solves", []string{"solve", "reject"}, nil, []int{a.solvesRejected}},
 		{"combine attempts", []string{"combine"}, []string{"reject", "accept", "fail", "code", "won", "win"}, []int{a.combines}},
 		{"bad_reconstruction combines", []string{"combine", "bad_reconstruction"}, nil, []int{a.rejectedBy["bad_reconstruction"]}},
-		{"list events", []string{"list", "event"}, nil, []int{a.listEvents}},
+		{"list events", []string{"list", "event"}, nil, []int{a.listEvents, a.listEvents + carried}},
 		{"winners who had won before", []string{"winner", "before"}, nil, []int{wonBefore}},
 		{"pairs who had won together before", []string{"pair", "before"}, nil, []int{pairsBefore}},
 	}
@@ -149,7 +151,7 @@ func (a *roundActs) figures(wonBefore, pairsBefore int) []figure {
 // can find with the run's own acts in that round (BOUNTY-METRICS-COUNTS);
 // a figure the target names under no recognisable path is unchecked, and
 // if none is found the check skips saying so.
-func (w *world) metricsCount(ctx context.Context, cid string, wonBefore, pairsBefore int) error {
+func (w *world) metricsCount(ctx context.Context, cid string, wonBefore, pairsBefore, carried int) error {
 	a := w.acts[cid]
 	if a == nil {
 		return verdict.Errorf("the run did nothing in %s", cid)
@@ -168,7 +170,7 @@ func (w *world) metricsCount(ctx context.Context, cid string, wonBefore, pairsBe
 	ls := map[string]float64{}
 	leaves(doc, "", ls)
 	found, missing := 0, []string{}
-	for _, f := range a.figures(wonBefore, pairsBefore) {
+	for _, f := range a.figures(wonBefore, pairsBefore, carried) {
 		got := f.find(ls)
 		if len(got) == 0 {
 			missing = append(missing, f.name)
@@ -247,9 +249,9 @@ func (w *world) metricsOfBothRounds(ctx context.Context) error {
 	if w.wonFirst == "" {
 		return verdict.Errorf("the scenario won no second round")
 	}
-	if err := w.metricsCount(ctx, w.wonFirst, 0, 0); err != nil {
+	if err := w.metricsCount(ctx, w.wonFirst, 0, 0, 0); err != nil {
 		return err
 	}
 	n := len(w.team)
-	return w.metricsCount(ctx, w.closed, n, n*(n-1)/2)
+	return w.metricsCount(ctx, w.closed, n, n*(n-1)/2, n)
 }

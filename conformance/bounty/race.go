@@ -70,18 +70,26 @@ func (w *world) combineRaceSettled() error {
 }
 
 // roundPaidOnce: the ledger pays the raced round to the coalition once,
-// 1000 in all (BOUNTY-COMBINE-RACE).
+// 1000 in all (BOUNTY-COMBINE-RACE). The ledger's shape is the kit's
+// choice (BOUNTY-LEDGER): a ledger the runner finds no line of the round
+// in is noted against that choice and decides nothing here.
 func (w *world) roundPaidOnce(ctx context.Context) error {
-	l, err := w.ledger(ctx, "BOUNTY-COMBINE-RACE")
+	resp, err := w.call(ctx, http.MethodGet, "/ledger", nil)
 	if err != nil {
 		return err
 	}
+	var l ledgerDoc
+	_ = json.Unmarshal(resp.Body, &l)
 	total, lines := 0, 0
 	for _, p := range l.Payouts {
 		if p.ChallengeID == w.closed {
 			total += p.Amount
 			lines++
 		}
+	}
+	if lines == 0 {
+		w.note("BOUNTY-LEDGER", "ledger lines {challenge_id, agent_id, amount} of "+w.closed, w.clip(resp.Body), "the raced round's payouts")
+		return nil
 	}
 	if total != bounty.BountyAmount || lines > len(w.team) {
 		return verdict.Failf("BOUNTY-COMBINE-RACE", fmt.Sprintf("one payout of %d for %s", bounty.BountyAmount, w.closed), fmt.Sprintf("%d over %d ledger lines", total, lines), "")
