@@ -138,7 +138,7 @@ func TestTheSameChecksRunOverMCP(t *testing.T) {
 			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
 		}
 	}
-	for _, rule := range []string{"BOUNTY-COMBINE-AGENTS", "BOUNTY-CREDIT", "BOUNTY-NEXT-MOVE", "BOUNTY-STALE-410", "BOUNTY-MCP-GET"} {
+	for _, rule := range []string{"BOUNTY-COMBINE-AGENTS", "BOUNTY-CREDIT", "BOUNTY-NEXT-MOVE", "BOUNTY-STALE-410", "BOUNTY-MCP-GET", "BOUNTY-NO-SECRETS", "BOUNTY-METRICS-COUNTS"} {
 		rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.OverMCP()},
 			Target: brokenTarget(t, rule), Rules: []string{rule}, Seed: 11, Checks: 3, CaseDir: t.TempDir()})
 		if err != nil {

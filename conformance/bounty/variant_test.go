@@ -18,9 +18,11 @@ import (
 )
 
 // levelRules are the rules whose checks once demanded what the contract
-// leaves open: a 410 on every round-bound endpoint of a closed round and
-// the leaderboard's field names.
-var levelRules = []string{"BOUNTY-STALE-410", "BOUNTY-LEADERBOARD"}
+// leaves open (a 410 on every round-bound endpoint of a closed round, the
+// leaderboard's field names) or read something whose shape is the kit's
+// choice on the way to a MUST condition (the racing combines' ledger, the
+// metrics' field names).
+var levelRules = []string{"BOUNTY-STALE-410", "BOUNTY-LEADERBOARD", "BOUNTY-COMBINE-RACE", "BOUNTY-METRICS-COUNTS"}
 
 // faithfulEdit takes those open choices the other way: a closed round's
 // puzzle, solve, combine and peers answer 409 round_closed (the manifest
