@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -84,12 +85,24 @@ func (w *world) discoveryNames() error {
 	return nil
 }
 
-func (w *world) secondsPass(n int) error {
-	if w.env.Clock == nil {
-		return verdict.Skipf("needs the embedded reference's clock")
+// secondsPass lets n seconds pass: the embedded clock moves at once; a
+// live target's window is waited out in real time, which only a @long
+// scenario under --long does (the suite skips it otherwise, naming the
+// flag).
+func (w *world) secondsPass(ctx context.Context, n int) error {
+	if w.env.Clock != nil {
+		w.env.Clock.Advance(secondsDuration(n))
+		return nil
 	}
-	w.env.Clock.Advance(secondsDuration(n))
-	return nil
+	if !w.env.Long {
+		return verdict.Skipf("needs the embedded reference's clock, or --long to wait %d s in real time", n)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(secondsDuration(n)):
+		return nil
+	}
 }
 
 func (w *world) openAPIClean() error {
