@@ -89,6 +89,9 @@ func (w *world) secondsPass(ctx context.Context, n int) error {
 	if !w.env.Long {
 		return verdict.Skipf("needs the embedded reference's clock, or --long to wait %d s in real time", n)
 	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < secondsDuration(n) {
+		return verdict.Skipf("waiting %d s would pass the run's --deadline (%s left): the window is unchecked; raise --deadline", n, time.Until(dl).Round(time.Second))
+	}
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
