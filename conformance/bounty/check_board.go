@@ -11,10 +11,20 @@ import (
 	"github.com/agentgames/conformance/reference/bounty"
 )
 
-// slack is how far the board's clocks may move between the runner's two
-// reads beyond what the runner measured (rounding, the target's own
+// slack is how far a live board's clocks may move between the runner's
+// two reads beyond what the runner measured (rounding, the target's own
 // pace); a signal that flips within the window accepts every answer.
 const slack = 2.0
+
+// slackOf is the slack a check allows: none on the embedded reference,
+// whose clock moves only when the runner moves it, so a window's exact
+// limit (29 s held, 30 s lapsed) is decided there to the second.
+func (w *world) slackOf() float64 {
+	if w.env.Clock != nil {
+		return 0
+	}
+	return slack
+}
 
 // maxWindow bounds the window a next_move check accepts answers over: a
 // runner that took longer between its board read and the next_move answer
@@ -49,10 +59,13 @@ func later(b bounty.Board, d float64) bounty.Board {
 // window is the board at every half second from its read until the
 // next_move answer came (how long the runner took, plus slack): the
 // next_move was computed at one of them.
-func window(b bounty.Board, took float64) []bounty.Board {
+func window(b bounty.Board, took, slack float64) []bounty.Board {
 	out := []bounty.Board{b}
 	for d := 0.5; d < took+slack; d += 0.5 {
 		out = append(out, later(b, d))
+	}
+	if took+slack == 0 {
+		return out
 	}
 	return append(out, later(b, took+slack))
 }
@@ -153,7 +166,7 @@ func (w *world) checkNextMove(ctx context.Context, b *boardDoc, a agent, exact b
 	pb := b.pure(w.man.Threshold.K, w.man.Threshold.N)
 	caller := bounty.Caller{AgentID: a.ID, Held: w.held[a.ID]}
 	var tried []moveView
-	for _, board := range window(pb, took) {
+	for _, board := range window(pb, took, w.slackOf()) {
 		want := bounty.NextMoveWithRoster(board, caller, b.servedRoster())
 		if movesAgree(want, got) {
 			if exact && viewOf(want).ShareIndex != got.ShareIndex {
@@ -173,7 +186,7 @@ func movesAgree(want, got bounty.Move) bool {
 	}
 	switch want.Move {
 	case bounty.MoveSolve:
-		return slices.Contains(want.Options, got.ShareIndex) && (got.Claim == nil || got.Claim.WorkingOn == got.ShareIndex)
+		return slices.Contains(want.Options, got.ShareIndex) && got.Claim != nil && got.Claim.WorkingOn == got.ShareIndex // "the move carries claim.working_on"
 	case bounty.MoveCombine:
 		return want.Broker == got.Broker && cmp.Equal(sortedPairs(want.Roster), sortedPairs(got.Roster))
 	case bounty.MoveDefer:

@@ -31,6 +31,12 @@ type client struct {
 	// closedByRun are the challenges this scenario closed with its own
 	// winning combine (see closedUnder).
 	closedByRun map[string]bool
+	// earned are the shares and keys the runner earned, searched for in
+	// every later answer (BOUNTY-NO-SECRETS).
+	earned heldSecrets
+	// acts are what the runner did in each round, by challenge
+	// (BOUNTY-METRICS-COUNTS).
+	acts map[string]*roundActs
 }
 
 // refusal is the body of a 4xx answer.
@@ -47,17 +53,28 @@ func (c *client) call(ctx context.Context, method, path string, body any) (*driv
 		if err != nil {
 			return resp, err
 		}
-		c.Last = resp
-		c.noteWin(method, path, resp)
-		return resp, c.closedUnder(ctx, method, path, resp)
+		c.noteAct(method, path, body, resp)
+		return resp, c.answered(ctx, method, path, resp)
 	}
 	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})
 	if err != nil {
 		return resp, err
 	}
+	c.noteAct(method, path, body, resp)
+	return resp, c.answered(ctx, method, path, resp)
+}
+
+// answered keeps an answer as the scenario's last and looks at it the
+// way every answer is looked at: no share or key the runner holds in it,
+// a win noted, a 410 on a round another coalition closed turned into a
+// skip.
+func (c *client) answered(ctx context.Context, method, path string, resp *driver.Response) error {
 	c.Last = resp
+	if err := c.leakIn(method, path, resp); err != nil {
+		return err
+	}
 	c.noteWin(method, path, resp)
-	return resp, c.closedUnder(ctx, method, path, resp)
+	return c.closedUnder(ctx, method, path, resp)
 }
 
 // viaMCP reports whether a call goes over MCP.
@@ -216,6 +233,7 @@ func (c *client) solveAs(ctx context.Context, cid string, m manifestDoc, a agent
 	if out.ShareHex == "" {
 		return "", verdict.Failf("BOUNTY-SOLVE-SHARE", "{share_hex}", c.clip(c.Last.Body), "an accepted solve")
 	}
+	c.noteShare(cid, i, out.ShareHex)
 	return out.ShareHex, nil
 }
 

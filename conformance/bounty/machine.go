@@ -93,7 +93,7 @@ func (m *boardMachine) do(ctx context.Context, a boardAction) error {
 		}
 		return w.solveShare(ctx, a.Agent, a.Share)
 	case "wait":
-		return w.secondsPass(a.Seconds)
+		return w.clockPasses(a.Seconds)
 	}
 	return verdict.Errorf("unknown op %q", a.Op)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/bounty"
 )
 
 // contactOf is the contact the runner lists a member with.
@@ -100,4 +101,58 @@ func (w *world) boardClaimIs(ctx context.Context, i, share int) error {
 		return verdict.Failf("BOUNTY-INTENT", fmt.Sprintf("working_on %d (0: none)", share), claimText(e.WorkingOn), "member %d", i)
 	}
 	return nil
+}
+
+// listMembers lists members i..j (1-based), the rest of the team staying
+// unlisted: an arrival that never listed (the join branch).
+func (w *world) listMembers(ctx context.Context, i, j int) error {
+	for n := i; n <= j; n++ {
+		a, err := w.member(n)
+		if err != nil {
+			return err
+		}
+		if err := w.mustPost(ctx, map[string]any{"agent_id": a.ID, "contact": contactOf(a)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claim re-POSTs member i's listing with working_on share: several
+// claimants of one share make a contested claim, kept by the lowest
+// agent_id (BOUNTY-NEXT-MOVE).
+func (w *world) claim(ctx context.Context, i, share int) error {
+	a, err := w.member(i)
+	if err != nil {
+		return err
+	}
+	return w.mustPost(ctx, map[string]any{"agent_id": a.ID, "contact": contactOf(a), "working_on": share})
+}
+
+// toldToJoin: member i, unlisted and holding nothing, is told list with
+// join=true ("An UNLISTED share-less arrival is told to join first ...
+// when every slot is already taken or the board is already combinable").
+// Where the board the runner reads itself leaves a slot open (other
+// agents' listings), the branch is not reached and the check skips.
+func (w *world) toldToJoin(ctx context.Context, i int) error {
+	a, err := w.member(i)
+	if err != nil {
+		return err
+	}
+	b, err := w.board(ctx, w.cid)
+	if err != nil {
+		return err
+	}
+	got, err := w.nextMove(ctx, w.cid, a.ID)
+	if err != nil {
+		return err
+	}
+	if got.Move == bounty.MoveList && got.Join {
+		return nil
+	}
+	want := bounty.NextMoveWithRoster(b.pure(w.man.Threshold.K, w.man.Threshold.N), bounty.Caller{AgentID: a.ID, Held: w.held[a.ID]}, b.servedRoster())
+	if !want.Join {
+		return verdict.Skipf("the board leaves %s a free slot (other listings): the join branch is not reached", a.ID)
+	}
+	return verdict.Failf("BOUNTY-NEXT-MOVE", "list with join=true", viewOf(got), "an unlisted share-less arrival on a board whose slots are taken or that is combinable")
 }

@@ -17,19 +17,33 @@ import (
 // combine submits (member, share) pairs with the shares the team holds,
 // optionally with one share's first y byte flipped.
 func (w *world) combine(ctx context.Context, pairs string, corrupt int) error {
+	subs, err := w.submissions(pairs, corrupt)
+	if err != nil {
+		return err
+	}
+	resp, err := w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/combine", map[string]any{"submissions": subs})
+	if err == nil && resp.Status/100 == 2 {
+		w.won, w.closed = raw(resp), w.cid
+	}
+	return err
+}
+
+// submissions builds a combine's entries from (member, share) pairs with
+// the shares the team holds, share corrupt with its first y byte flipped.
+func (w *world) submissions(pairs string, corrupt int) ([]bounty.Submission, error) {
 	list, err := parsePairs(pairs)
 	if err != nil {
-		return verdict.Errorf("%v", err)
+		return nil, verdict.Errorf("%v", err)
 	}
 	var subs []bounty.Submission
 	for _, p := range list {
 		a, err := w.member(p[0])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		h, ok := w.shareHex[p[1]]
 		if !ok {
-			return verdict.Errorf("nobody in the team solved share %d", p[1])
+			return nil, verdict.Errorf("nobody in the team solved share %d", p[1])
 		}
 		if p[1] == corrupt {
 			b, _ := hex.DecodeString(h)
@@ -38,11 +52,7 @@ func (w *world) combine(ctx context.Context, pairs string, corrupt int) error {
 		}
 		subs = append(subs, bounty.Submission{AgentID: a.ID, ShareIndex: p[1], ShareHex: h})
 	}
-	resp, err := w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/combine", map[string]any{"submissions": subs})
-	if err == nil && resp.Status/100 == 2 {
-		w.won, w.closed = raw(resp), w.cid
-	}
-	return err
+	return subs, nil
 }
 
 // combineRefused: a 4xx, no payout, and the registry still names this
@@ -136,6 +146,16 @@ func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the team combines "([^"]*)" with share (\d+) corrupted$`), w.combine)
 	sc.Step(pattern(`^the combine is refused and the round stays open$`), w.combineRefused)
 	sc.Step(pattern(`^the round stays open$`), w.roundOpen)
+	sc.Step(pattern(`^(\d+) members combine "([^"]*)" at once$`), w.raceCombines)
+	sc.Step(pattern(`^exactly one combine wins and every other answers already_solved$`), w.combineRaceSettled)
+	sc.Step(pattern(`^the ledger pays the round once$`), w.roundPaidOnce)
+	sc.Step(pattern(`^the combine is refused with code "([^"]*)" and the round stays open$`), w.refusedWithCode)
+	sc.Step(pattern(`^the corrected combine wins$`), w.correctedWins)
+	sc.Step(pattern(`^the team reads every public surface of the round$`), func(ctx context.Context) error { return w.readSurfaces(ctx, false) })
+	sc.Step(pattern(`^the team reads every public surface of the closed round$`), func(ctx context.Context) error { return w.readSurfaces(ctx, true) })
+	sc.Step(pattern(`^no response carried a share or the master key$`), w.noSecretSeen)
+	sc.Step(pattern(`^the team wins the next round with "([^"]*)"$`), w.winNextRound)
+	sc.Step(pattern(`^the metrics of both rounds count what the run did there, and the repeated game$`), w.metricsOfBothRounds)
 	sc.Step(pattern(`^the payout is an equal split with the remainder to the lowest agent_ids$`), w.equalSplit)
 	sc.Step(pattern(`^the ledger records the payout$`), w.ledgerRecords)
 	sc.Step(pattern(`^the manifest's bounty is PLAY with real_money false$`), w.manifestPlayMoney)

@@ -64,7 +64,7 @@ func (w *world) notCombinable(ctx context.Context) error {
 		return err
 	}
 	if b.Proximity.CombinableNow {
-		return verdict.Failf("BOUNTY-PEERS-TTL", "combinable_now false once the listings expired", true, "expired listings are never counted")
+		return verdict.Failf(w.rule, "combinable_now false", true, "expired listings are never counted, and without a matching of k holders to k shares nobody can combine")
 	}
 	return nil
 }
@@ -88,6 +88,25 @@ func (w *world) boardShowsOnce(ctx context.Context, i int) error {
 		return verdict.Failf("BOUNTY-PEERS-REFRESH", "one listing", n, "%s after a refresh", a.ID)
 	}
 	return nil
+}
+
+// boardStillShows: member i's listing is on the board, inside its window
+// (the scenario's rule).
+func (w *world) boardStillShows(ctx context.Context, i int) error {
+	a, err := w.member(i)
+	if err != nil {
+		return err
+	}
+	b, err := w.board(ctx, w.cid)
+	if err != nil {
+		return err
+	}
+	for _, e := range b.Peers {
+		if e.AgentID == a.ID {
+			return nil
+		}
+	}
+	return verdict.Failf(w.rule, a.ID+" still listed", "gone", "a listing inside its 1800 s TTL")
 }
 
 func (w *world) listLongContact(ctx context.Context, i, n int) error {
@@ -127,6 +146,10 @@ func (w *world) peersSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^every listing on the board is within its TTL$`), func(ctx context.Context) error { _, err := w.board(ctx, w.cid); return err })
 	sc.Step(pattern(`^the board is not combinable$`), w.notCombinable)
 	sc.Step(pattern(`^the board shows agent (\d+) exactly once$`), w.boardShowsOnce)
+	sc.Step(pattern(`^the board still shows agent (\d+)$`), w.boardStillShows)
+	sc.Step(pattern(`^the runner notes agent (\d+)'s last_seen$`), w.noteLastSeen)
+	sc.Step(pattern(`^(\d+) seconds pass, waited out even live$`), w.shortWait)
+	sc.Step(pattern(`^agent (\d+)'s last_seen moved with the refresh$`), w.lastSeenMoved)
 	sc.Step(pattern(`^agent (\d+) lists with a contact of (\d+) characters$`), w.listLongContact)
 	sc.Step(pattern(`^the board shows agent (\d+) working on share (\d+), labelled self-declared$`), w.boardClaim)
 	sc.Step(pattern(`^the board shows agent (\d+) working on nothing$`), func(ctx context.Context, i int) error { return w.boardClaimIs(ctx, i, 0) })

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"net/http"
 	"strconv"
 
@@ -186,6 +187,9 @@ func (w *world) puzzlesSteps(sc *suite.ScenarioContext) {
 			return bounty.Solution{X: json.RawMessage(bounty.FermatSolve(p.Params).String())}
 		})
 	})
+	sc.Step(pattern(`^the agent solves share (\d+) with x plus p$`), func(ctx context.Context, s int) error {
+		return w.soloSolve(ctx, s, congruentSolution)
+	})
 	sc.Step(pattern(`^the agent solves share (\d+)$`), w.solveUnknownShare)
 	sc.Step(pattern(`^an unregistered agent_id solves share (\d+)$`), w.strangerSolves)
 	sc.Step(pattern(`^the solve is accepted with a share_hex$`), w.solveAccepted)
@@ -195,4 +199,16 @@ func (w *world) puzzlesSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the board shows the agent holding no share$`), func(ctx context.Context) error { return w.boardHolding(ctx, 1, "") })
 	sc.Step(pattern(`^the share_hex is 33 bytes ending in the share index$`), w.shareLayout)
 	sc.Step(pattern(`^every (\d+) of the shares reconstruct the same secret and (\d+) do not$`), w.shamirConsistent)
+}
+
+// congruentSolution is the Fermat solution plus p: not the canonical
+// residue, but a*x mod p == b all the same (BOUNTY-PUZZLE-MODULAR), in
+// the encoding the canonical solve uses.
+func congruentSolution(p bounty.Puzzle) bounty.Solution {
+	x := bounty.FermatSolve(p.Params)
+	mod, _ := new(big.Int).SetString(p.Params.P, 10)
+	if mod != nil {
+		x.Add(x, mod)
+	}
+	return bounty.Solution{X: json.RawMessage(strconv.Quote(x.String()))}
 }

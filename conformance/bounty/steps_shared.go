@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -66,12 +67,37 @@ func (w *world) answer4xx() error {
 }
 
 // secondsPass moves the embedded reference's clock; live targets skip.
-func (w *world) secondsPass(n int) error {
+// clockPasses moves the embedded reference's clock by n seconds and
+// never waits: the board property's steps (a live run skips them).
+func (w *world) clockPasses(n int) error {
 	if w.env.Clock == nil {
 		return verdict.Skipf("needs the embedded reference's clock")
 	}
 	w.env.Clock.Advance(secondsDuration(n))
 	return nil
+}
+
+// secondsPass lets n seconds pass: the embedded reference's clock moves
+// at once; a live target's window is waited out in real time, which only
+// a @long scenario under --long does (the suite skips it otherwise,
+// naming the flag); an @control scenario without the clock skips.
+func (w *world) secondsPass(ctx context.Context, n int) error {
+	if w.env.Clock != nil {
+		w.env.Clock.Advance(secondsDuration(n))
+		return nil
+	}
+	if !w.env.Long {
+		return verdict.Skipf("needs the embedded reference's clock, or --long to wait %d s in real time", n)
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < secondsDuration(n) {
+		return verdict.Skipf("waiting %d s would pass the run's --deadline (%s left): the window is unchecked; raise --deadline", n, time.Until(dl).Round(time.Second))
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(secondsDuration(n)):
+		return nil
+	}
 }
 
 func (w *world) combineWon() error {

@@ -2,6 +2,7 @@ package bounty_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,9 +18,11 @@ import (
 )
 
 // levelRules are the rules whose checks once demanded what the contract
-// leaves open: a 410 on every round-bound endpoint of a closed round and
-// the leaderboard's field names.
-var levelRules = []string{"BOUNTY-STALE-410", "BOUNTY-LEADERBOARD"}
+// leaves open (a 410 on every round-bound endpoint of a closed round, the
+// leaderboard's field names) or read something whose shape is the kit's
+// choice on the way to a MUST condition (the racing combines' ledger, the
+// metrics' field names).
+var levelRules = []string{"BOUNTY-STALE-410", "BOUNTY-LEADERBOARD", "BOUNTY-COMBINE-RACE", "BOUNTY-METRICS-COUNTS"}
 
 // faithfulEdit takes those open choices the other way: a closed round's
 // puzzle, solve, combine and peers answer 409 round_closed (the manifest
@@ -106,10 +109,22 @@ func TestReferenceDeviationNeverHidesAMustFailure(t *testing.T) {
 
 // wideEdit adds to faithfulEdit the other choices the contract leaves
 // open: 201 where the reference answers a write 200, every refusal's
-// reason in other words, and every answer re-encoded (keys in another
-// order).
+// reason in other words, metrics under other names and nesting, last_seen
+// in epoch seconds, and every answer re-encoded (keys in another order).
 func wideEdit(r *http.Request, status *int, m map[string]any) {
 	faithfulEdit(r, status, m)
+	if strings.HasSuffix(r.URL.Path, "/metrics") && *status == http.StatusOK {
+		renameMetrics(m)
+	}
+	if strings.HasSuffix(r.URL.Path, "/peers") && r.Method == http.MethodGet {
+		peers, _ := m["peers"].([]any)
+		for _, p := range peers {
+			e, _ := p.(map[string]any)
+			if t, err := time.Parse(time.RFC3339, fmt.Sprint(e["last_seen"])); err == nil {
+				e["last_seen"] = float64(t.Unix())
+			}
+		}
+	}
 	if r.Method == http.MethodPost && *status == http.StatusOK && !strings.HasSuffix(r.URL.Path, "/mcp") {
 		*status = http.StatusCreated
 	}
@@ -128,4 +143,27 @@ func TestAWideFaithfulVariantFailsNoMustRule(t *testing.T) {
 	t.Cleanup(srv.Close)
 	harness.Faithful(t, suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
 		Target: srv.URL + server.BasePath, Seed: 11, Checks: 3}, 60)
+}
+
+// renameMetrics lays the reference's metrics out as another deployment
+// might: camelCase, other groupings, the same figures.
+func renameMetrics(m map[string]any) {
+	get := func(group, key string) any {
+		g, _ := m[group].(map[string]any)
+		return g[key]
+	}
+	combines, _ := m["combine_attempts"].(map[string]any)
+	out := map[string]any{
+		"solveAttempts":     map[string]any{"accepted": get("solve_attempts", "accepted"), "rejected": get("solve_attempts", "rejected")},
+		"combines":          map[string]any{"attempts": combines["total"], "byOutcome": combines["rejected_by_code"]},
+		"listEvents":        get("peers", "list_events"),
+		"timing":            map[string]any{"firstSolveS": get("timings", "first_solve_s"), "winS": get("timings", "win_s")},
+		"repeatCooperation": map[string]any{"winnersWonBefore": get("repeated_cooperation", "winners_won_before"), "pairsWonTogetherBefore": get("repeated_cooperation", "pairs_won_together_before")},
+	}
+	for _, k := range []string{"solve_attempts", "combine_attempts", "peers", "timings", "repeated_cooperation"} {
+		delete(m, k)
+	}
+	for k, v := range out {
+		m[k] = v
+	}
 }

@@ -13,7 +13,7 @@ import (
 func TestWindowSpansTheRunnersWholeWait(t *testing.T) {
 	t.Parallel()
 	b := bounty.Board{CombinableForS: 29, Entries: []bounty.Entry{{AgentID: "a", ExpiresInS: 100}}}
-	boards := window(b, 3)
+	boards := window(b, 3, slack)
 	first, last := boards[0], boards[len(boards)-1]
 	if first.CombinableForS != 29 || last.CombinableForS != 29+3+slack || last.Entries[0].ExpiresInS != 100-3-slack {
 		t.Errorf("window from %v to %v; want 29 s to %v s combinable", first.CombinableForS, last.CombinableForS, 29+3+slack)
@@ -29,5 +29,16 @@ func TestWindowSpansTheRunnersWholeWait(t *testing.T) {
 	}
 	if b.Entries[0].ExpiresInS != 100 {
 		t.Error("window changed the board it was given")
+	}
+}
+
+// TestWindowOnTheEmbeddedClockIsExact: with no wait and no slack (the
+// embedded reference's clock) the window is the board as read alone, so
+// a grace lapsing one second late or early is a mismatch, not a tie.
+func TestWindowOnTheEmbeddedClockIsExact(t *testing.T) {
+	t.Parallel()
+	b := bounty.Board{CombinableForS: 30}
+	if boards := window(b, 0, 0); len(boards) != 1 || boards[0].CombinableForS != 30 {
+		t.Errorf("window %v; want the board as read alone", boards)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
 )
@@ -32,6 +33,9 @@ type world struct {
 	won      map[string]any // the winning combine's answer
 	closed   string         // the challenge the win closed
 	names    map[int]string
+	race     []*driver.Response // the answers of racing combines
+	wonFirst string             // the first of two rounds the team won
+	seenAt   time.Time          // a listing's last_seen before its refresh
 	// initResult is the last MCP initialize result.
 	initResult json.RawMessage
 }

@@ -25,6 +25,10 @@ func (w *world) offerSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the offerer offers share (\d+) without share_hex to the collector$`), func(ctx context.Context, s int) error {
 		return w.offer(ctx, w.other, s, "", w.mine, false)
 	})
+	sc.Step(pattern(`^the offerer offers share (\d+) to the collector speaking "([^"]*)"$`), w.offerSpeaking)
+	sc.Step(pattern(`^the offerer offers share (\d+) to the collector without a protocol$`), func(ctx context.Context, s int) error {
+		return w.offerSpeaking(ctx, s, "")
+	})
 	sc.Step(pattern(`^the answer accepts the offer with code "([^"]*)"$`), w.accepted)
 }
 

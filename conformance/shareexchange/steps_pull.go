@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -24,6 +25,9 @@ func (w *world) pullSteps(sc *suite.ScenarioContext) {
 	})
 	sc.Step(pattern(`^the broker pulls share (\d+) speaking "([^"]*)"$`), func(ctx context.Context, s int, proto string) error {
 		return w.pull(ctx, w.broker, s, "", proto)
+	})
+	sc.Step(pattern(`^the broker pulls share (\d+) without a protocol$`), func(ctx context.Context, s int) error {
+		return w.pull(ctx, w.broker, s, "", "")
 	})
 	sc.Step(pattern(`^the answer releases the share with code "([^"]*)"$`), w.released)
 	sc.Step(pattern(`^the refusal names the broker and the grace remaining$`), w.namesBroker)
@@ -81,12 +85,27 @@ func (w *world) discoveryNames() error {
 	return nil
 }
 
-func (w *world) secondsPass(n int) error {
-	if w.env.Clock == nil {
-		return verdict.Skipf("needs the embedded reference's clock")
+// secondsPass lets n seconds pass: the embedded clock moves at once; a
+// live target's window is waited out in real time, which only a @long
+// scenario under --long does (the suite skips it otherwise, naming the
+// flag).
+func (w *world) secondsPass(ctx context.Context, n int) error {
+	if w.env.Clock != nil {
+		w.env.Clock.Advance(secondsDuration(n))
+		return nil
 	}
-	w.env.Clock.Advance(secondsDuration(n))
-	return nil
+	if !w.env.Long {
+		return verdict.Skipf("needs the embedded reference's clock, or --long to wait %d s in real time", n)
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < secondsDuration(n) {
+		return verdict.Skipf("waiting %d s would pass the run's --deadline (%s left): the window is unchecked; raise --deadline", n, time.Until(dl).Round(time.Second))
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(secondsDuration(n)):
+		return nil
+	}
 }
 
 func (w *world) openAPIClean() error {

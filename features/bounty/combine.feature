@@ -45,6 +45,20 @@ Feature: Combine, credit, payout and rotation
       When the team combines "1:2, 2:3, 3:5" with share 5 corrupted
       Then the combine is refused and the round stays open
 
+    Scenario: bad_reconstruction costs the coalition one attempt, and the corrected combine wins
+      When the team combines "1:2, 2:3, 3:5" with share 5 corrupted
+      Then the combine is refused with code "bad_reconstruction" and the round stays open
+      When the team combines "1:2, 2:3, 3:5"
+      Then the corrected combine wins
+
+  @BOUNTY-COMBINE-RACE
+  Rule: racing combines produce one win and already_solved for the rest
+
+    Scenario: three members submit the same coalition at once
+      When 3 members combine "1:2, 2:3, 3:5" at once
+      Then exactly one combine wins and every other answers already_solved
+      And the ledger pays the round once
+
   @BOUNTY-COMBINE-CODES
   Rule: combine's refusal codes
 
@@ -161,6 +175,29 @@ Feature: Combine, credit, payout and rotation
       When the team combines "1:2, 2:3, 3:5"
       Then the combine wins
       And every profile's reputation follows the formula
+
+  @BOUNTY-NO-SECRETS
+  Rule: no response carries a share or the key, searched by value
+
+    Scenario: every read before and after the win is free of the shares the runner holds
+      Given the team lists
+      When the team reads every public surface of the round
+      And the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the team reads every public surface of the closed round
+      And no response carried a share or the master key
+
+  @BOUNTY-METRICS-COUNTS
+  Rule: metrics count the round's solves, combines, listings and repeated cooperation
+
+    Scenario: two rounds won by the same coalition are counted as the run played them
+      Given the team lists
+      And agent 1 submits a wrong solution for share 2
+      When the team combines "1:2, 2:3, 3:5" with share 5 corrupted
+      And the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      When the team wins the next round with "1:2, 2:3, 3:5"
+      Then the metrics of both rounds count what the run did there, and the repeated game
 
   @BOUNTY-METRICS
   Rule: metrics carry no identities, contacts, shares or solutions

@@ -29,12 +29,15 @@ Feature: The peers board
       And the team lists
       Then every listing on the board is within its TTL
 
-    @control
-    Scenario: a listing 1801 s old is gone and not counted
+    @long
+    Scenario: a listing 1799 s old still counts, 1801 s old is gone and not counted
       Given a team of 3 agents in a fresh round
       And agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
       And the team lists
-      When 1801 seconds pass
+      When 1799 seconds pass
+      Then the board still shows agent 1
+      And every agent's next_move matches the board
+      When 2 seconds pass
       Then the board does not show agent 1
       And the board is not combinable
 
@@ -47,7 +50,15 @@ Feature: The peers board
       When the team lists
       Then the board shows agent 1 exactly once
 
-    @control
+    Scenario: a refresh moves last_seen to the refresh
+      Given a team of 1 agents in a fresh round
+      And the team lists
+      And the runner notes agent 1's last_seen
+      When 2 seconds pass, waited out even live
+      And the team lists
+      Then agent 1's last_seen moved with the refresh
+
+    @long
     Scenario: a refresh restarts expires_in_s
       Given a team of 1 agents in a fresh round
       And the team lists
@@ -58,6 +69,12 @@ Feature: The peers board
 
   @BOUNTY-CONTACT
   Rule: a contact is at most 256 characters
+
+    Scenario: a 256-character contact is accepted
+      Given a team of 1 agents in a fresh round
+      When agent 1 lists with a contact of 256 characters
+      Then the answer is a success
+      And the board shows agent 1 exactly once
 
     Scenario: a 257-character contact is refused and changes nothing
       Given a team of 1 agents in a fresh round
@@ -109,6 +126,16 @@ Feature: The peers board
       When agent 1 solves share 2, agent 1 solves share 3
       Then the board's coalition_proximity is the one computed from its listings
       When agent 2 solves share 5
+      Then the board's coalition_proximity is the one computed from its listings
+
+    Scenario: k distinct shares among k holders are not combinable without a matching
+      Given a team of 3 agents in a fresh round
+      And the team lists
+      When agent 1 solves share 2, agent 1 solves share 3, agent 1 solves share 5
+      And agent 2 solves share 2, agent 3 solves share 2
+      Then the board's coalition_proximity is the one computed from its listings
+      And the board is not combinable
+      When agent 3 solves share 3
       Then the board's coalition_proximity is the one computed from its listings
 
   @BOUNTY-BROKER

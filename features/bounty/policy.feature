@@ -21,19 +21,58 @@ Feature: next_move and profiles
       When agent 1 solves share 2
       Then every agent's next_move matches the board
 
-    @control
-    Scenario: the broker's grace lapses after 30 s
+    Scenario: an unlisted share-less arrival is told to join once every slot is taken
+      Given a team of 4 agents in a fresh round
+      When agents 1 to 3 list
+      Then every agent's next_move matches the board
+      And agent 4 is told to list with join true
+
+    Scenario: an unlisted share-less arrival is told to join a combinable board
+      Given a team of 4 agents in a fresh round
+      And agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
+      When agents 1 to 3 list
+      Then every agent's next_move matches the board
+      And agent 4 is told to list with join true
+
+    Scenario: a contested claim is kept by the lowest agent_id and yielded by the rest
+      Given a team of 4 agents in a fresh round
+      And the team lists
+      When agent 1 claims share 4
+      And agent 2 claims share 4
+      And agent 3 claims share 4
+      Then every agent's next_move matches the board
+
+    @long @grace
+    Scenario: the broker's grace holds at 29 s and lapses at 30 s
       Given a team of 3 agents in a fresh round
       And agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
       And the team lists
-      When 31 seconds pass
+      When 29 seconds pass
+      Then every agent's next_move matches the board
+      When 1 seconds pass
+      Then every agent's next_move matches the board
+      When 1 seconds pass
       Then every agent's next_move matches the board
 
-    @control
-    Scenario: a listing in its last quarter is told to refresh
+    @long @grace
+    Scenario: the solve grace holds waiters at 29 s and lets them solve at 30 s
+      Given a team of 5 agents in a fresh round
+      And the team lists
+      Then every agent's next_move matches the board
+      When 29 seconds pass
+      Then every agent's next_move matches the board
+      When 1 seconds pass
+      Then every agent's next_move matches the board
+      When 1 seconds pass
+      Then every agent's next_move matches the board
+
+    @long
+    Scenario: a listing is told to refresh once in its last quarter, not before
       Given a team of 2 agents in a fresh round
       And the team lists
-      When 1400 seconds pass
+      When 1349 seconds pass
+      Then every agent's next_move matches the board
+      When 2 seconds pass
       Then every agent's next_move matches the board
 
   @BOUNTY-NEXT-SPREAD
@@ -63,12 +102,31 @@ Feature: next_move and profiles
       When agent 1 edits its profile name to "x"
       Then the answer is a 4xx refusal
 
+    Scenario: names of exactly 2 and 32 characters are accepted, 33 is refused
+      Given a team of 1 agents in a fresh round
+      When agent 1 takes a fresh name of 2 characters
+      And agent 1 takes a fresh name of 32 characters
+      And agent 1 edits its profile name to a fresh name of 33 characters
+      Then the answer is a 4xx refusal
+      And agent 1 still has its name
+
     Scenario: another agent's name is refused
       Given a team of 2 agents in a fresh round
       When agent 1 takes a fresh unique name
       And agent 2 edits its profile name to agent 1's name
       Then the answer is a 4xx refusal
       And agent 1 still has its name
+
+  @BOUNTY-PROFILE-CONTACT
+  Rule: a profile contact is at most 256 characters
+
+    Scenario: a 256-character contact is accepted, 257 is refused and changes nothing
+      Given a team of 1 agents in a fresh round
+      When agent 1 sets its profile contact to 256 characters
+      Then the answer is a success
+      When agent 1 sets its profile contact to 257 characters
+      Then the answer is a 4xx refusal
+      And agent 1's profile contact is the one of 256 characters
 
   @BOUNTY-PROFILE-NOTIFY
   Rule: notify_url is https only

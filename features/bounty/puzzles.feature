@@ -51,6 +51,11 @@ Feature: Puzzles and shares
       When the agent submits a wrong solution for share 2
       Then the solve is refused without a share
 
+    Scenario: a congruent x plus p, not the canonical residue, is accepted
+      Given a registered agent in the live challenge
+      When the agent solves share 2 with x plus p
+      Then the solve is accepted with a share_hex
+
   @BOUNTY-PUZZLE-DECODE
   Rule: decode XORs the base32-decoded ciphertext with sha256 of the seed bytes
 

@@ -67,3 +67,13 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 without share_hex to the collector
       Then the answer refuses with 400 "bad_request"
+
+    Scenario: an offer of another protocol version
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 to the collector speaking "abp-share-exchange/0"
+      Then the answer refuses with 400 "bad_request"
+
+    Scenario: an offer without its protocol
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 to the collector without a protocol
+      Then the answer refuses with 400 "bad_request"

@@ -12,10 +12,13 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the broker pulls share 2
       Then the answer releases the share with code "elected_broker"
 
-    @control
-    Scenario: after the broker's grace any listed member gets it
+    @long
+    Scenario: the broker's grace holds a non-broker at 29 s and releases to it past 30 s
       Given a combinable board whose holder the responder plays
-      When 31 seconds pass
+      When 29 seconds pass
+      And the non-broker pulls share 2
+      Then the answer refuses with 403 "not_broker"
+      When 2 seconds pass
       And the non-broker pulls share 2
       Then the answer releases the share with code "grace_lapsed"
 
@@ -74,6 +77,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
     Scenario: a request for another protocol version
       Given a combinable board whose holder the responder plays
       When the broker pulls share 2 speaking "abp-share-exchange/0"
+      Then the answer refuses with 400 "bad_request"
+
+    Scenario: a request without its protocol
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 without a protocol
       Then the answer refuses with 400 "bad_request"
 
   @SX-REFUSED-BODY

@@ -79,6 +79,9 @@ type Listing struct {
 	Message   string
 	WorkingOn int
 	LastPost  time.Time
+	// FirstPost is when the listing was made; only a tamper fault shows
+	// it as last_seen (BOUNTY-PEERS-REFRESH#last-seen).
+	FirstPost time.Time
 }
 
 // Payout is one ledger line (BOUNTY-LEDGER).

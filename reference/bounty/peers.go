@@ -63,7 +63,7 @@ func (e *Engine) Post(cid string, req ListRequest) (map[string]any, *Error) {
 		e.touchCombinable(r)
 		return map[string]any{"ok": true, "removed": true}, nil
 	}
-	if req.Contact == "" || (len(req.Contact) > MaxContact && !e.broken("BOUNTY-CONTACT")) {
+	if req.Contact == "" || (!e.contactFits(req.Contact, false) && !e.broken("BOUNTY-CONTACT")) {
 		return nil, fail(400, "bad_request", "contact is required, a machine-reachable endpoint of at most 256 chars")
 	}
 	if req.WorkingOn != nil && (*req.WorkingOn < 1 || *req.WorkingOn > N) {
@@ -71,7 +71,7 @@ func (e *Engine) Post(cid string, req ListRequest) (map[string]any, *Error) {
 	}
 	l, existed := e.listings[req.AgentID]
 	if !existed {
-		l = &Listing{AgentID: req.AgentID}
+		l = &Listing{AgentID: req.AgentID, FirstPost: e.now()}
 		e.listings[req.AgentID] = l
 		r.stats.ListEvents++ // a refresh is no new list event (BOUNTY-PEERS-REFRESH)
 	}
@@ -94,7 +94,7 @@ func (e *Engine) Post(cid string, req ListRequest) (map[string]any, *Error) {
 // prune drops listings 1800 s after their last POST (BOUNTY-PEERS-TTL).
 func (e *Engine) prune(r *Round) {
 	for id, l := range e.listings {
-		if e.expiresIn(l) <= 0 && !e.broken("BOUNTY-PEERS-TTL") {
+		if _, late := e.ttlShift(); e.expiresIn(l) <= late && !e.broken("BOUNTY-PEERS-TTL") {
 			delete(e.listings, id)
 		}
 	}
@@ -102,7 +102,8 @@ func (e *Engine) prune(r *Round) {
 }
 
 func (e *Engine) expiresIn(l *Listing) float64 {
-	return TTLSeconds - e.now().Sub(l.LastPost).Seconds()
+	early, _ := e.ttlShift()
+	return TTLSeconds + early - e.now().Sub(l.LastPost).Seconds()
 }
 
 // board builds the pure Board of round r from the live listings.
@@ -209,7 +210,7 @@ func (e *Engine) Peers(cid string) (map[string]any, *Error) {
 func (e *Engine) peerView(r *Round, l *Listing) PeerView {
 	a := e.agents[l.AgentID]
 	v := PeerView{AgentID: l.AgentID, Contact: l.Contact, Message: l.Message, WorkingOnStatus: SelfDeclared,
-		SharesHeld: e.held(r, l.AgentID), LastSeen: l.LastPost.UTC().Format(time.RFC3339), ExpiresInS: e.expiresIn(l),
+		SharesHeld: e.held(r, l.AgentID), LastSeen: e.lastSeen(l).UTC().Format(time.RFC3339), ExpiresInS: e.expiresIn(l),
 		TrackRecord: e.trackRecord(a)}
 	if l.WorkingOn != 0 {
 		w := l.WorkingOn
@@ -245,9 +246,12 @@ func (e *Engine) NextMove(cid, agentID string) (map[string]any, *Error) {
 		return map[string]any{"next_move": m, "challenge_id": live.ChallengeID, "round": live.Number}, nil
 	}
 	e.prune(r)
-	m := NextMove(e.board(r), Caller{AgentID: agentID, Held: e.held(r, agentID)})
+	m := e.moveFaults(NextMove(e.policyFaults(e.graceLag(e.board(r))), Caller{AgentID: agentID, Held: e.held(r, agentID)}))
 	if m.Move == MoveSolve && e.broken("BOUNTY-NEXT-MOVE") {
 		m = Move{Move: MoveWait, Reason: "broken on purpose"}
+	}
+	if m.Move == MoveSolve && e.broken("BOUNTY-NEXT-MOVE#claim") {
+		m.Claim = nil // a solve move without the claim to declare
 	}
 	return map[string]any{"next_move": m, "challenge_id": r.ChallengeID, "round": r.Number}, nil
 }

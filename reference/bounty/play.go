@@ -127,6 +127,15 @@ type Submission struct {
 // rotates (BOUNTY-PAYOUT, BOUNTY-ROTATION).
 func (e *Engine) Combine(cid string, subs []Submission) (map[string]any, *Error) {
 	defer e.lock()()
+	if out, ok := e.raceWins(cid, subs); ok {
+		return out, nil // BOUNTY-COMBINE-RACE broken on purpose
+	}
+	if r, ok := e.byID[cid]; ok && !r.Open && len(r.Winners) > 0 && !e.broken("BOUNTY-STALE-410") {
+		// BOUNTY-COMBINE-RACE: a combine that lost the race to the win
+		// is refused already_solved (with the closed round's 410,
+		// BOUNTY-REF-STALE-410)
+		return nil, fail(410, "already_solved", "this round was already won; GET /challenges for the live challenge_id")
+	}
 	r, err := e.openRoundFor(cid)
 	if err != nil {
 		return nil, err
@@ -141,9 +150,13 @@ func (e *Engine) Combine(cid string, subs []Submission) (map[string]any, *Error)
 	lax := e.broken("BOUNTY-RECONSTRUCT") || e.broken("BOUNTY-COMBINE-SHARES")
 	if want := commitment(r.Key); !lax && (cerr != nil || subtle.ConstantTimeCompare(got, r.Key) != 1 || commitment(got) != want) {
 		r.stats.CombineRejected["bad_reconstruction"]++
+		e.burnCredits(r, subs)
 		return nil, fail(422, "bad_reconstruction", "the shares do not reconstruct the key")
 	}
 	payouts := e.win(r, agents)
+	if e.broken("BOUNTY-METRICS-COUNTS") {
+		r.stats.CombineAttempts-- // only the refused attempts counted
+	}
 	return map[string]any{"ok": true, "won": true, "round": r.Number, "challenge_id": r.ChallengeID,
 		"payouts": payouts, "currency": Currency, "real_money": false, "next_challenge_id": e.live().ChallengeID}, nil
 }
@@ -203,7 +216,7 @@ func (e *Engine) win(r *Round, agents []string) map[string]int {
 		}
 		payouts[id] = amount
 		a := e.agents[id]
-		if a.RoundsWon > 0 {
+		if a.RoundsWon > 0 || e.broken("BOUNTY-METRICS-COUNTS#repeat") {
 			r.stats.WinnersWonBefore++
 		}
 		a.RoundsWon++

@@ -63,6 +63,7 @@ func (e *Engine) Status(cid string) (map[string]any, *Error) {
 	if !r.Open {
 		out["closed_at"] = r.ClosedAt.UTC().Format(time.RFC3339)
 	}
+	e.leakShares(r, out)
 	return out, nil
 }
 
@@ -215,14 +216,14 @@ func (e *Engine) EditProfile(req ProfileEdit) (map[string]any, *Error) {
 		return nil, fail(403, "bad_secret", "agent_secret does not match")
 	}
 	if req.Name != nil {
-		if n := utf8.RuneCountInString(*req.Name); (n < 2 || n > 32) && !e.broken("BOUNTY-PROFILE-NAME") {
+		if n := utf8.RuneCountInString(*req.Name); !e.nameFits(n) && !e.broken("BOUNTY-PROFILE-NAME") {
 			return nil, fail(400, "bad_request", "name must be 2-32 chars")
 		}
 		if owner, taken := e.names[strings.ToLower(*req.Name)]; taken && owner != a.ID {
 			return nil, fail(409, "name_taken", "that name belongs to another agent")
 		}
 	}
-	if req.Contact != nil && len(*req.Contact) > MaxContact {
+	if req.Contact != nil && !e.contactFits(*req.Contact, true) { // BOUNTY-PROFILE-CONTACT
 		return nil, fail(400, "bad_request", "contact is at most 256 chars")
 	}
 	if req.NotifyURL != nil && *req.NotifyURL != "" && !isHTTPS(*req.NotifyURL) && !e.broken("BOUNTY-PROFILE-NOTIFY") {

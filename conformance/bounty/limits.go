@@ -1,0 +1,93 @@
+package bounty
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// nameTries bounds the fresh names a boundary probe tries: a short name
+// may be taken on a deployment where many runs have played.
+const nameTries = 5
+
+// nameOf is a name of exactly n lower-case letters (the plainest name any
+// deployment takes), random so that a probe rarely meets a name already
+// taken.
+func nameOf(n int) string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz"
+	var b strings.Builder
+	for range n {
+		b.WriteByte(alphabet[rand.IntN(len(alphabet))])
+	}
+	return b.String()
+}
+
+// takeNameOfLength: member i takes a fresh name of exactly n characters,
+// accepted at the documented limits 2 and 32 ("optional, 2-32 chars,
+// unique"); a refusal of every one of a few random names fails the
+// scenario's rule (one refusal may be a name someone already holds).
+func (w *world) takeNameOfLength(ctx context.Context, i, n int) error {
+	for range nameTries {
+		name := nameOf(n)
+		if err := w.editName(ctx, i, name); err != nil {
+			return err
+		}
+		if w.Last.Status/100 == 2 {
+			w.names[i] = name
+			return nil
+		}
+	}
+	return verdict.Failf(w.rule, fmt.Sprintf("2xx for a fresh name of %d characters", n), w.Last.Status, "%d random names tried: %s", nameTries, w.clip(w.Last.Body))
+}
+
+// editNameOfLength: member i asks for a fresh name of n characters, the
+// answer kept for the next step.
+func (w *world) editNameOfLength(ctx context.Context, i, n int) error {
+	return w.editName(ctx, i, nameOf(n))
+}
+
+// contactOfLength is a machine-reachable contact of exactly n characters.
+func contactOfLength(n int) string {
+	const head = "https://agent.example/"
+	return head + strings.Repeat("c", max(n-len(head), 0))
+}
+
+// editContactOfLength sets member i's profile contact to n characters.
+func (w *world) editContactOfLength(ctx context.Context, i, n int) error {
+	return w.editProfile(ctx, i, "", map[string]any{"contact": contactOfLength(n)})
+}
+
+// profileContactIs: member i's public profile shows the contact of n
+// characters it set (a refused edit changed nothing), where the profile
+// shows a contact at all.
+func (w *world) profileContactIs(ctx context.Context, i, n int) error {
+	a, err := w.member(i)
+	if err != nil {
+		return err
+	}
+	resp, err := w.call(ctx, http.MethodGet, "/agents/"+a.ID, nil)
+	if err != nil {
+		return err
+	}
+	c, shown := raw(resp)["contact"].(string)
+	if resp.Status/100 != 2 || !shown {
+		return verdict.Skipf("the public profile shows no contact: whether the refused edit changed it is unchecked")
+	}
+	if c != contactOfLength(n) {
+		return verdict.Failf("BOUNTY-PROFILE-CONTACT", fmt.Sprintf("the %d-character contact set before", n), fmt.Sprintf("%d characters", len(c)), "a refused edit must change nothing")
+	}
+	return nil
+}
+
+// answerSucceeded: the last answer is a 2xx (the contract names no
+// status for a success), else the scenario's rule fails.
+func (w *world) answerSucceeded() error {
+	if w.Last == nil || w.Last.Status/100 != 2 {
+		return verdict.Failf(w.rule, "2xx", w.Status(), "%s", w.bodyOf())
+	}
+	return nil
+}

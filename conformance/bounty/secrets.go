@@ -1,0 +1,114 @@
+package bounty
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/bounty"
+)
+
+// heldSecrets are the shares the runner earned and the master keys it
+// reconstructed from them, by challenge: what no platform response may
+// carry (BOUNTY-NO-SECRETS), searched by value.
+type heldSecrets struct {
+	shares map[string]map[int]string // challenge -> share index -> share_hex
+	keys   map[string]string         // challenge -> master key hex
+}
+
+// noteShare remembers a share the runner earned and, once k shares of a
+// round are known, the key they reconstruct (the reference's own
+// bounty.Combine).
+func (c *client) noteShare(cid string, index int, shareHex string) {
+	if c.earned.shares == nil {
+		c.earned = heldSecrets{shares: map[string]map[int]string{}, keys: map[string]string{}}
+	}
+	if c.earned.shares[cid] == nil {
+		c.earned.shares[cid] = map[int]string{}
+	}
+	c.earned.shares[cid][index] = strings.ToLower(shareHex)
+	if len(c.earned.shares[cid]) < bounty.K || c.earned.keys[cid] != "" {
+		return
+	}
+	var raw [][]byte
+	for _, h := range c.earned.shares[cid] {
+		if b, err := hex.DecodeString(h); err == nil {
+			raw = append(raw, b)
+		}
+	}
+	if key, err := bounty.Combine(raw); err == nil {
+		c.earned.keys[cid] = hex.EncodeToString(key)
+	}
+}
+
+// leakIn fails BOUNTY-NO-SECRETS when a response carries a share or key
+// the runner holds. A solve's answer carries its solver's share and a
+// combine's may echo what was submitted, so those two are not searched.
+// Everywhere else the live round's shares and key never appear ("secrets
+// (shares, master key) are never shipped"; "the platform never carries
+// shares between agents"), and metrics carry no round's shares at all
+// ("No agent identities, contacts, shares, or solutions are exposed
+// there"); what a closed round's other reads show is left open.
+func (c *client) leakIn(method, path string, resp *driver.Response) error {
+	_, tail, _ := challengeOf(path)
+	if resp == nil || (method == http.MethodPost && (tail == "solve" || tail == "combine")) {
+		return nil
+	}
+	body := bytes.ToLower(resp.Body)
+	for cid, shares := range c.earned.shares {
+		if c.closedByRun[cid] && tail != "metrics" {
+			continue
+		}
+		for i, h := range shares {
+			if bytes.Contains(body, []byte(h)) {
+				return verdict.Failf("BOUNTY-NO-SECRETS", "no share_hex in any response but its solver's solve", "share "+strconv.Itoa(i)+" of "+cid, "in %s %s", method, path)
+			}
+		}
+		if k := c.earned.keys[cid]; k != "" && bytes.Contains(body, []byte(k)) {
+			return verdict.Failf("BOUNTY-NO-SECRETS", "no key material in any response", "the master key of "+cid, "in %s %s", method, path)
+		}
+	}
+	return nil
+}
+
+// readSurfaces reads every public surface of a round and of the platform
+// (discovery, registry, manifest, each puzzle, status, metrics, peers,
+// each member's next_move and profile, ledger, leaderboard): call searches
+// each answer for the shares and key the runner holds (BOUNTY-NO-SECRETS).
+// A path a deployment does not serve is not a finding here.
+func (w *world) readSurfaces(ctx context.Context, closed bool) error {
+	cid := w.cid
+	if closed {
+		cid = w.closed
+	}
+	c := "/challenge/" + cid
+	paths := []string{"/.well-known/agent-puzzle-bounty.json", "/challenges", c + "/manifest", c + "/status", c + "/metrics", c + "/peers", "/ledger", "/leaderboard.json"}
+	for i := 1; i <= bounty.N; i++ {
+		paths = append(paths, c+"/puzzle/"+strconv.Itoa(i))
+	}
+	for _, a := range w.team {
+		paths = append(paths, c+"/next_move?agent_id="+url.QueryEscape(a.ID), "/agents/"+a.ID)
+	}
+	for _, p := range paths {
+		if _, err := w.call(ctx, http.MethodGet, p, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noSecretSeen: the runner held k shares of the round and its key while
+// it read (every answer was searched as it came); without them the search
+// proved nothing.
+func (w *world) noSecretSeen() error {
+	if w.earned.keys[w.closed] == "" {
+		return verdict.Errorf("the runner reconstructed no master key of %s: nothing to search for", w.closed)
+	}
+	return nil
+}
