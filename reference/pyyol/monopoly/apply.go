@@ -199,7 +199,6 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 		g.actions++
 	}
 	h := g.holdings[sq]
-	cost := g.board.Squares[sq].HouseCost
 	switch action {
 	case ActBuild:
 		// PYYOL-MONO-ACT-BUILD: a hotel returns four houses to the supply.
@@ -210,7 +209,7 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 			g.houses--
 		}
 		h.Houses++
-		cost = g.buildCost(sq)
+		cost := g.buildCost(sq)
 		g.players[seat].Cash -= cost
 		g.emit(EvHouseBuilt, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
 			"amount": -cost, "source": "bank"})
