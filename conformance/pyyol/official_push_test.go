@@ -16,7 +16,8 @@ import (
 // TestOfficialSDKPushServerBreaksOnlyWhatTheDocsContradict: the official
 // SDK's own hosted server (Agent.serve, via examples/official-sdk/push.py)
 // passes every pyyol-push check except the rules it breaks against the
-// docs (sdkDivergences), and those fail naming their rule.
+// docs (sdkDivergences), and those fail naming their rule; a later SDK
+// version that fixes one passes it.
 func TestOfficialSDKPushServerBreaksOnlyWhatTheDocsContradict(t *testing.T) {
 	python := pyyol.OfficialSDK(t)
 	port := freePort(t)
@@ -36,10 +37,12 @@ func TestOfficialSDKPushServerBreaksOnlyWhatTheDocsContradict(t *testing.T) {
 			t.Errorf("%s %s: %s %s", r.Status, r.Name, r.FailedRule, r.Message)
 		}
 	}
-	slices.Sort(failed)
-	if !slices.Equal(slices.Compact(failed), sdkDivergences) {
-		t.Errorf("failed %v, want exactly the SDK's divergences %v", failed, sdkDivergences)
+	for _, rule := range failed {
+		if !slices.Contains(sdkDivergences, rule) {
+			t.Errorf("%s failed: the official SDK breaks only %v against the docs", rule, sdkDivergences)
+		}
 	}
+	t.Logf("the SDK's divergences this version shows: %v", slices.Compact(slices.Sorted(slices.Values(failed))))
 }
 
 // freePort is a loopback port nothing listens on now.

@@ -50,6 +50,7 @@ func TestOfficialSDKPlaysEveryGame(t *testing.T) {
 		t.Run(game, func(t *testing.T) {
 			out, err := exec.Command(python, "../../examples/official-sdk/play.py", srv.URL+server.BasePath, game).Output()
 			var got struct {
+				Counted    bool `json:"frames_counted"`
 				TurnFrames int  `json:"turn_frames"`
 				Handled    int  `json:"handled"`
 				GameEnd    bool `json:"game_end"`
@@ -58,7 +59,7 @@ func TestOfficialSDKPlaysEveryGame(t *testing.T) {
 			if jerr := json.Unmarshal(out, &got); jerr != nil || err != nil {
 				t.Fatalf("play.py %s: %v %v: %s", game, err, jerr, out)
 			}
-			if !got.GameEnd || got.Handled != got.TurnFrames || got.TurnFrames == 0 || got.Fallbacks != 0 {
+			if !got.GameEnd || got.Handled == 0 || got.Counted && got.Handled != got.TurnFrames || got.Fallbacks != 0 {
 				t.Errorf("%s: %+v", game, got)
 			}
 		})

@@ -11,9 +11,12 @@ frames the gateway sent can be counted. The script fetches a practice key
 from BASE/practice/agents, plays until game_end and prints one JSON line:
 {"game", "seat", "turn_frames", "handled", "fallbacks", "error_frames", ...}.
 It exits 0 when the SDK's handler answered every turn the gateway sent, the
-match reached game_end and the result records no fallback for its seat.
+match reached game_end and the result records no fallback for its seat. An
+SDK version whose connector has no `_connect` parameter plays uncounted
+("frames_counted": false); the gateway's own fallback count still decides.
 """
 
+import inspect
 import json
 import sys
 import threading
@@ -91,6 +94,10 @@ def build_agent(game, seen):
     def event(_e):
         seen["events"] += 1
 
+    @agent.on_initialize
+    def initialize(req):
+        seen["seat"] = req.seat
+
     return agent
 
 
@@ -120,12 +127,16 @@ def main(argv):
         return 2
     base, game = argv[1].rstrip("/"), argv[2]
     key = practice_key(base)
-    seen = {"handled": 0, "events": 0, "result": None}
+    seen = {"handled": 0, "events": 0, "result": None, "seat": None}
     agent = build_agent(game, seen)
     inbox = []
+    options = {}
+    counted = "_connect" in inspect.signature(RuntimeConnector).parameters
+    if counted:  # an SDK version without the hook plays uncounted
+        options["_connect"] = counting_connect(inbox)
     connector = RuntimeConnector(agent, url="ws" + base[len("http"):] + "/agent/connect",
                                  agent_id=key["agent_id"], token=key["token"], name=agent.name,
-                                 games=[game], reconnect=False, _connect=counting_connect(inbox))
+                                 games=[game], reconnect=False, **options)
 
     @agent.on_game_end
     def game_end(g):
@@ -136,11 +147,12 @@ def main(argv):
     worker.start()
     worker.join(300)
     frames = [json.loads(m) for m in inbox]
-    seat = next((f.get("payload", {}).get("seat") for f in frames if f.get("t") == "initialize"), None)
+    seat = seen["seat"]
     out = {
         "game": game,
         "seat": seat,
-        "turn_frames": sum(1 for f in frames if f.get("t") == "turn"),
+        "frames_counted": counted,
+        "turn_frames": sum(1 for f in frames if f.get("t") == "turn") if counted else None,
         "handled": seen["handled"],
         "events": seen["events"],
         "game_end": seen["result"] is not None,
@@ -148,7 +160,8 @@ def main(argv):
         "error_frames": [f for f in frames if f.get("t") == "error"][:3],
     }
     print(json.dumps(out))
-    ok = out["game_end"] and out["handled"] == out["turn_frames"] > 0 and out["fallbacks"] == 0 and not out["error_frames"]
+    every_turn = out["handled"] == out["turn_frames"] if counted else True
+    ok = out["game_end"] and out["handled"] > 0 and every_turn and out["fallbacks"] == 0 and not out["error_frames"]
     return 0 if ok else 1
 
 
