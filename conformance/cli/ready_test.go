@@ -105,6 +105,8 @@ func TestServeReadyFileAndWait(t *testing.T) {
 // TestWaitTakesAnUnavailableAnswerForNotYet: a 503 (a proxy, a server
 // still starting) is not an answer; the wait ends once the URL answers
 // anything else, a 404 included.
+// The first wait is given 2 s, not less, so that a loaded machine still
+// makes a try (and reads the 503) before the wait ends.
 func TestWaitTakesAnUnavailableAnswerForNotYet(t *testing.T) {
 	t.Parallel()
 	var up atomic.Bool
@@ -116,7 +118,7 @@ func TestWaitTakesAnUnavailableAnswerForNotYet(t *testing.T) {
 		http.NotFound(w, r)
 	}))
 	defer srv.Close()
-	code, _, errOut := run("wait", srv.URL, "--timeout", "300ms")
+	code, _, errOut := run("wait", srv.URL, "--timeout", "2s")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "(last try: answered 503)")
 	time.AfterFunc(200*time.Millisecond, func() { up.Store(true) })

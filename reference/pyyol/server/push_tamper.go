@@ -40,7 +40,7 @@ const (
 	// IgnoresRuntimeTimeout waits the default attempt timeout for a turn
 	// instead of runtime.timeout (PYYOL-PLAT-TURN-TIMEOUT).
 	IgnoresRuntimeTimeout Tamper = "ignores-runtime-timeout"
-	// ShortTurnTimeout gives up on a turn after a third of runtime.timeout
+	// ShortTurnTimeout gives up on a turn after an eighth of runtime.timeout
 	// (PYYOL-PLAT-TURN-TIMEOUT).
 	ShortTurnTimeout Tamper = "short-turn-timeout"
 	// NoAttemptTimeout waits for an answer however long it takes
