@@ -10,9 +10,13 @@ import (
 // It is the audit a spec author keeps next to the catalogue; the
 // statements command measures it against a run's report.
 type Statements struct {
-	Protocol   string      `json:"protocol"`
-	Note       string      `json:"note"`
-	Documents  []string    `json:"documents,omitempty"`
+	Protocol string `json:"protocol"`
+	Note     string `json:"note"`
+	// Documents are the audited documents of a markdown seed; every
+	// heading of each is a statement, listed in order.
+	Documents []string `json:"documents,omitempty"`
+	// Outside are catalogued REFERENCE rules no statement of the seed
+	// states: the kit's choices where the seed is silent.
 	Outside    []string    `json:"outside"`
 	Statements []Statement `json:"statements"`
 }
@@ -27,8 +31,13 @@ type Statement struct {
 	Requires  string   `json:"requires,omitempty"`
 	Rules     []string `json:"rules"`
 	Unchecked string   `json:"unchecked,omitempty"`
-	Risk      string   `json:"risk,omitempty"`
-	Side      string   `json:"side,omitempty"`
+	// Risk is how much a deployment that broke the statement would hurt
+	// its users: high, medium, low or none (informational). Side says whose
+	// duty it is: platform (what a deployment must do, checkable against
+	// it), agent (what a client must do) or doc (prose, examples, links).
+	// Both are optional, but a statement audited for risk names its side.
+	Risk string `json:"risk,omitempty"`
+	Side string `json:"side,omitempty"`
 }
 
 // Key names the statement: its id, or its path where it has none.

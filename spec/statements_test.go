@@ -14,49 +14,12 @@ import (
 	"github.com/agentgames/conformance/spec"
 )
 
-// statements is spec/<p>/statements.json, one format for every protocol:
-// the seed's statements, each with the rules that check it or, in
-// unchecked, why what stays unchecked needs or allows no check.
-type statements struct {
-	Protocol string `json:"protocol"`
-	Note     string `json:"note"`
-	// Documents are the audited documents of a markdown seed; every
-	// heading of each is a statement, listed in order.
-	Documents []string `json:"documents"`
-	// Outside are catalogued REFERENCE rules no statement of the seed
-	// states: the kit's choices where the seed is silent.
-	Outside    []string    `json:"outside"`
-	Statements []statement `json:"statements"`
-}
-
-// statement is one normative statement of a seed: where it is (a JSON path,
-// which covers everything under it, or a markdown heading path), optionally
-// its words and what it requires, the rules that check it and, where
-// something stays unchecked, why.
-type statement struct {
-	ID        string   `json:"id"`
-	Path      string   `json:"path"`
-	Quote     string   `json:"quote"`
-	Requires  string   `json:"requires"`
-	Rules     []string `json:"rules"`
-	Unchecked string   `json:"unchecked"`
-	// Risk is how much a deployment that broke the statement would hurt
-	// its users: high, medium, low or none (informational). Side says whose
-	// duty it is: platform (what a deployment must do, checkable against
-	// it), agent (what a client must do) or doc (prose, examples, links).
-	// Both are optional, but a statement audited for risk names its side.
-	Risk string `json:"risk"`
-	Side string `json:"side"`
-}
-
-// key names a statement in messages and in the duplicate check: its id, or
-// its path where it has none.
-func (s statement) key() string {
-	if s.ID != "" {
-		return s.ID
-	}
-	return s.Path
-}
+// statements and statement are the format of spec/<p>/statements.json
+// (spec.Statements), read here with unknown fields refused.
+type (
+	statements = spec.Statements
+	statement  = spec.Statement
+)
 
 func readStatements(t *testing.T, p string) statements {
 	t.Helper()
@@ -92,15 +55,15 @@ func TestEveryStatementIsMappedOrAnswered(t *testing.T) {
 			reached[id] = true
 		}
 		for _, s := range doc.Statements {
-			assert.False(t, seen[s.key()], "%s: statement %s listed twice", p, s.key())
-			seen[s.key()] = true
-			assert.NoError(t, statementStands(seed, markdown, s), "%s %s", p, s.key())
+			assert.False(t, seen[s.Key()], "%s: statement %s listed twice", p, s.Key())
+			seen[s.Key()] = true
+			assert.NoError(t, statementStands(seed, markdown, s), "%s %s", p, s.Key())
 			for _, id := range s.Rules {
 				_, ok := cat.Rule(id)
-				assert.True(t, ok, "%s %s names %s, which the catalogue does not hold", p, s.key(), id)
+				assert.True(t, ok, "%s %s names %s, which the catalogue does not hold", p, s.Key(), id)
 				reached[id] = true
 			}
-			assert.True(t, len(s.Rules) > 0 || s.Unchecked != "", "%s %s: neither a rule nor a reason", p, s.key())
+			assert.True(t, len(s.Rules) > 0 || s.Unchecked != "", "%s %s: neither a rule nor a reason", p, s.Key())
 		}
 		if markdown {
 			assert.Equal(t, auditedHeadings(t, string(seed), doc.Documents), statementPaths(doc),
@@ -128,10 +91,10 @@ func TestRiskyPlatformStatementsHaveRules(t *testing.T) {
 		doc := readStatements(t, p)
 		risky, ruled := 0, 0
 		for _, s := range doc.Statements {
-			assert.True(t, risks[s.Risk], "%s %s: risk %q is not high, medium, low or none", p, s.key(), s.Risk)
-			assert.True(t, sides[s.Side], "%s %s: side %q is not platform, agent or doc", p, s.key(), s.Side)
-			assert.True(t, s.Risk == "" || s.Side != "", "%s %s: a statement audited for risk names its side", p, s.key())
-			if s.Side == "platform" && (s.Risk == "high" || s.Risk == "medium") {
+			assert.True(t, risks[s.Risk], "%s %s: risk %q is not high, medium, low or none", p, s.Key(), s.Risk)
+			assert.True(t, sides[s.Side], "%s %s: side %q is not platform, agent or doc", p, s.Key(), s.Side)
+			assert.True(t, s.Risk == "" || s.Side != "", "%s %s: a statement audited for risk names its side", p, s.Key())
+			if s.Risky() {
 				risky++
 				if len(s.Rules) > 0 {
 					ruled++

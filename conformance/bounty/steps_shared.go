@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -77,27 +76,10 @@ func (w *world) clockPasses(n int) error {
 	return nil
 }
 
-// secondsPass lets n seconds pass: the embedded reference's clock moves
-// at once; a live target's window is waited out in real time, which only
-// a @long scenario under --long does (the suite skips it otherwise,
-// naming the flag); an @control scenario without the clock skips.
+// secondsPass lets n seconds of a documented window pass (suite.Env.WaitOut:
+// the embedded clock moves, a live run waits only under --long).
 func (w *world) secondsPass(ctx context.Context, n int) error {
-	if w.env.Clock != nil {
-		w.env.Clock.Advance(secondsDuration(n))
-		return nil
-	}
-	if !w.env.Long {
-		return verdict.Skipf("needs the embedded reference's clock, or --long to wait %d s in real time", n)
-	}
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < secondsDuration(n) {
-		return verdict.Skipf("waiting %d s would pass the run's --deadline (%s left): the window is unchecked; raise --deadline", n, time.Until(dl).Round(time.Second))
-	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(secondsDuration(n)):
-		return nil
-	}
+	return w.env.WaitOut(ctx, secondsDuration(n))
 }
 
 func (w *world) combineWon() error {

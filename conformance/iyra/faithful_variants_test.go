@@ -2,10 +2,8 @@ package iyra_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"sort"
 	"strings"
 	"testing"
 
@@ -56,35 +54,8 @@ func iyraFaithful() map[string]http.Handler {
 			}
 		}),
 		"a charset in the content type": harness.Respell(ref(), harness.Respelling{ContentType: "application/json; charset=utf-8"}),
-		"the server's own field order":  harness.Respell(ref(), harness.Respelling{Body: reversedKeys}),
+		"the server's own field order":  harness.Respell(ref(), harness.Respelling{Body: harness.ReversedTopKeys}),
 	}
-}
-
-// reversedKeys re-encodes a JSON object answer with its top-level keys in
-// reverse alphabetical order: JSON objects are unordered.
-func reversedKeys(body []byte) []byte {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) != nil || m == nil {
-		return body
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Sort(sort.Reverse(sort.StringSlice(keys)))
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		name, _ := json.Marshal(k)
-		b.Write(name)
-		b.WriteByte(':')
-		b.Write(m[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes()
 }
 
 // newLoopback serves h on loopback for the test and returns its URL.

@@ -199,5 +199,24 @@ func (e *Env) Wait(ctx context.Context, d time.Duration) error {
 	return l.pr.wait(ctx, d)
 }
 
+// WaitOut lets a documented window of d pass for a @long check: the
+// embedded reference's clock moves at once; a live target's window is
+// waited out in real time, which only a run with --long does (without it
+// the check skips naming the flag, and one the run's --deadline would cut
+// skips saying so).
+func (e *Env) WaitOut(ctx context.Context, d time.Duration) error {
+	if e.Clock != nil {
+		e.Clock.Advance(d)
+		return nil
+	}
+	if !e.Long {
+		return verdict.Skipf("needs the embedded reference's clock, or --long to wait %s in real time", d)
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+		return verdict.Skipf("waiting %s would pass the run's --deadline (%s left): the window is unchecked; raise --deadline", d, time.Until(dl).Round(time.Second))
+	}
+	return driver.Sleep(ctx, d)
+}
+
 // IsNoControl reports whether err is Control's skip.
 func IsNoControl(err error) bool { return errors.Is(err, ErrNoControl) }

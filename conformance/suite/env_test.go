@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
@@ -204,4 +205,19 @@ func newLoopback(t *testing.T, h http.Handler) string {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// TestWaitOutWaitsLiveOnlyUnderLong: a live window is waited out only
+// under --long, never past the run's deadline; without --long it skips
+// naming the flag.
+func TestWaitOutWaitsLiveOnlyUnderLong(t *testing.T) {
+	err := (&suite.Env{}).WaitOut(context.Background(), time.Hour)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--long")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	err = (&suite.Env{Long: true}).WaitOut(ctx, time.Hour)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "raise --deadline")
+	assert.NoError(t, (&suite.Env{Long: true}).WaitOut(context.Background(), 10*time.Millisecond))
 }

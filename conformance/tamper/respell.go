@@ -2,9 +2,11 @@ package tamper
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strconv"
 )
 
@@ -60,4 +62,33 @@ func Respell(h http.Handler, s Respelling) http.Handler {
 		w.WriteHeader(status)
 		_, _ = w.Write(body)
 	})
+}
+
+// ReversedTopKeys re-encodes a JSON object answer with its top-level keys
+// in reverse alphabetical order (a Respelling.Body): JSON objects are
+// unordered, so a faithful deployment may write them in any order. Any
+// other body is left as it is.
+func ReversedTopKeys(body []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil || m == nil {
+		return body
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(keys)))
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(k)
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(m[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }

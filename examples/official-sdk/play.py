@@ -23,8 +23,9 @@ import threading
 import urllib.request
 
 from pyyol import Agent
-from pyyol.models import GoofspielMove, MafiaMove, MonopolyMove
 from pyyol.runtime import RuntimeConnector
+
+import strategies
 
 
 def practice_key(base):
@@ -58,37 +59,19 @@ def counting_connect(inbox):
     return lambda url, **kw: CountingSocket(connect(url, **kw), inbox)
 
 
+def counted(handler, seen):
+    """handler, counting the turns it answers in seen["handled"]."""
+    def answer(view):
+        seen["handled"] += 1
+        return handler(view)
+    return answer
+
+
 def build_agent(game, seen):
     """An SDK Agent with a simple legal strategy for each game."""
     agent = Agent(supported_games=[game], name="kit-official-sdk-" + game)
-
-    @agent.on_turn("goofspiel")
-    def goofspiel(v):
-        seen["handled"] += 1
-        card = v.current_prize if v.current_prize in v.legal_actions else min(v.legal_actions)
-        return GoofspielMove(card=card, round=v.round)
-
-    @agent.on_turn("mafia")
-    def mafia(v):
-        seen["handled"] += 1
-        if not v.legal:
-            return {}
-        action = v.legal[0]
-        if action == "message":
-            return MafiaMove(action="message", tone="info", text="watching")
-        if action == "protect":
-            return MafiaMove(action="protect", target=v.your_seat)
-        others = [s for s, up in sorted(v.alive.items()) if up and s != v.your_seat]
-        strangers = [s for s in others if s not in v.allies]
-        return MafiaMove(action=action, target=(strangers or others)[0])
-
-    @agent.on_turn("monopoly")
-    def monopoly(v):
-        seen["handled"] += 1
-        for action in ("roll", "buy", "end_turn"):
-            if action in v.legal_actions:
-                return MonopolyMove(action=action)
-        return MonopolyMove(action=v.legal_actions[0])
+    for name, handler in strategies.HANDLERS.items():
+        agent.on_turn(name)(counted(handler, seen))
 
     @agent.on_event
     def event(_e):
