@@ -3,6 +3,7 @@ package pyyol
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -32,12 +33,36 @@ type gatewayHealth struct {
 // failures in a row.
 const maxDrops = 3
 
-// dropped records a match the gateway's socket ended before game_end.
-func (h *gatewayHealth) dropped() {
+// dropped records a match the gateway's socket ended before game_end and
+// says how many matches in a row it has dropped now.
+func (h *gatewayHealth) dropped() int {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.drops++
-	h.mu.Unlock()
+	return h.drops
 }
+
+// dropSummary is the one sentence every check that met a dropped match
+// and every check the breaker ended reports, so the console folds them
+// into one root cause (its grouping blanks the numbers) instead of
+// listing the drops apart from the breaker they tripped.
+func dropSummary(n int) string {
+	return fmt.Sprintf("the gateway closed the socket of %d matches in a row before their game_end (at %d no further socket is dialled: one root cause)", n, maxDrops)
+}
+
+// droppedMatch is the socket error of a match the gateway dropped, told
+// as dropSummary; the socket's own error stays reachable (errors.Is) and
+// the transcript keeps how the socket ended.
+type droppedMatch struct {
+	n     int
+	cause error
+}
+
+// Error is dropSummary for this drop.
+func (d *droppedMatch) Error() string { return dropSummary(d.n) }
+
+// Unwrap exposes the socket's error.
+func (d *droppedMatch) Unwrap() error { return d.cause }
 
 // finished records a match that reached game_end.
 func (h *gatewayHealth) finished() {
@@ -56,7 +81,7 @@ func (h *gatewayHealth) redial() (time.Duration, error) {
 	h.mu.Unlock()
 	switch {
 	case n >= maxDrops:
-		return 0, verdict.Errorf("the gateway closed the socket of %d matches in a row before their game_end: no further socket is dialled (one root cause)", n)
+		return 0, &verdict.HarnessError{Cause: errors.New(dropSummary(n))}
 	case n == 0:
 		return 0, nil
 	}
