@@ -246,8 +246,15 @@ func TestARedirectingAgentIsOneHarnessError(t *testing.T) {
 		Settings: suite.Settings{"secret": "s"}, Checks: -1})
 	require.NoError(t, err)
 	assert.NotEqual(t, 1, rep.ExitCode(), "a redirect is not a rule failure")
+	errs := 0
 	for _, res := range rep.Results {
 		assert.NotEqual(t, verdict.Fail, res.Status, "%s failed on a redirect: %s", res.Name, res.Message)
+		if res.Status == verdict.Error {
+			errs++
+			// One root cause, told the same way in every check it ended.
+			assert.Contains(t, res.Message, "answered 307 redirecting to http://127.0.0.1:9/elsewhere", "%s does not name the Location", res.Name)
+		}
 	}
+	assert.Positive(t, errs, "no check names the redirect")
 	assert.Equal(t, 2, rep.ExitCode())
 }

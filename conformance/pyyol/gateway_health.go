@@ -3,6 +3,7 @@ package pyyol
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -32,12 +33,36 @@ type gatewayHealth struct {
 // failures in a row.
 const maxDrops = 3
 
-// dropped records a match the gateway's socket ended before game_end.
-func (h *gatewayHealth) dropped() {
+// dropped records a match the gateway's socket ended before game_end and
+// says how many matches in a row it has dropped now.
+func (h *gatewayHealth) dropped() int {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.drops++
-	h.mu.Unlock()
+	return h.drops
 }
+
+// dropSummary is the one sentence every check that met a dropped match
+// and every check the breaker ended reports, so the console folds them
+// into one root cause (its grouping blanks the numbers) instead of
+// listing the drops apart from the breaker they tripped.
+func dropSummary(n int) string {
+	return fmt.Sprintf("the gateway closed the socket of %d matches in a row before their game_end (at %d no further socket is dialled: one root cause)", n, maxDrops)
+}
+
+// droppedMatch is the socket error of a match the gateway dropped, told
+// as dropSummary; the socket's own error stays reachable (errors.Is) and
+// the transcript keeps how the socket ended.
+type droppedMatch struct {
+	n     int
+	cause error
+}
+
+// Error is dropSummary for this drop.
+func (d *droppedMatch) Error() string { return dropSummary(d.n) }
+
+// Unwrap exposes the socket's error.
+func (d *droppedMatch) Unwrap() error { return d.cause }
 
 // finished records a match that reached game_end.
 func (h *gatewayHealth) finished() {
@@ -56,7 +81,7 @@ func (h *gatewayHealth) redial() (time.Duration, error) {
 	h.mu.Unlock()
 	switch {
 	case n >= maxDrops:
-		return 0, verdict.Errorf("the gateway closed the socket of %d matches in a row before their game_end: no further socket is dialled (one root cause)", n)
+		return 0, &verdict.HarnessError{Cause: errors.New(dropSummary(n))}
 	case n == 0:
 		return 0, nil
 	}
@@ -80,6 +105,13 @@ func healthOf(env *suite.Env) *gatewayHealth {
 		return &gatewayHealth{settled: make(chan struct{})}, nil
 	})
 	return v.(*gatewayHealth)
+}
+
+// noHello is the PYYOL-WS-HELLO failure of a fresh socket that brought no
+// frame at all (observed: silence or the socket's close).
+func noHello(observed string) error {
+	return verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"} on connect`, observed,
+		"the gateway sent nothing on a fresh socket: every other socket check of this run ends unchecked for this cause")
 }
 
 // errNoHello ends a socket check once the run has seen a silent gateway.
@@ -157,8 +189,14 @@ func (g *gwRun) greet(ctx context.Context) (frame, error) {
 	switch {
 	case errors.Is(err, driver.ErrTimeout):
 		health.settle(probe, helloSilent)
-		return frame{}, verdict.Failf("PYYOL-WS-HELLO", `{"t":"hello","version":"1.0"} on connect`, "silence for "+waitLimit(g.env).String(),
-			"the gateway sent nothing on a fresh socket: every other socket check of this run ends unchecked for this cause")
+		return frame{}, noHello("silence for " + waitLimit(g.env).String())
+	case err != nil && ctx.Err() == nil && g.closed():
+		// A gateway that closes a fresh socket with no frame at all (as
+		// when its own register deadline, the reference's 30 s, runs out
+		// before --frame-wait) did not send hello on connect either: it
+		// is decided here once, not met again by every later check.
+		health.settle(probe, helloSilent)
+		return frame{}, noHello("the socket closed with no frame")
 	case err != nil:
 		health.settle(probe, helloUnknown)
 		return frame{}, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // Waits are absolute (issue 24): --match-wait and --frame-wait each set a
@@ -30,7 +31,7 @@ func (g *gwRun) read(ctx context.Context, by time.Time) (json.RawMessage, error)
 			// The gateway ended a match's socket before its game_end
 			// (gatewayHealth: a run of them stops the socket checks).
 			g.inMatch = false
-			healthOf(g.env).dropped()
+			err = &verdict.HarnessError{Cause: &droppedMatch{n: healthOf(g.env).dropped(), cause: err}}
 		}
 		return raw, err
 	}

@@ -143,3 +143,26 @@ func TestABodyOverTheLimitIsRefusedBeforeItsSignature(t *testing.T) {
 	atLimit += strings.Repeat("z", agent.MaxBody-len(atLimit)-2) + `"}`
 	assert.Equal(t, 200, push(a, "/turn", atLimit, now, "n-limit", agent.DevSecret).Code, "a body of exactly MaxBody bytes is read whole")
 }
+
+// TestEveryRouteRefusesAnOversizedBodyBeforeItsSignature: on every route
+// the agent signs (and the catch-all turn route) a body one byte over
+// MaxBody is 413 payload_too_large, unsigned or signed over its whole
+// bytes alike, never the 401 of a signature check or a 200; a body at the
+// limit signed whole is read and verified.
+func TestEveryRouteRefusesAnOversizedBodyBeforeItsSignature(t *testing.T) {
+	a := agent.New(agent.Options{Now: func() time.Time { return now }})
+	view := `{"protocol":"1.0","game":"goofspiel","round":0,"current_prize":5,"legal_actions":[1,2,3],"your_hand":[1,2,3],"pad":"`
+	pad := func(size int) string { return view + strings.Repeat("x", size-len(view)-2) + `"}` }
+	for _, route := range []string{"/turn", "/handshake", "/initialize", "/event", "/game-end", "/elsewhere"} {
+		over := pad(agent.MaxBody + 1)
+		unsigned := httptest.NewRequest(http.MethodPost, agent.BasePath+route, strings.NewReader(over))
+		rec := httptest.NewRecorder()
+		a.ServeHTTP(rec, unsigned)
+		assert.Equal(t, http.StatusRequestEntityTooLarge, rec.Code, "%s unsigned: %s", route, rec.Body.String())
+		rec = push(a, route, over, now, "over"+route, agent.DevSecret)
+		assert.Equal(t, http.StatusRequestEntityTooLarge, rec.Code, "%s signed whole: %s", route, rec.Body.String())
+		assert.Contains(t, rec.Body.String(), "payload_too_large", route)
+		rec = push(a, route, pad(agent.MaxBody), now, "limit"+route, agent.DevSecret)
+		assert.Equal(t, http.StatusOK, rec.Code, "%s at the limit: %s", route, rec.Body.String())
+	}
+}
