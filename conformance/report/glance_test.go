@@ -40,3 +40,26 @@ func TestAQuoteTooShortToMeanAnythingShowsItsPath(t *testing.T) {
 	assert.Contains(t, buf.String(), `“10” at <code>$.identity.challenge</code>`)
 	assert.NotContains(t, buf.String(), `“effects apply at once” at`, "a quote that reads alone needs no path")
 }
+
+// TestEveryFailBadgeOfTheCheckListLinksToItsFinding: the list of checks
+// under the matrix links each FAIL badge to that check's finding, like the
+// matrix does, and leaves the badge of a clean pass unlinked.
+func TestEveryFailBadgeOfTheCheckListLinksToItsFinding(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, WriteHTML(&buf, sampleReport()))
+	page := buf.String()
+	rows := regexp.MustCompile(`<tr><td>[^<]*</td><td>[^<]*</td><td>(?:<a href="#rule-[^"]*">[^<]*</a>(?:, )?)*</td><td>(.*?)</td></tr>`).FindAllStringSubmatch(page, -1)
+	require.NotEmpty(t, rows, "the check list has rows")
+	fails := 0
+	for _, row := range rows {
+		if !strings.Contains(row[1], "s-fail") {
+			continue
+		}
+		fails++
+		link := regexp.MustCompile(`^<a href="#(finding-\d+)"><span class="badge s-fail">`).FindStringSubmatch(row[1])
+		require.NotNil(t, link, "a FAIL badge of the check list links to its finding: %s", row[1])
+		assert.Contains(t, page, `id="`+link[1]+`"`)
+	}
+	assert.GreaterOrEqual(t, fails, 2, "the sample has two failed checks")
+	assert.Contains(t, page, `<td>ghost rule</td><td><a href="#rule-PP-GHOST">PP-GHOST</a></td><td><span class="badge s-pass">`, "a clean pass has no finding to link to")
+}

@@ -58,7 +58,21 @@ type htmlProtocol struct {
 	Counts                        []int
 	Total, Covered, RulesTotal    int
 	Rules                         []htmlRule
-	Checks                        []verdict.Result
+	Checks                        []htmlCheck
+}
+
+// htmlCheck is one row of a protocol's check list. Finding is the anchor
+// of the check's finding in full, which its badge links to, so a FAIL in
+// the list is one click from its cause as in the matrix.
+type htmlCheck struct {
+	verdict.Result
+	Finding string
+}
+
+// checkKey names a check across the report's lists: its protocol, feature
+// and name.
+func checkKey(res verdict.Result) string {
+	return res.Protocol + "\x00" + res.Feature + "\x00" + res.Name
 }
 
 // htmlRule is one row of the coverage matrix. Finding is the anchor of
@@ -112,9 +126,13 @@ func buildPage(r *verdict.Report) htmlPage {
 	}
 	idx := ruleIndex(r)
 	firstFinding := map[string]string{} // rule ID -> anchor of its first finding
+	checkFinding := map[string]string{} // checkKey -> anchor of its finding
 	for i, res := range findings(r) {
 		f := htmlFindingOf(res, idx)
 		f.Anchor = fmt.Sprintf("finding-%d", i+1)
+		if _, ok := checkFinding[checkKey(res)]; !ok {
+			checkFinding[checkKey(res)] = f.Anchor
+		}
 		page.Findings = append(page.Findings, f)
 		page.Glance = append(page.Glance, glanceOf(f, idx))
 		for _, id := range append([]string{res.FailedRule}, res.Rules...) {
@@ -126,7 +144,7 @@ func buildPage(r *verdict.Report) htmlPage {
 	folded := ruleStatuses(r)
 	byRule := r.ByRule()
 	for _, name := range protocolNames(r) {
-		page.Protocols = append(page.Protocols, htmlProtocolOf(r, name, folded, byRule, firstFinding))
+		page.Protocols = append(page.Protocols, htmlProtocolOf(r, name, folded, byRule, firstFinding, checkFinding))
 	}
 	return page
 }
@@ -156,7 +174,7 @@ func glanceOf(f htmlFinding, idx map[string]verdict.RuleInfo) htmlGlance {
 func shortQuote(q string) bool { return len(q) <= 12 && !strings.Contains(strings.TrimSpace(q), " ") }
 
 // htmlProtocolOf builds one protocol's summary, matrix and check list.
-func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.Status, byRule map[string][]verdict.Result, firstFinding map[string]string) htmlProtocol {
+func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.Status, byRule map[string][]verdict.Result, firstFinding, checkFinding map[string]string) htmlProtocol {
 	p := protocolInfo(r, name)
 	c := r.Tally()[name]
 	hp := htmlProtocol{
@@ -164,7 +182,11 @@ func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.St
 		Total: c.Total(), Covered: covered(p, r), RulesTotal: len(p.Rules),
 	}
 	for _, res := range resultsOf(r, name) {
-		hp.Checks = append(hp.Checks, cleanResult(res))
+		row := htmlCheck{Result: cleanResult(res)}
+		if isFinding(res) {
+			row.Finding = checkFinding[checkKey(res)]
+		}
+		hp.Checks = append(hp.Checks, row)
 	}
 	for _, st := range statuses {
 		hp.Counts = append(hp.Counts, c[st])
