@@ -54,6 +54,10 @@ type Config struct {
 	// real time, minutes a default run does not spend. The embedded run
 	// always runs them on its adjustable clock.
 	Long bool
+	// ListUnselected is --list-unselected: the live plan lists every MUST
+	// rule --rule or --tags left out, instead of counting them, for a
+	// reader who asks which they are.
+	ListUnselected bool
 	// Plan receives the live plan of each protocol before its first
 	// request (liveplan.go); nil discards it.
 	Plan    io.Writer
