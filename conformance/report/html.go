@@ -33,6 +33,7 @@ type htmlPage struct {
 	Seed                    uint64
 	Embedded, Audit         bool
 	Status                  verdict.Status
+	Word                    string // the verdict as the summary's RESULT line names it
 	ExitCode                int
 	Counts                  string
 	Errors                  []string
@@ -118,6 +119,7 @@ func buildPage(r *verdict.Report) htmlPage {
 		Seed: r.Seed, Embedded: r.Embedded, Audit: r.Audit, Status: overall(r), ExitCode: r.ExitCode(),
 		Counts: countsLine(totals(r)), Errors: printableAll(runProblems(r)), Statuses: statuses, Stale: staleLines(r),
 	}
+	page.Word, _ = verdictWords(r)
 	if page.Tool == "" {
 		page.Tool = "conformance"
 	}

@@ -77,8 +77,17 @@ func summaryTable(w io.Writer, r *verdict.Report) {
 // verdict word ("RESULT: STALE BASELINE (exit 1: 1 entry no longer
 // fails)"), never "FAIL … 0 failed", which reads as a contradiction.
 func resultLine(r *verdict.Report) string {
+	word, why := verdictWords(r)
+	return fmt.Sprintf("RESULT: %s (exit %d%s) — %s", word, r.ExitCode(), why, countsLine(totals(r)))
+}
+
+// verdictWords are the run's verdict as the summary and the HTML page
+// name it, and why when the counts alone do not show it: "STALE BASELINE"
+// with ": 1 entry no longer fails" for a run that fails on its baseline
+// alone, ", wrong target", ", nothing was checked".
+func verdictWords(r *verdict.Report) (word, why string) {
 	c := totals(r)
-	word, why := strings.ToUpper(string(overall(r))), ""
+	word = strings.ToUpper(string(overall(r)))
 	switch {
 	case overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.Stale) > 0 && r.Shard == "":
 		// Nothing failed: the run fails because the baseline is stale.
@@ -86,13 +95,13 @@ func resultLine(r *verdict.Report) string {
 		if len(r.Stale) == 1 {
 			entries = "entry no longer fails"
 		}
-		word, why = "STALE BASELINE", fmt.Sprintf(": %d %s", len(r.Stale), entries)
+		return "STALE BASELINE", fmt.Sprintf(": %d %s", len(r.Stale), entries)
 	case overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.NotProtocol) > 0:
-		why = ", wrong target" // nothing failed: the target is not the protocol
+		return word, ", wrong target" // nothing failed: the target is not the protocol
 	case overall(r) == verdict.Error && len(r.NothingChecked()) > 0:
-		why = ", nothing was checked"
+		return word, ", nothing was checked"
 	}
-	return fmt.Sprintf("RESULT: %s (exit %d%s) — %s", word, r.ExitCode(), why, countsLine(c))
+	return word, ""
 }
 
 // writeFinding writes one fail, error or warning with everything needed to
