@@ -35,9 +35,10 @@ func TestTheHTMLPageNamesWhatBrokeFirst(t *testing.T) {
 func TestAQuoteTooShortToMeanAnythingShowsItsPath(t *testing.T) {
 	rep := sampleReport()
 	rep.Protocols[0].Rules[0].Quote = "10"
+	rep.Protocols[0].Rules[0].Around = `{"first":1,"last":10}`
 	var buf bytes.Buffer
 	require.NoError(t, WriteHTML(&buf, rep))
-	assert.Contains(t, buf.String(), `“10” at <code>$.identity.challenge</code>`)
+	assert.Contains(t, buf.String(), `“10” at <code>$.identity.challenge</code>, in <code>{&#34;first&#34;:1,&#34;last&#34;:10}</code>`, "a short quote shows its path and the words around it")
 	assert.NotContains(t, buf.String(), `“effects apply at once” at`, "a quote that reads alone needs no path")
 }
 

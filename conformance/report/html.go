@@ -80,10 +80,10 @@ func checkKey(res verdict.Result) string {
 // the first finding about the rule, which its badge links to; QuotePath is
 // where a quote too short to mean anything alone ("10", "false") stands.
 type htmlRule struct {
-	ID, Title, Quote, QuotePath, Choice, Finding string
-	Level                                        verdict.Level
-	Status                                       verdict.Status
-	Checks                                       int
+	ID, Title, Quote, QuotePath, Around, Choice, Finding string
+	Level                                                verdict.Level
+	Status                                               verdict.Status
+	Checks                                               int
 }
 
 // htmlFinding is a fail, error or warning with its rule described.
@@ -171,9 +171,8 @@ func glanceOf(f htmlFinding, idx map[string]verdict.RuleInfo) htmlGlance {
 	return g
 }
 
-// shortQuote reports whether a quote is too short to mean anything without
-// the place it stands: one word or number, such as "10" or "false".
-func shortQuote(q string) bool { return len(q) <= 12 && !strings.Contains(strings.TrimSpace(q), " ") }
+// shortQuote is verdict.ShortQuote: a quote the page shows with its path.
+func shortQuote(q string) bool { return verdict.ShortQuote(q) }
 
 // htmlProtocolOf builds one protocol's summary, matrix and check list.
 func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.Status, byRule map[string][]verdict.Result, firstFinding, checkFinding map[string]string) htmlProtocol {
@@ -200,7 +199,7 @@ func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.St
 			Finding: firstFinding[rule.ID],
 		}
 		if shortQuote(rule.Quote) {
-			hr.QuotePath = rule.Path
+			hr.QuotePath, hr.Around = rule.Path, rule.Around
 		}
 		hp.Rules = append(hp.Rules, hr)
 	}

@@ -373,6 +373,7 @@ func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {
 	info := verdict.ProtocolInfo{Name: pr.p.Name, Title: pr.p.Title, Target: pr.base, Seed: pr.cat.Seed}
+	source, _ := pr.p.SourceContract(pr.cat) // nil: no words around a short quote
 	for _, r := range pr.cat.Rules {
 		if r.ForAgents() {
 			continue // audited by serve --audit, never checked against a platform
@@ -381,8 +382,12 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 		// development value the catalogue quotes (Pyyol's admin token):
 		// the report shows it in no spelling, the rule texts included.
 		redact := pr.secrets.Redact
-		info.Rules = append(info.Rules, verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: redact(r.Title),
-			Quote: redact(r.Quote), Path: r.Path, Choice: redact(r.Choice)})
+		ri := verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: redact(r.Title),
+			Quote: redact(r.Quote), Path: r.Path, Choice: redact(r.Choice)}
+		if verdict.ShortQuote(r.Quote) && source != nil {
+			ri.Around = redact(spec.Around(source, r.Path))
+		}
+		info.Rules = append(info.Rules, ri)
 	}
 	return info
 }
