@@ -64,3 +64,26 @@ func TestEveryFailBadgeOfTheCheckListLinksToItsFinding(t *testing.T) {
 	assert.GreaterOrEqual(t, fails, 2, "the sample has two failed checks")
 	assert.Contains(t, page, `<td>ghost rule</td><td><a href="#rule-PP-GHOST">PP-GHOST</a></td><td><span class="badge s-pass">`, "a clean pass has no finding to link to")
 }
+
+// TestTheWordsAroundAShortQuoteSurviveTheJSONReport: merge rebuilds the
+// HTML page from the shards' JSON, so the JSON keeps a short quote's
+// surrounding words and ReadJSON reads them back.
+func TestTheWordsAroundAShortQuoteSurviveTheJSONReport(t *testing.T) {
+	rep := sampleReport()
+	rep.Protocols[0].Rules[0].Quote = "10"
+	rep.Protocols[0].Rules[0].Around = `{"first":1,"last":10}`
+	var js bytes.Buffer
+	require.NoError(t, WriteJSON(&js, rep))
+	back, err := ReadJSON(&js)
+	require.NoError(t, err)
+	var found bool
+	for _, p := range back.Protocols {
+		for _, r := range p.Rules {
+			if r.ID == rep.Protocols[0].Rules[0].ID {
+				found = true
+				assert.Equal(t, `{"first":1,"last":10}`, r.Around)
+			}
+		}
+	}
+	assert.True(t, found, "the rule survives the round trip")
+}
