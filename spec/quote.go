@@ -113,7 +113,7 @@ func Around(doc json.RawMessage, path string) string {
 		return ""
 	}
 	out := buf.String()
-	if max := 160; len(out) > max {
+	if max := 120; len(out) > max {
 		cut := max
 		for cut > 0 && !utf8.RuneStart(out[cut]) {
 			cut--
