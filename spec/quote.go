@@ -1,12 +1,14 @@
 package spec
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // pathStep is one step of a catalogue path: an object key or an array index.
@@ -87,4 +89,36 @@ func (c *Catalogue) CheckQuotes(source []byte) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// lastStep is the last step of a catalogue path, which Around drops.
+var lastStep = regexp.MustCompile(`(\.[A-Za-z0-9_]+|\[\d+\])$`)
+
+// Around returns the source's words around a catalogue path: the compact
+// JSON of the object or array that holds the value at path, cut to max
+// bytes, or "" when the path does not resolve (a Markdown source). A quote
+// such as "10" or "false" means something only beside its neighbours
+// ("seedPositions": {"first":1,"last":10}), so reports show this with it.
+func Around(doc json.RawMessage, path string) string {
+	parent := path
+	if m := lastStep.FindStringIndex(path); m != nil && m[0] > 0 {
+		parent = path[:m[0]]
+	}
+	raw, err := ValueAt(doc, parent)
+	if err != nil {
+		return ""
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return ""
+	}
+	out := buf.String()
+	if max := 120; len(out) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(out[cut]) {
+			cut--
+		}
+		out = out[:cut] + "…"
+	}
+	return out
 }

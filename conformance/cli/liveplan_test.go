@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,6 +62,26 @@ func TestLivePlanIsPrintedBeforeTheRun(t *testing.T) {
 	assert.Contains(t, out, "plan: 2 identities (200 a day documented; --max-agents 2), 56 runs (28 per identity; 30 a day documented)")
 	assert.Contains(t, out, "PP-QUOTA-RESET: a daily reset at 00:00 JST")
 	assert.Contains(t, out, "PP-QUOTA-503: needs a quota store outage")
+}
+
+// A --rule run with --quiet counts the MUST rules its selection leaves out
+// in one line; --list-unselected lists each of them by ID (and says so in
+// --help), so the one check is not buried under the catalogue by default.
+func TestTheUnselectedMustRulesAreCountedUnlessListed(t *testing.T) {
+	t.Parallel()
+	counted, _ := liveRun(t, "phantom-press", "--rule", "PP-REGISTER", "--max-agents", "2", "--checks", "-1")
+	m := regexp.MustCompile(`\n    (\d+) more that no selected check cites it \(--rule, --tags; --list-unselected`).FindStringSubmatch(counted)
+	require.NotNil(t, m, "the plan counts the rules the selection leaves out: %s", counted)
+	n, _ := strconv.Atoi(m[1])
+	require.Greater(t, n, 10, "one rule selected leaves most MUST rules out")
+	listedLine := regexp.MustCompile(`\n    PP-[A-Z0-9-]+: no selected check cites it\n`)
+	assert.NotRegexp(t, listedLine, counted, "counted, not listed")
+	listed, _ := liveRun(t, "phantom-press", "--rule", "PP-REGISTER", "--max-agents", "2", "--checks", "-1", "--list-unselected")
+	assert.Equal(t, n, strings.Count(listed, ": no selected check cites it\n"), "--list-unselected lists each of them by ID")
+	assert.Contains(t, listed, "    PP-SCORE: no selected check cites it\n")
+	assert.NotContains(t, listed, " more that no selected check cites it")
+	_, help, _ := run("run", "--help")
+	assert.Contains(t, help, "-list-unselected")
 }
 
 // A default live run of The Phantom Press against a fresh serve skips

@@ -42,6 +42,7 @@ type runOptions struct {
 	checks, maxWrites, maxAgents            int
 	exhaustQuotas                           bool
 	long                                    bool
+	listUnselected                          bool
 	rate                                    float64
 	timeout, deadline                       time.Duration
 	quiet, color                            bool
@@ -61,6 +62,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.IntVar(&o.maxWrites, "max-writes", 0, "budget of state-changing requests; checks past it are skipped (0: unlimited, or a protocol's own live-target budget)")
 	fs.IntVar(&o.maxAgents, "max-agents", 0, fmt.Sprintf("identities a live run may register to stay under per-key limits (0: %d)", suite.DefaultMaxAgents))
 	fs.BoolVar(&o.long, "long", false, "live: also run the checks that wait out a documented window (a TTL, a grace period, a cooldown) in real time; the plan says how many and how long")
+	fs.BoolVar(&o.listUnselected, "list-unselected", false, "with --rule or --tags: list in the plan every MUST rule the selection leaves out (by default only their count)")
 	fs.BoolVar(&o.exhaustQuotas, "exhaust-quotas", false, "live: also check the documented daily limits by spending a throwaway identity's whole allowance (staging deployments only)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "per-request timeout")
 	fs.DurationVar(&o.deadline, "deadline", DefaultDeadline, "the whole run stops sending at this deadline; checks left report errors")
@@ -107,7 +109,7 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	}
 	cfg := suite.Config{Protocols: ps, Target: o.target, BasePath: o.basePath, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases,
-		MaxAgents: o.maxAgents, ExhaustQuotas: o.exhaustQuotas, Long: o.long, Plan: stdout, Settings: o.settings}
+		MaxAgents: o.maxAgents, ExhaustQuotas: o.exhaustQuotas, Long: o.long, ListUnselected: o.listUnselected, Plan: stdout, Settings: o.settings}
 	if o.shard != "" {
 		if cfg.Shard, err = suite.ParseShard(o.shard); err != nil {
 			return suite.Config{}, err

@@ -348,10 +348,20 @@ type field struct {
 func mustAgree(want iyra.View, got *sessionDoc, c change) error {
 	for _, f := range mustFields(want, got, c) {
 		if fmt.Sprint(f.want) != fmt.Sprint(f.got) {
-			return verdict.Failf(f.rule, f.want, f.got, "%s after %s (model revision %d)", f.name, c.a.Canonical(), want.Revision)
+			return verdict.Failf(f.rule, shownValue(f.name, f.want), shownValue(f.name, f.got), "%s after %s (model revision %d)", f.name, c.a.Canonical(), want.Revision)
 		}
 	}
 	return nil
+}
+
+// shownValue is a compared value as a finding shows it: an empty string
+// says which field is empty ("empty ending"), since a bare "" before
+// "observed budget_exhausted" tells a reader nothing.
+func shownValue(name string, v any) any {
+	if s, ok := v.(string); ok && s == "" {
+		return "empty " + name
+	}
+	return v
 }
 
 // mustFields lists the fields the contract fixes, in the order a

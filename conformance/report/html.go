@@ -33,6 +33,7 @@ type htmlPage struct {
 	Seed                    uint64
 	Embedded, Audit         bool
 	Status                  verdict.Status
+	Word                    string // the verdict as the summary's RESULT line names it
 	ExitCode                int
 	Counts                  string
 	Errors                  []string
@@ -58,17 +59,31 @@ type htmlProtocol struct {
 	Counts                        []int
 	Total, Covered, RulesTotal    int
 	Rules                         []htmlRule
-	Checks                        []verdict.Result
+	Checks                        []htmlCheck
+}
+
+// htmlCheck is one row of a protocol's check list. Finding is the anchor
+// of the check's finding in full, which its badge links to, so a FAIL in
+// the list is one click from its cause as in the matrix.
+type htmlCheck struct {
+	verdict.Result
+	Finding string
+}
+
+// checkKey names a check across the report's lists: its protocol, feature
+// and name.
+func checkKey(res verdict.Result) string {
+	return res.Protocol + "\x00" + res.Feature + "\x00" + res.Name
 }
 
 // htmlRule is one row of the coverage matrix. Finding is the anchor of
 // the first finding about the rule, which its badge links to; QuotePath is
 // where a quote too short to mean anything alone ("10", "false") stands.
 type htmlRule struct {
-	ID, Title, Quote, QuotePath, Choice, Finding string
-	Level                                        verdict.Level
-	Status                                       verdict.Status
-	Checks                                       int
+	ID, Title, Quote, QuotePath, Around, Choice, Finding string
+	Level                                                verdict.Level
+	Status                                               verdict.Status
+	Checks                                               int
 }
 
 // htmlFinding is a fail, error or warning with its rule described.
@@ -104,6 +119,7 @@ func buildPage(r *verdict.Report) htmlPage {
 		Seed: r.Seed, Embedded: r.Embedded, Audit: r.Audit, Status: overall(r), ExitCode: r.ExitCode(),
 		Counts: countsLine(totals(r)), Errors: printableAll(runProblems(r)), Statuses: statuses, Stale: staleLines(r),
 	}
+	page.Word, _ = verdictWords(r)
 	if page.Tool == "" {
 		page.Tool = "conformance"
 	}
@@ -112,9 +128,13 @@ func buildPage(r *verdict.Report) htmlPage {
 	}
 	idx := ruleIndex(r)
 	firstFinding := map[string]string{} // rule ID -> anchor of its first finding
+	checkFinding := map[string]string{} // checkKey -> anchor of its finding
 	for i, res := range findings(r) {
 		f := htmlFindingOf(res, idx)
 		f.Anchor = fmt.Sprintf("finding-%d", i+1)
+		if _, ok := checkFinding[checkKey(res)]; !ok {
+			checkFinding[checkKey(res)] = f.Anchor
+		}
 		page.Findings = append(page.Findings, f)
 		page.Glance = append(page.Glance, glanceOf(f, idx))
 		for _, id := range append([]string{res.FailedRule}, res.Rules...) {
@@ -126,7 +146,7 @@ func buildPage(r *verdict.Report) htmlPage {
 	folded := ruleStatuses(r)
 	byRule := r.ByRule()
 	for _, name := range protocolNames(r) {
-		page.Protocols = append(page.Protocols, htmlProtocolOf(r, name, folded, byRule, firstFinding))
+		page.Protocols = append(page.Protocols, htmlProtocolOf(r, name, folded, byRule, firstFinding, checkFinding))
 	}
 	return page
 }
@@ -151,12 +171,11 @@ func glanceOf(f htmlFinding, idx map[string]verdict.RuleInfo) htmlGlance {
 	return g
 }
 
-// shortQuote reports whether a quote is too short to mean anything without
-// the place it stands: one word or number, such as "10" or "false".
-func shortQuote(q string) bool { return len(q) <= 12 && !strings.Contains(strings.TrimSpace(q), " ") }
+// shortQuote is verdict.ShortQuote: a quote the page shows with its path.
+func shortQuote(q string) bool { return verdict.ShortQuote(q) }
 
 // htmlProtocolOf builds one protocol's summary, matrix and check list.
-func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.Status, byRule map[string][]verdict.Result, firstFinding map[string]string) htmlProtocol {
+func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.Status, byRule map[string][]verdict.Result, firstFinding, checkFinding map[string]string) htmlProtocol {
 	p := protocolInfo(r, name)
 	c := r.Tally()[name]
 	hp := htmlProtocol{
@@ -164,7 +183,11 @@ func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.St
 		Total: c.Total(), Covered: covered(p, r), RulesTotal: len(p.Rules),
 	}
 	for _, res := range resultsOf(r, name) {
-		hp.Checks = append(hp.Checks, cleanResult(res))
+		row := htmlCheck{Result: cleanResult(res)}
+		if isFinding(res) {
+			row.Finding = checkFinding[checkKey(res)]
+		}
+		hp.Checks = append(hp.Checks, row)
 	}
 	for _, st := range statuses {
 		hp.Counts = append(hp.Counts, c[st])
@@ -176,7 +199,7 @@ func htmlProtocolOf(r *verdict.Report, name string, folded map[string]verdict.St
 			Finding: firstFinding[rule.ID],
 		}
 		if shortQuote(rule.Quote) {
-			hr.QuotePath = rule.Path
+			hr.QuotePath, hr.Around = rule.Path, rule.Around
 		}
 		hp.Rules = append(hp.Rules, hr)
 	}

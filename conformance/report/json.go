@@ -63,6 +63,7 @@ type jsonRule struct {
 	Title      string          `json:"title"`
 	Quote      string          `json:"quote"`
 	Path       string          `json:"path"`
+	Around     string          `json:"around,omitempty"` // the source's words around a short quote
 	Choice     string          `json:"choice"`
 	Catalogued bool            `json:"catalogued"`
 	Status     verdict.Status  `json:"status"`
@@ -173,7 +174,7 @@ func jsonRules(r *verdict.Report) map[string]jsonRule {
 		for _, rule := range p.Rules {
 			out[rule.ID] = jsonRule{
 				Protocol: p.Name, Level: rule.Level, Title: rule.Title, Quote: rule.Quote,
-				Path: rule.Path, Choice: rule.Choice, Catalogued: true,
+				Path: rule.Path, Around: rule.Around, Choice: rule.Choice, Catalogued: true,
 				Status: ruleStatus(folded, rule.ID), Results: checks(rule.ID),
 			}
 		}

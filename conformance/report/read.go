@@ -75,7 +75,7 @@ func protocolFromDoc(doc jsonDoc, name string) verdict.ProtocolInfo {
 	for _, id := range ids {
 		r := doc.Rules[id]
 		info.Rules = append(info.Rules, verdict.RuleInfo{ID: id, Level: r.Level, Title: r.Title,
-			Quote: r.Quote, Path: r.Path, Choice: r.Choice})
+			Quote: r.Quote, Path: r.Path, Around: r.Around, Choice: r.Choice})
 	}
 	return info
 }

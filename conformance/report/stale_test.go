@@ -33,8 +33,11 @@ func TestStaleEntriesShowInEveryFormat(t *testing.T) {
 			t.Errorf("%s lacks the stale entry:\n%s", name, out)
 		}
 	}
-	if !strings.Contains(junit.String(), `type="stale-baseline"`) || !strings.Contains(sum.String(), "RESULT: FAIL (exit 1, 1 stale baseline entry) — 0 failed") {
+	if !strings.Contains(junit.String(), `type="stale-baseline"`) || !strings.Contains(sum.String(), "RESULT: STALE BASELINE (exit 1: 1 entry no longer fails) — 0 failed") {
 		t.Errorf("a stale entry must fail the run in JUnit and the summary")
+	}
+	if !strings.Contains(html.String(), `<span id="verdict" class="verdict s-fail">STALE BASELINE</span>`) {
+		t.Errorf("the HTML page's verdict names the stale baseline")
 	}
 	if !strings.Contains(js.String(), `"stale"`) {
 		t.Error("JSON lacks the stale list")

@@ -73,25 +73,35 @@ func summaryTable(w io.Writer, r *verdict.Report) {
 
 // resultLine is the last line of the summary, e.g.
 // "RESULT: FAIL (exit 1) — 3 failed, 120 passed, 2 warnings, 4 skipped, 0 errors".
+// A run that fails only because its baseline is stale says so in the
+// verdict word ("RESULT: STALE BASELINE (exit 1: 1 entry no longer
+// fails)"), never "FAIL … 0 failed", which reads as a contradiction.
 func resultLine(r *verdict.Report) string {
+	word, why := verdictWords(r)
+	return fmt.Sprintf("RESULT: %s (exit %d%s) — %s", word, r.ExitCode(), why, countsLine(totals(r)))
+}
+
+// verdictWords are the run's verdict as the summary and the HTML page
+// name it, and why when the counts alone do not show it: "STALE BASELINE"
+// with ": 1 entry no longer fails" for a run that fails on its baseline
+// alone, ", wrong target", ", nothing was checked".
+func verdictWords(r *verdict.Report) (word, why string) {
 	c := totals(r)
-	why := ""
-	if overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.Stale) > 0 && r.Shard == "" {
-		// Nothing failed: the run fails because the baseline is stale.
-		word := "entries"
-		if len(r.Stale) == 1 {
-			word = "entry"
-		}
-		why = fmt.Sprintf(", %d stale baseline %s", len(r.Stale), word)
-	}
+	word = strings.ToUpper(string(overall(r)))
 	switch {
-	case why == "" && overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.NotProtocol) > 0:
-		why = ", wrong target" // nothing failed: the target is not the protocol
+	case overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.Stale) > 0 && r.Shard == "":
+		// Nothing failed: the run fails because the baseline is stale.
+		entries := "entries no longer fail"
+		if len(r.Stale) == 1 {
+			entries = "entry no longer fails"
+		}
+		return "STALE BASELINE", fmt.Sprintf(": %d %s", len(r.Stale), entries)
+	case overall(r) == verdict.Fail && c[verdict.Fail] == 0 && len(r.NotProtocol) > 0:
+		return word, ", wrong target" // nothing failed: the target is not the protocol
 	case overall(r) == verdict.Error && len(r.NothingChecked()) > 0:
-		why = ", nothing was checked"
+		return word, ", nothing was checked"
 	}
-	return fmt.Sprintf("RESULT: %s (exit %d%s) — %s",
-		strings.ToUpper(string(overall(r))), r.ExitCode(), why, countsLine(c))
+	return word, ""
 }
 
 // writeFinding writes one fail, error or warning with everything needed to

@@ -126,7 +126,7 @@ func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property
 	fmt.Fprintf(w, "  MUST rules this run will not check: %d\n", len(left))
 	unselected := 0
 	for _, u := range left {
-		if u.Reason == notSelected {
+		if u.Reason == notSelected && !pr.cfg.ListUnselected {
 			unselected++
 			continue
 		}
@@ -135,7 +135,7 @@ func (pr *protocolRun) printPlan(scenarios []features.Scenario, props []Property
 	if unselected > 0 {
 		// The rules --rule or --tags left out are counted, not listed: a
 		// run of one rule would print the whole catalogue first.
-		fmt.Fprintf(w, "    %d more that %s (--rule, --tags; the JSON report's unchecked_must lists them)\n", unselected, notSelected)
+		fmt.Fprintf(w, "    %d more that %s (--rule, --tags; --list-unselected or the JSON report's unchecked_must lists them)\n", unselected, notSelected)
 	}
 }
 

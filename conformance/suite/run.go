@@ -54,6 +54,10 @@ type Config struct {
 	// real time, minutes a default run does not spend. The embedded run
 	// always runs them on its adjustable clock.
 	Long bool
+	// ListUnselected is --list-unselected: the live plan lists every MUST
+	// rule --rule or --tags left out, instead of counting them, for a
+	// reader who asks which they are.
+	ListUnselected bool
 	// Plan receives the live plan of each protocol before its first
 	// request (liveplan.go); nil discards it.
 	Plan    io.Writer
@@ -369,6 +373,7 @@ func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 
 func (pr *protocolRun) info() verdict.ProtocolInfo {
 	info := verdict.ProtocolInfo{Name: pr.p.Name, Title: pr.p.Title, Target: pr.base, Seed: pr.cat.Seed}
+	source, _ := pr.p.SourceContract(pr.cat) // nil: no words around a short quote
 	for _, r := range pr.cat.Rules {
 		if r.ForAgents() {
 			continue // audited by serve --audit, never checked against a platform
@@ -377,8 +382,12 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 		// development value the catalogue quotes (Pyyol's admin token):
 		// the report shows it in no spelling, the rule texts included.
 		redact := pr.secrets.Redact
-		info.Rules = append(info.Rules, verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: redact(r.Title),
-			Quote: redact(r.Quote), Path: r.Path, Choice: redact(r.Choice)})
+		ri := verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: redact(r.Title),
+			Quote: redact(r.Quote), Path: r.Path, Choice: redact(r.Choice)}
+		if verdict.ShortQuote(r.Quote) && source != nil {
+			ri.Around = redact(spec.Around(source, r.Path))
+		}
+		info.Rules = append(info.Rules, ri)
 	}
 	return info
 }

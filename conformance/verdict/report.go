@@ -2,17 +2,21 @@ package verdict
 
 import (
 	"sort"
+	"strings"
 	"time"
 )
 
 // RuleInfo is a catalogue entry as reports show it: enough to cite the
 // source contract beside each result.
 type RuleInfo struct {
-	ID     string `json:"id"`
-	Level  Level  `json:"level"`
-	Title  string `json:"title"`
-	Quote  string `json:"quote"`
-	Path   string `json:"path"`
+	ID    string `json:"id"`
+	Level Level  `json:"level"`
+	Title string `json:"title"`
+	Quote string `json:"quote"`
+	Path  string `json:"path"`
+	// Around is the source's words around a quote too short to mean
+	// anything alone ("10", "false"): the object that holds it.
+	Around string `json:"around,omitempty"`
 	Choice string `json:"choice,omitempty"`
 }
 
@@ -242,3 +246,7 @@ func foldRule(a, b Status) Status {
 	}
 	return Worse(a, b)
 }
+
+// ShortQuote reports whether a quote is too short to mean anything without
+// the place it stands: one word or number, such as "10" or "false".
+func ShortQuote(q string) bool { return len(q) <= 12 && !strings.Contains(strings.TrimSpace(q), " ") }
