@@ -208,3 +208,26 @@ func TestSpecDiffShowsALongQuotedObjectByItsChangedLeaf(t *testing.T) {
 	assert.Contains(t, out, `now reads: "$.resources.turn_limit: 100"`)
 	assert.Contains(t, out, "1 broken rules, 0 new fields or sections, 0 uncatalogued")
 }
+
+// TestSpecDiffReportsADroppedMarkdownItemAsGone: on the Pyyol docs, one
+// figure changed (go_salary 200 -> 250) and one list item dropped from the
+// middle of Goofspiel's configurable rules are exactly three broken rules:
+// the economy rule changed, with its new reading, and the two rules that
+// quote the dropped item gone; nothing uncatalogued.
+func TestSpecDiffReportsADroppedMarkdownItemAsGone(t *testing.T) {
+	t.Parallel()
+	raw, err := fixtures.ReadFile("pyyol/docs.md")
+	require.NoError(t, err)
+	edited := strings.Replace(string(raw), "go_salary = 200**", "go_salary = 250**", 1)
+	edited = strings.Replace(edited, "- **fairness_mode = open** — Prize order is the fixed card order — pure skill, no hidden information.\n", "", 1)
+	path := filepath.Join(t.TempDir(), "docs.md")
+	require.NoError(t, os.WriteFile(path, []byte(edited), 0o600))
+
+	code, out, _ := run("spec", "diff", "--protocol", "pyyol-push", path)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "BROKEN PYYOL-MONO-CFG-ECONOMY (MUST) changed at games.md#Monopoly/Configurable rules")
+	assert.Contains(t, out, "go_salary = 250** — Standard economy.")
+	assert.Contains(t, out, "BROKEN PYYOL-GOOF-OPEN (MUST) gone at games.md#Goofspiel/Configurable rules")
+	assert.Contains(t, out, "BROKEN PYYOL-REF-OPEN-ORDER (REFERENCE) gone")
+	assert.Contains(t, out, "3 broken rules, 0 new fields or sections, 0 uncatalogued")
+}

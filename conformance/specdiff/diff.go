@@ -98,6 +98,8 @@ func Compare(cat *spec.Catalogue, oldSource, newSource []byte) (*Report, error) 
 	rep.Uncatalogued = foldRewordings(rep.Broken, fresh, uncatalogued(cat, fresh))
 	if !markdown {
 		rep.Uncatalogued = foldLeafEdits(rep.Broken, rep.Uncatalogued, oldPs, newPs, newSource)
+	} else {
+		markDropped(rep.Broken)
 	}
 	return rep, nil
 }
@@ -152,6 +154,19 @@ func foldRewordings(broken []RuleChange, fresh, stmts []Statement) []Statement {
 		}
 	}
 	return out
+}
+
+// markDropped says gone, not changed, for a markdown rule whose section
+// is still there but holds no sentence or list item like its quote: the
+// statement was dropped (a list item taken from the middle of a list), not
+// reworded, and a reader looks for a removal, not for new words.
+func markDropped(broken []RuleChange) {
+	for i := range broken {
+		if broken[i].Status == Changed && broken[i].NowReads == "" {
+			broken[i].Status = Gone
+			broken[i].Detail = "the section is still there; its statement (a sentence or list item) quoting this was removed"
+		}
+	}
 }
 
 // foldLeafEdits attaches to each changed rule whose path is a JSON
