@@ -231,3 +231,17 @@ func TestSpecDiffReportsADroppedMarkdownItemAsGone(t *testing.T) {
 	assert.Contains(t, out, "BROKEN PYYOL-REF-OPEN-ORDER (REFERENCE) gone")
 	assert.Contains(t, out, "3 broken rules, 0 new fields or sections, 0 uncatalogued")
 }
+
+// TestSpecDiffNamesTheRulesBesideAChangedFigureNoRuleQuotes: the share
+// exchange catalogue quotes stale_round's "when", not its status, yet the
+// SX-STALE check expects that status; a changed 409 is uncatalogued text
+// beside SX-STALE, and the report says so.
+func TestSpecDiffNamesTheRulesBesideAChangedFigureNoRuleQuotes(t *testing.T) {
+	t.Parallel()
+	path := writeVariant(t, "share-exchange/manifest.json", `"stale_round": {"status": 409`, `"stale_round": {"status": 410`)
+	code, out, _ := run("spec", "diff", "--protocol", "share-exchange", path)
+	assert.Equal(t, 0, code, "no rule's quote broke: %s", out)
+	assert.Contains(t, out, `UNCATALOGUED $.coalition_formation.share_exchange.response.codes.stale_round.status [code, number]: "410"`)
+	assert.Contains(t, out, "    beside: SX-STALE (a check on these may rely on it)")
+	assert.NotContains(t, out, "SX-OFFER-STALE", "the offer's stale_round is another object")
+}
