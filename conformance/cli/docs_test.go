@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/protocols"
 )
 
 // docCommand is one conformance command a document shows.
@@ -179,4 +181,47 @@ func cheap(args []string) bool {
 		return true
 	}
 	return false
+}
+
+// TestDocumentedRuleCountsAreTheCatalogues: the README's protocol table
+// ("catalogue (N rules, M of them for agents)") and the first "N rules" of
+// each protocol's page in docs/ say what the catalogues hold, so a rule
+// added or dropped cannot leave a newcomer a stale figure.
+func TestDocumentedRuleCountsAreTheCatalogues(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	row := regexp.MustCompile("(?m)^\\|[^|]*\\| `([a-z-]+)` \\|.*?\\((\\d+) rules, (\\d+) of them for agents\\)")
+	rows := row.FindAllStringSubmatch(string(readme), -1)
+	require.Len(t, rows, 6, "one row with a count per catalogue")
+	for _, m := range rows {
+		total, agents := catalogueCounts(t, m[1])
+		assert.Equal(t, strconv.Itoa(total), m[2], "README: %s's rule count", m[1])
+		assert.Equal(t, strconv.Itoa(agents), m[3], "README: %s's rules for agents", m[1])
+	}
+	first := regexp.MustCompile(`(\d+) rules\b`)
+	for page, protocol := range map[string]string{"iyra.md": "iyra", "phantom-press.md": "phantom-press", "forge.md": "forge",
+		"bounty.md": "bounty", "share-exchange.md": "share-exchange", "pyyol.md": "pyyol-gateway"} {
+		raw, err := os.ReadFile(filepath.Join("..", "..", "docs", page))
+		require.NoError(t, err)
+		m := first.FindStringSubmatch(string(raw))
+		require.NotNil(t, m, page)
+		total, _ := catalogueCounts(t, protocol)
+		assert.Equal(t, strconv.Itoa(total), m[1], "docs/%s: the rule count", page)
+	}
+}
+
+// catalogueCounts is a protocol's catalogue size and its rules for agents.
+func catalogueCounts(t *testing.T, protocol string) (total, agents int) {
+	t.Helper()
+	p, ok := protocols.Lookup(protocol)
+	require.True(t, ok, protocol)
+	cat, err := p.FolderCatalogue()
+	require.NoError(t, err)
+	for _, r := range cat.Rules {
+		if r.ForAgents() {
+			agents++
+		}
+	}
+	return len(cat.Rules), agents
 }
