@@ -225,3 +225,24 @@ func catalogueCounts(t *testing.T, protocol string) (total, agents int) {
 	}
 	return len(cat.Rules), agents
 }
+
+// TestForgeRateLimitIsOneValue: docs/forge.md states FORGE's rate limit
+// with the figures of the catalogue's FORGE-REF-BUDGETS choice, which a
+// reference test ties to the limiter's own constants: one value, stated
+// alike wherever it is described.
+func TestForgeRateLimitIsOneValue(t *testing.T) {
+	t.Parallel()
+	p, ok := protocols.Lookup("forge")
+	require.True(t, ok)
+	cat, err := p.FolderCatalogue()
+	require.NoError(t, err)
+	r, ok := cat.Rule("FORGE-REF-BUDGETS")
+	require.True(t, ok)
+	m := regexp.MustCompile(`(\d+) requests refilled at (\d+) a second`).FindStringSubmatch(r.Choice)
+	require.NotNil(t, m, r.Choice)
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "forge.md"))
+	require.NoError(t, err)
+	doc := strings.Join(strings.Fields(string(raw)), " ")
+	assert.Contains(t, doc, m[1]+"-request bursts refilled at "+m[2]+"/s per key")
+	assert.NotRegexp(t, `(?i)rate limit of \d+`, doc, "no second figure for the same limit")
+}
