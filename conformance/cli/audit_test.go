@@ -92,6 +92,7 @@ func TestAuditNamesWhatAnAgentBroke(t *testing.T) {
 	html, err := os.ReadFile(filepath.Join(dir, "audit.html"))
 	require.NoError(t, err)
 	assert.Contains(t, string(html), "seed 7 · agents audited by the reference servers")
+	assert.Regexp(t, `duration [1-9][0-9.]*(ms|s) · seed 7`, string(html), "the header shows how long serve audited, not a zero")
 	assert.NotContains(t, string(html), "exit code", "an audit is no run")
 	// The key put in a URL is the agent's own: that finding is filed
 	// under the agent its key belongs to, not under "anonymous".

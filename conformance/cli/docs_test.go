@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentgames/conformance/conformance/protocols"
 )
 
 // docCommand is one conformance command a document shows.
@@ -135,7 +137,7 @@ func definedFlags(t *testing.T, verb []string) map[string]bool {
 func TestEveryDocumentedCommandRunsAsWritten(t *testing.T) {
 	t.Parallel()
 	known := map[string]map[string]bool{}
-	seen := 0
+	seen, ran := 0, 0
 	for _, file := range docFiles(t) {
 		for _, c := range commandsIn(t, file) {
 			seen++
@@ -157,16 +159,32 @@ func TestEveryDocumentedCommandRunsAsWritten(t *testing.T) {
 				assert.True(t, known[key][name], "%s: conformance %s has no flag --%s", where, key, name)
 			}
 			if cheap(c.args) {
-				code, _, errOut := run(c.args...)
+				code, _, errOut := run(fromRoot(c.args)...)
 				assert.Equal(t, 0, code, "%s: conformance %s: %s", where, strings.Join(c.args, " "), errOut)
+				ran++
 			}
 		}
 	}
 	assert.Greater(t, seen, 30, "the documents show the commands a newcomer needs")
+	assert.GreaterOrEqual(t, ran, 5, "the cheap commands are run, not only parsed")
+}
+
+// fromRoot points a documented command's repository paths (fixtures/...)
+// at the checkout root, since the documents run from there and the test
+// from conformance/cli.
+func fromRoot(args []string) []string {
+	out := slices.Clone(args)
+	for i, a := range out {
+		if strings.HasPrefix(a, "fixtures/") {
+			out[i] = filepath.Join("..", "..", a)
+		}
+	}
+	return out
 }
 
 // cheap reports whether a documented command is quick to run for real:
-// listing the rules, recomputing the vectors, asking for help.
+// listing the rules, recomputing the vectors, listing serve's faults,
+// diffing a seed of the checkout, asking for help.
 func cheap(args []string) bool {
 	switch {
 	case slices.Contains(args, "--help"):
@@ -177,6 +195,76 @@ func cheap(args []string) bool {
 		return true
 	case args[0] == "vectors":
 		return true
+	case args[0] == "serve" && slices.Equal(args[1:], []string{"--faults", "list"}):
+		return true // lists the faults and exits
+	case len(args) > 3 && args[0] == "spec" && args[1] == "diff":
+		// A diff of a file in the checkout (the seed itself) is quick; a
+		// diff of a new version the reader brings has no file here.
+		return strings.HasPrefix(args[len(args)-1], "fixtures/")
 	}
 	return false
+}
+
+// TestDocumentedRuleCountsAreTheCatalogues: the README's protocol table
+// ("catalogue (N rules, M of them for agents)") and the first "N rules" of
+// each protocol's page in docs/ say what the catalogues hold, so a rule
+// added or dropped cannot leave a newcomer a stale figure.
+func TestDocumentedRuleCountsAreTheCatalogues(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	row := regexp.MustCompile("(?m)^\\|[^|]*\\| `([a-z-]+)` \\|.*?\\((\\d+) rules, (\\d+) of them for agents\\)")
+	rows := row.FindAllStringSubmatch(string(readme), -1)
+	require.Len(t, rows, 6, "one row with a count per catalogue")
+	for _, m := range rows {
+		total, agents := catalogueCounts(t, m[1])
+		assert.Equal(t, strconv.Itoa(total), m[2], "README: %s's rule count", m[1])
+		assert.Equal(t, strconv.Itoa(agents), m[3], "README: %s's rules for agents", m[1])
+	}
+	first := regexp.MustCompile(`(\d+) rules\b`)
+	for page, protocol := range map[string]string{"iyra.md": "iyra", "phantom-press.md": "phantom-press", "forge.md": "forge",
+		"bounty.md": "bounty", "share-exchange.md": "share-exchange", "pyyol.md": "pyyol-gateway"} {
+		raw, err := os.ReadFile(filepath.Join("..", "..", "docs", page))
+		require.NoError(t, err)
+		m := first.FindStringSubmatch(string(raw))
+		require.NotNil(t, m, page)
+		total, _ := catalogueCounts(t, protocol)
+		assert.Equal(t, strconv.Itoa(total), m[1], "docs/%s: the rule count", page)
+	}
+}
+
+// catalogueCounts is a protocol's catalogue size and its rules for agents.
+func catalogueCounts(t *testing.T, protocol string) (total, agents int) {
+	t.Helper()
+	p, ok := protocols.Lookup(protocol)
+	require.True(t, ok, protocol)
+	cat, err := p.FolderCatalogue()
+	require.NoError(t, err)
+	for _, r := range cat.Rules {
+		if r.ForAgents() {
+			agents++
+		}
+	}
+	return len(cat.Rules), agents
+}
+
+// TestForgeRateLimitIsOneValue: docs/forge.md states FORGE's rate limit
+// with the figures of the catalogue's FORGE-REF-BUDGETS choice, which a
+// reference test ties to the limiter's own constants: one value, stated
+// alike wherever it is described.
+func TestForgeRateLimitIsOneValue(t *testing.T) {
+	t.Parallel()
+	p, ok := protocols.Lookup("forge")
+	require.True(t, ok)
+	cat, err := p.FolderCatalogue()
+	require.NoError(t, err)
+	r, ok := cat.Rule("FORGE-REF-BUDGETS")
+	require.True(t, ok)
+	m := regexp.MustCompile(`(\d+) requests refilled at (\d+) a second`).FindStringSubmatch(r.Choice)
+	require.NotNil(t, m, r.Choice)
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "forge.md"))
+	require.NoError(t, err)
+	doc := strings.Join(strings.Fields(string(raw)), " ")
+	assert.Contains(t, doc, m[1]+"-request bursts refilled at "+m[2]+"/s per key")
+	assert.NotRegexp(t, `(?i)rate limit of \d+`, doc, "no second figure for the same limit")
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/agentgames/conformance/conformance/pyyol"
+	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 )
 
 // simulateMonopolyPush plays the platform for a whole Monopoly match
@@ -32,7 +33,7 @@ func simulateMonopolyPush(target, secret string, seed uint64, seat, players int,
 	ref := &pyyol.MonopolyReferee{Referee: pyyol.Referee{Push: push, Seed: seed, Note: note}, Seat: seat, Players: players}
 	winners, err := ref.Play(context.Background())
 	for i, mv := range ref.Turns {
-		fmt.Fprintf(stdout, "decision %3d  agent %s\n", i, describeMonopolyMove(mv.Action, mv.Property, mv.Amount))
+		fmt.Fprintf(stdout, "decision %3d  %s  agent %s%s\n", i, decisionPlace(ref.Decisions, i), describeMonopolyMove(mv.Action, mv.Property, mv.Amount), cashChange(ref.Decisions, i))
 	}
 	if err != nil {
 		return simulationFailed(err, secrets, stderr)
@@ -58,4 +59,29 @@ func describeMonopolyMove(action string, property, amount *int) string {
 		return fmt.Sprintf("%s +%d", action, *amount)
 	}
 	return action
+}
+
+// decisionPlace says where the agent stood for decision i: the turn, the
+// phase, the dice and the square (with its price when it is for sale).
+func decisionPlace(ds []pyyol.MonopolyDecision, i int) string {
+	if i >= len(ds) {
+		return ""
+	}
+	d := ds[i]
+	dice, price := "         ", ""
+	if d.Phase != monopoly.PhaseTrade && d.Phase != monopoly.PhaseRoll { // before its roll the dice are the last seat's
+		dice = fmt.Sprintf("dice %d+%d", d.Dice[0], d.Dice[1])
+	}
+	if d.Price > 0 && d.Phase == monopoly.PhaseAcquire {
+		price = fmt.Sprintf(" (price %d)", d.Price)
+	}
+	return fmt.Sprintf("turn %3d  %-8s %s  on %2d %s%s, cash %d ", d.Turn, d.Phase, dice, d.Square, d.SquareName, price, d.CashBefore)
+}
+
+// cashChange shows what decision i did to the agent's cash, if anything.
+func cashChange(ds []pyyol.MonopolyDecision, i int) string {
+	if i >= len(ds) || ds[i].CashAfter == ds[i].CashBefore {
+		return ""
+	}
+	return fmt.Sprintf("  → cash %d", ds[i].CashAfter)
 }

@@ -25,6 +25,10 @@ func TestSimulateMonopolyAgainstAPushEndpoint(t *testing.T) {
 	require.Equal(t, 0, code, out+errOut)
 	assert.Contains(t, out, "PASS")
 	assert.Contains(t, out, "agent roll")
+	// Each decision in its place: turn, phase, the square (its price when
+	// the agent may buy it), the cash, and what a purchase cost.
+	assert.Regexp(t, `(?m)^decision +\d+  turn +\d+  roll +on +\d+ [A-Z][^,]*, cash \d+ +agent roll$`, out)
+	assert.Regexp(t, `(?m)^decision +\d+  turn +\d+  acquire +dice \d\+\d  on +\d+ [^(]+ \(price (\d+)\), cash \d+ +agent buy  → cash \d+$`, out)
 	assert.Regexp(t, `seat 1 \(the agent\): cash -?\d+, net worth -?\d+, \d+ properties`, out, "every seat's end of the match")
 	assert.Regexp(t, `(?m)^seat 0: cash`, out)
 

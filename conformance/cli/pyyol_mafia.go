@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -83,13 +85,22 @@ func printMafiaStory(w io.Writer, out mafia.Outcome, seat int) {
 	for s := range out.Roles {
 		alive[s] = true
 	}
+	votes := map[int][]int{} // target -> the seats that voted for it, this phase
 	for _, e := range out.Transcript {
 		switch e.Type {
 		case mafia.EventPhase:
 			if d, ok := e.Payload["day"].(int); ok {
 				day = d
 			}
+			votes = map[int][]int{}
+		case mafia.EventVote:
+			from, _ := e.Payload["from"].(int)
+			target, _ := e.Payload["target"].(int)
+			votes[target] = append(votes[target], from)
 		case mafia.EventEliminate:
+			if cause, _ := e.Payload["cause"].(string); cause == mafia.CauseVote {
+				fmt.Fprintf(w, "day %d  votes: %s\n", day, voteTally(votes, seat))
+			}
 			target, _ := e.Payload["target"].(int)
 			cause, _ := e.Payload["cause"].(string)
 			delete(alive, target)
@@ -107,6 +118,34 @@ func printMafiaStory(w io.Writer, out mafia.Outcome, seat int) {
 		}
 	}
 	fmt.Fprintf(w, "alive at the end: %s\n", strings.Join(left, ", "))
+}
+
+// voteTally spells a day's votes, most voted first: "3 <- 0 2 5 (the
+// agent 11); 4 <- 1".
+func voteTally(votes map[int][]int, agent int) string {
+	targets := make([]int, 0, len(votes))
+	for t := range votes {
+		targets = append(targets, t)
+	}
+	sort.Slice(targets, func(i, j int) bool {
+		if len(votes[targets[i]]) != len(votes[targets[j]]) {
+			return len(votes[targets[i]]) > len(votes[targets[j]])
+		}
+		return targets[i] < targets[j]
+	})
+	parts := make([]string, len(targets))
+	for i, t := range targets {
+		var from []string
+		for _, f := range votes[t] {
+			if f == agent {
+				from = append(from, fmt.Sprintf("%d (the agent)", f))
+			} else {
+				from = append(from, strconv.Itoa(f))
+			}
+		}
+		parts[i] = fmt.Sprintf("seat %d <- %s", t, strings.Join(from, " "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func roleOf(roles []string, seat int) string {

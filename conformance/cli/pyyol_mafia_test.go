@@ -30,6 +30,10 @@ func TestSimulateMafiaAgainstAPushEndpoint(t *testing.T) {
 	assert.Regexp(t, `day 1  seat \d+ (\(the agent\) )?out \((vote|night_kill)\), a (Mafia|Detective|Doctor|Sheriff|Villager)`, out,
 		"the story names who left the table, how and as what")
 	assert.Contains(t, out, "alive at the end: ")
+	// Each day's vote, before the seat it put out: who voted for whom,
+	// the agent's own vote named.
+	assert.Regexp(t, `(?m)^day (\d+)  votes: seat (\d+) <- [0-9 ]*\d+.*\nday \d+  seat \d+ (\(the agent\) )?out \(vote\)`, out)
+	assert.Regexp(t, `votes: .*11 \(the agent\)`, out, "the agent at seat 11 votes")
 
 	code, _, errOut = run("simulate", "mafia", "--target", turn, "--secret", "not-the-secret")
 	assert.Equal(t, 1, code)

@@ -134,6 +134,9 @@ func printSpecDiff(w io.Writer, rep *specdiff.Report, file string) {
 	}
 	for _, s := range rep.Uncatalogued {
 		fmt.Fprintf(w, "UNCATALOGUED %s [%s]: %q\n", s.Path, strings.Join(s.Kinds, ", "), clipText(s.Text, 200))
+		if len(s.Beside) > 0 {
+			fmt.Fprintf(w, "    beside: %s (a check on these may rely on it)\n", strings.Join(s.Beside, ", "))
+		}
 	}
 	fmt.Fprintf(w, "%d broken rules, %d new fields or sections, %d uncatalogued normative statements, %d removed list items, %d paths to update\n",
 		len(rep.Broken), len(rep.NewFields), len(rep.Uncatalogued), len(rep.Removed), len(rep.Reindexed))

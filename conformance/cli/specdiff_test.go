@@ -171,3 +171,77 @@ func TestSpecDiffNamesTheFlagAChangedFigureMoves(t *testing.T) {
 	assert.Contains(t, out, `now reads: "Changes take effect within ~30s."`)
 	assert.Contains(t, out, "0 uncatalogued")
 }
+
+// TestSpecDiffFoldsAFigureChangedInsideAQuotedObject: IYRA-LIMITS quotes
+// the whole limits object, so a changed max_steps is that rule's change
+// (with its new reading), not also an uncatalogued "12"; the dropped
+// collision rule is IYRA-ALLY-SET gone, and the two items after it only
+// shift.
+func TestSpecDiffFoldsAFigureChangedInsideAQuotedObject(t *testing.T) {
+	t.Parallel()
+	raw, err := fixtures.ReadFile("iyra/play.json")
+	require.NoError(t, err)
+	edited := strings.Replace(string(raw), `"max_steps":9}`, `"max_steps":12}`, 1)
+	edited = strings.Replace(edited, `"duplicate set entries do not create extra allies",`, "", 1)
+	require.NotEqual(t, string(raw), edited)
+	path := filepath.Join(t.TempDir(), "play.json")
+	require.NoError(t, os.WriteFile(path, []byte(edited), 0o600))
+
+	code, out, _ := run("spec", "diff", "--protocol", "iyra", path)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "BROKEN IYRA-LIMITS (MUST) changed at $.game.gameplay_contract.limits")
+	assert.Contains(t, out, `now reads: "{\"max_duration_seconds\":180,\"max_steps\":12}"`)
+	assert.Contains(t, out, "BROKEN IYRA-ALLY-SET (MUST) gone at $.game.gameplay_contract.play.collision_or_conflict_rules[2]")
+	assert.Contains(t, out, "2 broken rules, 0 new fields or sections, 0 uncatalogued normative statements, 0 removed list items, 2 paths to update")
+}
+
+// TestSpecDiffShowsALongQuotedObjectByItsChangedLeaf: PP-RUN-TURN-LIMIT
+// quotes "turn_limit":200 inside the long resources object; the new
+// reading names the changed leaf, and even a new figure the old contract
+// spells elsewhere (100 is trust's init) is the rule's change.
+func TestSpecDiffShowsALongQuotedObjectByItsChangedLeaf(t *testing.T) {
+	t.Parallel()
+	path := writeVariant(t, "phantom-press/api.json", `"turn_limit":200`, `"turn_limit":100`)
+	code, out, _ := run("spec", "diff", "--protocol", "phantom-press", path)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "BROKEN PP-RUN-TURN-LIMIT (MUST) changed at $.resources")
+	assert.Contains(t, out, `now reads: "$.resources.turn_limit: 100"`)
+	assert.Contains(t, out, "1 broken rules, 0 new fields or sections, 0 uncatalogued")
+}
+
+// TestSpecDiffReportsADroppedMarkdownItemAsGone: on the Pyyol docs, one
+// figure changed (go_salary 200 -> 250) and one list item dropped from the
+// middle of Goofspiel's configurable rules are exactly three broken rules:
+// the economy rule changed, with its new reading, and the two rules that
+// quote the dropped item gone; nothing uncatalogued.
+func TestSpecDiffReportsADroppedMarkdownItemAsGone(t *testing.T) {
+	t.Parallel()
+	raw, err := fixtures.ReadFile("pyyol/docs.md")
+	require.NoError(t, err)
+	edited := strings.Replace(string(raw), "go_salary = 200**", "go_salary = 250**", 1)
+	edited = strings.Replace(edited, "- **fairness_mode = open** — Prize order is the fixed card order — pure skill, no hidden information.\n", "", 1)
+	path := filepath.Join(t.TempDir(), "docs.md")
+	require.NoError(t, os.WriteFile(path, []byte(edited), 0o600))
+
+	code, out, _ := run("spec", "diff", "--protocol", "pyyol-push", path)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "BROKEN PYYOL-MONO-CFG-ECONOMY (MUST) changed at games.md#Monopoly/Configurable rules")
+	assert.Contains(t, out, "go_salary = 250** — Standard economy.")
+	assert.Contains(t, out, "BROKEN PYYOL-GOOF-OPEN (MUST) gone at games.md#Goofspiel/Configurable rules")
+	assert.Contains(t, out, "BROKEN PYYOL-REF-OPEN-ORDER (REFERENCE) gone")
+	assert.Contains(t, out, "3 broken rules, 0 new fields or sections, 0 uncatalogued")
+}
+
+// TestSpecDiffNamesTheRulesBesideAChangedFigureNoRuleQuotes: the share
+// exchange catalogue quotes stale_round's "when", not its status, yet the
+// SX-STALE check expects that status; a changed 409 is uncatalogued text
+// beside SX-STALE, and the report says so.
+func TestSpecDiffNamesTheRulesBesideAChangedFigureNoRuleQuotes(t *testing.T) {
+	t.Parallel()
+	path := writeVariant(t, "share-exchange/manifest.json", `"stale_round": {"status": 409`, `"stale_round": {"status": 410`)
+	code, out, _ := run("spec", "diff", "--protocol", "share-exchange", path)
+	assert.Equal(t, 0, code, "no rule's quote broke: %s", out)
+	assert.Contains(t, out, `UNCATALOGUED $.coalition_formation.share_exchange.response.codes.stale_round.status [code, number]: "410"`)
+	assert.Contains(t, out, "    beside: SX-STALE (a check on these may rely on it)")
+	assert.NotContains(t, out, "SX-OFFER-STALE", "the offer's stale_round is another object")
+}

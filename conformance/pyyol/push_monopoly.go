@@ -29,6 +29,28 @@ type MonopolyReferee struct {
 	Turns         []monopoly.Move
 	// Standings is every seat's end of the match, for simulate to show.
 	Standings []MonopolyStanding
+	// Decisions is, beside each of Turns, where the agent stood when it
+	// decided and what its cash became, so simulate shows a writer the
+	// match, not only the moves' names.
+	Decisions []MonopolyDecision
+}
+
+// MonopolyDecision is one agent decision in its place: the turn and
+// phase, the dice, the square the agent stood on (with its price when
+// ownable) and its cash before and after the move.
+type MonopolyDecision struct {
+	Turn, Square, Price, CashBefore, CashAfter int
+	Phase, SquareName                          string
+	Dice                                       [2]int
+}
+
+// decisionAt records the agent's place before its move; settle fills in
+// the cash the move left it.
+func decisionAt(g *monopoly.Game, v monopoly.View, seat int) MonopolyDecision {
+	p := g.Player(seat)
+	sq := g.Board().Squares[p.Position]
+	return MonopolyDecision{Turn: v.State.Turn, Phase: v.Phase, Dice: v.State.Dice, Square: p.Position,
+		SquareName: sq.Name, Price: sq.Price, CashBefore: p.Cash}
 }
 
 // MonopolyStanding is one seat's end of a refereed match.
@@ -106,6 +128,7 @@ func (r *MonopolyReferee) Play(ctx context.Context) ([]int, error) {
 // agentMove asks the agent for its decision and plays it.
 func (r *MonopolyReferee) agentMove(ctx context.Context, g *monopoly.Game, matchID string) error {
 	v := g.View(r.Seat)
+	d := decisionAt(g, v, r.Seat)
 	resp, err := r.send(ctx, r.turnPath(), turnBody(matchID, "monopoly", v))
 	if err != nil {
 		return err
@@ -124,6 +147,8 @@ func (r *MonopolyReferee) agentMove(ctx context.Context, g *monopoly.Game, match
 		g.Apply(r.Seat, mv)
 	}
 	r.Turns = append(r.Turns, mv)
+	d.CashAfter = g.Player(r.Seat).Cash
+	r.Decisions = append(r.Decisions, d)
 	return nil
 }
 

@@ -292,6 +292,8 @@ var flagNamed = regexp.MustCompile(`--[a-z][a-z-]+[a-z]`)
 // uncheckedWhy is the group an unchecked rule's reason falls in.
 func uncheckedWhy(reason string) string {
 	switch {
+	case strings.Contains(reason, "does not look like"):
+		return "not run (wrong target)"
 	case strings.Contains(reason, "no selected check cites it"):
 		return "not selected (--rule, --tags)"
 	case strings.Contains(reason, "does not serve"):

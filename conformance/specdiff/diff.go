@@ -96,6 +96,11 @@ func Compare(cat *spec.Catalogue, oldSource, newSource []byte) (*Report, error) 
 	rep.NewFields = newFields(markdown, oldSource, newSource, oldPs, newPs)
 	fresh := freshStatements(oldPs, newPs)
 	rep.Uncatalogued = foldRewordings(rep.Broken, fresh, uncatalogued(cat, fresh))
+	if !markdown {
+		rep.Uncatalogued = foldLeafEdits(rep.Broken, rep.Uncatalogued, oldPs, newPs, newSource)
+	} else {
+		markDropped(rep.Broken)
+	}
 	return rep, nil
 }
 
@@ -149,6 +154,85 @@ func foldRewordings(broken []RuleChange, fresh, stmts []Statement) []Statement {
 		}
 	}
 	return out
+}
+
+// markDropped says gone, not changed, for a markdown rule whose section
+// is still there but holds no sentence or list item like its quote: the
+// statement was dropped (a list item taken from the middle of a list), not
+// reworded, and a reader looks for a removal, not for new words.
+func markDropped(broken []RuleChange) {
+	for i := range broken {
+		if broken[i].Status == Changed && broken[i].NowReads == "" {
+			broken[i].Status = Gone
+			broken[i].Detail = "the section is still there; its statement (a sentence or list item) quoting this was removed"
+		}
+	}
+}
+
+// foldLeafEdits attaches to each changed rule whose path is a JSON
+// object or list (IYRA-LIMITS quotes {"max_duration_seconds":180,...}) the
+// leaves inside it whose old value the quote spells and the new contract
+// changed, and drops them from the uncatalogued statements: a changed
+// figure inside a quoted object is one change, the rule's, not also new
+// text. Its new reading is the value at the rule's path, as the new
+// contract spells it.
+func foldLeafEdits(broken []RuleChange, stmts []Statement, oldPs, newPs []Passage, newSource []byte) []Statement {
+	was := map[string]string{}
+	for _, p := range oldPs {
+		was[p.Path] = p.Text
+	}
+	edited := map[string]bool{}
+	for b := range broken {
+		if broken[b].Status != Changed || broken[b].NowReads != "" {
+			continue
+		}
+		edits := leafEdits(broken[b], was, newPs)
+		for _, e := range edits {
+			edited[e.Path] = true
+		}
+		if len(edits) > 0 {
+			broken[b].NowReads = containerReading(broken[b].at, edits, newSource)
+		}
+	}
+	out := []Statement{}
+	for _, s := range stmts {
+		if !edited[s.Path] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// leafEdits lists the new leaves inside b's container whose value changed
+// from one that b's quote spells (on token boundaries: "9" in
+// "max_steps":9, not in 19).
+func leafEdits(b RuleChange, was map[string]string, newPs []Passage) []Passage {
+	var out []Passage
+	for _, p := range newPs {
+		old, ok := was[p.Path]
+		if ok && old != "" && old != p.Text && contains(b.at, p.Path) && spec.ContainsToken(b.Quote, old) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// maxReading is the longest container a report shows whole as a changed
+// rule's new reading; a longer one is shown by its changed leaves.
+const maxReading = 200
+
+// containerReading is what a changed rule on a container now reads: the
+// container as the new contract spells it when it is short, else each
+// changed leaf beside its path.
+func containerReading(at string, edits []Passage, newSource []byte) string {
+	if raw, err := spec.ValueAt(newSource, at); err == nil && len(squeeze(string(raw))) <= maxReading {
+		return squeeze(string(raw))
+	}
+	parts := make([]string, len(edits))
+	for i, e := range edits {
+		parts[i] = e.Path + ": " + e.Text
+	}
+	return strings.Join(parts, "; ")
 }
 
 // samePlace reports whether a statement at path stands where a rule's

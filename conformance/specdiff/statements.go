@@ -14,6 +14,10 @@ type Statement struct {
 	Path  string   `json:"path"`
 	Text  string   `json:"text"`
 	Kinds []string `json:"kinds"`
+	// Beside names the rules quoted right beside the statement (a sibling
+	// field of the same object, or the same markdown section): a changed
+	// status no rule quotes is likely one their checks rely on.
+	Beside []string `json:"beside,omitempty"`
 }
 
 // normativeSigns are what make a sentence a rule rather than prose: the
@@ -66,6 +70,7 @@ func uncatalogued(cat *spec.Catalogue, fresh []Statement) []Statement {
 	out := []Statement{}
 	for _, s := range fresh {
 		if len(s.Kinds) > 0 && !quoted(cat, s.Text) {
+			s.Beside = besideRules(cat, s.Path)
 			out = append(out, s)
 		}
 	}
@@ -155,3 +160,27 @@ func sentences(block string) []string {
 func opensSentence(c byte) bool { return (c >= 'A' && c <= 'Z') || c == '"' || c == '`' || c == '(' }
 
 func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// besideRules lists the rules whose path is the statement's own place or
+// a sibling of it: for a JSON leaf, the object or list that holds it and
+// its other members; for markdown, the same section.
+func besideRules(cat *spec.Catalogue, path string) []string {
+	var out []string
+	parent := parentOf(path)
+	sibling := strings.HasPrefix(path, "$") && parent != "$" // the top level is no one's neighbourhood
+	for _, r := range cat.Rules {
+		if samePlace(path, r.Path) || (sibling && (parentOf(r.Path) == parent || r.Path == parent)) {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// parentOf is the path of the container that holds a JSON path's last step.
+func parentOf(path string) string {
+	steps := pathSteps.FindAllStringIndex(path, -1)
+	if len(steps) == 0 {
+		return ""
+	}
+	return path[:steps[len(steps)-1][0]]
+}

@@ -75,6 +75,8 @@ func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []U
 		reason := reasons[rule.ID]
 		switch {
 		case reason != "":
+		case wrongTarget(r, p) != "":
+			reason = "not run: " + wrongTarget(r, p)
 		case len(r.Errors) > 0:
 			reason = "not run: " + r.Errors[0]
 		default:
@@ -83,6 +85,18 @@ func (r *Report) MustCoverage(p ProtocolInfo) (checked, total int, unchecked []U
 		unchecked = append(unchecked, Unchecked{Rule: rule.ID, Title: rule.Title, Reason: reason})
 	}
 	return checked, total, unchecked
+}
+
+// wrongTarget is the preflight's finding that the target is not p at all
+// (NotProtocol, which names p by its title), or "": its checks never ran,
+// so its MUST rules are not run, not merely left unselected.
+func wrongTarget(r *Report, p ProtocolInfo) string {
+	for _, e := range r.NotProtocol {
+		if p.Title != "" && strings.Contains(e, "does not look like "+p.Title+":") {
+			return e
+		}
+	}
+	return ""
 }
 
 // outranks reports whether reason r should replace the one kept, have: an
