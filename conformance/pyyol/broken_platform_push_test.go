@@ -27,25 +27,10 @@ var endlessMatchSettings = suite.Settings{"match-wait": "20s"}
 // brokenPlatformSettings are the flags the broken platform with tamper is
 // checked under.
 func brokenPlatformSettings(tamper server.Tamper) suite.Settings {
-	switch tamper {
-	case server.NoGameEnd:
+	if tamper == server.NoGameEnd {
 		return endlessMatchSettings
-	case server.CallsLoopback:
-		return productionPlatformSettings
 	}
 	return platformSettings
-}
-
-// productionPlatformSettings claim a production platform, so that
-// PYYOL-PLAT-LOOPBACK is checked.
-var productionPlatformSettings = suite.Settings{"match-wait": "60s", "production-platform": "true"}
-
-// brokenPlatformOptions are the reference options of the broken platform
-// with tamper: the loopback defect is one of a production platform.
-func brokenPlatformOptions(tamper server.Tamper) server.Options {
-	opts := server.Options{Tamper: tamper}
-	opts.Production = tamper == server.CallsLoopback
-	return opts
 }
 
 // brokenPushPlatforms lists, for every MUST rule of pyyol-platform, a
@@ -80,7 +65,6 @@ func brokenPushPlatforms() []struct {
 		{"PYYOL-PLAT-EVENT-BODY", server.BareEvents},
 		{"PYYOL-PLAT-GAME-END-BODY", server.NoGameEnd},
 		{"PYYOL-PLAT-SSRF", server.AcceptsPrivateEndpoints},
-		{"PYYOL-PLAT-LOOPBACK", server.CallsLoopback},
 	}
 }
 
@@ -95,7 +79,7 @@ func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
 			t.Parallel()
 			rep := early.report(t, c.tamper, c.rule)
 			if rep == nil {
-				srv := httptest.NewServer(server.New(brokenPlatformOptions(c.tamper)))
+				srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
 				defer srv.Close()
 				rep = runLive(t, pyyol.Platform(), srv.URL+server.BasePath, c.rule, brokenPlatformSettings(c.tamper))
 			}
@@ -138,7 +122,7 @@ func startWaitingPlatforms(t *testing.T) earlyRuns {
 		cases := t.TempDir()
 		go func() {
 			defer close(r.done)
-			srv := httptest.NewServer(server.New(brokenPlatformOptions(c.tamper)))
+			srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
 			defer srv.Close()
 			r.rep, r.err = suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Platform()},
 				Target: srv.URL + server.BasePath, Rules: ruleList(c.rule), Seed: 7, NoProperties: true, CaseDir: cases,
@@ -164,9 +148,7 @@ func (runs earlyRuns) report(t *testing.T, tamper server.Tamper, rule string) *v
 }
 
 // TestFaithfulPushPlatformPassesLive: the reference platform, checked live
-// over loopback, passes every pyyol-platform check; the one skipped is
-// PYYOL-PLAT-LOOPBACK, which a dev platform (the docs' opt-in for
-// localhost) is not held to without --production-platform.
+// over loopback, passes every pyyol-platform check with none skipped.
 func TestFaithfulPushPlatformPassesLive(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Options{}))
@@ -176,30 +158,8 @@ func TestFaithfulPushPlatformPassesLive(t *testing.T) {
 		t.Fatalf("exit %d: %v", rep.ExitCode(), failedRules(rep))
 	}
 	for _, r := range rep.Results {
-		loopback := slices.Contains(r.Rules, "PYYOL-PLAT-LOOPBACK")
-		if loopback && (r.Status != verdict.Skip || !strings.Contains(r.Message, "--production-platform")) {
-			t.Errorf("%s: %s %q; want a skip naming --production-platform", r.Name, r.Status, r.Message)
-		}
-		if !loopback && r.Status != verdict.Pass {
+		if r.Status != verdict.Pass {
 			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
-		}
-	}
-}
-
-// TestProductionClaimIsHeldToLoopback: with --production-platform, the
-// production reference (serve --production) passes PYYOL-PLAT-LOOPBACK
-// live, and the dev reference, which calls the kit's loopback listener,
-// fails it: the flag is a claim the run checks.
-func TestProductionClaimIsHeldToLoopback(t *testing.T) {
-	t.Parallel()
-	for _, production := range []bool{true, false} {
-		opts := server.Options{}
-		opts.Production = production
-		srv := httptest.NewServer(server.New(opts))
-		rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, "PYYOL-PLAT-LOOPBACK", productionPlatformSettings)
-		srv.Close()
-		if want := map[bool]int{true: 0, false: 1}[production]; rep.ExitCode() != want || rep.Failed("PYYOL-PLAT-LOOPBACK") == production {
-			t.Errorf("production=%v: exit %d (want %d), failed %v", production, rep.ExitCode(), want, failedRules(rep))
 		}
 	}
 }

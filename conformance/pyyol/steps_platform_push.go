@@ -13,8 +13,6 @@ type pfRun struct {
 	env *suite.Env
 	s   *platSession
 	g   *gwRun
-	// loopback is the kit's loopback listener of PYYOL-PLAT-LOOPBACK.
-	loopback *loopbackProbe
 }
 
 // platformSideSteps registers every pyyol-platform step on sc.

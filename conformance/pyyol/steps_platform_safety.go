@@ -16,8 +16,6 @@ func (p *pfRun) platformSafetySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a practice agent key for the platform checks$`), p.key)
 	sc.Step(pattern(`^the agent submits a manifest whose endpoint.url is "([^"]+)"$`), p.submitForbidden)
 	sc.Step(pattern(`^the platform refuses it at submit or at verify$`), p.refusedForbidden)
-	sc.Step(pattern(`^the agent submits a manifest naming a loopback listener of the kit$`), p.submitLoopback)
-	sc.Step(pattern(`^a production platform refuses it at submit or at verify and never calls it$`), p.refusedLoopback)
 }
 
 func (p *pfRun) key(ctx context.Context) error {

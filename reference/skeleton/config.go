@@ -28,10 +28,6 @@ type Config struct {
 	Now func() time.Time
 	// Log, when set, receives one line per request (conformance serve).
 	Log *log.Logger
-	// Production drops the development opt-ins a contract allows a dev
-	// deployment (`serve --production`): Pyyol's platform then refuses
-	// loopback endpoints as well (PYYOL-PLAT-LOOPBACK).
-	Production bool
 }
 
 // Clock returns cfg.Now, or time.Now when it is unset, so servers need not

@@ -69,7 +69,7 @@ func (g *Gateway) submit(w http.ResponseWriter, r *http.Request, agentID string)
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_manifest", "fields": errs})
 		return
 	}
-	if g.endpointForbidden(m.Endpoint.URL) && g.opts.Tamper != AcceptsPrivateEndpoints {
+	if endpointForbidden(m.Endpoint.URL) && g.opts.Tamper != AcceptsPrivateEndpoints {
 		// PYYOL-PLAT-SSRF: an endpoint naming a private, link-local,
 		// metadata, multicast or unspecified address is refused at submit,
 		// before any call.
@@ -133,7 +133,7 @@ func (g *Gateway) verify(w http.ResponseWriter, r *http.Request, agentID string)
 		writeJSON(w, http.StatusConflict, map[string]string{"error": "endpoint_secret_required"})
 		return
 	}
-	if g.opts.Tamper == AcceptsPrivateEndpoints && g.endpointForbidden(m.Endpoint.URL) {
+	if g.opts.Tamper == AcceptsPrivateEndpoints && endpointForbidden(m.Endpoint.URL) {
 		writeJSON(w, http.StatusOK, verifyReport{true, true, true, true})
 		return
 	}
@@ -174,9 +174,9 @@ const Platform = "pyyol-reference"
 
 // endpointForbidden reports an endpoint.url whose host is an address the
 // platform refuses to call (PYYOL-PLAT-SSRF).
-func (g *Gateway) endpointForbidden(endpoint string) bool {
+func endpointForbidden(endpoint string) bool {
 	u, err := url.Parse(endpoint)
-	return err == nil && g.forbiddenHost(u.Hostname())
+	return err == nil && forbiddenHost(u.Hostname())
 }
 
 func covers(supported, games []string) bool {

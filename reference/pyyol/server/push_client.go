@@ -55,7 +55,7 @@ type pushClient struct {
 func (g *Gateway) newPushClient(m *manifest.Manifest, secret string) *pushClient {
 	c := &pushClient{g: g, secret: secret, turn: m.Endpoint.URL, dir: siblingsDir(m.Endpoint.URL),
 		budget: turnBudget(m.Runtime.Timeout)}
-	dialer := &net.Dialer{Timeout: attemptTimeout, Control: g.refuseForbidden}
+	dialer := &net.Dialer{Timeout: attemptTimeout, Control: refuseForbidden}
 	transport := &http.Transport{DialContext: dialer.DialContext, Proxy: nil, MaxIdleConnsPerHost: 4}
 	c.http = &http.Client{Transport: transport,
 		// PYYOL-PLAT-NO-REDIRECT: "No redirects ... on every outbound call".
@@ -113,11 +113,10 @@ func turnBudget(v any) time.Duration {
 // forbiddenIP reports whether the platform refuses to call ip
 // (PYYOL-PLAT-SSRF: private, link-local, metadata, CGNAT, multicast and
 // unspecified addresses). Loopback is the dev platform's opt-in
-// (PYYOL-REF-DEV-LOOPBACK); a production platform refuses it too
-// (PYYOL-PLAT-LOOPBACK), which loopbackToo says.
-func forbiddenIP(ip net.IP, loopbackToo bool) bool {
+// (PYYOL-REF-DEV-LOOPBACK).
+func forbiddenIP(ip net.IP) bool {
 	if ip.IsLoopback() {
-		return loopbackToo
+		return false
 	}
 	return ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsMulticast() ||
 		ip.IsUnspecified() || ip.IsInterfaceLocalMulticast() || cgnat.Contains(ip)
@@ -126,31 +125,20 @@ func forbiddenIP(ip net.IP, loopbackToo bool) bool {
 var cgnat = &net.IPNet{IP: net.IPv4(100, 64, 0, 0), Mask: net.CIDRMask(10, 32)}
 
 // forbiddenHost reports whether host is an address literal the platform
-// refuses (a name is judged at connect time, refuseForbidden). The name
-// "localhost" is loopback too, for a production platform.
-func (g *Gateway) forbiddenHost(host string) bool {
-	loopbackToo := g.refusesLoopback()
-	if loopbackToo && strings.EqualFold(host, "localhost") {
-		return true
-	}
+// refuses (a name is judged at connect time, refuseForbidden).
+func forbiddenHost(host string) bool {
 	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && forbiddenIP(ip, loopbackToo)
-}
-
-// refusesLoopback reports a production platform, which has not opted in
-// for localhost (PYYOL-PLAT-LOOPBACK); the CallsLoopback defect forgets.
-func (g *Gateway) refusesLoopback() bool {
-	return g.opts.Production && g.opts.Tamper != CallsLoopback
+	return ip != nil && forbiddenIP(ip)
 }
 
 // refuseForbidden stops a connection to a forbidden address before it is
-// made, whatever name resolved to it (PYYOL-PLAT-SSRF, PYYOL-PLAT-LOOPBACK).
-func (g *Gateway) refuseForbidden(_, address string, _ syscall.RawConn) error {
+// made, whatever name resolved to it (PYYOL-PLAT-SSRF).
+func refuseForbidden(_, address string, _ syscall.RawConn) error {
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {
 		return err
 	}
-	if g.forbiddenHost(host) {
+	if forbiddenHost(host) {
 		return errors.New("refused: a private, link-local, metadata or multicast address")
 	}
 	return nil
@@ -220,7 +208,7 @@ func (c *pushClient) encode(body map[string]any) []byte {
 // the /health GET, the answer read up to maxReply.
 func (c *pushClient) attempt(ctx context.Context, method, target string, body []byte, timeout time.Duration) reply {
 	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || c.g.forbiddenHost(u.Hostname()) {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || forbiddenHost(u.Hostname()) {
 		return reply{err: errors.New("refused endpoint")}
 	}
 	limit := min(timeout, maxAttemptTimeout)

@@ -64,9 +64,6 @@ const (
 	// AcceptsPrivateEndpoints stores a manifest naming a forbidden address
 	// and reports it verified, calling nothing (PYYOL-PLAT-SSRF).
 	AcceptsPrivateEndpoints Tamper = "accepts-private-endpoints"
-	// CallsLoopback keeps the dev opt-in for localhost on a production
-	// platform, calling loopback endpoints (PYYOL-PLAT-LOOPBACK).
-	CallsLoopback Tamper = "calls-loopback"
 )
 
 // tamperBody applies the body defects to a push body for route.
