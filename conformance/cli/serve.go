@@ -29,15 +29,17 @@ const serveExamples = `  conformance serve                                  # ev
   conformance serve --faults light --seed 7          # inject them at 5% of the requests they apply to
   conformance serve --faults light --audit out       # and audit the agents: GET /_audit, out/audit.{json,html} on stop
   conformance serve --seed 7 --ready-file serve.url & # serve.url appears once serve answers
+  conformance serve --production --protocol pyyol-platform # a platform that refuses loopback endpoints
 `
 
 func serveCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE] [--audit DIR] [--ready-file F]", serveExamples, stdout, stderr)
+	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [--protocol P] [--seed S] [--faults list|PROFILE|RATE] [--audit DIR] [--production] [--ready-file F]", serveExamples, stdout, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	protocol := fs.String("protocol", "", "protocol(s) to serve, comma-separated (default: all)")
 	seed := fs.Uint64("seed", 0, "seed for every random choice of the reference servers, the same world as run --seed (0: random, printed)")
 	auditDir := fs.String("audit", "", "audit the agents against the contracts' rules for agents; GET /_audit reports, and audit.json and audit.html are written to this folder when serve stops")
 	faultFlag := fs.String("faults", "", "inject the contracts' documented faults: list, a profile (light, heavy) or a rate in (0, 1]")
+	production := fs.Bool("production", false, "play production deployments: drop the contracts' development opt-ins (Pyyol's platform then refuses loopback endpoints, as run --production-platform expects)")
 	readyFile := fs.String("ready-file", "", "once every listener accepts, write the served URL to this file (atomically; removed when serve stops), for scripts that must not start before serve is ready (see also conformance wait)")
 	if code, done := fs.parse(args); done {
 		return code
@@ -51,7 +53,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) int {
 		printFaults(stdout, ps)
 		return ExitPass
 	}
-	var opts ServeOptions
+	opts := ServeOptions{Production: *production}
 	if *faultFlag != "" {
 		if opts.FaultRate, err = faults.ParseRate(*faultFlag); err != nil {
 			fmt.Fprintln(stderr, "conformance serve:", err)
@@ -171,6 +173,9 @@ type ServeOptions struct {
 	// Audit, if set, watches agents for the contracts' rules for agents
 	// (--audit); GET /_audit reports what it saw.
 	Audit *audit.Auditor
+	// Production drops the development opt-ins (--production,
+	// skeleton.Config.Production).
+	Production bool
 }
 
 // ServeMuxWith is ServeMux with the agent writers' options.
@@ -178,7 +183,7 @@ func ServeMuxWith(ps []*suite.Protocol, seed uint64, logger *log.Logger, opts Se
 	mux := http.NewServeMux()
 	index := map[string]string{}
 	for _, p := range ps {
-		h := p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(seed)})
+		h := p.Reference(suite.ReferenceConfig{Seed: suite.ReferenceSeed(seed), Production: opts.Production})
 		h = withAudit(withFaults(h, p, opts.FaultRate, seed, logger), p, opts.Audit)
 		mux.Handle(p.BasePath, h)
 		if p.BasePath != "/" { // a root mount (FORGE) is already a subtree; "//" would redirect /x to /x/

@@ -12,6 +12,7 @@ import (
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/server"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // platformSettings are the pyyol-platform tests' flags: a short match wait.
@@ -27,10 +28,19 @@ var endlessMatchSettings = suite.Settings{"match-wait": "20s"}
 // brokenPlatformSettings are the flags the broken platform with tamper is
 // checked under.
 func brokenPlatformSettings(tamper server.Tamper) suite.Settings {
-	if tamper == server.NoGameEnd {
+	switch tamper {
+	case server.NoGameEnd:
 		return endlessMatchSettings
+	case server.CallsLoopback:
+		return suite.Settings{"match-wait": "60s", "production-platform": "true"}
 	}
 	return platformSettings
+}
+
+// brokenPlatform is the reference platform with tamper: a production one
+// for the tamper that breaks only a production platform's duty.
+func brokenPlatform(tamper server.Tamper) *server.Gateway {
+	return server.New(server.Options{Tamper: tamper, Config: skeleton.Config{Production: tamper == server.CallsLoopback}})
 }
 
 // brokenPushPlatforms lists, for every MUST rule of pyyol-platform, a
@@ -65,6 +75,7 @@ func brokenPushPlatforms() []struct {
 		{"PYYOL-PLAT-EVENT-BODY", server.BareEvents},
 		{"PYYOL-PLAT-GAME-END-BODY", server.NoGameEnd},
 		{"PYYOL-PLAT-SSRF", server.AcceptsPrivateEndpoints},
+		{"PYYOL-PLAT-SSRF", server.CallsLoopback},
 	}
 }
 
@@ -79,7 +90,7 @@ func TestBrokenPushPlatformsFailTheirRule(t *testing.T) {
 			t.Parallel()
 			rep := early.report(t, c.tamper, c.rule)
 			if rep == nil {
-				srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
+				srv := httptest.NewServer(brokenPlatform(c.tamper))
 				defer srv.Close()
 				rep = runLive(t, pyyol.Platform(), srv.URL+server.BasePath, c.rule, brokenPlatformSettings(c.tamper))
 			}
@@ -122,7 +133,7 @@ func startWaitingPlatforms(t *testing.T) earlyRuns {
 		cases := t.TempDir()
 		go func() {
 			defer close(r.done)
-			srv := httptest.NewServer(server.New(server.Options{Tamper: c.tamper}))
+			srv := httptest.NewServer(brokenPlatform(c.tamper))
 			defer srv.Close()
 			r.rep, r.err = suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Platform()},
 				Target: srv.URL + server.BasePath, Rules: ruleList(c.rule), Seed: 7, NoProperties: true, CaseDir: cases,
@@ -148,7 +159,10 @@ func (runs earlyRuns) report(t *testing.T, tamper server.Tamper, rule string) *v
 }
 
 // TestFaithfulPushPlatformPassesLive: the reference platform, checked live
-// over loopback, passes every pyyol-platform check with none skipped.
+// over loopback, passes every pyyol-platform check. The only skips are
+// the SSRF probes of an address class this machine holds none of, and
+// the loopback one a development platform is not held to; at least one
+// SSRF probe passes.
 func TestFaithfulPushPlatformPassesLive(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Options{}))
@@ -157,10 +171,55 @@ func TestFaithfulPushPlatformPassesLive(t *testing.T) {
 	if rep.ExitCode() != 0 {
 		t.Fatalf("exit %d: %v", rep.ExitCode(), failedRules(rep))
 	}
+	probed := 0
 	for _, r := range rep.Results {
-		if r.Status != verdict.Pass {
+		switch {
+		case slices.Contains(r.Rules, "PYYOL-PLAT-SSRF") && r.Status == verdict.Pass:
+			probed++
+		case slices.Contains(r.Rules, "PYYOL-PLAT-SSRF") && r.Status == verdict.Skip && ssrfSkipAllowed(r.Message):
+		case r.Status != verdict.Pass:
 			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
 		}
+	}
+	if probed == 0 {
+		t.Error("no SSRF probe was decided: this machine has no private or link-local address?")
+	}
+}
+
+// ssrfSkipAllowed reports the skips a faithful platform's SSRF probes may
+// give: a class with no address here, or loopback on a dev platform.
+func ssrfSkipAllowed(msg string) bool {
+	return strings.Contains(msg, "this machine holds no") || strings.Contains(msg, "--production-platform")
+}
+
+// TestProductionPlatformIsHeldToLoopback: a production reference platform
+// (serve --production), checked live with --production-platform, refuses
+// the kit's loopback tripwire and passes that probe; the same probe skips
+// against a development platform without the flag.
+func TestProductionPlatformIsHeldToLoopback(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(server.New(server.Options{Config: skeleton.Config{Production: true}}))
+	defer srv.Close()
+	rep := runLive(t, pyyol.Platform(), srv.URL+server.BasePath, "PYYOL-PLAT-SSRF",
+		suite.Settings{"match-wait": "60s", "production-platform": "true"})
+	if rep.ExitCode() != 0 {
+		t.Fatalf("exit %d: %v", rep.ExitCode(), failedRules(rep))
+	}
+	loopback := func(rep *verdict.Report) verdict.Status {
+		for _, r := range rep.Results {
+			if strings.Contains(r.Name, "loopback") {
+				return r.Status
+			}
+		}
+		return ""
+	}
+	if got := loopback(rep); got != verdict.Pass {
+		t.Errorf("the loopback probe against a production platform: %s, want pass", got)
+	}
+	dev := httptest.NewServer(server.New(server.Options{}))
+	defer dev.Close()
+	if got := loopback(runLive(t, pyyol.Platform(), dev.URL+server.BasePath, "PYYOL-PLAT-SSRF", platformSettings)); got != verdict.Skip {
+		t.Errorf("the loopback probe without --production-platform: %s, want skip", got)
 	}
 }
 
@@ -181,6 +240,8 @@ func TestSilentPlatformSkipsWithinMatchWait(t *testing.T) {
 		switch {
 		case r.Status == verdict.Fail || r.Status == verdict.Error:
 			t.Errorf("%s: %s %s", r.Name, r.Status, r.Message)
+		case r.Status == verdict.Skip && slices.Contains(r.Rules, "PYYOL-PLAT-SSRF"):
+			// the SSRF probes need no match: their skips have their own reasons
 		case r.Status == verdict.Skip:
 			reasons[r.Message] = true
 		}

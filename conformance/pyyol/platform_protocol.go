@@ -39,7 +39,7 @@ var (
 		Usage: "pyyol-platform: the `HOST:PORT` the kit's agent endpoint listens on (default: a free loopback port, for a loopback target)"}
 	callbackURLFlag = suite.Flag{Name: "callback-url",
 		Usage: "pyyol-platform: the public `URL` of --callback-addr the platform can reach (a tunnel's), when it is not http://HOST:PORT"}
-	platformFlags = []suite.Flag{callbackAddrFlag, callbackURLFlag}
+	platformFlags = []suite.Flag{callbackAddrFlag, callbackURLFlag, productionPlatformFlag}
 )
 
 // platformTurnBudget is the runtime.timeout the kit's manifest declares:

@@ -13,6 +13,8 @@ type pfRun struct {
 	env *suite.Env
 	s   *platSession
 	g   *gwRun
+	// probe is the SSRF scenario's tripwire (platform-safety.feature).
+	probe *safetyProbe
 }
 
 // platformSideSteps registers every pyyol-platform step on sc.

@@ -28,6 +28,10 @@ type Config struct {
 	Now func() time.Time
 	// Log, when set, receives one line per request (conformance serve).
 	Log *log.Logger
+	// Production makes the server play a production deployment: it drops
+	// the development opt-ins a contract allows (Pyyol's loopback
+	// endpoints, "dev can opt in for localhost"). `serve --production`.
+	Production bool
 }
 
 // Clock returns cfg.Now, or time.Now when it is unset, so servers need not

@@ -60,7 +60,7 @@ func (g *Gateway) submit(w http.ResponseWriter, r *http.Request, agentID string)
 	// PYYOL-MANIFEST-FORMAT, PYYOL-MANIFEST-CAMELCASE: manifest.Parse.
 	m, errs := manifest.Parse(raw)
 	if errs == nil {
-		errs = manifest.Validate(m, manifest.Options{Dev: true})
+		errs = manifest.Validate(m, manifest.Options{Dev: !g.opts.Production})
 	}
 	errs = g.skipRule(errs)
 	if len(errs) > 0 {
@@ -69,7 +69,7 @@ func (g *Gateway) submit(w http.ResponseWriter, r *http.Request, agentID string)
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_manifest", "fields": errs})
 		return
 	}
-	if endpointForbidden(m.Endpoint.URL) && g.opts.Tamper != AcceptsPrivateEndpoints {
+	if g.endpointForbidden(m.Endpoint.URL) {
 		// PYYOL-PLAT-SSRF: an endpoint naming a private, link-local,
 		// metadata, multicast or unspecified address is refused at submit,
 		// before any call.
@@ -133,10 +133,6 @@ func (g *Gateway) verify(w http.ResponseWriter, r *http.Request, agentID string)
 		writeJSON(w, http.StatusConflict, map[string]string{"error": "endpoint_secret_required"})
 		return
 	}
-	if g.opts.Tamper == AcceptsPrivateEndpoints && endpointForbidden(m.Endpoint.URL) {
-		writeJSON(w, http.StatusOK, verifyReport{true, true, true, true})
-		return
-	}
 	c := g.newPushClient(m, secret)
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 	defer cancel()
@@ -174,9 +170,9 @@ const Platform = "pyyol-reference"
 
 // endpointForbidden reports an endpoint.url whose host is an address the
 // platform refuses to call (PYYOL-PLAT-SSRF).
-func endpointForbidden(endpoint string) bool {
+func (g *Gateway) endpointForbidden(endpoint string) bool {
 	u, err := url.Parse(endpoint)
-	return err == nil && forbiddenHost(u.Hostname())
+	return err == nil && g.forbiddenHost(u.Hostname())
 }
 
 func covers(supported, games []string) bool {

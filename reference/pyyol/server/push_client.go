@@ -55,7 +55,7 @@ type pushClient struct {
 func (g *Gateway) newPushClient(m *manifest.Manifest, secret string) *pushClient {
 	c := &pushClient{g: g, secret: secret, turn: m.Endpoint.URL, dir: siblingsDir(m.Endpoint.URL),
 		budget: turnBudget(m.Runtime.Timeout)}
-	dialer := &net.Dialer{Timeout: attemptTimeout, Control: refuseForbidden}
+	dialer := &net.Dialer{Timeout: attemptTimeout, Control: g.refuseForbidden}
 	transport := &http.Transport{DialContext: dialer.DialContext, Proxy: nil, MaxIdleConnsPerHost: 4}
 	c.http = &http.Client{Transport: transport,
 		// PYYOL-PLAT-NO-REDIRECT: "No redirects ... on every outbound call".
@@ -112,11 +112,12 @@ func turnBudget(v any) time.Duration {
 
 // forbiddenIP reports whether the platform refuses to call ip
 // (PYYOL-PLAT-SSRF: private, link-local, metadata, CGNAT, multicast and
-// unspecified addresses). Loopback is the dev platform's opt-in
-// (PYYOL-REF-DEV-LOOPBACK).
-func forbiddenIP(ip net.IP) bool {
+// unspecified addresses, and loopback when loopbackToo). Loopback is the
+// development platform's opt-in (PYYOL-REF-DEV-LOOPBACK: "dev can opt in
+// for localhost"); a production platform (Config.Production) refuses it.
+func forbiddenIP(ip net.IP, loopbackToo bool) bool {
 	if ip.IsLoopback() {
-		return false
+		return loopbackToo
 	}
 	return ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsMulticast() ||
 		ip.IsUnspecified() || ip.IsInterfaceLocalMulticast() || cgnat.Contains(ip)
@@ -124,22 +125,37 @@ func forbiddenIP(ip net.IP) bool {
 
 var cgnat = &net.IPNet{IP: net.IPv4(100, 64, 0, 0), Mask: net.CIDRMask(10, 32)}
 
+// refusesLoopback reports whether this platform refuses loopback
+// endpoints: a production one does, unless tampered to call them.
+func (g *Gateway) refusesLoopback() bool {
+	return g.opts.Production && g.opts.Tamper != CallsLoopback
+}
+
 // forbiddenHost reports whether host is an address literal the platform
-// refuses (a name is judged at connect time, refuseForbidden).
-func forbiddenHost(host string) bool {
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && forbiddenIP(ip)
+// refuses, an IPv6 zone ("fe80::1%eth0") and all, or "localhost" on a
+// production platform (any other name is judged at connect time,
+// refuseForbidden).
+func (g *Gateway) forbiddenHost(host string) bool {
+	if g.opts.Tamper == AcceptsPrivateEndpoints {
+		return false
+	}
+	host, _, _ = strings.Cut(strings.Trim(host, "[]"), "%")
+	if strings.EqualFold(host, "localhost") {
+		return g.refusesLoopback()
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && forbiddenIP(ip, g.refusesLoopback())
 }
 
 // refuseForbidden stops a connection to a forbidden address before it is
 // made, whatever name resolved to it (PYYOL-PLAT-SSRF).
-func refuseForbidden(_, address string, _ syscall.RawConn) error {
+func (g *Gateway) refuseForbidden(_, address string, _ syscall.RawConn) error {
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {
 		return err
 	}
-	if forbiddenHost(host) {
-		return errors.New("refused: a private, link-local, metadata or multicast address")
+	if g.forbiddenHost(host) {
+		return errors.New("refused: a private, loopback, link-local, metadata or multicast address")
 	}
 	return nil
 }
@@ -208,7 +224,7 @@ func (c *pushClient) encode(body map[string]any) []byte {
 // the /health GET, the answer read up to maxReply.
 func (c *pushClient) attempt(ctx context.Context, method, target string, body []byte, timeout time.Duration) reply {
 	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || forbiddenHost(u.Hostname()) {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || c.g.forbiddenHost(u.Hostname()) {
 		return reply{err: errors.New("refused endpoint")}
 	}
 	limit := min(timeout, maxAttemptTimeout)

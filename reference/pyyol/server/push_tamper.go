@@ -61,9 +61,12 @@ const (
 	BareEvents Tamper = "bare-events"
 	// NoGameEnd ends the match without /game-end (PYYOL-PLAT-GAME-END-BODY).
 	NoGameEnd Tamper = "no-game-end"
-	// AcceptsPrivateEndpoints stores a manifest naming a forbidden address
-	// and reports it verified, calling nothing (PYYOL-PLAT-SSRF).
+	// AcceptsPrivateEndpoints has no address guard: it stores a manifest
+	// naming a forbidden address and calls it at verify (PYYOL-PLAT-SSRF).
 	AcceptsPrivateEndpoints Tamper = "accepts-private-endpoints"
+	// CallsLoopback is a production platform (Config.Production) that
+	// still stores and calls loopback endpoints (PYYOL-PLAT-SSRF).
+	CallsLoopback Tamper = "calls-loopback"
 )
 
 // tamperBody applies the body defects to a push body for route.
