@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"encoding/json"
-	"regexp"
 	"sort"
 	"testing"
 
@@ -51,8 +50,7 @@ func TestRulesUntamperedListsTheRecordedGaps(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Empty(t, out, "every MUST rule of these protocols has a tamper test")
 
-	code, out, _ = run("rules", "--untampered", "--protocol", "pyyol-push")
-	assert.Equal(t, 1, code)
-	assert.Regexp(t, regexp.MustCompile(`(?m)^PYYOL-SIGN-CONSTANT-TIME .*\n(    .*\n)*    untampered: a timing property`), out)
-	assert.NotContains(t, out, "PYYOL-PUSH-PROTOCOL-FIELD", "pyyol-platform's broken platforms tamper with it now")
+	code, out, _ = run("rules", "--untampered", "--protocol", "pyyol-push,pyyol-platform")
+	assert.Equal(t, 0, code, out)
+	assert.Empty(t, out, "PYYOL-SIGN-CONSTANT-TIME is tampered by an early-exit compare, PYYOL-PUSH-PROTOCOL-FIELD by pyyol-platform's broken platforms")
 }

@@ -164,6 +164,7 @@ func brokenAgents() []struct {
 		{"PYYOL-SIGN-STALE", flawed(agent.AcceptsStale)},
 		{"PYYOL-SIGN-REPLAY", flawed(agent.AcceptsReplay)},
 		{"PYYOL-SIGN-MISSING", flawed(agent.IgnoresMissing)},
+		{"PYYOL-SIGN-CONSTANT-TIME", flawed(agent.ComparesEarlyExit)},
 	}
 }
 

@@ -36,7 +36,10 @@ type pushRun struct {
 	// onRefusal names the rule a 401 breaks in this scenario, when the
 	// refusal reason alone cannot tell.
 	onRefusal string
-	route     string
+	// onAcceptance names the rule a 2xx breaks where a refusal was due in
+	// this scenario, when the scenario's request singles one out.
+	onAcceptance string
+	route        string
 }
 
 // post sends a signed body and keeps it.
@@ -134,6 +137,8 @@ func (p *pushRun) status(want int) error {
 		rule = "PYYOL-PUSH-SIBLINGS"
 	case want == 200 && p.Last.Status == 401:
 		rule = p.refusalRule()
+	case want == 401 && p.Last.Status/100 == 2:
+		rule = p.onAcceptance
 	}
 	return verdict.Failf(rule, want, p.Last.Status, "status of the last request; body %s", p.env.HTTP.Secrets().Clip(p.Last.Body))
 }

@@ -36,6 +36,11 @@ const (
 	AcceptsStale   Flaw = "accepts-stale"
 	AcceptsReplay  Flaw = "accepts-replay"
 	IgnoresMissing Flaw = "ignores-missing"
+	// ComparesEarlyExit compares the signature with a hand-rolled loop that
+	// returns at the first difference and never looks at the last
+	// character: the off-by-one a constant-time compare (hmac.Equal) is
+	// there to replace (PYYOL-SIGN-CONSTANT-TIME).
+	ComparesEarlyExit Flaw = "compares-early-exit"
 )
 
 // Options configures the agent.
@@ -244,8 +249,27 @@ func (a *Agent) check(r *http.Request, body []byte) pushsign.Reason {
 		}
 	case AcceptsReplay:
 		return pushsign.NewVerifier([]byte(a.opts.Secret), a.opts.Now).Verify(s)
+	case ComparesEarlyExit:
+		want := pushsign.Header([]byte(a.opts.Secret), s.Timestamp, s.Nonce, s.Method, s.Path, s.Body)
+		if earlyExitEqual(s.Signature, want) {
+			s.Signature = want
+		}
 	}
 	return a.verify.Verify(s)
+}
+
+// earlyExitEqual is the flawed compare of ComparesEarlyExit: it stops at
+// the first difference and its loop bound skips the last character.
+func earlyExitEqual(got, want string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := 0; i < len(want)-1; i++ {
+		if got[i] != want[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // writeJSON answers JSON in the shapes of spec/pyyol/openapi.yaml
