@@ -2,7 +2,9 @@ package spec
 
 import (
 	"embed"
+	"slices"
 	"strings"
+	"sync"
 )
 
 //go:embed pyyol/frames/*.json
@@ -17,7 +19,15 @@ func PyyolFrameSchema(name string) ([]byte, error) {
 
 // PyyolFrameTypes lists the frame types that have a schema: every schema
 // but the games' parts, whose names are game-part.
-func PyyolFrameTypes() []string {
+func PyyolFrameTypes() []string { return slices.Clone(pyyolFrameTypes()) }
+
+// IsPyyolFrameType reports whether t is a frame type with a schema, without
+// a copy of the list.
+func IsPyyolFrameType(t string) bool { return slices.Contains(pyyolFrameTypes(), t) }
+
+// pyyolFrameTypes reads the frame types once: the runner asks for every
+// frame it receives.
+var pyyolFrameTypes = sync.OnceValue(func() []string {
 	var out []string
 	for _, name := range PyyolSchemaNames() {
 		if !strings.Contains(name, "-") {
@@ -25,7 +35,7 @@ func PyyolFrameTypes() []string {
 		}
 	}
 	return out
-}
+})
 
 // PyyolSchemaNames lists every schema of spec/pyyol/frames, frame types
 // and games' parts alike, for a validator that compiles them together.

@@ -99,11 +99,11 @@ func checkFrameOf(raw json.RawMessage, t, game string) error {
 	if err != nil {
 		return verdict.Failf("PYYOL-WS-ENVELOPE", "JSON", string(raw), "%v", err)
 	}
-	if _, ok := frameBook().compiled[t]; !ok || !slices.Contains(spec.PyyolFrameTypes(), t) {
+	if _, ok := frameBook().compiled[t]; !ok || !spec.IsPyyolFrameType(t) {
 		return verdict.Failf("PYYOL-REF-FRAMES", "a documented frame type", t, "frame type %q has no schema", t)
 	}
 	if t == "event" {
-		if err := checkGameEvent(raw, game); err != nil {
+		if err := checkGameEvent(v, game); err != nil {
 			return err
 		}
 	}
@@ -113,34 +113,29 @@ func checkFrameOf(raw json.RawMessage, t, game string) error {
 // checkGameEvent checks the {seq, type, payload} of an event frame of a
 // Mafia or Monopoly match (told by game or by its type) against that
 // game's event schema, before the envelope, so a broken event names the
-// game's events rule.
-func checkGameEvent(raw json.RawMessage, game string) error {
+// game's events rule. v is the frame as decodeJSON read it: the event is
+// built from it, not decoded again.
+func checkGameEvent(v any, game string) error {
+	frame, _ := v.(map[string]any)
 	if game == "" {
-		game = eventGame(raw)
+		game = eventGame(frame)
 	}
 	if game != "mafia" && game != "monopoly" {
 		return nil
 	}
-	var f struct {
-		Seq     json.RawMessage `json:"seq"`
-		Kind    json.RawMessage `json:"kind"`
-		Type    json.RawMessage `json:"type"`
-		Payload json.RawMessage `json:"payload"`
-	}
-	json.Unmarshal(raw, &f)
-	if f.Kind != nil {
-		// The event's type in kind (agentgw, runtime.py) or type: the
-		// game's event schema reads the normalized {seq, type, payload}.
-		f.Type = f.Kind
-	}
-	body := map[string]json.RawMessage{}
-	for k, v := range map[string]json.RawMessage{"seq": f.Seq, "type": f.Type, "payload": f.Payload} {
-		if v != nil {
-			body[k] = v
+	body := map[string]any{}
+	for _, k := range []string{"seq", "type", "payload"} {
+		if x, ok := frame[k]; ok {
+			body[k] = x
 		}
 	}
-	event, _ := json.Marshal(body)
-	return checkPart(game+"-event", event, eventsRule(game), "a "+game+" event")
+	if kind, ok := frame["kind"]; ok {
+		// The event's type in kind (agentgw, runtime.py) or type: the
+		// game's event schema reads the normalized {seq, type, payload}.
+		body["type"] = kind
+	}
+	event := func() []byte { b, _ := json.Marshal(body); return b }
+	return checkDecodedLazy(game+"-event", body, event, eventsRule(game), "a "+game+" event")
 }
 
 // eventsRule is the rule naming a game's documented events.
@@ -153,19 +148,15 @@ func eventsRule(game string) string {
 
 // eventGame tells the game of an event frame from a type only one game's
 // Events table lists ("" for Goofspiel's and the shared ones).
-func eventGame(raw json.RawMessage) string {
-	var f struct {
-		Kind string `json:"kind"`
-		Type string `json:"type"`
-	}
-	json.Unmarshal(raw, &f)
-	if f.Kind != "" {
-		f.Type = f.Kind
+func eventGame(frame map[string]any) string {
+	t, _ := frame["type"].(string)
+	if kind, _ := frame["kind"].(string); kind != "" {
+		t = kind
 	}
 	switch {
-	case slices.Contains(mafiaEventTypes, f.Type):
+	case slices.Contains(mafiaEventTypes, t):
 		return "mafia"
-	case slices.Contains(monopoly.EventTypes, f.Type) && f.Type != monopoly.EvMatchCreated && f.Type != monopoly.EvMatchFinished:
+	case slices.Contains(monopoly.EventTypes, t) && t != monopoly.EvMatchCreated && t != monopoly.EvMatchFinished:
 		return "monopoly"
 	}
 	return ""
@@ -189,6 +180,12 @@ func checkPart(name string, raw []byte, fallback, what string) error {
 
 // checkDecoded is checkPart for raw already decoded into v by decodeJSON.
 func checkDecoded(name string, v any, raw []byte, fallback, what string) error {
+	return checkDecodedLazy(name, v, func() []byte { return raw }, fallback, what)
+}
+
+// checkDecodedLazy is checkDecoded for a value whose bytes are only made
+// when a failure must show them.
+func checkDecodedLazy(name string, v any, raw func() []byte, fallback, what string) error {
 	b := frameBook()
 	s, ok := b.compiled[name]
 	if !ok {
@@ -203,7 +200,7 @@ func checkDecoded(name string, v any, raw []byte, fallback, what string) error {
 	if rule == "" {
 		rule = fallback
 	}
-	return verdict.Failf(rule, fmt.Sprintf("%s as spec/pyyol/frames/%s.json describes it", what, name), string(raw), "%s", firstLeaf(ve))
+	return verdict.Failf(rule, fmt.Sprintf("%s as spec/pyyol/frames/%s.json describes it", what, name), string(raw()), "%s", firstLeaf(ve))
 }
 
 var (

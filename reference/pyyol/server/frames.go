@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 )
@@ -75,16 +76,24 @@ type Practice struct {
 // its handler on payload.game (runtime.py _handle_turn), so a view
 // without it never reaches the agent's code.
 func stamped(body any, game, matchID string, seat int) json.RawMessage {
-	m := map[string]any{}
+	// Only the top level is decoded: the nested values keep their bytes,
+	// so a frame costs one encode of the view, not three (issue 19).
+	m := map[string]json.RawMessage{}
 	if data, err := json.Marshal(body); err == nil {
 		json.Unmarshal(data, &m)
 	}
-	m["game"], m["match_id"] = game, matchID
+	m["game"], m["match_id"] = quoted(game), quoted(matchID)
 	if seat >= 0 {
-		m["seat"] = seat
+		m["seat"] = json.RawMessage(strconv.Itoa(seat))
 	}
 	data, _ := json.Marshal(m)
 	return data
+}
+
+// quoted is s as a JSON string.
+func quoted(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
 }
 
 // initializeFrame opens a match (PYYOL-WS-INITIALIZE): {t, id, payload:
