@@ -31,6 +31,7 @@ func steps(sc *suite.ScenarioContext, env *suite.Env, overMCP bool) {
 	w.registrationSteps(sc)
 	w.puzzlesSteps(sc)
 	w.combineSteps(sc)
+	w.combineNoticeSteps(sc)
 	w.mcpSteps(sc)
 	w.sharedSteps(sc)
 	w.peersSteps(sc)

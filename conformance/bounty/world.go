@@ -38,6 +38,8 @@ type world struct {
 	seenAt   time.Time          // a listing's last_seen before its refresh
 	// initResult is the last MCP initialize result.
 	initResult json.RawMessage
+	// notices is the kit's https endpoint named as a notify_url.
+	notices *driver.Inbound
 }
 
 // runState is what lives across scenarios of one run: the rotators that

@@ -15,6 +15,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,11 @@ type InboundOptions struct {
 	// port): a platform under test that is not on this machine needs an
 	// address it can reach (pyyol-platform's --callback-addr).
 	Addr string
+	// TLS serves https with a self-signed certificate for 127.0.0.1, ::1
+	// and localhost, made at start: for a contract that only lets a
+	// platform call https URLs (the bounty's notify_url). Only a platform
+	// that trusts it (the development reference, for loopback) can call.
+	TLS bool
 }
 
 // InboundRequest is one request an agent sent to the runner, with the reply
@@ -95,7 +101,16 @@ func NewInbound(opts InboundOptions) (*Inbound, error) {
 	if err != nil {
 		return nil, verdict.Errorf("inbound endpoint: %v", err)
 	}
-	in := &Inbound{opts: opts, url: "http://" + ln.Addr().String(), received: make(chan *InboundRequest, opts.Buffer),
+	scheme := "http"
+	if opts.TLS {
+		cert, err := selfSigned()
+		if err != nil {
+			ln.Close()
+			return nil, verdict.Errorf("inbound endpoint: %v", err)
+		}
+		ln, scheme = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}), "https"
+	}
+	in := &Inbound{opts: opts, url: scheme + "://" + ln.Addr().String(), received: make(chan *InboundRequest, opts.Buffer),
 		handler: opts.Handler, rec: opts.Recorder}
 	in.srv = &http.Server{Handler: http.HandlerFunc(in.serve), ReadHeaderTimeout: opts.Timeout}
 	go func() { _ = in.srv.Serve(ln) }()

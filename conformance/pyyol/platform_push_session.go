@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/url"
 	"time"
 
@@ -86,17 +85,7 @@ func (s *platSession) host(env *suite.Env) error {
 }
 
 // loopbackTarget reports a target on this machine.
-func loopbackTarget(base string) bool {
-	u, err := url.Parse(base)
-	if err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(u.Hostname())
-	return ip != nil && ip.IsLoopback()
-}
+func loopbackTarget(base string) bool { return driver.IsLoopbackURL(base) }
 
 // publish mints a practice key (or takes --agent-id/--token), submits the
 // kit's manifest, stores the endpoint secret and asks for verify.

@@ -102,6 +102,15 @@ Feature: Combine, credit, payout and rotation
       Then the combine wins
       And the registry names a new challenge one round later with new puzzles and the same k-of-n
 
+  @BOUNTY-ROUND-OPEN-NOTICE @BOUNTY-REF-NOTIFY
+  Rule: an agent with a notify_url gets one round_open notice per new round
+
+    Scenario: the round a win opens is announced once at notify_url
+      Given agent 1's notify_url is the kit's own https endpoint
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the kit's endpoint gets one round_open notice for the round the win opened
+
   @BOUNTY-STALE-410 @BOUNTY-REF-STALE-410
   Rule: a closed challenge answers 410
 

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math/rand"
+	"slices"
 	"sync"
 	"time"
 )
@@ -107,6 +108,25 @@ type Engine struct {
 	ledger   []Payout
 	pairsWon map[[2]string]bool
 	faults   map[string]bool
+	notices  []Notice // round_open notices not yet taken for delivery
+}
+
+// Notice is one round_open notice the platform owes an agent whose
+// notify_url is set (BOUNTY-ROUND-OPEN-NOTICE); the server delivers it.
+type Notice struct {
+	URL         string
+	Round       int
+	ChallengeID string
+}
+
+// TakeNotices hands over the notices owed since the last call, for the
+// server to POST outside the engine's lock.
+func (e *Engine) TakeNotices() []Notice {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := e.notices
+	e.notices = nil
+	return out
 }
 
 // New starts an engine at round 1 with a seeded random source.
@@ -136,9 +156,32 @@ func (e *Engine) openRound() {
 	e.breakRound(r)
 	e.rounds = append(e.rounds, r)
 	e.byID[r.ChallengeID] = r
+	if r.Number > 1 {
+		e.oweNotices(r)
+	}
 	for _, l := range e.listings {
 		if !e.broken("BOUNTY-CARRYOVER") {
 			l.WorkingOn = 0
+		}
+	}
+}
+
+// oweNotices queues one round_open notice per agent with a notify_url for
+// the round r just opened ("we POST one round_open notice per new round",
+// BOUNTY-ROUND-OPEN-NOTICE), in agent order so a seeded run is repeatable.
+func (e *Engine) oweNotices(r *Round) {
+	ids := make([]string, 0, len(e.agents))
+	for id, a := range e.agents {
+		if a.NotifyURL != "" {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		n := Notice{URL: e.agents[id].NotifyURL, Round: r.Number, ChallengeID: r.ChallengeID}
+		e.notices = append(e.notices, n)
+		if e.broken("BOUNTY-ROUND-OPEN-NOTICE") {
+			e.notices = append(e.notices, n)
 		}
 	}
 }

@@ -30,6 +30,7 @@ const maxBody = skeleton.DefaultMaxRequest
 type Server struct {
 	Engine *bounty.Engine
 	mux    *http.ServeMux
+	notify *notifier
 }
 
 // New builds a server over a fresh engine seeded and clocked by cfg.
@@ -39,7 +40,7 @@ func New(cfg skeleton.Config) http.Handler {
 
 // NewServer serves an existing engine (tests pass a broken one).
 func NewServer(e *bounty.Engine) *Server {
-	s := &Server{Engine: e, mux: http.NewServeMux()}
+	s := &Server{Engine: e, mux: http.NewServeMux(), notify: newNotifier()}
 	s.routes()
 	return s
 }
@@ -50,6 +51,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.Engine.HouseWin() // serve --faults: another coalition won the round under this request
 	}
 	s.mux.ServeHTTP(w, r)
+	if notices := s.Engine.TakeNotices(); len(notices) > 0 {
+		// BOUNTY-ROUND-OPEN-NOTICE: the rounds this request opened.
+		go s.notify.deliver(notices)
+	}
 }
 
 func (s *Server) routes() {

@@ -1,0 +1,116 @@
+package bounty
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/driver"
+	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
+)
+
+// noticeWait is how long the kit waits for a round_open notice: the
+// contract names no delay, so none arriving is unchecked, not a failure.
+const noticeWait = 5 * time.Second
+
+// noticeSettle is how long after the first notice the kit still listens
+// for a second one about the same round.
+const noticeSettle = time.Second
+
+// combineNoticeSteps registers the notify_url steps of features/bounty/combine.feature.
+func (w *world) combineNoticeSteps(sc *suite.ScenarioContext) {
+	sc.Step(pattern(`^agent (\d+)'s notify_url is the kit's own https endpoint$`), w.notifyAtKit)
+	sc.Step(pattern(`^the kit's endpoint gets one round_open notice for the round the win opened$`), w.oneRoundOpenNotice)
+}
+
+// notifyAtKit serves an https endpoint on loopback (a self-signed
+// certificate) and sets agent i's notify_url to it. A platform not on
+// this machine cannot reach it: unchecked there.
+func (w *world) notifyAtKit(ctx context.Context, i int) error {
+	if w.env.Live() && !driver.IsLoopbackURL(w.env.HTTP.BaseURL()) {
+		return verdict.Skipf("unchecked: a platform on another machine cannot reach the kit's loopback https endpoint for round_open notices")
+	}
+	in, err := w.env.Inbound(driver.InboundOptions{TLS: true, Buffer: 16})
+	if err != nil {
+		return err
+	}
+	w.notices = in
+	if err := w.setNotify(ctx, i, in.URL()+"/round-open"); err != nil {
+		return err
+	}
+	if w.Last.Status/100 != 2 {
+		return verdict.Failf("BOUNTY-PROFILE-NOTIFY", "200 for an https notify_url", w.Last.Status, "%s", w.clip(w.Last.Body))
+	}
+	return nil
+}
+
+// oneRoundOpenNotice waits for the notice of the round the win opened and
+// fails a second notice about that same round (BOUNTY-ROUND-OPEN-NOTICE:
+// "we POST one round_open notice per new round"). A notice is about the
+// round when it names its challenge_id or its number; when no other round
+// opened meanwhile, every notice is about it. The body's shape is open:
+// a notice naming neither round_open nor the round is only noted
+// (BOUNTY-REF-NOTIFY).
+func (w *world) oneRoundOpenNotice(ctx context.Context) error {
+	cid, round, err := w.live(ctx)
+	if err != nil {
+		return err
+	}
+	got := w.collectNotices(ctx)
+	if len(got) == 0 {
+		return verdict.Skipf("unchecked: no round_open notice reached the kit's endpoint within %s of the win (the contract names no delay)", noticeWait)
+	}
+	laterCID, _, err := w.live(ctx)
+	if err != nil {
+		return err
+	}
+	about := 0
+	for _, r := range got {
+		if r.Method != http.MethodPost {
+			return verdict.Failf("BOUNTY-ROUND-OPEN-NOTICE", "a POST", r.Method, "a request to notify_url %s", r.Path)
+		}
+		if namesRound(r.Body, cid, round) || laterCID == cid {
+			about++
+		}
+	}
+	if about > 1 {
+		return verdict.Failf("BOUNTY-ROUND-OPEN-NOTICE", "one round_open notice for the round", fmt.Sprintf("%d notices", about),
+			"round %d (%s) opened once", round, cid)
+	}
+	if first := got[0].Body; !bytes.Contains(first, []byte("round_open")) && !namesRound(first, cid, round) {
+		w.note("BOUNTY-REF-NOTIFY", `{"type": "round_open", "round": N, "challenge_id": ID}`, w.clip(first), "the notice POSTed to notify_url")
+	}
+	return nil
+}
+
+// collectNotices waits up to noticeWait for the first request to the
+// notify endpoint, then noticeSettle for more.
+func (w *world) collectNotices(ctx context.Context) []*driver.InboundRequest {
+	var got []*driver.InboundRequest
+	wait := noticeWait
+	for {
+		c, cancel := context.WithTimeout(ctx, wait)
+		r, err := w.notices.Next(c)
+		cancel()
+		if err != nil {
+			return got
+		}
+		got, wait = append(got, r), noticeSettle
+	}
+}
+
+// namesRound reports a notice body naming the round: its challenge_id
+// anywhere, or a top-level round field equal to its number.
+func namesRound(body []byte, cid string, round int) bool {
+	if bytes.Contains(body, []byte(cid)) {
+		return true
+	}
+	var b struct {
+		Round json.Number `json:"round"`
+	}
+	return json.Unmarshal(body, &b) == nil && b.Round.String() == fmt.Sprint(round)
+}
