@@ -3,6 +3,9 @@ package cli_test
 import (
 	"bytes"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,4 +67,21 @@ func failureOf(rep *verdict.Report, rule string) verdict.Result {
 		}
 	}
 	return verdict.Result{}
+}
+
+// TestABaselinedFailureStillCountsAsChecked: a live run whose one failure
+// the --baseline expects reports it in one KNOWN line, passes, and counts
+// its MUST rule as checked: the target was judged on it.
+func TestABaselinedFailureStillCountsAsChecked(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(budgetIgnored())
+	defer srv.Close()
+	dir := t.TempDir()
+	known := filepath.Join(dir, "known.json")
+	require.NoError(t, os.WriteFile(known, []byte(`{"known_failures":[{"rule":"FORGE-QUERY-BUDGET","reason":"TICKET-12"}]}`), 0o600))
+	code, out, errOut := run("run", "--target", srv.URL, "--protocol", "forge", "--rule", "FORGE-QUERY-BUDGET",
+		"--baseline", known, "--cases", dir)
+	require.Equal(t, 0, code, "%s\n%s", out, errOut)
+	assert.Contains(t, out, "KNOWN  forge  Playing the chain › the query past the budget is refused  FORGE-QUERY-BUDGET (baseline: TICKET-12)")
+	assert.Contains(t, out, "forge: MUST rules checked on this target: 1/")
 }
