@@ -70,3 +70,23 @@ func TestALongSentenceIsCutAroundTheQuote(t *testing.T) {
 }
 
 func squeezed(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestAShortQuoteInsideAJSONStringShowsItsSentence: the bounty manifest
+// says "Shamir key shares" inside its long description, so the words
+// around it are that sentence, not the start of the document; a quote
+// that is a whole value still shows the object holding it.
+func TestAShortQuoteInsideAJSONStringShowsItsSentence(t *testing.T) {
+	cat, err := spec.Load("bounty")
+	require.NoError(t, err)
+	source, err := fixtures.ReadFile(cat.Source)
+	require.NoError(t, err)
+	rules := map[string]spec.Rule{}
+	for _, r := range cat.Rules {
+		rules[r.ID] = r
+	}
+	layout := cat.AroundQuote(source, rules["BOUNTY-SHARE-LAYOUT"])
+	assert.True(t, strings.HasPrefix(layout, "Solve puzzles to recover Shamir key shares"), layout)
+	assert.NotContains(t, layout, "Skill-based cooperative decode contest.", "one sentence, not the whole description")
+	assert.Equal(t, spec.Around(source, rules["BOUNTY-PAYOUT-SPLIT"].Path), cat.AroundQuote(source, rules["BOUNTY-PAYOUT-SPLIT"]),
+		`"1000" is the whole value: the object that holds it`)
+}

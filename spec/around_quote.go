@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -11,15 +12,32 @@ import (
 const aroundLimit = 160
 
 // AroundQuote returns the source's words around a rule's quote, for a
-// quote too short to mean anything alone: in a JSON source the object
-// that holds the value (Around); in a markdown source the sentence or
-// table row the quote stands in (AroundInMarkdown). "" when the quote is
-// not found where its path points.
+// quote too short to mean anything alone: in a markdown source the
+// sentence or table row the quote stands in (AroundInMarkdown); in a JSON
+// source the sentence of the string value the quote is part of, or, when
+// the quote is the whole value, the object that holds it (Around). ""
+// when the quote is not found where its path points.
 func (c *Catalogue) AroundQuote(source []byte, r Rule) string {
 	if c.isMarkdown() {
 		return AroundInMarkdown(string(source), r.Path, r.Quote)
 	}
+	var text string
+	if raw, err := ValueAt(source, r.Path); err == nil && json.Unmarshal(raw, &text) == nil {
+		if q := squeeze(r.Quote); squeeze(text) != q && ContainsToken(squeeze(text), q) {
+			return aroundInProse(squeeze(text), q)
+		}
+	}
 	return Around(source, r.Path)
+}
+
+// aroundInProse is the sentence of text in which quote stands, or the
+// whole text when the quote runs across sentences or is a sentence
+// alone, cut to aroundLimit bytes about the quote.
+func aroundInProse(text, quote string) string {
+	if s := sentenceHolding(text, quote); s != "" && s != quote {
+		text = s
+	}
+	return window(text, quote, aroundLimit)
 }
 
 // AroundInMarkdown returns the sentence, table row, list item or code
@@ -38,11 +56,10 @@ func AroundInMarkdown(corpus, path, quote string) string {
 		if !ContainsToken(u.text, q) {
 			continue
 		}
-		text := u.text
-		if s := sentenceHolding(text, q); !u.whole && s != "" && s != q {
-			text = s
+		if u.whole {
+			return window(u.text, q, aroundLimit)
 		}
-		return window(text, q, aroundLimit)
+		return aroundInProse(u.text, q)
 	}
 	return ""
 }
