@@ -168,9 +168,7 @@ func evidence(res verdict.Result) string {
 		field(&b, "warning", warn)
 	}
 	writeReplay(&b, res)
-	if len(res.Transcript) > 0 {
-		fmt.Fprintf(&b, "  transcript:\n%s", transcriptText(res.Transcript, "    "))
-	}
+	writeTranscript(&b, res)
 	return b.String()
 }
 

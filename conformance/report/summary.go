@@ -118,9 +118,7 @@ func writeFinding(w io.Writer, res verdict.Result, idx map[string]verdict.RuleIn
 		field(w, "warning", warn)
 	}
 	writeReplay(w, res)
-	if len(res.Transcript) > 0 {
-		fmt.Fprintf(w, "  transcript:\n%s", transcriptText(res.Transcript, "    "))
-	}
+	writeTranscript(w, res)
 }
 
 // shownCauses bounds the one-line causes the summary lists before the

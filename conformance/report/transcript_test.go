@@ -120,3 +120,44 @@ func TestTheSummaryNamesEveryCauseBeforeItsEvidence(t *testing.T) {
 	assert.Contains(t, head, "expected morale 3, observed morale 2")
 	assert.NotContains(t, head, "IYRA-OPENAPI", "a warning is no cause of the verdict")
 }
+
+// TestDifferingFieldPointsAtTheDecidingExchange: the line names the
+// status or the response field of the last exchange that holds the
+// observed value, and says nothing rather than guess.
+func TestDifferingFieldPointsAtTheDecidingExchange(t *testing.T) {
+	ex := spendingTranscript()
+	cases := []struct {
+		expected, observed, want, why string
+	}{
+		{"429", "200", "status: expected 429, observed 200 (exchange 27)", "a status code is the status"},
+		{"a 4xx refusal", "200 ok", "status: expected a 4xx refusal, observed 200 ok (exchange 27)", "a status before its code"},
+		{"turns >= 0", "-1", "response field turns: expected turns >= 0, observed -1 (exchange 27)", "a body field holding the value"},
+		{"false", "true", "response field ok: expected false, observed true (exchange 27)", "a boolean reads as fmt writes it"},
+		{"409", "404", "", "a status the deciding exchange did not answer"},
+		{"a1", "a1", "", "a value only an earlier exchange holds is not claimed"},
+		{"", "200", "", "no expected value, no comparison"},
+	}
+	for _, c := range cases {
+		res := verdict.Result{Expected: c.expected, Observed: c.observed, Transcript: ex}
+		assert.Equal(t, c.want, differingField(res), c.why)
+	}
+}
+
+// TestAShortenedTranscriptSaysWhereTheRestIs: a folded transcript is
+// headed by the count shown, the case file and the differing field; a
+// transcript shown whole gets neither line.
+func TestAShortenedTranscriptSaysWhereTheRestIs(t *testing.T) {
+	res := verdict.Result{Expected: "turns >= 0", Observed: "-1", Transcript: spendingTranscript(), CaseFile: "/tmp/cases/toy-1.json"}
+	var b strings.Builder
+	writeTranscript(&b, res)
+	lines := strings.Split(b.String(), "\n")
+	require.Greater(t, len(lines), 3)
+	assert.Equal(t, "  transcript:", lines[0])
+	assert.Equal(t, "    3 of 27 exchanges shown; all of them: the case file /tmp/cases/toy-1.json and the JSON report", lines[1])
+	assert.Equal(t, "    differing field: response field turns: expected turns >= 0, observed -1 (exchange 27)", lines[2])
+	b.Reset()
+	res.Transcript = res.Transcript[:2]
+	writeTranscript(&b, res)
+	assert.NotContains(t, b.String(), "differing field")
+	assert.NotContains(t, b.String(), "exchanges shown")
+}

@@ -28,6 +28,10 @@ type Case struct {
 	Target   string   `json:"target"`
 	Rule     string   `json:"failed_rule,omitempty"`
 	Message  string   `json:"message,omitempty"`
+	// Transcript is the failing check's whole evidence, redacted as in
+	// every report: the console and JUnit shorten a long transcript and
+	// send the reader here for the rest.
+	Transcript []verdict.Exchange `json:"transcript,omitempty"`
 }
 
 func propertyCase(p Property, seq []Action) Case {
@@ -47,7 +51,7 @@ func (w *caseWriter) record(pr *protocolRun, res *verdict.Result, c Case) {
 		return
 	}
 	c.Version, c.Protocol, c.Seed, c.Target = 1, pr.p.Name, pr.cfg.Seed, pr.cfg.Target
-	c.Rule, c.Message = res.FailedRule, res.Message
+	c.Rule, c.Message, c.Transcript = res.FailedRule, res.Message, res.Transcript
 	path, err := w.write(c)
 	if err != nil {
 		w.mu.Lock()

@@ -385,7 +385,7 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 		ri := verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: redact(r.Title),
 			Quote: redact(r.Quote), Path: r.Path, Choice: redact(r.Choice)}
 		if verdict.ShortQuote(r.Quote) && source != nil {
-			ri.Around = redact(spec.Around(source, r.Path))
+			ri.Around = redact(pr.cat.AroundQuote(source, r))
 		}
 		info.Rules = append(info.Rules, ri)
 	}

@@ -126,9 +126,12 @@ func TestReplayReproducesAPropertyFailure(t *testing.T) {
 
 func TestReplayReproducesAScenarioFailure(t *testing.T) {
 	rep := runToy(t, addsTwo, true, suite.Config{Checks: -1})
-	c, err := suite.LoadCase(find(t, rep, "two increments").CaseFile)
+	failed := find(t, rep, "two increments")
+	c, err := suite.LoadCase(failed.CaseFile)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(c.Scenario, "toy/counter.feature:"), c.Scenario)
+	require.NotEmpty(t, failed.Transcript)
+	assert.Equal(t, failed.Transcript, c.Transcript, "the case file keeps the whole transcript the console shortens")
 	again := runToyReplay(t, addsTwo, c)
 	assert.Equal(t, 1, again.ExitCode())
 	assert.Len(t, again.Results, 1)

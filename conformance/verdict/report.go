@@ -15,7 +15,9 @@ type RuleInfo struct {
 	Quote string `json:"quote"`
 	Path  string `json:"path"`
 	// Around is the source's words around a quote too short to mean
-	// anything alone ("10", "false"): the object that holds it.
+	// anything alone ("10", "false", "Your seat index."): the object that
+	// holds it in a JSON source, the sentence or table row in a markdown
+	// one (spec.Catalogue.AroundQuote).
 	Around string `json:"around,omitempty"`
 	Choice string `json:"choice,omitempty"`
 }
@@ -248,5 +250,6 @@ func foldRule(a, b Status) Status {
 }
 
 // ShortQuote reports whether a quote is too short to mean anything without
-// the place it stands: one word or number, such as "10" or "false".
-func ShortQuote(q string) bool { return len(q) <= 12 && !strings.Contains(strings.TrimSpace(q), " ") }
+// the place it stands: fewer than four words, such as "10", "false" or
+// "Your seat index." (a table cell whose row names the field).
+func ShortQuote(q string) bool { return len(strings.Fields(q)) < 4 }

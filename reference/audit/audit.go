@@ -19,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 )
 
 // Exchange is one request of an agent and the answer it got.
@@ -140,13 +141,12 @@ func (a *Auditor) Wrap(h http.Handler, protocol, base string, w Watcher) http.Ha
 // capture reads what an exchange needs from the request, putting the body
 // back for the server.
 func (a *Auditor) capture(r *http.Request, base string) *Exchange {
-	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	key = strings.TrimSpace(key)
+	key := RequestKey(r)
 	if key == "" {
 		// A key sent in the URL (a rule for agents forbids it) is still the
 		// agent's key: the finding is filed under the agent it belongs to,
 		// not under "anonymous".
-		key = queryKey(r.URL.Query())
+		key = a.knownKeyIn(r.URL)
 	}
 	var body []byte
 	if r.Body != nil && r.Body != http.NoBody {
@@ -177,6 +177,36 @@ func queryKey(q url.Values) string {
 		}
 	}
 	return ""
+}
+
+// knownKeyIn finds, in a URL with no credential-named parameter, the key
+// of an agent the audit already knows: a token of the path or of a query
+// value whose digest names a known agent (a key sent in a path segment,
+// or under a name such as "k"). Only digests are compared: the audit
+// keeps no key to look for.
+func (a *Auditor) knownKeyIn(u *url.URL) string {
+	tokens := urlTokens(u.Path)
+	for _, vs := range u.Query() {
+		for _, v := range vs {
+			tokens = append(tokens, urlTokens(v)...)
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, t := range tokens {
+		if _, known := a.agents[AgentName(t)]; known {
+			return t
+		}
+	}
+	return ""
+}
+
+// urlTokens splits a decoded path or query value into the runs of
+// characters a key is made of (letters, digits and "-._~").
+func urlTokens(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-._~", r)
+	})
 }
 
 // AgentName names an agent by its key without revealing it: a short

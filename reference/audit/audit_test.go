@@ -101,3 +101,46 @@ func TestAKeySentInTheURLIsFiledUnderItsAgent(t *testing.T) {
 		t.Fatalf("the finding shows the key: %q", f.Query)
 	}
 }
+
+// TestAKeyAnywhereInTheURLIsFiledUnderItsAgent: an agent the audit knows
+// (it sent its key in Authorization before) that puts the key in a path
+// segment or under a parameter name that does not say "key" is still that
+// agent, and neither the finding's request line nor its query shows the
+// key.
+func TestAKeyAnywhereInTheURLIsFiledUnderItsAgent(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	for _, target := range []string{"/things/sk-live-777/state", "/things?k=sk-live-777&page=2", "/things?auth=Bearer%20sk-live-777"} {
+		a, watch := audit.New(nil), &seen{}
+		h := a.Wrap(ok, "x", "", watch)
+		withHeader := httptest.NewRequest(http.MethodGet, "/things", nil)
+		withHeader.Header.Set("Authorization", "Bearer sk-live-777")
+		h.ServeHTTP(httptest.NewRecorder(), withHeader)
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, target, nil))
+		agents := a.Agents()
+		if len(agents) != 1 || agents[0].Agent != audit.AgentName("sk-live-777") || len(agents[0].Findings) != 1 {
+			t.Fatalf("%s: the URL-key request was filed elsewhere: %+v", target, agents)
+		}
+		if got := watch.got[1].Key; got != "sk-live-777" {
+			t.Errorf("%s: a watcher is not told the key it must recognise in the URL (%q)", target, got)
+		}
+		f := agents[0].Findings[0]
+		if strings.Contains(f.Request+f.Query, "sk-live-777") {
+			t.Errorf("%s: the finding shows the key: %q %q", target, f.Request, f.Query)
+		}
+	}
+}
+
+// TestAKeyInThePathIsRedactedFromTheRequestLine: a finding's request line
+// is method and path, and a path that carries the agent's key (sent in
+// Authorization too) shows it masked.
+func TestAKeyInThePathIsRedactedFromTheRequestLine(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	a := audit.New(nil)
+	h := a.Wrap(ok, "x", "/base", &seen{})
+	req := httptest.NewRequest(http.MethodPost, "/base/keys/secret-key-123/use", nil)
+	req.Header.Set("Authorization", "Bearer secret-key-123")
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	if got := a.Agents()[0].Findings[0].Request; got != "POST /keys/[redacted]/use" {
+		t.Errorf("request line %q", got)
+	}
+}

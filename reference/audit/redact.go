@@ -13,12 +13,17 @@ const shownBody = 2 << 10
 const redactedMark = "[redacted]"
 
 // redact fills in what a finding shows of the request that broke the rule
-// (its answer's status, its query and body), with the agent's key and
+// (its answer's status, its query and body), with the agent's key (in the
+// request line and detail too) and
 // every credential-named value (api_key, agent_secret, access_token,
 // password, ...) replaced, so no report of the audit ever carries one.
 func (e *Exchange) redact(f Finding) Finding {
 	if f.Status == 0 { // a watcher may name the status itself (a tool call's)
 		f.Status = e.Status
+	}
+	if e.Key != "" { // a path may carry the key: the request line is method and path
+		f.Request = strings.ReplaceAll(f.Request, e.Key, redactedMark)
+		f.Detail = strings.ReplaceAll(f.Detail, e.Key, redactedMark)
 	}
 	f.Query = redactQuery(e.RawQuery, e.Key)
 	f.Body = redactBody(e.Body, e.Key)

@@ -19,7 +19,6 @@ import (
 	"log"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -109,30 +108,13 @@ type injector struct {
 }
 
 // requestName names, for the fault log, the request a fault was injected
-// into, so an agent writer can find it in their own log: its method, path
-// and query (credential values masked), the agent its key names
-// (audit.AgentName, never the key) and its number among serve's requests.
+// into, so an agent writer can find it in their own log: its method and
+// target (audit.Target: path and query with no value that could be a
+// key), the agent its key names (audit.AgentName, never the key) and its
+// number among serve's requests.
 func requestName(r *http.Request, n int64) string {
-	target := r.URL.Path
-	if r.URL.RawQuery != "" {
-		target += "?" + maskedQuery(r.URL.Query())
-	}
-	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return fmt.Sprintf("%s %s (%s, request #%d)", r.Method, target, audit.AgentName(strings.TrimSpace(key)), n)
-}
-
-// maskedQuery spells a query with every value of a credential-looking
-// parameter replaced.
-func maskedQuery(q url.Values) string {
-	for name, vs := range q {
-		n := strings.ToLower(name)
-		if strings.Contains(n, "key") || strings.Contains(n, "token") || strings.Contains(n, "secret") {
-			for i := range vs {
-				vs[i] = "[redacted]"
-			}
-		}
-	}
-	return q.Encode()
+	key := audit.RequestKey(r)
+	return fmt.Sprintf("%s %s (%s, request #%d)", r.Method, audit.Target(r, key), audit.AgentName(key), n)
 }
 
 func (in *injector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -144,7 +126,7 @@ func (in *injector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	f, ok := in.draw(r.Method, path, body)
 	if !ok {
-		in.next.ServeHTTP(w, r.WithContext(withSocket(r.Context(), in, r.URL.Path)))
+		in.next.ServeHTTP(w, r.WithContext(withSocket(r.Context(), in, audit.Target(r, audit.RequestKey(r)))))
 		return
 	}
 	if in.o.Log != nil {

@@ -1,12 +1,16 @@
 // Package httplog writes the reference servers' request log: one line per
 // request with method, path, status and duration. It never logs the query,
-// headers or bodies, since any of them may carry a key.
+// headers or bodies, since any of them may carry a key, and masks the
+// request's own key where a careless agent repeats it in the path.
 package httplog
 
 import (
 	"log"
 	"net/http"
+	"strings"
 	"time"
+
+	"github.com/agentgames/conformance/reference/audit"
 )
 
 // Handler wraps next so that every request it serves is logged to l. A nil
@@ -19,8 +23,17 @@ func Handler(next http.Handler, l *log.Logger) http.Handler {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
-		l.Printf("%s %s %d %s", r.Method, r.URL.Path, sw.status, time.Since(start).Round(time.Microsecond))
+		l.Printf("%s %s %d %s", r.Method, maskedPath(r), sw.status, time.Since(start).Round(time.Microsecond))
 	})
+}
+
+// maskedPath is the request's path with its key (audit.RequestKey: the
+// Bearer key or a credential-named parameter's value) masked.
+func maskedPath(r *http.Request) string {
+	if key := audit.RequestKey(r); key != "" {
+		return strings.ReplaceAll(r.URL.Path, key, "[redacted]")
+	}
+	return r.URL.Path
 }
 
 // statusWriter remembers the status a handler wrote, for the log line.
