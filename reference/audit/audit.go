@@ -73,10 +73,21 @@ type Namer interface {
 	AgentOf(ex *Exchange) string
 }
 
+// Issuer is a Watcher whose contract hands agents their keys in answers
+// (Iyra's api_key at verification): IssuedKeys returns the keys an
+// exchange's answer issued, so a key the agent then sends only in a URL
+// is still known to be its own.
+type Issuer interface {
+	IssuedKeys(ex *Exchange) []string
+}
+
 // Auditor collects the findings of every protocol's watcher, per agent.
 type Auditor struct {
-	mu      sync.Mutex
-	agents  map[string]*AgentRecord
+	mu     sync.Mutex
+	agents map[string]*AgentRecord
+	// issued names the agents whose keys an answer issued (Issuer), by
+	// digest only: the audit keeps no key.
+	issued  map[string]bool
 	now     func() time.Time
 	maxBody int
 	// blindFrames drops the findings of Frames reports (BlindFrames).
@@ -111,7 +122,7 @@ func New(now func() time.Time) *Auditor {
 	if now == nil {
 		now = time.Now
 	}
-	return &Auditor{agents: map[string]*AgentRecord{}, now: now, maxBody: 64 << 10, started: now()}
+	return &Auditor{agents: map[string]*AgentRecord{}, issued: map[string]bool{}, now: now, maxBody: 64 << 10, started: now()}
 }
 
 // Wrap puts the auditor in front of one protocol's server, mounted at base.
@@ -131,6 +142,9 @@ func (a *Auditor) Wrap(h http.Handler, protocol, base string, w Watcher) http.Ha
 		order.Lock()
 		found := w.Watch(ex)
 		order.Unlock()
+		if is, ok := w.(Issuer); ok {
+			a.learnIssued(is.IssuedKeys(ex))
+		}
 		for i := range found {
 			found[i] = ex.redact(found[i])
 		}
@@ -194,11 +208,23 @@ func (a *Auditor) knownKeyIn(u *url.URL) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, t := range tokens {
-		if _, known := a.agents[AgentName(t)]; known {
+		name := AgentName(t)
+		if _, known := a.agents[name]; known || a.issued[name] {
 			return t
 		}
 	}
 	return ""
+}
+
+// learnIssued remembers the digests of keys an answer issued.
+func (a *Auditor) learnIssued(keys []string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, k := range keys {
+		if k != "" {
+			a.issued[AgentName(k)] = true
+		}
+	}
 }
 
 // urlTokens splits a decoded path or query value into the runs of

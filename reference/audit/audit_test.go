@@ -144,3 +144,40 @@ func TestAKeyInThePathIsRedactedFromTheRequestLine(t *testing.T) {
 		t.Errorf("request line %q", got)
 	}
 }
+
+// issuing is a watcher whose answers hand out keys, in {"key": ...}.
+type issuing struct{ seen }
+
+func (i *issuing) IssuedKeys(ex *audit.Exchange) []string {
+	if strings.Contains(string(ex.RespBody), "sk-issued-9") {
+		return []string{"sk-issued-9"}
+	}
+	return nil
+}
+
+// TestAKeyIssuedInAnAnswerIsKnownInAURL: an agent that never sends its
+// key in a header, only in a URL, is still filed under that key's agent
+// when an answer issued the key (Issuer), and the key is masked.
+func TestAKeyIssuedInAnAnswerIsKnownInAURL(t *testing.T) {
+	issue := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/verify" {
+			w.Write([]byte(`{"key":"sk-issued-9"}`))
+		}
+	})
+	a, watch := audit.New(nil), &issuing{}
+	h := a.Wrap(issue, "x", "", watch)
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/verify", nil))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/things/sk-issued-9/state", nil))
+	var filed *audit.AgentRecord
+	for _, r := range a.Agents() {
+		if r.Agent == audit.AgentName("sk-issued-9") {
+			filed = &r
+		}
+	}
+	if filed == nil || len(filed.Findings) != 1 {
+		t.Fatalf("the URL-key request was not filed under the issued key's agent: %+v", a.Agents())
+	}
+	if strings.Contains(filed.Findings[0].Request, "sk-issued-9") {
+		t.Errorf("the finding shows the key: %q", filed.Findings[0].Request)
+	}
+}

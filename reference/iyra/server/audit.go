@@ -91,6 +91,22 @@ func (a *Auditor) Watch(ex *audit.Exchange) []audit.Finding {
 	return out
 }
 
+// IssuedKeys is the api_key a 2xx answer discloses (verification hands it
+// out once), so the audit knows it as that agent's key even when the
+// agent then sends it only in a URL (IYRA-AGENT-NO-URL-KEY).
+func (a *Auditor) IssuedKeys(ex *audit.Exchange) []string {
+	if ex.Status/100 != 2 || !bytes.Contains(ex.RespBody, []byte(`"api_key"`)) {
+		return nil
+	}
+	var b struct {
+		APIKey string `json:"api_key"`
+	}
+	if json.Unmarshal(ex.RespBody, &b) != nil || b.APIKey == "" {
+		return nil
+	}
+	return []string{b.APIKey}
+}
+
 // finished reports the session a 2xx answer shows finished, if any.
 func finished(ex *audit.Exchange) (string, bool) {
 	if ex.Status/100 != 2 || ex.Method == http.MethodGet && strings.HasSuffix(ex.Path, "/replay") {
