@@ -268,3 +268,22 @@ func TestForgeRateLimitIsOneValue(t *testing.T) {
 	assert.Contains(t, doc, m[1]+"-request bursts refilled at "+m[2]+"/s per key")
 	assert.NotRegexp(t, `(?i)rate limit of \d+`, doc, "no second figure for the same limit")
 }
+
+// TestEveryProtocolFlagIsInTheFlagTable: docs/running.md's table of
+// protocol flags names every flag a protocol declares, with its protocol,
+// so a flag added to the code cannot go undocumented.
+func TestEveryProtocolFlagIsInTheFlagTable(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "running.md"))
+	require.NoError(t, err)
+	doc := string(raw)
+	for _, p := range protocols.All() {
+		for _, f := range p.Flags {
+			row := regexp.MustCompile("(?m)^\\| [^|]*`--" + regexp.QuoteMeta(f.Name) + "\\b[^|]*\\| `([a-z-]+)` \\|")
+			m := row.FindStringSubmatch(doc)
+			if assert.NotNil(t, m, "docs/running.md has no row for --%s (%s)", f.Name, p.Name) {
+				assert.True(t, strings.HasPrefix(m[1], strings.SplitN(p.Name, "-", 2)[0]), "--%s is %s's, the row says %s", f.Name, p.Name, m[1])
+			}
+		}
+	}
+}
