@@ -78,18 +78,3 @@ func (t *Tripwire) Close() error {
 	<-t.done
 	return err
 }
-
-// IsLoopbackURL reports a URL whose host is this machine's loopback
-// (localhost or a loopback address): a target there can reach the
-// runner's loopback listeners, and nothing it is named goes further.
-func IsLoopbackURL(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(u.Hostname())
-	return ip != nil && ip.IsLoopback()
-}

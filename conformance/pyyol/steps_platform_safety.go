@@ -96,7 +96,7 @@ func (p *pfRun) refusedForbidden(ctx context.Context) error {
 		p.probe.undecided = fmt.Sprintf("unchecked: the submit answered %d", st)
 		return nil
 	}
-	if p.env.Live() && !loopbackTarget(p.env.HTTP.BaseURL()) {
+	if p.env.Elsewhere() {
 		p.probe.undecided = "unchecked: the platform stored a manifest naming the kit's " + p.probe.class +
 			" address; the kit does not ask a platform on another machine to verify it, since on that platform's network the address may be someone else's"
 		return nil

@@ -177,6 +177,11 @@ type Env struct {
 // reference's controls.
 func (e *Env) Live() bool { return e.Reference == nil }
 
+// Elsewhere reports a live target that is not on this machine: it cannot
+// reach the runner's loopback listeners, and an address of this machine
+// may name someone else's host on its network.
+func (e *Env) Elsewhere() bool { return e.Live() && !skeleton.LoopbackURL(e.HTTP.BaseURL()) }
+
 // Shared is a concurrency-safe run-wide cache.
 type Shared struct {
 	mu sync.Mutex

@@ -6,12 +6,11 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/agentgames/conformance/reference/bounty"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // notifyTimeout bounds one round_open POST.
@@ -42,7 +41,7 @@ func (n *notifier) deliver(notices []bounty.Notice) {
 	for _, nt := range notices {
 		body, _ := json.Marshal(map[string]any{"type": "round_open", "round": nt.Round, "challenge_id": nt.ChallengeID})
 		client := n.verified
-		if loopbackURL(nt.URL) {
+		if skeleton.LoopbackURL(nt.URL) {
 			client = n.loopback
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
@@ -56,17 +55,4 @@ func (n *notifier) deliver(notices []bounty.Notice) {
 		}
 		cancel()
 	}
-}
-
-// loopbackURL reports a notify_url on this machine's loopback.
-func loopbackURL(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(u.Hostname())
-	return ip != nil && ip.IsLoopback()
 }
