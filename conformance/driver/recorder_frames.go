@@ -31,6 +31,26 @@ func (r *Recorder) frame(dir, url string, body []byte, note string, secrets *Sec
 	r.add(x)
 }
 
+// frameSending records an outbound frame before it is written, so no
+// reply the read loop records can come before it in the transcript; the
+// returned func sets the write's error as the frame's note afterwards.
+func (r *Recorder) frameSending(url string, body []byte, secrets *Secrets) (noteWrite func(note string)) {
+	if r == nil {
+		return func(string) {}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	at := len(r.exchanges)
+	r.exchanges = append(r.exchanges, rawExchange{method: FrameOut, url: url, reqBody: body, secrets: secrets})
+	return func(note string) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if at < len(r.exchanges) && r.exchanges[at].method == FrameOut {
+			r.exchanges[at].note = note
+		}
+	}
+}
+
 // served records one request the runner answered as a server: the agent's
 // request and the runner's reply, with the time the handler took.
 func (r *Recorder) served(req *http.Request, body []byte, status int, respHeader http.Header,

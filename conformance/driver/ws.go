@@ -310,17 +310,14 @@ func (w *WS) Close() error {
 	return nil
 }
 
-// write sends data as a text frame and records it.
+// write records data as an outbound frame, then sends it as a text frame.
 func (w *WS) write(ctx context.Context, data []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, w.opts.Timeout)
 	defer cancel()
+	noteWrite := w.opts.Recorder.frameSending(w.url, data, w.opts.Secrets)
 	err := w.conn.Write(ctx, websocket.MessageText, data)
-	note := ""
 	if err != nil {
-		note = err.Error()
-	}
-	w.opts.Recorder.frame(FrameOut, w.url, data, note, w.opts.Secrets)
-	if err != nil {
+		noteWrite(err.Error())
 		return verdict.Errorf("sending frame on %s: %v", w.redactedURL(), err)
 	}
 	return nil
