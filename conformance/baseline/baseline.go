@@ -106,3 +106,18 @@ func expect(res *verdict.Result, e verdict.BaselineEntry) {
 	res.Baseline = &entry
 	res.Message = fmt.Sprintf("expected failure (baseline: %s): %s", e.Reason, res.Message)
 }
+
+// Expects reports whether res is a failure some entry lists, as Apply
+// would mark it: --fail-fast reads it so that a known failure does not
+// stop the run.
+func (f *File) Expects(res verdict.Result) bool {
+	if res.Status != verdict.Fail {
+		return false
+	}
+	for _, e := range f.KnownFailures {
+		if (e.Rule != "" && res.FailedRule == e.Rule) || (e.Rule == "" && res.Protocol == e.Protocol && res.Name == e.Check) {
+			return true
+		}
+	}
+	return false
+}

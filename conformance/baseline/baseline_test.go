@@ -102,3 +102,14 @@ func TestAnExpectedFailureIsStillChecked(t *testing.T) {
 	checked, total, _ := rep.MustCoverage(rep.Protocols[0])
 	assert.Equal(t, [2]int{1, 1}, [2]int{checked, total})
 }
+
+// TestExpectsTellsTheFailuresApplyWouldMark: --fail-fast asks Expects
+// before a failure stops the run, so it must agree with Apply.
+func TestExpectsTellsTheFailuresApplyWouldMark(t *testing.T) {
+	f := parse(t, `{"known_failures":[{"rule":"P-A","reason":"r"},{"protocol":"p","check":"other","reason":"r"}]}`)
+	rep := report()
+	assert.True(t, f.Expects(rep.Results[0]), "a failure of a listed rule")
+	assert.False(t, f.Expects(rep.Results[1]), "a pass is no expected failure")
+	assert.True(t, f.Expects(verdict.Result{Protocol: "p", Name: "other", Status: verdict.Fail, FailedRule: "P-Z"}), "a listed check")
+	assert.False(t, f.Expects(verdict.Result{Protocol: "p", Name: "broken", Status: verdict.Fail, FailedRule: "P-Z"}), "an unlisted rule")
+}

@@ -57,7 +57,7 @@ func TestBrokenPlatformsAreCaughtNamingTheRule(t *testing.T) {
 		rule := rbounty.RuleOf(fault) // a variant RULE#how breaks RULE another way
 		t.Run(fault, func(t *testing.T) {
 			rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
-				Target: brokenTarget(t, fault), Rules: []string{rule}, Seed: 11, Checks: 3, CaseDir: t.TempDir()})
+				Target: brokenTarget(t, fault), Rules: []string{rule}, Seed: 11, Checks: 3, CaseDir: t.TempDir()}.StoppingAt(rule))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,6 +41,7 @@ type runOptions struct {
 	seed                                    uint64
 	checks, maxWrites, maxAgents            int
 	exhaustQuotas                           bool
+	failFast                                bool
 	long                                    bool
 	listUnselected                          bool
 	rate                                    float64
@@ -64,6 +65,7 @@ func (o *runOptions) bind(fs *flagSet) {
 	fs.BoolVar(&o.long, "long", false, "live: also run the checks that wait out a documented window (a TTL, a grace period, a cooldown) in real time; the plan says how many and how long")
 	fs.BoolVar(&o.listUnselected, "list-unselected", false, "with --rule or --tags: list in the plan every MUST rule the selection leaves out (by default only their count)")
 	fs.BoolVar(&o.exhaustQuotas, "exhaust-quotas", false, "live: also check the documented daily limits by spending a throwaway identity's whole allowance (staging deployments only)")
+	fs.BoolVar(&o.failFast, "fail-fast", false, "stop at the first failed check (one a --baseline lists does not stop it); the checks left are reported skipped")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "per-request timeout")
 	fs.DurationVar(&o.deadline, "deadline", DefaultDeadline, "the whole run stops sending at this deadline; checks left report errors")
 	fs.StringVar(&o.cases, "cases", "", "folder for failing-case files (default: a new temp folder)")
@@ -109,7 +111,8 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 	}
 	cfg := suite.Config{Protocols: ps, Target: o.target, BasePath: o.basePath, Tags: o.tags, Rules: o.rules, Seed: o.seed,
 		Checks: o.checks, Rate: o.rate, MaxWrites: o.maxWrites, Timeout: o.timeout, CaseDir: o.cases,
-		MaxAgents: o.maxAgents, ExhaustQuotas: o.exhaustQuotas, Long: o.long, ListUnselected: o.listUnselected, Plan: stdout, Settings: o.settings}
+		MaxAgents: o.maxAgents, ExhaustQuotas: o.exhaustQuotas, Long: o.long, ListUnselected: o.listUnselected, Plan: stdout, Settings: o.settings,
+		FailFast: o.failFast}
 	if o.shard != "" {
 		if cfg.Shard, err = suite.ParseShard(o.shard); err != nil {
 			return suite.Config{}, err
@@ -119,6 +122,7 @@ func (o *runOptions) config(stdout io.Writer) (suite.Config, error) {
 		if o.known, err = loadBaseline(o.baselinePath); err != nil {
 			return suite.Config{}, err
 		}
+		cfg.StopsRun = func(res verdict.Result) bool { return !o.known.Expects(res) }
 	}
 	if !o.quiet {
 		cfg.Progress = report.NewConsole(stdout, report.ConsoleOptions{Color: o.color})

@@ -167,8 +167,12 @@ func brokenGateways() []struct {
 // the protocol flag values in settings.
 func runLive(t *testing.T, p *suite.Protocol, target, rule string, settings suite.Settings) *verdict.Report {
 	t.Helper()
-	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{p}, Target: target,
-		Rules: ruleList(rule), Seed: 7, NoProperties: true, CaseDir: t.TempDir(), Settings: settings})
+	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Target: target,
+		Rules: ruleList(rule), Seed: 7, NoProperties: true, CaseDir: t.TempDir(), Settings: settings}
+	if rule != "" {
+		cfg = cfg.StoppingAt(rule) // one failure naming the rule is the verdict
+	}
+	rep, err := suite.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

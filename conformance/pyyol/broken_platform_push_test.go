@@ -137,7 +137,7 @@ func startWaitingPlatforms(t *testing.T) earlyRuns {
 			defer srv.Close()
 			r.rep, r.err = suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Platform()},
 				Target: srv.URL + server.BasePath, Rules: ruleList(c.rule), Seed: 7, NoProperties: true, CaseDir: cases,
-				Settings: brokenPlatformSettings(c.tamper)})
+				Settings: brokenPlatformSettings(c.tamper)}.StoppingAt(c.rule))
 		}()
 	}
 	return runs

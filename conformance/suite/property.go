@@ -44,6 +44,12 @@ func configureRapid(checks int, seed uint64) {
 // recorded there is the minimal failing sequence.
 func (pr *protocolRun) runProperty(ctx context.Context, prop Property) verdict.Result {
 	pr.cfg.Progress.Begin(pr.p.Name, "properties", prop.Name)
+	if pr.failFastStop() {
+		res := verdict.Result{Protocol: pr.p.Name, Feature: "properties", Name: prop.Name, Kind: "property",
+			Rules: prop.Rules, Status: verdict.Skip, Message: stoppedByFailFast}
+		pr.cfg.Progress.Done(res)
+		return res
+	}
 	start := time.Now()
 	checks := pr.cfg.Checks
 	if checks == 0 {
@@ -59,6 +65,7 @@ func (pr *protocolRun) runProperty(ctx context.Context, prop Property) verdict.R
 	res := ex.result(tb)
 	res.Duration = time.Since(start)
 	pr.cases.record(pr, &res, propertyCase(prop, ex.failSeq()))
+	pr.noteResult(res)
 	pr.cfg.Progress.Done(res)
 	return res
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -69,6 +70,16 @@ type Config struct {
 	CaseDir string
 	// NoProperties skips the property tests (features only).
 	NoProperties bool
+	// FailFast stops the run at its first failed check (--fail-fast): the
+	// checks left are reported skipped, saying so, and the run exits 1. A
+	// gate that needs only a yes or no spends no more time on a broken
+	// build, and the tamper tables, which need one failure naming a rule,
+	// stop as soon as they have it.
+	FailFast bool
+	// StopsRun, when set, tells which failures stop a FailFast run (nil:
+	// every one): the CLI passes those its --baseline does not list, and
+	// a tamper table those naming the rule it breaks.
+	StopsRun func(verdict.Result) bool
 	// Shard runs only this part of the selected checks (--shard i/n).
 	Shard Shard
 	// Settings are the values of the protocols' own flags (Protocol.Flags)
@@ -102,6 +113,24 @@ type run struct {
 	shared  *Shared
 	cases   *caseWriter
 	checks  int // selected checks numbered so far, for --shard
+	failed  atomic.Bool
+}
+
+// stoppedByFailFast is the reason a check left after a failure under
+// --fail-fast is skipped.
+const stoppedByFailFast = "not run: --fail-fast stopped the run at its first failure"
+
+// failFastStop reports whether --fail-fast has stopped the run: a check
+// has failed and every check after it is skipped.
+func (r *run) failFastStop() bool {
+	return r.cfg.FailFast && r.failed.Load()
+}
+
+// noteResult records a failed check for --fail-fast.
+func (r *run) noteResult(res verdict.Result) {
+	if res.Status == verdict.Fail && (r.cfg.StopsRun == nil || r.cfg.StopsRun(res)) {
+		r.failed.Store(true)
+	}
 }
 
 // Run runs the selected protocols against the target and returns the report.
@@ -390,4 +419,13 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 		info.Rules = append(info.Rules, ri)
 	}
 	return info
+}
+
+// StoppingAt returns cfg set to stop at the first failure naming rule
+// (FailFast with StopsRun): a tamper table needs one failure naming the
+// rule its broken target breaks, and the checks after it cost time only.
+func (cfg Config) StoppingAt(rule string) Config {
+	cfg.FailFast = true
+	cfg.StopsRun = func(r verdict.Result) bool { return r.FailedRule == rule }
+	return cfg
 }

@@ -94,6 +94,10 @@ func (pr *protocolRun) initScenario(gsc *godog.ScenarioContext, col *collector) 
 		start = time.Now()
 		pr.cfg.Progress.Begin(pr.p.Name, pr.feature[s.Uri], s.Name)
 		held = nil
+		if pr.failFastStop() {
+			held = fmt.Errorf("%w: %s", godog.ErrSkip, stoppedByFailFast)
+			return ctx, held
+		}
 		if pr.ref == nil && !pr.cfg.Long && pickleTagged(s, tagLong) {
 			held = fmt.Errorf("%w: %s", godog.ErrSkip, needsLong)
 		}
@@ -111,6 +115,7 @@ func (pr *protocolRun) initScenario(gsc *godog.ScenarioContext, col *collector) 
 		res.Duration = time.Since(start)
 		pr.cases.record(pr, &res, Case{Kind: "scenario", Name: s.Name, Scenario: ref})
 		col.add(res)
+		pr.noteResult(res)
 		pr.cfg.Progress.Done(res)
 		return ctx, nil
 	})
@@ -141,7 +146,8 @@ func (pr *protocolRun) normalizeError(err error, rules []string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, godog.ErrSkip):
-		return verdict.Skipf("%v", err)
+		// A skip the hooks wrapped ("skipped: why") says why once.
+		return verdict.Skipf("%s", strings.TrimPrefix(err.Error(), godog.ErrSkip.Error()+": "))
 	case errors.Is(err, godog.ErrUndefined), errors.Is(err, godog.ErrPending):
 		return verdict.Errorf("the kit has no step definition for a step (%v): a defect of the kit, not the target", err)
 	case errors.As(err, &f) && f.RuleID == "" && len(rules) > 0:

@@ -81,6 +81,12 @@ func (o Outcome) Summary() string {
 // Run runs c against p and returns the outcome; only an unusable
 // configuration is an error.
 func Run(p *suite.Protocol, c Case) (Outcome, error) {
+	return run(p, c, false)
+}
+
+// run is Run; stop ends the run at the first failure naming c.Rule
+// (suite.Config.StoppingAt), all Check needs.
+func run(p *suite.Protocol, c Case, stop bool) (Outcome, error) {
 	dir, err := os.MkdirTemp("", "tamper-cases-")
 	if err != nil {
 		return Outcome{}, err
@@ -96,6 +102,9 @@ func Run(p *suite.Protocol, c Case) (Outcome, error) {
 	}
 	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Rules: rules, Tags: c.Tags, Seed: seed,
 		Checks: c.Checks, NoProperties: c.Checks == 0, CaseDir: dir, ExhaustQuotas: c.ExhaustQuotas, Settings: c.Settings}
+	if stop {
+		cfg = cfg.StoppingAt(c.Rule)
+	}
 	switch {
 	case c.Target != nil:
 		srv := httptest.NewServer(c.Target)
@@ -117,7 +126,7 @@ func Run(p *suite.Protocol, c Case) (Outcome, error) {
 
 // Check runs c and requires the run to exit 1 with c.Rule failed.
 func Check(p *suite.Protocol, c Case) error {
-	out, err := Run(p, c)
+	out, err := run(p, c, true)
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.Name, err)
 	}
