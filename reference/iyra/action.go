@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
+
+	"github.com/agentgames/conformance/reference/skeleton/jsonscan"
 )
 
 // Kind classifies a rejection so the server can pick its status without the
@@ -179,64 +180,18 @@ func decodeAction(fields map[string]json.RawMessage) (Action, *Rejection) {
 // CheckStrictJSON reports whether body is exactly one JSON value in which no
 // object repeats a key. encoding/json keeps the last of repeated keys, so
 // {"site":"moon","site":"archive"} would otherwise mean what a reader of the
-// first key does not expect (IYRA-BAD-INPUT).
+// first key does not expect (IYRA-BAD-INPUT). The kit's one JSON scanner
+// reads it, with no bound of its own: the body's size limit bounds it.
 func CheckStrictJSON(body []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := scanValue(dec); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON value")
+	if err := jsonscan.Scan(body, unbounded); err != nil {
+		return errors.New(err.Message)
 	}
 	return nil
 }
 
-// scanValue reads one JSON value from dec token by token, checking the keys
-// of every object it contains.
-func scanValue(dec *json.Decoder) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return errors.New("not valid JSON")
-	}
-	delim, ok := tok.(json.Delim)
-	if !ok {
-		return nil
-	}
-	switch delim {
-	case '{':
-		return scanObject(dec)
-	case '[':
-		for dec.More() {
-			if err := scanValue(dec); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token() // the closing ]
-		return err
-	}
-	return errors.New("not valid JSON")
-}
-
-// scanObject reads an object's members after its '{', refusing a key seen twice.
-func scanObject(dec *json.Decoder) error {
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return errors.New("not valid JSON")
-		}
-		key, _ := tok.(string)
-		if seen[key] {
-			return fmt.Errorf("key %q appears twice in one object", key)
-		}
-		seen[key] = true
-		if err := scanValue(dec); err != nil {
-			return err
-		}
-	}
-	_, err := dec.Token() // the closing }
-	return err
-}
+// unbounded lifts every structural bound of jsonscan: only validity and
+// repeated keys are CheckStrictJSON's to refuse.
+var unbounded = jsonscan.Bounds{MaxDepth: math.MaxInt32, MaxItems: math.MaxInt32, MaxString: math.MaxInt32, MaxValues: math.MaxInt32}
 
 // isNull reports whether a raw JSON value is null.
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
