@@ -70,7 +70,7 @@ func TestNoPassOnAWrongTarget(t *testing.T) {
 					// Its checks never ran: the MUST line says so, not
 					// that a selection left them out.
 					assert.Contains(t, out, "not run (wrong target)")
-					assert.NotContains(t, out, "not selected (--rule, --tags)")
+					assert.NotContains(t, out, "not selected (--rule, --tags, --shard)")
 				}
 				assert.NotContains(t, out, "RESULT: PASS")
 			})

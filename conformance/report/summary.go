@@ -293,7 +293,7 @@ func uncheckedWhy(reason string) string {
 	case strings.Contains(reason, "does not look like"):
 		return "not run (wrong target)"
 	case strings.Contains(reason, "no selected check cites it"):
-		return "not selected (--rule, --tags)"
+		return "not selected (--rule, --tags, --shard)"
 	case strings.Contains(reason, "does not serve"):
 		return "on routes the target does not serve"
 	case strings.Contains(reason, "embedded reference") || strings.Contains(reason, "@control"):

@@ -104,7 +104,7 @@ func TestTheMustLineAccountsForEveryUncheckedRule(t *testing.T) {
 	}
 	got := uncheckedNote(unchecked, []verdict.Unchecked{{Rule: "F"}})
 	assert.Equal(t, "; not checked: 2 need --allow-authoring, 1 need the embedded reference's controls, "+
-		"1 not selected (--rule, --tags), 1 on routes the target does not serve", got)
+		"1 not selected (--rule, --tags, --shard), 1 on routes the target does not serve", got)
 	assert.Empty(t, uncheckedNote(nil, nil))
 }
 

@@ -403,6 +403,7 @@ func (pr *protocolRun) env(rec *driver.Recorder) *Env {
 func (pr *protocolRun) info() verdict.ProtocolInfo {
 	info := verdict.ProtocolInfo{Name: pr.p.Name, Title: pr.p.Title, Target: pr.base, Seed: pr.cat.Seed}
 	source, _ := pr.p.SourceContract(pr.cat) // nil: no words around a short quote
+	arounds := aroundsOf(pr.cat, source)
 	for _, r := range pr.cat.Rules {
 		if r.ForAgents() {
 			continue // audited by serve --audit, never checked against a platform
@@ -414,7 +415,7 @@ func (pr *protocolRun) info() verdict.ProtocolInfo {
 		ri := verdict.RuleInfo{ID: r.ID, Level: r.Level, Title: redact(r.Title),
 			Quote: redact(r.Quote), Path: r.Path, Choice: redact(r.Choice)}
 		if verdict.ShortQuote(r.Quote) && source != nil {
-			ri.Around = redact(pr.cat.AroundQuote(source, r))
+			ri.Around = redact(arounds.of(r))
 		}
 		info.Rules = append(info.Rules, ri)
 	}
