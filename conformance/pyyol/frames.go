@@ -95,19 +95,27 @@ func checkFrame(raw json.RawMessage, t string) error {
 // unknown): an event frame is also checked against its game's event
 // schema, so an undocumented event type names that game's events rule.
 func checkFrameOf(raw json.RawMessage, t, game string) error {
+	_, err := checkFrameTree(raw, t, game)
+	return err
+}
+
+// checkFrameTree is checkFrameOf that also returns the frame as
+// decodeJSON read it (nil when it is no JSON), so a check that searches a
+// frame by value reads it without decoding it again.
+func checkFrameTree(raw json.RawMessage, t, game string) (any, error) {
 	v, err := decodeJSON(raw)
 	if err != nil {
-		return verdict.Failf("PYYOL-WS-ENVELOPE", "JSON", string(raw), "%v", err)
+		return nil, verdict.Failf("PYYOL-WS-ENVELOPE", "JSON", string(raw), "%v", err)
 	}
 	if _, ok := frameBook().compiled[t]; !ok || !spec.IsPyyolFrameType(t) {
-		return verdict.Failf("PYYOL-REF-FRAMES", "a documented frame type", t, "frame type %q has no schema", t)
+		return v, verdict.Failf("PYYOL-REF-FRAMES", "a documented frame type", t, "frame type %q has no schema", t)
 	}
 	if t == "event" {
 		if err := checkGameEvent(v, game); err != nil {
-			return err
+			return v, err
 		}
 	}
-	return checkDecoded(t, v, raw, "PYYOL-REF-FRAMES", "a "+t+" frame")
+	return v, checkDecoded(t, v, raw, "PYYOL-REF-FRAMES", "a "+t+" frame")
 }
 
 // checkGameEvent checks the {seq, type, payload} of an event frame of a

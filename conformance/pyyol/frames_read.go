@@ -114,7 +114,9 @@ func (f *frame) readTurn(e envelope) map[string]string {
 		return read
 	}
 	var b bodyFields
-	if json.Unmarshal(f.Body, &b); !isString(b.Game) {
+	json.Unmarshal(f.Body, &b)
+	f.applyBody(b) // the body is read once: fillFromBody finds them filled
+	if !isString(b.Game) {
 		// The SDK hands a turn to its handler by payload.game: a view
 		// naming no game plays the fallback there.
 		read["turn view's game"] = readNoGame
@@ -153,6 +155,11 @@ func (f *frame) fillFromBody() {
 	}
 	var b bodyFields
 	json.Unmarshal(f.Body, &b)
+	f.applyBody(b)
+}
+
+// applyBody fills the match fields the envelope lacks from its body's.
+func (f *frame) applyBody(b bodyFields) {
 	if f.MatchID == "" {
 		f.MatchID = b.MatchID
 	}
@@ -282,4 +289,20 @@ func (f frame) document() any {
 		return nil
 	}
 	return doc
+}
+
+// bodyTree is the decoded body of a turn whose tree was kept: the part of
+// it pick chose as the body (payload when it holds an object or is the
+// only one, else view); nil without a tree.
+func (f *frame) bodyTree() any {
+	m, ok := f.tree.(map[string]any)
+	if !ok {
+		return nil
+	}
+	p, hasPayload := m["payload"]
+	v, hasView := m["view"]
+	if _, obj := p.(map[string]any); obj || (hasPayload && !hasView) {
+		return p
+	}
+	return v
 }

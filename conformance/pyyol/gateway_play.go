@@ -41,6 +41,9 @@ type frame struct {
 	// decoded holds Payload decoded, once (payload): a Monopoly referee
 	// reads every event's payload in several checks.
 	decoded *decodedPayload
+	// tree is the whole frame as decodeJSON read it, when the reader kept
+	// it (a Monopoly turn's, for the referee's search by value).
+	tree any
 }
 
 // gwRun is one gateway scenario: the kit as an agent.

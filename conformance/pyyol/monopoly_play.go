@@ -61,8 +61,10 @@ type monoView struct {
 // monoTurn is one turn the runner answered: the view and the move.
 type monoTurn struct {
 	view monoView
-	// body is the view as it came, for the referee's search by value.
+	// body is the view as it came, and tree the same decoded (decodeJSON),
+	// for the referee's search by value.
 	body json.RawMessage
+	tree any
 	move map[string]any
 	// after are the events between this answer and the next turn.
 	after []frame
@@ -176,9 +178,11 @@ func (m *monoRun) next(ctx context.Context, started bool) (frame, error) {
 	m.g.layoutNote(readings)
 	// spec/pyyol/frames judges the frame, its view against
 	// monopoly-view.json and its events against monopoly-event.json.
-	if err := judgeFrame(checkFrameOf(raw, f.T, "monopoly"), m.g.env.HTTP.Recorder().Finding); err != nil {
+	tree, verr := checkFrameTree(raw, f.T, "monopoly")
+	if err := judgeFrame(verr, m.g.env.HTTP.Recorder().Finding); err != nil {
 		return frame{}, err
 	}
+	f.tree = tree
 	return f, nil
 }
 
@@ -202,7 +206,7 @@ func (m *monoRun) answer(ctx context.Context, f frame) error {
 	if len(m.turns) >= maxMonoDecisions {
 		return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", "a match that ends", fmt.Sprintf("%d decisions and counting", len(m.turns)), "the game never ended")
 	}
-	t := &monoTurn{view: view, body: f.Body, move: m.policy(view), seen: len(m.events), probe: m.probing}
+	t := &monoTurn{view: view, body: f.Body, tree: f.bodyTree(), move: m.policy(view), seen: len(m.events), probe: m.probing}
 	m.probing = false
 	if m.refuseFirst && len(m.turns) == 0 {
 		t.move = map[string]any{"action": "fly"}

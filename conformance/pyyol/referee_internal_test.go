@@ -99,10 +99,18 @@ func TestRefereeDeckSearch(t *testing.T) {
 	leak, _ := json.Marshal(map[string]any{"state": map[string]any{"upcoming": []any{c[0].Text, c[1].Text, c[2].Text}}})
 	keyed, _ := json.Marshal(map[string]any{"state": map[string]any{"chance_deck": []any{"a", "b"}}})
 	counts, _ := json.Marshal(map[string]any{"state": map[string]any{"decks": []any{16.0, 16.0}, "last_card": c[0].Text}})
-	assertFails(t, "PYYOL-MONO-PERFECT-INFO", judgeDecks(board, 0, leak))
-	assertFails(t, "PYYOL-MONO-PERFECT-INFO", judgeDecks(board, 0, keyed))
-	assert.NoError(t, judgeDecks(board, 0, counts))
+	for _, read := range []func(json.RawMessage) any{asRead, asKept} {
+		assertFails(t, "PYYOL-MONO-PERFECT-INFO", judgeDecks(board, 0, read(leak)))
+		assertFails(t, "PYYOL-MONO-PERFECT-INFO", judgeDecks(board, 0, read(keyed)))
+		assert.NoError(t, judgeDecks(board, 0, read(counts)))
+	}
 }
+
+// asRead and asKept are a view's body as monoTurn.decodedBody gives it:
+// decoded on the spot (json.Unmarshal) or the tree the reader kept
+// (decodeJSON, numbers as json.Number).
+func asRead(raw json.RawMessage) any { return (&monoTurn{body: raw}).decodedBody() }
+func asKept(raw json.RawMessage) any { v, _ := decodeJSON(raw); return v }
 
 // assertFails wants err to be a failure naming rule.
 func assertFails(t *testing.T, rule string, err error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
@@ -15,7 +16,7 @@ import (
 // kinds valid for you right now") and nothing hidden shows
 // (PYYOL-MONO-PERFECT-INFO: only the unshuffled decks are hidden).
 func (m *monoRun) judgeView(b *refBoard, i int, t *monoTurn) error {
-	if err := judgeDecks(b.board, i, t.body); err != nil {
+	if err := judgeDecks(b.board, i, t.decodedBody()); err != nil {
 		return err
 	}
 	v := t.view
@@ -126,19 +127,43 @@ func (m *monoRun) canLift(board *monopoly.Board, v monoView, cash int) bool {
 // the decks, found by value (three or more card texts in one list) or by
 // a list of two or more cards under a key naming a deck (a list of
 // numbers there is counts, which tell no order) (PYYOL-MONO-PERFECT-INFO).
-func judgeDecks(board *monopoly.Board, i int, body json.RawMessage) error {
-	var v any
-	if len(body) == 0 || json.Unmarshal(body, &v) != nil {
+func judgeDecks(board *monopoly.Board, i int, v any) error {
+	if v == nil {
 		return nil
+	}
+	if where := deckList(v, "", cardTexts(board)); where != "" {
+		return verdict.Failf("PYYOL-MONO-PERFECT-INFO", "the unshuffled decks hidden", where, "turn view %d", i)
+	}
+	return nil
+}
+
+// cardTextsOf holds each board's card texts, built once.
+var cardTextsOf sync.Map
+
+// cardTexts is the set of the board's Chance and Community Chest texts.
+func cardTexts(board *monopoly.Board) map[string]bool {
+	if t, ok := cardTextsOf.Load(board); ok {
+		return t.(map[string]bool)
 	}
 	texts := map[string]bool{}
 	for _, c := range append(slices.Clone(board.Chance), board.CommunityChest...) {
 		texts[c.Text] = true
 	}
-	if where := deckList(v, "", texts); where != "" {
-		return verdict.Failf("PYYOL-MONO-PERFECT-INFO", "the unshuffled decks hidden", where, "turn view %d", i)
+	cardTextsOf.Store(board, texts)
+	return texts
+}
+
+// decodedBody is the turn's view decoded: the tree the reader kept, or
+// the body decoded now.
+func (t *monoTurn) decodedBody() any {
+	if t.tree != nil {
+		return t.tree
 	}
-	return nil
+	var v any
+	if len(t.body) == 0 || json.Unmarshal(t.body, &v) != nil {
+		return nil
+	}
+	return v
 }
 
 // deckList finds, under v, a list that reveals a deck's order; path is
@@ -177,7 +202,9 @@ func deckList(v any, path string, texts map[string]bool) string {
 // no order).
 func numbers(l []any) bool {
 	for _, x := range l {
-		if _, ok := x.(float64); !ok {
+		switch x.(type) {
+		case float64, json.Number: // decoded by json.Unmarshal or decodeJSON
+		default:
 			return false
 		}
 	}
