@@ -14,7 +14,7 @@ func malformedGameFrames() []struct {
 	rule string
 	opts server.Options
 } {
-	monoView := func(edit func(v map[string]any)) func(map[string]any) []map[string]any {
+	monoView := func(edit func(v map[string]any)) server.Rewrite {
 		return set("turn", "", func(f map[string]any) {
 			if gameOf(f) == "monopoly" {
 				edit(view(f))
@@ -22,7 +22,7 @@ func malformedGameFrames() []struct {
 		})
 	}
 	state := func(v map[string]any) map[string]any { return v["state"].(map[string]any) }
-	mafiaView := func(edit func(v map[string]any)) func(map[string]any) []map[string]any {
+	mafiaView := func(edit func(v map[string]any)) server.Rewrite {
 		return set("turn", "", func(f map[string]any) {
 			if gameOf(f) == "mafia" {
 				edit(view(f))

@@ -16,20 +16,20 @@ import (
 
 // frameEdit rewrites the frames of one type (and event type, when set);
 // returning nil drops the frame.
-func frameEdit(t, eventType string, edit func(f map[string]any) []map[string]any) func(map[string]any) []map[string]any {
-	return func(f map[string]any) []map[string]any {
+func frameEdit(t, eventType string, edit func(f map[string]any) []map[string]any) server.Rewrite {
+	return server.Rewrite{Frame: t, Edit: func(f map[string]any) []map[string]any {
 		if f["t"] != t || (eventType != "" && evType(f) != eventType) {
 			return []map[string]any{f}
 		}
 		return edit(f)
-	}
+	}}
 }
 
-func set(t, eventType string, edit func(f map[string]any)) func(map[string]any) []map[string]any {
+func set(t, eventType string, edit func(f map[string]any)) server.Rewrite {
 	return frameEdit(t, eventType, func(f map[string]any) []map[string]any { edit(f); return []map[string]any{f} })
 }
 
-func drop(t, eventType string) func(map[string]any) []map[string]any {
+func drop(t, eventType string) server.Rewrite {
 	return frameEdit(t, eventType, func(map[string]any) []map[string]any { return nil })
 }
 
@@ -126,7 +126,7 @@ func brokenGateways() []struct {
 				e["your_card"], e["opp_card"] = e["opp_card"], e["your_card"]
 			}
 		})}},
-		{"PYYOL-GOOF-ROUNDS", server.Options{Rewrite: func(f map[string]any) []map[string]any {
+		{"PYYOL-GOOF-ROUNDS", server.Options{Rewrite: server.EveryFrame(func(f map[string]any) []map[string]any {
 			if f["t"] == "event" && evType(f) == "round_revealed" && payload(f)["round"] == 12.0 {
 				return nil
 			}
@@ -135,7 +135,7 @@ func brokenGateways() []struct {
 				r["history"] = ints(r["history"])[:12]
 			}
 			return []map[string]any{f}
-		}}},
+		})}},
 		{"PYYOL-GOOF-RESOLVE", server.Options{Rewrite: set("event", "round_revealed", func(f map[string]any) {
 			if p := payload(f); p["winner"] != -1.0 {
 				p["winner"] = flipWinner(p["winner"])
@@ -147,7 +147,7 @@ func brokenGateways() []struct {
 			return []map[string]any{f, {"t": "event", "match_id": f["match_id"], "seq": f["seq"], "type": "bonus_round", "payload": map[string]any{}}}
 		})}},
 		{"PYYOL-GOOF-COMMITMENT", server.Options{Rewrite: set("event", "match_created", func(f map[string]any) { delete(payload(f), "commitment") })}},
-		{"PYYOL-GOOF-SHUFFLED", server.Options{Rewrite: func(f map[string]any) []map[string]any {
+		{"PYYOL-GOOF-SHUFFLED", server.Options{Rewrite: server.EveryFrame(func(f map[string]any) []map[string]any {
 			switch {
 			case f["t"] == "event" && evType(f) == "match_created":
 				payload(f)["commitment"] = sha(fakeSeed)
@@ -155,7 +155,7 @@ func brokenGateways() []struct {
 				result(f)["reveal"] = hex.EncodeToString(fakeSeed)
 			}
 			return []map[string]any{f}
-		}}},
+		})}},
 		{"PYYOL-GOOF-OPEN", server.Options{Tamper: server.FakeOpen}},
 		{"PYYOL-GOOF-TIE-CARRY", server.Options{Rewrite: set("event", "round_revealed", func(f map[string]any) { p := payload(f); p["prize_pool"] = p["prize"] })}},
 		{"PYYOL-GOOF-TIE-SPLIT", server.Options{Rewrite: set("event", "round_revealed", func(f map[string]any) { p := payload(f); p["prize_pool"] = p["prize"] })}},
@@ -258,7 +258,7 @@ func TestGatewayThatSchedulesNoMatchSkips(t *testing.T) {
 		}
 		return nil
 	}
-	srv := httptest.NewServer(server.New(server.Options{Rewrite: quiet}))
+	srv := httptest.NewServer(server.New(server.Options{Rewrite: server.EveryFrame(quiet)}))
 	defer srv.Close()
 	rep := runLive(t, pyyol.Gateway(), srv.URL, "PYYOL-WS-GAME-END", suite.Settings{"match-wait": "500ms", "frame-wait": "300ms"})
 	if len(rep.Results) == 0 {
@@ -285,7 +285,7 @@ func TestPingingGatewayWithoutMatchSkipsWithinMatchWait(t *testing.T) {
 		}
 		return nil
 	}
-	srv := httptest.NewServer(server.New(server.Options{Rewrite: pingsOnly, PingEvery: 100 * time.Millisecond}))
+	srv := httptest.NewServer(server.New(server.Options{Rewrite: server.EveryFrame(pingsOnly), PingEvery: 100 * time.Millisecond}))
 	defer srv.Close()
 	const matchWait = 800 * time.Millisecond
 	rep := runLive(t, pyyol.Gateway(), srv.URL, "PYYOL-WS-GAME-END", suite.Settings{"match-wait": matchWait.String(), "frame-wait": "300ms"})

@@ -9,7 +9,7 @@ import (
 )
 
 // ofRole applies edit to the turn views of one role only.
-func ofRole(role string, edit func(v map[string]any)) func(map[string]any) []map[string]any {
+func ofRole(role string, edit func(v map[string]any)) server.Rewrite {
 	return set("turn", "", func(f map[string]any) {
 		if v := view(f); v["your_role"] == role {
 			edit(v)
@@ -18,7 +18,7 @@ func ofRole(role string, edit func(v map[string]any)) func(map[string]any) []map
 }
 
 // privates applies edit to every private night payload of one role.
-func privates(role string, edit func(p map[string]any)) func(map[string]any) []map[string]any {
+func privates(role string, edit func(p map[string]any)) server.Rewrite {
 	return ofRole(role, func(v map[string]any) {
 		for _, e := range ints(v["private"]) {
 			edit(e.(map[string]any)["payload"].(map[string]any))
@@ -30,7 +30,7 @@ func privates(role string, edit func(p map[string]any)) func(map[string]any) []m
 func nextSeat(x any) float64 { return float64((int(x.(float64)) + 1) % 12) }
 
 // after appends an extra event frame after each event of a type.
-func after(eventType string, extra func(f map[string]any) map[string]any) func(map[string]any) []map[string]any {
+func after(eventType string, extra func(f map[string]any) map[string]any) server.Rewrite {
 	return frameEdit("event", eventType, func(f map[string]any) []map[string]any {
 		if x := extra(f); x != nil {
 			return []map[string]any{f, x}
@@ -110,13 +110,13 @@ func brokenMafiaGateways() []struct {
 				p["target"] = nextSeat(p["target"])
 			}
 		})}},
-		{"PYYOL-MAFIA-RESULT", server.Options{Rewrite: func(f map[string]any) []map[string]any {
+		{"PYYOL-MAFIA-RESULT", server.Options{Rewrite: server.EveryFrame(func(f map[string]any) []map[string]any {
 			// A game that never ends: no victory, no result, no game_end.
 			if f["t"] == "game_end" || (f["t"] == "event" && (evType(f) == "victory" || payload(f)["phase"] == "result")) {
 				return nil
 			}
 			return []map[string]any{f}
-		}}},
+		})}},
 		{"PYYOL-MAFIA-ROLES", server.Options{Rewrite: after("eliminate", func(f map[string]any) map[string]any {
 			if p := payload(f); p["cause"] == "night_kill" {
 				return eventLike(f, "eliminate", map[string]any{"target": nextSeat(p["target"]), "cause": "night_kill"})

@@ -35,8 +35,8 @@ func drawnOrder(t *testing.T) []any {
 	var mu sync.Mutex
 	var order []any
 	opts := ownScheme(nil)
-	rewrite := opts.Rewrite
-	opts.Rewrite = func(f map[string]any) []map[string]any {
+	rewrite := opts.Rewrite.Edit
+	opts.Rewrite = server.EveryFrame(func(f map[string]any) []map[string]any {
 		if f["t"] == "game_end" {
 			mu.Lock()
 			order = order[:0]
@@ -46,7 +46,7 @@ func drawnOrder(t *testing.T) []any {
 			mu.Unlock()
 		}
 		return rewrite(f)
-	}
+	})
 	runCommitment(t, opts)
 	mu.Lock()
 	defer mu.Unlock()

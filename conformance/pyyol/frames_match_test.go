@@ -44,7 +44,7 @@ func TestEveryFrameOfAFullMatchValidates(t *testing.T) {
 		t.Run(game, func(t *testing.T) {
 			t.Parallel()
 			tape := &frameTape{}
-			srv := httptest.NewServer(server.New(server.Options{Rewrite: tape.gatewaySent, PingEvery: 20 * time.Millisecond}))
+			srv := httptest.NewServer(server.New(server.Options{Rewrite: server.EveryFrame(tape.gatewaySent), PingEvery: 20 * time.Millisecond}))
 			defer srv.Close()
 			id, token := practiceKey(t, srv.URL)
 			playTaped(t, "ws"+strings.TrimPrefix(srv.URL, "http")+server.BasePath+"/agent/connect", id, token, game, tape)

@@ -25,7 +25,7 @@ func TestASilentGatewayIsDecidedOnce(t *testing.T) {
 	t.Parallel()
 	silent := func(map[string]any) []map[string]any { return nil }
 	var sockets atomic.Int32
-	gw := server.New(server.Options{Rewrite: silent})
+	gw := server.New(server.Options{Rewrite: server.EveryFrame(silent)})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/agent/connect") {
 			sockets.Add(1)

@@ -42,7 +42,7 @@ func earlierLayout(f map[string]any) []map[string]any {
 // notes the layout under PYYOL-REF-FRAMES, a warning.
 func TestEarlierLayoutOnlyWarns(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(server.New(server.Options{Rewrite: earlierLayout, TurnTimeout: 600 * time.Millisecond}))
+	srv := httptest.NewServer(server.New(server.Options{Rewrite: server.EveryFrame(earlierLayout), TurnTimeout: 600 * time.Millisecond}))
 	defer srv.Close()
 	rep := runLive(t, pyyol.Gateway(), srv.URL, "", gatewaySettings.With("admin-token", server.AdminToken))
 	if rep.ExitCode() != 0 {

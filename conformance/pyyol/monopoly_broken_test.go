@@ -14,7 +14,7 @@ func brokenMonopolyGateways() []struct {
 	rule string
 	opts server.Options
 } {
-	turn := func(edit func(v map[string]any)) func(map[string]any) []map[string]any {
+	turn := func(edit func(v map[string]any)) server.Rewrite {
 		return set("turn", "", func(f map[string]any) { edit(view(f)) })
 	}
 	return []struct {
@@ -133,7 +133,7 @@ func brokenMonopolyDeepGateways() []struct {
 	rule string
 	opts server.Options
 } {
-	turn := func(edit func(v map[string]any)) func(map[string]any) []map[string]any {
+	turn := func(edit func(v map[string]any)) server.Rewrite {
 		return set("turn", "", func(f map[string]any) { edit(view(f)) })
 	}
 	return []struct {
@@ -179,7 +179,7 @@ func brokenMonopolyDeepGateways() []struct {
 
 // addIn lists an action in views of a phase where the Actions table does
 // not make it legal.
-func addIn(phase, action string) func(map[string]any) []map[string]any {
+func addIn(phase, action string) server.Rewrite {
 	return set("turn", "", func(f map[string]any) {
 		if v := view(f); v["phase"] == phase {
 			v["legal_actions"] = append(ints(v["legal_actions"]), action)

@@ -68,7 +68,7 @@ func TestRefereeMustBeforeReference(t *testing.T) {
 	for _, c := range brokenRefereeGateways() {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()
-			c.opts.Rewrite, c.opts.TurnTimeout = earlierLayout, 10*time.Second
+			c.opts.Rewrite, c.opts.TurnTimeout = server.EveryFrame(earlierLayout), 10*time.Second
 			srv := httptest.NewServer(server.New(c.opts))
 			defer srv.Close()
 			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings.With("turn-timeout", "10s"))

@@ -49,10 +49,9 @@ type Options struct {
 	// PYYOL-AGENT-RECONNECT (default DefaultReconnectGrace).
 	ReconnectGrace time.Duration
 	Tamper         Tamper
-	// Rewrite, when set, sees every frame the gateway sends as a JSON
-	// object and returns the frames to send instead (none drops it): the
-	// kit's tests build broken gateways with it.
-	Rewrite func(frame map[string]any) []map[string]any
+	// Rewrite, when set, edits the frames the gateway sends: the kit's
+	// tests build broken gateways with it.
+	Rewrite Rewrite
 	// Referee, when set, hears of every move the gateway refused or missed
 	// and of every finished match (`conformance simulate --listen` fails
 	// loudly on them).

@@ -97,11 +97,37 @@ func (g *Gateway) skipRule(errs []manifest.FieldError) []manifest.FieldError {
 	return out
 }
 
+// Rewrite edits the frames a broken gateway sends: Edit sees a frame as a
+// JSON object and returns the frames to send instead (none drops it).
+// With Frame set, only frames of that type (t) are decoded and edited;
+// the others go out as encoded, so a broken gateway that edits one kind
+// of frame plays a long match about as cheaply as a healthy one.
+type Rewrite struct {
+	Frame string
+	Edit  func(frame map[string]any) []map[string]any
+}
+
+// EveryFrame is the Rewrite that hands edit every frame.
+func EveryFrame(edit func(frame map[string]any) []map[string]any) Rewrite {
+	return Rewrite{Edit: edit}
+}
+
+// skips reports whether the rewrite leaves data alone: it edits one frame
+// type and data, as the gateway encodes frames (t first), is another.
+func (r Rewrite) skips(data []byte) bool {
+	const lead = `{"t":"`
+	if r.Frame == "" || !bytes.HasPrefix(data, []byte(lead)) {
+		return false
+	}
+	rest := data[len(lead):]
+	return !bytes.HasPrefix(rest, []byte(r.Frame+`"`))
+}
+
 // rewrite passes a frame through Options.Rewrite; without one it is the
 // frame itself, already encoded.
 func (g *Gateway) rewrite(frame any) ([][]byte, error) {
 	data, err := json.Marshal(frame)
-	if err != nil || g.opts.Rewrite == nil {
+	if err != nil || g.opts.Rewrite.Edit == nil || g.opts.Rewrite.skips(data) {
 		return [][]byte{data}, err
 	}
 	var m map[string]any
@@ -109,7 +135,7 @@ func (g *Gateway) rewrite(frame any) ([][]byte, error) {
 		return nil, err
 	}
 	var out [][]byte
-	for _, f := range g.opts.Rewrite(m) {
+	for _, f := range g.opts.Rewrite.Edit(m) {
 		b, err := json.Marshal(f)
 		if err != nil {
 			return nil, err
