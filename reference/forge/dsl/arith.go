@@ -183,3 +183,72 @@ func abs(x int64) int64 {
 	}
 	return x
 }
+
+// deltasMapReduce runs a program that opens with deltas, a map of abs or
+// neg and a reduce of min or max (seed level 10's widest jump) in one
+// pass over the input, writing no list, as a hand-written loop would.
+// ok is false, and the steps run one by one, wherever that pass could
+// differ from them in value or error: a broken dialect, fewer than two
+// values, an input value or a delta outside the safe range, or a budget
+// the three steps overrun (the step-by-step run names the step).
+func (d Dialect) deltasMapReduce(p Program, input []int64, budget int) (loaded, bool) {
+	if len(p.Steps) < 3 || len(input) < 2 || d.misplacedBound() || d.CurrentMinusNext || d.WrapOverflow {
+		return loaded{}, false
+	}
+	s, m, r := &p.Steps[0], &p.Steps[1], &p.Steps[2]
+	if s.Op != "deltas" || m.Op != "map" || (m.Fn != "abs" && m.Fn != "neg") || r.Op != "reduce" || (r.Fn != "min" && r.Fn != "max") {
+		return loaded{}, false
+	}
+	n := len(input)
+	spent := cost(s, n) + cost(m, n-1) + cost(r, n-1)
+	if spent > budget {
+		return loaded{}, false
+	}
+	lo, hi, out, ok := extremeDelta(input, m.Fn == "abs", r.Fn == "max")
+	// Safe values within MaxSafe of each other make only safe deltas,
+	// so nothing here overflowed and no step would have failed.
+	if !ok || !inRange(lo, hi) || hi-lo > MaxSafe {
+		return loaded{}, false
+	}
+	return loaded{v: Value{Type: TInt, Int: out}, next: 3, spent: spent}, true
+}
+
+// extremeDelta is the max (or min) over input's next-minus-current deltas
+// of |delta| (abs) or -delta, with the input's own minimum and maximum;
+// ok is false for fewer than two values.
+func extremeDelta(input []int64, abs, wantMax bool) (lo, hi, out int64, ok bool) {
+	if len(input) < 2 {
+		return 0, 0, 0, false
+	}
+	lo, hi = input[0], input[0]
+	prev := input[0]
+	// The extreme of -delta is minus the opposite extreme of delta.
+	best := delta(input[1], input[0], abs)
+	if !abs {
+		best = -best
+	}
+	for _, x := range input[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+		v := delta(x, prev, abs)
+		if !abs {
+			v = -v
+		}
+		prev = x
+		if wantMax {
+			best = max(best, v)
+		} else {
+			best = min(best, v)
+		}
+	}
+	return lo, hi, best, true
+}
+
+// delta is x - prev, or its absolute value.
+func delta(x, prev int64, abs bool) int64 {
+	d := x - prev
+	if abs {
+		sign := d >> 63
+		d = (d ^ sign) - sign
+	}
+	return d
+}

@@ -66,6 +66,13 @@ func (d Dialect) Eval(p Program, input []int64, budget int) (Value, error) {
 
 // Run evaluates an already checked program.
 func (d Dialect) Run(p Program, input []int64, budget int) (Value, error) {
+	if l, ok := d.deltasMapReduce(p, input, budget); ok {
+		v, err := d.run(p, l, budget)
+		if err != nil {
+			return v, err
+		}
+		return v, nil
+	}
 	// One copy of the input, then every list step works in place on it:
 	// the caller's slice is never changed and a run allocates at most once
 	// (a run ending in an int hands its buffer back to the pool, through
