@@ -18,8 +18,10 @@ import (
 // limitedTarget registers agents and rejects every package, answering 429
 // with Retry-After: 1 once a key has published perKey packages, and
 // serving the key again after that second; it counts the packages sent
-// with a key before its wait ended.
+// with a key before its wait ended. Its second is the clock's, which the
+// machine's waits advance: how fast the test machine is decides nothing.
 type limitedTarget struct {
+	clock     *suite.Clock
 	mu        sync.Mutex
 	perKey    int
 	published map[string]int
@@ -29,7 +31,8 @@ type limitedTarget struct {
 }
 
 func newLimitedTarget(perKey int) *limitedTarget {
-	return &limitedTarget{perKey: perKey, published: map[string]int{}, until: map[string]time.Time{}}
+	return &limitedTarget{clock: suite.NewClock(time.Unix(1_800_000_000, 0)), perKey: perKey,
+		published: map[string]int{}, until: map[string]time.Time{}}
 }
 
 func (lt *limitedTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +47,7 @@ func (lt *limitedTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if until, ok := lt.until[key]; ok {
-		if time.Now().Before(until) {
+		if lt.clock.Now().Before(until) {
 			lt.early++
 		} else {
 			delete(lt.until, key)
@@ -53,7 +56,7 @@ func (lt *limitedTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if _, waiting := lt.until[key]; waiting || lt.published[key] >= lt.perKey {
 		if !waiting {
-			lt.until[key] = time.Now().Add(time.Second)
+			lt.until[key] = lt.clock.Now().Add(time.Second)
 		}
 		w.Header().Set("Retry-After", "1")
 		w.WriteHeader(http.StatusTooManyRequests)
@@ -68,7 +71,7 @@ func (lt *limitedTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func spreadMachine(t *testing.T, lt *limitedTarget) *machine {
 	srv := httptest.NewServer(lt)
 	t.Cleanup(srv.Close)
-	env := &suite.Env{HTTP: driver.NewHTTP(driver.HTTPOptions{BaseURL: srv.URL})}
+	env := &suite.Env{HTTP: driver.NewHTTP(driver.HTTPOptions{BaseURL: srv.URL}), Clock: lt.clock}
 	w := &world{client: &client{env: env}}
 	first, err := w.register(context.Background(), "prop")
 	if err != nil {

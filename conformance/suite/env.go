@@ -190,13 +190,19 @@ func (e *Env) Control() (*Control, error) {
 // Wait waits out a wait the target asks for (a 429's Retry-After): real
 // time against a live target; against the embedded reference, the run
 // moves the reference's clock by d instead, so the reference sees the wait
-// and the run spends none. An ended context is its error.
+// and the run spends none; an Env built outside a run (a unit test's)
+// with a Clock moves that clock. An ended context is its error.
 func (e *Env) Wait(ctx context.Context, d time.Duration) error {
 	l, err := e.linked()
-	if err != nil {
-		return driver.Sleep(ctx, d)
+	switch {
+	case err == nil:
+		return l.pr.wait(ctx, d)
+	case e.Clock != nil && d > 0:
+		// An Env of its own (a unit test's) waits on its own clock.
+		e.Clock.Advance(d)
+		return ctx.Err()
 	}
-	return l.pr.wait(ctx, d)
+	return driver.Sleep(ctx, d)
 }
 
 // WaitOut lets a documented window of d pass for a @long check: the
