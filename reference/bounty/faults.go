@@ -48,7 +48,9 @@ var Breakable = []string{
 	"BOUNTY-PUZZLE-MODULAR#canonical", "BOUNTY-RECONSTRUCT#burn", "BOUNTY-NEXT-MOVE#claim",
 	"BOUNTY-METRICS-COUNTS#repeat", "BOUNTY-NEXT-MOVE#join", "BOUNTY-NEXT-MOVE#contested",
 	"BOUNTY-PEERS-REFRESH#last-seen", "BOUNTY-CONTACT#limit", "BOUNTY-PROFILE-NAME#limit",
-	"BOUNTY-PROXIMITY#distinct",
+	"BOUNTY-PROXIMITY#distinct", "BOUNTY-ROUNDS-COMPLETED", "BOUNTY-ROUNDS-COMPLETED#current",
+	"BOUNTY-TRACK-RECORD#last-won", "BOUNTY-TRACK-RECORD#solved", "BOUNTY-TRACK-RECORD#registered",
+	"BOUNTY-TRACK-RECORD#available",
 }
 
 // WindowBreakable are faults in a documented window, one second or two

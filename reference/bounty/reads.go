@@ -105,8 +105,24 @@ func (e *Engine) Challenges() map[string]any {
 	for _, r := range e.rounds[:len(e.rounds)-1] {
 		closed = append(closed, map[string]any{"challenge_id": r.ChallengeID, "round": r.Number})
 	}
+	current, completed := e.roundCounters()
 	return map[string]any{"active": map[string]any{"challenge_id": live.ChallengeID, "round": live.Number},
-		"current_round": live.Number, "rounds_completed": len(e.rounds) - 1, "closed": closed}
+		"current_round": current, "rounds_completed": completed, "closed": closed}
+}
+
+// roundCounters are the manifest's rounds.current_round and
+// rounds.rounds_completed (BOUNTY-ROUNDS-COMPLETED): the live round's
+// number and how many rounds a win has closed since the engine started,
+// so each win advances both by one. The caller holds the lock.
+func (e *Engine) roundCounters() (current, completed int) {
+	current, completed = e.live().Number, len(e.rounds)-1
+	if e.broken("BOUNTY-ROUNDS-COMPLETED") {
+		completed = 0 // a counter that never moves
+	}
+	if e.broken("BOUNTY-ROUNDS-COMPLETED#current") && completed > 0 {
+		current-- // still names the round the win closed
+	}
+	return current, completed
 }
 
 // Ledger answers GET ledger (BOUNTY-LEDGER).
@@ -258,8 +274,10 @@ func (e *Engine) Discovery(base string) map[string]any {
 	defer e.lock()()
 	live := e.live()
 	c := base + "/challenge/" + live.ChallengeID
+	current, completed := e.roundCounters()
 	return map[string]any{"protocol": "agent-puzzle-bounty/1", "challenge_id": live.ChallengeID, "round": live.Number,
 		"threshold": map[string]int{"k": K, "n": N}, "bounty": e.bountyBlock(),
+		"rounds": map[string]any{"current_round": current, "rounds_completed": completed, "registry": base + "/challenges"},
 		"endpoints": map[string]string{"register_challenge": base + "/register/challenge", "register": base + "/register",
 			"manifest": c + "/manifest", "puzzle": c + "/puzzle/{share_index}", "solve": c + "/solve", "combine": c + "/combine",
 			"status": c + "/status", "peers": c + "/peers", "metrics": c + "/metrics",
