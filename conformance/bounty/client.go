@@ -37,6 +37,9 @@ type client struct {
 	// acts are what the runner did in each round, by challenge
 	// (BOUNTY-METRICS-COUNTS).
 	acts map[string]*roundActs
+	// solutions are the solutions the runner sent long enough to search
+	// for by value (BOUNTY-METRICS).
+	solutions []string
 }
 
 // refusal is the body of a 4xx answer.
@@ -227,7 +230,9 @@ func (c *client) solveAs(ctx context.Context, cid string, m manifestDoc, a agent
 	var out struct {
 		ShareHex string `json:"share_hex"`
 	}
-	if err := c.want2xx(ctx, ruleOfType(p.Type), http.MethodPost, "/challenge/"+cid+"/solve", solveBody(a, i, solvePuzzle(p)), &out); err != nil {
+	sol := solvePuzzle(p)
+	c.noteSolution(sol)
+	if err := c.want2xx(ctx, ruleOfType(p.Type), http.MethodPost, "/challenge/"+cid+"/solve", solveBody(a, i, sol), &out); err != nil {
 		return "", err
 	}
 	if out.ShareHex == "" {

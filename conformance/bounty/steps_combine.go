@@ -405,5 +405,22 @@ func (w *world) metricsAnonymous(ctx context.Context) error {
 			return verdict.Failf("BOUNTY-METRICS", "no shares", "a share_hex", "in metrics")
 		}
 	}
+	body := bytes.ToLower(resp.Body)
+	for _, s := range w.solutions {
+		if bytes.Contains(body, []byte(s)) {
+			return verdict.Failf("BOUNTY-METRICS", "no solutions", "a solution the run sent", "in metrics")
+		}
+	}
 	return nil
+}
+
+// noteSolution keeps the hex values of a solution long enough that
+// finding one in an answer cannot be chance (16 hex digits or more):
+// what metrics must not expose (BOUNTY-METRICS).
+func (c *client) noteSolution(sol bounty.Solution) {
+	for _, h := range []string{sol.PlaintextHex, sol.NonceHex} {
+		if len(h) >= 16 {
+			c.solutions = append(c.solutions, strings.ToLower(h))
+		}
+	}
 }

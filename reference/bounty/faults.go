@@ -50,7 +50,7 @@ var Breakable = []string{
 	"BOUNTY-PEERS-REFRESH#last-seen", "BOUNTY-CONTACT#limit", "BOUNTY-PROFILE-NAME#limit",
 	"BOUNTY-PROXIMITY#distinct", "BOUNTY-ROUNDS-COMPLETED", "BOUNTY-ROUNDS-COMPLETED#current",
 	"BOUNTY-TRACK-RECORD#last-won", "BOUNTY-TRACK-RECORD#solved", "BOUNTY-TRACK-RECORD#registered",
-	"BOUNTY-TRACK-RECORD#available",
+	"BOUNTY-TRACK-RECORD#available", "BOUNTY-METRICS#solution",
 }
 
 // WindowBreakable are faults in a documented window, one second or two

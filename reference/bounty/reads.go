@@ -1,6 +1,7 @@
 package bounty
 
 import (
+	"encoding/hex"
 	"net/url"
 	"sort"
 	"strings"
@@ -89,6 +90,9 @@ func (e *Engine) Metrics(cid string) (map[string]any, *Error) {
 	}
 	if e.broken("BOUNTY-METRICS") {
 		out["winners"] = r.Winners
+	}
+	if e.broken("BOUNTY-METRICS#solution") {
+		out["sample_solution"] = hex.EncodeToString(DecodePlaintext(r.Puzzles[2].Params)) // share 3, the decode puzzle
 	}
 	return out, nil
 }
