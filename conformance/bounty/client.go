@@ -57,23 +57,23 @@ func (c *client) call(ctx context.Context, method, path string, body any) (*driv
 			return resp, err
 		}
 		c.noteAct(method, path, body, resp)
-		return resp, c.answered(ctx, method, path, resp)
+		return resp, c.answered(ctx, method, path, body, resp)
 	}
 	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})
 	if err != nil {
 		return resp, err
 	}
 	c.noteAct(method, path, body, resp)
-	return resp, c.answered(ctx, method, path, resp)
+	return resp, c.answered(ctx, method, path, body, resp)
 }
 
 // answered keeps an answer as the scenario's last and looks at it the
 // way every answer is looked at: no share or key the runner holds in it,
 // a win noted, a 410 on a round another coalition closed turned into a
 // skip.
-func (c *client) answered(ctx context.Context, method, path string, resp *driver.Response) error {
+func (c *client) answered(ctx context.Context, method, path string, body any, resp *driver.Response) error {
 	c.Last = resp
-	if err := c.leakIn(method, path, resp); err != nil {
+	if err := c.leakIn(method, path, body, resp); err != nil {
 		return err
 	}
 	c.noteWin(method, path, resp)

@@ -211,6 +211,7 @@ Feature: Combine, credit, payout and rotation
     Scenario: every read before and after the win is free of the shares the runner holds
       Given the team lists
       When the team reads every public surface of the round
+      And the team combines "1:2, 2:3, 3:5" with share 5 corrupted
       And the team combines "1:2, 2:3, 3:5"
       Then the combine wins
       And the team reads every public surface of the closed round
