@@ -37,6 +37,9 @@ type client struct {
 	// acts are what the runner did in each round, by challenge
 	// (BOUNTY-METRICS-COUNTS).
 	acts map[string]*roundActs
+	// solutions are the solutions the runner sent long enough to search
+	// for by value (BOUNTY-METRICS).
+	solutions []string
 }
 
 // refusal is the body of a 4xx answer.
@@ -54,23 +57,23 @@ func (c *client) call(ctx context.Context, method, path string, body any) (*driv
 			return resp, err
 		}
 		c.noteAct(method, path, body, resp)
-		return resp, c.answered(ctx, method, path, resp)
+		return resp, c.answered(ctx, method, path, body, resp)
 	}
 	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: method, Path: path, JSON: body})
 	if err != nil {
 		return resp, err
 	}
 	c.noteAct(method, path, body, resp)
-	return resp, c.answered(ctx, method, path, resp)
+	return resp, c.answered(ctx, method, path, body, resp)
 }
 
 // answered keeps an answer as the scenario's last and looks at it the
 // way every answer is looked at: no share or key the runner holds in it,
 // a win noted, a 410 on a round another coalition closed turned into a
 // skip.
-func (c *client) answered(ctx context.Context, method, path string, resp *driver.Response) error {
+func (c *client) answered(ctx context.Context, method, path string, body any, resp *driver.Response) error {
 	c.Last = resp
-	if err := c.leakIn(method, path, resp); err != nil {
+	if err := c.leakIn(method, path, body, resp); err != nil {
 		return err
 	}
 	c.noteWin(method, path, resp)
@@ -227,7 +230,9 @@ func (c *client) solveAs(ctx context.Context, cid string, m manifestDoc, a agent
 	var out struct {
 		ShareHex string `json:"share_hex"`
 	}
-	if err := c.want2xx(ctx, ruleOfType(p.Type), http.MethodPost, "/challenge/"+cid+"/solve", solveBody(a, i, solvePuzzle(p)), &out); err != nil {
+	sol := solvePuzzle(p)
+	c.noteSolution(sol)
+	if err := c.want2xx(ctx, ruleOfType(p.Type), http.MethodPost, "/challenge/"+cid+"/solve", solveBody(a, i, sol), &out); err != nil {
 		return "", err
 	}
 	if out.ShareHex == "" {

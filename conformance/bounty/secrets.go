@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -48,33 +49,59 @@ func (c *client) noteShare(cid string, index int, shareHex string) {
 }
 
 // leakIn fails BOUNTY-NO-SECRETS when a response carries a share or key
-// the runner holds. A solve's answer carries its solver's share and a
-// combine's may echo what was submitted, so those two are not searched.
-// Everywhere else the live round's shares and key never appear ("secrets
-// (shares, master key) are never shipped"; "the platform never carries
-// shares between agents"), and metrics carry no round's shares at all
-// ("No agent identities, contacts, shares, or solutions are exposed
-// there"); what a closed round's other reads show is left open.
-func (c *client) leakIn(method, path string, resp *driver.Response) error {
+// the runner holds, searched by value. A solve's answer returns its
+// solver the share it solved, and a refused combine's may echo the shares
+// submitted, so those (by share index) are not searched there; a winning
+// combine closes its round, and what a closed round's reads show is left
+// open. Everywhere else the live round's shares and key never appear
+// ("secrets (shares, master key) are never shipped"; "the platform never
+// carries shares between agents"), and metrics carry no round's shares at
+// all ("No agent identities, contacts, shares, or solutions are exposed
+// there").
+func (c *client) leakIn(method, path string, body any, resp *driver.Response) error {
 	_, tail, _ := challengeOf(path)
-	if resp == nil || (method == http.MethodPost && (tail == "solve" || tail == "combine")) {
+	if resp == nil || (method == http.MethodPost && tail == "combine" && resp.Status/100 == 2) {
 		return nil
 	}
-	body := bytes.ToLower(resp.Body)
+	own := ownShares(method, tail, body)
+	text := bytes.ToLower(resp.Body)
 	for cid, shares := range c.earned.shares {
 		if c.closedByRun[cid] && tail != "metrics" {
 			continue
 		}
 		for i, h := range shares {
-			if bytes.Contains(body, []byte(h)) {
+			if !own[i] && bytes.Contains(text, []byte(h)) {
 				return verdict.Failf("BOUNTY-NO-SECRETS", "no share_hex in any response but its solver's solve", "share "+strconv.Itoa(i)+" of "+cid, "in %s %s", method, path)
 			}
 		}
-		if k := c.earned.keys[cid]; k != "" && bytes.Contains(body, []byte(k)) {
+		if k := c.earned.keys[cid]; k != "" && bytes.Contains(text, []byte(k)) {
 			return verdict.Failf("BOUNTY-NO-SECRETS", "no key material in any response", "the master key of "+cid, "in %s %s", method, path)
 		}
 	}
 	return nil
+}
+
+// ownShares are the share indices a request itself names: the share a
+// solve asks for, the shares a combine submits. Their values may come
+// back in its answer.
+func ownShares(method, tail string, body any) map[int]bool {
+	own := map[int]bool{}
+	if method != http.MethodPost || (tail != "solve" && tail != "combine") {
+		return own
+	}
+	raw, _ := json.Marshal(body)
+	var req struct {
+		Share       int `json:"share_index"`
+		Submissions []struct {
+			Share int `json:"share_index"`
+		} `json:"submissions"`
+	}
+	_ = json.Unmarshal(raw, &req)
+	own[req.Share] = true
+	for _, s := range req.Submissions {
+		own[s.Share] = true
+	}
+	return own
 }
 
 // readSurfaces reads every public surface of a round and of the platform

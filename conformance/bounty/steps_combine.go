@@ -23,7 +23,8 @@ func (w *world) combine(ctx context.Context, pairs string, corrupt int) error {
 	}
 	resp, err := w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/combine", map[string]any{"submissions": subs})
 	if err == nil && resp.Status/100 == 2 {
-		w.won, w.closed = raw(resp), w.cid
+		w.won, w.closed, w.wonRound = raw(resp), w.cid, w.round
+		w.creditWin(subs, w.round)
 	}
 	return err
 }
@@ -167,6 +168,9 @@ func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^agent (\d+) solves share (\d+) in the new round$`), w.solveInNewRound)
 	sc.Step(pattern(`^the new round's board lists the team with no shares and no claims$`), w.carriedOver)
 	sc.Step(pattern(`^the new round's board shows each winner's track record with the win and its solve$`), w.trackRecords)
+	sc.Step(pattern(`^the new round's board shows each winner's track record with both wins and both solves$`), w.trackRecords)
+	sc.Step(pattern(`^the round counters are read$`), w.countersBefore)
+	sc.Step(pattern(`^current_round and rounds_completed advanced with the win$`), w.countersAdvanced)
 	sc.Step(pattern(`^the leaderboard is ordered by PLAY earned, rounds won and accepted solves$`), w.leaderboardOrdered)
 	sc.Step(pattern(`^every profile's reputation follows the formula$`), w.reputationFormula)
 	sc.Step(pattern(`^the closed round's metrics contain no agent_id, contact, share or solution$`), w.metricsAnonymous)
@@ -299,35 +303,6 @@ func (w *world) carriedOver(ctx context.Context) error {
 	return nil
 }
 
-// trackRecords: each winner's record shows the win and its one solve
-// (BOUNTY-TRACK-RECORD).
-func (w *world) trackRecords(ctx context.Context) error {
-	if err := w.liveChallenge(ctx); err != nil {
-		return err
-	}
-	b, err := w.board(ctx, w.cid)
-	if err != nil {
-		return err
-	}
-	for _, a := range w.team {
-		e, ok := b.entry(a.ID)
-		if !ok {
-			return verdict.Failf("BOUNTY-TRACK-RECORD", a.ID+" on the board", "absent", "listings carry over")
-		}
-		for _, f := range []string{"rounds_won", "last_won_round", "shares_solved", "registered_round", "rounds_available"} {
-			if e.TrackRecord[f] == nil {
-				return verdict.Failf("BOUNTY-TRACK-RECORD", "track_record."+f, e.TrackRecord, "%s", a.ID)
-			}
-		}
-		tr := e.TrackRecord
-		if *tr["rounds_won"] != 1 || *tr["last_won_round"] != w.round-1 || *tr["shares_solved"] != 1 || *tr["registered_round"] != w.round-1 {
-			return verdict.Failf("BOUNTY-TRACK-RECORD", fmt.Sprintf("won 1, last %d, solved 1, registered %d", w.round-1, w.round-1),
-				fmt.Sprintf("won %d, last %d, solved %d, registered %d", *tr["rounds_won"], *tr["last_won_round"], *tr["shares_solved"], *tr["registered_round"]), "%s", a.ID)
-		}
-	}
-	return nil
-}
-
 // leaderboardOrdered judges the season standings (BOUNTY-LEADERBOARD):
 // they rank by PLAY earned, then rounds won, then accepted solves, and
 // every winner of the round is ranked. The list is read in any layout the
@@ -430,5 +405,22 @@ func (w *world) metricsAnonymous(ctx context.Context) error {
 			return verdict.Failf("BOUNTY-METRICS", "no shares", "a share_hex", "in metrics")
 		}
 	}
+	body := bytes.ToLower(resp.Body)
+	for _, s := range w.solutions {
+		if bytes.Contains(body, []byte(s)) {
+			return verdict.Failf("BOUNTY-METRICS", "no solutions", "a solution the run sent", "in metrics")
+		}
+	}
 	return nil
+}
+
+// noteSolution keeps the hex values of a solution long enough that
+// finding one in an answer cannot be chance (16 hex digits or more):
+// what metrics must not expose (BOUNTY-METRICS).
+func (c *client) noteSolution(sol bounty.Solution) {
+	for _, h := range []string{sol.PlaintextHex, sol.NonceHex} {
+		if len(h) >= 16 {
+			c.solutions = append(c.solutions, strings.ToLower(h))
+		}
+	}
 }

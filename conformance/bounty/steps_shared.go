@@ -200,6 +200,7 @@ func (w *world) freshRound(ctx context.Context, n int) error {
 			return err
 		}
 		w.team = append(w.team, a)
+		w.recordOf(a.ID).joined = w.round
 	}
 	return nil
 }

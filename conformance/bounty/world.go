@@ -33,9 +33,12 @@ type world struct {
 	won      map[string]any // the winning combine's answer
 	closed   string         // the challenge the win closed
 	names    map[int]string
-	race     []*driver.Response // the answers of racing combines
-	wonFirst string             // the first of two rounds the team won
-	seenAt   time.Time          // a listing's last_seen before its refresh
+	race     []*driver.Response    // the answers of racing combines
+	wonFirst string                // the first of two rounds the team won
+	wonRound int                   // the round number the last win closed
+	counters [2]int                // current_round, rounds_completed before the win
+	records  map[string]*kitRecord // what the run did as each agent
+	seenAt   time.Time             // a listing's last_seen before its refresh
 	// initResult is the last MCP initialize result.
 	initResult json.RawMessage
 	// notices is the kit's https endpoint named as a notify_url.
@@ -146,6 +149,7 @@ func (w *world) solveShare(ctx context.Context, i, s int) error {
 	}
 	w.held[a.ID] = append(w.held[a.ID], s)
 	w.shareHex[s] = h
+	w.recordOf(a.ID).solves++
 	return nil
 }
 

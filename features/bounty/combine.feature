@@ -169,6 +169,26 @@ Feature: Combine, credit, payout and rotation
       Then the combine wins
       And the new round's board shows each winner's track record with the win and its solve
 
+    Scenario: a coalition that wins two rounds has both wins and both solves on record
+      Given the team lists
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      When the team wins the next round with "1:2, 2:3, 3:5"
+      Then the new round's board shows each winner's track record with both wins and both solves
+
+  @BOUNTY-ROUNDS-COMPLETED
+  Rule: each win advances rounds_completed and current_round together
+    A platform that others also play may advance both by more than one
+    between the readings; that is accepted, as long as they move together
+    and current_round stays within the live round. Against a fresh serve the
+    advance is exactly one.
+
+    Scenario: the kit's win completes one round and opens the next
+      Given the round counters are read
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And current_round and rounds_completed advanced with the win
+
   @BOUNTY-LEADERBOARD @BOUNTY-REF-LEADERBOARD-SHAPE
   Rule: standings rank by PLAY, then rounds won, then accepted solves
 
@@ -191,6 +211,7 @@ Feature: Combine, credit, payout and rotation
     Scenario: every read before and after the win is free of the shares the runner holds
       Given the team lists
       When the team reads every public surface of the round
+      And the team combines "1:2, 2:3, 3:5" with share 5 corrupted
       And the team combines "1:2, 2:3, 3:5"
       Then the combine wins
       And the team reads every public surface of the closed round

@@ -48,7 +48,10 @@ var Breakable = []string{
 	"BOUNTY-PUZZLE-MODULAR#canonical", "BOUNTY-RECONSTRUCT#burn", "BOUNTY-NEXT-MOVE#claim",
 	"BOUNTY-METRICS-COUNTS#repeat", "BOUNTY-NEXT-MOVE#join", "BOUNTY-NEXT-MOVE#contested",
 	"BOUNTY-PEERS-REFRESH#last-seen", "BOUNTY-CONTACT#limit", "BOUNTY-PROFILE-NAME#limit",
-	"BOUNTY-PROXIMITY#distinct",
+	"BOUNTY-PROXIMITY#distinct", "BOUNTY-ROUNDS-COMPLETED", "BOUNTY-ROUNDS-COMPLETED#current",
+	"BOUNTY-TRACK-RECORD#last-won", "BOUNTY-TRACK-RECORD#solved", "BOUNTY-TRACK-RECORD#registered",
+	"BOUNTY-TRACK-RECORD#available", "BOUNTY-METRICS#solution", "BOUNTY-NO-SECRETS#solve",
+	"BOUNTY-NO-SECRETS#refusal",
 }
 
 // WindowBreakable are faults in a documented window, one second or two
@@ -172,10 +175,11 @@ func (e *Engine) raceWins(cid string, subs []Submission) (map[string]any, bool) 
 		"currency": Currency, "real_money": false, "next_challenge_id": e.live().ChallengeID}, true
 }
 
-// leakShares is the BOUNTY-NO-SECRETS fault: status carries the round's
-// solved shares, as a debugging field left in would.
-func (e *Engine) leakShares(r *Round, out map[string]any) {
-	if !e.broken("BOUNTY-NO-SECRETS") {
+// leakShares is the BOUNTY-NO-SECRETS fault (and its #solve variant, on
+// a solve's answer): an answer carries the round's solved shares, as a
+// debugging field left in would.
+func (e *Engine) leakShares(fault string, r *Round, out map[string]any) {
+	if !e.broken(fault) {
 		return
 	}
 	solved := map[string]string{}

@@ -219,13 +219,33 @@ func (e *Engine) peerView(r *Round, l *Listing) PeerView {
 	return v
 }
 
+// trackRecord is an agent's record across every round
+// (BOUNTY-TRACK-RECORD): wins and accepted solves as the engine counted
+// them, the round it registered in, and the rounds it could have played.
 func (e *Engine) trackRecord(a *Agent) TrackRecord {
-	won := a.RoundsWon
-	if e.broken("BOUNTY-TRACK-RECORD") {
-		won = 0
-	}
-	return TrackRecord{RoundsWon: won, LastWonRound: a.LastWonRound, SharesSolved: a.AcceptedSolves,
+	t := TrackRecord{RoundsWon: a.RoundsWon, LastWonRound: a.LastWonRound, SharesSolved: a.AcceptedSolves,
 		RegisteredRound: a.RegisteredRound, RoundsAvailable: e.live().Number - a.RegisteredRound + 1}
+	return e.breakTrackRecord(t)
+}
+
+// breakTrackRecord is each way a broken platform misreports a record.
+func (e *Engine) breakTrackRecord(t TrackRecord) TrackRecord {
+	if e.broken("BOUNTY-TRACK-RECORD") {
+		t.RoundsWon = 0
+	}
+	if e.broken("BOUNTY-TRACK-RECORD#last-won") && t.LastWonRound > 0 {
+		t.LastWonRound-- // a round before the win
+	}
+	if e.broken("BOUNTY-TRACK-RECORD#solved") {
+		t.SharesSolved++ // a solve nobody made
+	}
+	if e.broken("BOUNTY-TRACK-RECORD#registered") {
+		t.RegisteredRound++ // registered later than it did
+	}
+	if e.broken("BOUNTY-TRACK-RECORD#available") {
+		t.RoundsAvailable = 0 // fewer rounds than it has won
+	}
+	return t
 }
 
 // NextMove answers GET next_move: the pure policy over this board

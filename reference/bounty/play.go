@@ -93,7 +93,9 @@ func (e *Engine) Solve(cid, agentID string, share int, sol Solution) (map[string
 	}
 	r.LastProgress = e.now()
 	e.touchCombinable(r)
-	return map[string]any{"ok": true, "share_index": share, "share_hex": hex.EncodeToString(r.Shares[share-1])}, nil
+	out := map[string]any{"ok": true, "share_index": share, "share_hex": hex.EncodeToString(r.Shares[share-1])}
+	e.leakShares("BOUNTY-NO-SECRETS#solve", r, out) // BOUNTY-NO-SECRETS: its own share only
+	return out, nil
 }
 
 // credit records an accepted solve: the share is now held and credited
@@ -151,7 +153,11 @@ func (e *Engine) Combine(cid string, subs []Submission) (map[string]any, *Error)
 	if want := commitment(r.Key); !lax && (cerr != nil || subtle.ConstantTimeCompare(got, r.Key) != 1 || commitment(got) != want) {
 		r.stats.CombineRejected["bad_reconstruction"]++
 		e.burnCredits(r, subs)
-		return nil, fail(422, "bad_reconstruction", "the shares do not reconstruct the key")
+		reason := "the shares do not reconstruct the key" // BOUNTY-NO-SECRETS: naming no key
+		if e.broken("BOUNTY-NO-SECRETS#refusal") {
+			reason += " " + hex.EncodeToString(r.Key)
+		}
+		return nil, fail(422, "bad_reconstruction", reason)
 	}
 	payouts := e.win(r, agents)
 	if e.broken("BOUNTY-METRICS-COUNTS") {

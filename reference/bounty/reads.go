@@ -1,6 +1,7 @@
 package bounty
 
 import (
+	"encoding/hex"
 	"net/url"
 	"sort"
 	"strings"
@@ -63,7 +64,7 @@ func (e *Engine) Status(cid string) (map[string]any, *Error) {
 	if !r.Open {
 		out["closed_at"] = r.ClosedAt.UTC().Format(time.RFC3339)
 	}
-	e.leakShares(r, out)
+	e.leakShares("BOUNTY-NO-SECRETS", r, out)
 	return out, nil
 }
 
@@ -90,6 +91,9 @@ func (e *Engine) Metrics(cid string) (map[string]any, *Error) {
 	if e.broken("BOUNTY-METRICS") {
 		out["winners"] = r.Winners
 	}
+	if e.broken("BOUNTY-METRICS#solution") {
+		out["sample_solution"] = hex.EncodeToString(DecodePlaintext(r.Puzzles[2].Params)) // share 3, the decode puzzle
+	}
 	return out, nil
 }
 
@@ -105,8 +109,24 @@ func (e *Engine) Challenges() map[string]any {
 	for _, r := range e.rounds[:len(e.rounds)-1] {
 		closed = append(closed, map[string]any{"challenge_id": r.ChallengeID, "round": r.Number})
 	}
+	current, completed := e.roundCounters()
 	return map[string]any{"active": map[string]any{"challenge_id": live.ChallengeID, "round": live.Number},
-		"current_round": live.Number, "rounds_completed": len(e.rounds) - 1, "closed": closed}
+		"current_round": current, "rounds_completed": completed, "closed": closed}
+}
+
+// roundCounters are the manifest's rounds.current_round and
+// rounds.rounds_completed (BOUNTY-ROUNDS-COMPLETED): the live round's
+// number and how many rounds a win has closed since the engine started,
+// so each win advances both by one. The caller holds the lock.
+func (e *Engine) roundCounters() (current, completed int) {
+	current, completed = e.live().Number, len(e.rounds)-1
+	if e.broken("BOUNTY-ROUNDS-COMPLETED") {
+		completed = 0 // a counter that never moves
+	}
+	if e.broken("BOUNTY-ROUNDS-COMPLETED#current") && completed > 0 {
+		current-- // still names the round the win closed
+	}
+	return current, completed
 }
 
 // Ledger answers GET ledger (BOUNTY-LEDGER).
@@ -258,8 +278,10 @@ func (e *Engine) Discovery(base string) map[string]any {
 	defer e.lock()()
 	live := e.live()
 	c := base + "/challenge/" + live.ChallengeID
+	current, completed := e.roundCounters()
 	return map[string]any{"protocol": "agent-puzzle-bounty/1", "challenge_id": live.ChallengeID, "round": live.Number,
 		"threshold": map[string]int{"k": K, "n": N}, "bounty": e.bountyBlock(),
+		"rounds": map[string]any{"current_round": current, "rounds_completed": completed, "registry": base + "/challenges"},
 		"endpoints": map[string]string{"register_challenge": base + "/register/challenge", "register": base + "/register",
 			"manifest": c + "/manifest", "puzzle": c + "/puzzle/{share_index}", "solve": c + "/solve", "combine": c + "/combine",
 			"status": c + "/status", "peers": c + "/peers", "metrics": c + "/metrics",
