@@ -39,6 +39,7 @@ func (m *Match) resolveNight() {
 	m.leakKill(target, killed)
 	m.enter(Morning)
 	// PYYOL-MAFIA-PROTECT: the Doctor's protection prevents the kill.
+	// PYYOL-MAFIA-KILL-WHEN: the night's one kill falls at morning.
 	// PYYOL-MAFIA-EVENT-MODERATOR: the outcome as a narration line {text}.
 	if killed && (!protected[target] || m.defect == ProtectIgnored) {
 		m.emit(EventModerator, map[string]any{"text": fmt.Sprintf("Seat %d was killed in the night.", target)})
@@ -120,19 +121,23 @@ func (m *Match) resolveVote() {
 		}
 	}
 	if target, ok := m.voteTarget(votes); ok {
+		// PYYOL-MAFIA-KILL-WHEN: one seat at most is voted out, at voting.
 		m.emit(EventModerator, map[string]any{"text": fmt.Sprintf("The table voted out seat %d.", target)})
 		m.eliminate(target, CauseVote)
 	}
 	if m.checkVictory() {
 		return
 	}
-	// PYYOL-MAFIA-REF-DAY: the day counter grows at each new night.
+	// PYYOL-MAFIA-REF-DAY: the day counter grows at each new night, so
+	// it grows by one per full cycle and never goes back (PYYOL-MAFIA-DAY).
 	m.day++
 	m.enter(Night)
 }
 
 // eliminate removes a seat publicly, without naming its role
-// (PYYOL-MAFIA-REDACTED, PYYOL-MAFIA-EVENT-ELIMINATE).
+// (PYYOL-MAFIA-REDACTED, PYYOL-MAFIA-EVENT-ELIMINATE), for good: alive
+// is false from here on and the seat is owed no move again
+// (PYYOL-MAFIA-ALIVE).
 func (m *Match) eliminate(seat int, cause string) {
 	m.alive[seat] = false
 	m.emit(EventEliminate, map[string]any{"target": seat, "cause": cause})
