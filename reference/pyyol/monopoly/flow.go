@@ -142,6 +142,9 @@ func (g *Game) rent(sq, mode int) int {
 		}
 		return r
 	case KindUtility:
+		if g.defect == UtilityFee {
+			return 25
+		}
 		if mode == rentUtilityTen {
 			return 10 * dice
 		}
