@@ -118,7 +118,7 @@ func brokenMafiaGateways() []struct {
 			return []map[string]any{f}
 		}}},
 		{"PYYOL-MAFIA-ROLES", server.Options{Rewrite: after("eliminate", func(f map[string]any) map[string]any {
-			if p := payload(f); p["cause"] == "night_kill" {
+			if p := payload(f); p["cause"] != "vote" {
 				return eventLike(f, "eliminate", map[string]any{"target": nextSeat(p["target"]), "cause": "night_kill"})
 			}
 			return nil

@@ -64,7 +64,9 @@ func (m *Match) tellNight(acted map[int]Move) {
 		if !ok {
 			continue
 		}
-		p := map[string]any{"day": m.day, "action": mv.Action, "target": *mv.Target}
+		// The real platform's night result names the actor's role and seat;
+		// day and action are the kit's own, kept for its earlier readers.
+		p := map[string]any{"day": m.day, "action": mv.Action, "target": *mv.Target, "actor": m.roles[seat], "seat": seat}
 		if mv.Action == ActInvestigate {
 			p["finding"] = Finding(m.roles[*mv.Target])
 		}
@@ -158,6 +160,9 @@ func (m *Match) Living() (mafia, town int) {
 	return mafia, town
 }
 
+// victoryText is the victory event's narration line per team.
+var victoryText = map[string]string{TeamTown: "Town wins the match.", TeamMafia: "Mafia wins the match."}
+
 // checkVictory ends the match when a team has won (PYYOL-MAFIA-WIN-TOWN,
 // PYYOL-MAFIA-WIN-MAFIA), announces it (PYYOL-MAFIA-EVENT-VICTORY) and
 // enters the terminal result phase (PYYOL-MAFIA-RESULT).
@@ -171,7 +176,8 @@ func (m *Match) checkVictory() bool {
 	default:
 		return false
 	}
-	m.emit(EventVictory, map[string]any{"team": m.winner})
+	// PYYOL-MAFIA-REF-CAUSE: {team, text}, as the real platform sends it.
+	m.emit(EventVictory, map[string]any{"team": m.winner, "text": victoryText[m.winner]})
 	m.enter(Result)
 	return true
 }
