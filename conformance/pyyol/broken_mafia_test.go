@@ -118,7 +118,7 @@ func brokenMafiaGateways() []struct {
 			return []map[string]any{f}
 		})}},
 		{"PYYOL-MAFIA-ROLES", server.Options{Rewrite: after("eliminate", func(f map[string]any) map[string]any {
-			if p := payload(f); p["cause"] == "night_kill" {
+			if p := payload(f); p["cause"] != "vote" {
 				return eventLike(f, "eliminate", map[string]any{"target": nextSeat(p["target"]), "cause": "night_kill"})
 			}
 			return nil
@@ -161,6 +161,25 @@ func brokenMafiaGateways() []struct {
 		{"PYYOL-MAFIA-TRANSCRIPT", server.Options{Rewrite: set("turn", "", func(f map[string]any) {
 			if pub := ints(view(f)["public"]); len(pub) > 2 {
 				view(f)["public"] = pub[len(pub)-2:]
+			}
+		})}},
+		// Every view shows the whole table alive, the dead too.
+		{"PYYOL-MAFIA-ALIVE", server.Options{Rewrite: set("turn", "", func(f map[string]any) {
+			for seat := range view(f)["alive"].(map[string]any) {
+				view(f)["alive"].(map[string]any)[seat] = true
+			}
+		})}},
+		// Seat 0 is eliminated at every discussion.
+		{"PYYOL-MAFIA-KILL-WHEN", server.Options{Rewrite: after("phase", func(f map[string]any) map[string]any {
+			if payload(f)["phase"] == "discussion" {
+				return eventLike(f, "eliminate", map[string]any{"target": 0, "cause": "vote"})
+			}
+			return nil
+		})}},
+		// Each night is numbered twice its day: the counter jumps and goes back.
+		{"PYYOL-MAFIA-DAY", server.Options{Rewrite: set("event", "phase", func(f map[string]any) {
+			if p := payload(f); p["phase"] == "night" {
+				p["day"] = p["day"].(float64) * 2
 			}
 		})}},
 		{"PYYOL-MAFIA-GAME-END", server.Options{Rewrite: set("game_end", "", func(f map[string]any) {

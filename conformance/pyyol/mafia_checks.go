@@ -192,10 +192,44 @@ func checkNoRoles(v mafiaView) error {
 			rest[k] = x
 		}
 	}
+	rest["private"] = withoutOwnActor(v.raw["private"], v.YourRole)
 	if leak := roleLeak(rest, ""); leak != "" {
 		return verdict.Failf("PYYOL-MAFIA-REDACTED", "no role of another seat", v.text, "the view of a %s shows %s", v.YourRole, leak)
 	}
 	return nil
+}
+
+// withoutOwnActor copies a private stream leaving out the actor of a
+// night result when it is the seat's own role: the real platform names
+// the actor's role in the actor's own results, which tells the seat
+// nothing it does not know (PYYOL-MAFIA-REDACTED is about other seats).
+func withoutOwnActor(private any, own string) any {
+	list, ok := private.([]any)
+	if !ok {
+		return private
+	}
+	out := make([]any, len(list))
+	for i, x := range list {
+		out[i] = x
+		e, isObj := x.(map[string]any)
+		p, hasPayload := e["payload"].(map[string]any)
+		if !isObj || !hasPayload || p["actor"] != own {
+			continue
+		}
+		q := map[string]any{}
+		for k, y := range p {
+			if k != "actor" {
+				q[k] = y
+			}
+		}
+		c := map[string]any{}
+		for k, y := range e {
+			c[k] = y
+		}
+		c["payload"] = q
+		out[i] = c
+	}
+	return out
 }
 
 // roleLeak finds a role value or a role-named key anywhere in x, except in

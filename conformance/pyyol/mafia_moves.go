@@ -20,20 +20,39 @@ type nightRecord struct {
 func (mm *mafiaMatch) nights() []nightRecord {
 	var out []nightRecord
 	final := mm.lastPrivate()
+	nth := map[string]int{}
 	for i, t := range mm.turns {
 		if t.answered == nil || t.view.Phase != "night" || t.answered.Target == nil || i == len(mm.turns)-1 {
 			// A night with no later view has no result the seat could see.
 			continue
 		}
 		r := nightRecord{day: t.view.Day, move: *t.answered}
-		for _, e := range final {
-			if intOf(e.Payload["day"]) == r.day || (e.Payload["day"] == nil && intOf(e.Payload["target"]) == *r.move.Target) {
-				r.result = e.Payload
-			}
-		}
+		r.result = nightResult(final, r, nth[r.move.Action])
+		nth[r.move.Action]++
 		out = append(out, r)
 	}
 	return out
+}
+
+// nightResult finds a night's result in the private stream: by its day;
+// without a day by its target; with neither (the real platform names
+// only the actor for a protection or a profile) the n-th result of the
+// same action.
+func nightResult(private []mafiaEvent, r nightRecord, n int) map[string]any {
+	var same []map[string]any
+	for _, e := range private {
+		p := e.Payload
+		if p["day"] != nil && intOf(p["day"]) == r.day || p["day"] == nil && p["target"] != nil && intOf(p["target"]) == *r.move.Target {
+			return p
+		}
+		if p["day"] == nil && p["target"] == nil && strOf(p["action"]) == r.move.Action {
+			same = append(same, p)
+		}
+	}
+	if n < len(same) {
+		return same[n]
+	}
+	return nil
 }
 
 // lastPrivate is the private stream of the latest view.

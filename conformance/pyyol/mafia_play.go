@@ -156,7 +156,7 @@ func (g *gwRun) onMafiaFrame(ctx context.Context, mm *mafiaMatch, f frame) error
 	case "event":
 		var p map[string]any
 		json.Unmarshal(f.Payload, &p)
-		mm.events = append(mm.events, mafiaEvent{Seq: f.Seq, Type: f.Type, Payload: p})
+		mm.events = append(mm.events, normalizeMafiaEvent(mafiaEvent{Seq: f.Seq, Type: f.Type, Payload: p}))
 	case "game_end":
 		mm.end = map[string]any{}
 		var res map[string]any
@@ -177,6 +177,7 @@ func (g *gwRun) onMafiaTurn(ctx context.Context, mm *mafiaMatch, f frame) error 
 	json.Unmarshal(f.Body, &v)
 	json.Unmarshal(f.Body, &v.raw)
 	v.text = string(f.Body)
+	v.Public, v.Private = normalizeMafiaEvents(v.Public), normalizeMafiaEvents(v.Private)
 	if mm.seat < 0 {
 		mm.seat = v.YourSeat
 	}

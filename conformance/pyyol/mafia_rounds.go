@@ -25,7 +25,8 @@ var eventFields = map[string]struct {
 func checkMafiaEvents(mm *mafiaMatch) error {
 	last := 0
 	for _, e := range mm.events {
-		if e.Seq <= last || !slices.Contains(mafiaEventTypes, e.Type) || e.Payload == nil {
+		known := slices.Contains(mafiaEventTypes, e.Type) || slices.Contains(mafiaExtensionTypes, e.Type)
+		if e.Seq <= last || !known || e.Payload == nil {
 			return verdict.Failf("PYYOL-MAFIA-EVENTS", "documented {seq, type, payload} events in increasing seq", e, "after seq %d", last)
 		}
 		last = e.Seq

@@ -21,12 +21,13 @@ var monoLegalIn = map[string][]string{
 	"game_over":      {},
 }
 
-// payload decodes an event's payload loosely.
+// payload decodes an event's payload loosely, onto the model
+// (monopoly_decode.go).
 func payload(e frame) map[string]any {
 	if e.decoded == nil {
-		return decodePayload(e.Payload)
+		return normalizeMonoPayload(e.Type, decodePayload(e.Payload))
 	}
-	e.decoded.once.Do(func() { e.decoded.m = decodePayload(e.Payload) })
+	e.decoded.once.Do(func() { e.decoded.m = normalizeMonoPayload(e.Type, decodePayload(e.Payload)) })
 	return e.decoded.m
 }
 

@@ -28,6 +28,7 @@ func brokenRefereeGateways() []struct {
 		{"PYYOL-MONO-RENT", server.Options{Tamper: server.MonopolyRentNoSetDouble}},
 		{"PYYOL-MONO-RENT", server.Options{Tamper: server.MonopolyRailroadFlat}},
 		{"PYYOL-MONO-RENT", server.Options{Tamper: server.MonopolyUtilityFlat}},
+		{"PYYOL-MONO-RENT", server.Options{Tamper: server.MonopolyUtilityFee}},
 		{"PYYOL-MONO-ECONOMY", server.Options{Tamper: server.MonopolyNoSalaryOnPass}},
 		{"PYYOL-MONO-ECONOMY", server.Options{Tamper: server.MonopolySalaryTwice}},
 		{"PYYOL-MONO-ECONOMY", server.Options{Tamper: server.MonopolyTaxSwapped}},

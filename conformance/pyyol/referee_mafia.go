@@ -76,7 +76,7 @@ func killedAfter(events []mafiaEvent, seq, seat int) (int, bool) {
 		if e.Type == mafia.EventPhase && (e.Payload["phase"] == mafia.Discussion || e.Payload["phase"] == mafia.Voting) {
 			return 0, false
 		}
-		if e.Type == mafia.EventEliminate && intOf(e.Payload["target"]) == seat && e.Payload["cause"] != mafia.CauseVote {
+		if e.Type == mafia.EventEliminate && intOf(e.Payload["target"]) == seat && e.Payload["cause"] != causeVote {
 			return e.Seq, true
 		}
 	}

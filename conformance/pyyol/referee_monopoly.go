@@ -46,6 +46,10 @@ type refBoard struct {
 	// seats that won an auction since the last view.
 	highBid int
 	wonBy   map[int]int
+	// bothUtilities is set once a seat landed by the dice on a utility of
+	// an owner holding both: the 10x reading a flat 4x misses
+	// (PYYOL-MONO-RENT).
+	bothUtilities bool
 }
 
 // refWindow is a payment a landing owes: who, where and the amounts the
@@ -85,12 +89,21 @@ func (m *monoRun) refereeMonopoly() error {
 		return verdict.Errorf("the standard board fixture cannot be read")
 	}
 	b := m.newRefBoard(board)
+	defer m.bookBothUtilities(b)
 	return m.replay(b.event, func(i int, t *monoTurn) error {
 		if err := m.judgeView(b, i, t); err != nil {
 			return err
 		}
 		return b.view(i, t)
 	})
+}
+
+// bookBothUtilities notes the rent on a utility of an owner holding both
+// among the states reached, so the collector knows to stop steering.
+func (m *monoRun) bookBothUtilities(b *refBoard) {
+	if m.ref != nil && b.bothUtilities {
+		m.ref.reached[stateBothUtilities] = true
+	}
 }
 
 // event books one event and judges the payments it closes.
@@ -236,6 +249,8 @@ func (b *refBoard) moved(e frame, p map[string]any, seat int) {
 		owner, owned := b.owner[to]
 		if owned && owner >= 0 && owner != seat && !b.mortgaged[to] {
 			b.rent = &refWindow{seat: seat, sq: to, to: owner, seq: e.Seq, accept: b.rentReadings(to, !byDice)}
+			all, _, whole := b.groupOwned(to, owner)
+			b.bothUtilities = b.bothUtilities || byDice && s.Kind == monopoly.KindUtility && whole && all == 2
 		}
 	}
 }

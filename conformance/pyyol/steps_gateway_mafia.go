@@ -21,6 +21,7 @@ func (r *mafiaRun) gatewayMafiaSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the match ended as soon as a team had won$`), r.check(checkMafiaEnd))
 	sc.Step(pattern(`^the agent's night actions had their documented results$`), r.check(noFinding(checkMafiaNightResults)))
 	sc.Step(pattern(`^the agent's moves were played as answered$`), r.check(checkMafiaMoves))
+	sc.Step(pattern(`^eliminated seats stayed out and the day counter kept time$`), r.check(noFinding(checkMafiaLife)))
 }
 
 // playForTie plays Mafia matches as role, voting for ties (tieVote),

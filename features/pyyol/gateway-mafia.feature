@@ -54,6 +54,18 @@ Feature: Mafia as the gateway plays it
       When the agent plays a Mafia match as a Villager
       Then the phases followed the Mafia cycle
 
+  @PYYOL-MAFIA-ALIVE @PYYOL-MAFIA-KILL-WHEN @PYYOL-MAFIA-DAY
+  Rule: an eliminated seat stays out; only the night's kill and the vote eliminate; the day counter keeps time
+
+    Scenario Outline: the eliminations and days of a match played as a <role>
+      When the agent plays a Mafia match as a <role>
+      Then eliminated seats stayed out and the day counter kept time
+
+      Examples:
+        | role     |
+        | Doctor   |
+        | Villager |
+
   @PYYOL-MAFIA-VOTE @PYYOL-MAFIA-REF-VOTE-TIE
   Rule: every living seat votes once; the plurality target is eliminated
 

@@ -20,9 +20,12 @@ const (
 	Result     = "result"
 )
 
-// Causes of an elimination in eliminate events (PYYOL-MAFIA-REF-CAUSE).
+// Causes of an elimination in eliminate events (PYYOL-MAFIA-REF-CAUSE):
+// the real platform's spellings (backend/internal/engine/mafia), where
+// games.md names the field but not its values. The kit's earlier
+// "night_kill" is still read by the runner's decoder.
 const (
-	CauseNightKill = "night_kill"
+	CauseNightKill = "mafia"
 	CauseVote      = "vote"
 )
 

@@ -39,6 +39,7 @@ func (m *Match) resolveNight() {
 	m.leakKill(target, killed)
 	m.enter(Morning)
 	// PYYOL-MAFIA-PROTECT: the Doctor's protection prevents the kill.
+	// PYYOL-MAFIA-KILL-WHEN: the night's one kill falls at morning.
 	// PYYOL-MAFIA-EVENT-MODERATOR: the outcome as a narration line {text}.
 	if killed && (!protected[target] || m.defect == ProtectIgnored) {
 		m.emit(EventModerator, map[string]any{"text": fmt.Sprintf("Seat %d was killed in the night.", target)})
@@ -63,7 +64,9 @@ func (m *Match) tellNight(acted map[int]Move) {
 		if !ok {
 			continue
 		}
-		p := map[string]any{"day": m.day, "action": mv.Action, "target": *mv.Target}
+		// The real platform's night result names the actor's role and seat;
+		// day and action are the kit's own, kept for its earlier readers.
+		p := map[string]any{"day": m.day, "action": mv.Action, "target": *mv.Target, "actor": m.roles[seat], "seat": seat}
 		if mv.Action == ActInvestigate {
 			p["finding"] = Finding(m.roles[*mv.Target])
 		}
@@ -120,19 +123,23 @@ func (m *Match) resolveVote() {
 		}
 	}
 	if target, ok := m.voteTarget(votes); ok {
+		// PYYOL-MAFIA-KILL-WHEN: one seat at most is voted out, at voting.
 		m.emit(EventModerator, map[string]any{"text": fmt.Sprintf("The table voted out seat %d.", target)})
 		m.eliminate(target, CauseVote)
 	}
 	if m.checkVictory() {
 		return
 	}
-	// PYYOL-MAFIA-REF-DAY: the day counter grows at each new night.
+	// PYYOL-MAFIA-REF-DAY: the day counter grows at each new night, so
+	// it grows by one per full cycle and never goes back (PYYOL-MAFIA-DAY).
 	m.day++
 	m.enter(Night)
 }
 
 // eliminate removes a seat publicly, without naming its role
-// (PYYOL-MAFIA-REDACTED, PYYOL-MAFIA-EVENT-ELIMINATE).
+// (PYYOL-MAFIA-REDACTED, PYYOL-MAFIA-EVENT-ELIMINATE), for good: alive
+// is false from here on and the seat is owed no move again
+// (PYYOL-MAFIA-ALIVE).
 func (m *Match) eliminate(seat int, cause string) {
 	m.alive[seat] = false
 	m.emit(EventEliminate, map[string]any{"target": seat, "cause": cause})
@@ -153,6 +160,9 @@ func (m *Match) Living() (mafia, town int) {
 	return mafia, town
 }
 
+// victoryText is the victory event's narration line per team.
+var victoryText = map[string]string{TeamTown: "Town wins the match.", TeamMafia: "Mafia wins the match."}
+
 // checkVictory ends the match when a team has won (PYYOL-MAFIA-WIN-TOWN,
 // PYYOL-MAFIA-WIN-MAFIA), announces it (PYYOL-MAFIA-EVENT-VICTORY) and
 // enters the terminal result phase (PYYOL-MAFIA-RESULT).
@@ -166,7 +176,8 @@ func (m *Match) checkVictory() bool {
 	default:
 		return false
 	}
-	m.emit(EventVictory, map[string]any{"team": m.winner})
+	// PYYOL-MAFIA-REF-CAUSE: {team, text}, as the real platform sends it.
+	m.emit(EventVictory, map[string]any{"team": m.winner, "text": victoryText[m.winner]})
 	m.enter(Result)
 	return true
 }

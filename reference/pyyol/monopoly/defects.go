@@ -60,6 +60,9 @@ const (
 	RailroadFlat Defect = "railroad-flat"
 	// UtilityFlat charges 4x the dice however many utilities the owner holds.
 	UtilityFlat Defect = "utility-flat"
+	// UtilityFee charges a utility a flat $25 whatever the dice and
+	// however many utilities the owner holds.
+	UtilityFee Defect = "utility-fee"
 	// NoSalaryOnPass pays the GO salary only on landing on GO.
 	NoSalaryOnPass Defect = "no-salary-on-pass"
 	// SalaryTwice pays the GO salary twice.

@@ -9,7 +9,9 @@ func (g *Game) startTurn(seat int) {
 	}
 	g.turn++
 	g.current, g.doubles, g.actions, g.proposed = seat, 0, 0, false
-	g.emit(EvTurnStarted, map[string]any{"seat": seat, "turn": g.turn})
+	// turn_count is the real platform's name for the counter
+	// (backend/internal/engine/monopoly); turn the kit's, kept.
+	g.emit(EvTurnStarted, map[string]any{"seat": seat, "turn": g.turn, "turn_count": g.turn})
 	// PYYOL-MONO-PHASE-TRADE, PYYOL-MONO-REF-TRADE-FLOOR: the open trade
 	// floor comes first at the top of every turn.
 	g.phase = PhaseTrade
@@ -28,7 +30,10 @@ func (g *Game) afterFloor() string {
 func (g *Game) rollDice(seat int) bool {
 	g.dice = [2]int{g.rng.IntN(6) + 1, g.rng.IntN(6) + 1}
 	double := g.dice[0] == g.dice[1]
-	g.emit(EvDiceRolled, map[string]any{"seat": seat, "dice": g.dice, "doubles": double})
+	// die1, die2 and total as the real platform sends them, beside the
+	// kit's dice pair.
+	g.emit(EvDiceRolled, map[string]any{"seat": seat, "dice": g.dice, "die1": g.dice[0], "die2": g.dice[1],
+		"total": g.dice[0] + g.dice[1], "doubles": double})
 	return double
 }
 
@@ -142,6 +147,9 @@ func (g *Game) rent(sq, mode int) int {
 		}
 		return r
 	case KindUtility:
+		if g.defect == UtilityFee {
+			return 25
+		}
 		if mode == rentUtilityTen {
 			return 10 * dice
 		}

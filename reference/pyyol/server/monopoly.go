@@ -57,6 +57,8 @@ const (
 	MonopolyRailroadFlat Tamper = "monopoly-railroad-flat"
 	// MonopolyUtilityFlat charges 4x the dice however many utilities are held.
 	MonopolyUtilityFlat Tamper = "monopoly-utility-flat"
+	// MonopolyUtilityFee charges a utility a flat $25, ignoring the dice.
+	MonopolyUtilityFee Tamper = "monopoly-utility-fee"
 	// MonopolyNoSalaryOnPass pays the GO salary only on landing on GO.
 	MonopolyNoSalaryOnPass Tamper = "monopoly-no-salary-on-pass"
 	// MonopolySalaryTwice pays the GO salary twice.
@@ -110,6 +112,7 @@ var monopolyDefects = map[Tamper]monopoly.Defect{
 	MonopolyRentNoSetDouble:   monopoly.RentNoSetDouble,
 	MonopolyRailroadFlat:      monopoly.RailroadFlat,
 	MonopolyUtilityFlat:       monopoly.UtilityFlat,
+	MonopolyUtilityFee:        monopoly.UtilityFee,
 	MonopolyNoSalaryOnPass:    monopoly.NoSalaryOnPass,
 	MonopolySalaryTwice:       monopoly.SalaryTwice,
 	MonopolyTaxSwapped:        monopoly.TaxSwapped,
