@@ -87,7 +87,7 @@ func TestMafiaEventSpellingsPassLive(t *testing.T) {
 	for name, edit := range map[string]func(string, map[string]any){"earlier": earlierSpelling, "platform": platformSpelling} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			srv := httptest.NewServer(server.New(server.Options{Rewrite: respell(edit), TurnTimeout: 600 * time.Millisecond}))
+			srv := httptest.NewServer(server.New(server.Options{Rewrite: server.EveryFrame(respell(edit)), TurnTimeout: 600 * time.Millisecond}))
 			defer srv.Close()
 			rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Gateway()}, Target: srv.URL,
 				Rules: mafiaSpellingRules, Seed: 7, NoProperties: true, CaseDir: t.TempDir(), Settings: gatewaySettings.With("turn-timeout", "600ms")})

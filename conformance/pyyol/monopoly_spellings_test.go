@@ -45,7 +45,7 @@ func platformMonopolySpelling(f map[string]any) []map[string]any {
 // fails no check of the shadow referee, the money rules or the turn cap.
 func TestMonopolyPlatformSpellingPassesLive(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(server.New(server.Options{Rewrite: platformMonopolySpelling, TurnTimeout: 10 * time.Second}))
+	srv := httptest.NewServer(server.New(server.Options{Rewrite: server.EveryFrame(platformMonopolySpelling), TurnTimeout: 10 * time.Second}))
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Gateway()}, Target: srv.URL,
 		Rules: []string{"PYYOL-MONO-RENT", "PYYOL-MONO-ECONOMY", "PYYOL-MONO-VIEW-LEGAL", "PYYOL-MONO-WIN-TURN-CAP", "PYYOL-MONO-ACT-END-TURN", "PYYOL-MONO-ACT-ACCEPT-TRADE"},
