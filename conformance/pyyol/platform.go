@@ -96,10 +96,14 @@ func sickHealth(h http.Handler) http.Handler {
 func (p *platRun) endpointURL() string { return p.endpoint.URL() + agent.BasePath + "/turn" }
 
 // received drains what the platform sent the kit's endpoint.
-func (p *platRun) received(ctx context.Context) []*driver.InboundRequest {
+func (p *platRun) received(ctx context.Context, first time.Duration) []*driver.InboundRequest {
 	var out []*driver.InboundRequest
 	for {
-		c, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		wait := 50 * time.Millisecond
+		if len(out) == 0 {
+			wait = max(wait, first)
+		}
+		c, cancel := context.WithTimeout(ctx, wait)
 		r, err := p.endpoint.Next(c)
 		cancel()
 		if err != nil {
