@@ -1,9 +1,9 @@
 package runbench_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,8 +51,9 @@ func cliRun(b *testing.B, dir, name string, args []string, prepare func()) bench
 	return func(n int) {
 		for range n {
 			prepare()
-			if code := cli.Main(args, io.Discard, io.Discard); code != cli.ExitPass {
-				b.Fatalf("%s run exited %d", name, code)
+			var out bytes.Buffer
+			if code := cli.Main(args, &out, &out); code != cli.ExitPass {
+				b.Fatalf("%s run exited %d:\n%s", name, code, lastLines(out.String(), 30))
 			}
 			got := reportTotals(b, report)
 			if want == "" {
@@ -79,4 +80,10 @@ func reportTotals(b *testing.B, path string) string {
 	}
 	out, _ := json.Marshal(rep.Totals)
 	return string(out)
+}
+
+// lastLines is the end of a run's output, for a failure message.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
