@@ -75,9 +75,19 @@ func (p *pushRun) edge(ctx context.Context, in, out int) (int, error) {
 // whether the agent took it. A refusal for any reason but the timestamp
 // is no answer about the window: the check cannot go on.
 func (p *pushRun) acceptsAge(ctx context.Context, age int) (bool, error) {
-	at := time.Now().Truncate(time.Second).Add(-time.Duration(age) * time.Second)
-	if err := p.raw(ctx, "/handshake", p.signedHeaders("/handshake", at, p.secret)); err != nil {
-		return false, err
+	// A probe the agent read more than a moment after it was signed says
+	// little about one second of the window: a loaded runner asks again
+	// (at most slowProbes times), so the edges are measured, not the
+	// runner's speed.
+	for try := 1; ; try++ {
+		start := time.Now()
+		at := start.Truncate(time.Second).Add(-time.Duration(age) * time.Second)
+		if err := p.raw(ctx, "/handshake", p.signedHeaders("/handshake", at, p.secret)); err != nil {
+			return false, err
+		}
+		if time.Since(start) < quickProbe || try == slowProbes {
+			break
+		}
 	}
 	switch p.Last.Status {
 	case 200:
@@ -91,6 +101,14 @@ func (p *pushRun) acceptsAge(ctx context.Context, age int) (bool, error) {
 	return false, verdict.Skipf("unchecked: a request %d s off answered %d %s, not an acceptance or a stale_timestamp refusal",
 		age, p.Last.Status, p.env.HTTP.Secrets().Clip(p.Last.Body))
 }
+
+// quickProbe is how soon a window probe must be answered for its answer
+// to be read as the window's; slowProbes is how often a slower one is
+// asked again before its answer is taken as it is.
+const (
+	quickProbe = 300 * time.Millisecond
+	slowProbes = 5
+)
 
 // judgeWindow compares the measured width with the docs' 600 s.
 func judgeWindow(oldest, newest int) error {
