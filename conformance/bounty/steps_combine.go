@@ -284,10 +284,7 @@ func (w *world) solveInNewRound(ctx context.Context, i, s int) error {
 // carriedOver: every listed member is still listed in the new round,
 // holding nothing and claiming nothing (BOUNTY-CARRYOVER).
 func (w *world) carriedOver(ctx context.Context) error {
-	if err := w.liveChallenge(ctx); err != nil {
-		return err
-	}
-	b, err := w.board(ctx, w.cid)
+	b, err := w.liveBoard(ctx)
 	if err != nil {
 		return err
 	}

@@ -129,10 +129,13 @@ func TestEmbeddedRunOfEveryProtocolPasses(t *testing.T) {
 	assert.Contains(t, out, "RESULT: PASS (exit 0)")
 }
 
-func TestBrokenTargetFailsAndItsCaseReplays(t *testing.T) {
-	t.Parallel()
-	// A deployment that answers every action with a malformed body breaks
-	// the contract: the run must fail (exit 1), not error and not pass.
+// brokenActionsTarget serves every protocol's reference on loopback,
+// except that every Iyra action is answered with a malformed body (a
+// revision that is no number): a deployment that breaks the contract,
+// which a run must fail (exit 1), neither error nor pass. It returns the
+// server's URL; the server closes with the test.
+func brokenActionsTarget(t *testing.T) string {
+	t.Helper()
 	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
 	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/actions") {
@@ -142,9 +145,15 @@ func TestBrokenTargetFailsAndItsCaseReplays(t *testing.T) {
 		}
 		ref.ServeHTTP(w, r)
 	}))
-	defer broken.Close()
+	t.Cleanup(broken.Close)
+	return broken.URL
+}
+
+func TestBrokenTargetFailsAndItsCaseReplays(t *testing.T) {
+	t.Parallel()
+	broken := brokenActionsTarget(t)
 	dir := t.TempDir()
-	code, out, _ := run("run", "--target", broken.URL, "--protocol", "iyra", "--checks", "-1", "--cases", dir)
+	code, out, _ := run("run", "--target", broken, "--protocol", "iyra", "--checks", "-1", "--cases", dir)
 	require.Equal(t, 1, code, tail(out))
 	cases, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NotEmpty(t, cases)

@@ -2,10 +2,6 @@ package cli_test
 
 import (
 	"encoding/json"
-	"io"
-	"log"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,9 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/agentgames/conformance/conformance/cli"
-	"github.com/agentgames/conformance/conformance/protocols"
 )
 
 // ffResult is the part of a JSON report's result these tests read.
@@ -44,17 +37,8 @@ func runIyraJSON(t *testing.T, target string, args ...string) (int, []ffResult) 
 // nothing stops the run.
 func TestFailFastStopsAtTheFirstFailure(t *testing.T) {
 	t.Parallel()
-	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
-	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/actions") {
-			w.Header().Set("Content-Type", "application/json")
-			w.Write([]byte(`{"revision":"not-a-number"}`))
-			return
-		}
-		ref.ServeHTTP(w, r)
-	}))
-	defer broken.Close()
-	code, results := runIyraJSON(t, broken.URL, "--fail-fast")
+	broken := brokenActionsTarget(t)
+	code, results := runIyraJSON(t, broken, "--fail-fast")
 	require.Equal(t, 1, code)
 	failed, stopped := 0, 0
 	for _, r := range results {
@@ -68,7 +52,7 @@ func TestFailFastStopsAtTheFirstFailure(t *testing.T) {
 	assert.Equal(t, 1, failed, "one failure ends the run")
 	assert.Greater(t, stopped, 10, "the checks after it skip naming --fail-fast")
 
-	_, all := runIyraJSON(t, broken.URL)
+	_, all := runIyraJSON(t, broken)
 	var entries []string
 	listed := map[string]bool{}
 	fails := 0
@@ -84,7 +68,7 @@ func TestFailFastStopsAtTheFirstFailure(t *testing.T) {
 	require.Greater(t, fails, 1, "the target fails more than one check")
 	known := filepath.Join(t.TempDir(), "known.json")
 	require.NoError(t, os.WriteFile(known, []byte(`{"known_failures":[`+strings.Join(entries, ",")+`]}`), 0o644))
-	_, results = runIyraJSON(t, broken.URL, "--fail-fast", "--baseline", known)
+	_, results = runIyraJSON(t, broken, "--fail-fast", "--baseline", known)
 	require.Len(t, results, len(all), "the baselined run ran every check")
 	for _, r := range results {
 		assert.NotContains(t, r.Message, "--fail-fast", "a baselined failure does not stop the run")

@@ -193,16 +193,7 @@ func TestNothingSelectedSaysWhy(t *testing.T) {
 // cannot be written say so as a harness error.
 func TestACaseFileThatCannotBeWrittenIsVisible(t *testing.T) {
 	t.Parallel()
-	ref := cli.ServeMux(protocols.All(), 1, log.New(io.Discard, "", 0))
-	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/actions") {
-			w.Write([]byte(`{"revision":"not-a-number"}`))
-			return
-		}
-		ref.ServeHTTP(w, r)
-	}))
-	defer broken.Close()
-	code, out, _ := run("run", "--target", broken.URL, "--protocol", "iyra", "--checks", "-1",
+	code, out, _ := run("run", "--target", brokenActionsTarget(t), "--protocol", "iyra", "--checks", "-1",
 		"--cases", "/dev/null/cases", "--quiet")
 	assert.Equal(t, 1, code, tail(out))
 	assert.Contains(t, out, "HARNESS ERROR: case files could not be written (--cases /dev/null/cases)")
