@@ -24,7 +24,10 @@ import (
 // Validator checks one response against the protocol's contract (the OpenAPI
 // document). It returns a *verdict.Failure naming the operation on mismatch.
 type Validator interface {
-	Validate(req *http.Request, status int, header http.Header, body []byte) error
+	// Validate judges body; tree yields it decoded as generic JSON (the
+	// driver passes its response's Tree, so a body is decoded once however
+	// many checks read it), and nil means the validator decodes body itself.
+	Validate(req *http.Request, status int, header http.Header, body []byte, tree func() (any, error)) error
 }
 
 // HTTPOptions configures an HTTP driver. Limiter, Budget and Secrets are
@@ -119,6 +122,27 @@ type Response struct {
 	Header  http.Header
 	Body    []byte
 	secrets *Secrets
+	decoded *decodedBody
+}
+
+// decodedBody is a body's generic JSON value, decoded on first use.
+type decodedBody struct {
+	v   any
+	err error
+}
+
+// Tree is the body decoded as generic JSON (maps, slices, float64s),
+// decoded on the first call and shared by every later one: the schema
+// validator, the secret scan and the checks all read one value, so none
+// may change it. Not safe for concurrent first calls; a response belongs
+// to the step that sent its request.
+func (r *Response) Tree() (any, error) {
+	if r.decoded == nil {
+		d := &decodedBody{}
+		d.err = json.Unmarshal(r.Body, &d.v)
+		r.decoded = d
+	}
+	return r.decoded.v, r.decoded.err
 }
 
 // Decode unmarshals the body into v; a body that is not JSON is a failure of
@@ -234,7 +258,7 @@ func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
 	}
 	d.opts.Breaker.answered(time.Since(start), d.opts.Timeout)
 	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rbody, secrets: d.opts.Secrets}
-	d.opts.Secrets.Learn(rbody)
+	d.opts.Secrets.LearnFrom(rbody, resp.Tree)
 	d.record(hreq, body, resp, time.Since(start), nil)
 	if loc := redirectLocation(resp); loc != "" && !d.opts.RedirectIsAnswer {
 		return nil, verdict.Errorf("%s %s answered %d redirecting to %s: no contract documents a redirect, so the runner does not follow it (keys and writes never leave the target's origin)",
@@ -244,7 +268,7 @@ func (d *HTTP) once(ctx context.Context, req Request) (*Response, error) {
 		return nil, err // no schema finding either: nothing answered for the route
 	}
 	if d.opts.Validator != nil {
-		d.rec.Finding(d.opts.Validator.Validate(hreq, resp.Status, resp.Header, rbody))
+		d.rec.Finding(d.opts.Validator.Validate(hreq, resp.Status, resp.Header, rbody, resp.Tree))
 	}
 	return resp, nil
 }

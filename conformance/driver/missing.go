@@ -45,7 +45,9 @@ type RouteInfo interface {
 type Templates []string
 
 // Validate accepts every answer: Templates only names routes.
-func (t Templates) Validate(*http.Request, int, http.Header, []byte) error { return nil }
+func (t Templates) Validate(*http.Request, int, http.Header, []byte, func() (any, error)) error {
+	return nil
+}
 
 // Route names the longest template that matches, under the path's own
 // mount point: "POST /v1/agents/{agent}/manifest/{manifest}/verify".

@@ -43,7 +43,7 @@ type shapes struct {
 	findings                 *[]string
 }
 
-func (s shapes) Validate(req *http.Request, status int, _ http.Header, _ []byte) error {
+func (s shapes) Validate(req *http.Request, status int, _ http.Header, _ []byte, _ func() (any, error)) error {
 	*s.findings = append(*s.findings, req.Method+" "+req.URL.Path)
 	return nil
 }

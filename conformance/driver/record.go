@@ -109,11 +109,24 @@ func secretField(name string) bool {
 // broken target hands out where it should have refused is still redacted
 // in the failure that reports it.
 func (s *Secrets) Learn(body []byte) {
+	s.LearnFrom(body, nil)
+}
+
+// LearnFrom is Learn reading the body through tree, the response's own
+// decoded value, when the body may hold a credential; nil tree decodes
+// body.
+func (s *Secrets) LearnFrom(body []byte, tree func() (any, error)) {
 	if !mayHoldSecret(body) {
 		return
 	}
-	var v any
-	if json.Unmarshal(body, &v) == nil {
+	if tree == nil {
+		tree = func() (any, error) {
+			var v any
+			err := json.Unmarshal(body, &v)
+			return v, err
+		}
+	}
+	if v, err := tree(); err == nil {
 		s.learn(v)
 	}
 }

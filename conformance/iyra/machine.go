@@ -184,7 +184,7 @@ func (m *machine) Apply(ctx context.Context, raw suite.Action) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPrivate(resp.Body); err != nil {
+	if err := checkPrivateResponse(resp); err != nil {
 		return err
 	}
 	if err := m.agreeOnVerdict(st.Action, rej, resp.Status, resp.Body); err != nil {
@@ -267,7 +267,7 @@ func (m *machine) authoritative(ctx context.Context, resp *driver.Response) (*se
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPrivate(readResp.Body); err != nil {
+	if err := checkPrivateResponse(readResp); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -1,12 +1,15 @@
 package iyra
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/iyra"
 )
@@ -41,21 +44,60 @@ func checkPrivate(body []byte) error {
 	if json.Unmarshal(body, &v) != nil {
 		return nil
 	}
+	return checkPrivateTree(body, v)
+}
+
+// checkPrivateResponse is checkPrivate of a response, reading the tree the
+// driver decoded once for every reader of it.
+func checkPrivateResponse(resp *driver.Response) error {
+	v, err := resp.Tree()
+	if err != nil {
+		return nil
+	}
+	return checkPrivateTree(resp.Body, v)
+}
+
+// privateTexts are the default pack's truth and field-notes texts as JSON
+// strings spell them, worked out once: every answer is searched for them.
+var privateTexts = sync.OnceValue(func() []privateText {
+	var out []privateText
+	for _, vr := range iyra.DefaultPack().Variants {
+		t := privateText{variant: vr.ID, truth: vr.Truth, notes: vr.FieldNotes}
+		if vr.Truth != "" {
+			t.truthJSON = []byte(jsonText(vr.Truth))
+		}
+		if vr.FieldNotes != "" {
+			t.notesJSON = []byte(jsonText(vr.FieldNotes))
+		}
+		out = append(out, t)
+	}
+	return out
+})
+
+// privateText is one variant's secret texts, raw and JSON-escaped.
+type privateText struct {
+	variant, truth, notes string
+	truthJSON, notesJSON  []byte
+}
+
+// checkPrivateTree is checkPrivate of body already decoded as v.
+func checkPrivateTree(body []byte, v any) error {
 	if k := privateKey(v, truthKeys); k != "" {
 		return verdict.Failf("IYRA-VISIBILITY", "no server-secret field", k, "a response carries %q", k)
 	}
-	public, _ := json.Marshal(publicSurfaces(v))
-	for _, p := range publicSurfaces(v) {
+	surfaces := publicSurfaces(v)
+	public, _ := json.Marshal(surfaces)
+	for _, p := range surfaces {
 		if k := privateKey(p, noteKeys); k != "" {
 			return verdict.Failf("IYRA-VISIBILITY", "no participant-only field in public state", k, "a public surface carries %q", k)
 		}
 	}
-	for _, vr := range iyra.DefaultPack().Variants {
-		if vr.Truth != "" && strings.Contains(string(body), jsonText(vr.Truth)) {
-			return verdict.Failf("IYRA-VISIBILITY", "no server-secret text", vr.Truth, "variant %s truth in a response", vr.ID)
+	for _, t := range privateTexts() {
+		if t.truthJSON != nil && bytes.Contains(body, t.truthJSON) {
+			return verdict.Failf("IYRA-VISIBILITY", "no server-secret text", t.truth, "variant %s truth in a response", t.variant)
 		}
-		if vr.FieldNotes != "" && strings.Contains(string(public), jsonText(vr.FieldNotes)) {
-			return verdict.Failf("IYRA-VISIBILITY", "no participant-only text in public state", vr.FieldNotes, "variant %s field notes in a public surface", vr.ID)
+		if t.notesJSON != nil && bytes.Contains(public, t.notesJSON) {
+			return verdict.Failf("IYRA-VISIBILITY", "no participant-only text in public state", t.notes, "variant %s field notes in a public surface", t.variant)
 		}
 	}
 	return nil

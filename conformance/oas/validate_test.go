@@ -51,7 +51,7 @@ func load(t *testing.T) *oas.Validator {
 
 func check(v *oas.Validator, method, path string, status int, body string) error {
 	req, _ := http.NewRequest(method, "http://h"+path, nil)
-	return v.Validate(req, status, nil, []byte(body))
+	return v.Validate(req, status, nil, []byte(body), nil)
 }
 
 func failedRule(t *testing.T, err error) string {
@@ -93,4 +93,16 @@ func TestNonJSONBodyFails(t *testing.T) {
 func TestInvalidDocumentIsRejected(t *testing.T) {
 	_, err := oas.Load([]byte("openapi: 3.0.3\npaths: {}\n"), "", "X")
 	assert.Error(t, err)
+}
+
+// The validator judges the decoded value the caller hands it (the
+// driver's response tree) rather than decoding the body again.
+func TestTheValidatorJudgesTheTreeItIsHanded(t *testing.T) {
+	v := load(t)
+	req, _ := http.NewRequest(http.MethodGet, "http://h/game/api/runs/r1", nil)
+	good := []byte(`{"run_id":"r1"}`)
+	require.NoError(t, v.Validate(req, 200, nil, good, nil))
+	tree := func() (any, error) { return map[string]any{"run_id": 7.0}, nil }
+	err := v.Validate(req, 200, nil, []byte(`{"run_id":"r2"}`), tree)
+	assert.Equal(t, "T-RUN-SHAPE", failedRule(t, err), "a run_id of the wrong type in the tree is a finding")
 }

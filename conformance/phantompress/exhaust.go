@@ -119,7 +119,7 @@ func (e *exhausted) keep(w *world, path string, status int, body []byte) error {
 		if err := json.Unmarshal(body, &c); err != nil {
 			return verdict.Failf("PP-RUN-CREATE", "a JSON run", clip(body), "%v", err)
 		}
-		if err := w.adopt(&c, body); err != nil {
+		if err := w.adopt(&c, body, treeOf(body)); err != nil {
 			return err
 		}
 		e.run, e.m = &c, w.m

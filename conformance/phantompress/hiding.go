@@ -1,7 +1,6 @@
 package phantompress
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -20,9 +19,8 @@ type seenBody struct {
 }
 
 // see keeps a pre-publish body for the hiding check at publish.
-func (m *Model) see(what string, body []byte) {
-	var v any
-	if json.Unmarshal(body, &v) != nil {
+func (m *Model) see(what string, v any) {
+	if v == nil {
 		return
 	}
 	said := map[string]map[engine.Verdict]bool{}

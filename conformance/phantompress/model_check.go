@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
@@ -360,13 +361,36 @@ func contains(list []string, v string) bool {
 // stateKeys lists the keys the target's state object holds, so checks of
 // the kit's optional state fields run only where a target shows them.
 func stateKeys(body []byte) map[string]bool {
-	var v struct {
-		State map[string]json.RawMessage `json:"state"`
-	}
-	json.Unmarshal(body, &v)
+	return stateKeysOf(treeOf(body))
+}
+
+// stateKeysOf is stateKeys of an answer already decoded as generic JSON
+// (a response's driver.Response.Tree).
+func stateKeysOf(v any) map[string]bool {
 	out := map[string]bool{}
-	for k := range v.State {
+	top, _ := v.(map[string]any)
+	state, _ := top["state"].(map[string]any)
+	for k := range state {
 		out[k] = true
 	}
 	return out
+}
+
+// treeOf is body decoded as generic JSON, nil when it is not JSON.
+func treeOf(body []byte) any {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return nil
+	}
+	return v
+}
+
+// treeOfResponse is resp's body as generic JSON, decoded once per
+// response and shared with the schema check: read it, never change it.
+func treeOfResponse(resp *driver.Response) any {
+	v, err := resp.Tree()
+	if err != nil {
+		return nil
+	}
+	return v
 }

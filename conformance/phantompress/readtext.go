@@ -1,8 +1,8 @@
 package phantompress
 
 import (
-	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"unicode/utf8"
 
@@ -20,11 +20,12 @@ const minNewText = 12
 // outside its state and available_actions counts, less every string the run
 // showed earlier in the case; one of them must hold minNewText new
 // characters.
-func (m *Model) checkNewText(action, arg string, body []byte, prior []seenBody) error {
-	var v map[string]any
-	if json.Unmarshal(body, &v) != nil {
+func (m *Model) checkNewText(action, arg string, tree any, prior []seenBody) error {
+	top, ok := tree.(map[string]any)
+	if !ok {
 		return nil
 	}
+	v := maps.Clone(top) // the tree is shared: drop the parts not read here from a copy
 	delete(v, "state")
 	delete(v, "available_actions")
 	var known []string

@@ -369,7 +369,7 @@ func (w *world) startRunWithBody(ctx context.Context, raw string) error {
 		if err := resp.Decode("PP-RUN-CREATE", &c); err != nil {
 			return err
 		}
-		return w.adopt(&c, resp.Body)
+		return w.adopt(&c, resp.Body, treeOfResponse(resp))
 	}
 	return nil
 }

@@ -89,7 +89,7 @@ func (w *world) do(ctx context.Context, method, path string, key string, body an
 	}
 	w.Last = resp
 	if w.keeps(path, resp.Status) {
-		w.m.see(method+" "+path, resp.Body)
+		w.m.see(method+" "+path, treeOfResponse(resp))
 	}
 	return resp, nil
 }
@@ -215,7 +215,7 @@ func (w *world) startRunAs(ctx context.Context, me *identity, budget int, seed *
 	if err := resp.Decode("PP-RUN-CREATE", &c); err != nil {
 		return err
 	}
-	return w.adopt(&c, resp.Body)
+	return w.adopt(&c, resp.Body, treeOfResponse(resp))
 }
 
 // created2xx accepts either success status for a creation: the seed names
@@ -223,11 +223,11 @@ func (w *world) startRunAs(ctx context.Context, me *identity, budget int, seed *
 func created2xx(status int) bool { return status == http.StatusCreated || status == http.StatusOK }
 
 // adopt makes c the scenario's run.
-func (w *world) adopt(c *created, body []byte) error {
+func (w *world) adopt(c *created, body []byte, tree any) error {
 	if c.RunID == "" || c.State.Status != engine.StatusActive || c.State.CaseNo != 1 {
 		return verdict.Failf("PP-RUN-CREATE", "an active run at case 1", fmt.Sprintf("%s %s case %d", c.RunID, c.State.Status, c.State.CaseNo), "")
 	}
-	shows := stateKeys(body)
+	shows := stateKeysOf(tree)
 	if !shows["case"] {
 		// The case's public face is the kit's shape: without it the
 		// runner cannot tell documents, witnesses or questions apart.
@@ -246,7 +246,7 @@ func (w *world) adopt(c *created, body []byte) error {
 	w.run = c.RunID
 	w.m = NewModel(c.State)
 	w.m.Shows = shows
-	w.m.see("POST /runs", body)
+	w.m.see("POST /runs", tree)
 	return nil
 }
 
@@ -282,7 +282,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		if err := resp.Decode("PP-STATE-VIEW", &r); err != nil {
 			return w.shapeGated(err)
 		}
-		r.has = stateKeys(resp.Body)
+		r.has = stateKeysOf(treeOfResponse(resp))
 		w.last = &r
 		if r.OK {
 			w.recordTaken(action, arg)
@@ -296,7 +296,7 @@ func (w *world) act(ctx context.Context, action, arg string) error {
 		w.args = append(w.args, f[0]) // the ID the action names, however a log spells the rest
 	}
 	if (action == engine.ActRead || action == engine.ActInterview) && e.OK && w.last != nil && w.last.OK {
-		return w.m.checkNewText(action, arg, resp.Body, seen)
+		return w.m.checkNewText(action, arg, treeOfResponse(resp), seen)
 	}
 	return nil
 }

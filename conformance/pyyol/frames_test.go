@@ -77,10 +77,10 @@ func TestPushAnswersAreValidatedAgainstTheOpenAPI(t *testing.T) {
 		t.Fatal("no validator")
 	}
 	req := httptest.NewRequest("GET", "https://agent.example/deep/path/health", nil)
-	if err := v.Validate(req, 200, http.Header{"Content-Type": {"application/json"}}, []byte(`{"status":"healthy"}`)); err != nil {
+	if err := v.Validate(req, 200, http.Header{"Content-Type": {"application/json"}}, []byte(`{"status":"healthy"}`), nil); err != nil {
 		t.Errorf("healthy: %v", err)
 	}
-	if err := v.Validate(req, 200, http.Header{"Content-Type": {"application/json"}}, []byte(`{"status":"ok"}`)); err == nil {
+	if err := v.Validate(req, 200, http.Header{"Content-Type": {"application/json"}}, []byte(`{"status":"ok"}`), nil); err == nil {
 		t.Error("a health status other than healthy passed")
 	}
 }
