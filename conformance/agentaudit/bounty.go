@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/reference/bounty"
 )
 
@@ -58,7 +59,7 @@ func (b *BountyAgent) Register(ctx context.Context) {
 	var reg struct {
 		AgentID string `json:"agent_id"`
 	}
-	b.Do(ctx, http.MethodPost, "/register", map[string]string{"reg_token": ch.Token, "nonce": bounty.SolveRegistration(ch.Token, ch.Bits)}, &reg)
+	b.Do(ctx, http.MethodPost, "/register", map[string]string{"reg_token": ch.Token, "nonce": bountysolve.Registration(ch.Token, ch.Bits)}, &reg)
 	if reg.AgentID == "" {
 		b.fail(fmt.Errorf("registration issued no agent_id"))
 	}
@@ -90,7 +91,7 @@ func (b *BountyAgent) Solve(ctx context.Context, share int, out any) int {
 	sol := bounty.Solution{PlaintextHex: "00"}
 	for _, p := range b.Manifest {
 		if p.ShareIndex == share {
-			sol = bounty.Solve(p)
+			sol = bountysolve.Puzzle(p)
 		}
 	}
 	return b.Do(ctx, http.MethodPost, "/challenge/"+b.CID+"/solve", map[string]any{"agent_id": b.ID, "share_index": share, "solution": sol}, out)

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -130,7 +131,7 @@ func (c *client) register(ctx context.Context) (agent, error) {
 	if err != nil {
 		return agent{}, err
 	}
-	nonce := solveRegistration(ch.Token, ch.Bits)
+	nonce := bountysolve.Registration(ch.Token, ch.Bits)
 	var out struct {
 		OK      bool   `json:"ok"`
 		AgentID string `json:"agent_id"`
@@ -230,7 +231,7 @@ func (c *client) solveAs(ctx context.Context, cid string, m manifestDoc, a agent
 	var out struct {
 		ShareHex string `json:"share_hex"`
 	}
-	sol := solvePuzzle(p)
+	sol := bountysolve.Puzzle(p)
 	c.noteSolution(sol)
 	if err := c.want2xx(ctx, ruleOfType(p.Type), http.MethodPost, "/challenge/"+cid+"/solve", solveBody(a, i, sol), &out); err != nil {
 		return "", err

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/reference/bounty"
 	"github.com/agentgames/conformance/reference/pow"
 )
@@ -39,7 +40,7 @@ func (w *world) soloSolve(ctx context.Context, s int, solver func(bounty.Puzzle)
 	if err != nil {
 		return err
 	}
-	sol := solvePuzzle(p)
+	sol := bountysolve.Puzzle(p)
 	if solver != nil {
 		sol = solver(p)
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
@@ -84,7 +85,7 @@ func (w *world) strangerSolves(ctx context.Context, s int) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(agent{ID: "agent-never-registered"}, s, solvePuzzle(p)))
+	_, err = w.call(ctx, http.MethodPost, "/challenge/"+w.cid+"/solve", solveBody(agent{ID: "agent-never-registered"}, s, bountysolve.Puzzle(p)))
 	return err
 }
 

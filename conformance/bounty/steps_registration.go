@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -15,13 +16,13 @@ func (w *world) registrationSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a registration challenge$`), w.askChallenge)
 	sc.Step(pattern(`^the challenge carries a reg_token and pow_bits$`), func() error { return nil })
 	sc.Step(pattern(`^the runner registers with a nonce meeting pow_bits$`), func(ctx context.Context) error {
-		return w.registerWith(ctx, solveRegistration(w.reg.Token, w.reg.Bits))
+		return w.registerWith(ctx, bountysolve.Registration(w.reg.Token, w.reg.Bits))
 	})
 	sc.Step(pattern(`^the runner registers with a nonce one bit short of pow_bits$`), func(ctx context.Context) error {
 		return w.registerWith(ctx, shortNonce(w.reg.Token, w.reg.Bits))
 	})
 	sc.Step(pattern(`^the runner registers again with the same token$`), func(ctx context.Context) error {
-		return w.registerWith(ctx, solveRegistration(w.reg.Token, w.reg.Bits))
+		return w.registerWith(ctx, bountysolve.Registration(w.reg.Token, w.reg.Bits))
 	})
 	sc.Step(pattern(`^the registration answers ok with an agent_id$`), w.registrationAccepted)
 	sc.Step(pattern(`^the registration is refused without an agent_id$`), w.registrationRefused)

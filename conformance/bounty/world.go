@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/bounty"
@@ -182,7 +183,7 @@ func (w *world) submitWrong(ctx context.Context, a agent, s int) error {
 
 // wrongSolution is a well-formed solution that does not verify.
 func wrongSolution(p bounty.Puzzle) bounty.Solution {
-	sol := solvePuzzle(p)
+	sol := bountysolve.Puzzle(p)
 	switch p.Type {
 	case bounty.TypeHash:
 		for n := 0; ; n++ {

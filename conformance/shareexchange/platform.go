@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -85,7 +86,7 @@ func (p *platform) register(ctx context.Context) (string, error) {
 	var out struct {
 		AgentID string `json:"agent_id"`
 	}
-	err := p.do(ctx, http.MethodPost, "/register", map[string]string{"reg_token": ch.Token, "nonce": bounty.SolveRegistration(ch.Token, ch.Bits)}, &out)
+	err := p.do(ctx, http.MethodPost, "/register", map[string]string{"reg_token": ch.Token, "nonce": bountysolve.Registration(ch.Token, ch.Bits)}, &out)
 	return out.AgentID, err
 }
 
@@ -114,7 +115,7 @@ func (p *platform) solve(ctx context.Context, agent string, share int) (string, 
 			var out struct {
 				ShareHex string `json:"share_hex"`
 			}
-			err := p.do(ctx, http.MethodPost, "/challenge/"+p.cid+"/solve", map[string]any{"agent_id": agent, "share_index": share, "solution": bounty.Solve(pz)}, &out)
+			err := p.do(ctx, http.MethodPost, "/challenge/"+p.cid+"/solve", map[string]any{"agent_id": agent, "share_index": share, "solution": bountysolve.Puzzle(pz)}, &out)
 			return out.ShareHex, err
 		}
 	}
