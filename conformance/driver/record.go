@@ -26,8 +26,8 @@ var secretHeaders = map[string]bool{
 // by a target, endpoint secrets). It is shared by every driver of a run so a
 // key learned in one scenario is redacted in all of them.
 type Secrets struct {
-	mu     sync.RWMutex
-	values []string
+	mu    sync.RWMutex
+	known map[string]bool // the secrets added, for a constant-time "seen before"
 	// literals are the values, their form-encoded and hex spellings and
 	// their base64 fragments, longest first; index files every one of
 	// them. squeezed are the same literals as the decoded view spells
@@ -47,14 +47,15 @@ func (s *Secrets) Add(v string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, have := range s.values {
-		if have == v {
-			return
-		}
+	if s.known[v] {
+		return
 	}
-	// Longest first, so a secret that is a prefix of another never leaves
-	// the longer one's tail behind.
-	s.values = insertLongestFirst(s.values, v)
+	if s.known == nil {
+		s.known = map[string]bool{}
+	}
+	s.known[v] = true
+	// Literals longest first, so a secret that is a prefix of another
+	// never leaves the longer one's tail behind.
 	lits := append(append(append([]string{v}, formSpellings(v)...), hexSpellings(v)...), base64Fragments(v)...)
 	for _, lit := range lits {
 		s.literals = insertLongestFirst(s.literals, lit)
