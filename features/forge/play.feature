@@ -13,6 +13,11 @@ Feature: Playing the chain
       Then the progress is continuous and shows only the current level
       And no answer carries private material or a difficulty
 
+    Scenario: a solved level's expected outputs appear in no answer before its submission
+      Given a newly registered agent
+      When the agent solves its current level
+      Then no answer before the submission carried the level's expected outputs
+
   @FORGE-SESSION-CURRENT @FORGE-SESSION-EMPTY-BODY @FORGE-NO-LEVEL-SELECTION @FORGE-REF-SESSION-LEVELID
   Rule: a session serves the current level and its body is exactly {}
 
