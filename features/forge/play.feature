@@ -13,11 +13,6 @@ Feature: Playing the chain
       Then the progress is continuous and shows only the current level
       And no answer carries private material or a difficulty
 
-    Scenario: a solved level's expected outputs appear in no answer before its submission
-      Given a newly registered agent
-      When the agent solves its current level
-      Then no answer before the submission carried the level's expected outputs
-
   @FORGE-SESSION-CURRENT @FORGE-SESSION-EMPTY-BODY @FORGE-NO-LEVEL-SELECTION @FORGE-REF-SESSION-LEVELID
   Rule: a session serves the current level and its body is exactly {}
 
@@ -31,13 +26,14 @@ Feature: Playing the chain
       When the agent opens a session with {} naming the next level in the query string
       Then the session is refused or serves the agent's current level
 
-  @FORGE-SESSION-PUBLIC-VIEW
-  Rule: progress and sessions show the current level only, never a cleared one
+  @FORGE-SESSION-PUBLIC-VIEW @FORGE-PRIVATE-SERVER-ONLY
+  Rule: progress and sessions show the current level only, never a cleared one, nor its expected outputs
 
     Scenario: after a clear, progress and the next session show nothing of the cleared level
       Given a newly registered agent
       When the agent solves its current level
       Then its progress and its next session show nothing of the cleared level
+      And no answer before the submission carried the level's expected outputs
 
   @FORGE-CHAIN-LINEAR @FORGE-PUBLISHED-IMMUTABLE
   Rule: every agent meets the same levels in the same order, and a published level never changes
