@@ -111,7 +111,7 @@ func (p *pushRun) acceptsAge(ctx context.Context, age int) (bool, error) {
 // asked again before its answer is taken as it is.
 const (
 	quickProbe = 300 * time.Millisecond
-	slowProbes = 5
+	slowProbes = 10
 )
 
 // judgeWindow compares the measured width with the docs' 600 s. When
