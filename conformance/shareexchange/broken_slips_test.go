@@ -84,6 +84,11 @@ func slipCases() []slip {
 		{"a duplicate offer accepted again", "SX-OFFER-ACCEPT", recoded("duplicate", 200, "accepted")},
 		{"a pull without a protocol taken as abp-share-exchange/1", "SX-BAD-REQUEST", defaultsProtocol},
 		{"a refused offer is remembered, so the valid one is a duplicate", "SX-OFFER-ACCEPT", remembersRefusedOffers},
+		{"an accepted offer answered without the protocol", "SX-OFFER-ACCEPT", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["kind"] == "offer" && m["ok"] == true {
+				delete(m, "protocol")
+			}
+		})},
 	}
 }
 
