@@ -45,11 +45,16 @@ func (w *world) mustPost(ctx context.Context, body map[string]any) error {
 // entryOf reads the board and returns member i's entry, failing rule when
 // it is absent.
 func (w *world) entryOf(ctx context.Context, i int, rule string) (peerDoc, error) {
+	return w.entryRead(ctx, i, rule, w.board)
+}
+
+// entryRead is entryOf with the board read by read.
+func (w *world) entryRead(ctx context.Context, i int, rule string, read func(context.Context, string) (*boardDoc, error)) (peerDoc, error) {
 	a, err := w.member(i)
 	if err != nil {
 		return peerDoc{}, err
 	}
-	b, err := w.board(ctx, w.cid)
+	b, err := read(ctx, w.cid)
 	if err != nil {
 		return peerDoc{}, err
 	}
@@ -69,10 +74,11 @@ func (b *boardDoc) entry(id string) (peerDoc, bool) {
 	return peerDoc{}, false
 }
 
-// boardHolding checks member i's shares_held (BOUNTY-HOLDINGS); want is a
-// comma-separated list, "" for none.
+// boardHolding checks member i's shares_held under the scenario's rule
+// (BOUNTY-HOLDINGS, BOUNTY-SOLVE-SHARE); want is a comma-separated list,
+// "" for none.
 func (w *world) boardHolding(ctx context.Context, i int, want string) error {
-	e, err := w.entryOf(ctx, i, "BOUNTY-HOLDINGS")
+	e, err := w.entryRead(ctx, i, "BOUNTY-HOLDINGS", w.boardAsServed)
 	if err != nil {
 		return err
 	}

@@ -52,33 +52,49 @@ func (c *client) noteShare(cid string, index int, shareHex string) {
 // the runner holds, searched by value. A solve's answer returns its
 // solver the share it solved, and a refused combine's may echo the shares
 // submitted, so those (by share index) are not searched there; a winning
-// combine closes its round, and what a closed round's reads show is left
-// open. Everywhere else the live round's shares and key never appear
+// combine's answer is searched too, but what it shows is a REFERENCE
+// note at most (BOUNTY-REF-WIN-SECRETS), and what a closed round's reads
+// show is left open. Everywhere else the live round's shares and key never appear
 // ("secrets (shares, master key) are never shipped"; "the platform never
 // carries shares between agents"), and metrics carry no round's shares at
 // all ("No agent identities, contacts, shares, or solutions are exposed
 // there").
 func (c *client) leakIn(method, path string, body any, resp *driver.Response) error {
-	_, tail, _ := challengeOf(path)
-	if resp == nil || (method == http.MethodPost && tail == "combine" && resp.Status/100 == 2) {
+	if resp == nil {
 		return nil
 	}
-	own := ownShares(method, tail, body)
-	text := bytes.ToLower(resp.Body)
+	_, tail, _ := challengeOf(path)
+	expected, what := c.leakOf(tail, ownShares(method, tail, body), resp.Body)
+	switch {
+	case what == "":
+		return nil
+	case method == http.MethodPost && tail == "combine" && resp.Status/100 == 2:
+		// BOUNTY-REF-WIN-SECRETS: the winner already holds k shares, so
+		// the key and every other share; the seed leaves this answer open.
+		c.note("BOUNTY-REF-WIN-SECRETS", "a winning combine's answer without the key or a share it did not submit", what, "in %s %s", method, path)
+		return nil
+	}
+	return verdict.Failf("BOUNTY-NO-SECRETS", expected, what, "in %s %s", method, path)
+}
+
+// leakOf searches body for a share (but the request's own) or a master
+// key the runner holds, by value, and says what it found.
+func (c *client) leakOf(tail string, own map[int]bool, body []byte) (expected, what string) {
+	text := bytes.ToLower(body)
 	for cid, shares := range c.earned.shares {
 		if c.closedByRun[cid] && tail != "metrics" {
 			continue
 		}
 		for i, h := range shares {
 			if !own[i] && bytes.Contains(text, []byte(h)) {
-				return verdict.Failf("BOUNTY-NO-SECRETS", "no share_hex in any response but its solver's solve", "share "+strconv.Itoa(i)+" of "+cid, "in %s %s", method, path)
+				return "no share_hex in any response but its solver's solve", "share " + strconv.Itoa(i) + " of " + cid
 			}
 		}
 		if k := c.earned.keys[cid]; k != "" && bytes.Contains(text, []byte(k)) {
-			return verdict.Failf("BOUNTY-NO-SECRETS", "no key material in any response", "the master key of "+cid, "in %s %s", method, path)
+			return "no key material in any response", "the master key of " + cid
 		}
 	}
-	return nil
+	return "", ""
 }
 
 // ownShares are the share indices a request itself names: the share a

@@ -155,6 +155,7 @@ func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the team reads every public surface of the round$`), func(ctx context.Context) error { return w.readSurfaces(ctx, false) })
 	sc.Step(pattern(`^the team reads every public surface of the closed round$`), func(ctx context.Context) error { return w.readSurfaces(ctx, true) })
 	sc.Step(pattern(`^no response carried a share or the master key$`), w.noSecretSeen)
+	sc.Step(pattern(`^the winning answer was searched for the master key$`), w.noSecretSeen)
 	sc.Step(pattern(`^the team wins the next round with "([^"]*)"$`), w.winNextRound)
 	sc.Step(pattern(`^the metrics of both rounds count what the run did there, and the repeated game$`), w.metricsOfBothRounds)
 	sc.Step(pattern(`^the payout is an equal split with the remainder to the lowest agent_ids$`), w.equalSplit)

@@ -40,6 +40,9 @@ type world struct {
 	counters [2]int                // current_round, rounds_completed before the win
 	records  map[string]*kitRecord // what the run did as each agent
 	seenAt   time.Time             // a listing's last_seen before its refresh
+	expires  countdown             // a listing's expires_in_s before a wait (countdown.go)
+	// listEvents is the round's list-events figure before a refresh.
+	listEvents float64
 	// initResult is the last MCP initialize result.
 	initResult json.RawMessage
 	// notices is the kit's https endpoint named as a notify_url.

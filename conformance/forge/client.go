@@ -15,6 +15,7 @@ import (
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/forge/dsl"
 )
 
 // agent is one registered practice identity the runner acts as.
@@ -30,6 +31,16 @@ type client struct {
 	env    *suite.Env
 	bodies [][]byte
 	keys   []string
+	solved []solvedLevel // the levels clear cleared, for the expected-output search
+}
+
+// solvedLevel is a level clear cleared: the outputs judged correct (the
+// level's expected challenge outputs, FORGE-PRIVATE-SERVER-ONLY) and the
+// answers from its session's opening to just before its submission.
+type solvedLevel struct {
+	position int
+	outputs  []dsl.Value
+	from, to int // w.bodies[from:to]
 }
 
 // code returns a refusal's error code, "" when the body has none. The

@@ -68,7 +68,21 @@ func (c *client) progress(ctx context.Context, a *agent) (progressDoc, error) {
 	if err == nil && p.ChainProgress == nil {
 		err = verdict.Failf("FORGE-PROGRESS", "chainProgress", "none", "GET /api/progress has no chainProgress")
 	}
+	if err == nil {
+		err = p.frontierConsistent("GET /api/progress")
+	}
 	return p, err
+}
+
+// frontierConsistent: at the frontier the agent stops, so a progress that
+// says atFrontier while it still shows an unlocked level to play
+// contradicts itself (FORGE-AT-FRONTIER).
+func (p progressDoc) frontierConsistent(where string) error {
+	if p.AtFrontier && p.CurrentLevel != nil {
+		return verdict.Failf("FORGE-AT-FRONTIER", "atFrontier false while a current level is unlocked", "atFrontier true",
+			"%s shows level %d and atFrontier", where, p.CurrentLevel.Position)
+	}
+	return nil
 }
 
 // openSession opens a session with the exact body {} (FORGE-SESSION-EMPTY-BODY).
@@ -212,6 +226,7 @@ func (c *client) infer(ctx context.Context, a *agent, s *sessionDoc, extra int) 
 // clear opens a session on a's current level, solves it and submits; the
 // submission must be judged correct.
 func (c *client) clear(ctx context.Context, a *agent, extraQueries int) (*sessionDoc, *submitDoc, error) {
+	from := len(c.bodies)
 	s, err := c.mustOpen(ctx, a)
 	if err != nil {
 		return nil, nil, err
@@ -228,9 +243,13 @@ func (c *client) clear(ctx context.Context, a *agent, extraQueries int) (*sessio
 	if err != nil {
 		return s, nil, err
 	}
+	to := len(c.bodies)
 	resp, d, err := c.submit(ctx, a, s, outs)
 	if err != nil {
 		return s, nil, err
+	}
+	if d != nil && d.Correct != nil && *d.Correct {
+		c.solved = append(c.solved, solvedLevel{s.Position, outs, from, to})
 	}
 	if (d == nil || d.Correct == nil || !*d.Correct) && c.env.Live() {
 		return s, d, verdict.Skipf("level %d: the solver's inference was judged wrong; the deployment's rule may lie outside its search", s.Position)

@@ -53,8 +53,10 @@ func (w *world) registerSameName(ctx context.Context) error {
 }
 
 func (w *world) registerLengths(ctx context.Context) error {
-	suffix := randomHex(3)
 	for i, n := range []int{40, 41} {
+		// Each name has its own prefix: a 41-code-point name cut to 40
+		// must not collide with the 40 one and so pass as refused.
+		suffix := randomHex(3)
 		name := suffix + strings.Repeat("é", n-len(suffix))
 		resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": name}})
 		if err != nil {

@@ -209,6 +209,9 @@ func (w *world) outOfOrder(ctx context.Context) error {
 	}
 	w.Before = s.Position
 	w.sess = nil
+	if d != nil {
+		w.returned = &d.Progress
+	}
 	if d != nil && d.Progress.CurrentLevel != nil {
 		w.sess = &sessionDoc{Position: d.Progress.CurrentLevel.Position}
 	}
@@ -231,6 +234,11 @@ func (w *world) orderJudged(ctx context.Context) error {
 	}
 	if p.CurrentLevel.Position <= w.Before {
 		return verdict.Failf("FORGE-SUBMIT-ADVANCES", "a position after "+itoa(w.Before), p.CurrentLevel.Position, "after a correct submission")
+	}
+	if r := w.returned; r != nil && r.ChainProgress != nil && *r.ChainProgress != p.progress() {
+		// The agent continues from the returned progress, so it must be
+		// the advanced one (FORGE-SUBMIT-ADVANCES).
+		return verdict.Failf("FORGE-SUBMIT-ADVANCES", p.progress(), *r.ChainProgress, "the progress the correct submission returned, against GET /api/progress after it")
 	}
 	s, err := w.mustOpen(ctx, w.me)
 	if err != nil {
@@ -293,6 +301,7 @@ func (w *world) playSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent sends a probe whose body repeats the input key$`), w.duplicateKeyProbe)
 	sc.Step(pattern(`^the probe is refused with a coded 400 and the next probe is the session's first$`), w.duplicateKeyJudged)
 	sc.Step(pattern(`^the agent solves its current level$`), w.solveOne)
+	sc.Step(pattern(`^no answer before the submission carried the level's expected outputs$`), w.expectedOutputsHidden)
 }
 
 func (w *world) agentWithSession(ctx context.Context) error {

@@ -38,6 +38,12 @@ func (w *world) walkChain(ctx context.Context) error {
 			return err
 		}
 		p = d.Progress
+		if err := p.frontierConsistent("a correct submission's progress"); err != nil {
+			return err
+		}
+		if _, err := w.progress(ctx, w.me); err != nil {
+			return err // the same, read back (FORGE-AT-FRONTIER)
+		}
 		if p.CurrentLevel != nil {
 			w.unlocks = append(w.unlocks, unlock{view: *p.CurrentLevel, before: mark})
 		}

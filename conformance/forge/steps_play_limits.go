@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -172,10 +173,25 @@ func (w *world) burstJudged() error {
 	if w.Last == nil {
 		return verdict.Skipf("no rate limit was met within the burst (%s): the contract documents no rate, so a target that never answered 429 is unchecked", w.burstNote)
 	}
-	if w.Last.Header.Get("Retry-After") == "" {
+	ra := w.Last.Header.Get("Retry-After")
+	if ra == "" {
 		return verdict.Failf("FORGE-RATE-LIMIT", "429 with Retry-After", "no Retry-After", "a rate-limited answer")
 	}
+	if !validRetryAfter(ra) {
+		return verdict.Failf("FORGE-RATE-LIMIT", "Retry-After as delay-seconds or an HTTP-date (RFC 9110)", ra, "a rate-limited answer")
+	}
 	return nil
+}
+
+// validRetryAfter: a Retry-After is a whole number of seconds or an
+// HTTP-date (RFC 9110 section 10.2.3); "1s" or "1.5" tells an agent no
+// wait it can read (FORGE-RATE-LIMIT).
+func validRetryAfter(v string) bool {
+	if n, err := strconv.Atoi(v); err == nil {
+		return n >= 0
+	}
+	_, err := http.ParseTime(v)
+	return err == nil
 }
 
 // expiresAt reads a session's expiresAt: an RFC 3339 time, or a Unix time

@@ -30,4 +30,5 @@ type world struct {
 	legit      []dsl.Value
 	mark       int          // the first answer of the authored level's sessions
 	safe       []safeAnswer // the safe-integer boundary cases (steps_authoring_bounds.go)
+	returned   *progressDoc // the progress a correct in-order submission returned (orderJudged)
 }

@@ -32,6 +32,7 @@ type pushRun struct {
 	window struct {
 		oldest, newest int
 		measured       bool
+		slow           bool // a probe was still slow after slowProbes tries
 	}
 	// onRefusal names the rule a 401 breaks in this scenario, when the
 	// refusal reason alone cannot tell.

@@ -16,9 +16,9 @@ import (
 // offset changes. Timestamps carry whole seconds while clocks do not, so
 // a conforming agent measures 598 to 601 s (599 for one comparing exact
 // times, 600 for one comparing whole seconds, one more or less when a
-// probe straddles a second); the judgement leaves one more second either
-// way, so that only a window at least 2 s off is a finding, and no
-// runner's timing ever is.
+// probe straddles a second); judgeWindow holds it to that when every
+// probe was quick, and leaves one more second either way when one was
+// slow, so that no runner's timing ever is a finding.
 const (
 	windowHalf  = 300              // PYYOL-SIGN-SKEW-WINDOW: "±300s"
 	narrowest   = 2*windowHalf - 3 // a narrower window refuses inside ±300 s
@@ -85,7 +85,11 @@ func (p *pushRun) acceptsAge(ctx context.Context, age int) (bool, error) {
 		if err := p.raw(ctx, "/handshake", p.signedHeaders("/handshake", at, p.secret)); err != nil {
 			return false, err
 		}
-		if time.Since(start) < quickProbe || try == slowProbes {
+		if time.Since(start) < quickProbe {
+			break
+		}
+		if try == slowProbes {
+			p.window.slow = true
 			break
 		}
 	}
@@ -107,19 +111,31 @@ func (p *pushRun) acceptsAge(ctx context.Context, age int) (bool, error) {
 // asked again before its answer is taken as it is.
 const (
 	quickProbe = 300 * time.Millisecond
-	slowProbes = 5
+	slowProbes = 10
 )
 
-// judgeWindow compares the measured width with the docs' 600 s.
-func judgeWindow(oldest, newest int) error {
+// judgeWindow compares the measured width with the docs' 600 s. When
+// every probe was answered within quickProbe (slow false), a conforming
+// agent measures exactly 598 to 601 s: a probe's latency moves an edge by
+// at most one second, and only on one side. Then a window that refuses
+// inside (299, 300] of an exact comparison (597 s) or accepts [301, 302)
+// of a whole-second one (602 s) is a finding; a window one second off the
+// other way (an exact ±301, a whole-second ±299) behaves as a conforming
+// reading of whole-second timestamps does and is not. A slow probe leaves
+// one more second either way.
+func judgeWindow(oldest, newest int, slow bool) error {
 	width := oldest - newest
 	center := (oldest + newest) / 2
+	narrow, wide := 2*windowHalf-2, 2*windowHalf+1
+	if slow {
+		narrow, wide = narrowest, widest
+	}
 	switch {
-	case width < narrowest:
+	case width < narrow:
 		return verdict.Failf("PYYOL-SIGN-SKEW-WINDOW", fmt.Sprintf("a window of %d s (±%d)", 2*windowHalf, windowHalf),
 			fmt.Sprintf("%d s: timestamps from %d s old to %d s ahead of the runner's clock", width, oldest, -newest),
 			"the agent refuses timestamps inside ±300 s of its own clock (whose offset from the runner's is about %d s)", center)
-	case width > widest:
+	case width > wide:
 		return verdict.Failf("PYYOL-SIGN-STALE", fmt.Sprintf("a window of %d s (±%d)", 2*windowHalf, windowHalf),
 			fmt.Sprintf("%d s: timestamps from %d s old to %d s ahead of the runner's clock", width, oldest, -newest),
 			"the agent accepts timestamps outside ±300 s of its own clock (whose offset from the runner's is about %d s)", center)

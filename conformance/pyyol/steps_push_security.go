@@ -16,6 +16,7 @@ func (p *pushRun) pushSecuritySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform sends a request whose signature differs in its last character$`), p.lastChar)
 	sc.Step(pattern(`^the platform sends a request with a timestamp (-?\d+) seconds off$`), p.skewed)
 	sc.Step(pattern(`^the platform sends a signed request, then the same request again$`), p.replay)
+	sc.Step(pattern(`^the platform sends a signed request, then (\d+) others, then the first again$`), p.replayAfter)
 	sc.Step(pattern(`^the platform sends a request without the signature headers$`), p.unsigned)
 	sc.Step(pattern(`^the platform sends a signed request without its (X-Arena-[A-Za-z-]+) header$`), p.withoutHeader)
 	sc.Step(pattern(`^the platform sends a signed request, then another route's request with the same nonce$`), p.nonceOnAnotherRoute)
@@ -58,6 +59,7 @@ func (p *pushRun) skewed(ctx context.Context, seconds int) error {
 // probeWindow measures the window's edges (push_window.go).
 func (p *pushRun) probeWindow(ctx context.Context) error {
 	var err error
+	p.window.slow = false
 	p.window.oldest, p.window.newest, err = p.windowEdges(ctx)
 	p.window.measured = err == nil
 	return err
@@ -69,7 +71,7 @@ func (p *pushRun) windowIs600() error {
 	if !p.window.measured {
 		return verdict.Errorf("the window was not measured")
 	}
-	return judgeWindow(p.window.oldest, p.window.newest)
+	return judgeWindow(p.window.oldest, p.window.newest, p.window.slow)
 }
 
 func (p *pushRun) replay(ctx context.Context) error {
@@ -81,6 +83,27 @@ func (p *pushRun) replay(ctx context.Context) error {
 		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before its replay can be judged")
 	}
 	return p.raw(ctx, "/handshake", h)
+}
+
+// replayAfter sends a genuine request, then n other genuine ones, then
+// the first again, all within seconds: a nonce store that keeps only the
+// last few forgets the first while its timestamp is still inside the
+// window, and "replayed nonce" holds for every nonce the window could
+// still accept (PYYOL-SIGN-REPLAY).
+func (p *pushRun) replayAfter(ctx context.Context, n int) error {
+	first := p.signedHeaders("/handshake", time.Now(), p.secret)
+	if err := p.raw(ctx, "/handshake", first); err != nil {
+		return err
+	}
+	if p.Last.Status != 200 {
+		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before its replay can be judged")
+	}
+	for range n {
+		if err := p.raw(ctx, "/handshake", p.signedHeaders("/handshake", time.Now(), p.secret)); err != nil {
+			return err
+		}
+	}
+	return p.raw(ctx, "/handshake", first)
 }
 
 // withoutHeader sends a correctly signed request with one of the three
@@ -114,6 +137,7 @@ func (p *pushRun) nonceOnAnotherRoute(ctx context.Context) error {
 // signature covers the body's hash, so it no longer matches
 // (PYYOL-SIGN-STRING, PYYOL-SIGN-BAD).
 func (p *pushRun) trailingNewline(ctx context.Context) error {
+	p.onAcceptance = "PYYOL-SIGN-STRING" // the hash was not over the bytes received
 	h := p.signedHeaders("/handshake", time.Now(), p.secret)
 	return p.rawBody(ctx, "/handshake", h, append(append([]byte{}, securityBody...), '\n'))
 }

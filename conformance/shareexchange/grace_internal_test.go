@@ -22,7 +22,7 @@ func TestGraceLapsedReleaseDependsOnTheClockNotTheRunner(t *testing.T) {
 	w := &world{env: &suite.Env{Clock: clock}, rule: "SX-NOT-BROKER", hex: map[string]map[int]string{"me": {2: "ab"}}, mine: "me"}
 	w.listedAt = clock.Now()
 	w.Last = &driver.Response{Status: http.StatusOK}
-	w.body = map[string]any{"ok": true, "code": "grace_lapsed", "share_hex": "ab", "protocol": "abp-share-exchange/1"}
+	w.body = map[string]any{"ok": true, "code": "grace_lapsed", "share_hex": "ab", "protocol": "abp-share-exchange/1", "agent_id": "me", "share_index": 2.0}
 
 	clock.Advance(20 * time.Second)
 	var fail *verdict.Failure

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	rsx "github.com/agentgames/conformance/reference/shareexchange"
 )
 
 // offerSteps registers the steps of features/share-exchange/offer.feature.
@@ -33,8 +34,9 @@ func (w *world) offerSteps(sc *suite.ScenarioContext) {
 }
 
 func (w *world) accepted(code string) error {
-	if w.Last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["kind"] != "offer" {
-		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, kind: offer, code %s}", code), w.Last.Status, "%s", w.Last.Body)
+	// The accepted body carries the protocol like every other (SX-OFFER-ACCEPT).
+	if w.Last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["kind"] != "offer" || w.body["protocol"] != rsx.Protocol {
+		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, protocol, kind: offer, code %s}", code), w.Last.Status, "%s", w.Last.Body)
 	}
 	return nil
 }

@@ -48,6 +48,13 @@ func (w *world) released(code string) error {
 	if w.Last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["share_hex"] != want || w.body["protocol"] != rsx.Protocol {
 		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, code %s, share_hex}", code), w.Last.Status, "%s", w.Last.Body)
 	}
+	// The released body names the holder and the share ("agent_id":
+	// "holder", "share_index": "int"), so a collector knows whose share it
+	// combines (SX-RELEASE).
+	if w.body["agent_id"] != w.mine || w.body["share_index"] != float64(2) {
+		return verdict.Failf(w.rule, fmt.Sprintf("agent_id %s and share_index 2 in the release", w.mine),
+			fmt.Sprintf("%v, %v", w.body["agent_id"], w.body["share_index"]), "%s", w.Last.Body)
+	}
 	return nil
 }
 

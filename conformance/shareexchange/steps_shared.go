@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	rsx "github.com/agentgames/conformance/reference/shareexchange"
 )
 
 // sharedSteps registers the steps several feature files use.
@@ -28,6 +29,17 @@ func (w *world) refused(status int, code string) error {
 	}
 	if _, leaked := w.body["share_hex"]; leaked && w.body["kind"] != "offer" {
 		return verdict.Failf(w.rule, "no share_hex in a refusal", "share_hex", "")
+	}
+	return w.refusalShaped()
+}
+
+// refusalShaped: every refusal, whatever its code, is {ok: false,
+// protocol, code, reason} (SX-REFUSED-BODY), judged after the code the
+// scenario's rule fixes.
+func (w *world) refusalShaped() error {
+	reason, _ := w.body["reason"].(string)
+	if w.body["protocol"] != rsx.Protocol || reason == "" {
+		return verdict.Failf("SX-REFUSED-BODY", "{ok: false, protocol, code, reason}", string(w.Last.Body), "a %v refusal", w.body["code"])
 	}
 	return nil
 }

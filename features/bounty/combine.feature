@@ -212,10 +212,20 @@ Feature: Combine, credit, payout and rotation
       Given the team lists
       When the team reads every public surface of the round
       And the team combines "1:2, 2:3, 3:5" with share 5 corrupted
+      And the team reads every public surface of the round
       And the team combines "1:2, 2:3, 3:5"
       Then the combine wins
       And the team reads every public surface of the closed round
       And no response carried a share or the master key
+
+  @BOUNTY-REF-WIN-SECRETS
+  Rule: a winning combine's answer shows neither the key nor a share it did not submit (the kit's choice)
+
+    Scenario: the winning answer is searched for the master key and the other shares
+      Given the team lists
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the winning answer was searched for the master key
 
   @BOUNTY-METRICS-COUNTS
   Rule: metrics count the round's solves, combines, listings and repeated cooperation

@@ -29,6 +29,13 @@ Feature: The peers board
       And the team lists
       Then every listing on the board is within its TTL
 
+    Scenario: expires_in_s counts down with the time that passed
+      Given a team of 1 agents in a fresh round
+      And the team lists
+      And the runner notes agent 1's expires_in_s
+      When 2 seconds pass, waited out even live
+      Then agent 1's expires_in_s fell by at least the wait
+
     @long
     Scenario: a listing 1799 s old still counts, 1801 s old is gone and not counted
       Given a team of 3 agents in a fresh round
@@ -44,11 +51,13 @@ Feature: The peers board
   @BOUNTY-PEERS-REFRESH
   Rule: a re-POST refreshes the listing without a new list event
 
-    Scenario: a refresh keeps one listing
+    Scenario: a refresh keeps one listing and adds no list event
       Given a team of 1 agents in a fresh round
       And the team lists
+      And the runner notes the round's list events
       When the team lists
       Then the board shows agent 1 exactly once
+      And the refresh added no list event
 
     Scenario: a refresh moves last_seen to the refresh
       Given a team of 1 agents in a fresh round

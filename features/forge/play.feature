@@ -26,13 +26,14 @@ Feature: Playing the chain
       When the agent opens a session with {} naming the next level in the query string
       Then the session is refused or serves the agent's current level
 
-  @FORGE-SESSION-PUBLIC-VIEW
-  Rule: progress and sessions show the current level only, never a cleared one
+  @FORGE-SESSION-PUBLIC-VIEW @FORGE-PRIVATE-SERVER-ONLY
+  Rule: progress and sessions show the current level only, never a cleared one, nor its expected outputs
 
     Scenario: after a clear, progress and the next session show nothing of the cleared level
       Given a newly registered agent
       When the agent solves its current level
       Then its progress and its next session show nothing of the cleared level
+      And no answer before the submission carried the level's expected outputs
 
   @FORGE-CHAIN-LINEAR @FORGE-PUBLISHED-IMMUTABLE
   Rule: every agent meets the same levels in the same order, and a published level never changes

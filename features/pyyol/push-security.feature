@@ -78,6 +78,13 @@ Feature: The push protocol: the agent's own request verification
         | X-Arena-Signature  |
 
   @PYYOL-SIGN-REPLAY
+  Rule: a nonce is refused however many requests came between
+
+    Scenario: a nonce replayed after sixteen other requests
+      When the platform sends a signed request, then 16 others, then the first again
+      Then the request is refused 401 with reason "replayed_nonce"
+
+  @PYYOL-SIGN-REPLAY
   Rule: a nonce is refused the second time on any route
 
     Scenario: a nonce reused on another route

@@ -12,6 +12,13 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       When the offerer offers share 3 to the collector
       Then the answer accepts the offer with code "duplicate"
 
+    Scenario: a refused offer leaves nothing behind: the share offered rightly is then accepted
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 of another challenge to the collector
+      Then the answer refuses with 409 "stale_round"
+      When the offerer offers share 3 to the collector
+      Then the answer accepts the offer with code "accepted"
+
   @SX-OFFER-STALE
   Rule: only the live challenge counts
 

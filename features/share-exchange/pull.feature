@@ -92,6 +92,18 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the unlisted agent pulls share 2
       Then the refusal body carries ok false, the protocol, a code and a reason
 
+    Scenario Outline: every refusal's body, whatever its code: <refusal>
+      Given a combinable board whose holder the responder plays
+      When <refusal>
+      Then the refusal body carries ok false, the protocol, a code and a reason
+
+      Examples:
+        | refusal                                                 |
+        | the holder pulls share 2                                |
+        | the broker pulls share 3                                |
+        | the broker pulls share 2 of another challenge           |
+        | the broker pulls share 2 speaking "abp-share-exchange/0" |
+
   @SX-CONTROL
   Rule: the reference responder's discovery and control surface
 

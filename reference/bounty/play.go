@@ -163,6 +163,8 @@ func (e *Engine) Combine(cid string, subs []Submission) (map[string]any, *Error)
 	if e.broken("BOUNTY-METRICS-COUNTS") {
 		r.stats.CombineAttempts-- // only the refused attempts counted
 	}
+	// BOUNTY-REF-WIN-SECRETS: the winning answer names the payouts and the
+	// next round, never the key or a share (the seed leaves it open).
 	return map[string]any{"ok": true, "won": true, "round": r.Number, "challenge_id": r.ChallengeID,
 		"payouts": payouts, "currency": Currency, "real_money": false, "next_challenge_id": e.live().ChallengeID}, nil
 }

@@ -1,0 +1,429 @@
+package bounty_test
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/bounty"
+	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
+	"github.com/agentgames/conformance/conformance/verdict"
+	rbounty "github.com/agentgames/conformance/reference/bounty"
+	"github.com/agentgames/conformance/reference/bounty/server"
+)
+
+// slip is one realistic implementer's bug of the bounty platform: what it
+// is, the rule a live run must fail, and the middleware that plants it in
+// front of an unbroken reference.
+type slip struct {
+	name, rule string
+	wrap       func(h http.Handler) http.Handler
+}
+
+// platform is an unbroken reference platform behind wrap, as a live
+// deployment's handler.
+func platform(wrap func(h http.Handler) http.Handler) http.Handler {
+	clock := &fastClock{now: time.Unix(1_800_000_000, 0), start: time.Now()}
+	return wrap(server.NewServer(rbounty.New(3, clock.Now)))
+}
+
+// at reports a request to the path ending in suffix with method.
+func at(r *http.Request, method, suffix string) bool {
+	return r.Method == method && strings.HasSuffix(r.URL.Path, suffix)
+}
+
+// recode answers every refusal coded from with status and code.
+func recode(from string, status int, code string) func(h http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return harness.Responses(h, func(_ *http.Request, st *int, m map[string]any) {
+			if m["code"] == from {
+				*st, m["code"] = status, code
+			}
+		})
+	}
+}
+
+// slipCases are bugs an implementer of the seed would plausibly write,
+// none of them among the engine's Break faults (docs/detection.md keeps
+// their tally): a documented code or status changed, a closed round read
+// wrongly, counts that miss or double, a derived value off by one, the
+// MCP surface's exact answers, a secret echoed under an innocent name.
+func slipCases() []slip {
+	return []slip{
+		{"unearned_share answered 403, not 409", "BOUNTY-CREDIT", recode("unearned_share", 403, "unearned_share")},
+		{"a racing combine's loser told round_closed, not already_solved", "BOUNTY-COMBINE-RACE", recode("already_solved", 409, "round_closed")},
+		{"a bad reconstruction coded invalid_shares", "BOUNTY-RECONSTRUCT", recode("bad_reconstruction", 409, "invalid_shares")},
+		{"a closed round's manifest answers 404, not 410", "BOUNTY-STALE-410", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, st *int, m map[string]any) {
+				if *st == http.StatusGone && at(r, http.MethodGet, "/manifest") {
+					*st, m["code"] = http.StatusNotFound, "not_found"
+				}
+			})
+		}},
+		{"a closed round's status answers 410", "BOUNTY-CLOSED-READABLE", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, st *int, m map[string]any) {
+				if at(r, http.MethodGet, "/status") && m["open"] == false {
+					*st = http.StatusGone
+					for k := range m {
+						delete(m, k)
+					}
+					m["ok"], m["code"], m["reason"] = false, "round_closed", "this round is over"
+				}
+			})
+		}},
+		{"metrics never count a rejected solve", "BOUNTY-METRICS-COUNTS", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				if s, ok := m["solve_attempts"].(map[string]any); ok && at(r, http.MethodGet, "/metrics") {
+					s["rejected"] = 0
+				}
+			})
+		}},
+		{"metrics count every peers POST, refreshes too, as a list event", "BOUNTY-PEERS-REFRESH", countsEveryPost},
+		{"shares_held shows the share an entry is working_on", "BOUNTY-HOLDINGS", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				for _, e := range entries(r, m) {
+					if w, ok := e["working_on"].(float64); ok && w > 0 {
+						held, _ := e["shares_held"].([]any)
+						e["shares_held"] = append(held, w)
+					}
+				}
+			})
+		}},
+		{"agents_short one too many while the board is not combinable", "BOUNTY-PROXIMITY", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				if p, ok := m["coalition_proximity"].(map[string]any); ok && at(r, http.MethodGet, "/peers") && p["combinable_now"] == false {
+					p["agents_short"] = p["agents_short"].(float64) + 1
+				}
+			})
+		}},
+		{"expires_in_s stays at 1800 however old the listing", "BOUNTY-PEERS-TTL", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				for _, e := range entries(r, m) {
+					if _, ok := e["expires_in_s"]; ok {
+						e["expires_in_s"] = 1800
+					}
+				}
+			})
+		}},
+		{"a refused combine's submissions shown again on the status read", "BOUNTY-NO-SECRETS", echoesLastCombine},
+		{"reputation weighs rounds played 3, not 1", "BOUNTY-REPUTATION", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(_ *http.Request, _ *int, m map[string]any) {
+				for _, row := range rows(m) {
+					won, _ := row["rounds_won"].(float64)
+					solves, _ := row["accepted_solves"].(float64)
+					played, _ := row["rounds_played"].(float64)
+					if _, ok := row["reputation"]; ok {
+						row["reputation"] = 10*won + 3*solves + 3*played
+					}
+				}
+			})
+		}},
+		{"a one-character profile name padded and accepted", "BOUNTY-PROFILE-NAME", func(h http.Handler) http.Handler {
+			return harness.Requests(h, func(r *http.Request, body []byte) []byte {
+				var p map[string]any
+				if at(r, http.MethodPost, "/agents/profile") && json.Unmarshal(body, &p) == nil {
+					if n, ok := p["name"].(string); ok && len([]rune(n)) == 1 {
+						p["name"] = n + "_"
+						body, _ = json.Marshal(p)
+					}
+				}
+				return body
+			})
+		}},
+		{"an MCP notification answered 200 with {}", "BOUNTY-MCP-NOTIFY", func(h http.Handler) http.Handler {
+			return mcpEdit(h, func(w http.ResponseWriter, rpc map[string]any) bool {
+				if _, hasID := rpc["id"]; hasID {
+					return false
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(`{}`))
+				return true
+			})
+		}},
+		{"GET /mcp answered 400, not 405", "BOUNTY-MCP-GET", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if at(r, http.MethodGet, "/mcp") {
+					http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}},
+		{"initialize answers the newest version whatever the client asked", "BOUNTY-MCP-VERSIONS", func(h http.Handler) http.Handler {
+			return mcpEdit(h, func(w http.ResponseWriter, rpc map[string]any) bool {
+				if rpc["method"] != "initialize" {
+					return false
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Mcp-Session-Id", "slip-session")
+				_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": rpc["id"], "result": map[string]any{
+					"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},
+					"serverInfo": map[string]any{"name": "bounty", "version": "1"}}})
+				return true
+			})
+		}},
+	}
+}
+
+// entries are the peers board's entries in a board answer.
+func entries(r *http.Request, m map[string]any) []map[string]any {
+	if !at(r, http.MethodGet, "/peers") {
+		return nil
+	}
+	var out []map[string]any
+	list, _ := m["entries"].([]any)
+	if list == nil {
+		list, _ = m["peers"].([]any)
+	}
+	for _, e := range list {
+		if o, ok := e.(map[string]any); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// rows are the leaderboard's or a profile's rows carrying a reputation.
+func rows(m map[string]any) []map[string]any {
+	if _, ok := m["reputation"]; ok {
+		return []map[string]any{m}
+	}
+	var out []map[string]any
+	for _, k := range []string{"standings", "agents", "leaderboard"} {
+		list, _ := m[k].([]any)
+		for _, e := range list {
+			if o, ok := e.(map[string]any); ok {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// countsEveryPost sets the metrics' list_events to the number of peers
+// POSTs seen, refreshes included: a counter bumped in the handler rather
+// than on a new listing.
+func countsEveryPost(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	posts := 0
+	return harness.Responses(h, func(r *http.Request, st *int, m map[string]any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if at(r, http.MethodPost, "/peers") && *st/100 == 2 && !strings.Contains(r.Header.Get("X-Slip-Remove"), "1") {
+			posts++
+		}
+		if p, ok := m["peers"].(map[string]any); ok && at(r, http.MethodGet, "/metrics") {
+			p["list_events"] = posts
+		}
+	})
+}
+
+// echoesLastCombine repeats the last refused combine's submissions (other
+// agents' shares among them) on every status read: a "last attempt"
+// debugging block.
+func echoesLastCombine(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	var last any
+	return harness.Wrap(h, func(r *http.Request, body []byte) []byte {
+		if at(r, http.MethodPost, "/combine") {
+			var c struct{ Submissions any }
+			if json.Unmarshal(body, &c) == nil {
+				mu.Lock()
+				last = c.Submissions
+				mu.Unlock()
+			}
+		}
+		return body
+	}, func(r *http.Request, st *int, m map[string]any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if at(r, http.MethodGet, "/status") && last != nil && m["open"] == true {
+			m["last_attempt"] = last
+		}
+	})
+}
+
+// mcpEdit lets answer take over an MCP POST whose JSON-RPC message it
+// recognises; the rest reach h unchanged.
+func mcpEdit(h http.Handler, answer func(w http.ResponseWriter, rpc map[string]any) bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !at(r, http.MethodPost, "/mcp") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		var rpc map[string]any
+		if json.Unmarshal(body, &rpc) == nil && answer(w, rpc) {
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// TestImplementerSlipsAreCaught: each realistic bug of slipCases, planted
+// alone in front of the reference and served over loopback, fails its
+// rule in a live run (over MCP for the MCP rules).
+func TestImplementerSlipsAreCaught(t *testing.T) {
+	t.Parallel()
+	for _, c := range slipCases() {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := bounty.Protocol()
+			if strings.HasPrefix(c.rule, "BOUNTY-MCP-") {
+				p = bounty.OverMCP()
+			}
+			if err := harness.Check(p, harness.Case{Name: c.name, Rule: c.rule, Target: platform(c.wrap), Checks: 3}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// showsKeyOnWin adds the master key the winning combine's shares
+// reconstruct to its answer.
+func showsKeyOnWin(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	var pending [][]byte // the last combine's shares (the server trims the path it sees)
+	return harness.Wrap(h, func(r *http.Request, body []byte) []byte {
+		var c struct {
+			Submissions []struct {
+				ShareHex string `json:"share_hex"`
+			} `json:"submissions"`
+		}
+		if at(r, http.MethodPost, "/combine") && json.Unmarshal(body, &c) == nil {
+			var raw [][]byte
+			for _, s := range c.Submissions {
+				b, _ := hex.DecodeString(s.ShareHex)
+				raw = append(raw, b)
+			}
+			mu.Lock()
+			pending = raw
+			mu.Unlock()
+		}
+		return body
+	}, func(r *http.Request, st *int, m map[string]any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if at(r, http.MethodPost, "/combine") && m["won"] == true {
+			if key, err := rbounty.Combine(pending); err == nil {
+				m["master_key_hex"] = hex.EncodeToString(key)
+			}
+		}
+	})
+}
+
+// TestAWinningAnswerShowingTheKeyOnlyWarns: the seed leaves a winning
+// combine's answer open (BOUNTY-REF-WIN-SECRETS), so a platform that
+// shows the reconstructed key there gets a warning on that rule, and
+// BOUNTY-NO-SECRETS still passes.
+func TestAWinningAnswerShowingTheKeyOnlyWarns(t *testing.T) {
+	t.Parallel()
+	out, err := harness.Run(bounty.Protocol(), harness.Case{Name: "the key on a win", Rule: "BOUNTY-REF-WIN-SECRETS",
+		Rules: []string{"BOUNTY-REF-WIN-SECRETS", "BOUNTY-NO-SECRETS"}, Target: platform(showsKeyOnWin)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := false
+	for _, r := range out.Report.Results {
+		switch {
+		case r.Status == verdict.Fail || r.Status == verdict.Error:
+			t.Errorf("%s: %s %s %s", r.Name, r.Status, r.FailedRule, r.Message)
+		case r.Status == verdict.Warn && r.FailedRule == "BOUNTY-REF-WIN-SECRETS":
+			warned = true
+		}
+	}
+	if !warned || out.Report.ExitCode() != 0 {
+		t.Errorf("want a BOUNTY-REF-WIN-SECRETS warning and exit 0, got exit %d:\n%s", out.Report.ExitCode(), out.Summary())
+	}
+}
+
+// faithfulNeighbour is a legal reading next to the slips above: run on
+// its rules it must fail and err nothing.
+type faithfulNeighbour struct {
+	name  string
+	rules []string
+	wrap  func(h http.Handler) http.Handler
+}
+
+// faithfulNeighbours take choices the seed leaves open: share_hex in
+// upper case, a bad reconstruction refused with 400 (the seed fixes 409
+// for unearned_share only), expires_in_s in whole seconds, board entries
+// with more fields and in reverse order, a winning answer that repeats
+// the shares it was sent.
+func faithfulNeighbours() []faithfulNeighbour {
+	return []faithfulNeighbour{
+		{"share_hex in upper case", []string{"BOUNTY-SOLVE-SHARE", "BOUNTY-NO-SECRETS", "BOUNTY-HOLDINGS"}, func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				if s, ok := m["share_hex"].(string); ok && at(r, http.MethodPost, "/solve") {
+					m["share_hex"] = strings.ToUpper(s)
+				}
+			})
+		}},
+		{"a bad reconstruction refused with 400", []string{"BOUNTY-RECONSTRUCT", "BOUNTY-METRICS-COUNTS"}, recode("bad_reconstruction", 400, "bad_reconstruction")},
+		{"expires_in_s in whole seconds, entries reversed with more fields", []string{"BOUNTY-PEERS-TTL", "BOUNTY-PEERS-REFRESH", "BOUNTY-HOLDINGS", "BOUNTY-PROXIMITY"}, func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				list := entries(r, m)
+				out := make([]any, 0, len(list))
+				for i := len(list) - 1; i >= 0; i-- {
+					e := list[i]
+					if f, ok := e["expires_in_s"].(float64); ok {
+						e["expires_in_s"] = float64(int(f))
+					}
+					e["listed_via"] = "http"
+					out = append(out, e)
+				}
+				if len(list) > 0 {
+					m["peers"] = out
+				}
+			})
+		}},
+		{"a winning answer repeats the shares it was sent", []string{"BOUNTY-NO-SECRETS", "BOUNTY-REF-WIN-SECRETS", "BOUNTY-PAYOUT"}, func(h http.Handler) http.Handler {
+			var mu sync.Mutex
+			var sent any
+			return harness.Wrap(h, func(r *http.Request, body []byte) []byte {
+				var c struct{ Submissions any }
+				if at(r, http.MethodPost, "/combine") && json.Unmarshal(body, &c) == nil {
+					mu.Lock()
+					sent = c.Submissions
+					mu.Unlock()
+				}
+				return body
+			}, func(r *http.Request, _ *int, m map[string]any) {
+				mu.Lock()
+				defer mu.Unlock()
+				if at(r, http.MethodPost, "/combine") && m["won"] == true {
+					m["accepted_submissions"] = sent
+				}
+			})
+		}},
+	}
+}
+
+// TestFaithfulNeighboursOfTheSlipsPass: each legal reading, on its rules
+// alone, fails, warns and errs nothing, and decides at least one check.
+func TestFaithfulNeighboursOfTheSlipsPass(t *testing.T) {
+	t.Parallel()
+	for _, v := range faithfulNeighbours() {
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(platform(v.wrap))
+			defer srv.Close()
+			rep := harness.Faithful(t, suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()}, Rules: v.rules,
+				Target: srv.URL + server.BasePath, Seed: 11, NoProperties: true}, 1)
+			for _, r := range rep.Results {
+				if r.Status == verdict.Warn {
+					t.Errorf("%s: warned %s %s", r.Name, r.FailedRule, r.Message)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,224 @@
+package shareexchange_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentgames/conformance/conformance/shareexchange"
+	"github.com/agentgames/conformance/conformance/suite"
+	harness "github.com/agentgames/conformance/conformance/tamper"
+	"github.com/agentgames/conformance/conformance/verdict"
+	sxserver "github.com/agentgames/conformance/reference/shareexchange/server"
+	"github.com/agentgames/conformance/reference/skeleton"
+)
+
+// slip is one realistic implementer's bug of a share-exchange responder:
+// what it is, the rule a live run must fail, and the middleware that
+// plants it in front of the unbroken reference.
+type slip struct {
+	name, rule string
+	wrap       func(h http.Handler) http.Handler
+}
+
+// exchangeOnly applies edit to the responder's own answers, never to the
+// platform served beside it.
+func exchangeOnly(edit harness.ResponseEdit) func(h http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return harness.Responses(h, func(r *http.Request, st *int, m map[string]any) {
+			if !strings.Contains(r.URL.Path, sxserver.PlatformPath+"/") {
+				edit(r, st, m)
+			}
+		})
+	}
+}
+
+// recoded answers a refusal coded from with status and code.
+func recoded(from string, status int, code string) func(h http.Handler) http.Handler {
+	return exchangeOnly(func(_ *http.Request, st *int, m map[string]any) {
+		if m["code"] == from {
+			*st, m["code"] = status, code
+		}
+	})
+}
+
+// slipCases are bugs an implementer of the convention would plausibly
+// write, none of them among the reference's Broken switches
+// (docs/detection.md keeps their tally): a status mirrored from the
+// platform, a code renamed, a release that names the wrong agent or cuts
+// its share, a refusal built without the protocol, a missing field
+// defaulted, a refused offer that still counts as seen.
+func slipCases() []slip {
+	return []slip{
+		{"a stale round answered 410, as the platform does", "SX-STALE", recoded("stale_round", 410, "stale_round")},
+		{"an unlisted requester answered 404", "SX-UNLISTED", recoded("requester_unlisted", 404, "requester_unlisted")},
+		{"requester_is_holder answered 403", "SX-SELF", recoded("requester_is_holder", 403, "requester_is_holder")},
+		{"board_not_combinable answered 425 too_early", "SX-NOT-COMBINABLE", recoded("board_not_combinable", 425, "too_early")},
+		{"not_held answered 410", "SX-NOT-HELD", recoded("not_held", 410, "not_held")},
+		{"the wrong protocol answered 422", "SX-BAD-REQUEST", recoded("bad_request", 422, "bad_request")},
+		{"an offer's wrong recipient coded wrong_recipient", "SX-OFFER-NOT-RECIPIENT", recoded("not_recipient", 400, "wrong_recipient")},
+		{"an offer from a non-holder answered 403", "SX-OFFER-NOT-HOLDER", recoded("offerer_not_holder", 403, "offerer_not_holder")},
+		{"a release coded broker, not elected_broker", "SX-RELEASE", recoded("elected_broker", 200, "broker")},
+		{"a release names the requester as agent_id", "SX-RELEASE", namesRequester},
+		{"a release cuts the share's last byte", "SX-RELEASE", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if s, ok := m["share_hex"].(string); ok && m["ok"] == true && len(s) > 2 {
+				m["share_hex"] = s[:len(s)-2]
+			}
+		})},
+		{"not_broker names the requester as the broker", "SX-NOT-BROKER", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["code"] == "not_broker" {
+				m["broker"] = "agent-000000000000"
+			}
+		})},
+		{"refusals but requester_unlisted lack the protocol", "SX-REFUSED-BODY", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["ok"] == false && m["code"] != "requester_unlisted" {
+				delete(m, "protocol")
+			}
+		})},
+		{"a duplicate offer accepted again", "SX-OFFER-ACCEPT", recoded("duplicate", 200, "accepted")},
+		{"a pull without a protocol taken as abp-share-exchange/1", "SX-BAD-REQUEST", defaultsProtocol},
+		{"a refused offer is remembered, so the valid one is a duplicate", "SX-OFFER-ACCEPT", remembersRefusedOffers},
+		{"an accepted offer answered without the protocol", "SX-OFFER-ACCEPT", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["kind"] == "offer" && m["ok"] == true {
+				delete(m, "protocol")
+			}
+		})},
+	}
+}
+
+// namesRequester answers a release with the requester's agent_id in
+// place of the holder's: a body built from the wrong field.
+func namesRequester(h http.Handler) http.Handler {
+	return harness.Wrap(h, func(r *http.Request, body []byte) []byte {
+		var p struct{ Requester string }
+		if json.Unmarshal(body, &p) == nil && p.Requester != "" {
+			r.Header.Set("X-Requester", p.Requester)
+		}
+		return body
+	}, func(r *http.Request, _ *int, m map[string]any) {
+		if m["ok"] == true && m["share_hex"] != nil && r.Header.Get("X-Requester") != "" {
+			m["agent_id"] = r.Header.Get("X-Requester")
+		}
+	})
+}
+
+// defaultsProtocol fills in a pull's missing protocol before the
+// reference reads it: a decoder with a default.
+func defaultsProtocol(h http.Handler) http.Handler {
+	return harness.Requests(h, func(r *http.Request, body []byte) []byte {
+		var p map[string]any
+		if r.Method == http.MethodPost && !strings.Contains(r.URL.Path, sxserver.PlatformPath+"/") && json.Unmarshal(body, &p) == nil && p["requester"] != nil {
+			if _, has := p["protocol"]; !has {
+				p["protocol"] = "abp-share-exchange/1"
+				body, _ = json.Marshal(p)
+			}
+		}
+		return body
+	})
+}
+
+// remembersRefusedOffers marks an offer's (holder, share) as seen even
+// when it was refused, so that a later valid offer of it is answered
+// duplicate: state kept from a refused write.
+func remembersRefusedOffers(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	refused := map[string]bool{}
+	return harness.Wrap(h, func(r *http.Request, body []byte) []byte {
+		var o struct {
+			Kind       string `json:"kind"`
+			AgentID    string `json:"agent_id"`
+			ShareIndex int    `json:"share_index"`
+		}
+		if json.Unmarshal(body, &o) == nil && o.Kind == "offer" {
+			r.Header.Set("X-Offer", fmt.Sprintf("%s/%d", o.AgentID, o.ShareIndex))
+		}
+		return body
+	}, func(r *http.Request, _ *int, m map[string]any) {
+		k := r.Header.Get("X-Offer")
+		if k == "" {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case m["ok"] == false:
+			refused[k] = true
+		case m["code"] == "accepted" && refused[k]:
+			m["code"] = "duplicate"
+		}
+	})
+}
+
+// responder is the reference responder and its platform behind wrap.
+func responder(wrap func(h http.Handler) http.Handler) http.Handler {
+	return wrap(sxserver.New(skeleton.Config{Seed: 3, Now: time.Now}))
+}
+
+// TestImplementerSlipsAreCaught: each realistic bug of slipCases, planted
+// alone in front of the reference responder and served over loopback,
+// fails its rule in a live run.
+func TestImplementerSlipsAreCaught(t *testing.T) {
+	t.Parallel()
+	for _, c := range slipCases() {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if err := harness.Check(shareexchange.Protocol(), harness.Case{Name: c.name, Rule: c.rule, Target: responder(c.wrap)}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// faithfulNeighbours are legal readings next to the slips: refusals with
+// more fields and other words, a release and an accepted offer with more
+// fields, grace_remaining_s in whole seconds rounded up.
+func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
+	return map[string]func(h http.Handler) http.Handler{
+		"refusals with more fields and other words": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["ok"] == false {
+				m["reason"], m["docs"] = "nicht freigegeben", "https://responder.example/codes"
+			}
+		}),
+		"a release with the round and challenge beside the share": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["ok"] == true && m["share_hex"] != nil {
+				m["round"], m["released_at"] = 1, "2026-01-01T00:00:00Z"
+			}
+		}),
+		"an accepted offer with a receipt": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["kind"] == "offer" && m["ok"] == true {
+				m["receipt"] = "r-1"
+			}
+		}),
+		"grace_remaining_s in whole seconds, rounded up": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if g, ok := m["grace_remaining_s"].(float64); ok {
+				m["grace_remaining_s"] = math.Ceil(g)
+			}
+		}),
+	}
+}
+
+// TestFaithfulNeighboursOfTheSlipsPass: each legal reading passes every
+// responder check, failing, warning and erring nothing.
+func TestFaithfulNeighboursOfTheSlipsPass(t *testing.T) {
+	t.Parallel()
+	for name, wrap := range faithfulNeighbours() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(responder(wrap))
+			defer srv.Close()
+			rep := harness.Faithful(t, suite.Config{Protocols: []*suite.Protocol{shareexchange.Protocol()},
+				Target: srv.URL + sxserver.BasePath, Seed: 11, NoProperties: true}, 10)
+			for _, r := range rep.Results {
+				if r.Status == verdict.Warn {
+					t.Errorf("%s: warned %s %s", r.Name, r.FailedRule, r.Message)
+				}
+			}
+		})
+	}
+}
