@@ -2,8 +2,10 @@ package bounty_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -82,6 +84,48 @@ func TestBrokenPlatformsAreCaughtNamingTheRule(t *testing.T) {
 // untampered are the MUST rules without a tamper test, with the reason.
 var untampered = map[string]string{}
 
+// embeddedTampered are the MUST rules only the embedded reference's
+// controls reach (a @control scenario: no client can end a season), each
+// broken in the embedded reference by TestBrokenControlRulesAreCaught.
+var embeddedTampered = []string{"BOUNTY-SEASONS"}
+
+// TestBrokenControlRulesAreCaught runs the embedded run with a broken
+// reference for each rule of embeddedTampered: each must fail, naming
+// that rule; against a live target the same check skips (the control is
+// not there), so the live tamper table cannot hold it.
+func TestBrokenControlRulesAreCaught(t *testing.T) {
+	t.Parallel()
+	for _, rule := range embeddedTampered {
+		t.Run(rule, func(t *testing.T) {
+			c := harness.Case{Name: "the platform breaks " + rule, Rule: rule, Reference: func(cfg suite.ReferenceConfig) http.Handler {
+				e := rbounty.New(cfg.Seed, cfg.Clock())
+				e.Break(rule)
+				return server.NewServer(e)
+			}}
+			if err := harness.Check(bounty.Protocol(), c); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestASeasonRuleSkipsLive: against a live target no client can end a
+// season, so BOUNTY-SEASONS skips with the control's reason, never fails.
+func TestASeasonRuleSkipsLive(t *testing.T) {
+	t.Parallel()
+	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{bounty.Protocol()},
+		Target: brokenTarget(t, "BOUNTY-SEASONS"), Rules: []string{"BOUNTY-SEASONS"}, Seed: 11, NoProperties: true, CaseDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Status != verdict.Skip {
+		t.Fatalf("want one skipped check, got %+v", rep.Results)
+	}
+	if !strings.Contains(rep.Results[0].Message, "controls") {
+		t.Errorf("the skip does not say it needs the reference's controls: %s", rep.Results[0].Message)
+	}
+}
+
 // TestEveryMustRuleHasATamperTest lists the MUST rules no broken platform
 // exercises.
 func TestEveryMustRuleHasATamperTest(t *testing.T) {
@@ -94,12 +138,12 @@ func TestEveryMustRuleHasATamperTest(t *testing.T) {
 		if r.Level != spec.Must || r.ForAgents() {
 			continue // an agent's duty is audited by serve --audit, never a platform's
 		}
-		if !slices.Contains(rbounty.Breakable, r.ID) && untampered[r.ID] == "" { // a variant alone does not count
+		if !slices.Contains(rbounty.Breakable, r.ID) && !slices.Contains(embeddedTampered, r.ID) && untampered[r.ID] == "" { // a variant alone does not count
 			t.Errorf("%s is a MUST rule without a tamper test", r.ID)
 		}
 	}
 	tampered := map[string]bool{}
-	for _, id := range rbounty.Breakable {
+	for _, id := range append(slices.Clone(rbounty.Breakable), embeddedTampered...) {
 		tampered[rbounty.RuleOf(id)] = true
 	}
 	harness.Record(t, "bounty", tampered, untampered)

@@ -173,6 +173,9 @@ func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the round counters are read$`), w.countersBefore)
 	sc.Step(pattern(`^current_round and rounds_completed advanced with the win$`), w.countersAdvanced)
 	sc.Step(pattern(`^the leaderboard is ordered by PLAY earned, rounds won and accepted solves$`), w.leaderboardOrdered)
+	sc.Step(pattern(`^the runner can end a season$`), w.canEndSeason)
+	sc.Step(pattern(`^the season ends$`), w.endSeason)
+	sc.Step(pattern(`^the standings start again and the ended season keeps its top three$`), w.seasonReset)
 	sc.Step(pattern(`^every profile's reputation follows the formula$`), w.reputationFormula)
 	sc.Step(pattern(`^the closed round's metrics contain no agent_id, contact, share or solution$`), w.metricsAnonymous)
 }

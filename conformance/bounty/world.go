@@ -47,6 +47,10 @@ type world struct {
 	initResult json.RawMessage
 	// notices is the kit's https endpoint named as a notify_url.
 	notices *driver.Inbound
+	// endedSeason is the standings read just before the season control
+	// ended the season; lastBoardBody the leaderboard last read (seasons.go).
+	endedSeason   []standingDoc
+	lastBoardBody []byte
 }
 
 // runState is what lives across scenarios of one run: the rotators that

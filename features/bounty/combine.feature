@@ -197,6 +197,16 @@ Feature: Combine, credit, payout and rotation
       Then the combine wins
       And the leaderboard is ordered by PLAY earned, rounds won and accepted solves
 
+  @BOUNTY-SEASONS @BOUNTY-REF-PAST-SEASONS @control
+  Rule: standings reset each season; past seasons keep their top three
+
+    Scenario: a season's end resets the standings and keeps its podium
+      Given the runner can end a season
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      When the season ends
+      Then the standings start again and the ended season keeps its top three
+
   @BOUNTY-REPUTATION
   Rule: reputation is 10*rounds_won + 3*accepted_solves + rounds_played - 10*strikes
 

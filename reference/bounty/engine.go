@@ -109,6 +109,7 @@ type Engine struct {
 	pairsWon map[[2]string]bool
 	faults   map[string]bool
 	notices  []Notice // round_open notices not yet taken for delivery
+	seasons  seasons
 }
 
 // Notice is one round_open notice the platform owes an agent whose

@@ -3,7 +3,6 @@ package bounty
 import (
 	"encoding/hex"
 	"net/url"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -159,33 +158,15 @@ func standing(a *Agent) Standing {
 		AcceptedSolves: a.AcceptedSolves, RoundsPlayed: len(a.PlayedRounds), Reputation: reputation(a), House: a.House}
 }
 
-// Leaderboard ranks by PLAY earned, then rounds won, then accepted solves
-// (BOUNTY-LEADERBOARD); agent_id breaks the remaining ties.
+// Leaderboard answers the current season's standings in rank order
+// (BOUNTY-LEADERBOARD, BOUNTY-SEASONS) and the ended seasons' top three.
 func (e *Engine) Leaderboard() map[string]any {
 	defer e.lock()()
-	out := make([]Standing, 0, len(e.agents))
-	for _, a := range e.agents {
-		out = append(out, standing(a))
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.PlayEarned != b.PlayEarned {
-			return (a.PlayEarned > b.PlayEarned) != e.broken("BOUNTY-LEADERBOARD")
-		}
-		if a.RoundsWon != b.RoundsWon {
-			return a.RoundsWon > b.RoundsWon
-		}
-		if a.AcceptedSolves != b.AcceptedSolves {
-			return a.AcceptedSolves > b.AcceptedSolves
-		}
-		return a.AgentID < b.AgentID
-	})
-	for i := range out {
-		out[i].Rank = i + 1
-	}
-	// The layout is the reference's (BOUNTY-REF-LEADERBOARD-SHAPE): the
-	// contract names the ranking's terms, not the fields.
-	return map[string]any{"season": 1, "currency": Currency, "real_money": false, "standings": out}
+	// The layout is the reference's (BOUNTY-REF-LEADERBOARD-SHAPE,
+	// BOUNTY-REF-PAST-SEASONS): the contract names the ranking's terms, not
+	// the fields.
+	return map[string]any{"season": e.seasons.current(), "currency": Currency, "real_money": false,
+		"standings": e.rankedStandings(), "past_seasons": e.seasons.pastSeasons()}
 }
 
 // Profile answers GET /agents/{agent_id}: never the secret
