@@ -103,18 +103,26 @@ func squeeze(d decoded, track bool) decoded {
 	if track {
 		out.from, out.to = make([]int, 0, len(d.plain)), make([]int, 0, len(d.plain))
 	}
+	kept := 0 // d.plain[kept:i] is visible and not yet copied
+	flush := func(i int) {
+		out.plain = append(out.plain, d.plain[kept:i]...)
+		if track {
+			out.from, out.to = append(out.from, d.from[kept:i]...), append(out.to, d.to[kept:i]...)
+		}
+	}
 	for i := 0; i < len(d.plain); {
-		r, n := utf8.DecodeRune(d.plain[i:])
-		if c := d.plain[i]; (c <= ' ' || c >= 0x7f) && invisible(r) {
-			i += n
+		if c := d.plain[i]; c > ' ' && c < 0x7f {
+			i++ // printable ASCII is never invisible: no rune decoding
 			continue
 		}
-		out.plain = append(out.plain, d.plain[i:i+n]...)
-		if track {
-			out.from, out.to = append(out.from, d.from[i:i+n]...), append(out.to, d.to[i:i+n]...)
+		r, n := utf8.DecodeRune(d.plain[i:])
+		if invisible(r) {
+			flush(i)
+			kept = i + n
 		}
 		i += n
 	}
+	flush(len(d.plain))
 	return out
 }
 

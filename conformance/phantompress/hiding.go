@@ -174,12 +174,25 @@ func (h *hider) walkString(x, path, q string) string {
 	if q != "" && h.leaksVerdict(q, x) {
 		return fmt.Sprintf("%s = %q (the revealed answer of %s)", path, x, q)
 	}
-	for qq := range h.qs {
-		if m := h.narrated(qq, x); m != "" {
-			return fmt.Sprintf("%s: %q pairs %s with its revealed answer", path, m, qq)
-		}
+	if m, qq := h.narration(x); m != "" {
+		return fmt.Sprintf("%s: %q pairs %s with its revealed answer", path, m, qq)
 	}
 	return ""
+}
+
+// narration finds, in one pass of narratedPattern, text pairing any
+// question of the case with its revealed verdict, and that question. A
+// string without a "q" names no question ID, so it skips the pattern.
+func (h *hider) narration(s string) (text, q string) {
+	if !strings.ContainsAny(s, "qQ") {
+		return "", ""
+	}
+	for _, m := range narratedPattern.FindAllStringSubmatch(s, -1) {
+		if h.qs[m[1]] && h.leaksVerdict(m[1], m[2]) {
+			return m[0], m[1]
+		}
+	}
+	return "", ""
 }
 
 // object checks a witness or document object for its revealed type or trap.
@@ -232,14 +245,3 @@ func equalsAny(s string, words []string, extra string) bool {
 
 // narratedPattern finds a question ID followed closely by a verdict word.
 var narratedPattern = regexp.MustCompile(`(?i)\b(q[0-9a-z_-]*)\b[\s:：=＝はがをの「『（(]{0,3}(真|偽|裏取り不能|true|false|unverifiable)`)
-
-// narrated returns the text pairing question q with its revealed verdict
-// (a verdict the agent had said itself is an echo, not a leak).
-func (h *hider) narrated(q, s string) string {
-	for _, m := range narratedPattern.FindAllStringSubmatch(s, -1) {
-		if m[1] == q && h.leaksVerdict(q, m[2]) {
-			return m[0]
-		}
-	}
-	return ""
-}
