@@ -237,7 +237,12 @@ func (s *Server) route(method string, h func(r *http.Request, body []byte) reply
 // encode renders a reply as JSON (IYRA-OPENAPI: the shapes of
 // spec/iyra/openapi.yaml); answers are never cached because state moves.
 func encode(out reply) skeleton.Encoded {
-	enc := skeleton.EncodeJSON(out.status, out.body)
+	var enc skeleton.Encoded
+	if sr, ok := out.body.(sessionResponse); ok {
+		enc = skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: appendSession(make([]byte, 0, 2560), sr)}
+	} else {
+		enc = skeleton.EncodeJSON(out.status, out.body)
+	}
 	for k, v := range out.header {
 		enc.Header.Set(k, v)
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -10,9 +9,22 @@ import (
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
-// keyFormat is the Idempotency-Key format of execution_contract.session_key
-// (IYRA-SESSION-KEY-REQUIRED).
-var keyFormat = regexp.MustCompile(`^[A-Za-z0-9._:-]{8,128}$`)
+// validKey reports whether key has the Idempotency-Key format of
+// execution_contract.session_key, ^[A-Za-z0-9._:-]{8,128}$
+// (IYRA-SESSION-KEY-REQUIRED), read byte by byte rather than by a regexp
+// on every session write.
+func validKey(key string) bool {
+	if len(key) < 8 || len(key) > 128 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 type createRequest struct {
 	ReadyToAct        *bool   `json:"ready_to_act"`
@@ -52,7 +64,7 @@ func sessionKey(r *http.Request) (string, *reply) {
 		out := fail(http.StatusBadRequest, "idempotency_key_required", "Idempotency-Key header is required")
 		return "", &out
 	}
-	if !keyFormat.MatchString(key) {
+	if !validKey(key) {
 		out := fail(http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key must match ^[A-Za-z0-9._:-]{8,128}$")
 		return "", &out
 	}
