@@ -1,11 +1,10 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 
 	"github.com/agentgames/conformance/reference/iyra"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // The session answer is every write's answer, and encoding it through
@@ -18,7 +17,7 @@ import (
 
 // catalogueJSON is the declared legal_actions catalogue as JSON, encoded
 // once: it is the same for every active session (IYRA-LEGAL-CATALOGUE).
-var catalogueJSON = marshal(iyra.Catalogue())
+var catalogueJSON = skeleton.MarshalJSON(iyra.Catalogue())
 
 // appendSession appends r as JSON and a newline.
 func appendSession(b []byte, r sessionResponse) []byte {
@@ -39,7 +38,7 @@ func appendSession(b []byte, r sessionResponse) []byte {
 	if r.DeclaresCatalogue() {
 		b = append(b, catalogueJSON...)
 	} else {
-		b = append(b, marshal(r.LegalActions)...)
+		b = append(b, skeleton.MarshalJSON(r.LegalActions)...)
 	}
 	b = appendProgress(append(b, `,"progress":`...), r.Progress)
 	return append(b, "}\n"...)
@@ -98,7 +97,7 @@ func appendGauge(b []byte, g iyra.Gauge) []byte {
 // and the string value.
 func appendKey(b []byte, sep byte, name, value string) []byte {
 	b = append(append(append(b, sep, '"'), name...), `":`...)
-	return appendString(b, value)
+	return skeleton.AppendJSONString(b, value)
 }
 
 // appendInt appends a number member after a comma.
@@ -125,32 +124,7 @@ func appendStrings(b []byte, name string, vs []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, v)
+		b = skeleton.AppendJSONString(b, v)
 	}
 	return append(b, ']')
-}
-
-// appendString appends s quoted. Printable ASCII without a quote or a
-// backslash (every name and text of the pack) is written as it is; any
-// other string goes through encoding/json, so its escapes are exactly
-// encoding/json's.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return append(b, marshal(s)...)
-		}
-	}
-	return append(append(append(b, '"'), s...), '"')
-}
-
-// marshal is v as encoding/json writes it with HTML characters not
-// escaped (the servers' setting), without the encoder's newline.
-func marshal(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic("iyra server: " + err.Error()) // the types above always encode
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }

@@ -64,13 +64,15 @@ type TopicView struct {
 // CaseView returns the public view of the current case.
 func (r *Run) CaseView() CaseView {
 	c := r.Case()
+	// Every list is allocated once at its final size: a view is built
+	// twice for each answer (the state and a look's event).
 	v := CaseView{CaseNo: c.No, Title: c.Title, Brief: c.Brief, APMax: c.AP, Questions: c.Questions,
-		Documents: []Headline{}, Witnesses: []WitnessView{}}
+		Documents: make([]Headline, 0, len(c.Documents)), Witnesses: make([]WitnessView, 0, len(c.Witnesses))}
 	for _, d := range c.Documents {
 		v.Documents = append(v.Documents, Headline{ID: d.ID, Kind: d.Kind, Title: d.Title, Read: r.read[d.ID]})
 	}
 	for _, w := range c.Witnesses {
-		wv := WitnessView{ID: w.ID, Name: w.Name, Topics: []TopicView{}}
+		wv := WitnessView{ID: w.ID, Name: w.Name, Topics: make([]TopicView, 0, len(w.Topics))}
 		for _, t := range w.Topics {
 			src := w.ID + ":" + t.ID
 			wv.Topics = append(wv.Topics, TopicView{ID: t.ID, Title: t.Title, Source: src, Interviewed: r.interviewed[src]})

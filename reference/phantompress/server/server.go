@@ -69,6 +69,8 @@ type runRec struct {
 	log        []LogEntry
 	extensions []Extension
 	review     *Review
+	// cases is the last case view an action answered, encoded (under busy).
+	cases caseCache
 }
 
 // Option changes a reference server; options exist for tests only, the
