@@ -93,7 +93,20 @@ func (r *Responder) adopt(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.Adopt(body.AgentID, body.Shares)
-	write(w, 200, map[string]any{"ok": true})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, _ = w.Write(adopted)
+}
+
+// adopted is the control surface's answer to an adoption, the same
+// bytes every time, encoded once.
+var adopted = encoded(map[string]any{"ok": true})
+
+// encoded is v as write encodes it.
+func encoded(v any) []byte {
+	var buf bytes.Buffer
+	_ = json.NewEncoder(&buf).Encode(v)
+	return buf.Bytes()
 }
 
 // exchange answers a PULL or, with kind "offer", an OFFER.
@@ -103,22 +116,13 @@ func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
 		answer(w, sx.Refuse(400, "bad_request", "malformed body: "+ierr.Message), nil)
 		return
 	}
-	var kind struct {
-		Kind string `json:"kind"`
-	}
-	_ = json.Unmarshal(raw, &kind) // readExchange checked it is one object
-	if kind.Kind == "offer" {
-		var o sx.Offer
-		if ierr := skeleton.DecodeStrict(raw, &o); ierr != nil {
-			answer(w, sx.Refuse(400, "bad_request", "malformed offer: "+ierr.Message), nil)
-			return
-		}
-		r.offer(w, o)
+	body, offer, refusal := readRequest(raw)
+	switch {
+	case refusal != "":
+		answer(w, sx.Refuse(400, "bad_request", refusal), nil)
 		return
-	}
-	var body pullBody
-	if ierr := skeleton.DecodeStrict(raw, &body); ierr != nil {
-		answer(w, sx.Refuse(400, "bad_request", "malformed pull: "+ierr.Message), nil)
+	case offer != nil:
+		r.offer(w, *offer)
 		return
 	}
 	p := body.Pull
@@ -151,6 +155,38 @@ func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
 		delete(extra, "share_hex")
 	}
 	answer(w, a, extra)
+}
+
+// readRequest reads a checked exchange body as a pull or, when it names
+// the offer kind, an offer; refusal is the 400's reason for a body that
+// is neither (SX-BAD-REQUEST, SX-OFFER-BAD-REQUEST). A body is read as a
+// pull first (the common request): a pull carries a kind other than
+// "offer", so only a body that is not a well-formed pull, or names the
+// offer kind, is asked its kind and read as an offer. readExchange
+// already checked the body, so neither reading checks it again.
+func readRequest(raw []byte) (pull pullBody, offer *sx.Offer, refusal string) {
+	ierr := skeleton.DecodeChecked(raw, &pull)
+	if (ierr != nil || pull.Kind == "offer") && offerKind(raw) {
+		var o sx.Offer
+		if ierr := skeleton.DecodeChecked(raw, &o); ierr != nil {
+			return pull, nil, "malformed offer: " + ierr.Message
+		}
+		return pull, &o, ""
+	}
+	if ierr != nil {
+		return pull, nil, "malformed pull: " + ierr.Message
+	}
+	return pull, nil, ""
+}
+
+// offerKind reports whether raw, one checked object, names the offer
+// kind, read as leniently as encoding/json reads one field of it.
+func offerKind(raw []byte) bool {
+	var kind struct {
+		Kind string `json:"kind"`
+	}
+	_ = json.Unmarshal(raw, &kind) // readExchange checked it is one object
+	return kind.Kind == "offer"
 }
 
 // pullBody is a PULL as the input policy reads it: the documented fields,
