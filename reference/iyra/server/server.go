@@ -228,21 +228,44 @@ func (s *Server) route(method string, h func(r *http.Request, body []byte) reply
 		// state) and written after it, so a client that never reads its
 		// answer blocks only its own connection.
 		s.mu.Lock()
-		enc := encode(h(r, body))
+		enc, buf := encodePooled(h(r, body))
 		s.mu.Unlock()
 		enc.Write(w)
+		if buf != nil {
+			*buf = enc.Body[:0] // written: the bytes go back for the next answer
+			sessionBuffers.Put(buf)
+		}
 	}
+}
+
+// sessionBuffers recycles the session answers' bytes (a write's answer
+// is 2 KiB or more): a buffer returns once its answer is written.
+var sessionBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// encodePooled is encode, with a session answer written into a pooled
+// buffer, returned as buf for the caller to put back once written (nil
+// for any other answer).
+func encodePooled(out reply) (skeleton.Encoded, *[]byte) {
+	sr, ok := out.body.(sessionResponse)
+	if !ok {
+		return encode(out), nil
+	}
+	buf := sessionBuffers.Get().(*[]byte)
+	return headers(skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: appendSession((*buf)[:0], sr)}, out), buf
 }
 
 // encode renders a reply as JSON (IYRA-OPENAPI: the shapes of
 // spec/iyra/openapi.yaml); answers are never cached because state moves.
 func encode(out reply) skeleton.Encoded {
-	var enc skeleton.Encoded
 	if sr, ok := out.body.(sessionResponse); ok {
-		enc = skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: appendSession(make([]byte, 0, 2560), sr)}
-	} else {
-		enc = skeleton.EncodeJSON(out.status, out.body)
+		return headers(skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: appendSession(nil, sr)}, out)
 	}
+	return headers(skeleton.EncodeJSON(out.status, out.body), out)
+}
+
+// headers sets an answer's headers: the reply's own, the JSON type and
+// no caching.
+func headers(enc skeleton.Encoded, out reply) skeleton.Encoded {
 	for k, v := range out.header {
 		enc.Header.Set(k, v)
 	}
