@@ -101,6 +101,8 @@ type Server struct {
 	// sweepAccepts.
 	pending []string
 	mux     *http.ServeMux
+	// docs holds the answers that never change, encoded once (document).
+	docs map[string]preEncoded
 }
 
 type agent struct {
@@ -257,8 +259,11 @@ func encodePooled(out reply) (skeleton.Encoded, *[]byte) {
 // encode renders a reply as JSON (IYRA-OPENAPI: the shapes of
 // spec/iyra/openapi.yaml); answers are never cached because state moves.
 func encode(out reply) skeleton.Encoded {
-	if sr, ok := out.body.(sessionResponse); ok {
-		return headers(skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: appendSession(nil, sr)}, out)
+	switch body := out.body.(type) {
+	case sessionResponse:
+		return headers(skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: appendSession(nil, body)}, out)
+	case preEncoded:
+		return headers(skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: body}, out)
 	}
 	return headers(skeleton.EncodeJSON(out.status, out.body), out)
 }
