@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentgames/conformance/reference/faults"
 	"github.com/agentgames/conformance/reference/iyra"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // validKey reports whether key has the Idempotency-Key format of
@@ -84,8 +85,8 @@ func (s *Server) createSession(r *http.Request, body []byte) reply {
 	if bad != nil {
 		return *bad
 	}
-	var req createRequest
-	if err := decodeObject(body, &req); err != nil {
+	req, err := decodeCreate(body)
+	if err != nil {
 		return fail(http.StatusBadRequest, "malformed_json", "body must be a JSON object {ready_to_act, accepted_version_id}: "+err.Error())
 	}
 	fp := fingerprint(r.PathValue("slug"), req)
@@ -106,6 +107,43 @@ func (s *Server) createSession(r *http.Request, body []byte) reply {
 	ss := s.newSession(a, key, r.PathValue("slug"), req)
 	a.idem[key] = &idemEntry{fingerprint: fp, sessionID: ss.id}
 	return reply{status: http.StatusCreated, body: s.sessionBody(ss)}
+}
+
+// decodeCreate reads a creation request under the input policy
+// (IYRA-BAD-INPUT, IYRA-INPUT-POLICY). The body clients send, a plain
+// object (skeleton.PlainObject) of the documented names with a boolean
+// ready_to_act and string version and variant, is read directly; any
+// other body goes through decodeObject, so every refusal and every other
+// reading stays the policy's.
+func decodeCreate(body []byte) (createRequest, error) {
+	if req, ok := plainCreate(body); ok {
+		return req, nil
+	}
+	var req createRequest
+	return req, decodeObject(body, &req)
+}
+
+// plainCreate reads a plain creation request; ok is false for anything
+// plainer reading cannot decide (null, other names, other types).
+func plainCreate(body []byte) (req createRequest, ok bool) {
+	ms, ok := skeleton.PlainObject(body)
+	if !ok {
+		return req, false
+	}
+	for _, m := range ms {
+		switch {
+		case m.Name == "ready_to_act" && (m.Kind == skeleton.PlainTrue || m.Kind == skeleton.PlainFalse):
+			ready := m.Kind == skeleton.PlainTrue
+			req.ReadyToAct = &ready
+		case m.Name == "accepted_version_id" && m.Kind == skeleton.PlainString:
+			req.AcceptedVersionID = &m.Str
+		case m.Name == "variant" && m.Kind == skeleton.PlainString:
+			req.Variant = &m.Str
+		default:
+			return req, false
+		}
+	}
+	return req, true
 }
 
 // fingerprint identifies the request a key was first used for (IYRA-SESSION-KEY-REUSE).
