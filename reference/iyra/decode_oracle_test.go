@@ -169,3 +169,18 @@ func oldDecodeAction(fields map[string]json.RawMessage) (Action, *Rejection) {
 }
 
 func oldIsNull(raw json.RawMessage) bool { return isNull(raw) }
+
+// TestCanonicalIsJSONMarshal: an action's canonical bytes, which the
+// replay chain hashes, are json.Marshal's for any action: the accepted
+// ones and any text in any field (quotes, HTML, control characters,
+// non-ASCII, invalid UTF-8, empty fields).
+func TestCanonicalIsJSONMarshal(t *testing.T) {
+	str := rapid.OneOf(rapid.String(), rapid.SampledFrom([]string{"", "archive", "keepers", "relay_fault", "investigate", "<a&b>", `"`, `\`, "\x00", "é", "\xff", "\u2028"}))
+	rapid.Check(t, func(t *rapid.T) {
+		a := Action{Type: str.Draw(t, "type"), Site: str.Draw(t, "site"), Faction: str.Draw(t, "faction"), Claim: str.Draw(t, "claim")}
+		want, _ := json.Marshal(a)
+		if got := a.Canonical(); string(got) != string(want) {
+			t.Fatalf("%+v: canonical %s, json.Marshal %s", a, got, want)
+		}
+	})
+}

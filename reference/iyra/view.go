@@ -79,7 +79,7 @@ func (v View) DeclaresCatalogue() bool {
 
 // progress builds the progress panel from the public state.
 func (g *Game) progress() Progress {
-	inspected := []string{}
+	inspected := make([]string, 0, len(Sites)) // never nil: [] when none
 	for _, s := range Sites {
 		if flag, _ := g.siteSlots(s); *flag {
 			inspected = append(inspected, string(s))

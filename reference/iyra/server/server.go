@@ -136,6 +136,9 @@ type session struct {
 	// (IYRA-DURATION-LIMIT); either makes it ranking-ineligible
 	// (IYRA-RANKING-SEPARATE).
 	chosen, timedOut bool
+	// stateURL, actionsURL and replayURL are the session's URLs, set by
+	// sessionBody on its first answer (under the server's lock).
+	stateURL, actionsURL, replayURL string
 }
 
 type idemEntry struct {

@@ -50,10 +50,13 @@ type sessionResponse struct {
 
 // sessionBody builds the session response from the game's public view.
 func (s *Server) sessionBody(ss *session) sessionResponse {
-	base := BasePath + "/sessions/" + ss.id
+	if ss.stateURL == "" { // the session's URLs are built once, on its first answer
+		ss.stateURL = BasePath + "/sessions/" + ss.id
+		ss.actionsURL, ss.replayURL = ss.stateURL+"/actions", ss.stateURL+"/replay"
+	}
 	return sessionResponse{
 		SessionID: ss.id, Slug: ss.slug, VersionID: ss.version, Variant: ss.variant,
-		StateURL: base, ActionsURL: base + "/actions", ReplayURL: base + "/replay",
+		StateURL: ss.stateURL, ActionsURL: ss.actionsURL, ReplayURL: ss.replayURL,
 		View: ss.game.View(),
 	}
 }
