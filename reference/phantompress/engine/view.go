@@ -1,6 +1,9 @@
 package engine
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // StateView is the PublicStateView: everything an agent may see of a run.
 // It never holds correct answers, trap locations or witness types
@@ -74,12 +77,33 @@ func (r *Run) CaseView() CaseView {
 	for _, w := range c.Witnesses {
 		wv := WitnessView{ID: w.ID, Name: w.Name, Topics: make([]TopicView, 0, len(w.Topics))}
 		for _, t := range w.Topics {
-			src := w.ID + ":" + t.ID
+			src := sourceID(w, t)
 			wv.Topics = append(wv.Topics, TopicView{ID: t.ID, Title: t.Title, Source: src, Interviewed: r.interviewed[src]})
 		}
 		v.Witnesses = append(v.Witnesses, wv)
 	}
 	return v
+}
+
+// sourceID is a topic's interview source, witness:topic: the one its
+// testimony carries when it is that (Generate builds it so), instead of
+// a new string for every view.
+func sourceID(w Witness, t Topic) string {
+	if src := t.Testimony.Source; len(src) == len(w.ID)+1+len(t.ID) && strings.HasPrefix(src, w.ID) && src[len(w.ID)] == ':' && strings.HasSuffix(src, t.ID) {
+		return src
+	}
+	return w.ID + ":" + t.ID
+}
+
+// allAnswered reports whether every question of the current case has an
+// answer, as an empty unanswered() would, without building the list.
+func (r *Run) allAnswered() bool {
+	for _, q := range r.Case().Questions {
+		if _, ok := r.answers[q.ID]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // State returns the PublicStateView of the run.
@@ -126,7 +150,7 @@ func (r *Run) Available() []string {
 			out = append(out, ActInterview)
 		}
 		out = append(out, ActAnswer)
-		if len(r.unanswered()) == 0 {
+		if r.allAnswered() {
 			out = append(out, ActPublish)
 		}
 	}
