@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -252,7 +255,67 @@ func answer(w http.ResponseWriter, a sx.Answer, extra map[string]any) {
 	for k, v := range extra {
 		body[k] = v
 	}
-	write(w, a.Status, body)
+	writeMap(w, a.Status, body)
+}
+
+// writeMap writes body as write does: encoding/json's bytes for the map
+// (keys sorted, HTML characters escaped, a trailing newline). Every
+// exchange answers with one, so its members are written directly (a
+// string, a boolean or an int; any other value through json.Marshal)
+// instead of through the map's reflection; TestWriteMapIsWrite holds it
+// to write. A value json.Marshal refuses leaves the answer to write.
+func writeMap(w http.ResponseWriter, status int, body map[string]any) {
+	raw, ok := appendMap(make([]byte, 0, 256), body)
+	if !ok {
+		write(w, status, body)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(raw)
+}
+
+// appendMap appends m and a newline as json.Encoder writes them.
+func appendMap(b []byte, m map[string]any) ([]byte, bool) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // encoding/json's order: strings.Compare of the keys
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendHTMLSafe(b, k), ':')
+		switch v := m[k].(type) {
+		case string:
+			b = appendHTMLSafe(b, v)
+		case bool:
+			b = strconv.AppendBool(b, v)
+		case int:
+			b = strconv.AppendInt(b, int64(v), 10)
+		default:
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return nil, false
+			}
+			b = append(b, raw...)
+		}
+	}
+	return append(b, "}\n"...), true
+}
+
+// appendHTMLSafe appends s as a JSON string with HTML characters escaped,
+// as json.Encoder does by default: a string without <, > or & is written
+// as skeleton.AppendJSONString writes it (the escapes are otherwise the
+// same), any other through json.Marshal.
+func appendHTMLSafe(b []byte, s string) []byte {
+	if strings.ContainsAny(s, "<>&") {
+		raw, _ := json.Marshal(s) // a string always marshals
+		return append(b, raw...)
+	}
+	return skeleton.AppendJSONString(b, s)
 }
 
 func write(w http.ResponseWriter, status int, v any) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -56,4 +57,25 @@ func kindFirst(raw []byte) (pullBody, *sx.Offer, string) {
 		return pullBody{}, nil, "malformed pull: " + ierr.Message
 	}
 	return body, nil, ""
+}
+
+// TestWriteMapIsWrite: an answer written member by member is byte for
+// byte what write's json.Encoder writes for the same map, for the
+// members an exchange answers with and any text (HTML characters,
+// quotes, control characters, non-ASCII, invalid UTF-8, U+2028), numbers
+// of both kinds and null.
+func TestWriteMapIsWrite(t *testing.T) {
+	str := rapid.OneOf(rapid.String(), rapid.SampledFrom([]string{"", "ok", "<a&b>", `"\`, "\x00\n", "校閲", "\xff", "\u2028", "not_broker"}))
+	val := rapid.OneOf(rapid.Map(str, func(s string) any { return s }), rapid.Map(rapid.Int(), func(n int) any { return n }),
+		rapid.Map(rapid.Bool(), func(b bool) any { return b }), rapid.Map(rapid.Float64(), func(f float64) any { return f }),
+		rapid.Just[any](nil), rapid.Just[any](map[string]any{"kind": "<offer>"}))
+	rapid.Check(t, func(t *rapid.T) {
+		m := rapid.MapOf(str, val).Draw(t, "body")
+		var want bytes.Buffer
+		_ = json.NewEncoder(&want).Encode(m)
+		got, ok := appendMap(nil, m)
+		if !ok || !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%v:\n got %s (%v)\nwant %s", m, got, ok, want.Bytes())
+		}
+	})
 }
