@@ -48,10 +48,36 @@ type Action struct {
 	Claim   string `json:"claim,omitempty"`
 }
 
-// Canonical returns the action's canonical JSON (IYRA-REPLAY-INTEGRITY).
+// Canonical returns the action's canonical JSON (IYRA-REPLAY-INTEGRITY):
+// json.Marshal's bytes, which the replay chain hashes. An action of
+// printable ASCII needing no escape (every action the rules accept) is
+// written directly, in the fields' order with the empty ones left out as
+// their omitempty tags say; any other goes through json.Marshal itself.
 func (a Action) Canonical() []byte {
-	raw, _ := json.Marshal(a) // a struct of strings always marshals
-	return raw
+	if !canonicalPlain(a.Type) || !canonicalPlain(a.Site) || !canonicalPlain(a.Faction) || !canonicalPlain(a.Claim) {
+		raw, _ := json.Marshal(a) // a struct of strings always marshals
+		return raw
+	}
+	b := make([]byte, 0, 32+len(a.Type)+len(a.Site)+len(a.Faction)+len(a.Claim))
+	b = append(append(append(b, `{"type":"`...), a.Type...), '"')
+	for _, f := range [...]struct{ name, v string }{{"site", a.Site}, {"faction", a.Faction}, {"claim", a.Claim}} {
+		if f.v != "" {
+			b = append(append(append(append(append(b, `,"`...), f.name...), `":"`...), f.v...), '"')
+		}
+	}
+	return append(b, '}')
+}
+
+// canonicalPlain reports whether json.Marshal writes s as it is between
+// quotes: printable ASCII without a quote, a backslash or the HTML
+// characters it escapes.
+func canonicalPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // params names the one parameter each action type declares.
@@ -83,24 +109,24 @@ func DecodeSubmission(body []byte) (Submission, *Rejection) {
 	if err := CheckStrictJSON(body); err != nil {
 		return Submission{}, reject(BadInput, "malformed_json", "IYRA-BAD-INPUT", "body must be one JSON object {revision, action}: %v", err)
 	}
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(body, &env); err != nil || env == nil {
+	env, ok := members(body)
+	if !ok {
 		return Submission{}, reject(BadInput, "malformed_json", "IYRA-BAD-INPUT", "body must be a JSON object {revision, action}")
 	}
-	for k := range env {
-		if k != "revision" && k != "action" {
-			return Submission{}, reject(BadInput, "unknown_field", "IYRA-INPUT-POLICY", "field %q is not part of an action request {revision, action}", k)
+	for _, m := range env {
+		if m.name != "revision" && m.name != "action" {
+			return Submission{}, reject(BadInput, "unknown_field", "IYRA-INPUT-POLICY", "field %q is not part of an action request {revision, action}", m.name)
 		}
 	}
-	rawAction, ok := env["action"]
+	rawAction, ok := lookup(env, "action")
 	if !ok || isNull(rawAction) {
 		return Submission{}, reject(BadInput, "action_required", "IYRA-ACTION-TYPE-REQUIRED", "body must carry an action object beside revision")
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(rawAction, &fields); err != nil || fields == nil {
+	fields, ok := members(rawAction)
+	if !ok {
 		return Submission{}, reject(BadInput, "invalid_action", "IYRA-BAD-INPUT", "action must be a JSON object")
 	}
-	if _, inside := fields["revision"]; inside {
+	if _, inside := lookup(fields, "revision"); inside {
 		return Submission{}, reject(BadInput, "revision_inside_action", "IYRA-ACTION-REVISION-PLACEMENT", "revision belongs beside action, never inside it")
 	}
 	rev, rej := decodeRevision(env)
@@ -115,8 +141,8 @@ func DecodeSubmission(body []byte) (Submission, *Rejection) {
 }
 
 // decodeRevision reads the revision beside the action: missing is a conflict, a wrong type bad input.
-func decodeRevision(env map[string]json.RawMessage) (int, *Rejection) {
-	raw, ok := env["revision"]
+func decodeRevision(env []member) (int, *Rejection) {
+	raw, ok := lookup(env, "revision")
 	if !ok || isNull(raw) {
 		return 0, reject(Conflict, "revision_required", "IYRA-REVISION-STALE", "revision is required beside action; read the session state for the latest revision")
 	}
@@ -133,9 +159,9 @@ const maxRevision = 1 << 30
 // integral reads a JSON number with an integral value, whatever its
 // spelling: 1, 1.0 and 1e0 are all revision 1 (IYRA-BAD-INPUT). Strings,
 // fractions, negatives and huge values are not.
-func integral(raw json.RawMessage) (int, bool) {
-	var f float64
-	if err := json.Unmarshal(raw, &f); err != nil || f != math.Trunc(f) || f < 0 || f > maxRevision {
+func integral(raw []byte) (int, bool) {
+	f, ok := number(raw)
+	if !ok || f != math.Trunc(f) || f < 0 || f > maxRevision {
 		return 0, false
 	}
 	return int(f), true
@@ -144,26 +170,33 @@ func integral(raw json.RawMessage) (int, bool) {
 // decodeAction reads the type and the one declared parameter. Unknown
 // types and undeclared parameters are rule rejections of a well-formed
 // request (422), not malformed input.
-func decodeAction(fields map[string]json.RawMessage) (Action, *Rejection) {
+func decodeAction(fields []member) (Action, *Rejection) {
 	var a Action
-	raw, ok := fields["type"]
-	if !ok || json.Unmarshal(raw, &a.Type) != nil || a.Type == "" {
+	raw, ok := lookup(fields, "type")
+	if ok {
+		a.Type, ok = unquote(raw)
+	}
+	if !ok || a.Type == "" {
 		return a, reject(BadInput, "action_type_required", "IYRA-ACTION-TYPE-REQUIRED", "action.type is required and must be a string")
 	}
 	param, known := params[a.Type]
 	if !known {
 		return a, reject(RuleRejected, "unknown_action", "IYRA-LEGAL-CATALOGUE", "action type %q is not in legal_actions", a.Type)
 	}
-	for k := range fields {
-		if k != "type" && k != param {
-			return a, reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "%s does not declare parameter %q", a.Type, k)
+	for _, m := range fields {
+		if m.name != "type" && m.name != param {
+			return a, reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "%s does not declare parameter %q", a.Type, m.name)
 		}
 	}
 	if param == "" {
 		return a, nil
 	}
+	raw, ok = lookup(fields, param)
 	var v string
-	if raw, ok := fields[param]; !ok || json.Unmarshal(raw, &v) != nil || v == "" {
+	if ok {
+		v, ok = unquote(raw)
+	}
+	if !ok || v == "" {
 		return a, reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "%s requires a string %s", a.Type, param)
 	}
 	switch param {
@@ -194,4 +227,4 @@ func CheckStrictJSON(body []byte) error {
 var unbounded = jsonscan.Bounds{MaxDepth: math.MaxInt32, MaxItems: math.MaxInt32, MaxString: math.MaxInt32, MaxValues: math.MaxInt32}
 
 // isNull reports whether a raw JSON value is null.
-func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+func isNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }

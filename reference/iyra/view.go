@@ -51,10 +51,12 @@ type View struct {
 
 // View projects the game's public state. The three terminal signals are
 // derived from one fact so they cannot disagree (IYRA-TERMINAL-SIGNALS).
+// An active view's LegalActions is the shared declared catalogue: read it,
+// never modify it.
 func (g *Game) View() View {
 	v := View{
 		Revision: g.revision, Status: StatusActive, Outcome: g.outcome, Score: g.score,
-		Observation: g.obs.clone(), LegalActions: Catalogue(), Progress: g.progress(),
+		Observation: g.obs.clone(), LegalActions: declared, Progress: g.progress(),
 	}
 	if g.Terminal() {
 		v.Status, v.Terminal = StatusFinished, true
@@ -63,9 +65,21 @@ func (g *Game) View() View {
 	return v
 }
 
+// declared is the catalogue every active view shares: it is the same in
+// every state (IYRA-LEGAL-CATALOGUE), so it is built once instead of per
+// answer. It is read-only; Catalogue hands out copies to modify.
+var declared = Catalogue()
+
+// DeclaresCatalogue reports whether v lists the declared catalogue itself
+// (every active view does), so a server may write the catalogue's bytes
+// encoded once instead of encoding it again for every answer.
+func (v View) DeclaresCatalogue() bool {
+	return len(v.LegalActions) == len(declared) && len(declared) > 0 && &v.LegalActions[0] == &declared[0]
+}
+
 // progress builds the progress panel from the public state.
 func (g *Game) progress() Progress {
-	inspected := []string{}
+	inspected := make([]string, 0, len(Sites)) // never nil: [] when none
 	for _, s := range Sites {
 		if flag, _ := g.siteSlots(s); *flag {
 			inspected = append(inspected, string(s))

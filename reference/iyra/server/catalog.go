@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentgames/conformance/fixtures"
 	"github.com/agentgames/conformance/reference/iyra"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // contractOrigin is the host the source contract's URLs name. The reference
@@ -102,13 +103,18 @@ func (s *Server) storeDetail(r *http.Request, _ []byte) reply {
 	if r.PathValue("slug") != Slug {
 		return fail(http.StatusNotFound, "game_not_found", "no game with slug "+r.PathValue("slug"))
 	}
+	return reply{status: http.StatusOK, body: s.document("store", storeDoc)}
+}
+
+// storeDoc is the game's store entry (IYRA-STORE-DETAIL).
+func storeDoc() any {
 	title, _ := contract()["identity"].(map[string]any)["title"].(string)
-	return reply{status: http.StatusOK, body: map[string]any{
+	return map[string]any{
 		"slug": Slug, "title": title, "version_id": VersionID,
 		"version_url":    BasePath + "/store/" + Slug + "/versions/" + VersionID,
 		"assignment_url": BasePath + "/store/" + Slug + "/assignment",
 		"sessions_url":   BasePath + "/store/" + Slug + "/sessions",
-	}}
+	}
 }
 
 // strategies are the kit's learning strategies, served only on explicit
@@ -173,11 +179,19 @@ func (s *Server) assignment(r *http.Request, _ []byte) reply {
 		a.rollout = true
 		return rolloutAssignment()
 	}
-	return reply{status: http.StatusOK, body: map[string]any{
+	origin := requestOrigin(r)
+	return reply{status: http.StatusOK, body: s.document("assignment "+origin, func() any { return assignmentDoc(origin) })}
+}
+
+// assignmentDoc is the game's assignment as reached at origin: the
+// version, the gameplay contract and the information layers, their URLs
+// on origin (IYRA-ASSIGNMENT-EXACT).
+func assignmentDoc(origin string) any {
+	return map[string]any{
 		"slug": Slug, "version_id": VersionID, "gameplay_contract_view": gameDoc()["gameplay_contract_view"],
-		"gameplay_contract": contract(), "information_layers": rebase(gameDoc()["information_layers"], requestOrigin(r)),
+		"gameplay_contract": contract(), "information_layers": rebase(gameDoc()["information_layers"], origin),
 		"sessions_url": BasePath + "/store/" + Slug + "/sessions",
-	}}
+	}
 }
 
 // rolloutAssignment answers the rollout track's assignment: the game's
@@ -192,7 +206,12 @@ func rolloutAssignment() reply {
 // trust answers GET /trust, a URL the contract publishes (IYRA-PUBLISHED-URLS): the operator's public policy, including the
 // recovery rules the runner honours (IYRA-TRUST, IYRA-RECOVERY-NO-RETRY).
 func (s *Server) trust(_ *http.Request, _ []byte) reply {
-	return reply{status: http.StatusOK, body: map[string]any{
+	return reply{status: http.StatusOK, body: s.document("trust", trustDoc)}
+}
+
+// trustDoc is the operator's trust document (IYRA-TRUST).
+func trustDoc() any {
+	return map[string]any{
 		"operator":   "Echoes of Iyra reference server (conformance kit)",
 		"data_terms": "Sessions, actions and replays are kept in memory for the life of the process and never shared.",
 		"api_key":    map[string]any{"disclosed_once": true, "transport": "Authorization: Bearer"},
@@ -201,7 +220,36 @@ func (s *Server) trust(_ *http.Request, _ []byte) reply {
 			"session_status_url":    BasePath + "/idempotency/status",
 			"action_read_on":        []any{409, 422, 429, "network timeout", "invalid write response", "5xx"},
 		},
-	}}
+	}
+}
+
+// maxDocuments bounds the documents kept encoded: an origin is the
+// client's Host header, so a client naming ever new hosts gets its
+// answers encoded afresh instead of growing the cache.
+const maxDocuments = 16
+
+// preEncoded is an answer body already encoded as skeleton.EncodeJSON
+// encodes it, trailing newline included; encode writes it as it is.
+type preEncoded []byte
+
+// document is the encoded answer named key, built and encoded the first
+// time it is asked for. Only answers that depend on nothing but their key
+// (the store entry, the trust document, the assignment for one origin)
+// are kept: their bytes are the same every time, and the assignment
+// carries the whole gameplay contract, which was encoded again for every
+// read. Called under s.mu, as every handler is; the bytes are read-only.
+func (s *Server) document(key string, build func() any) preEncoded {
+	if doc, ok := s.docs[key]; ok {
+		return doc
+	}
+	doc := preEncoded(skeleton.EncodeJSON(http.StatusOK, build()).Body)
+	if s.docs == nil {
+		s.docs = map[string]preEncoded{}
+	}
+	if len(s.docs) < maxDocuments {
+		s.docs[key] = doc
+	}
+	return doc
 }
 
 // otherAssignment answers the second game's assignment: its own version and

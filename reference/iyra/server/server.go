@@ -101,6 +101,8 @@ type Server struct {
 	// sweepAccepts.
 	pending []string
 	mux     *http.ServeMux
+	// docs holds the answers that never change, encoded once (document).
+	docs map[string]preEncoded
 }
 
 type agent struct {
@@ -134,6 +136,9 @@ type session struct {
 	// (IYRA-DURATION-LIMIT); either makes it ranking-ineligible
 	// (IYRA-RANKING-SEPARATE).
 	chosen, timedOut bool
+	// stateURL, actionsURL and replayURL are the session's URLs, set by
+	// sessionBody on its first answer (under the server's lock).
+	stateURL, actionsURL, replayURL string
 }
 
 type idemEntry struct {
@@ -228,16 +233,47 @@ func (s *Server) route(method string, h func(r *http.Request, body []byte) reply
 		// state) and written after it, so a client that never reads its
 		// answer blocks only its own connection.
 		s.mu.Lock()
-		enc := encode(h(r, body))
+		enc, buf := encodePooled(h(r, body))
 		s.mu.Unlock()
 		enc.Write(w)
+		if buf != nil {
+			*buf = enc.Body[:0] // written: the bytes go back for the next answer
+			sessionBuffers.Put(buf)
+		}
 	}
+}
+
+// sessionBuffers recycles the session answers' bytes (a write's answer
+// is 2 KiB or more): a buffer returns once its answer is written.
+var sessionBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// encodePooled is encode, with a session answer written into a pooled
+// buffer, returned as buf for the caller to put back once written (nil
+// for any other answer).
+func encodePooled(out reply) (skeleton.Encoded, *[]byte) {
+	sr, ok := out.body.(sessionResponse)
+	if !ok {
+		return encode(out), nil
+	}
+	buf := sessionBuffers.Get().(*[]byte)
+	return headers(skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: appendSession((*buf)[:0], sr)}, out), buf
 }
 
 // encode renders a reply as JSON (IYRA-OPENAPI: the shapes of
 // spec/iyra/openapi.yaml); answers are never cached because state moves.
 func encode(out reply) skeleton.Encoded {
-	enc := skeleton.EncodeJSON(out.status, out.body)
+	switch body := out.body.(type) {
+	case sessionResponse:
+		return headers(skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: appendSession(nil, body)}, out)
+	case preEncoded:
+		return headers(skeleton.Encoded{Status: out.status, Header: http.Header{}, Body: body}, out)
+	}
+	return headers(skeleton.EncodeJSON(out.status, out.body), out)
+}
+
+// headers sets an answer's headers: the reply's own, the JSON type and
+// no caching.
+func headers(enc skeleton.Encoded, out reply) skeleton.Encoded {
 	for k, v := range out.header {
 		enc.Header.Set(k, v)
 	}

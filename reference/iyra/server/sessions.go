@@ -2,17 +2,30 @@ package server
 
 import (
 	"net/http"
-	"regexp"
 	"strconv"
 	"time"
 
 	"github.com/agentgames/conformance/reference/faults"
 	"github.com/agentgames/conformance/reference/iyra"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
-// keyFormat is the Idempotency-Key format of execution_contract.session_key
-// (IYRA-SESSION-KEY-REQUIRED).
-var keyFormat = regexp.MustCompile(`^[A-Za-z0-9._:-]{8,128}$`)
+// validKey reports whether key has the Idempotency-Key format of
+// execution_contract.session_key, ^[A-Za-z0-9._:-]{8,128}$
+// (IYRA-SESSION-KEY-REQUIRED), read byte by byte rather than by a regexp
+// on every session write.
+func validKey(key string) bool {
+	if len(key) < 8 || len(key) > 128 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 type createRequest struct {
 	ReadyToAct        *bool   `json:"ready_to_act"`
@@ -37,10 +50,13 @@ type sessionResponse struct {
 
 // sessionBody builds the session response from the game's public view.
 func (s *Server) sessionBody(ss *session) sessionResponse {
-	base := BasePath + "/sessions/" + ss.id
+	if ss.stateURL == "" { // the session's URLs are built once, on its first answer
+		ss.stateURL = BasePath + "/sessions/" + ss.id
+		ss.actionsURL, ss.replayURL = ss.stateURL+"/actions", ss.stateURL+"/replay"
+	}
 	return sessionResponse{
 		SessionID: ss.id, Slug: ss.slug, VersionID: ss.version, Variant: ss.variant,
-		StateURL: base, ActionsURL: base + "/actions", ReplayURL: base + "/replay",
+		StateURL: ss.stateURL, ActionsURL: ss.actionsURL, ReplayURL: ss.replayURL,
 		View: ss.game.View(),
 	}
 }
@@ -52,7 +68,7 @@ func sessionKey(r *http.Request) (string, *reply) {
 		out := fail(http.StatusBadRequest, "idempotency_key_required", "Idempotency-Key header is required")
 		return "", &out
 	}
-	if !keyFormat.MatchString(key) {
+	if !validKey(key) {
 		out := fail(http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key must match ^[A-Za-z0-9._:-]{8,128}$")
 		return "", &out
 	}
@@ -72,8 +88,8 @@ func (s *Server) createSession(r *http.Request, body []byte) reply {
 	if bad != nil {
 		return *bad
 	}
-	var req createRequest
-	if err := decodeObject(body, &req); err != nil {
+	req, err := decodeCreate(body)
+	if err != nil {
 		return fail(http.StatusBadRequest, "malformed_json", "body must be a JSON object {ready_to_act, accepted_version_id}: "+err.Error())
 	}
 	fp := fingerprint(r.PathValue("slug"), req)
@@ -94,6 +110,43 @@ func (s *Server) createSession(r *http.Request, body []byte) reply {
 	ss := s.newSession(a, key, r.PathValue("slug"), req)
 	a.idem[key] = &idemEntry{fingerprint: fp, sessionID: ss.id}
 	return reply{status: http.StatusCreated, body: s.sessionBody(ss)}
+}
+
+// decodeCreate reads a creation request under the input policy
+// (IYRA-BAD-INPUT, IYRA-INPUT-POLICY). The body clients send, a plain
+// object (skeleton.PlainObject) of the documented names with a boolean
+// ready_to_act and string version and variant, is read directly; any
+// other body goes through decodeObject, so every refusal and every other
+// reading stays the policy's.
+func decodeCreate(body []byte) (createRequest, error) {
+	if req, ok := plainCreate(body); ok {
+		return req, nil
+	}
+	var req createRequest
+	return req, decodeObject(body, &req)
+}
+
+// plainCreate reads a plain creation request; ok is false for anything
+// plainer reading cannot decide (null, other names, other types).
+func plainCreate(body []byte) (req createRequest, ok bool) {
+	ms, ok := skeleton.PlainObject(body)
+	if !ok {
+		return req, false
+	}
+	for _, m := range ms {
+		switch {
+		case m.Name == "ready_to_act" && (m.Kind == skeleton.PlainTrue || m.Kind == skeleton.PlainFalse):
+			ready := m.Kind == skeleton.PlainTrue
+			req.ReadyToAct = &ready
+		case m.Name == "accepted_version_id" && m.Kind == skeleton.PlainString:
+			req.AcceptedVersionID = &m.Str
+		case m.Name == "variant" && m.Kind == skeleton.PlainString:
+			req.Variant = &m.Str
+		default:
+			return req, false
+		}
+	}
+	return req, true
 }
 
 // fingerprint identifies the request a key was first used for (IYRA-SESSION-KEY-REUSE).

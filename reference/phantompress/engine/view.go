@@ -1,6 +1,9 @@
 package engine
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // StateView is the PublicStateView: everything an agent may see of a run.
 // It never holds correct answers, trap locations or witness types
@@ -64,20 +67,43 @@ type TopicView struct {
 // CaseView returns the public view of the current case.
 func (r *Run) CaseView() CaseView {
 	c := r.Case()
+	// Every list is allocated once at its final size: a view is built
+	// twice for each answer (the state and a look's event).
 	v := CaseView{CaseNo: c.No, Title: c.Title, Brief: c.Brief, APMax: c.AP, Questions: c.Questions,
-		Documents: []Headline{}, Witnesses: []WitnessView{}}
+		Documents: make([]Headline, 0, len(c.Documents)), Witnesses: make([]WitnessView, 0, len(c.Witnesses))}
 	for _, d := range c.Documents {
 		v.Documents = append(v.Documents, Headline{ID: d.ID, Kind: d.Kind, Title: d.Title, Read: r.read[d.ID]})
 	}
 	for _, w := range c.Witnesses {
-		wv := WitnessView{ID: w.ID, Name: w.Name, Topics: []TopicView{}}
+		wv := WitnessView{ID: w.ID, Name: w.Name, Topics: make([]TopicView, 0, len(w.Topics))}
 		for _, t := range w.Topics {
-			src := w.ID + ":" + t.ID
+			src := sourceID(w, t)
 			wv.Topics = append(wv.Topics, TopicView{ID: t.ID, Title: t.Title, Source: src, Interviewed: r.interviewed[src]})
 		}
 		v.Witnesses = append(v.Witnesses, wv)
 	}
 	return v
+}
+
+// sourceID is a topic's interview source, witness:topic: the one its
+// testimony carries when it is that (Generate builds it so), instead of
+// a new string for every view.
+func sourceID(w Witness, t Topic) string {
+	if src := t.Testimony.Source; len(src) == len(w.ID)+1+len(t.ID) && strings.HasPrefix(src, w.ID) && src[len(w.ID)] == ':' && strings.HasSuffix(src, t.ID) {
+		return src
+	}
+	return w.ID + ":" + t.ID
+}
+
+// allAnswered reports whether every question of the current case has an
+// answer, as an empty unanswered() would, without building the list.
+func (r *Run) allAnswered() bool {
+	for _, q := range r.Case().Questions {
+		if _, ok := r.answers[q.ID]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // State returns the PublicStateView of the run.
@@ -124,7 +150,7 @@ func (r *Run) Available() []string {
 			out = append(out, ActInterview)
 		}
 		out = append(out, ActAnswer)
-		if len(r.unanswered()) == 0 {
+		if r.allAnswered() {
 			out = append(out, ActPublish)
 		}
 	}

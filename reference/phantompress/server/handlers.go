@@ -167,12 +167,9 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, seg []string) {
 	if rec == nil {
 		return
 	}
-	var body struct {
-		Action *string `json:"action"`
-		Arg    *string `json:"arg"`
-	}
-	if err := decodeBody(r, &body); err != nil {
-		writeInputError(w, err)
+	body, ierr := readActionBody(r)
+	if ierr != nil {
+		writeInputError(w, ierr)
 		return
 	}
 	if body.Action == nil {
@@ -234,7 +231,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, seg []string) {
 	s.mu.Unlock()
 	// Encoded outside the server's lock: out holds this action's own
 	// values, and the run's busy lock keeps its next action waiting.
-	writeJSON(w, http.StatusOK, out)
+	writeAction(w, out, &rec.cases)
 }
 
 // getRun serves the public log; a hidden run is 404 (PP-RUN-HIDDEN-404).

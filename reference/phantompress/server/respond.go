@@ -47,6 +47,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(buf.Bytes())
 }
 
+// writeAction answers an action with the bytes writeJSON would write for
+// it, written by appendAction into a pooled buffer with the run's case
+// view cache.
+func writeAction(w http.ResponseWriter, out ActionResponse, cases *caseCache) {
+	buf := skeleton.GetBuffer()
+	defer skeleton.PutBuffer(buf)
+	buf.Write(appendAction(buf.AvailableBuffer(), out, cases))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(buf.Bytes())
+}
+
 // Every error is {code, message, error} (PP-ERROR-BODY); error is the string the
 // seed's client prints (PP-ERROR-STRING).
 func writeError(w http.ResponseWriter, status int, code, msg string) {

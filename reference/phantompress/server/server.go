@@ -31,11 +31,14 @@ type Server struct {
 	mu     sync.Mutex
 	now    func() time.Time
 	logger *log.Logger
-	rng    *rand.Rand
-	packs  []engine.Pack
-	apiDoc []byte
-	limits Limits
-	quota  quota
+	// handler is route behind Buffered and the log, built once in New
+	// rather than per request.
+	handler http.Handler
+	rng     *rand.Rand
+	packs   []engine.Pack
+	apiDoc  []byte
+	limits  Limits
+	quota   quota
 
 	agents   map[string]*agent // by API key
 	runs     map[string]*runRec
@@ -69,6 +72,8 @@ type runRec struct {
 	log        []LogEntry
 	extensions []Extension
 	review     *Review
+	// cases is the last case view an action answered, encoded (under busy).
+	cases caseCache
 }
 
 // Option changes a reference server; options exist for tests only, the
@@ -114,6 +119,7 @@ func New(cfg skeleton.Config, opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
+	s.handler = httplog.Handler(skeleton.Buffered(http.HandlerFunc(s.route)), s.logger)
 	return s
 }
 
@@ -211,7 +217,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Buffered: handlers write while holding s.mu; the answer reaches the
 	// client only after every lock is released, so a client that never
 	// reads cannot freeze the server.
-	httplog.Handler(skeleton.Buffered(http.HandlerFunc(s.route)), s.logger).ServeHTTP(w, r)
+	s.handler.ServeHTTP(w, r)
 }
 
 // route dispatches on method and path segments.

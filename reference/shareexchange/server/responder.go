@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -93,7 +96,20 @@ func (r *Responder) adopt(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.Adopt(body.AgentID, body.Shares)
-	write(w, 200, map[string]any{"ok": true})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, _ = w.Write(adopted)
+}
+
+// adopted is the control surface's answer to an adoption, the same
+// bytes every time, encoded once.
+var adopted = encoded(map[string]any{"ok": true})
+
+// encoded is v as write encodes it.
+func encoded(v any) []byte {
+	var buf bytes.Buffer
+	_ = json.NewEncoder(&buf).Encode(v)
+	return buf.Bytes()
 }
 
 // exchange answers a PULL or, with kind "offer", an OFFER.
@@ -103,22 +119,13 @@ func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
 		answer(w, sx.Refuse(400, "bad_request", "malformed body: "+ierr.Message), nil)
 		return
 	}
-	var kind struct {
-		Kind string `json:"kind"`
-	}
-	_ = json.Unmarshal(raw, &kind) // readExchange checked it is one object
-	if kind.Kind == "offer" {
-		var o sx.Offer
-		if ierr := skeleton.DecodeStrict(raw, &o); ierr != nil {
-			answer(w, sx.Refuse(400, "bad_request", "malformed offer: "+ierr.Message), nil)
-			return
-		}
-		r.offer(w, o)
+	body, offer, refusal := readRequest(raw)
+	switch {
+	case refusal != "":
+		answer(w, sx.Refuse(400, "bad_request", refusal), nil)
 		return
-	}
-	var body pullBody
-	if ierr := skeleton.DecodeStrict(raw, &body); ierr != nil {
-		answer(w, sx.Refuse(400, "bad_request", "malformed pull: "+ierr.Message), nil)
+	case offer != nil:
+		r.offer(w, *offer)
 		return
 	}
 	p := body.Pull
@@ -151,6 +158,38 @@ func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
 		delete(extra, "share_hex")
 	}
 	answer(w, a, extra)
+}
+
+// readRequest reads a checked exchange body as a pull or, when it names
+// the offer kind, an offer; refusal is the 400's reason for a body that
+// is neither (SX-BAD-REQUEST, SX-OFFER-BAD-REQUEST). A body is read as a
+// pull first (the common request): a pull carries a kind other than
+// "offer", so only a body that is not a well-formed pull, or names the
+// offer kind, is asked its kind and read as an offer. readExchange
+// already checked the body, so neither reading checks it again.
+func readRequest(raw []byte) (pull pullBody, offer *sx.Offer, refusal string) {
+	ierr := skeleton.DecodeChecked(raw, &pull)
+	if (ierr != nil || pull.Kind == "offer") && offerKind(raw) {
+		var o sx.Offer
+		if ierr := skeleton.DecodeChecked(raw, &o); ierr != nil {
+			return pull, nil, "malformed offer: " + ierr.Message
+		}
+		return pull, &o, ""
+	}
+	if ierr != nil {
+		return pull, nil, "malformed pull: " + ierr.Message
+	}
+	return pull, nil, ""
+}
+
+// offerKind reports whether raw, one checked object, names the offer
+// kind, read as leniently as encoding/json reads one field of it.
+func offerKind(raw []byte) bool {
+	var kind struct {
+		Kind string `json:"kind"`
+	}
+	_ = json.Unmarshal(raw, &kind) // readExchange checked it is one object
+	return kind.Kind == "offer"
 }
 
 // pullBody is a PULL as the input policy reads it: the documented fields,
@@ -216,7 +255,67 @@ func answer(w http.ResponseWriter, a sx.Answer, extra map[string]any) {
 	for k, v := range extra {
 		body[k] = v
 	}
-	write(w, a.Status, body)
+	writeMap(w, a.Status, body)
+}
+
+// writeMap writes body as write does: encoding/json's bytes for the map
+// (keys sorted, HTML characters escaped, a trailing newline). Every
+// exchange answers with one, so its members are written directly (a
+// string, a boolean or an int; any other value through json.Marshal)
+// instead of through the map's reflection; TestWriteMapIsWrite holds it
+// to write. A value json.Marshal refuses leaves the answer to write.
+func writeMap(w http.ResponseWriter, status int, body map[string]any) {
+	raw, ok := appendMap(make([]byte, 0, 256), body)
+	if !ok {
+		write(w, status, body)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(raw)
+}
+
+// appendMap appends m and a newline as json.Encoder writes them.
+func appendMap(b []byte, m map[string]any) ([]byte, bool) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // encoding/json's order: strings.Compare of the keys
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendHTMLSafe(b, k), ':')
+		switch v := m[k].(type) {
+		case string:
+			b = appendHTMLSafe(b, v)
+		case bool:
+			b = strconv.AppendBool(b, v)
+		case int:
+			b = strconv.AppendInt(b, int64(v), 10)
+		default:
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return nil, false
+			}
+			b = append(b, raw...)
+		}
+	}
+	return append(b, "}\n"...), true
+}
+
+// appendHTMLSafe appends s as a JSON string with HTML characters escaped,
+// as json.Encoder does by default: a string without <, > or & is written
+// as skeleton.AppendJSONString writes it (the escapes are otherwise the
+// same), any other through json.Marshal.
+func appendHTMLSafe(b []byte, s string) []byte {
+	if strings.ContainsAny(s, "<>&") {
+		raw, _ := json.Marshal(s) // a string always marshals
+		return append(b, raw...)
+	}
+	return skeleton.AppendJSONString(b, s)
 }
 
 func write(w http.ResponseWriter, status int, v any) {

@@ -44,8 +44,7 @@ func NewBroken(cfg skeleton.Config, rules ...string) http.Handler {
 		if faults.Injected(r.Context(), bountyserver.RoundRotated) {
 			e.HouseWin() // serve --faults: the round rotates under this exchange
 		}
-		r2 := r.Clone(r.Context())
-		r2.URL.Path = "/" + strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, BasePath), "/")
+		r2 := stripped(r, "/"+strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, BasePath), "/"))
 		if r2.URL.Path == "/" && r.Method == http.MethodGet {
 			write(w, 200, map[string]any{"protocol": sx.Protocol, "agents": resp.agents(), "platform": PlatformPath})
 			return
@@ -53,6 +52,18 @@ func NewBroken(cfg skeleton.Config, rules ...string) http.Handler {
 		resp.ServeHTTP(w, r2)
 	})
 	return httplog.Handler(h, cfg.Log)
+}
+
+// stripped is r with its URL's path replaced: a shallow copy with its
+// own URL, as http.StripPrefix makes, instead of a deep clone of every
+// header per request (the responder reads the request, never changes it).
+func stripped(r *http.Request, path string) *http.Request {
+	r2 := new(http.Request)
+	*r2 = *r
+	u := *r.URL
+	u.Path = path
+	r2.URL = &u
+	return r2
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -135,8 +135,7 @@ func (s *scanner) value(depth int) *Error {
 		}
 		return s.array(depth)
 	case c == '"':
-		_, err := s.str()
-		return err
+		return s.str()
 	default:
 		if !s.scalar() {
 			return invalid()
@@ -180,7 +179,7 @@ func (s *scanner) array(depth int) *Error {
 }
 
 func (s *scanner) object(depth int) *Error {
-	var seen map[string]bool
+	var keys keySet
 	for n := 0; s.more(); n++ {
 		if n == s.b.MaxItems {
 			return refuse(CodeTooManyItems, "an object of the body holds more than %d members", s.b.MaxItems)
@@ -191,17 +190,13 @@ func (s *scanner) object(depth int) *Error {
 		if s.peek() != '"' {
 			return invalid()
 		}
-		key, err := s.str()
+		key, err := s.key()
 		if err != nil {
 			return err
 		}
-		if seen == nil {
-			seen = map[string]bool{}
-		}
-		if seen[key] {
+		if !keys.add(key) {
 			return refuse(CodeDuplicateKey, "key %q appears twice in one object", key)
 		}
-		seen[key] = true
 		if s.peek() != ':' {
 			return invalid()
 		}
@@ -213,6 +208,36 @@ func (s *scanner) object(depth int) *Error {
 	return s.end('}')
 }
 
+// keySet is the keys one object has shown: the first few in a fixed
+// array compared one by one (a request object has a handful, and a map
+// per object was most of a small body's allocations), the rest in a map.
+type keySet struct {
+	few  [8][]byte
+	n    int
+	more map[string]bool
+}
+
+// add records k and reports whether it is new.
+func (ks *keySet) add(k []byte) bool {
+	for _, seen := range ks.few[:ks.n] {
+		if string(seen) == string(k) {
+			return false
+		}
+	}
+	if ks.n < len(ks.few) {
+		ks.few[ks.n], ks.n = k, ks.n+1
+		return true
+	}
+	if ks.more[string(k)] {
+		return false
+	}
+	if ks.more == nil {
+		ks.more = map[string]bool{}
+	}
+	ks.more[string(k)] = true
+	return true
+}
+
 // end reads the closing delimiter of an array or object.
 func (s *scanner) end(closer byte) *Error {
 	if s.peek() != closer {
@@ -222,27 +247,27 @@ func (s *scanner) end(closer byte) *Error {
 	return nil
 }
 
-// str reads a string token at pos and returns it decoded, counted and
-// held to MaxString by its decoded length, as Decoder.Token measured it.
-func (s *scanner) str() (string, *Error) {
+// token reads a string token at pos: its bytes, quotes included, and
+// whether they are the string itself (no escape, no byte past ASCII).
+func (s *scanner) token() ([]byte, bool, *Error) {
 	start := s.pos
 	s.pos++
-	plain := true // no escape and no byte past ASCII: the bytes are the string
+	plain := true
 	for {
 		if s.pos >= len(s.raw) {
-			return "", invalid()
+			return nil, false, invalid()
 		}
 		c := s.raw[s.pos]
 		switch {
 		case c == '"':
 			s.pos++
-			return s.decoded(s.raw[start:s.pos], plain)
+			return s.raw[start:s.pos], plain, nil
 		case c < 0x20:
-			return "", invalid()
+			return nil, false, invalid()
 		case c == '\\':
 			plain = false
 			if !s.escape() {
-				return "", invalid()
+				return nil, false, invalid()
 			}
 			continue
 		case c >= utf8.RuneSelf:
@@ -250,6 +275,55 @@ func (s *scanner) str() (string, *Error) {
 		}
 		s.pos++
 	}
+}
+
+// str reads a string value at pos, counted and held to MaxString by its
+// decoded length, as Decoder.Token measured it. A plain string's length
+// is its bytes': only a string with escapes or bytes past ASCII is
+// decoded (a value is never kept, so a plain one costs no allocation).
+func (s *scanner) str() *Error {
+	tok, plain, err := s.token()
+	if err != nil {
+		return err
+	}
+	n := len(tok) - 2
+	if !plain {
+		var v string
+		if json.Unmarshal(tok, &v) != nil {
+			return invalid()
+		}
+		n = len(v)
+	}
+	return s.bound(n)
+}
+
+// key reads an object key at pos as str reads a value, and returns it
+// decoded: a plain key is its own bytes, with no copy.
+func (s *scanner) key() ([]byte, *Error) {
+	tok, plain, err := s.token()
+	if err != nil {
+		return nil, err
+	}
+	k := tok[1 : len(tok)-1]
+	if !plain {
+		var v string
+		if json.Unmarshal(tok, &v) != nil {
+			return nil, invalid()
+		}
+		k = []byte(v)
+	}
+	return k, s.bound(len(k))
+}
+
+// bound counts one string of n decoded bytes and holds it to MaxString.
+func (s *scanner) bound(n int) *Error {
+	if err := s.count(); err != nil {
+		return err
+	}
+	if n > s.b.MaxString {
+		return refuse(CodeTooLong, "a string of the body is longer than %d bytes", s.b.MaxString)
+	}
+	return nil
 }
 
 // escape reads one escape sequence at pos.
@@ -278,24 +352,6 @@ func (s *scanner) escape() bool {
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-// decoded turns a whole string token into its value (encoding/json's
-// reading where it is not plain ASCII), then counts and bounds it.
-func (s *scanner) decoded(tok []byte, plain bool) (string, *Error) {
-	var v string
-	if plain {
-		v = string(tok[1 : len(tok)-1])
-	} else if json.Unmarshal(tok, &v) != nil {
-		return "", invalid()
-	}
-	if err := s.count(); err != nil {
-		return "", err
-	}
-	if len(v) > s.b.MaxString {
-		return "", refuse(CodeTooLong, "a string of the body is longer than %d bytes", s.b.MaxString)
-	}
-	return v, nil
 }
 
 // scalar reads a number, true, false or null at pos.
