@@ -43,11 +43,7 @@ func at(r *http.Request, method, suffix string) bool {
 // recode answers every refusal coded from with status and code.
 func recode(from string, status int, code string) func(h http.Handler) http.Handler {
 	return func(h http.Handler) http.Handler {
-		return harness.Responses(h, func(_ *http.Request, st *int, m map[string]any) {
-			if m["code"] == from {
-				*st, m["code"] = status, code
-			}
-		})
+		return harness.Responses(h, harness.Recode(from, status, code))
 	}
 }
 

@@ -2,33 +2,22 @@ package bountysolve_test
 
 import (
 	"crypto/sha256"
-	"math/bits"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/reference/bounty"
+	"github.com/agentgames/conformance/reference/pow"
 )
-
-// leadingZeroBits counts the zero bits that open a digest.
-func leadingZeroBits(d [32]byte) int {
-	n := 0
-	for _, b := range d {
-		if b != 0 {
-			return n + bits.LeadingZeros8(b)
-		}
-		n += 8
-	}
-	return n
-}
 
 // A remembered registration answer is a valid proof, the same one the
 // reference solver finds, and the second ask gives the same nonce.
 func TestARegistrationIsSolvedOnceAndRight(t *testing.T) {
 	t.Parallel()
 	nonce := bountysolve.Registration("tok-remembered", 10)
-	assert.GreaterOrEqual(t, leadingZeroBits(sha256.Sum256([]byte("tok-remembered"+nonce))), 10)
+	sum := sha256.Sum256([]byte("tok-remembered" + nonce))
+	assert.GreaterOrEqual(t, pow.LeadingZeroBits(sum[:]), 10)
 	assert.Equal(t, bounty.SolveRegistration("tok-remembered", 10), nonce)
 	assert.Equal(t, nonce, bountysolve.Registration("tok-remembered", 10))
 }

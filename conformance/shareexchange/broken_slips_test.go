@@ -41,11 +41,7 @@ func exchangeOnly(edit harness.ResponseEdit) func(h http.Handler) http.Handler {
 
 // recoded answers a refusal coded from with status and code.
 func recoded(from string, status int, code string) func(h http.Handler) http.Handler {
-	return exchangeOnly(func(_ *http.Request, st *int, m map[string]any) {
-		if m["code"] == from {
-			*st, m["code"] = status, code
-		}
-	})
+	return exchangeOnly(harness.Recode(from, status, code))
 }
 
 // slipCases are bugs an implementer of the convention would plausibly

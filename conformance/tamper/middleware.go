@@ -60,3 +60,14 @@ func Route(h http.Handler, match func(r *http.Request) bool, broken http.Handler
 		h.ServeHTTP(w, r)
 	})
 }
+
+// Recode is the edit that answers every refusal coded from with status
+// and code instead: the shape of an implementer's slip that renames a
+// documented code or picks another status for it.
+func Recode(from string, status int, code string) ResponseEdit {
+	return func(_ *http.Request, st *int, m map[string]any) {
+		if m["code"] == from {
+			*st, m["code"] = status, code
+		}
+	}
+}
