@@ -46,7 +46,7 @@ func brokenMonopolyGateways() []struct {
 		})}},
 		{"PYYOL-MONO-CFG-ECONOMY", server.Options{Rewrite: set("event", "cash_changed", func(f map[string]any) {
 			if p := payload(f); p["reason"] == "go_salary" {
-				p["amount"] = 150.0
+				p["delta"] = 150.0
 			}
 		})}},
 		{"PYYOL-MONO-EV-MATCH-CREATED", server.Options{Rewrite: drop("event", "match_created")}},
@@ -71,7 +71,7 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-ACT-SKIP-TRADE", server.Options{Tamper: server.MonopolySkipKeepsFloor}},
 		{"PYYOL-MONO-ACT-PAY-JAIL", server.Options{Rewrite: set("event", "cash_changed", func(f map[string]any) {
 			if p := payload(f); p["reason"] == "jail_fine" {
-				p["amount"] = -40.0
+				p["delta"] = -40.0
 			}
 		})}},
 		{"PYYOL-MONO-ACT-END-TURN", server.Options{Rewrite: drop("event", "turn_ended")}},
@@ -88,7 +88,7 @@ func brokenMonopolyGateways() []struct {
 			payload(f)["property"] = payload(f)["property"].(float64) + 1
 		})}},
 		{"PYYOL-MONO-MOVE-TRADE", server.Options{Rewrite: set("event", "trade_proposed", func(f map[string]any) {
-			payload(f)["trade"].(map[string]any)["give_cash"] = 500.0
+			payload(f)["give_cash"] = 500.0
 		})}},
 		{"PYYOL-MONO-PHASE-GAME-OVER", server.Options{Rewrite: frameEdit("event", "turn_started", func(f map[string]any) []map[string]any {
 			if f["seq"].(float64) != 2 {

@@ -11,49 +11,110 @@ import (
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
-// platformMonopolySpelling rewrites the reference's Monopoly events into
-// the real platform's field names: turn_count, die1/die2/total, a
-// trade's fields flat in the payload.
-func platformMonopolySpelling(f map[string]any) []map[string]any {
+// kitMonopolySpelling rewrites the reference's Monopoly events (the real
+// platform's field names) into the kit's earlier spelling: turn, a dice
+// pair, how, card, a nested trade, winners, amount and cash on
+// cash_changed, a purchase's and an auction's money signed beside its
+// price, an unmortgage's cost negative.
+func kitMonopolySpelling(f map[string]any) []map[string]any {
 	p, _ := f["payload"].(map[string]any)
 	if f["t"] != "event" || p == nil {
 		return []map[string]any{f}
 	}
+	rename := func(from, to string) {
+		if v, ok := p[from]; ok {
+			p[to] = v
+			delete(p, from)
+		}
+	}
 	switch f["kind"] {
 	case "turn_started", "turn_ended":
-		p["turn_count"] = p["turn"]
-		delete(p, "turn")
+		rename("turn_count", "turn")
 	case "dice_rolled":
-		if d, ok := p["dice"].([]any); ok && len(d) == 2 {
-			p["die1"], p["die2"] = d[0], d[1]
-			p["total"] = d[0].(float64) + d[1].(float64)
-			delete(p, "dice")
-		}
+		p["dice"] = []any{p["die1"], p["die2"]}
+		delete(p, "die1")
+		delete(p, "die2")
+	case "left_jail":
+		rename("method", "how")
+	case "card_drawn":
+		rename("text", "card")
+	case "cash_changed":
+		rename("delta", "amount")
+		rename("balance", "cash")
+		p["source"] = "bank"
+	case "property_purchased":
+		p["amount"], p["source"] = -p["price"].(float64), "bank"
+	case "auction_won":
+		p["price"], p["amount"] = p["amount"], -p["amount"].(float64)
+	case "unmortgaged":
+		p["amount"] = -p["amount"].(float64)
 	case "trade_proposed", "trade_executed", "trade_rejected":
-		if t, ok := p["trade"].(map[string]any); ok {
-			for k, v := range t {
-				p[k] = v
+		nestTradeFields(p)
+	case "match_finished":
+		delete(p, "winner")
+	}
+	return []map[string]any{f}
+}
+
+// nestTradeFields moves a flat trade's fields under trade.
+func nestTradeFields(p map[string]any) {
+	t := map[string]any{}
+	for _, k := range []string{"proposer", "target", "give_props", "give_cash", "want_props", "want_cash"} {
+		t[k] = p[k]
+		delete(p, k)
+	}
+	p["trade"] = t
+}
+
+// platformOnlySpelling strips from the reference's Monopoly events the
+// fields the real platform does not send and no money check needs: a
+// card's kind, a jailing's from, a counter's mark, the rule set, the
+// shared winners and the finish's reason.
+func platformOnlySpelling(f map[string]any) []map[string]any {
+	if p, _ := f["payload"].(map[string]any); f["t"] == "event" && p != nil {
+		for _, k := range []string{"kind", "from", "counter", "rules", "winners", "reason", "version"} {
+			if k == "from" && f["kind"] != "went_to_jail" || k == "reason" && f["kind"] != "match_finished" {
+				continue
 			}
-			delete(p, "trade")
+			delete(p, k)
 		}
 	}
 	return []map[string]any{f}
 }
 
-// TestMonopolyPlatformSpellingPassesLive: normalize, then judge. A
-// gateway whose Monopoly events use the real platform's field names
-// fails no check of the shadow referee, the money rules or the turn cap.
-func TestMonopolyPlatformSpellingPassesLive(t *testing.T) {
-	t.Parallel()
-	srv := httptest.NewServer(server.New(server.Options{Rewrite: server.EveryFrame(platformMonopolySpelling), TurnTimeout: 10 * time.Second}))
+// monopolySpellingRules are the rules the spelling tests run: the shadow
+// referee's money, the view's legal actions, the turn cap, end_turn and
+// an accepted trade.
+var monopolySpellingRules = []string{"PYYOL-MONO-RENT", "PYYOL-MONO-ECONOMY", "PYYOL-MONO-VIEW-LEGAL", "PYYOL-MONO-WIN-TURN-CAP",
+	"PYYOL-MONO-ACT-END-TURN", "PYYOL-MONO-ACT-ACCEPT-TRADE", "PYYOL-MONO-EV-CASH-CHANGED"}
+
+// runMonopolySpelling serves the reference gateway with its frames
+// rewritten by edit and fails t on any failed rule.
+func runMonopolySpelling(t *testing.T, edit func(map[string]any) []map[string]any) {
+	srv := httptest.NewServer(server.New(server.Options{Rewrite: server.EveryFrame(edit), TurnTimeout: 10 * time.Second}))
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Gateway()}, Target: srv.URL,
-		Rules: []string{"PYYOL-MONO-RENT", "PYYOL-MONO-ECONOMY", "PYYOL-MONO-VIEW-LEGAL", "PYYOL-MONO-WIN-TURN-CAP", "PYYOL-MONO-ACT-END-TURN", "PYYOL-MONO-ACT-ACCEPT-TRADE"},
-		Seed:  7, NoProperties: true, CaseDir: t.TempDir(), Settings: gatewaySettings.With("turn-timeout", "10s")})
+		Rules: monopolySpellingRules, Seed: 7, NoProperties: true, CaseDir: t.TempDir(), Settings: gatewaySettings.With("turn-timeout", "10s")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.ExitCode() != 0 {
 		t.Errorf("exit %d: %v", rep.ExitCode(), failedRules(rep))
 	}
+}
+
+// TestMonopolyPlatformSpellingPassesLive: normalize, then judge. A
+// gateway whose Monopoly events carry only the real platform's fields
+// fails no check of the shadow referee, the money rules or the turn cap.
+func TestMonopolyPlatformSpellingPassesLive(t *testing.T) {
+	t.Parallel()
+	runMonopolySpelling(t, platformOnlySpelling)
+}
+
+// TestMonopolyKitSpellingPassesLive: the kit's earlier spelling (nested
+// trade, dice pair, turn, signed amounts) still decodes to the same model
+// and fails nothing.
+func TestMonopolyKitSpellingPassesLive(t *testing.T) {
+	t.Parallel()
+	runMonopolySpelling(t, kitMonopolySpelling)
 }

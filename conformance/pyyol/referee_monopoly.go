@@ -272,7 +272,7 @@ func (b *refBoard) closeWindows(e frame) error {
 // a tax square (PYYOL-MONO-ECONOMY: a standard game).
 func (b *refBoard) cash(e frame, p map[string]any, seat int) error {
 	amount, ok := fieldInt(p, "amount")
-	if !ok {
+	if r, _ := p["reason"].(string); !ok || monoManagedMoney[r] {
 		return nil
 	}
 	if w := b.salary1; w != nil && w.seat == seat && amount == b.salary {
@@ -295,6 +295,13 @@ func (b *refBoard) cash(e frame, p map[string]any, seat int) error {
 	}
 	return nil
 }
+
+// monoManagedMoney are the reasons of the cash_changed the real platform
+// sends beside a building, a sale, a mortgage, a bankruptcy or a trade's
+// mortgaged property (backend/internal/engine/monopoly/engine.go): none
+// is a salary, a tax or a jail fine, so the landing checks leave them be.
+var monoManagedMoney = map[string]bool{"build": true, "sell_house": true, "mortgage": true, "unmortgage": true,
+	"mortgage_interest": true, "liquidate": true, "bankruptcy_estate": true}
 
 // rentPaid judges the rent a landing owed (PYYOL-MONO-RENT).
 func (b *refBoard) rentPaid(e frame, p map[string]any) error {

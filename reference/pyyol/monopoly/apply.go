@@ -93,7 +93,7 @@ func (g *Game) do(seat int, mv Move) {
 	case ActPayJail:
 		// PYYOL-MONO-ACT-PAY-JAIL: pay the $50 fine, then roll.
 		g.toBank(seat, g.jailFine(), "jail_fine")
-		g.leaveJail(seat, "fine")
+		g.leaveJail(seat, "paid")
 		g.phase = PhaseRoll
 	case ActUseJailCard:
 		// PYYOL-MONO-ACT-USE-JAIL-CARD: spend a card, then roll.
@@ -128,8 +128,7 @@ func (g *Game) buy(seat int) {
 	price := g.listPrice(sq)
 	g.players[seat].Cash -= price
 	g.holdings[sq].Owner = seat
-	g.emit(EvPropertyPurchased, map[string]any{"seat": seat, "property": sq, "price": price,
-		"amount": -price, "source": "bank"})
+	g.emit(EvPropertyPurchased, map[string]any{"seat": seat, "property": sq, "price": price})
 	g.phase = PhaseManage
 }
 
@@ -149,7 +148,7 @@ func (g *Game) decline(seat int) {
 	}
 	g.auction = a
 	g.phase = PhaseAuction
-	g.emit(EvAuctionStarted, map[string]any{"property": a.Property, "seats": slices.Clone(a.Active)})
+	g.emit(EvAuctionStarted, map[string]any{"property": a.Property})
 }
 
 // bid raises the high bid by amount; the bidder goes to the back of the
@@ -182,10 +181,10 @@ func (g *Game) closeAuctionIfDone() {
 			g.players[w].Cash -= a.HighBid
 		}
 		g.holdings[a.Property].Owner = w
-		g.emit(EvAuctionWon, map[string]any{"seat": w, "property": a.Property, "price": a.HighBid,
-			"amount": -a.HighBid, "source": "bank"})
+		// amount is the price paid, as on the real platform.
+		g.emit(EvAuctionWon, map[string]any{"seat": w, "property": a.Property, "amount": a.HighBid})
 	case len(a.Active) == 0:
-		g.emit(EvAuctionUnsold, map[string]any{"property": a.Property})
+		g.emit(EvAuctionUnsold, map[string]any{"seat": -1, "property": a.Property, "amount": 0})
 	default:
 		return
 	}
@@ -230,7 +229,10 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 		v := g.unmortgageCost(sq)
 		h.Mortgaged = false
 		g.players[seat].Cash -= v
-		g.emit(EvUnmortgaged, map[string]any{"seat": seat, "property": sq, "amount": -v, "source": "bank"})
+		// amount is the cost paid, as on the real platform; source marks
+		// the money as booked on this event (the platform books it in a
+		// cash_changed of its own).
+		g.emit(EvUnmortgaged, map[string]any{"seat": seat, "property": sq, "amount": v, "source": "bank"})
 	}
 	if g.phase == PhaseResolveDebt {
 		g.payDebtIfCovered()

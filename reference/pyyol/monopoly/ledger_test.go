@@ -30,14 +30,15 @@ func num(v any) int {
 	panic(fmt.Sprintf("not a number: %T", v))
 }
 
-// apply books one event.
+// apply books one event, read in the payload layout the engine sends
+// (the real platform's names, docs/pyyol-monopoly-layout.md).
 func (l *ledger) apply(e Event) {
 	p := e.Payload
 	switch e.Type {
 	case EvCashChanged, EvPropertyPurchased, EvAuctionWon, EvHouseBuilt, EvHouseSold, EvMortgaged, EvUnmortgaged:
-		amt := num(p["amount"])
+		amt := bankDelta(e)
 		l.cash[num(p["seat"])] += amt
-		if p["source"] == "pool" {
+		if _, pool := p["pool"]; pool {
 			l.pool -= amt
 		} else {
 			l.bank += amt
@@ -47,9 +48,8 @@ func (l *ledger) apply(e Event) {
 		l.cash[num(p["from"])] -= amt
 		l.cash[num(p["to"])] += amt
 	case EvTradeExecuted:
-		t := p["trade"].(Trade)
-		l.cash[t.Proposer] += t.WantCash - t.GiveCash
-		l.cash[t.Target] += t.GiveCash - t.WantCash
+		l.cash[num(p["proposer"])] += num(p["want_cash"]) - num(p["give_cash"])
+		l.cash[num(p["target"])] += num(p["give_cash"]) - num(p["want_cash"])
 	case EvBankrupt:
 		seat, cash := num(p["seat"]), num(p["cash"])
 		l.cash[seat] -= cash
@@ -59,6 +59,22 @@ func (l *ledger) apply(e Event) {
 			l.bank -= cash
 		}
 	}
+}
+
+// bankDelta is the signed cash a seat received from the bank (or pool)
+// by one event: cash_changed's delta, a purchase's price, an auction's
+// amount paid, an unmortgage's cost, the signed amount of the rest.
+func bankDelta(e Event) int {
+	p := e.Payload
+	switch e.Type {
+	case EvCashChanged:
+		return num(p["delta"])
+	case EvPropertyPurchased:
+		return -num(p["price"])
+	case EvAuctionWon, EvUnmortgaged:
+		return -num(p["amount"])
+	}
+	return num(p["amount"])
 }
 
 // check compares the books with the game.

@@ -188,7 +188,10 @@ func New(rules Rules, seed uint64) (*Game, error) {
 	}
 	g.chance = g.rng.Perm(len(b.Chance))
 	g.chest = g.rng.Perm(len(b.CommunityChest))
-	g.emit(EvMatchCreated, map[string]any{"rules": rules, "seats": rules.Players})
+	// players, starting_cash and max_turns as on the real platform; rules
+	// is the kit's addition (docs/pyyol-monopoly-layout.md).
+	g.emit(EvMatchCreated, map[string]any{"version": Version, "players": rules.Players,
+		"starting_cash": rules.StartingCash, "max_turns": rules.TurnCap, "rules": rules})
 	g.startTurn(0)
 	return g, nil
 }
