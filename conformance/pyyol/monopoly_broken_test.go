@@ -146,13 +146,14 @@ func brokenMonopolyDeepGateways() []struct {
 				v["phase"], v["legal_actions"] = "manage", []any{"end_turn"}
 			}
 		})}},
-		// Other seats' holdings cut from the view.
+		// Other seats' holdings hidden from the view: their squares shown
+		// as the bank's (holdings are indexed by square).
 		{"PYYOL-MONO-PERFECT-INFO", server.Options{Rewrite: turn(func(v map[string]any) {
-			st := v["state"].(map[string]any)
-			st["holdings"] = slices.DeleteFunc(ints(st["holdings"]), func(h any) bool {
-				o := h.(map[string]any)["owner"].(float64)
-				return o >= 0 && o != v["seat"].(float64)
-			})
+			for _, h := range ints(v["state"].(map[string]any)["holdings"]) {
+				if h := h.(map[string]any); h["owner"].(float64) >= 0 && h["owner"] != v["seat"] {
+					h["owner"], h["houses"], h["mortgaged"] = -1.0, 0.0, false
+				}
+			}
 		})}},
 		{"PYYOL-MONO-PHASE-RESOLVE-DEBT", server.Options{Tamper: server.MonopolyDebtGoesNegative}},
 		{"PYYOL-MONO-ACT-BANKRUPT", server.Options{Tamper: server.MonopolyBankruptToBank}},

@@ -1,6 +1,7 @@
 package pyyol
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -105,5 +106,39 @@ func TestMonopolyLedgerBooksBothSpellings(t *testing.T) {
 		if !l.ok || l.cash[0] != 0 || l.cash[1] != 2859 {
 			t.Errorf("%s spelling: ok %v, cash %v, want [0 2859]", name, l.ok, l.cash)
 		}
+	}
+}
+
+// TestMonopolyStatesDecodeToOneModel: a view's state in the platform's
+// layout (40 holdings indexed by square, turn_count, houses_remaining,
+// pending_trade, a debt's debtor and creditor), in the kit's earlier one
+// and with players and holdings keyed by index decode to one model.
+func TestMonopolyStatesDecodeToOneModel(t *testing.T) {
+	platform := `{"players":[{"seat":0,"cash":1400},{"seat":1,"cash":1500}],"holdings":[{"owner":-1,"houses":0,"mortgaged":false},{"owner":0,"houses":1,"mortgaged":false}],` +
+		`"turn_count":4,"houses_remaining":31,"hotels_remaining":12,"pending_trade":{"proposer":1,"target":0},"debt":{"debtor":0,"creditor":1,"amount":90}}`
+	kit := `{"players":[{"cash":1400},{"cash":1500}],"holdings":[{"square":0,"owner":-1,"houses":0},{"square":1,"owner":0,"houses":1}],` +
+		`"turn":4,"bank_houses":31,"bank_hotels":12,"trade":{"proposer":1,"target":0},"debt":{"seat":0,"creditors":[1],"amount":90}}`
+	keyed := `{"players":{"1":{"cash":1500},"0":{"cash":1400}},"holdings":{"1":{"owner":0,"houses":1},"0":{"owner":-1}},` +
+		`"turn_count":4,"houses_remaining":31,"hotels_remaining":12,"pending_trade":{"proposer":1,"target":0},"debt":{"debtor":0,"creditor":1,"amount":90}}`
+	model := func(raw string) string {
+		var s monoState
+		if err := json.Unmarshal([]byte(raw), &s); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if s.Debt != nil {
+			s.Debt.Debtor, s.Debt.Creditor = nil, nil
+		}
+		b, _ := json.Marshal(s)
+		return string(b)
+	}
+	want := model(kit)
+	for name, raw := range map[string]string{"platform": platform, "keyed by index": keyed} {
+		if got := model(raw); got != want {
+			t.Errorf("%s layout: model %s, want %s", name, got, want)
+		}
+	}
+	var s monoState
+	if json.Unmarshal([]byte(`{"players":{"me":{}},"holdings":[]}`), &s) == nil {
+		t.Errorf("players keyed by a name decoded")
 	}
 }

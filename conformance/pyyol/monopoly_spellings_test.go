@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
@@ -18,6 +19,9 @@ import (
 // price, an unmortgage's cost negative.
 func kitMonopolySpelling(f map[string]any) []map[string]any {
 	p, _ := f["payload"].(map[string]any)
+	if f["t"] == "turn" && p != nil && p["game"] == "monopoly" {
+		kitMonopolyState(p["state"].(map[string]any))
+	}
 	if f["t"] != "event" || p == nil {
 		return []map[string]any{f}
 	}
@@ -56,6 +60,36 @@ func kitMonopolySpelling(f map[string]any) []map[string]any {
 	return []map[string]any{f}
 }
 
+// kitMonopolyState rewrites a view's state into the kit's earlier
+// layout: only the ownable squares, each naming its square, turn,
+// bank_houses, bank_hotels, trade and a debt's seat and creditors.
+func kitMonopolyState(st map[string]any) {
+	b, err := monopoly.StandardBoard()
+	if err != nil {
+		panic(err)
+	}
+	var holdings []any
+	for sq, h := range st["holdings"].([]any) {
+		if h := h.(map[string]any); b.Ownable(sq) {
+			h["square"] = float64(sq)
+			holdings = append(holdings, h)
+		}
+	}
+	st["holdings"] = holdings
+	for from, to := range map[string]string{"turn_count": "turn", "houses_remaining": "bank_houses",
+		"hotels_remaining": "bank_hotels", "pending_trade": "trade", "last_roll": "dice"} {
+		if v, ok := st[from]; ok {
+			st[to] = v
+			delete(st, from)
+		}
+	}
+	if d, ok := st["debt"].(map[string]any); ok {
+		d["seat"] = d["debtor"]
+		delete(d, "debtor")
+		delete(d, "creditor")
+	}
+}
+
 // nestTradeFields moves a flat trade's fields under trade.
 func nestTradeFields(p map[string]any) {
 	t := map[string]any{}
@@ -83,10 +117,11 @@ func platformOnlySpelling(f map[string]any) []map[string]any {
 }
 
 // monopolySpellingRules are the rules the spelling tests run: the shadow
-// referee's money, the view's legal actions, the turn cap, end_turn and
-// an accepted trade.
+// referee's money, the view's legal actions and board, the turn cap,
+// end_turn, an accepted trade, buildings and debts.
 var monopolySpellingRules = []string{"PYYOL-MONO-RENT", "PYYOL-MONO-ECONOMY", "PYYOL-MONO-VIEW-LEGAL", "PYYOL-MONO-WIN-TURN-CAP",
-	"PYYOL-MONO-ACT-END-TURN", "PYYOL-MONO-ACT-ACCEPT-TRADE", "PYYOL-MONO-EV-CASH-CHANGED"}
+	"PYYOL-MONO-ACT-END-TURN", "PYYOL-MONO-ACT-ACCEPT-TRADE", "PYYOL-MONO-EV-CASH-CHANGED", "PYYOL-MONO-PERFECT-INFO",
+	"PYYOL-MONO-VIEW-STATE", "PYYOL-MONO-ACT-BUILD", "PYYOL-MONO-PHASE-RESOLVE-DEBT"}
 
 // runMonopolySpelling serves the reference gateway with its frames
 // rewritten by edit and fails t on any failed rule.

@@ -206,8 +206,8 @@ func (m *monoRun) checkRent() error {
 }
 
 // checkWholeBoard: every view shows every seat's cash and, in its
-// holdings, every square the events say is owned (a view may list the
-// unowned squares too or leave them out)
+// holdings, every square the events say is owned with an owner (a view
+// may list the unowned squares too, as the bank's, or leave them out)
 // (PYYOL-MONO-PERFECT-INFO: the whole board is exposed in state).
 func (m *monoRun) checkWholeBoard() error {
 	owned := map[int]bool{}
@@ -234,7 +234,7 @@ func (m *monoRun) checkWholeBoard() error {
 		}
 		listed := map[int]bool{}
 		for _, h := range s.Holdings {
-			listed[h.Square] = true
+			listed[h.Square] = listed[h.Square] || h.Owner >= 0
 		}
 		for sq := range 40 {
 			if owned[sq] && !listed[sq] {
