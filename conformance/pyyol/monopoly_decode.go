@@ -54,8 +54,24 @@ func normalizeMonoPayload(typ string, p map[string]any) map[string]any {
 		signMoneyOut(typ, p)
 	case "rent_paid":
 		rentReason(p)
+	case "bid_placed":
+		bidTotal(p)
 	}
 	return p
+}
+
+// bidTotal reads a bid the platform's way when it has no high_bid: its
+// amount is then the new high bid (engine.go stepAuction), not the raise
+// the kit's spelling names beside high_bid, so the model keeps it as
+// high_bid and has no raise.
+func bidTotal(p map[string]any) {
+	if _, has := p["high_bid"]; has {
+		return
+	}
+	if a, ok := p["amount"]; ok {
+		p["high_bid"] = a
+		delete(p, "amount")
+	}
 }
 
 // signMoneyOut gives the model's signed amount (negative: the seat paid)

@@ -44,6 +44,9 @@ func TestMonopolyEventsDecodeToOneModel(t *testing.T) {
 			map[string]any{"from": 0.0, "to": 1.0, "property": 3.0, "amount": 4.0, "reason": "rent"}},
 		{"a card's payment", "rent_paid", map[string]any{"from": 0.0, "to": 1.0, "property": -1.0, "amount": 50.0},
 			map[string]any{"from": 0.0, "to": 1.0, "property": -1.0, "amount": 50.0, "reason": "card"}},
+		{"a bid's new high bid", "bid_placed", map[string]any{"seat": 1.0, "property": 5.0, "amount": 12.0},
+			map[string]any{"seat": 1.0, "property": 5.0, "high_bid": 12.0}},
+		{"a raise and its high bid", "bid_placed", map[string]any{"amount": 1.0, "high_bid": 12.0}, map[string]any{"amount": 1.0, "high_bid": 12.0}},
 		{"a rent's reason", "rent_paid", map[string]any{"amount": 4.0, "reason": "rent"}, map[string]any{"amount": 4.0, "reason": "rent"}},
 	}
 	for _, c := range cases {
