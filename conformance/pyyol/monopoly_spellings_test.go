@@ -16,7 +16,9 @@ import (
 // platform's field names) into the kit's earlier spelling: turn, a dice
 // pair, how, card, a nested trade, winners, amount and cash on
 // cash_changed, a purchase's and an auction's money signed beside its
-// price, an unmortgage's cost negative.
+// price, an unmortgage's cost negative. (The earlier spelling's money on
+// a building's own event is read by TestMonopolyLedgerBooksBothSpellings:
+// merging the cash_changed before it would hold a frame back.)
 func kitMonopolySpelling(f map[string]any) []map[string]any {
 	p, _ := f["payload"].(map[string]any)
 	if f["t"] == "turn" && p != nil && p["game"] == "monopoly" {

@@ -208,31 +208,28 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 			g.houses--
 		}
 		h.Houses++
-		cost := g.buildCost(sq)
-		g.players[seat].Cash -= cost
-		g.emit(EvHouseBuilt, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
-			"amount": -cost, "source": "bank"})
+		// As on the real platform, the money moves in a cash_changed of
+		// its own, before the event (docs/pyyol-monopoly-layout.md).
+		g.bankCash(seat, -g.buildCost(sq), "build")
+		g.emit(EvHouseBuilt, map[string]any{"seat": seat, "property": sq, "houses": h.Houses})
 	case ActSellHouse:
 		// PYYOL-MONO-ACT-SELL-HOUSE: back to the bank at half the build cost.
 		if g.defect != SellKeepsHouse {
 			g.returnOne(h)
 		}
-		g.players[seat].Cash += g.saleValue(sq)
-		g.emit(EvHouseSold, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
-			"count": 1, "amount": g.saleValue(sq), "source": "bank"})
+		g.bankCash(seat, g.saleValue(sq), "sell_house")
+		g.emit(EvHouseSold, map[string]any{"seat": seat, "property": sq, "houses": h.Houses})
 	case ActMortgage:
 		v := g.mortgageValue(sq)
 		h.Mortgaged = true
-		g.players[seat].Cash += v
-		g.emit(EvMortgaged, map[string]any{"seat": seat, "property": sq, "amount": v, "source": "bank"})
+		g.bankCash(seat, v, "mortgage")
+		g.emit(EvMortgaged, map[string]any{"seat": seat, "property": sq, "amount": v})
 	case ActUnmortgage:
+		// amount is the cost paid, as on the real platform.
 		v := g.unmortgageCost(sq)
 		h.Mortgaged = false
-		g.players[seat].Cash -= v
-		// amount is the cost paid, as on the real platform; source marks
-		// the money as booked on this event (the platform books it in a
-		// cash_changed of its own).
-		g.emit(EvUnmortgaged, map[string]any{"seat": seat, "property": sq, "amount": v, "source": "bank"})
+		g.bankCash(seat, -v, "unmortgage")
+		g.emit(EvUnmortgaged, map[string]any{"seat": seat, "property": sq, "amount": v})
 	}
 	if g.phase == PhaseResolveDebt {
 		g.payDebtIfCovered()

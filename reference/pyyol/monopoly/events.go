@@ -44,10 +44,9 @@ var EventTypes = []string{EvMatchCreated, EvTurnStarted, EvDiceRolled, EvMoved, 
 // strictly increasing (PYYOL-MONO-EVENTS).
 // Payloads use the real platform's field names where the contract is
 // silent (docs/pyyol-monopoly-layout.md): cash_changed carries seat, the
-// signed delta and the balance after; rent_paid from, to, property and
-// amount. Events that move money the platform books in a cash_changed of
-// its own (house_built, house_sold, mortgaged, unmortgaged) carry the
-// money themselves here, marked "source": "bank" (PYYOL-MONO-REF-LEDGER).
+// signed delta and the balance after, and moves the money of buildings,
+// sales, mortgages and bankruptcies too (before their own event);
+// rent_paid carries from, to, property and amount (PYYOL-MONO-REF-LEDGER).
 type Event struct {
 	Seq     int            `json:"seq"`
 	Type    string         `json:"type"`

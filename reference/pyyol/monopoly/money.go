@@ -142,7 +142,9 @@ func (g *Game) goBankrupt(seat int) {
 		h.Owner, h.Mortgaged = -1, false
 	}
 	if creditor >= 0 {
-		g.players[creditor].Cash += cash
+		if cash > 0 {
+			g.bankCash(creditor, cash, "bankruptcy_estate")
+		}
 		g.players[creditor].JailCards += p.JailCards
 		g.held[creditor] = append(g.held[creditor], g.held[seat]...)
 	} else {
@@ -152,9 +154,10 @@ func (g *Game) goBankrupt(seat int) {
 	}
 	delete(g.held, seat)
 	p.Cash, p.JailCards, p.Bankrupt, p.InJail = 0, 0, true, false
-	// seat and creditor as on the real platform; cash and properties are
-	// the kit's additions (docs/pyyol-monopoly-layout.md).
-	g.emit(EvBankrupt, map[string]any{"seat": seat, "creditor": creditor, "cash": cash, "properties": props})
+	// The real platform's payload: seat, creditor and the debt that could
+	// not be paid (docs/pyyol-monopoly-layout.md).
+	g.emit(EvBankrupt, map[string]any{"seat": seat, "creditor": creditor, "amount": d.Amount, "property": g.debtSquare(d, seat),
+		"reason": d.Reason})
 	g.dropDebts(seat)
 	if len(g.solvent()) <= 1 {
 		g.finish("bankruptcy")
@@ -167,9 +170,8 @@ func (g *Game) goBankrupt(seat int) {
 // their half-price value stays with the debtor's estate.
 func (g *Game) returnBuildings(h *Holding) {
 	half := g.board.Squares[h.Square].HouseCost / 2
-	g.players[h.Owner].Cash += h.Houses * half
-	g.emit(EvHouseSold, map[string]any{"seat": h.Owner, "property": h.Square, "count": h.Houses,
-		"amount": h.Houses * half, "source": "bank", "houses": 0})
+	// As on the real platform: a liquidation's cash_changed, no house_sold.
+	g.bankCash(h.Owner, h.Houses*half, "liquidate")
 	if h.Houses == 5 {
 		g.hotels++
 	} else {
@@ -207,4 +209,12 @@ func (g *Game) draw(seat int, deck *[]int, cards []Card, name string) {
 	// addition (docs/pyyol-monopoly-layout.md).
 	g.emit(EvCardDrawn, map[string]any{"seat": seat, "deck": name, "card_id": i, "text": c.Text, "kind": c.Kind})
 	g.applyCard(seat, c, name, i)
+}
+
+// debtSquare is the square a debt is the rent of, -1 for any other debt.
+func (g *Game) debtSquare(d Debt, seat int) int {
+	if d.Reason == "rent" {
+		return g.players[seat].Position
+	}
+	return -1
 }
