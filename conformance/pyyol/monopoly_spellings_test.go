@@ -3,6 +3,7 @@ package pyyol_test
 import (
 	"context"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
 	"github.com/agentgames/conformance/reference/pyyol/server"
+	"github.com/agentgames/conformance/spec"
 )
 
 // kitMonopolySpelling rewrites the reference's Monopoly events (the real
@@ -102,28 +104,43 @@ func nestTradeFields(p map[string]any) {
 	p["trade"] = t
 }
 
-// platformOnlySpelling strips from the reference's Monopoly events the
-// fields the real platform does not send and no money check needs: a
-// card's kind, a jailing's from, a counter's mark, the rule set, the
-// shared winners and the finish's reason.
+// platformOnlySpelling strips from the reference's Monopoly frames the
+// fields the real platform does not send: the pool's balance on a
+// free-parking cash_changed, and in a view's state the cards left in each
+// deck, the rule set and a debt's creditors.
 func platformOnlySpelling(f map[string]any) []map[string]any {
-	if p, _ := f["payload"].(map[string]any); f["t"] == "event" && p != nil {
-		for _, k := range []string{"kind", "from", "counter", "rules", "winners", "reason", "version"} {
-			if k == "from" && f["kind"] != "went_to_jail" || k == "reason" && f["kind"] != "match_finished" {
-				continue
-			}
-			delete(p, k)
+	p, _ := f["payload"].(map[string]any)
+	switch {
+	case p == nil:
+	case f["t"] == "event" && f["kind"] == "cash_changed":
+		delete(p, "pool")
+	case f["t"] == "turn" && p["game"] == "monopoly":
+		st := p["state"].(map[string]any)
+		for _, k := range []string{"chance_cards", "community_chest_cards", "rules"} {
+			delete(st, k)
+		}
+		if d, ok := st["debt"].(map[string]any); ok {
+			delete(d, "creditors")
 		}
 	}
 	return []map[string]any{f}
 }
 
-// monopolySpellingRules are the rules the spelling tests run: the shadow
-// referee's money, the view's legal actions and board, the turn cap,
-// end_turn, an accepted trade, buildings and debts.
-var monopolySpellingRules = []string{"PYYOL-MONO-RENT", "PYYOL-MONO-ECONOMY", "PYYOL-MONO-VIEW-LEGAL", "PYYOL-MONO-WIN-TURN-CAP",
-	"PYYOL-MONO-ACT-END-TURN", "PYYOL-MONO-ACT-ACCEPT-TRADE", "PYYOL-MONO-EV-CASH-CHANGED", "PYYOL-MONO-PERFECT-INFO",
-	"PYYOL-MONO-VIEW-STATE", "PYYOL-MONO-ACT-BUILD", "PYYOL-MONO-PHASE-RESOLVE-DEBT"}
+// monopolyGatewayRules are the catalogue's Monopoly rules but the push
+// protocol's: every one the gateway's scenarios check.
+func monopolyGatewayRules(t *testing.T) []string {
+	c, err := spec.Load("pyyol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, r := range c.Rules {
+		if strings.HasPrefix(r.ID, "PYYOL-MONO-") && !strings.Contains(r.ID, "-PUSH-") {
+			rules = append(rules, r.ID)
+		}
+	}
+	return rules
+}
 
 // runMonopolySpelling serves the reference gateway with its frames
 // rewritten by edit and fails t on any failed rule.
@@ -131,7 +148,7 @@ func runMonopolySpelling(t *testing.T, edit func(map[string]any) []map[string]an
 	srv := httptest.NewServer(server.New(server.Options{Rewrite: server.EveryFrame(edit), TurnTimeout: 10 * time.Second}))
 	defer srv.Close()
 	rep, err := suite.Run(context.Background(), suite.Config{Protocols: []*suite.Protocol{pyyol.Gateway()}, Target: srv.URL,
-		Rules: monopolySpellingRules, Seed: 7, NoProperties: true, CaseDir: t.TempDir(), Settings: gatewaySettings.With("turn-timeout", "10s")})
+		Rules: monopolyGatewayRules(t), Seed: 7, NoProperties: true, CaseDir: t.TempDir(), Settings: gatewaySettings.With("turn-timeout", "10s")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,16 +158,16 @@ func runMonopolySpelling(t *testing.T, edit func(map[string]any) []map[string]an
 }
 
 // TestMonopolyPlatformSpellingPassesLive: normalize, then judge. A
-// gateway whose Monopoly events carry only the real platform's fields
-// fails no check of the shadow referee, the money rules or the turn cap.
+// gateway whose Monopoly frames carry only the real platform's fields
+// fails no Monopoly rule.
 func TestMonopolyPlatformSpellingPassesLive(t *testing.T) {
 	t.Parallel()
 	runMonopolySpelling(t, platformOnlySpelling)
 }
 
 // TestMonopolyKitSpellingPassesLive: the kit's earlier spelling (nested
-// trade, dice pair, turn, signed amounts) still decodes to the same model
-// and fails nothing.
+// trade, dice pair, turn, signed amounts, a list of ownable squares)
+// still decodes to the same model and fails no Monopoly rule.
 func TestMonopolyKitSpellingPassesLive(t *testing.T) {
 	t.Parallel()
 	runMonopolySpelling(t, kitMonopolySpelling)

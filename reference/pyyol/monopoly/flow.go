@@ -175,9 +175,9 @@ func (g *Game) goToJail(seat int, reason string) {
 	from := p.Position
 	p.Position, p.InJail, p.JailTurns = JailSquare, true, 0
 	g.doubles = 0
-	// from is the kit's addition to the platform's seat and reason
+	// The real platform's payload: seat and reason
 	// (docs/pyyol-monopoly-layout.md).
-	g.emit(EvWentToJail, map[string]any{"seat": seat, "from": from, "reason": reason})
+	g.emit(EvWentToJail, map[string]any{"seat": seat, "reason": reason})
 	g.jailSalary(seat, from)
 	g.phase = PhaseManage
 }
@@ -280,14 +280,14 @@ func (g *Game) finish(reason string) {
 	}
 	g.phase = PhaseGameOver
 	g.auction, g.trade, g.debts = nil, nil, nil
-	g.emit(EvMatchFinished, g.finishedPayload(reason))
+	g.emit(EvMatchFinished, g.finishedPayload())
 }
 
 // finishedPayload is match_finished's payload: winner (the one seat, or
 // -1 for a shared win) and every seat's net_worths, as the real platform
-// sends them; winners (every seat that shares the win) and reason are the
-// kit's additions (docs/pyyol-monopoly-layout.md).
-func (g *Game) finishedPayload(reason string) map[string]any {
+// sends them (docs/pyyol-monopoly-layout.md); game_end's result names
+// every seat that shares a win.
+func (g *Game) finishedPayload() map[string]any {
 	winner := -1
 	if len(g.winners) == 1 {
 		winner = g.winners[0]
@@ -296,5 +296,5 @@ func (g *Game) finishedPayload(reason string) map[string]any {
 	for s := range g.players {
 		worths[s] = g.NetWorth(s)
 	}
-	return map[string]any{"winner": winner, "net_worths": worths, "winners": g.winners, "reason": reason}
+	return map[string]any{"winner": winner, "net_worths": worths}
 }

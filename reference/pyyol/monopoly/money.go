@@ -205,9 +205,9 @@ func (g *Game) draw(seat int, deck *[]int, cards []Card, name string) {
 	if c.Kind != "jail_card" {
 		*deck = append(*deck, i)
 	}
-	// card_id and text as the real platform sends them; kind is the kit's
-	// addition (docs/pyyol-monopoly-layout.md).
-	g.emit(EvCardDrawn, map[string]any{"seat": seat, "deck": name, "card_id": i, "text": c.Text, "kind": c.Kind})
+	// The real platform's payload: seat, deck, card_id and text
+	// (docs/pyyol-monopoly-layout.md).
+	g.emit(EvCardDrawn, map[string]any{"seat": seat, "deck": name, "card_id": i, "text": c.Text})
 	g.applyCard(seat, c, name, i)
 }
 

@@ -29,7 +29,7 @@ func (g *Game) propose(seat int, counter bool, t Trade) {
 	}
 	t.GiveProps, t.WantProps = slices.Clone(t.GiveProps), slices.Clone(t.WantProps)
 	g.trade, g.counter = &t, counter
-	g.emit(EvTradeProposed, t.payload(map[string]any{"counter": counter}))
+	g.emit(EvTradeProposed, t.payload())
 	g.phase = PhaseTradeResponse
 }
 
@@ -48,7 +48,7 @@ func (g *Game) acceptTrade() {
 		g.players[t.Proposer].Cash += 100
 	}
 	g.players[t.Target].Cash += t.GiveCash - t.WantCash
-	g.emit(EvTradeExecuted, t.payload(nil))
+	g.emit(EvTradeExecuted, t.payload())
 	g.closeTrade()
 }
 
@@ -58,7 +58,7 @@ func (g *Game) rejectTrade() {
 		g.acceptTrade()
 		return
 	}
-	g.emit(EvTradeRejected, g.trade.payload(nil))
+	g.emit(EvTradeRejected, g.trade.payload())
 	g.closeTrade()
 }
 
@@ -68,12 +68,9 @@ func (g *Game) closeTrade() {
 }
 
 // payload is a trade event's payload: the offer's fields flat, as the
-// real platform sends them (docs/pyyol-monopoly-layout.md), plus extra.
-func (t *Trade) payload(extra map[string]any) map[string]any {
-	p := map[string]any{"proposer": t.Proposer, "target": t.Target, "give_props": slices.Clone(t.GiveProps),
+// real platform sends them (docs/pyyol-monopoly-layout.md); a counter is
+// told by who proposes it.
+func (t *Trade) payload() map[string]any {
+	return map[string]any{"proposer": t.Proposer, "target": t.Target, "give_props": slices.Clone(t.GiveProps),
 		"give_cash": t.GiveCash, "want_props": slices.Clone(t.WantProps), "want_cash": t.WantCash}
-	for k, v := range extra {
-		p[k] = v
-	}
-	return p
 }
