@@ -35,7 +35,7 @@ func FuzzMonopolyMove(f *testing.F) {
 	f.Add([]byte(`{"action":"propose_trade","trade":{"proposer":0,"target":1,"give_props":[1],"give_cash":0,"want_props":[],"want_cash":5}}`))
 	f.Add([]byte(`{"action":"mortgage","property":1e400}`))
 	view := monopoly.View{Phase: "manage", LegalActions: []string{"roll", "bid", "propose_trade", "mortgage", "end_turn"},
-		State: monopoly.StateView{Players: make([]monopoly.Player, 4)}}
+		State: monopoly.StateView{Players: make([]monopoly.PlayerView, 4)}}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		mv, err := monopolyMoveOf(raw, view, 0, func(error) {})
 		if err == nil && !slices.Contains(view.LegalActions, mv.Action) {

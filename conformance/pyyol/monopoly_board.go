@@ -2,6 +2,7 @@ package pyyol
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/monopoly"
@@ -86,15 +87,29 @@ func (b *monoBoard) trade(p map[string]any) {
 
 func (b *monoBoard) bankrupt(p map[string]any, seat int) {
 	creditor, _ := fieldInt(p, "creditor")
-	props, _ := p["properties"].([]any)
-	for _, v := range props {
-		if f, ok := v.(float64); ok {
-			b.owner[int(f)] = creditor
-			if creditor < 0 {
-				b.mortgaged[int(f)] = false
-			}
+	for _, sq := range bankruptProperties(p, b.owner, seat) {
+		b.owner[sq] = creditor
+		if creditor < 0 {
+			b.mortgaged[sq] = false
 		}
 	}
+}
+
+// bankruptProperties are the squares a bankruptcy hands over: the kit's
+// payload lists them; the platform's does not, and they are then every
+// square the events gave the seat (owner, by square).
+func bankruptProperties(p map[string]any, owner map[int]int, seat int) []int {
+	if props, ok := p["properties"].([]any); ok {
+		return ints2(props)
+	}
+	var out []int
+	for sq, o := range owner {
+		if o == seat {
+			out = append(out, sq)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // settled fails a card or a rent still owed when the next move starts.

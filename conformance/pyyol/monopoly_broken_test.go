@@ -46,7 +46,7 @@ func brokenMonopolyGateways() []struct {
 		})}},
 		{"PYYOL-MONO-CFG-ECONOMY", server.Options{Rewrite: set("event", "cash_changed", func(f map[string]any) {
 			if p := payload(f); p["reason"] == "go_salary" {
-				p["amount"] = 150.0
+				p["delta"] = 150.0
 			}
 		})}},
 		{"PYYOL-MONO-EV-MATCH-CREATED", server.Options{Rewrite: drop("event", "match_created")}},
@@ -71,7 +71,7 @@ func brokenMonopolyGateways() []struct {
 		{"PYYOL-MONO-ACT-SKIP-TRADE", server.Options{Tamper: server.MonopolySkipKeepsFloor}},
 		{"PYYOL-MONO-ACT-PAY-JAIL", server.Options{Rewrite: set("event", "cash_changed", func(f map[string]any) {
 			if p := payload(f); p["reason"] == "jail_fine" {
-				p["amount"] = -40.0
+				p["delta"] = -40.0
 			}
 		})}},
 		{"PYYOL-MONO-ACT-END-TURN", server.Options{Rewrite: drop("event", "turn_ended")}},
@@ -88,7 +88,7 @@ func brokenMonopolyGateways() []struct {
 			payload(f)["property"] = payload(f)["property"].(float64) + 1
 		})}},
 		{"PYYOL-MONO-MOVE-TRADE", server.Options{Rewrite: set("event", "trade_proposed", func(f map[string]any) {
-			payload(f)["trade"].(map[string]any)["give_cash"] = 500.0
+			payload(f)["give_cash"] = 500.0
 		})}},
 		{"PYYOL-MONO-PHASE-GAME-OVER", server.Options{Rewrite: frameEdit("event", "turn_started", func(f map[string]any) []map[string]any {
 			if f["seq"].(float64) != 2 {
@@ -146,13 +146,14 @@ func brokenMonopolyDeepGateways() []struct {
 				v["phase"], v["legal_actions"] = "manage", []any{"end_turn"}
 			}
 		})}},
-		// Other seats' holdings cut from the view.
+		// Other seats' holdings hidden from the view: their squares shown
+		// as the bank's (holdings are indexed by square).
 		{"PYYOL-MONO-PERFECT-INFO", server.Options{Rewrite: turn(func(v map[string]any) {
-			st := v["state"].(map[string]any)
-			st["holdings"] = slices.DeleteFunc(ints(st["holdings"]), func(h any) bool {
-				o := h.(map[string]any)["owner"].(float64)
-				return o >= 0 && o != v["seat"].(float64)
-			})
+			for _, h := range ints(v["state"].(map[string]any)["holdings"]) {
+				if h := h.(map[string]any); h["owner"].(float64) >= 0 && h["owner"] != v["seat"] {
+					h["owner"], h["houses"], h["mortgaged"] = -1.0, 0.0, false
+				}
+			}
 		})}},
 		{"PYYOL-MONO-PHASE-RESOLVE-DEBT", server.Options{Tamper: server.MonopolyDebtGoesNegative}},
 		{"PYYOL-MONO-ACT-BANKRUPT", server.Options{Tamper: server.MonopolyBankruptToBank}},

@@ -33,6 +33,9 @@ func (l *monoLedger) book(e frame) {
 	}
 	switch e.Type {
 	case "cash_changed", "property_purchased", "auction_won", "house_built", "house_sold", "mortgaged", "unmortgaged":
+		if !monoBooksOwnMoney(e.Type, p) {
+			return
+		}
 		s, amt := seat("seat"), get("amount")
 		l.cash[s] += amt
 	case "rent_paid":
@@ -52,11 +55,22 @@ func (l *monoLedger) book(e frame) {
 		l.cash[to] += give - want
 		l.trade = true
 	case "bankrupt":
-		s, cash := seat("seat"), get("cash")
-		l.cash[s] -= cash
-		if c, _ := fieldInt(p, "creditor"); c >= 0 && c < len(l.cash) {
-			l.cash[c] += cash
-		}
+		l.bankrupt(p, seat("seat"))
+	}
+}
+
+// bankrupt books a bankruptcy: the kit's payload names the cash handed to
+// the creditor; the platform's does not, and credits the creditor in a
+// cash_changed of its own, so the seat is only left with nothing.
+func (l *monoLedger) bankrupt(p map[string]any, s int) {
+	cash, ok := fieldInt(p, "cash")
+	if !ok {
+		l.cash[s] = 0
+		return
+	}
+	l.cash[s] -= cash
+	if c, _ := fieldInt(p, "creditor"); c >= 0 && c < len(l.cash) {
+		l.cash[c] += cash
 	}
 }
 

@@ -12,50 +12,13 @@ import (
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
-// monoHolding is one square of a Monopoly view's holdings.
-type monoHolding struct {
-	Square    int  `json:"square"`
-	Owner     int  `json:"owner"`
-	Houses    int  `json:"houses"`
-	Mortgaged bool `json:"mortgaged"`
-}
-
-// monoPlayer is one seat of a Monopoly view's players.
-type monoPlayer struct {
-	Cash     *int `json:"cash"`
-	Position int  `json:"position"`
-	InJail   bool `json:"in_jail"`
-	Bankrupt bool `json:"bankrupt"`
-	// JailCards is the reference's count of held jail cards.
-	JailCards *int `json:"jail_cards"`
-}
-
-// monoView is a Monopoly turn view, read loosely (games.md "Turn view").
+// monoView is a Monopoly turn view, read loosely (games.md "Turn view";
+// the state's layout: monopoly_view_decode.go).
 type monoView struct {
-	Seat         *int     `json:"seat"`
-	Phase        string   `json:"phase"`
-	LegalActions []string `json:"legal_actions"`
-	State        *struct {
-		Players  []monoPlayer  `json:"players"`
-		Holdings []monoHolding `json:"holdings"`
-		Turn     int           `json:"turn"`
-		Auction  *struct {
-			HighBid int `json:"high_bid"`
-		} `json:"auction"`
-		// Trade is the reference's pending offer.
-		Trade *struct {
-			Proposer int `json:"proposer"`
-			Target   int `json:"target"`
-		} `json:"trade"`
-		BankHouses *int `json:"bank_houses"`
-		BankHotels *int `json:"bank_hotels"`
-		// Debt is the reference's open debt (PYYOL-MONO-PHASE-RESOLVE-DEBT).
-		Debt *struct {
-			Seat      int   `json:"seat"`
-			Creditors []int `json:"creditors"`
-			Amount    int   `json:"amount"`
-		} `json:"debt"`
-	} `json:"state"`
+	Seat         *int       `json:"seat"`
+	Phase        string     `json:"phase"`
+	LegalActions []string   `json:"legal_actions"`
+	State        *monoState `json:"state"`
 }
 
 // monoTurn is one turn the runner answered: the view and the move.

@@ -50,6 +50,27 @@ type refBoard struct {
 	// an owner holding both: the 10x reading a flat 4x misses
 	// (PYYOL-MONO-RENT).
 	bothUtilities bool
+	// managed is the last cash_changed of a building or a sale the
+	// platform sends before its house_built or house_sold.
+	managed *managedCash
+}
+
+// managedCash is one seat's cash_changed for a building or a sale.
+type managedCash struct {
+	seat, amount int
+	reason       string
+}
+
+// withManagedAmount gives a house_built or house_sold without an amount
+// (the platform's) the amount of the cash_changed just before it for the
+// same seat and reason, so the referee judges the figure either way.
+func (b *refBoard) withManagedAmount(p map[string]any, seat int, reason string) map[string]any {
+	c := b.managed
+	b.managed = nil
+	if _, has := p["amount"]; has || c == nil || c.seat != seat || c.reason != reason {
+		return p
+	}
+	return map[string]any{"amount": float64(c.amount), "houses": p["houses"], "count": p["count"]}
 }
 
 // refWindow is a payment a landing owes: who, where and the amounts the
@@ -175,9 +196,11 @@ func (b *refBoard) holdingEvent(e frame, p map[string]any, seat, sq int) error {
 		b.wonBy[seat] += b.highBid
 		return b.auctionPrice(e, p)
 	case "house_built":
+		p = b.withManagedAmount(p, seat, "build")
 		b.houses[sq] = houseCount(p, b.houses[sq]+1)
 		return b.figure(e, p, sq, "PYYOL-MONO-ACT-BUILD", "the house cost", []string{"amount"}, b.board.Squares[sq].HouseCost)
 	case "house_sold":
+		p = b.withManagedAmount(p, seat, "sell_house")
 		b.houses[sq] = houseCount(p, b.houses[sq]-1)
 		n, ok := fieldInt(p, "count")
 		if !ok || n < 1 {
@@ -189,8 +212,7 @@ func (b *refBoard) holdingEvent(e frame, p map[string]any, seat, sq int) error {
 		tb.trade(p)
 	case "bankrupt":
 		creditor, _ := fieldInt(p, "creditor")
-		props, _ := p["properties"].([]any)
-		for _, sq := range ints2(props) {
+		for _, sq := range bankruptProperties(p, b.owner, seat) {
 			b.owner[sq], b.houses[sq] = creditor, 0
 			if creditor < 0 {
 				b.mortgaged[sq] = false
@@ -272,7 +294,10 @@ func (b *refBoard) closeWindows(e frame) error {
 // a tax square (PYYOL-MONO-ECONOMY: a standard game).
 func (b *refBoard) cash(e frame, p map[string]any, seat int) error {
 	amount, ok := fieldInt(p, "amount")
-	if !ok {
+	if r, _ := p["reason"].(string); !ok || monoManagedMoney[r] {
+		if ok && (r == "build" || r == "sell_house") {
+			b.managed = &managedCash{seat: seat, amount: amount, reason: r}
+		}
 		return nil
 	}
 	if w := b.salary1; w != nil && w.seat == seat && amount == b.salary {
@@ -295,6 +320,13 @@ func (b *refBoard) cash(e frame, p map[string]any, seat int) error {
 	}
 	return nil
 }
+
+// monoManagedMoney are the reasons of the cash_changed the real platform
+// sends beside a building, a sale, a mortgage, a bankruptcy or a trade's
+// mortgaged property (backend/internal/engine/monopoly/engine.go): none
+// is a salary, a tax or a jail fine, so the landing checks leave them be.
+var monoManagedMoney = map[string]bool{"build": true, "sell_house": true, "mortgage": true, "unmortgage": true,
+	"mortgage_interest": true, "liquidate": true, "bankruptcy_estate": true}
 
 // rentPaid judges the rent a landing owed (PYYOL-MONO-RENT).
 func (b *refBoard) rentPaid(e frame, p map[string]any) error {

@@ -206,24 +206,25 @@ func (m *monoRun) checkRent() error {
 }
 
 // checkWholeBoard: every view shows every seat's cash and, in its
-// holdings, every square the events say is owned (a view may list the
-// unowned squares too or leave them out)
+// holdings, every square the events say is owned with an owner (a view
+// may list the unowned squares too, as the bank's, or leave them out)
 // (PYYOL-MONO-PERFECT-INFO: the whole board is exposed in state).
 func (m *monoRun) checkWholeBoard() error {
-	owned := map[int]bool{}
+	owner := map[int]int{}
 	return m.replay(func(e frame) error {
 		p := payload(e)
+		seat, _ := fieldInt(p, "seat")
 		switch e.Type {
 		case "property_purchased", "auction_won":
 			if sq, ok := fieldInt(p, "property"); ok {
-				owned[sq] = true
+				owner[sq] = seat
 			}
+		case "trade_executed":
+			(&monoBoard{owner: owner}).trade(p)
 		case "bankrupt":
-			if c, ok := fieldInt(p, "creditor"); ok && c < 0 {
-				props, _ := p["properties"].([]any)
-				for _, sq := range ints2(props) {
-					delete(owned, sq)
-				}
+			c, _ := fieldInt(p, "creditor")
+			for _, sq := range bankruptProperties(p, owner, seat) {
+				owner[sq] = c
 			}
 		}
 		return nil
@@ -234,10 +235,10 @@ func (m *monoRun) checkWholeBoard() error {
 		}
 		listed := map[int]bool{}
 		for _, h := range s.Holdings {
-			listed[h.Square] = true
+			listed[h.Square] = listed[h.Square] || h.Owner >= 0
 		}
 		for sq := range 40 {
-			if owned[sq] && !listed[sq] {
+			if o, ok := owner[sq]; ok && o >= 0 && !listed[sq] {
 				return verdict.Failf("PYYOL-MONO-PERFECT-INFO", fmt.Sprintf("owned square %d in the holdings", sq), "missing", "turn view %d", i)
 			}
 		}

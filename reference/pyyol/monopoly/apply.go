@@ -93,7 +93,7 @@ func (g *Game) do(seat int, mv Move) {
 	case ActPayJail:
 		// PYYOL-MONO-ACT-PAY-JAIL: pay the $50 fine, then roll.
 		g.toBank(seat, g.jailFine(), "jail_fine")
-		g.leaveJail(seat, "fine")
+		g.leaveJail(seat, "paid")
 		g.phase = PhaseRoll
 	case ActUseJailCard:
 		// PYYOL-MONO-ACT-USE-JAIL-CARD: spend a card, then roll.
@@ -128,8 +128,7 @@ func (g *Game) buy(seat int) {
 	price := g.listPrice(sq)
 	g.players[seat].Cash -= price
 	g.holdings[sq].Owner = seat
-	g.emit(EvPropertyPurchased, map[string]any{"seat": seat, "property": sq, "price": price,
-		"amount": -price, "source": "bank"})
+	g.emit(EvPropertyPurchased, map[string]any{"seat": seat, "property": sq, "price": price})
 	g.phase = PhaseManage
 }
 
@@ -149,7 +148,7 @@ func (g *Game) decline(seat int) {
 	}
 	g.auction = a
 	g.phase = PhaseAuction
-	g.emit(EvAuctionStarted, map[string]any{"property": a.Property, "seats": slices.Clone(a.Active)})
+	g.emit(EvAuctionStarted, map[string]any{"property": a.Property})
 }
 
 // bid raises the high bid by amount; the bidder goes to the back of the
@@ -182,10 +181,10 @@ func (g *Game) closeAuctionIfDone() {
 			g.players[w].Cash -= a.HighBid
 		}
 		g.holdings[a.Property].Owner = w
-		g.emit(EvAuctionWon, map[string]any{"seat": w, "property": a.Property, "price": a.HighBid,
-			"amount": -a.HighBid, "source": "bank"})
+		// amount is the price paid, as on the real platform.
+		g.emit(EvAuctionWon, map[string]any{"seat": w, "property": a.Property, "amount": a.HighBid})
 	case len(a.Active) == 0:
-		g.emit(EvAuctionUnsold, map[string]any{"property": a.Property})
+		g.emit(EvAuctionUnsold, map[string]any{"seat": -1, "property": a.Property, "amount": 0})
 	default:
 		return
 	}
@@ -209,28 +208,28 @@ func (g *Game) manageProperty(seat int, action string, sq int) {
 			g.houses--
 		}
 		h.Houses++
-		cost := g.buildCost(sq)
-		g.players[seat].Cash -= cost
-		g.emit(EvHouseBuilt, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
-			"amount": -cost, "source": "bank"})
+		// As on the real platform, the money moves in a cash_changed of
+		// its own, before the event (docs/pyyol-monopoly-layout.md).
+		g.bankCash(seat, -g.buildCost(sq), "build")
+		g.emit(EvHouseBuilt, map[string]any{"seat": seat, "property": sq, "houses": h.Houses})
 	case ActSellHouse:
 		// PYYOL-MONO-ACT-SELL-HOUSE: back to the bank at half the build cost.
 		if g.defect != SellKeepsHouse {
 			g.returnOne(h)
 		}
-		g.players[seat].Cash += g.saleValue(sq)
-		g.emit(EvHouseSold, map[string]any{"seat": seat, "property": sq, "houses": h.Houses,
-			"count": 1, "amount": g.saleValue(sq), "source": "bank"})
+		g.bankCash(seat, g.saleValue(sq), "sell_house")
+		g.emit(EvHouseSold, map[string]any{"seat": seat, "property": sq, "houses": h.Houses})
 	case ActMortgage:
 		v := g.mortgageValue(sq)
 		h.Mortgaged = true
-		g.players[seat].Cash += v
-		g.emit(EvMortgaged, map[string]any{"seat": seat, "property": sq, "amount": v, "source": "bank"})
+		g.bankCash(seat, v, "mortgage")
+		g.emit(EvMortgaged, map[string]any{"seat": seat, "property": sq, "amount": v})
 	case ActUnmortgage:
+		// amount is the cost paid, as on the real platform.
 		v := g.unmortgageCost(sq)
 		h.Mortgaged = false
-		g.players[seat].Cash -= v
-		g.emit(EvUnmortgaged, map[string]any{"seat": seat, "property": sq, "amount": -v, "source": "bank"})
+		g.bankCash(seat, -v, "unmortgage")
+		g.emit(EvUnmortgaged, map[string]any{"seat": seat, "property": sq, "amount": v})
 	}
 	if g.phase == PhaseResolveDebt {
 		g.payDebtIfCovered()

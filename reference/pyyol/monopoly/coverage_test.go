@@ -34,7 +34,7 @@ func TestEveryEventPhaseAndActionOccurs(t *testing.T) {
 		for _, e := range g.EventsAfter(0) {
 			seen["event:"+e.Type] = true
 			if e.Type == EvMatchFinished {
-				reasons[e.Payload["reason"].(string)]++
+				reasons[finishReason(g)]++
 			}
 		}
 	}
@@ -60,4 +60,13 @@ func TestEveryEventPhaseAndActionOccurs(t *testing.T) {
 	if reasons["bankruptcy"] == 0 {
 		t.Error("no game ended by bankruptcy")
 	}
+}
+
+// finishReason is why a finished game ended: one solvent seat left, else
+// the turn cap.
+func finishReason(g *Game) string {
+	if len(g.solvent()) <= 1 {
+		return "bankruptcy"
+	}
+	return "turn_cap"
 }

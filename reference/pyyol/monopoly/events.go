@@ -29,6 +29,10 @@ const (
 	EvMatchFinished     = "match_finished"     // PYYOL-MONO-EV-MATCH-FINISHED
 )
 
+// Version names the reference's rule set in match_created, where the real
+// platform names its own (backend/internal/engine/monopoly/state.go).
+const Version = "conformance-reference-monopoly-1"
+
 // EventTypes lists every documented event type, in the docs' order.
 var EventTypes = []string{EvMatchCreated, EvTurnStarted, EvDiceRolled, EvMoved, EvCashChanged,
 	EvRentPaid, EvPropertyPurchased, EvCardDrawn, EvWentToJail, EvLeftJail, EvHouseBuilt,
@@ -38,9 +42,11 @@ var EventTypes = []string{EvMatchCreated, EvTurnStarted, EvDiceRolled, EvMoved, 
 
 // Event is one public game event: {seq, type, payload}, seq from 1 and
 // strictly increasing (PYYOL-MONO-EVENTS).
-// Every payload that moves money between a seat and the bank carries
-// "seat" and "bank" (the signed amount the seat received from the bank);
-// money between seats carries "from", "to" and "amount" (PYYOL-MONO-REF-LEDGER).
+// Payloads use the real platform's field names where the contract is
+// silent (docs/pyyol-monopoly-layout.md): cash_changed carries seat, the
+// signed delta and the balance after, and moves the money of buildings,
+// sales, mortgages and bankruptcies too (before their own event);
+// rent_paid carries from, to, property and amount (PYYOL-MONO-REF-LEDGER).
 type Event struct {
 	Seq     int            `json:"seq"`
 	Type    string         `json:"type"`

@@ -9,9 +9,9 @@ func (g *Game) startTurn(seat int) {
 	}
 	g.turn++
 	g.current, g.doubles, g.actions, g.proposed = seat, 0, 0, false
-	// turn_count is the real platform's name for the counter
-	// (backend/internal/engine/monopoly); turn the kit's, kept.
-	g.emit(EvTurnStarted, map[string]any{"seat": seat, "turn": g.turn, "turn_count": g.turn})
+	// The real platform's payload: seat and turn_count
+	// (docs/pyyol-monopoly-layout.md).
+	g.emit(EvTurnStarted, map[string]any{"seat": seat, "turn_count": g.turn})
 	// PYYOL-MONO-PHASE-TRADE, PYYOL-MONO-REF-TRADE-FLOOR: the open trade
 	// floor comes first at the top of every turn.
 	g.phase = PhaseTrade
@@ -30,9 +30,9 @@ func (g *Game) afterFloor() string {
 func (g *Game) rollDice(seat int) bool {
 	g.dice = [2]int{g.rng.IntN(6) + 1, g.rng.IntN(6) + 1}
 	double := g.dice[0] == g.dice[1]
-	// die1, die2 and total as the real platform sends them, beside the
-	// kit's dice pair.
-	g.emit(EvDiceRolled, map[string]any{"seat": seat, "dice": g.dice, "die1": g.dice[0], "die2": g.dice[1],
+	// die1, die2, total and doubles, as the real platform sends them
+	// (docs/pyyol-monopoly-layout.md).
+	g.emit(EvDiceRolled, map[string]any{"seat": seat, "die1": g.dice[0], "die2": g.dice[1],
 		"total": g.dice[0] + g.dice[1], "doubles": double})
 	return double
 }
@@ -67,11 +67,13 @@ func (g *Game) moveTo(seat, to int, collect bool) {
 	p := &g.players[seat]
 	from := p.Position
 	p.Position = to
-	g.emit(EvMoved, map[string]any{"seat": seat, "from": from, "to": to})
 	if g.defect == NoSalaryOnPass {
 		collect = collect && to == 0
 	}
-	if collect && to < from || collect && to == 0 && from != 0 {
+	passed := collect && to < from || collect && to == 0 && from != 0
+	// passed_go as the real platform sends it (docs/pyyol-monopoly-layout.md).
+	g.emit(EvMoved, map[string]any{"seat": seat, "from": from, "to": to, "passed_go": passed})
+	if passed {
 		g.bankCash(seat, g.rules.GoSalary, "go_salary")
 		if g.defect == SalaryTwice {
 			g.bankCash(seat, g.rules.GoSalary, "go_salary")
@@ -112,7 +114,7 @@ func (g *Game) land(seat, sq, mode int) {
 	case KindChest:
 		g.draw(seat, &g.chest, g.board.CommunityChest, "community_chest")
 	case KindGoToJail:
-		g.goToJail(seat, "go_to_jail")
+		g.goToJail(seat, "go_to_jail_space")
 	case KindFreePark:
 		if g.rules.FreeParkingPool && g.pool > 0 && g.defect != PoolNeverPays {
 			// PYYOL-MONO-CFG-FREE-PARKING: landing on Free Parking collects the pool.
@@ -173,16 +175,19 @@ func (g *Game) goToJail(seat int, reason string) {
 	from := p.Position
 	p.Position, p.InJail, p.JailTurns = JailSquare, true, 0
 	g.doubles = 0
-	g.emit(EvWentToJail, map[string]any{"seat": seat, "from": from, "reason": reason})
+	// The real platform's payload: seat and reason
+	// (docs/pyyol-monopoly-layout.md).
+	g.emit(EvWentToJail, map[string]any{"seat": seat, "reason": reason})
 	g.jailSalary(seat, from)
 	g.phase = PhaseManage
 }
 
-// leaveJail frees a seat (left_jail).
-func (g *Game) leaveJail(seat int, how string) {
+// leaveJail frees a seat (left_jail); method is the platform's word for
+// the way out: paid, card, doubles or forced (the third failed roll's fine).
+func (g *Game) leaveJail(seat int, method string) {
 	p := &g.players[seat]
 	p.InJail, p.JailTurns = false, 0
-	g.emit(EvLeftJail, map[string]any{"seat": seat, "how": how})
+	g.emit(EvLeftJail, map[string]any{"seat": seat, "method": method})
 }
 
 // rollJail is roll_jail: doubles free the seat and move it (no re-roll);
@@ -201,7 +206,7 @@ func (g *Game) rollJail(seat int) {
 		return
 	}
 	if g.charge(seat, nil, g.jailFine(), "jail_fine", true) {
-		g.leaveJail(seat, "fine")
+		g.leaveJail(seat, "forced")
 		g.advance(seat, g.dice[0]+g.dice[1])
 	}
 }
@@ -215,7 +220,7 @@ func (g *Game) endTurn(seat int) {
 		g.actions = 0
 		return
 	}
-	g.emit(EvTurnEnded, map[string]any{"seat": seat, "turn": g.turn})
+	g.emit(EvTurnEnded, map[string]any{"seat": seat})
 	g.startTurn(g.nextSolvent(seat))
 }
 
@@ -275,5 +280,21 @@ func (g *Game) finish(reason string) {
 	}
 	g.phase = PhaseGameOver
 	g.auction, g.trade, g.debts = nil, nil, nil
-	g.emit(EvMatchFinished, map[string]any{"winners": g.winners, "reason": reason, "turns": g.turn})
+	g.emit(EvMatchFinished, g.finishedPayload())
+}
+
+// finishedPayload is match_finished's payload: winner (the one seat, or
+// -1 for a shared win) and every seat's net_worths, as the real platform
+// sends them (docs/pyyol-monopoly-layout.md); game_end's result names
+// every seat that shares a win.
+func (g *Game) finishedPayload() map[string]any {
+	winner := -1
+	if len(g.winners) == 1 {
+		winner = g.winners[0]
+	}
+	worths := make([]int, len(g.players))
+	for s := range g.players {
+		worths[s] = g.NetWorth(s)
+	}
+	return map[string]any{"winner": winner, "net_worths": worths}
 }

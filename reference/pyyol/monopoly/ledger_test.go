@@ -30,14 +30,18 @@ func num(v any) int {
 	panic(fmt.Sprintf("not a number: %T", v))
 }
 
-// apply books one event.
+// apply books one event, read in the payload layout the engine sends
+// (the real platform's, docs/pyyol-monopoly-layout.md): money between a
+// seat and the bank moves in cash_changed, a purchase and an auction won;
+// a bankrupt seat is left with nothing, its cash to the bank unless a
+// cash_changed hands it to its creditor.
 func (l *ledger) apply(e Event) {
 	p := e.Payload
 	switch e.Type {
-	case EvCashChanged, EvPropertyPurchased, EvAuctionWon, EvHouseBuilt, EvHouseSold, EvMortgaged, EvUnmortgaged:
-		amt := num(p["amount"])
+	case EvCashChanged, EvPropertyPurchased, EvAuctionWon:
+		amt := bankDelta(e)
 		l.cash[num(p["seat"])] += amt
-		if p["source"] == "pool" {
+		if _, pool := p["pool"]; pool {
 			l.pool -= amt
 		} else {
 			l.bank += amt
@@ -47,18 +51,27 @@ func (l *ledger) apply(e Event) {
 		l.cash[num(p["from"])] -= amt
 		l.cash[num(p["to"])] += amt
 	case EvTradeExecuted:
-		t := p["trade"].(Trade)
-		l.cash[t.Proposer] += t.WantCash - t.GiveCash
-		l.cash[t.Target] += t.GiveCash - t.WantCash
+		l.cash[num(p["proposer"])] += num(p["want_cash"]) - num(p["give_cash"])
+		l.cash[num(p["target"])] += num(p["give_cash"]) - num(p["want_cash"])
 	case EvBankrupt:
-		seat, cash := num(p["seat"]), num(p["cash"])
-		l.cash[seat] -= cash
-		if c := num(p["creditor"]); c >= 0 {
-			l.cash[c] += cash
-		} else {
-			l.bank -= cash
-		}
+		seat := num(p["seat"])
+		l.bank -= l.cash[seat]
+		l.cash[seat] = 0
 	}
+}
+
+// bankDelta is the signed cash a seat received from the bank (or pool)
+// by one event: cash_changed's delta, a purchase's price, an auction's
+// amount paid.
+func bankDelta(e Event) int {
+	p := e.Payload
+	switch e.Type {
+	case EvCashChanged:
+		return num(p["delta"])
+	case EvPropertyPurchased:
+		return -num(p["price"])
+	}
+	return -num(p["amount"])
 }
 
 // check compares the books with the game.

@@ -1,20 +1,22 @@
 package monopoly
 
-// bankCash is a one-sided bank transaction (cash_changed): amount is what
-// the seat receives, negative when it pays (PYYOL-MONO-EV-CASH-CHANGED).
+// bankCash is a one-sided bank transaction (cash_changed): delta is what
+// the seat receives, negative when it pays, and balance its cash after,
+// the real platform's names (PYYOL-MONO-EV-CASH-CHANGED,
+// docs/pyyol-monopoly-layout.md).
 func (g *Game) bankCash(seat, amount int, reason string) {
 	g.players[seat].Cash += amount
-	g.emit(EvCashChanged, map[string]any{"seat": seat, "amount": amount, "source": "bank",
-		"reason": reason, "cash": g.players[seat].Cash})
+	g.emit(EvCashChanged, map[string]any{"seat": seat, "delta": amount, "balance": g.players[seat].Cash, "reason": reason})
 }
 
 // poolCash moves money between a seat and the free-parking pool
-// (PYYOL-MONO-CFG-FREE-PARKING): amount is what the seat receives.
+// (PYYOL-MONO-CFG-FREE-PARKING): delta is what the seat receives; pool,
+// the pool after, is the kit's addition to the platform's payload.
 func (g *Game) poolCash(seat, amount int, reason string) {
 	g.players[seat].Cash += amount
 	g.pool -= amount
-	g.emit(EvCashChanged, map[string]any{"seat": seat, "amount": amount, "source": "pool",
-		"reason": reason, "cash": g.players[seat].Cash, "pool": g.pool})
+	g.emit(EvCashChanged, map[string]any{"seat": seat, "delta": amount, "balance": g.players[seat].Cash,
+		"reason": reason, "pool": g.pool})
 }
 
 // toBank is a payment to the bank, or to the pool when the free-parking
@@ -28,11 +30,16 @@ func (g *Game) toBank(seat, amount int, reason string) {
 }
 
 // transfer moves cash from one seat to another (rent_paid; cards that pay
-// players use it too, with their reason; PYYOL-MONO-EV-RENT-PAID).
+// players use it too, PYYOL-MONO-EV-RENT-PAID). As on the real platform,
+// property is the square a rent is for and -1 for a card's payment.
 func (g *Game) transfer(from, to, amount int, reason string) {
 	g.players[from].Cash -= amount
 	g.players[to].Cash += amount
-	g.emit(EvRentPaid, map[string]any{"from": from, "to": to, "amount": amount, "reason": reason})
+	sq := -1
+	if reason == "rent" {
+		sq = g.players[from].Position
+	}
+	g.emit(EvRentPaid, map[string]any{"from": from, "to": to, "property": sq, "amount": amount})
 }
 
 // charge makes seat pay amount to its creditors (each of several creditors
@@ -81,7 +88,7 @@ func (g *Game) payDebtIfCovered() {
 	g.pay(d.Seat, d.Creditors, d.Amount, d.Reason)
 	g.debts = g.debts[1:]
 	if d.thenMove {
-		g.leaveJail(d.Seat, "fine")
+		g.leaveJail(d.Seat, "forced")
 		g.advance(d.Seat, g.dice[0]+g.dice[1])
 		g.settle()
 		return
@@ -95,7 +102,7 @@ func (g *Game) resume() {
 		return
 	}
 	if g.players[g.current].Bankrupt {
-		g.emit(EvTurnEnded, map[string]any{"seat": g.current, "turn": g.turn})
+		g.emit(EvTurnEnded, map[string]any{"seat": g.current})
 		g.startTurn(g.nextSolvent(g.current))
 		return
 	}
@@ -135,7 +142,9 @@ func (g *Game) goBankrupt(seat int) {
 		h.Owner, h.Mortgaged = -1, false
 	}
 	if creditor >= 0 {
-		g.players[creditor].Cash += cash
+		if cash > 0 {
+			g.bankCash(creditor, cash, "bankruptcy_estate")
+		}
 		g.players[creditor].JailCards += p.JailCards
 		g.held[creditor] = append(g.held[creditor], g.held[seat]...)
 	} else {
@@ -145,8 +154,10 @@ func (g *Game) goBankrupt(seat int) {
 	}
 	delete(g.held, seat)
 	p.Cash, p.JailCards, p.Bankrupt, p.InJail = 0, 0, true, false
-	g.emit(EvBankrupt, map[string]any{"seat": seat, "creditor": creditor, "cash": cash,
-		"properties": props, "source": bankOrSeat(creditor)})
+	// The real platform's payload: seat, creditor and the debt that could
+	// not be paid (docs/pyyol-monopoly-layout.md).
+	g.emit(EvBankrupt, map[string]any{"seat": seat, "creditor": creditor, "amount": d.Amount, "property": g.debtSquare(d, seat),
+		"reason": d.Reason})
 	g.dropDebts(seat)
 	if len(g.solvent()) <= 1 {
 		g.finish("bankruptcy")
@@ -155,20 +166,12 @@ func (g *Game) goBankrupt(seat int) {
 	g.resume()
 }
 
-func bankOrSeat(creditor int) string {
-	if creditor < 0 {
-		return "bank"
-	}
-	return "seat"
-}
-
 // returnBuildings gives a bankrupt seat's buildings back to the supply;
 // their half-price value stays with the debtor's estate.
 func (g *Game) returnBuildings(h *Holding) {
 	half := g.board.Squares[h.Square].HouseCost / 2
-	g.players[h.Owner].Cash += h.Houses * half
-	g.emit(EvHouseSold, map[string]any{"seat": h.Owner, "property": h.Square, "count": h.Houses,
-		"amount": h.Houses * half, "source": "bank", "houses": 0})
+	// As on the real platform: a liquidation's cash_changed, no house_sold.
+	g.bankCash(h.Owner, h.Houses*half, "liquidate")
 	if h.Houses == 5 {
 		g.hotels++
 	} else {
@@ -202,6 +205,16 @@ func (g *Game) draw(seat int, deck *[]int, cards []Card, name string) {
 	if c.Kind != "jail_card" {
 		*deck = append(*deck, i)
 	}
-	g.emit(EvCardDrawn, map[string]any{"seat": seat, "deck": name, "card": c.Text, "kind": c.Kind})
+	// The real platform's payload: seat, deck, card_id and text
+	// (docs/pyyol-monopoly-layout.md).
+	g.emit(EvCardDrawn, map[string]any{"seat": seat, "deck": name, "card_id": i, "text": c.Text})
 	g.applyCard(seat, c, name, i)
+}
+
+// debtSquare is the square a debt is the rent of, -1 for any other debt.
+func (g *Game) debtSquare(d Debt, seat int) int {
+	if d.Reason == "rent" {
+		return g.players[seat].Position
+	}
+	return -1
 }

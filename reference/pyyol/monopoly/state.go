@@ -188,7 +188,11 @@ func New(rules Rules, seed uint64) (*Game, error) {
 	}
 	g.chance = g.rng.Perm(len(b.Chance))
 	g.chest = g.rng.Perm(len(b.CommunityChest))
-	g.emit(EvMatchCreated, map[string]any{"rules": rules, "seats": rules.Players})
+	// The real platform's payload but its commit: version, players,
+	// starting_cash, max_turns (docs/pyyol-monopoly-layout.md; initialize
+	// carries the whole rule set).
+	g.emit(EvMatchCreated, map[string]any{"version": Version, "players": rules.Players,
+		"starting_cash": rules.StartingCash, "max_turns": rules.TurnCap})
 	g.startTurn(0)
 	return g, nil
 }

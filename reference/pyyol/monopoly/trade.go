@@ -29,7 +29,7 @@ func (g *Game) propose(seat int, counter bool, t Trade) {
 	}
 	t.GiveProps, t.WantProps = slices.Clone(t.GiveProps), slices.Clone(t.WantProps)
 	g.trade, g.counter = &t, counter
-	g.emit(EvTradeProposed, map[string]any{"trade": t, "counter": counter})
+	g.emit(EvTradeProposed, t.payload())
 	g.phase = PhaseTradeResponse
 }
 
@@ -48,7 +48,7 @@ func (g *Game) acceptTrade() {
 		g.players[t.Proposer].Cash += 100
 	}
 	g.players[t.Target].Cash += t.GiveCash - t.WantCash
-	g.emit(EvTradeExecuted, map[string]any{"trade": *t})
+	g.emit(EvTradeExecuted, t.payload())
 	g.closeTrade()
 }
 
@@ -58,11 +58,19 @@ func (g *Game) rejectTrade() {
 		g.acceptTrade()
 		return
 	}
-	g.emit(EvTradeRejected, map[string]any{"trade": *g.trade})
+	g.emit(EvTradeRejected, g.trade.payload())
 	g.closeTrade()
 }
 
 func (g *Game) closeTrade() {
 	g.trade, g.counter = nil, false
 	g.phase = g.tradeRet
+}
+
+// payload is a trade event's payload: the offer's fields flat, as the
+// real platform sends them (docs/pyyol-monopoly-layout.md); a counter is
+// told by who proposes it.
+func (t *Trade) payload() map[string]any {
+	return map[string]any{"proposer": t.Proposer, "target": t.Target, "give_props": slices.Clone(t.GiveProps),
+		"give_cash": t.GiveCash, "want_props": slices.Clone(t.WantProps), "want_cash": t.WantCash}
 }
