@@ -48,10 +48,10 @@ var planRule = map[string]string{turnLate: "PYYOL-PLAT-TURN-TIMEOUT", turnIllega
 
 // seen is one request the platform made to the kit's endpoint.
 type seen struct {
-	method, path, query string
-	header              http.Header
-	body                []byte
-	at                  time.Time
+	method, host, path, query string
+	header                    http.Header
+	body                      []byte
+	at                        time.Time
 	// round is a turn's round (-1 for other routes); written is how much
 	// of an endless answer went out; held and nextCame tell a held
 	// /event's story.
@@ -86,7 +86,7 @@ func newPlatformEndpoint(budget time.Duration) *platformEndpoint {
 // ServeHTTP records the request and answers it as an agent would.
 func (e *platformEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	s := &seen{method: r.Method, path: r.URL.Path, query: r.URL.RawQuery, header: r.Header.Clone(), body: body,
+	s := &seen{method: r.Method, host: r.Host, path: r.URL.Path, query: r.URL.RawQuery, header: r.Header.Clone(), body: body,
 		at: time.Now(), round: -1}
 	e.add(s)
 	if strings.HasPrefix(r.URL.Path, redirectedDir+"/") {

@@ -51,8 +51,8 @@ func (s *platSession) judgeSigned() error {
 		if s.signatureOver(r, r.path) {
 			continue
 		}
-		if r.query != "" && s.signatureOver(r, r.path+"?"+r.query) {
-			return verdict.Failf("PYYOL-PLAT-SIGN-PATH", "a signature over the path "+r.path, "a signature over "+r.path+"?"+r.query,
+		if other, ok := s.otherPathSigned(r); ok {
+			return verdict.Failf("PYYOL-PLAT-SIGN-PATH", "a signature over the path "+r.path, "a signature over "+other,
 				"the platform's %s", r.describe())
 		}
 		return verdict.Failf("PYYOL-PLAT-SIGNED", "v1=hex(hmacSHA256(endpoint secret, timestamp\\nnonce\\nMETHOD\\npath\\nhex(sha256(body))))",
@@ -61,13 +61,35 @@ func (s *platSession) judgeSigned() error {
 	return nil
 }
 
-// judgeSignPath: no signature binds a query string. A platform that sends
-// no query keeps the rule by construction; one that does is judged.
+// otherPathSigned finds the rendering of r's target other than its bare
+// path that r's signature binds, if it is one a platform plausibly signs:
+// the path with its query, with a trailing slash or without one, or the
+// whole URL (PYYOL-PLAT-SIGN-PATH: "`path` is the request path (no query
+// string)").
+func (s *platSession) otherPathSigned(r *seen) (string, bool) {
+	others := []string{r.path + "/", strings.TrimSuffix(r.path, "/"), "http://" + r.host + r.path, "https://" + r.host + r.path, r.host + r.path}
+	if r.query != "" {
+		others = append([]string{r.path + "?" + r.query}, others...)
+	}
+	for _, other := range others {
+		if other != r.path && s.signatureOver(r, other) {
+			return other, true
+		}
+	}
+	return "", false
+}
+
+// judgeSignPath: no signature binds anything but the bare path: not the
+// query string, not the whole URL, not the path with a slash more or
+// less. A signature that binds none of them is PYYOL-PLAT-SIGNED's.
 func (s *platSession) judgeSignPath() error {
 	for _, r := range s.signedRequests() {
-		if r.query != "" && !s.signatureOver(r, r.path) {
+		if s.signatureOver(r, r.path) {
+			continue
+		}
+		if other, ok := s.otherPathSigned(r); ok {
 			return verdict.Failf("PYYOL-PLAT-SIGN-PATH", "a signature over the path "+r.path+" (no query string)",
-				"a signature that does not verify over the bare path", "the platform's %s?%s", r.describe(), r.query)
+				"a signature over "+other, "the platform's %s", r.describe())
 		}
 	}
 	return nil
@@ -95,7 +117,9 @@ func (s *platSession) judgeHeaders() error {
 func (s *platSession) judgeBearer() error {
 	for _, r := range s.signedRequests() {
 		got := r.header.Get("Authorization")
-		if got == "Bearer "+s.secret {
+		// The auth-scheme is case-insensitive (RFC 9110, 11.1): "bearer"
+		// names the same scheme; the credential itself is exact.
+		if scheme, cred, ok := strings.Cut(got, " "); ok && strings.EqualFold(scheme, "Bearer") && cred == s.secret {
 			continue
 		}
 		observed := "no Authorization header"
@@ -264,6 +288,12 @@ func (s *platSession) judgeEventBody() error {
 		if !ok || seq < 0 || typ == "" || !payload {
 			return verdict.Failf("PYYOL-PLAT-EVENT-BODY", "{seq, type, payload}", string(r.body), "an /event body")
 		}
+		// The docs name the field: "{seq, type, payload}", and the SDK's
+		// EventNotification reads type alone, so the socket's "kind"
+		// reaches an SDK agent as an event of no type.
+		if named, _ := decodeObject(r.body)["type"].(string); named == "" {
+			return verdict.Failf("PYYOL-PLAT-EVENT-BODY", "the event's type under \"type\"", "its type under \"kind\" only", "an /event body")
+		}
 		if prev, dup := types[seq]; dup && prev != typ {
 			return verdict.Failf("PYYOL-PLAT-EVENT-BODY", "one event per seq", fmt.Sprintf("seq %d for %s and %s", seq, prev, typ), "the /event bodies")
 		}
@@ -278,9 +308,12 @@ func (s *platSession) judgeGameEnd() error {
 	if len(ends) == 0 {
 		return verdict.Failf("PYYOL-PLAT-GAME-END-BODY", "a /game-end when the match ends", "none within --match-wait", "the platform's pushes")
 	}
+	// "/game-end delivers the final `result`": the field the docs name and
+	// the SDK's GameEndNotification reads; a result spread over the top
+	// level reaches an SDK agent as none.
 	body := decodeObject(ends[0].body)
-	if body == nil || (body["result"] == nil && body["history"] == nil && body["winner"] == nil) {
-		return verdict.Failf("PYYOL-PLAT-GAME-END-BODY", "the final result", "a body without one", "the platform's /game-end")
+	if body == nil || body["result"] == nil {
+		return verdict.Failf("PYYOL-PLAT-GAME-END-BODY", "the final result under \"result\"", "a body without one", "the platform's /game-end")
 	}
 	return nil
 }

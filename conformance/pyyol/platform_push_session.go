@@ -194,5 +194,8 @@ func (s *platSession) ready() error {
 	return nil
 }
 
+// heard reports whether the platform called the kit's endpoint at all.
+func (s *platSession) heard() bool { return s.ep != nil && len(s.ep.requests()) > 0 }
+
 // describe names a request for a message.
 func (r *seen) describe() string { return fmt.Sprintf("%s %s", r.method, r.path) }

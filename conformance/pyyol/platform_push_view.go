@@ -11,7 +11,10 @@ import (
 // payload}, the final result) but not the nesting, so a view at the top
 // level of the /turn body (the real platform's) or under "view" or
 // "payload", an event type under "type" or "kind", a result under "result"
-// or at the top level are all read; the judges see only the model.
+// or at the top level are all read; the judges see only the model, except
+// where the docs name the field itself: an /event's "type" and the
+// /game-end's "result" (judgeEventBody, judgeGameEnd), which the SDK reads
+// by those names alone.
 
 // turnView is what the kit reads of a /turn body.
 type turnView struct {

@@ -2,8 +2,10 @@ package pyyol
 
 import (
 	"context"
+	"errors"
 
 	"github.com/agentgames/conformance/conformance/suite"
+	"github.com/agentgames/conformance/conformance/verdict"
 )
 
 // pfRun is one pyyol-platform scenario: it judges the run's one push
@@ -30,15 +32,15 @@ func platformSideSteps(sc *suite.ScenarioContext, env *suite.Env) {
 func (p *pfRun) platformPushSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform has verified the kit's endpoint and pushed it a match$`), p.session)
 	judges := map[string]func() error{
-		`^every request but /health carries a signature that verifies$`:          p.judge((*platSession).judgeSigned),
-		`^no signature binds a query string$`:                                    p.judge((*platSession).judgeSignPath),
-		`^every signed request carries the three X-Arena headers$`:               p.judge((*platSession).judgeHeaders),
-		`^every signed request carries the endpoint secret as a Bearer token$`:   p.judge((*platSession).judgeBearer),
-		`^every timestamp is RFC3339 UTC and within 300 seconds of its arrival$`: p.judge((*platSession).judgeTimestamp),
-		`^no nonce repeats$`: p.judge((*platSession).judgeNonce),
-		`^every body the platform sent carries "protocol": "1.0"$`:                   p.judge((*platSession).judgeProtocol),
-		`^the liveness probe is a GET of /health$`:                                   p.judge((*platSession).judgeHealth),
-		`^every route the platform called is endpoint.url or a sibling of it$`:       p.judge((*platSession).judgeSiblings),
+		`^every request but /health carries a signature that verifies$`:          p.judgeSeen((*platSession).judgeSigned),
+		`^no signature binds a query string$`:                                    p.judgeSeen((*platSession).judgeSignPath),
+		`^every signed request carries the three X-Arena headers$`:               p.judgeSeen((*platSession).judgeHeaders),
+		`^every signed request carries the endpoint secret as a Bearer token$`:   p.judgeSeen((*platSession).judgeBearer),
+		`^every timestamp is RFC3339 UTC and within 300 seconds of its arrival$`: p.judgeSeen((*platSession).judgeTimestamp),
+		`^no nonce repeats$`: p.judgeSeen((*platSession).judgeNonce),
+		`^every body the platform sent carries "protocol": "1.0"$`:                   p.judgeSeen((*platSession).judgeProtocol),
+		`^the liveness probe is a GET of /health$`:                                   p.judgeSeen((*platSession).judgeHealth),
+		`^every route the platform called is endpoint.url or a sibling of it$`:       p.judgeSeen((*platSession).judgeSiblings),
 		`^the match began with an /initialize naming the seat and the player count$`: p.judge((*platSession).judgeInitialize),
 		`^every /turn carried the game and a view with legal actions$`:               p.judge((*platSession).judgeTurnBody),
 		`^every /event was \{seq, type, payload\} with no seq used twice$`:           p.judge((*platSession).judgeEventBody),
@@ -52,13 +54,45 @@ func (p *pfRun) platformPushSteps(sc *suite.ScenarioContext) {
 	}
 }
 
-// session takes the run's push session (played once, on first use).
+// session takes the run's push session (played once, on first use). A
+// session that stopped short (the platform refused to verify the kit's
+// endpoint, say) after the platform called the endpoint goes on to the
+// judges: what it did send is judged (judgeSeen) before the scenario
+// skips for what it did not.
 func (p *pfRun) session(ctx context.Context) error {
 	p.s = platformSession(ctx, p.env)
-	return p.s.ready()
+	if err := p.s.ready(); err != nil && !p.s.heard() {
+		return err
+	}
+	return nil
 }
 
-// judge binds a session judge to the scenario's session.
+// judge binds a judge of the whole match to the scenario's session: it
+// needs the match, so a session that stopped short skips with its reason.
 func (p *pfRun) judge(f func(*platSession) error) func() error {
-	return func() error { return f(p.s) }
+	return func() error {
+		if err := p.s.ready(); err != nil {
+			return err
+		}
+		return f(p.s)
+	}
+}
+
+// judgeSeen binds a judge of every request the platform made: on a
+// session that stopped short it still judges the requests that came, so
+// a MUST violation among them fails (the most severe finding wins); with
+// none found the scenario skips with the session's reason, since the
+// match's requests never came to be judged.
+func (p *pfRun) judgeSeen(f func(*platSession) error) func() error {
+	return func() error {
+		err := f(p.s)
+		var fail *verdict.Failure
+		if errors.As(err, &fail) {
+			return err
+		}
+		if short := p.s.ready(); short != nil {
+			return short
+		}
+		return err
+	}
 }

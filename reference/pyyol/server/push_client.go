@@ -56,7 +56,10 @@ func (g *Gateway) newPushClient(m *manifest.Manifest, secret string) *pushClient
 	c := &pushClient{g: g, secret: secret, turn: m.Endpoint.URL, dir: siblingsDir(m.Endpoint.URL),
 		budget: turnBudget(m.Runtime.Timeout)}
 	dialer := &net.Dialer{Timeout: attemptTimeout, Control: g.refuseForbidden}
-	transport := &http.Transport{DialContext: dialer.DialContext, Proxy: nil, MaxIdleConnsPerHost: 4}
+	var transport http.RoundTripper = &http.Transport{DialContext: dialer.DialContext, Proxy: nil, MaxIdleConnsPerHost: 4}
+	if g.opts.PushWrap != nil {
+		transport = g.opts.PushWrap(transport)
+	}
 	c.http = &http.Client{Transport: transport,
 		// PYYOL-PLAT-NO-REDIRECT: "No redirects ... on every outbound call".
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

@@ -62,6 +62,11 @@ type Options struct {
 	SkipField string
 	// MafiaFinished, when set, hears of every finished Mafia match.
 	MafiaFinished func(agentID string, o mafia.Outcome)
+	// PushWrap, when set, wraps the transport of the platform's push
+	// client, so a test can plant a slip in every call the platform makes
+	// to an agent endpoint (its headers, path or body), as Rewrite does
+	// for the gateway's frames.
+	PushWrap func(http.RoundTripper) http.RoundTripper
 }
 
 // Referee hears what a gateway decided about an agent's moves.
