@@ -3,6 +3,7 @@ package pyyol
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -59,6 +60,22 @@ func checkViewFields(v mafiaView) error {
 	for seat, ok := range v.Alive {
 		if _, isBool := ok.(bool); !isBool || intOf(seat) < 0 {
 			return verdict.Failf("PYYOL-MAFIA-VIEW", "alive as {seat: bool}", v.text, "alive[%s] is %v", seat, ok)
+		}
+	}
+	return aliveBySeatIndex(v)
+}
+
+// aliveBySeatIndex: alive is keyed by the seats as your_seat numbers
+// them, "Your seat index at the table": the twelve indices 0..11, the
+// viewer's own among them (PYYOL-MAFIA-VIEW). A map keyed from 1 leaves
+// seat 0 out and names a thirteenth seat.
+func aliveBySeatIndex(v mafiaView) error {
+	if v.YourSeat < 0 || v.YourSeat >= mafia.Seats {
+		return verdict.Failf("PYYOL-MAFIA-VIEW", fmt.Sprintf("a seat index 0..%d", mafia.Seats-1), v.YourSeat, "your_seat")
+	}
+	for s := range mafia.Seats {
+		if _, ok := v.Alive[strconv.Itoa(s)]; !ok {
+			return verdict.Failf("PYYOL-MAFIA-VIEW", fmt.Sprintf("alive keyed by the seat indices 0..%d", mafia.Seats-1), v.text, "alive has no seat %d", s)
 		}
 	}
 	return nil
