@@ -66,16 +66,18 @@ func checkViewFields(v mafiaView) error {
 }
 
 // aliveBySeatIndex: alive is keyed by the seats as your_seat numbers
-// them, "Your seat index at the table": the twelve indices 0..11, the
-// viewer's own among them (PYYOL-MAFIA-VIEW). A map keyed from 1 leaves
-// seat 0 out and names a thirteenth seat.
+// them, "Your seat index at the table" of "A full 12-seat table": every
+// key is one of the indices 0..11 (PYYOL-MAFIA-VIEW). The docs' "{seat:
+// bool} — who is still alive" leaves open whether a dead seat is listed
+// false or left out, so a missing seat is no failure; a key outside the
+// indices (a map keyed from 1 names a seat 12) is.
 func aliveBySeatIndex(v mafiaView) error {
 	if v.YourSeat < 0 || v.YourSeat >= mafia.Seats {
 		return verdict.Failf("PYYOL-MAFIA-VIEW", fmt.Sprintf("a seat index 0..%d", mafia.Seats-1), v.YourSeat, "your_seat")
 	}
-	for s := range mafia.Seats {
-		if _, ok := v.Alive[strconv.Itoa(s)]; !ok {
-			return verdict.Failf("PYYOL-MAFIA-VIEW", fmt.Sprintf("alive keyed by the seat indices 0..%d", mafia.Seats-1), v.text, "alive has no seat %d", s)
+	for seat := range v.Alive {
+		if n, err := strconv.Atoi(seat); err != nil || n < 0 || n >= mafia.Seats {
+			return verdict.Failf("PYYOL-MAFIA-VIEW", fmt.Sprintf("alive keyed by the seat indices 0..%d", mafia.Seats-1), v.text, "alive names seat %q", seat)
 		}
 	}
 	return nil
