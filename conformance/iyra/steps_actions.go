@@ -39,7 +39,18 @@ func (w *world) actionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the answer is 429 with retry_after_seconds or retry_at$`), w.rateLimited)
 	sc.Step(pattern(`^no session exists for that key once the quota has reset$`), w.noSessionAfterReset)
 	sc.Step(pattern(`^the agent reads the session at the contract's fallback path$`), w.readFallback)
+	sc.Step(pattern(`^the agent has read the session at the contract's fallback path$`), w.readFallbackBefore)
 	sc.Step(pattern(`^the answer is the session's authoritative state$`), w.sameAuthoritative)
+}
+
+// readFallbackBefore reads the fallback path and judges it before a
+// write, so the read after the write shows whether the path follows the
+// state or serves what it answered first (IYRA-RECOVERY-FALLBACK-PATH).
+func (w *world) readFallbackBefore(ctx context.Context) error {
+	if err := w.readFallback(ctx); err != nil {
+		return err
+	}
+	return w.sameAuthoritative()
 }
 
 // quotaSpent switches the scenario to a fresh agent (never the shared one)

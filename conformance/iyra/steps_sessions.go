@@ -25,9 +25,7 @@ func (w *world) sessionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent creates a session with ready_to_act false$`), func(ctx context.Context) error {
 		return w.createWith(ctx, Slug, freshKey(), map[string]any{"ready_to_act": false, "accepted_version_id": w.id.Version})
 	})
-	sc.Step(pattern(`^the agent repeats the creation with the same Idempotency-Key$`), func(ctx context.Context) error {
-		return w.createWith(ctx, Slug, w.key, createBody(w.id.Version, ""))
-	})
+	sc.Step(pattern(`^the agent repeats the creation with the same Idempotency-Key( and its members in another order)?$`), w.repeatCreation)
 	sc.Step(pattern(`^the agent reuses the Idempotency-Key for (another version|another game|another intended session)$`), w.reuseKey)
 	sc.Step(pattern(`^the agent looks up the session's Idempotency-Key$`), func(ctx context.Context) error { return w.lookUp(ctx, w.key) })
 	sc.Step(pattern(`^the agent looks up an unused Idempotency-Key$`), func(ctx context.Context) error { return w.lookUp(ctx, freshKey()) })
@@ -277,6 +275,19 @@ func (w *world) noNewSession() error {
 		return nil
 	}
 	return verdict.Failf(w.rule(), "a refusal or the original session", w.Last.Status, "%s", clip(w.Last.Body))
+}
+
+// repeatCreation sends the creation again under the session's key, its
+// body as the kit first sent it or, reordered, the same JSON object in
+// other bytes: JSON leaves member order open, so a repeat is the same
+// request whichever order it writes (IYRA-SESSION-KEY-IDEMPOTENT).
+func (w *world) repeatCreation(ctx context.Context, reordered string) error {
+	var body any = createBody(w.id.Version, "")
+	if reordered != "" {
+		version, _ := json.Marshal(w.id.Version)
+		body = json.RawMessage(`{"ready_to_act": true, "accepted_version_id": ` + string(version) + `}`)
+	}
+	return w.createWith(ctx, Slug, w.key, body)
 }
 
 // sameSession requires the repeated creation to name the original session (IYRA-SESSION-KEY-IDEMPOTENT).

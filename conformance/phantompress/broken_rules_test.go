@@ -135,7 +135,7 @@ func actionCases() []harness.Case {
 			}
 		})},
 		{Name: "status spends a turn", Rule: "PP-STATUS", Target: statusSpendsTurns()},
-		{Name: "a look costs one AP", Rule: "PP-AP-ZERO", Target: apOffsetAfter("look")},
+		{Name: "a look costs one AP", Rule: "PP-AP-ZERO", Target: apOffsetAfter("look", -1)},
 		{Name: "publish offered before every answer", Rule: "PP-AVAILABLE-ACTIONS", Target: breaker(func(_ map[string]any, b map[string]any, _ func(string, string) map[string]any) {
 			if st, _ := b["state"].(map[string]any); st != nil && st["status"] == "active" {
 				if list, ok := b["available_actions"].([]any); ok && !containsString(list, "publish") {

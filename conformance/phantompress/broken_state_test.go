@@ -73,13 +73,14 @@ func actionSpendsTurns(action string) http.Handler {
 	})
 }
 
-// apOffsetAfter charges one AP for every accepted action of the named kind.
-func apOffsetAfter(action string) http.Handler {
+// apOffsetAfter shows AP moved by d after every accepted action of the
+// named kind: -1 charges one more AP, +1 one less.
+func apOffsetAfter(action string, d float64) http.Handler {
 	v := newRunView()
 	return breaker(func(in map[string]any, b map[string]any, _ func(string, string) map[string]any) {
 		id := runOfState(b)
 		if in["action"] == action && b["ok"] == true {
-			v.add(id, -1)
+			v.add(id, d)
 		}
 		shiftField(b, "ap", v.of(id))
 	})

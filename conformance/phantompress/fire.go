@@ -6,10 +6,12 @@ import (
 	"github.com/agentgames/conformance/reference/phantompress/engine"
 )
 
-// side is one run of a scenario that drives two: its ID and its model.
+// side is one run of a scenario that drives two: its ID, its model and
+// its owner.
 type side struct {
 	run string
 	m   *Model
+	me  *identity // the run's owner: the pool may hand the second run to another agent
 }
 
 // firingPair is the state of the "trust between 1 and 10" scenario (no
@@ -22,7 +24,7 @@ type firingPair struct {
 }
 
 // use makes s the world's current run.
-func (w *world) use(s side) { w.run, w.m = s.run, s.m }
+func (w *world) use(s side) { w.run, w.m, w.me = s.run, s.m, s.me }
 
 // sameQuestions reports whether two runs show the same checklist.
 func sameQuestions(a, b engine.CaseView) bool {

@@ -35,6 +35,10 @@ type Model struct {
 	// Unsure is set when the target accepted an answer the model could not
 	// book (a cited source it never saw in the kit's shape) this case.
 	Unsure bool
+	// ExtendedFrom is the budget the run had before the extension the
+	// scenario made (0: none), so a run that still stops there is judged
+	// under the extension's rule.
+	ExtendedFrom int
 	// Published counts the publishes the target accepted.
 	Published int
 	// Note receives soft findings (REFERENCE departures, and further
@@ -82,6 +86,9 @@ type Expect struct {
 	// AnyBacks: a predicted rejection where at least one cited source backs
 	// the assertion (only the kit's all-sources choice rejects it).
 	AnyBacks bool
+	// Rule409Past names the rule a 409 breaks where 200 was predicted: a
+	// turn past the budget an extension raised (PP-RUN-EXTEND-LOGGED).
+	Rule409Past string
 }
 
 func refused(rule string) Expect { return Expect{HTTP: 200, OK: false, Rule: rule} }
@@ -89,8 +96,19 @@ func refused(rule string) Expect { return Expect{HTTP: 200, OK: false, Rule: rul
 // needsArg lists the actions whose arg the seed marks required (必須).
 var needsArg = map[string]bool{engine.ActRead: true, engine.ActInterview: true, engine.ActAnswer: true, engine.ActComment: true}
 
-// Predict says what action with arg must do from the observed state.
+// Predict says what action with arg must do from the observed state; a
+// turn the scenario's extension made room for is the extension's to give
+// (PP-RUN-EXTEND-LOGGED: extending raises the budget).
 func (m *Model) Predict(action, arg string) Expect {
+	e := m.predict(action, arg)
+	if e.HTTP == 200 && engine.ConsumesTurn(action) && m.ExtendedFrom > 0 && m.State.Turn >= m.ExtendedFrom {
+		e.Rule409Past = "PP-RUN-EXTEND-LOGGED"
+	}
+	return e
+}
+
+// predict is Predict before the extension's rule is named.
+func (m *Model) predict(action, arg string) Expect {
 	s := m.State
 	switch {
 	case action == engine.ActStatus:
@@ -362,6 +380,9 @@ func (m *Model) Check(action, arg string, e Expect, status int, r *actionRespons
 		rule := e.Rule
 		if e.HTTP == 409 || rule == "" {
 			rule = e.Rule409
+		}
+		if status == 409 && e.Rule409Past != "" {
+			rule = e.Rule409Past
 		}
 		return verdict.Failf(rule, e.HTTP, status, "%s %q from turn %d of %d, status %s", action, arg, m.State.Turn, m.State.BudgetTurns, m.State.Status)
 	}

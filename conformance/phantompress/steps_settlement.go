@@ -109,11 +109,11 @@ func (w *world) twoSeededRuns(ctx context.Context) error {
 	if err := w.startRun(ctx, defaultBudget, &seed); err != nil {
 		return err
 	}
-	w.fire.scout = side{w.run, w.m}
+	w.fire.scout = side{w.run, w.m, w.me}
 	if err := w.startRun(ctx, defaultBudget, &seed); err != nil {
 		return err
 	}
-	w.fire.target = side{w.run, w.m}
+	w.fire.target = side{w.run, w.m, w.me}
 	if !sameQuestions(w.fire.scout.m.State.Case, w.fire.target.m.State.Case) {
 		return verdict.Skipf("the target gave two runs with one custom seed different cases (PP-RUN-SEED-REPLAY is the kit's choice)")
 	}

@@ -36,6 +36,7 @@ func sharedSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^a run is started with a budget of (\d+) turns$`), w.runStartedWithBudget)
 	sc.Step(pattern(`^a fresh run with a budget of (\d+) turns$`), w.freshRunWithBudget)
 	sc.Step(pattern(`^the agent extends the budget by (\d+) turns$`), w.extendBudget)
+	sc.Step(pattern(`^the agent has extended the budget by (\d+) turns$`), w.extendedBudget)
 	sc.Step(pattern(`^the agent has looked at the case$`), w.lookedAtCase)
 	sc.Step(pattern(`^the agent checks its status$`), w.checkStatus)
 	sc.Step(pattern(`^the public log lists 1 action, the look$`), w.logListsOneLook)
@@ -393,6 +394,26 @@ func (w *world) runStartedWithBudget(n int) error {
 
 // freshRunWithBudget starts a run with a budget of n turns.
 func (w *world) freshRunWithBudget(ctx context.Context, n int) error { return w.startRun(ctx, n, nil) }
+
+// extendedBudget extends the budget by n turns, requires the extension
+// taken (2xx) and learns the run's state from a status read: the seed gives
+// extend no answer shape, so the model never takes the budget from the
+// extension's answer (PP-RUN-EXTEND-LOGGED).
+func (w *world) extendedBudget(ctx context.Context, n int) error {
+	if err := w.extendBudget(ctx, n); err != nil {
+		return err
+	}
+	if w.Status()/100 != 2 {
+		return verdict.Failf(w.rule(), "the extension taken (2xx)", w.Status(), "%s", clip(w.Body()))
+	}
+	from := w.m.State.BudgetTurns
+	s, err := w.fetchState(ctx)
+	if err != nil {
+		return err
+	}
+	w.m.State, w.m.ExtendedFrom = s, from
+	return nil
+}
 
 // extendBudget marks the run and asks to extend its budget by n turns.
 func (w *world) extendBudget(ctx context.Context, n int) error {

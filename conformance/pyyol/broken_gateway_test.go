@@ -207,13 +207,7 @@ func catchBrokenGateways(t *testing.T, cases []struct {
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
 			t.Parallel()
-			c.opts.TurnTimeout = turnTimeout
-			srv := httptest.NewServer(server.New(c.opts))
-			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, c.rule, gatewaySettings.With("turn-timeout", turnTimeout.String()))
-			if rep.ExitCode() != 1 || !rep.Failed(c.rule) {
-				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), c.rule, failedRules(rep))
-			}
+			catchGateway(t, c.rule, c.opts, turnTimeout)
 		})
 	}
 }

@@ -38,10 +38,22 @@ func (g *gwRun) historyMatches(v *goofspiel.View) error {
 			return verdict.Failf("PYYOL-GOOF-HISTORY", want, h, "history entry %d in round %d's view", h.Round, v.Round)
 		}
 		if r.Round == v.Round-1 && v.Scores != r.Scores {
-			return verdict.Failf("PYYOL-GOOF-SCORES-ABSOLUTE", r.Scores, v.Scores, "scores by seat in round %d", v.Round)
+			return verdict.Failf(scoresRule(v.Scores, r.Scores), r.Scores, v.Scores, "scores by seat in round %d, after round %d resolved", v.Round, r.Round)
 		}
 	}
 	return nil
+}
+
+// scoresRule names the rule a view's wrong scores break: the resolved
+// scores seen from the other seat are an indexing slip
+// (PYYOL-GOOF-SCORES-ABSOLUTE); any other figure is a view that does not
+// carry the scores after the rounds it lists (PYYOL-GOOF-VIEW: scores
+// after the last resolved round, as history's last entry says).
+func scoresRule(shown, resolved [2]int) string {
+	if shown == [2]int{resolved[1], resolved[0]} {
+		return "PYYOL-GOOF-SCORES-ABSOLUTE"
+	}
+	return "PYYOL-GOOF-VIEW"
 }
 
 // rules is the rule set the match announced.

@@ -3,6 +3,7 @@ package pyyol
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -59,6 +60,24 @@ func checkViewFields(v mafiaView) error {
 	for seat, ok := range v.Alive {
 		if _, isBool := ok.(bool); !isBool || intOf(seat) < 0 {
 			return verdict.Failf("PYYOL-MAFIA-VIEW", "alive as {seat: bool}", v.text, "alive[%s] is %v", seat, ok)
+		}
+	}
+	return aliveBySeatIndex(v)
+}
+
+// aliveBySeatIndex: alive is keyed by the seats as your_seat numbers
+// them, "Your seat index at the table" of "A full 12-seat table": every
+// key is one of the indices 0..11 (PYYOL-MAFIA-VIEW). The docs' "{seat:
+// bool} — who is still alive" leaves open whether a dead seat is listed
+// false or left out, so a missing seat is no failure; a key outside the
+// indices (a map keyed from 1 names a seat 12) is.
+func aliveBySeatIndex(v mafiaView) error {
+	if v.YourSeat < 0 || v.YourSeat >= mafia.Seats {
+		return verdict.Failf("PYYOL-MAFIA-VIEW", fmt.Sprintf("a seat index 0..%d", mafia.Seats-1), v.YourSeat, "your_seat")
+	}
+	for seat := range v.Alive {
+		if n, err := strconv.Atoi(seat); err != nil || n < 0 || n >= mafia.Seats {
+			return verdict.Failf("PYYOL-MAFIA-VIEW", fmt.Sprintf("alive keyed by the seat indices 0..%d", mafia.Seats-1), v.text, "alive names seat %q", seat)
 		}
 	}
 	return nil

@@ -136,8 +136,11 @@ func (m *monoRun) checkPool() error {
 }
 
 // checkMoney: each seat's cash in every view is what the events say; a
-// difference after a trade is the trade's fault (PYYOL-MONO-ACT-ACCEPT-TRADE),
-// otherwise money moved without its event (PYYOL-MONO-EV-CASH-CHANGED).
+// difference after a trade is the trade's fault (PYYOL-MONO-ACT-ACCEPT-TRADE);
+// a view still showing the cash of the view before, where the events
+// since moved it, is a stale view (PYYOL-MONO-VIEW-STATE: the state holds
+// the players' cash); otherwise money moved without its event
+// (PYYOL-MONO-EV-CASH-CHANGED).
 func (m *monoRun) checkMoney() error {
 	start, ok := m.rule("starting_cash")
 	players, ok2 := m.rule("players")
@@ -148,6 +151,7 @@ func (m *monoRun) checkMoney() error {
 	for i := range l.cash {
 		l.cash[i] = start
 	}
+	before := slices.Clone(l.cash) // each seat's cash as of the view before
 	return m.replay(func(e frame) error { l.book(e); return nil }, func(i int, t *monoTurn) error {
 		if !l.ok || t.view.State == nil || len(t.view.State.Players) != players {
 			return nil
@@ -157,12 +161,16 @@ func (m *monoRun) checkMoney() error {
 				continue
 			}
 			rule := "PYYOL-MONO-EV-CASH-CHANGED"
-			if l.trade {
+			switch {
+			case l.trade:
 				rule = "PYYOL-MONO-ACT-ACCEPT-TRADE"
+			case *p.Cash == before[s]:
+				rule = "PYYOL-MONO-VIEW-STATE" // the view did not take in the events it followed
 			}
-			return verdict.Failf(rule, l.cash[s], *p.Cash, "seat %d's cash at turn view %d against the events", s, i)
+			return verdict.Failf(rule, l.cash[s], *p.Cash, "seat %d's cash at turn view %d against the events (%d at the view before)", s, i, before[s])
 		}
 		l.trade = false
+		copy(before, l.cash)
 		return nil
 	})
 }

@@ -37,14 +37,19 @@ func (g *gwRun) views() error {
 	if len(g.turns) == 0 {
 		return verdict.Failf("PYYOL-WS-TURN", "turn frames", "none", "the match")
 	}
+	prev := -1
 	for _, t := range g.turns {
 		v := t.View
 		if v.Seat != g.seat {
 			return verdict.Failf("PYYOL-GOOF-VIEW", g.seat, v.Seat, "the view's seat in round %d", v.Round)
 		}
+		if err := roundFollows(prev, v.Round); err != nil {
+			return err
+		}
+		prev = v.Round
 		hand := g.expectedHand(v.Round)
 		if !slices.Equal(sorted(v.YourHand), hand) {
-			return verdict.Failf("PYYOL-GOOF-HANDS", hand, v.YourHand, "your_hand in round %d: 1..13 without the seat's earlier bids", v.Round)
+			return verdict.Failf(handRule(v.Round), hand, v.YourHand, "your_hand in round %d: 1..13 without the seat's earlier bids", v.Round)
 		}
 		if !slices.Equal(sorted(v.LegalActions), sorted(v.YourHand)) {
 			return verdict.Failf("PYYOL-GOOF-LEGAL-ACTIONS", v.YourHand, v.LegalActions, "legal_actions in round %d", v.Round)
@@ -54,6 +59,33 @@ func (g *gwRun) views() error {
 		}
 	}
 	return nil
+}
+
+// roundFollows judges a view's round against the view before it: the
+// round is the 0-based index of the round being bid, so a match's first
+// view is round 0 and each next one the same round (a turn asked again)
+// or the one after (PYYOL-GOOF-VIEW: "0-based index of the round now
+// being bid"). A view counting from 1 is caught here, before the hand it
+// would be judged against is taken from the wrong round.
+func roundFollows(prev, round int) error {
+	if prev < 0 && round != 0 {
+		return verdict.Failf("PYYOL-GOOF-VIEW", "round 0 in the match's first view", round, "the 0-based index of the round being bid")
+	}
+	if prev >= 0 && round != prev && round != prev+1 {
+		return verdict.Failf("PYYOL-GOOF-VIEW", fmt.Sprintf("round %d or %d after round %d", prev, prev+1, prev), round, "the view after round %d's", prev)
+	}
+	return nil
+}
+
+// handRule names the rule a wrong hand breaks: the first round's hand is
+// the identical 1..13 (PYYOL-GOOF-HANDS); a later one still holding a bid
+// card kept a card the round should have discarded (PYYOL-GOOF-RESOLVE:
+// "the bid cards are then discarded from both hands").
+func handRule(round int) string {
+	if round == 0 {
+		return "PYYOL-GOOF-HANDS"
+	}
+	return "PYYOL-GOOF-RESOLVE"
 }
 
 // rounds replays every resolved round: the higher card takes the pool,

@@ -70,6 +70,19 @@ Feature: Identity: acceptance, proof of work and the Bearer key
       When the agent reads its assignment
       Then the answer does not carry the api_key
 
+    Scenario: no answer of a played session carries the key
+      Given a verified agent
+      And a new session
+      And the agent has played "investigate archive, withdraw"
+      When the agent reads the replay
+      Then the answer does not carry the api_key
+
+    Scenario: the key's status look-up does not carry the key
+      Given a verified agent
+      And a new session
+      When the agent looks up the session's Idempotency-Key
+      Then the answer does not carry the api_key
+
   @IYRA-AUTH-BEARER
   Rule: authenticated endpoints require the agent's own Bearer key
 

@@ -38,6 +38,11 @@ Feature: Sessions under an Idempotency-Key
       When the agent repeats the creation with the same Idempotency-Key
       Then the same session is returned
 
+    Scenario: a repeat writing the same members in another order returns the same session
+      Given a new session
+      When the agent repeats the creation with the same Idempotency-Key and its members in another order
+      Then the same session is returned
+
   @IYRA-SESSION-KEY-REUSE @IYRA-REF-SECOND-GAME @IYRA-REF-ROLLOUT
   Rule: a key reused for a different game, version or intended session creates nothing
 

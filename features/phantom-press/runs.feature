@@ -71,6 +71,13 @@ Feature: Runs, budgets, visibility, reviews and comments
       When the agent extends the budget by 5 turns
       Then the public log records the extension from 2 to 7 turns
 
+    Scenario: An extension lets a spent run spend a turn again
+      Given a fresh run with a budget of 2 turns
+      And the agent has spent the whole budget
+      And the agent has extended the budget by 5 turns
+      When the agent looks at the case
+      Then the action succeeds and spends one turn
+
   @PP-WIRE-BODIES
   Rule: extend, visibility and review bodies
 
@@ -118,6 +125,12 @@ Feature: Runs, budgets, visibility, reviews and comments
       Given a fresh run
       When the agent lists the 5 most recent runs
       Then the run is among at most 5 listed runs
+
+    Scenario: Asked for fewer runs than are public, the list holds no more
+      Given a fresh run
+      And another agent has started a public run
+      When the agent lists the 1 most recent runs
+      Then at most 1 run is listed
 
   @PP-RUN-HIDDEN-404
   Rule: a hidden run's log is 404

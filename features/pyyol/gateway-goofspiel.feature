@@ -7,7 +7,7 @@ Feature: Goofspiel as the gateway plays it
     Given a practice agent key
     When the agent connects and registers
 
-  @PYYOL-GOOF-HANDS @PYYOL-GOOF-VIEW @PYYOL-GOOF-LEGAL-ACTIONS @PYYOL-GOOF-HISTORY @PYYOL-GOOF-SCORES-ABSOLUTE
+  @PYYOL-GOOF-HANDS @PYYOL-GOOF-VIEW @PYYOL-GOOF-LEGAL-ACTIONS @PYYOL-GOOF-HISTORY @PYYOL-GOOF-SCORES-ABSOLUTE @PYYOL-GOOF-RESOLVE
   Rule: every turn view is self-contained and by absolute seat
 
     Scenario: the views of a match

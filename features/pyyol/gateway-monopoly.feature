@@ -37,7 +37,7 @@ Feature: Monopoly as the gateway plays it
       And every trade the agent offered was answered
 
   @PYYOL-MONO-ECONOMY @PYYOL-MONO-ACT-ACCEPT-TRADE @PYYOL-MONO-EV-CASH-CHANGED
-  @PYYOL-MONO-CFG-ECONOMY
+  @PYYOL-MONO-CFG-ECONOMY @PYYOL-MONO-VIEW-STATE
   @PYYOL-MONO-REF-TRADE-VALIDATION @PYYOL-MONO-REF-DEBT @PYYOL-MONO-REF-BANKRUPTCY @PYYOL-MONO-REF-LEDGER
   Rule: money moves only through the documented events; a trade makes and loses nothing
 
