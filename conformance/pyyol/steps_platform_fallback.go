@@ -9,6 +9,8 @@ var fallbackWords = map[string]string{"late": turnLate, "illegally": turnIllegal
 // platformFallbackSteps registers the steps of features/pyyol/platform-fallback.feature.
 func (p *pfRun) platformFallbackSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the turn the kit answered (late|illegally|with an error|not at all|with a redirect|with an endless body|never) fell back to the lowest card and the match went on$`),
-		func(how string) error { return p.judge(func(s *platSession) error { return s.judgeFallback(fallbackWords[how]) })() })
+		func(how string) error {
+			return p.judge(func(s *platSession) error { return s.judgeFallback(fallbackWords[how]) })()
+		})
 	sc.Step(pattern(`^the turn the kit answered inside runtime.timeout took the kit's card$`), p.judge((*platSession).judgeInBudget))
 }
