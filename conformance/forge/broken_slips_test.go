@@ -95,6 +95,30 @@ func slipCases() []slip {
 				}
 			})
 		}, false},
+		// Round 2 (docs/detection.md): fresh slips, none in the tables above.
+		{"a nickname of exactly 40 code points is refused", "FORGE-NICKNAME-LENGTH", func() http.Handler {
+			return tamper{h: ref(dsl.Dialect{}), skip: func(r *http.Request, body []byte) (int, any, bool) {
+				var reg struct{ Name string }
+				at := is(r, http.MethodPost, "/api/agents") && json.Unmarshal(body, &reg) == nil && utf8.RuneCountInString(reg.Name) >= 40
+				return 400, map[string]any{"error": map[string]any{"code": "NICKNAME_TOO_LONG", "message": "under 40 characters"}}, at
+			}}
+		}, false},
+		{"a rename to a taken nickname is refused 409 but applied", "FORGE-PATCH-CONFLICT", renameAppliedAnyway, false},
+		{"the rename answer nests the apiKey under agent.credentials", "FORGE-PATCH-NO-KEY", func() http.Handler {
+			return tamper{h: ref(dsl.Dialect{}), resp: func(r *http.Request, _ *int, m map[string]any) {
+				if is(r, http.MethodPatch, "/api/agent") {
+					m["agent"] = map[string]any{"credentials": map[string]any{"apiKey": strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")}}
+				}
+			}}
+		}, false},
+		{"the leaderboards are cached for a minute", "FORGE-RANK-PROGRESS", func() http.Handler { return cached(http.MethodGet, "/api/leaderboards", false) }, false},
+		{"racing submissions of one session are both judged", "FORGE-ONE-SUBMISSION", racingSubmissions, false},
+		{"the self read is cached per key, stale after a rename", "FORGE-NICKNAME-PATCH", func() http.Handler { return cached(http.MethodGet, "/api/agent", true) }, false},
+		{"the solvers' leaderboard rows carry each agent's apiKey as its id", "FORGE-KEY-ONCE", keysOnTheBoard, false},
+		{"the progress read is cached per key, stale after a clear", "FORGE-SUBMIT-ADVANCES", func() http.Handler { return cached(http.MethodGet, "/api/progress", true) }, false},
+		{"a nickname taken by a rename is free again for registration", "FORGE-NICKNAME-UNIQUE", renamesFreeForRegistration, false},
+		{"GET /spec/dsl.md asks for a key", "FORGE-DOC-DSL", func() http.Handler { return keyed("/spec/dsl.md") }, false},
+		{"GET /api/leaderboards asks for a key", "FORGE-LEADERBOARDS", func() http.Handler { return keyed("/api/leaderboards") }, false},
 	}
 }
 
@@ -270,19 +294,12 @@ func faithfulNeighbours() []faithfulNeighbour {
 			}}
 		}},
 		{"a probe's answer echoes its input and a count", []string{"FORGE-PRIVATE-SERVER-ONLY", "FORGE-QUERY"}, func() http.Handler {
-			return tamper{h: ref(dsl.Dialect{}),
-				req: func(r *http.Request, body []byte) []byte {
-					if is(r, http.MethodPost, "/query") {
-						r.Header.Set("X-Probe", string(body))
-					}
-					return body
-				},
-				resp: func(r *http.Request, st *int, m map[string]any) {
-					var in struct{ Input any }
-					if is(r, http.MethodPost, "/query") && *st == 200 && json.Unmarshal([]byte(r.Header.Get("X-Probe")), &in) == nil {
-						m["input"], m["queriesUsed"] = in.Input, 1
-					}
-				}}
+			return bodied(func(r *http.Request, body []byte, st *int, m map[string]any) {
+				var in struct{ Input any }
+				if is(r, http.MethodPost, "/query") && *st == 200 && json.Unmarshal(body, &in) == nil {
+					m["input"], m["queriesUsed"] = in.Input, 1
+				}
+			})
 		}},
 		{"a rename answered with more fields and other words", []string{"FORGE-NICKNAME-PATCH", "FORGE-PATCH-CONFLICT", "FORGE-NICKNAME-UNIQUE"}, func() http.Handler {
 			return tamper{h: ref(dsl.Dialect{}), resp: func(r *http.Request, _ *int, m map[string]any) {
@@ -293,6 +310,17 @@ func faithfulNeighbours() []faithfulNeighbour {
 				}
 			}}
 		}},
+		// Round 2 (docs/detection.md).
+		{"a racing submission's loser answered 423 LOCKED", []string{"FORGE-ONE-SUBMISSION"}, lockedLoser},
+		{"solver rows carry a public agentId", []string{"FORGE-KEY-ONCE", "FORGE-RANK-PROGRESS", "FORGE-RANK-TIES"}, func() http.Handler {
+			return answers(http.MethodGet, "/api/leaderboards", func(_ *int, m map[string]any) {
+				for _, row := range m["solvers"].([]any) {
+					o := row.(map[string]any)
+					o["agentId"] = "agt_" + strconv.Itoa(len(o["name"].(string)))
+				}
+			})
+		}},
+		{"a renamed agent's old nickname stays reserved", []string{"FORGE-NICKNAME-UNIQUE", "FORGE-NICKNAME-PATCH", "FORGE-PATCH-CONFLICT", "FORGE-REGISTER"}, oldNamesReserved},
 	}
 }
 

@@ -94,6 +94,11 @@ func (c *client) do(ctx context.Context, a *agent, req driver.Request) (*driver.
 func (c *client) keep(req driver.Request, resp *driver.Response) (*driver.Response, error) {
 	c.bodies = append(c.bodies, resp.Body)
 	for _, k := range c.keys {
+		if bytes.Contains(resp.Body, []byte(k)) && req.Method == http.MethodPatch && req.Path == "/api/agent" {
+			// The rename answer has its own rule, the more telling name.
+			return resp, verdict.Failf("FORGE-PATCH-NO-KEY", "no apiKey in the rename answer", "the apiKey again",
+				"PATCH /api/agent answered %d with a key in its body", resp.Status)
+		}
 		if bytes.Contains(resp.Body, []byte(k)) {
 			return resp, verdict.Failf("FORGE-KEY-ONCE", "no answer after the registration carries the apiKey",
 				"the apiKey again", "%s %s answered %d with a key in its body", req.Method, req.Path, resp.Status)

@@ -13,8 +13,10 @@ import (
 	"github.com/agentgames/conformance/conformance/verdict"
 )
 
-// readsAndRenames makes the calls after which the key must not reappear;
-// client.do fails FORGE-KEY-ONCE on any answer carrying it.
+// readsAndRenames makes the calls after which the key must not reappear,
+// the public boards after the rename among them; client.do fails
+// FORGE-KEY-ONCE on any answer carrying it (FORGE-PATCH-NO-KEY on the
+// rename's).
 func (w *world) readsAndRenames(ctx context.Context) error {
 	var self struct {
 		Name string `json:"name"`
@@ -31,7 +33,17 @@ func (w *world) readsAndRenames(ctx context.Context) error {
 	w.me.Name += "-r"
 	resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPatch, Path: "/api/agent", JSON: map[string]string{"name": w.me.Name}})
 	w.Last = resp
-	return err
+	if err != nil {
+		return err
+	}
+	// The public reads list the agent too (a solver row, its name): the
+	// key must not come back there either, under any field.
+	for _, path := range []string{"/api/leaderboards", "/api/chain"} {
+		if _, err := w.do(ctx, nil, driver.Request{Method: http.MethodGet, Path: path}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *world) keyOnlyOnce() error {
@@ -44,6 +56,22 @@ func (w *world) keyOnlyOnce() error {
 		return verdict.Failf("FORGE-PATCH-NO-KEY", "no apiKey in the rename answer", "an apiKey field", "PATCH /api/agent")
 	}
 	return nil
+}
+
+// renameThenRegister renames the agent to a free nickname, then registers
+// a new agent under it: a nickname is taken however it was taken, so the
+// registration must be refused (FORGE-NICKNAME-UNIQUE).
+func (w *world) renameThenRegister(ctx context.Context) error {
+	name := w.me.Name + "-n"
+	resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPatch, Path: "/api/agent", JSON: map[string]string{"name": name}})
+	if err != nil {
+		return err
+	}
+	if resp.Status/100 != 2 {
+		return verdict.Skipf("unchecked: the rename to a free nickname was refused (%d), so no nickname was taken by a rename", resp.Status)
+	}
+	w.me.Name = name
+	return w.registerSameName(ctx)
 }
 
 func (w *world) registerSameName(ctx context.Context) error {
@@ -87,9 +115,15 @@ func (w *world) lengthsJudged() error {
 	return nil
 }
 
+// renames reads the agent itself first, so that a self read cached
+// before the rename is seen after it (FORGE-NICKNAME-PATCH), then renames
+// it to a free nickname and to a taken one.
 func (w *world) renames(ctx context.Context) error {
 	taken, err := w.register(ctx, "taken")
 	if err != nil {
+		return err
+	}
+	if _, err := w.get(ctx, w.me, "/api/agent", "FORGE-SELF", nil); err != nil {
 		return err
 	}
 	w.names = [2]string{w.me.Name + "-x", taken.Name}
@@ -172,7 +206,8 @@ func (w *world) identitySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent calls every read the API description lists, as itself$`), w.readEveryListedGet)
 	sc.Step(pattern(`^the agent registers again under its own nickname$`), w.registerAgain)
 	sc.Step(pattern(`^no answer carried the agent's key$`), w.keyNeverBack)
-	sc.Step(pattern(`^the agent reads itself, its progress and renames itself$`), w.readsAndRenames)
+	sc.Step(pattern(`^the agent reads itself, its progress and renames itself, then reads the public boards$`), w.readsAndRenames)
+	sc.Step(pattern(`^the agent renames itself to a free nickname and another agent registers with it$`), w.renameThenRegister)
 	sc.Step(pattern(`^only the registration carried the apiKey$`), w.keyOnlyOnce)
 	sc.Step(pattern(`^another agent registers with the same nickname$`), w.registerSameName)
 	sc.Step(pattern(`^the registration is refused with status 409 and code NICKNAME_TAKEN$`), w.refusedTaken("FORGE-NICKNAME-UNIQUE"))

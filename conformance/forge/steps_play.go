@@ -183,9 +183,14 @@ func (w *world) wrongJudged(ctx context.Context) error {
 	return nil
 }
 
-// outOfOrder submits the right outputs rotated (when they differ), then
-// clears the level in order.
+// outOfOrder reads the progress first, so that a progress read cached
+// before the clear is seen after it (FORGE-SUBMIT-ADVANCES), then submits
+// the right outputs rotated (when they differ) and clears the level in
+// order.
 func (w *world) outOfOrder(ctx context.Context) error {
+	if _, err := w.progress(ctx, w.me); err != nil {
+		return err
+	}
 	s, err := w.mustOpen(ctx, w.me)
 	if err != nil {
 		return err
@@ -295,6 +300,8 @@ func (w *world) playSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent probes a challenge input and then a legal distinct input$`), w.probeChallenge)
 	sc.Step(pattern(`^the challenge input is refused and the distinct probe answered$`), w.probesJudged)
 	sc.Step(pattern(`^the agent submits wrong outputs twice$`), w.wrongTwice)
+	sc.Step(pattern(`^the agent sends two wrong submissions of its session at once$`), w.racingSubmissions)
+	sc.Step(pattern(`^at most one of them is judged$`), w.racingJudged)
 	sc.Step(pattern(`^the first is judged wrong without advancing and the second refused$`), w.wrongJudged)
 	sc.Step(pattern(`^the agent submits its level's outputs out of order and then in order$`), w.outOfOrder)
 	sc.Step(pattern(`^only the ordered submission is correct and the next level is unlocked$`), w.orderJudged)

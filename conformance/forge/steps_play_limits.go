@@ -210,3 +210,51 @@ func expiresAt(raw json.RawMessage) (time.Time, bool) {
 	}
 	return time.Unix(int64(n), 0), true
 }
+
+// racingSubmissions sends two submissions of one session at the same
+// moment, both built before either is sent: a deployment that checks
+// "already submitted" before it stores the judgement, without a lock,
+// judges both. The answers are kept (FORGE-KEY-ONCE) once both are in.
+func (w *world) racingSubmissions(ctx context.Context) error {
+	outs := make([]any, 0)
+	for _, o := range w.wrongOutputs() {
+		outs = append(outs, o)
+	}
+	req := driver.Request{Method: http.MethodPost, Path: "/api/sessions/" + w.sess.SessionID + "/submit",
+		JSON: map[string]any{"outputs": outs}, Header: map[string]string{"Authorization": "Bearer " + w.me.Key}}
+	answers := make([]*driver.Response, 2)
+	errs := make([]error, 2)
+	var start, done sync.WaitGroup
+	start.Add(1)
+	for i := range answers {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			start.Wait()
+			answers[i], errs[i] = w.env.HTTP.Do(ctx, req)
+		}()
+	}
+	start.Done()
+	done.Wait()
+	for i, resp := range answers {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if _, err := w.keep(req, resp); err != nil {
+			return err
+		}
+	}
+	w.answers = answers
+	return nil
+}
+
+// racingJudged fails FORGE-ONE-SUBMISSION when both racing submissions
+// were judged (both answered 2xx). Both refused is left open: a wrong
+// submission may be refused (FORGE-REF-WRONG-SUBMISSION).
+func (w *world) racingJudged() error {
+	if len(w.answers) == 2 && w.answers[0].Status/100 == 2 && w.answers[1].Status/100 == 2 {
+		return verdict.Failf("FORGE-ONE-SUBMISSION", "one submission judged, the other refused", []int{w.answers[0].Status, w.answers[1].Status},
+			"two submissions of one session sent at once were both judged: %s", w.env.HTTP.Secrets().Clip(w.answers[1].Body))
+	}
+	return nil
+}

@@ -21,8 +21,14 @@ func (w *world) rankingsSteps(sc *suite.ScenarioContext) {
 // that breaks ties by registration favours it, one that breaks them by
 // query efficiency favours the other, so the two failures stay apart. A
 // third agent that plays nothing gives the board a lower progress to rank.
+//
+// The board is read once before the clears, so that a board cached then
+// is seen stale after them (ranksJudged).
 func (w *world) bothClear(ctx context.Context) error {
 	if _, err := w.register(ctx, "idle"); err != nil {
+		return err
+	}
+	if _, err := w.boards(ctx); err != nil {
 		return err
 	}
 	if _, _, err := w.clear(ctx, w.me, 4); err != nil {
@@ -43,6 +49,9 @@ func (w *world) ranksJudged(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := w.ownProgressShown(ctx, b); err != nil {
+		return err
+	}
 	for _, s := range b.Solvers {
 		for _, o := range b.Solvers {
 			if s.ChainProgress > o.ChainProgress && s.Rank > o.Rank {
@@ -58,6 +67,27 @@ func (w *world) ranksJudged(ctx context.Context) error {
 		return err
 	}
 	w.rankNumbering(b)
+	return nil
+}
+
+// ownProgressShown fails FORGE-RANK-PROGRESS when a row of the two
+// agents who cleared shows another chain progress than their own progress
+// read after it: a board ranking by a stale progress (a cache filled
+// before the clears) ranks by no valid progress. A row missing is left to
+// shareRank.
+func (w *world) ownProgressShown(ctx context.Context, b boards) error {
+	for _, a := range []*agent{w.me, w.other} {
+		p, err := w.progress(ctx, a)
+		if err != nil {
+			return err
+		}
+		for _, s := range b.Solvers {
+			if s.Name == a.Name && s.ChainProgress != p.progress() {
+				return verdict.Failf("FORGE-RANK-PROGRESS", p.progress(), s.ChainProgress,
+					"solver %q's row, against its own GET /api/progress after its clear", s.Name)
+			}
+		}
+	}
 	return nil
 }
 

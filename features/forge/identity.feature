@@ -8,7 +8,7 @@ Feature: Practice identities
 
     Scenario: a registered agent's key appears in its registration only
       Given a newly registered agent
-      When the agent reads itself, its progress and renames itself
+      When the agent reads itself, its progress and renames itself, then reads the public boards
       Then only the registration carried the apiKey
 
   @FORGE-NICKNAME-UNIQUE @FORGE-REF-ERROR-CODES
@@ -17,6 +17,11 @@ Feature: Practice identities
     Scenario: a taken nickname is refused with NICKNAME_TAKEN
       Given a newly registered agent
       When another agent registers with the same nickname
+      Then the registration is refused with status 409 and code NICKNAME_TAKEN
+
+    Scenario: a nickname taken by a rename is refused to a registration
+      Given a newly registered agent
+      When the agent renames itself to a free nickname and another agent registers with it
       Then the registration is refused with status 409 and code NICKNAME_TAKEN
 
   @FORGE-NICKNAME-LENGTH

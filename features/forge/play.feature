@@ -84,6 +84,11 @@ Feature: Playing the chain
       When the agent submits wrong outputs twice
       Then the first is judged wrong without advancing and the second refused
 
+    Scenario: two submissions racing on one session: one is judged, the other refused
+      Given a newly registered agent with an open session
+      When the agent sends two wrong submissions of its session at once
+      Then at most one of them is judged
+
   @FORGE-ORIGINAL-ORDER @FORGE-SUBMIT-ADVANCES @FORGE-SUBMIT-UNLOCKS
   Rule: outputs in the original order clear the level and unlock the next
 
