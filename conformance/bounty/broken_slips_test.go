@@ -64,17 +64,7 @@ func slipCases() []slip {
 				}
 			})
 		}},
-		{"a closed round's status answers 410", "BOUNTY-CLOSED-READABLE", func(h http.Handler) http.Handler {
-			return harness.Responses(h, func(r *http.Request, st *int, m map[string]any) {
-				if at(r, http.MethodGet, "/status") && m["open"] == false {
-					*st = http.StatusGone
-					for k := range m {
-						delete(m, k)
-					}
-					m["ok"], m["code"], m["reason"] = false, "round_closed", "this round is over"
-				}
-			})
-		}},
+		{"a closed round's status answers 410", "BOUNTY-CLOSED-READABLE", goneWhenClosed("/status")},
 		{"metrics never count a rejected solve", "BOUNTY-METRICS-COUNTS", func(h http.Handler) http.Handler {
 			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
 				if s, ok := m["solve_attempts"].(map[string]any); ok && at(r, http.MethodGet, "/metrics") {
@@ -164,6 +154,53 @@ func slipCases() []slip {
 					"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},
 					"serverInfo": map[string]any{"name": "bounty", "version": "1"}}})
 				return true
+			})
+		}},
+		// Round 2 (docs/detection.md): fresh slips, none in the table above or the engine's faults.
+		{"a proof with exactly pow_bits leading zero bits refused", "BOUNTY-REG-POW", refusesExactProofs},
+		{"the agent_secret shown on the profile under credentials", "BOUNTY-REG-SECRET", secretOnProfile},
+		{"the payouts drop the split's remainder", "BOUNTY-PAYOUT", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				if p, ok := m["payouts"].(map[string]any); ok && at(r, http.MethodPost, "/combine") && len(p) > 0 {
+					for id := range p {
+						p[id] = 1000 / len(p)
+					}
+				}
+			})
+		}},
+		{"the manifest's real_money is the string \"false\"", "BOUNTY-PLAY-MONEY", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				if b, ok := m["bounty"].(map[string]any); ok && at(r, http.MethodGet, "/manifest") {
+					b["real_money"] = "false"
+				}
+			})
+		}},
+		{"broker_grace_s in milliseconds", "BOUNTY-BROKER", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				if p, ok := m["coalition_proximity"].(map[string]any); ok && at(r, http.MethodGet, "/peers") {
+					p["broker_grace_s"] = 30000
+				}
+			})
+		}},
+		{"the leaderboard cached for a minute", "BOUNTY-LEADERBOARD", cachedRead("/leaderboard.json")},
+		{"metrics list the live listings' contacts", "BOUNTY-METRICS", contactsInMetrics},
+		{"a delisting leaves the agent's working_on claim in the intents", "BOUNTY-INTENT", claimsOutliveDelisting},
+		{"k_required shows n, not k", "BOUNTY-PROXIMITY", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				if p, ok := m["coalition_proximity"].(map[string]any); ok && at(r, http.MethodGet, "/peers") {
+					p["k_required"] = m["n"]
+				}
+			})
+		}},
+		{"a 33-character profile name cut to 32 and accepted", "BOUNTY-PROFILE-NAME", namesCut},
+		{"a closed round's metrics answer 410", "BOUNTY-CLOSED-READABLE", goneWhenClosed("/metrics")},
+		{"expires_in_s counted in minutes", "BOUNTY-PEERS-TTL", func(h http.Handler) http.Handler {
+			return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+				for _, e := range entries(r, m) {
+					if f, ok := e["expires_in_s"].(float64); ok {
+						e["expires_in_s"] = float64(int(f / 60))
+					}
+				}
 			})
 		}},
 	}
@@ -401,6 +438,10 @@ func faithfulNeighbours() []faithfulNeighbour {
 				}
 			})
 		}},
+		// Round 2 (docs/detection.md).
+		{"intents list every share, unclaimed ones empty", []string{"BOUNTY-INTENT", "BOUNTY-PEERS-DELIST"}, unclaimedSharesListed},
+		{"a registration answered with a notice and the pow_bits it met", []string{"BOUNTY-REG-POW", "BOUNTY-REG-SECRET"}, registrationNotice},
+		{"standings carry their rank and name", []string{"BOUNTY-LEADERBOARD"}, standingsRanked},
 	}
 }
 

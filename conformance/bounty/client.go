@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/bountysolve"
@@ -192,11 +194,10 @@ type manifestDoc struct {
 		K int `json:"k"`
 		N int `json:"n"`
 	} `json:"threshold"`
-	Bounty struct {
-		Amount    int    `json:"amount"`
-		Currency  string `json:"currency"`
-		RealMoney *bool  `json:"real_money"`
-	} `json:"bounty"`
+	// Bounty is kept as it came: a member of another type here (real_money
+	// "false") is BOUNTY-PLAY-MONEY's to judge, not a manifest that
+	// cannot be read (BOUNTY-MANIFEST).
+	Bounty  map[string]any  `json:"bounty"`
 	Puzzles []bounty.Puzzle `json:"puzzles"`
 }
 
@@ -302,7 +303,39 @@ func (c *client) boardAsServed(ctx context.Context, cid string) (*boardDoc, erro
 		return nil, err
 	}
 	b.raw = c.Last.Body
-	return &b, b.withinTTL()
+	if err := b.withinTTL(); err != nil {
+		return &b, err
+	}
+	return &b, b.intentsLive()
+}
+
+// intentsLive: the intents block lists live claimants per share, so each
+// claimant it names is a listing on the same board claiming that share,
+// and each listing's claim is in it (BOUNTY-INTENT), checked on every
+// board the runner reads: a claim kept after its listing went (a delisting
+// that left it) is seen wherever the board is next read. A board whose
+// intents are not under by_share is unchecked here.
+func (b *boardDoc) intentsLive() error {
+	if b.Intents.ByShare == nil {
+		return nil
+	}
+	for share, ids := range b.Intents.ByShare {
+		for _, id := range ids {
+			e, ok := b.entry(id)
+			if !ok {
+				return verdict.Failf("BOUNTY-INTENT", "live claimants only", id+" not on the board", "intents.by_share[%s]", share)
+			}
+			if e.WorkingOn == nil || strconv.Itoa(*e.WorkingOn) != share {
+				return verdict.Failf("BOUNTY-INTENT", "the claimant's working_on "+share, claimText(e.WorkingOn), "intents.by_share[%s] names %s", share, id)
+			}
+		}
+	}
+	for _, e := range b.Peers {
+		if e.WorkingOn != nil && *e.WorkingOn != 0 && !slices.Contains(b.Intents.ByShare[strconv.Itoa(*e.WorkingOn)], e.AgentID) {
+			return verdict.Failf("BOUNTY-INTENT", e.AgentID+" among share "+strconv.Itoa(*e.WorkingOn)+"'s claimants", "absent", "the board's intents block")
+		}
+	}
+	return nil
 }
 
 // withinTTL: no entry is shown past its 1800 s (BOUNTY-PEERS-TTL), checked

@@ -23,13 +23,15 @@ func (w *world) registerWith(ctx context.Context, nonce string) error {
 	return nil
 }
 
-// shortNonce finds a nonce whose digest has exactly bits-1 leading zero
-// bits: a proof that would pass if difficulty were counted loosely.
-func shortNonce(token string, bits int) string {
+// exactNonce finds a nonce whose digest has exactly bits leading zero
+// bits: bits-1 is a proof that would pass if difficulty were counted
+// loosely, bits the least proof that meets it, which a platform counting
+// "more than" where the seed says "at least" refuses.
+func exactNonce(token string, bits int) string {
 	for n := 0; ; n++ {
-		nonce := "short" + strconv.Itoa(n)
+		nonce := "exact" + strconv.Itoa(n)
 		sum := sha256.Sum256([]byte(token + nonce))
-		if pow.LeadingZeroBits(sum[:]) == bits-1 {
+		if pow.LeadingZeroBits(sum[:]) == bits {
 			return nonce
 		}
 	}

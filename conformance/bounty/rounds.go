@@ -122,10 +122,16 @@ func ranksAbove(a, b standingDoc) bool {
 }
 
 func hasStanding(list []standingDoc, id string) bool {
+	_, ok := standingOf(list, id)
+	return ok
+}
+
+// standingOf is id's standing in list.
+func standingOf(list []standingDoc, id string) (standingDoc, bool) {
 	for _, s := range list {
 		if s.AgentID == id {
-			return true
+			return s, true
 		}
 	}
-	return false
+	return standingDoc{}, false
 }

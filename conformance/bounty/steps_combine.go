@@ -122,7 +122,7 @@ func (w *world) ledgerRecords(ctx context.Context) error {
 
 func (w *world) manifestPlayMoney() error {
 	b := w.man.Bounty
-	if b.Currency != bounty.Currency || b.RealMoney == nil || *b.RealMoney {
+	if b["currency"] != bounty.Currency || b["real_money"] != false {
 		return verdict.Failf("BOUNTY-PLAY-MONEY", "currency PLAY, real_money false", b, "manifest bounty")
 	}
 	return nil
@@ -173,6 +173,7 @@ func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the round counters are read$`), w.countersBefore)
 	sc.Step(pattern(`^current_round and rounds_completed advanced with the win$`), w.countersAdvanced)
 	sc.Step(pattern(`^the leaderboard is ordered by PLAY earned, rounds won and accepted solves$`), w.leaderboardOrdered)
+	sc.Step(pattern(`^the runner reads the leaderboard$`), w.readLeaderboard)
 	sc.Step(pattern(`^the runner can end a season$`), w.canEndSeason)
 	sc.Step(pattern(`^the season ends$`), w.endSeason)
 	sc.Step(pattern(`^the standings start again and the ended season keeps its top three$`), w.seasonReset)
@@ -309,6 +310,13 @@ func (w *world) carriedOver(ctx context.Context) error {
 // every winner of the round is ranked. The list is read in any layout the
 // contract leaves open (standingsOf); a layout other than the reference's
 // is noted (BOUNTY-REF-LEADERBOARD-SHAPE) after the order is judged.
+// readLeaderboard reads the standings before a write, so that standings
+// cached then are seen stale after it (winnersRanked).
+func (w *world) readLeaderboard(ctx context.Context) error {
+	_, err := w.call(ctx, http.MethodGet, "/leaderboard.json", nil)
+	return err
+}
+
 func (w *world) leaderboardOrdered(ctx context.Context) error {
 	resp, err := w.call(ctx, http.MethodGet, "/leaderboard.json", nil)
 	if err != nil {
@@ -343,7 +351,14 @@ func (w *world) leaderboardOrdered(ctx context.Context) error {
 func (w *world) winnersRanked(list []standingDoc) error {
 	paid := w.payouts()
 	for _, a := range w.team {
-		if hasStanding(list, a.ID) {
+		if st, ok := standingOf(list, a.ID); ok {
+			// The team registered in this scenario, so a winner's PLAY is
+			// this round's payout: less is a standing read before the
+			// win (a cache no win invalidates).
+			if st.PlayEarned < float64(paid[a.ID]) {
+				return verdict.Failf("BOUNTY-LEADERBOARD", fmt.Sprintf("%s with at least the %d PLAY it was just paid", a.ID, paid[a.ID]),
+					st.PlayEarned, "a winner's standing after its win")
+			}
 			continue
 		}
 		least := standingDoc{AgentID: a.ID, PlayEarned: float64(paid[a.ID]), RoundsWon: 1, AcceptedSolves: 1}

@@ -18,8 +18,11 @@ func (w *world) registrationSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the runner registers with a nonce meeting pow_bits$`), func(ctx context.Context) error {
 		return w.registerWith(ctx, bountysolve.Registration(w.reg.Token, w.reg.Bits))
 	})
+	sc.Step(pattern(`^the runner registers with a nonce meeting pow_bits exactly$`), func(ctx context.Context) error {
+		return w.registerWith(ctx, exactNonce(w.reg.Token, w.reg.Bits))
+	})
 	sc.Step(pattern(`^the runner registers with a nonce one bit short of pow_bits$`), func(ctx context.Context) error {
-		return w.registerWith(ctx, shortNonce(w.reg.Token, w.reg.Bits))
+		return w.registerWith(ctx, exactNonce(w.reg.Token, w.reg.Bits-1))
 	})
 	sc.Step(pattern(`^the runner registers again with the same token$`), func(ctx context.Context) error {
 		return w.registerWith(ctx, bountysolve.Registration(w.reg.Token, w.reg.Bits))

@@ -193,7 +193,8 @@ Feature: Combine, credit, payout and rotation
   Rule: standings rank by PLAY, then rounds won, then accepted solves
 
     Scenario: the standings are in rank order
-      When the team combines "1:2, 2:3, 3:5"
+      When the runner reads the leaderboard
+      And the team combines "1:2, 2:3, 3:5"
       Then the combine wins
       And the leaderboard is ordered by PLAY earned, rounds won and accepted solves
 

@@ -125,6 +125,12 @@ Feature: The peers board
       When agent 1 lists with working_on null
       Then the board shows agent 1 working on nothing
 
+    Scenario: a delisting takes its claim off the intents
+      Given a team of 2 agents in a fresh round
+      And the team lists with agent 1 working on share 3
+      When agent 1 delists
+      Then the board does not show agent 1
+
   @BOUNTY-PROXIMITY
   Rule: coalition_proximity is the exact matching over live listings
 

@@ -14,9 +14,9 @@ Feature: Registration: a proof of work in leading zero bits buys an agent_id
   @BOUNTY-REG-POW
   Rule: the proof counts leading zero bits of sha256(reg_token + nonce)
 
-    Scenario: a nonce meeting pow_bits registers an agent
+    Scenario: a nonce meeting pow_bits exactly registers an agent
       Given a registration challenge
-      When the runner registers with a nonce meeting pow_bits
+      When the runner registers with a nonce meeting pow_bits exactly
       Then the registration answers ok with an agent_id
 
     Scenario: a nonce one bit short of pow_bits registers nobody
