@@ -85,6 +85,36 @@ func slipCases() []slip {
 				delete(m, "protocol")
 			}
 		})},
+		// Round 2 (docs/detection.md): fresh slips, none in the table above or the Broken switches.
+		{"an offer for another challenge answered 410", "SX-OFFER-STALE", offerRecoded("stale_round", 410, "stale_round")},
+		{"offerer_is_recipient answered 409", "SX-OFFER-SELF", offerRecoded("offerer_is_recipient", 409, "offerer_is_recipient")},
+		{"offerer_unlisted answered 404", "SX-OFFER-UNLISTED", offerRecoded("offerer_unlisted", 404, "offerer_unlisted")},
+		{"an offer on a board short of a holder coded not_combinable", "SX-OFFER-NOT-COMBINABLE", offerRecoded("board_not_combinable", 409, "not_combinable")},
+		{"a malformed offer answered 422", "SX-OFFER-BAD-REQUEST", offerRecoded("bad_request", 422, "bad_request")},
+		{"not_broker answered 409", "SX-NOT-BROKER", recoded("not_broker", 409, "not_broker")},
+		{"grace_remaining_s in milliseconds", "SX-NOT-BROKER", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if g, ok := m["grace_remaining_s"].(float64); ok {
+				m["grace_remaining_s"] = g * 1000
+			}
+		})},
+		{"a not_broker refusal carries the share for the broker, nested", "SX-NOT-BROKER", sharesOnNotBroker},
+		{"a release answered 201", "SX-RELEASE", exchangeOnly(func(_ *http.Request, st *int, m map[string]any) {
+			if m["ok"] == true && m["share_hex"] != nil {
+				*st = http.StatusCreated
+			}
+		})},
+		{"a release's share_index is a string", "SX-RELEASE", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if i, ok := m["share_index"].(float64); ok && m["ok"] == true {
+				m["share_index"] = fmt.Sprint(i)
+			}
+		})},
+		{"refusals carry an empty reason", "SX-REFUSED-BODY", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["ok"] == false {
+				m["reason"] = ""
+			}
+		})},
+		{"a duplicate offer answered 409", "SX-OFFER-ACCEPT", offerRecoded("duplicate", 409, "duplicate")},
+		{"a pull for a share not held releases the share the holder holds", "SX-NOT-HELD", releasesWhatItHolds},
 	}
 }
 
@@ -173,7 +203,9 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 
 // faithfulNeighbours are legal readings next to the slips: refusals with
 // more fields and other words, a release and an accepted offer with more
-// fields, grace_remaining_s in whole seconds rounded up.
+// fields, grace_remaining_s in whole seconds rounded up; round 2: a share
+// in upper-case hex, a not_broker refusal naming the roster, an offer's
+// refusal echoing what it was sent.
 func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 	return map[string]func(h http.Handler) http.Handler{
 		"refusals with more fields and other words": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
@@ -194,6 +226,22 @@ func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 		"grace_remaining_s in whole seconds, rounded up": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
 			if g, ok := m["grace_remaining_s"].(float64); ok {
 				m["grace_remaining_s"] = math.Ceil(g)
+			}
+		}),
+		// Round 2 (docs/detection.md).
+		"a release's share_hex in upper case": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if h, ok := m["share_hex"].(string); ok && m["ok"] == true {
+				m["share_hex"] = strings.ToUpper(h)
+			}
+		}),
+		"a not_broker refusal names the roster too": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["code"] == "not_broker" {
+				m["roster"] = []any{m["broker"]}
+			}
+		}),
+		"an offer's refusal echoes its challenge and share index": exchangeOnly(func(r *http.Request, _ *int, m map[string]any) {
+			if m["kind"] == "offer" && m["ok"] == false {
+				m["challenge_id"], m["share_index"] = "echoed", 2
 			}
 		}),
 	}

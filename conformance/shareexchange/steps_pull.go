@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -44,8 +45,12 @@ func (w *world) released(code string) error {
 	if code == "elected_broker" && w.body["code"] == "grace_lapsed" && w.graceMayHaveLapsed() {
 		code = "grace_lapsed"
 	}
+	// The share is compared as hex, whatever its letters' case: the
+	// convention names the field, not the hex spelling (the bounty's own
+	// solve answers are read the same way).
 	want := w.hex[w.mine][2]
-	if w.Last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || w.body["share_hex"] != want || w.body["protocol"] != rsx.Protocol {
+	got, _ := w.body["share_hex"].(string)
+	if w.Last.Status != http.StatusOK || w.body["ok"] != true || w.body["code"] != code || !strings.EqualFold(got, want) || w.body["protocol"] != rsx.Protocol {
 		return verdict.Failf(w.rule, fmt.Sprintf("200 {ok: true, code %s, share_hex}", code), w.Last.Status, "%s", w.Last.Body)
 	}
 	// The released body names the holder and the share ("agent_id":

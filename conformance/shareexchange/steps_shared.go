@@ -3,6 +3,7 @@ package shareexchange
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
@@ -30,7 +31,25 @@ func (w *world) refused(status int, code string) error {
 	if _, leaked := w.body["share_hex"]; leaked && w.body["kind"] != "offer" {
 		return verdict.Failf(w.rule, "no share_hex in a refusal", "share_hex", "")
 	}
+	if h := w.shareIn(w.Last.Body); h != "" && w.body["kind"] != "offer" {
+		return verdict.Failf(w.rule, "no share in a refusal", "a share_hex the runner holds, under another key", "%s", w.Last.Body)
+	}
 	return w.refusalShaped()
+}
+
+// shareIn is the first share_hex the runner knows (any agent's, any
+// share) that body carries, searched by value in either hex case: a
+// refusal releases nothing, under whatever key or nesting.
+func (w *world) shareIn(body []byte) string {
+	text := strings.ToLower(string(body))
+	for _, shares := range w.hex {
+		for _, h := range shares {
+			if h != "" && strings.Contains(text, strings.ToLower(h)) {
+				return h
+			}
+		}
+	}
+	return ""
 }
 
 // refusalShaped: every refusal, whatever its code, is {ok: false,
