@@ -119,6 +119,13 @@ func slipCases() []slip {
 		{"a nickname taken by a rename is free again for registration", "FORGE-NICKNAME-UNIQUE", renamesFreeForRegistration, false},
 		{"GET /spec/dsl.md asks for a key", "FORGE-DOC-DSL", func() http.Handler { return keyed("/spec/dsl.md") }, false},
 		{"GET /api/leaderboards asks for a key", "FORGE-LEADERBOARDS", func() http.Handler { return keyed("/api/leaderboards") }, false},
+		{"a 429 on GET /api/agent comes without Retry-After", "FORGE-RATE-LIMIT", func() http.Handler {
+			return tamper{h: stoppedRef(), hdr: func(r *http.Request, h http.Header) {
+				if is(r, http.MethodGet, "/api/agent") {
+					h.Del("Retry-After")
+				}
+			}}
+		}, false},
 	}
 }
 

@@ -21,7 +21,8 @@ type world struct {
 	capped    bool
 	disabled  int
 	sightings []sighting
-	burstNote string // the pace of a burst that met no 429 (burst)
+	burstNote string                      // the pace of a burst that met no 429 (burst)
+	limited   map[string]*driver.Response // route -> a 429 the burst or its follow-up reads met (burstJudged)
 	// seen are the levels a scenario met; challenges the challenge inputs
 	// its sessions asked; legit the oracle outputs it was shown on purpose
 	// (the private-value search, steps_authoring_private.go).
