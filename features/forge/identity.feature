@@ -19,7 +19,7 @@ Feature: Practice identities
       When another agent registers with the same nickname
       Then the registration is refused with status 409 and code NICKNAME_TAKEN
 
-    Scenario: a nickname taken by a rename is refused to a registration
+    Scenario: a nickname taken by a rename
       Given a newly registered agent
       When the agent renames itself to a free nickname and another agent registers with it
       Then the registration is refused with status 409 and code NICKNAME_TAKEN

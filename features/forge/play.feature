@@ -84,7 +84,10 @@ Feature: Playing the chain
       When the agent submits wrong outputs twice
       Then the first is judged wrong without advancing and the second refused
 
-    Scenario: two submissions racing on one session: one is judged, the other refused
+  @FORGE-ONE-SUBMISSION
+  Rule: of two submissions racing on one session, one at most is judged
+
+    Scenario: two racing submissions
       Given a newly registered agent with an open session
       When the agent sends two wrong submissions of its session at once
       Then at most one of them is judged
