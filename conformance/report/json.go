@@ -72,16 +72,19 @@ type jsonRule struct {
 
 // jsonRuleCheck is a check as listed under a rule it cites: Status is
 // what the check decided of this rule (a SHOULD or REFERENCE rule is never
-// "fail", verdict.AtLevel), CheckStatus how the check itself ended.
+// "fail", verdict.AtLevel), CheckStatus how the check itself ended. A
+// passing check has no message, expected or observed, so those members
+// are left out rather than written empty under every rule it cites (a
+// passing run's report stays the size of its catalogue).
 type jsonRuleCheck struct {
 	Name        string         `json:"name"`
 	Feature     string         `json:"feature"`
 	Kind        string         `json:"kind"`
 	Status      verdict.Status `json:"status"`
 	CheckStatus verdict.Status `json:"check_status"`
-	Message     string         `json:"message"`
-	Expected    string         `json:"expected"`
-	Observed    string         `json:"observed"`
+	Message     string         `json:"message,omitempty"`
+	Expected    string         `json:"expected,omitempty"`
+	Observed    string         `json:"observed,omitempty"`
 }
 
 // WriteJSON writes the report as one JSON document whose object keys are
