@@ -6,14 +6,15 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // RequestKey is the key a request carries: its Bearer key, else the value
 // of a credential-named query parameter (a key sent in the URL, which a
 // rule for agents forbids, is still the agent's key). "" without one.
 func RequestKey(r *http.Request) string {
-	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if key = strings.TrimSpace(key); key != "" {
+	if key, _ := skeleton.BearerToken(r); key != "" {
 		return key
 	}
 	return queryKey(r.URL.Query())

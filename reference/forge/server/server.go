@@ -137,7 +137,7 @@ type handler func(w http.ResponseWriter, r *http.Request, a *forge.Agent)
 // and applies the per-key rate limit (FORGE-RATE-LIMIT).
 func (s *Server) authed(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		key, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		key, ok := skeleton.BearerToken(r)
 		if !ok {
 			writeError(w, &forge.Error{Status: 401, Code: "UNAUTHORIZED", Message: "a Bearer key is required"})
 			return

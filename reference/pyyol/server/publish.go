@@ -35,7 +35,7 @@ func (g *Gateway) routePublish() {
 // stands in for the dashboard JWT (PYYOL-REF-OWNER-AUTH).
 func (g *Gateway) owner(h func(w http.ResponseWriter, r *http.Request, agentID string)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		token, _ := skeleton.BearerToken(r)
 		id, ok := g.resolve(token, "")
 		if !ok || id != r.PathValue("agent") {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized"})

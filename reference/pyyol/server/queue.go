@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/agentgames/conformance/reference/pyyol/goofspiel"
 	"github.com/agentgames/conformance/reference/pyyol/stakes"
@@ -22,7 +21,7 @@ type ranked struct {
 // tier, limits; a connected agent is then matched at once against the
 // baseline bot, which the platform stakes.
 func (g *Gateway) queue(w http.ResponseWriter, r *http.Request) {
-	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	token, _ := skeleton.BearerToken(r)
 	agentID, ok := g.resolve(token, "")
 	if !ok {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized"})

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/agentgames/conformance/reference/pyyol/stakes"
 	"github.com/agentgames/conformance/reference/skeleton"
@@ -58,7 +57,7 @@ func (g *Gateway) publicTiers(w http.ResponseWriter, r *http.Request) {
 // (PYYOL-STAKES-ADMIN-AUTH).
 func (g *Gateway) admin(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		token, _ := skeleton.BearerToken(r)
 		if token != g.opts.AdminToken && g.opts.Tamper != OpenAdmin {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized"})
 			return
