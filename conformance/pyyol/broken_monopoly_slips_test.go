@@ -47,7 +47,7 @@ func monopolySlips() []monoSlip {
 		tamper("build listed without the cash for a house", "PYYOL-MONO-VIEW-LEGAL", server.MonopolyBuildWithoutCash),
 		tamper("use_jail_card listed without a card", "PYYOL-MONO-VIEW-LEGAL", server.MonopolyJailCardListed),
 		tamper("pay_jail takes the fine and the roll", "PYYOL-MONO-ACT-PAY-JAIL", server.MonopolyPayJailEndsRoll),
-		tamper("the turn counter advancing on a doubles re-roll", "PYYOL-MONO-WIN-TURN-CAP", server.MonopolyTurnCountPerRoll),
+		tamper("the turn counter advanced at a turn's end and start", "PYYOL-MONO-WIN-TURN-CAP", server.MonopolyTurnCountTwice),
 		tamper("the view showing the decks' order as card ids", "PYYOL-MONO-PERFECT-INFO", server.MonopolyDeckOrderLeaked),
 		{"a move numbered before its roll", "PYYOL-MONO-EVENTS", server.Options{Rewrite: moveBeforeRoll()}},
 		{"the view hiding the other seats' cash", "PYYOL-MONO-VIEW-STATE", server.Options{Rewrite: monoView(func(v map[string]any) {
@@ -118,23 +118,19 @@ func TestMonopolySlipsAreCaught(t *testing.T) {
 // names no edition), an owner in jail collecting no rent and a street
 // mortgaged while its group has houses (both planted as slips first; the
 // catalogue leaves them to the reference's choice, PYYOL-MONO-REF-RENT
-// and PYYOL-MONO-REF-MORTGAGE), a view listing the cards drawn so far
-// (public, not the decks' order), every seat's net worth in the view,
-// and a moved event naming its square.
+// and PYYOL-MONO-REF-MORTGAGE), the cap counting a doubles re-roll (the
+// real platform's cap counts every roll), a re-roll opened as a turn of
+// its own (turn_ended, then turn_started for the same seat, as the real
+// platform's endTurn does), and a view listing the cards drawn so far
+// (public, not the decks' order).
 func faithfulMonopolies() []monoSlip {
 	return []monoSlip{
 		{"the older $75 luxury tax", "PYYOL-MONO-ECONOMY", server.Options{Tamper: server.MonopolyOlderLuxuryTax}},
 		{"no rent for an owner in jail", "PYYOL-MONO-RENT,PYYOL-MONO-EV-RENT-PAID", server.Options{Tamper: server.MonopolyJailedOwnerNoRent}},
 		{"a street mortgaged beside houses in its group", "PYYOL-MONO-VIEW-LEGAL,PYYOL-MONO-ACT-MORTGAGE", server.Options{Tamper: server.MonopolyMortgageBuiltGroup}},
-		{"a view listing the cards drawn so far", "PYYOL-MONO-PERFECT-INFO,PYYOL-MONO-VIEW-STATE", server.Options{Rewrite: drawnCards()}},
-		{"every seat's net worth in the view", "PYYOL-MONO-VIEW-STATE,PYYOL-MONO-PERFECT-INFO", server.Options{Rewrite: monoView(func(v map[string]any) {
-			for _, p := range ints(v["state"].(map[string]any)["players"]) {
-				p.(map[string]any)["net_worth"] = p.(map[string]any)["cash"]
-			}
-		})}},
-		{"a moved event naming its square", "PYYOL-MONO-EV-MOVED,PYYOL-MONO-EVENTS", server.Options{Rewrite: set("event", "moved", func(f map[string]any) {
-			payload(f)["square_name"] = "a square"
-		})}},
+		{"the turn cap counting a doubles re-roll", "PYYOL-MONO-WIN-TURN-CAP", server.Options{Tamper: server.MonopolyTurnCountPerRoll}},
+		{"a doubles re-roll opened as a turn of its own", "PYYOL-MONO-ACT-END-TURN,PYYOL-MONO-PHASE-MACHINE,PYYOL-MONO-EVENTS,PYYOL-MONO-EV-TURN-STARTED", server.Options{Tamper: server.MonopolyRerollAsTurn}},
+		{"a view listing the cards drawn so far", "PYYOL-MONO-PERFECT-INFO", server.Options{Rewrite: drawnCards()}},
 	}
 }
 

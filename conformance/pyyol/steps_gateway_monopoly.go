@@ -164,20 +164,29 @@ func (m *monoRun) checkEndTurns() error {
 		if !ended && !(doubles && !jailed) {
 			return verdict.Failf("PYYOL-MONO-ACT-END-TURN", "turn_ended", "none", "end_turn at turn view %d without doubles", i)
 		}
-		if ended && doubles && rolled && !jailed && !m.bankruptBy(t) {
-			return verdict.Failf("PYYOL-MONO-ACT-END-TURN", "another roll after doubles", "turn_ended", "end_turn at turn view %d after doubles", i)
+		if s := m.passedTo(t); s >= 0 && doubles && rolled && !jailed {
+			return verdict.Failf("PYYOL-MONO-ACT-END-TURN", "another roll after doubles", fmt.Sprintf("seat %d's turn started", s), "end_turn at turn view %d after doubles", i)
 		}
 	}
 	return nil
 }
 
-// bankruptBy reports whether the agent went bankrupt before the turn's
-// next decision (a bankrupt seat rolls no more).
-func (m *monoRun) bankruptBy(t *monoTurn) bool {
-	return slices.ContainsFunc(t.after, func(e frame) bool {
+// passedTo is the other seat whose turn started before the agent's next
+// decision, or -1: the re-roll after doubles may come as a turn_ended
+// and a turn_started of the agent's own seat (the real platform's
+// endTurn), never as another seat's turn. A bankrupt agent rolls no more
+// (-1 too).
+func (m *monoRun) passedTo(t *monoTurn) int {
+	for _, e := range t.after {
 		s, _ := fieldInt(payload(e), "seat")
-		return e.Type == "bankrupt" && s == m.seat
-	})
+		switch {
+		case e.Type == "bankrupt" && s == m.seat:
+			return -1
+		case e.Type == "turn_started" && s != m.seat:
+			return s
+		}
+	}
+	return -1
 }
 
 // checkTrades: every trade the kit offered was answered, executed or
@@ -216,11 +225,14 @@ func (m *monoRun) checkTrades() error {
 func (m *monoRun) checkEnd() error {
 	limit, capped := m.rule("turn_cap")
 	players, _ := m.rule("players")
-	bankrupt, turns := map[int]bool{}, 0
+	bankrupt, turns, rolls := map[int]bool{}, 0, 0
 	for _, e := range m.events {
 		p := payload(e)
-		if e.Type == "turn_started" {
+		switch e.Type {
+		case "turn_started":
 			turns++
+		case "dice_rolled":
+			rolls++
 		}
 		if turn, ok := fieldInt(p, "turn"); capped && e.Type == "turn_started" && ok && turn > limit {
 			return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", fmt.Sprintf("the game over by turn %d", limit), fmt.Sprintf("turn %d started", turn), "event %d", e.Seq)
@@ -229,7 +241,7 @@ func (m *monoRun) checkEnd() error {
 			bankrupt[s] = true
 		}
 	}
-	if err := m.capReached(limit, capped, turns, players-len(bankrupt)); err != nil {
+	if err := m.capReached(limit, capped, max(turns, rolls), players-len(bankrupt)); err != nil {
 		return err
 	}
 	if m.end == nil || players < 2 || len(bankrupt) != players-1 {
@@ -420,15 +432,17 @@ func rollOwed(last string) string {
 }
 
 // capReached: a match that finished with two or more seats solvent ended
-// by the turn cap, so at least turn_cap turns started: one seat's turn
-// or a round of all of them, either way no fewer than the cap
-// (PYYOL-MONO-WIN-TURN-CAP: "If the turn cap is reached first"). A match
-// the run did not see end decides nothing.
+// by the turn cap, so at least turn_cap turns were played: one seat's
+// turn, a round of all of them, or every roll of the dice (the real
+// platform's cap counts rolls, backend/internal/engine/monopoly), so no
+// fewer turn_started or dice_rolled events than the cap, whichever
+// counts more (PYYOL-MONO-WIN-TURN-CAP: "If the turn cap is reached
+// first"). A match the run did not see end decides nothing.
 func (m *monoRun) capReached(limit int, capped bool, turns, solvent int) error {
 	finished := slices.ContainsFunc(m.events, func(e frame) bool { return e.Type == "match_finished" })
 	if !capped || !finished || solvent < 2 || turns >= limit {
 		return nil
 	}
-	return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", fmt.Sprintf("%d turns before the cap ended the match", limit),
-		fmt.Sprintf("%d turns started", turns), "a match that finished with %d seats solvent", solvent)
+	return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", fmt.Sprintf("%d turns (or rolls) before the cap ended the match", limit),
+		fmt.Sprintf("%d at most", turns), "a match that finished with %d seats solvent", solvent)
 }

@@ -46,8 +46,16 @@ const (
 	// roll lost.
 	PayJailEndsRoll Defect = "pay-jail-ends-roll"
 	// TurnCountPerRoll advances the turn counter on a doubles re-roll
-	// too, so the turn cap comes early.
+	// too: the real platform's cap counts every roll, so this is a
+	// faithful reading, for the faithful table.
 	TurnCountPerRoll Defect = "turn-count-per-roll"
+	// RerollAsTurn opens a doubles re-roll as a turn of its own:
+	// turn_ended, then turn_started for the same seat, as the real
+	// platform's endTurn does; a faithful reading, for the faithful table.
+	RerollAsTurn Defect = "reroll-as-turn"
+	// TurnCountTwice advances the turn counter at the end of a turn as
+	// well as at its start, so the cap comes at half the turns.
+	TurnCountTwice Defect = "turn-count-twice"
 	// DeckOrderLeaked shows the decks' order as card ids in every view.
 	DeckOrderLeaked Defect = "deck-order-leaked"
 	// RentSkippedOnDoubles charges no rent to a seat that rolled doubles

@@ -226,9 +226,16 @@ func (g *Game) endTurn(seat int) {
 		if g.defect == TurnCountPerRoll {
 			g.turn++
 		}
+		if g.defect == RerollAsTurn {
+			g.emit(EvTurnEnded, map[string]any{"seat": seat})
+			g.emit(EvTurnStarted, map[string]any{"seat": seat, "turn_count": g.turn})
+		}
 		return
 	}
 	g.emit(EvTurnEnded, map[string]any{"seat": seat})
+	if g.defect == TurnCountTwice {
+		g.turn++
+	}
 	g.startTurn(g.nextSolvent(seat))
 }
 

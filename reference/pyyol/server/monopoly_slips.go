@@ -23,10 +23,14 @@ const (
 	MonopolyTurnCountPerRoll       Tamper = "monopoly-turn-count-per-roll"
 	MonopolyDeckOrderLeaked        Tamper = "monopoly-deck-order-leaked"
 	MonopolyRentSkippedOnDoubles   Tamper = "monopoly-rent-skipped-on-doubles"
-	// MonopolyOlderLuxuryTax, MonopolyJailedOwnerNoRent and
-	// MonopolyMortgageBuiltGroup are faithful readings, not slips: the
-	// older editions' $75 luxury tax, and two of the reference's choices
-	// (PYYOL-MONO-REF-RENT, PYYOL-MONO-REF-MORTGAGE).
+	MonopolyTurnCountTwice         Tamper = "monopoly-turn-count-twice"
+	MonopolyRerollAsTurn           Tamper = "monopoly-reroll-as-turn"
+	// MonopolyOlderLuxuryTax, MonopolyJailedOwnerNoRent,
+	// MonopolyMortgageBuiltGroup, MonopolyTurnCountPerRoll and
+	// MonopolyRerollAsTurn are faithful readings, not slips: the older
+	// editions' $75 luxury tax, two of the reference's choices
+	// (PYYOL-MONO-REF-RENT, PYYOL-MONO-REF-MORTGAGE), and the real
+	// platform's cap of rolls and re-roll opened as a turn.
 	MonopolyOlderLuxuryTax Tamper = "monopoly-older-luxury-tax"
 )
 
@@ -42,6 +46,7 @@ func init() {
 		MonopolyJailCardListed: monopoly.JailCardListed, MonopolyPayJailEndsRoll: monopoly.PayJailEndsRoll,
 		MonopolyTurnCountPerRoll: monopoly.TurnCountPerRoll, MonopolyDeckOrderLeaked: monopoly.DeckOrderLeaked,
 		MonopolyOlderLuxuryTax: monopoly.OlderLuxuryTax, MonopolyRentSkippedOnDoubles: monopoly.RentSkippedOnDoubles,
+		MonopolyTurnCountTwice: monopoly.TurnCountTwice, MonopolyRerollAsTurn: monopoly.RerollAsTurn,
 	} {
 		monopolyDefects[t] = d
 	}
