@@ -22,7 +22,15 @@ type monoBoard struct {
 	// initialize announced no economy); unpaid is the first landing whose
 	// rent_paid never came, judged at the next view by the payer's cash.
 	ledger *monoLedger
-	unpaid *refWindow
+	unpaid *unpaidLanding
+}
+
+// unpaidLanding is a landing on another seat's property whose rent_paid
+// never came: the payer, the square, its owner (and whether the owner
+// sat in jail) and the event that closed the landing.
+type unpaidLanding struct {
+	seat, sq, owner, seq int
+	ownerJailed          bool
 }
 
 // event books one event; at the end of a move it fails a card or rent
@@ -128,9 +136,7 @@ func (b *monoBoard) settled(e frame) error {
 	for seat, sq := range b.rent {
 		if l := b.ledger; l != nil && l.ok && e.Type != "match_finished" {
 			if b.unpaid == nil {
-				// count marks an owner in jail, whose rent is the
-				// reference's choice (PYYOL-MONO-REF-RENT).
-				b.unpaid = &refWindow{seat: seat, sq: sq, to: b.owner[sq], seq: e.Seq, count: boolInt(b.jailed[b.owner[sq]])}
+				b.unpaid = &unpaidLanding{seat: seat, sq: sq, owner: b.owner[sq], seq: e.Seq, ownerJailed: b.jailed[b.owner[sq]]}
 			}
 			delete(b.rent, seat)
 			continue
@@ -161,13 +167,13 @@ func (b *monoBoard) unpaidRent(i int, players []monoPlayer) error {
 		return nil
 	}
 	if c := players[w.seat].Cash; c != nil && *c == l.cash[w.seat] && l.ok {
-		if w.count > 0 {
+		if w.ownerJailed {
 			return nil
 		}
 		return verdict.Failf("PYYOL-MONO-RENT", fmt.Sprintf("rent for square %d charged to seat %d", w.sq, w.seat), "no rent charged",
-			"seat %d landed on seat %d's square %d before event %d; its cash at turn view %d is what the events left", w.seat, w.to, w.sq, w.seq, i)
+			"seat %d landed on seat %d's square %d before event %d; its cash at turn view %d is what the events left", w.seat, w.owner, w.sq, w.seq, i)
 	}
-	return verdict.Failf("PYYOL-MONO-EV-RENT-PAID", "rent_paid", "none", "seat %d landed on seat %d's square %d with no rent paid before event %d", w.seat, w.to, w.sq, w.seq)
+	return verdict.Failf("PYYOL-MONO-EV-RENT-PAID", "rent_paid", "none", "seat %d landed on seat %d's square %d with no rent paid before event %d", w.seat, w.owner, w.sq, w.seq)
 }
 
 // view compares a view with what the events said, then takes the view's
@@ -204,12 +210,4 @@ func (b *monoBoard) view(i int, t *monoTurn) error {
 		b.owner[h.Square], b.mortgaged[h.Square] = h.Owner, h.Mortgaged
 	}
 	return nil
-}
-
-// boolInt is 1 for true.
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
