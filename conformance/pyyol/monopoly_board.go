@@ -18,11 +18,27 @@ type monoBoard struct {
 	mortgaged map[int]bool
 	card      map[int]bool // a seat on Chance/Community Chest owes a card_drawn
 	rent      map[int]int  // a seat on another's property owes a rent_paid
+	// ledger books the cash the events move since the last view (nil:
+	// initialize announced no economy); unpaid is the first landing whose
+	// rent_paid never came, judged at the next view by the payer's cash.
+	ledger *monoLedger
+	unpaid *unpaidLanding
+}
+
+// unpaidLanding is a landing on another seat's property whose rent_paid
+// never came: the payer, the square, its owner (and whether the owner
+// sat in jail) and the event that closed the landing.
+type unpaidLanding struct {
+	seat, sq, owner, seq int
+	ownerJailed          bool
 }
 
 // event books one event; at the end of a move it fails a card or rent
 // that never came (PYYOL-MONO-EV-CARD-DRAWN, PYYOL-MONO-EV-RENT-PAID).
 func (b *monoBoard) event(e frame) error {
+	if b.ledger != nil {
+		b.ledger.book(e)
+	}
 	p := payload(e)
 	seat, _ := fieldInt(p, "seat")
 	sq, _ := fieldInt(p, "property")
@@ -118,9 +134,46 @@ func (b *monoBoard) settled(e frame) error {
 		return verdict.Failf("PYYOL-MONO-EV-CARD-DRAWN", "card_drawn", "none", "seat %d stood on %d (a card square) with no card drawn before event %d", seat, b.pos[seat], e.Seq)
 	}
 	for seat, sq := range b.rent {
+		if l := b.ledger; l != nil && l.ok && e.Type != "match_finished" {
+			if b.unpaid == nil {
+				b.unpaid = &unpaidLanding{seat: seat, sq: sq, owner: b.owner[sq], seq: e.Seq, ownerJailed: b.jailed[b.owner[sq]]}
+			}
+			delete(b.rent, seat)
+			continue
+		}
 		return verdict.Failf("PYYOL-MONO-EV-RENT-PAID", "rent_paid", "none", "seat %d landed on seat %d's square %d with no rent paid before event %d", seat, b.owner[sq], sq, e.Seq)
 	}
 	return nil
+}
+
+// unpaidRent judges, at the view after it, a landing whose rent_paid
+// never came: the payer's cash as the events left it means no rent was
+// charged at all, which standard Monopoly's rent forbids
+// (PYYOL-MONO-RENT) unless the owner sat in jail, where whether it
+// collects is left open (PYYOL-MONO-REF-RENT); cash that moved without
+// its event is the event's missing (PYYOL-MONO-EV-RENT-PAID). The view's
+// cash then becomes the ledger's.
+func (b *monoBoard) unpaidRent(i int, players []monoPlayer) error {
+	w, l := b.unpaid, b.ledger
+	b.unpaid = nil
+	defer func() {
+		for s, p := range players {
+			if l != nil && s < len(l.cash) && p.Cash != nil {
+				l.cash[s] = *p.Cash
+			}
+		}
+	}()
+	if w == nil || l == nil || w.seat < 0 || w.seat >= len(players) || w.seat >= len(l.cash) {
+		return nil
+	}
+	if c := players[w.seat].Cash; c != nil && *c == l.cash[w.seat] && l.ok {
+		if w.ownerJailed {
+			return nil
+		}
+		return verdict.Failf("PYYOL-MONO-RENT", fmt.Sprintf("rent for square %d charged to seat %d", w.sq, w.seat), "no rent charged",
+			"seat %d landed on seat %d's square %d before event %d; its cash at turn view %d is what the events left", w.seat, w.owner, w.sq, w.seq, i)
+	}
+	return verdict.Failf("PYYOL-MONO-EV-RENT-PAID", "rent_paid", "none", "seat %d landed on seat %d's square %d with no rent paid before event %d", w.seat, w.owner, w.sq, w.seq)
 }
 
 // view compares a view with what the events said, then takes the view's
@@ -128,6 +181,9 @@ func (b *monoBoard) settled(e frame) error {
 func (b *monoBoard) view(i int, t *monoTurn) error {
 	if t.view.State == nil {
 		return nil
+	}
+	if err := b.unpaidRent(i, t.view.State.Players); err != nil {
+		return err
 	}
 	for s, p := range t.view.State.Players {
 		if p.Bankrupt {

@@ -188,7 +188,7 @@ func (m *monoRun) policy(v monoView) map[string]any {
 	switch m.style {
 	case styleDealer:
 		return m.dealerPolicy(v)
-	case styleSpendthrift, styleMiser:
+	case styleSpendthrift, styleSpendthriftBuyer, styleMiser:
 		return m.spendthriftPolicy(v)
 	case styleCollector:
 		return m.collectorPolicy(v)

@@ -21,6 +21,10 @@ const (
 	// styleMiser buys nothing and never bids, so on a poor table an
 	// auction closes unsold.
 	styleMiser = "miser"
+	// styleSpendthriftBuyer buys the first two properties it can, then
+	// plays the spendthrift: it goes bankrupt holding them, so the estate
+	// handed to its creditor has properties in it (PYYOL-MONO-ACT-BANKRUPT).
+	styleSpendthriftBuyer = "spendthrift buyer"
 )
 
 // standardBoard is the standard board (PYYOL-MONO-REF-BOARD); nil if the
@@ -77,8 +81,11 @@ func onSquare(a string, sq int) map[string]any { return map[string]any{"action":
 func (m *monoRun) spendthriftPolicy(v monoView) map[string]any {
 	has := func(a string) bool { return slices.Contains(v.LegalActions, a) }
 	me := m.mine(v)
+	buyer := m.style == styleSpendthriftBuyer
 	switch {
-	case m.style == styleSpendthrift && has("propose_trade") && me.cash > 0 && v.State != nil && len(v.State.Players) > 1:
+	case buyer && has("buy") && len(m.heldBy(v)) < 2:
+		return act("buy")
+	case (m.style == styleSpendthrift || buyer && len(m.heldBy(v)) >= 2) && has("propose_trade") && me.cash > 0 && v.State != nil && len(v.State.Players) > 1:
 		target := (m.seat + 1) % len(v.State.Players)
 		return map[string]any{"action": "propose_trade", "trade": map[string]any{"proposer": m.seat, "target": target,
 			"give_props": []int{}, "give_cash": me.cash, "want_props": []int{}, "want_cash": 0}}
@@ -310,10 +317,11 @@ func (m *monoRun) unevenHotel(b *monopoly.Board, me seatView) int {
 
 // steered are the actions each style steers its match towards.
 var steered = map[string][]string{
-	"":               {"propose_trade", "decline", "bid", "roll_jail", "mortgage", "unmortgage"},
-	styleDealer:      {"accept_trade", "reject_trade", "counter_trade", "build", "sell_house", "use_jail_card", "roll_jail"},
-	styleSpendthrift: {"propose_trade", "bankrupt", "roll_jail", "use_jail_card"},
-	styleMiser:       {"decline", "pass"},
+	"":                    {"propose_trade", "decline", "bid", "roll_jail", "mortgage", "unmortgage"},
+	styleDealer:           {"accept_trade", "reject_trade", "counter_trade", "build", "sell_house", "use_jail_card", "roll_jail"},
+	styleSpendthrift:      {"propose_trade", "bankrupt", "roll_jail", "use_jail_card"},
+	styleSpendthriftBuyer: {"buy", "propose_trade", "bankrupt"},
+	styleMiser:            {"decline", "pass"},
 }
 
 // noteUnreached writes in the run's transcript which of the style's

@@ -100,9 +100,9 @@ func TestRefereeDeckSearch(t *testing.T) {
 	keyed, _ := json.Marshal(map[string]any{"state": map[string]any{"chance_deck": []any{"a", "b"}}})
 	counts, _ := json.Marshal(map[string]any{"state": map[string]any{"decks": []any{16.0, 16.0}, "last_card": c[0].Text}})
 	for _, read := range []func(json.RawMessage) any{asRead, asKept} {
-		assertFails(t, "PYYOL-MONO-PERFECT-INFO", judgeDecks(board, 0, read(leak)))
-		assertFails(t, "PYYOL-MONO-PERFECT-INFO", judgeDecks(board, 0, read(keyed)))
-		assert.NoError(t, judgeDecks(board, 0, read(counts)))
+		assertFails(t, "PYYOL-MONO-PERFECT-INFO", judgeDecks(board, 0, read(leak), cardDraws{}))
+		assertFails(t, "PYYOL-MONO-PERFECT-INFO", judgeDecks(board, 0, read(keyed), cardDraws{}))
+		assert.NoError(t, judgeDecks(board, 0, read(counts), cardDraws{}))
 	}
 }
 

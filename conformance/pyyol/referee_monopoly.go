@@ -50,6 +50,10 @@ type refBoard struct {
 	// an owner holding both: the 10x reading a flat 4x misses
 	// (PYYOL-MONO-RENT).
 	bothUtilities bool
+	// threeRailroads is set once a seat landed on a railroad of an owner
+	// holding three or more: where a rent of $25 a railroad held parts
+	// from the doubling table (PYYOL-MONO-RENT).
+	threeRailroads bool
 	// managed is the last cash_changed of a building or a sale the
 	// platform sends before its house_built or house_sold.
 	managed *managedCash
@@ -91,15 +95,23 @@ func (m *monoRun) newRefBoard(board *monopoly.Board) *refBoard {
 	}
 	b := &refBoard{board: board, salary: salary, owner: map[int]int{}, houses: map[int]int{},
 		mortgaged: map[int]bool{}, wonBy: map[int]int{}, jailed: map[int]bool{}}
+	b.ledger = m.newLedger()
+	return b
+}
+
+// newLedger starts a ledger with every seat on the starting cash
+// initialize announced; nil when it announced neither that nor the seats.
+func (m *monoRun) newLedger() *monoLedger {
 	start, ok1 := m.rule("starting_cash")
 	players, ok2 := m.rule("players")
-	if ok1 && ok2 && players >= 2 && players <= 8 {
-		b.ledger = &monoLedger{cash: make([]int, players), ok: true}
-		for i := range b.ledger.cash {
-			b.ledger.cash[i] = start
-		}
+	if !ok1 || !ok2 || players < 2 || players > 8 {
+		return nil
 	}
-	return b
+	l := &monoLedger{cash: make([]int, players), ok: true}
+	for i := range l.cash {
+		l.cash[i] = start
+	}
+	return l
 }
 
 // refereeMonopoly judges the match just played; nil when every recomputed
@@ -124,6 +136,9 @@ func (m *monoRun) refereeMonopoly() error {
 func (m *monoRun) bookBothUtilities(b *refBoard) {
 	if m.ref != nil && b.bothUtilities {
 		m.ref.reached[stateBothUtilities] = true
+	}
+	if m.ref != nil && b.threeRailroads {
+		m.ref.reached[stateThreeRailroads] = true
 	}
 }
 
@@ -259,7 +274,7 @@ func (b *refBoard) moved(e frame, p map[string]any, seat int) {
 	b.diceUsed = b.diceUsed || byDice
 	s := b.board.Squares[to]
 	switch {
-	case byDice && from+b.dice >= 40:
+	case byDice && from+b.dice >= 40, cardPassesGo(b.carded, from, to):
 		b.salary1 = &refWindow{seat: seat, sq: to, seq: e.Seq}
 	case byDice && s.Kind != monopoly.KindFreePark:
 		b.noSalary = &refWindow{seat: seat, sq: to, seq: e.Seq}
@@ -273,8 +288,18 @@ func (b *refBoard) moved(e frame, p map[string]any, seat int) {
 			b.rent = &refWindow{seat: seat, sq: to, to: owner, seq: e.Seq, accept: b.rentReadings(to, !byDice)}
 			all, _, whole := b.groupOwned(to, owner)
 			b.bothUtilities = b.bothUtilities || byDice && s.Kind == monopoly.KindUtility && whole && all == 2
+			b.threeRailroads = b.threeRailroads || s.Kind == monopoly.KindRailroad && all >= 3
 		}
 	}
+}
+
+// cardPassesGo reports whether a card's move took the token forward past
+// (or onto) GO: every standard card that moves a token forward pays the
+// salary on passing GO ("Advance to ... If you pass Go, collect $200");
+// the one backward card, "Go back 3 spaces", never wraps past GO
+// forward (PYYOL-MONO-ECONOMY).
+func cardPassesGo(carded bool, from, to int) bool {
+	return carded && to < from && from-to != 3
 }
 
 // closeWindows ends the landing's windows at the next move: a pass of GO

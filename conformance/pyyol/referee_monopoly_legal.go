@@ -16,7 +16,7 @@ import (
 // kinds valid for you right now") and nothing hidden shows
 // (PYYOL-MONO-PERFECT-INFO: only the unshuffled decks are hidden).
 func (m *monoRun) judgeView(b *refBoard, i int, t *monoTurn) error {
-	if err := judgeDecks(b.board, i, t.decodedBody()); err != nil {
+	if err := judgeDecks(b.board, i, t.decodedBody(), m.drawsAround(t)); err != nil {
 		return err
 	}
 	v := t.view
@@ -82,6 +82,10 @@ func (m *monoRun) invalid(board *monopoly.Board, v monoView, a string) string {
 		if !slices.ContainsFunc(v.State.Holdings, func(h monoHolding) bool { return h.Owner == m.seat && !h.Mortgaged && h.Houses == 0 }) {
 			return "no unmortgaged property without buildings"
 		}
+	case "use_jail_card":
+		if n := me.JailCards; n != nil && *n <= 0 {
+			return "no get-out-of-jail-free card held"
+		}
 	case "sell_house":
 		if !slices.ContainsFunc(ownedStreets(board, v, m.seat), func(h monoHolding) bool { return h.Houses > 0 }) {
 			return "no building to sell"
@@ -125,13 +129,21 @@ func (m *monoRun) canLift(board *monopoly.Board, v monoView, cash int) bool {
 
 // judgeDecks fails a view that shows what is still hidden: the order of
 // the decks, found by value (three or more card texts in one list) or by
-// a list of two or more cards under a key naming a deck (a list of
-// numbers there is counts, which tell no order) (PYYOL-MONO-PERFECT-INFO).
-func judgeDecks(board *monopoly.Board, i int, v any) error {
+// a list of two or more cards under a key naming a deck, or as card ids:
+// a list of numbers under a key naming a deck that the draws after the
+// view follow, card for card (a list of numbers is otherwise counts,
+// which tell no order). A list of cards all drawn before the view is
+// the public history the card_drawn events told, never a leak
+// (PYYOL-MONO-PERFECT-INFO).
+func judgeDecks(board *monopoly.Board, i int, v any, d cardDraws) error {
 	if v == nil {
 		return nil
 	}
-	if where := deckList(v, "", cardTexts(board)); where != "" {
+	where := deckList(v, "", cardTexts(board), d.public())
+	if where == "" {
+		where = d.idOrder(v, "")
+	}
+	if where != "" {
 		return verdict.Failf("PYYOL-MONO-PERFECT-INFO", "the unshuffled decks hidden", where, "turn view %d", i)
 	}
 	return nil
@@ -168,14 +180,14 @@ func (t *monoTurn) decodedBody() any {
 
 // deckList finds, under v, a list that reveals a deck's order; path is
 // where v sits.
-func deckList(v any, path string, texts map[string]bool) string {
+func deckList(v any, path string, texts, public map[string]bool) string {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if l, ok := x.([]any); ok && len(l) > 1 && !numbers(l) && strings.Contains(strings.ToLower(k), "deck") {
+			if l, ok := x.([]any); ok && len(l) > 1 && !numbers(l) && strings.Contains(strings.ToLower(k), "deck") && !drawnBefore(l, public) {
 				return fmt.Sprintf("a %d-card list at %s.%s", len(l), path, k)
 			}
-			if w := deckList(x, path+"."+k, texts); w != "" {
+			if w := deckList(x, path+"."+k, texts, public); w != "" {
 				return w
 			}
 		}
@@ -186,16 +198,27 @@ func deckList(v any, path string, texts map[string]bool) string {
 				n++
 			}
 		}
-		if n >= 3 {
+		if n >= 3 && !drawnBefore(v, public) {
 			return fmt.Sprintf("%d card texts in order at %s", n, path)
 		}
 		for j, x := range v {
-			if w := deckList(x, fmt.Sprintf("%s[%d]", path, j), texts); w != "" {
+			if w := deckList(x, fmt.Sprintf("%s[%d]", path, j), texts, public); w != "" {
 				return w
 			}
 		}
 	}
 	return ""
+}
+
+// drawnBefore reports whether every entry of l is the text of a card
+// drawn before the view (public).
+func drawnBefore(l []any, public map[string]bool) bool {
+	for _, x := range l {
+		if s, ok := x.(string); !ok || !public[s] {
+			return false
+		}
+	}
+	return true
 }
 
 // numbers reports whether a list holds numbers only (counts, which tell

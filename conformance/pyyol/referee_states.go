@@ -19,10 +19,14 @@ type refereeLog struct {
 
 // monoStates are the states the steering aims at, in report order.
 var monoStates = []string{"jail", "auction", "trade", "counter-offer", "houses", "hotel", "rent on houses",
-	"railroad rent", "utility rent", stateBothUtilities, "tax", "debt", "bankruptcy", "turn cap"}
+	"railroad rent", stateThreeRailroads, "utility rent", stateBothUtilities, "tax", "debt", "bankruptcy", "turn cap"}
 
 // stateBothUtilities is a utility's rent owed to an owner of both.
 const stateBothUtilities = "utility rent with both held"
+
+// stateThreeRailroads is a railroad's rent owed to an owner of three or
+// more.
+const stateThreeRailroads = "railroad rent with three or more held"
 
 // refereeDone referees the match just played and books the states it
 // reached; the first mismatch of the scenario is kept for its step.

@@ -34,7 +34,7 @@ func (m *monoRun) gatewayMonopolySteps(sc *suite.ScenarioContext) {
 		}
 		return m.registerMonopoly(ctx)
 	})
-	sc.Step(pattern(`^the agent plays up to (\d+) Monopoly matches as a (dealer|spendthrift) until it (uses a jail card|sells a house|goes bankrupt to a seat)$`), func(ctx context.Context, n, style, goal string) error {
+	sc.Step(pattern(`^the agent plays up to (\d+) Monopoly matches as a (dealer|spendthrift|spendthrift buyer) until it (uses a jail card|sells a house|goes bankrupt to a seat)$`), func(ctx context.Context, n, style, goal string) error {
 		tries, _ := strconv.Atoi(n)
 		reached := map[string]func() bool{
 			"uses a jail card":        func() bool { return m.chose("use_jail_card") },
@@ -134,18 +134,29 @@ func (m *monoRun) checkAuctions() error {
 // rolled doubles and is not in jail, when it rolls again
 // (PYYOL-MONO-ACT-END-TURN).
 func (m *monoRun) checkEndTurns() error {
-	doubles := false
+	doubles, rolled, read := false, false, 0
 	for i, t := range m.turns {
-		for _, e := range m.events[:min(t.seen, len(m.events))] {
+		for _, e := range m.events[min(read, t.seen, len(m.events)):min(t.seen, len(m.events))] {
 			if e.Type == "turn_started" {
-				doubles = false
+				doubles, rolled = false, false
 			}
 			if s, _ := fieldInt(payload(e), "seat"); e.Type == "dice_rolled" && s == m.seat {
 				d, _ := payload(e)["dice"].([]any)
 				doubles = len(d) == 2 && d[0] == d[1]
 			}
 		}
-		if a, _ := t.move["action"].(string); a != "end_turn" || i == len(m.turns)-1 || !slices.Contains(t.view.LegalActions, a) {
+		read = max(read, t.seen)
+		a, _ := t.move["action"].(string)
+		if !slices.Contains(t.view.LegalActions, a) {
+			continue
+		}
+		if a == "roll" || a == "roll_jail" {
+			// A jail roll's doubles free the seat; whether they roll
+			// again is left open (PYYOL-MONO-REF-JAIL), so only the
+			// doubles of a plain roll promise another.
+			rolled = a == "roll"
+		}
+		if a != "end_turn" || i == len(m.turns)-1 {
 			continue
 		}
 		ended := slices.ContainsFunc(t.after, func(e frame) bool { return e.Type == "turn_ended" })
@@ -153,8 +164,29 @@ func (m *monoRun) checkEndTurns() error {
 		if !ended && !(doubles && !jailed) {
 			return verdict.Failf("PYYOL-MONO-ACT-END-TURN", "turn_ended", "none", "end_turn at turn view %d without doubles", i)
 		}
+		if s := m.passedTo(t); s >= 0 && doubles && rolled && !jailed {
+			return verdict.Failf("PYYOL-MONO-ACT-END-TURN", "another roll after doubles", fmt.Sprintf("seat %d's turn started", s), "end_turn at turn view %d after doubles", i)
+		}
 	}
 	return nil
+}
+
+// passedTo is the other seat whose turn started before the agent's next
+// decision, or -1: the re-roll after doubles may come as a turn_ended
+// and a turn_started of the agent's own seat (the real platform's
+// endTurn), never as another seat's turn. A bankrupt agent rolls no more
+// (-1 too).
+func (m *monoRun) passedTo(t *monoTurn) int {
+	for _, e := range t.after {
+		s, _ := fieldInt(payload(e), "seat")
+		switch {
+		case e.Type == "bankrupt" && s == m.seat:
+			return -1
+		case e.Type == "turn_started" && s != m.seat:
+			return s
+		}
+	}
+	return -1
 }
 
 // checkTrades: every trade the kit offered was answered, executed or
@@ -193,15 +225,24 @@ func (m *monoRun) checkTrades() error {
 func (m *monoRun) checkEnd() error {
 	limit, capped := m.rule("turn_cap")
 	players, _ := m.rule("players")
-	bankrupt := map[int]bool{}
+	bankrupt, turns, rolls := map[int]bool{}, 0, 0
 	for _, e := range m.events {
 		p := payload(e)
+		switch e.Type {
+		case "turn_started":
+			turns++
+		case "dice_rolled":
+			rolls++
+		}
 		if turn, ok := fieldInt(p, "turn"); capped && e.Type == "turn_started" && ok && turn > limit {
 			return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", fmt.Sprintf("the game over by turn %d", limit), fmt.Sprintf("turn %d started", turn), "event %d", e.Seq)
 		}
 		if s, ok := fieldInt(p, "seat"); e.Type == "bankrupt" && ok {
 			bankrupt[s] = true
 		}
+	}
+	if err := m.capReached(limit, capped, max(turns, rolls), players-len(bankrupt)); err != nil {
+		return err
 	}
 	if m.end == nil || players < 2 || len(bankrupt) != players-1 {
 		return nil
@@ -231,13 +272,13 @@ func (m *monoRun) checkEnd() error {
 // no manage phase opens before the agent rolled or moved (PYYOL-MONO-PHASE-MACHINE:
 // roll, resolve where you land, then manage and end_turn).
 func (m *monoRun) checkPhaseMachine() error {
-	current, rolled := -1, false
+	current, rolled, last := -1, false, ""
 	return m.replay(func(e frame) error {
 		p := payload(e)
 		seat, _ := fieldInt(p, "seat")
 		switch e.Type {
 		case "turn_started":
-			current, rolled = seat, false
+			current, rolled, last = seat, false, ""
 		case "dice_rolled", "moved", "went_to_jail":
 			// the roll's own event, or (should that be missing, which
 			// PYYOL-MONO-EV-DICE-ROLLED judges) the move it made
@@ -246,8 +287,11 @@ func (m *monoRun) checkPhaseMachine() error {
 		return nil
 	}, func(i int, t *monoTurn) error {
 		if current == m.seat && !rolled && (t.view.Phase == "manage" || t.view.Phase == "acquire") {
-			return verdict.Failf("PYYOL-MONO-PHASE-MACHINE", "roll before the landing and manage", t.view.Phase,
+			return verdict.Failf(rollOwed(last), "roll before the landing and manage", t.view.Phase,
 				"turn view %d: the agent's turn reached %s with no roll", i, t.view.Phase)
+		}
+		if a, _ := t.move["action"].(string); slices.Contains(t.view.LegalActions, a) {
+			last = a
 		}
 		a, _ := t.move["action"].(string)
 		rolled = rolled || (a == "roll" || a == "roll_jail") && slices.Contains(t.view.LegalActions, a)
@@ -291,8 +335,19 @@ func (m *monoRun) checkViews() error {
 		if v.State == nil || len(v.State.Players) < 2 || len(v.State.Holdings) == 0 {
 			return verdict.Failf("PYYOL-MONO-VIEW-STATE", "state with players and holdings", "missing", "%s", where)
 		}
+		if s := cashless(v.State.Players); s >= 0 {
+			return verdict.Failf("PYYOL-MONO-VIEW-STATE", "every seat's cash in players", fmt.Sprintf("no cash for seat %d", s), "%s", where)
+		}
 	}
 	return nil
+}
+
+// cashless is the first solvent seat whose entry in players shows no
+// cash, or -1: the docs name each player's cash in the state ("players
+// (cash, position, jail, bankrupt)"), and near-perfect information hides
+// no seat's (PYYOL-MONO-VIEW-STATE). A bankrupt seat's may be left out.
+func cashless(players []monoPlayer) int {
+	return slices.IndexFunc(players, func(p monoPlayer) bool { return p.Cash == nil && !p.Bankrupt })
 }
 
 // checkBuildings: a street with buildings belongs to a whole colour group
@@ -359,4 +414,35 @@ func (m *monoRun) checkTable() error {
 		}
 	}
 	return nil
+}
+
+// rollOwed is the rule a turn that reached manage without a roll breaks:
+// a fine paid or a card spent promises the roll ("Pay the $50 fine, then
+// roll", PYYOL-MONO-ACT-PAY-JAIL, PYYOL-MONO-ACT-USE-JAIL-CARD), else
+// the phase machine's order (PYYOL-MONO-PHASE-MACHINE). last is the
+// agent's last listed action this turn.
+func rollOwed(last string) string {
+	switch last {
+	case "pay_jail":
+		return "PYYOL-MONO-ACT-PAY-JAIL"
+	case "use_jail_card":
+		return "PYYOL-MONO-ACT-USE-JAIL-CARD"
+	}
+	return "PYYOL-MONO-PHASE-MACHINE"
+}
+
+// capReached: a match that finished with two or more seats solvent ended
+// by the turn cap, so at least turn_cap turns were played: one seat's
+// turn, a round of all of them, or every roll of the dice (the real
+// platform's cap counts rolls, backend/internal/engine/monopoly), so no
+// fewer turn_started or dice_rolled events than the cap, whichever
+// counts more (PYYOL-MONO-WIN-TURN-CAP: "If the turn cap is reached
+// first"). A match the run did not see end decides nothing.
+func (m *monoRun) capReached(limit int, capped bool, turns, solvent int) error {
+	finished := slices.ContainsFunc(m.events, func(e frame) bool { return e.Type == "match_finished" })
+	if !capped || !finished || solvent < 2 || turns >= limit {
+		return nil
+	}
+	return verdict.Failf("PYYOL-MONO-WIN-TURN-CAP", fmt.Sprintf("%d turns (or rolls) before the cap ended the match", limit),
+		fmt.Sprintf("%d at most", turns), "a match that finished with %d seats solvent", solvent)
 }

@@ -34,12 +34,24 @@ func (m *monoRun) checkEvents() error {
 	if err := m.checkTurnEvents(); err != nil {
 		return err
 	}
-	last := 0
+	last, rolled := 0, false
 	for _, e := range m.events {
 		if e.Seq <= last {
 			return verdict.Failf("PYYOL-MONO-EVENTS", fmt.Sprintf("seq above %d", last), e.Seq, "event order")
 		}
 		last = e.Seq
+		// In seq order a turn's first move follows its roll: a token
+		// moves by the dice, or by a card drawn where they took it.
+		switch e.Type {
+		case "turn_started":
+			rolled = false
+		case "dice_rolled":
+			rolled = true
+		case "moved":
+			if !rolled {
+				return verdict.Failf("PYYOL-MONO-EVENTS", "the turn's dice_rolled before its first moved", "moved first", "event %d", e.Seq)
+			}
+		}
 		if !slices.Contains(documented, e.Type) {
 			return verdict.Failf("PYYOL-MONO-EVENTS", documented, e.Type, "event %d", e.Seq)
 		}

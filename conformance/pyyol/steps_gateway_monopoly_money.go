@@ -34,7 +34,7 @@ func (m *monoRun) checkBoardEvents() error {
 		return err
 	}
 	b := &monoBoard{board: board, pos: map[int]int{}, jailed: map[int]bool{}, owner: map[int]int{},
-		mortgaged: map[int]bool{}, card: map[int]bool{}, rent: map[int]int{}}
+		mortgaged: map[int]bool{}, card: map[int]bool{}, rent: map[int]int{}, ledger: m.newLedger()}
 	return m.replay(b.event, b.view)
 }
 
@@ -91,6 +91,35 @@ func (m *monoRun) checkBankrupt() error {
 			if want, got := m.heldBy(t.view), ints2(props); !slices.Equal(want, got) {
 				return verdict.Failf("PYYOL-MONO-ACT-BANKRUPT", want, got, "the properties handed over at turn view %d", i)
 			}
+		}
+		if err := m.estateKept(i, t, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// estateKept: the properties a bankruptcy to a seat handed over are that
+// seat's, so none of them is bought or auctioned from the bank later
+// while the creditor stays solvent (PYYOL-MONO-ACT-BANKRUPT: liquidate
+// to the creditor); at is the bankrupt event's index in t.after. Only a
+// table that plays on after the agent's bankruptcy shows it.
+func (m *monoRun) estateKept(i int, t *monoTurn, at int) error {
+	creditor, ok := fieldInt(payload(t.after[at]), "creditor")
+	if !ok || creditor < 0 || creditor == m.seat {
+		return nil
+	}
+	held := m.heldBy(t.view)
+	for _, e := range t.after[at+1:] {
+		p := payload(e)
+		s, _ := fieldInt(p, "seat")
+		sq, _ := fieldInt(p, "property")
+		switch {
+		case e.Type == "bankrupt" && s == creditor:
+			return nil
+		case (e.Type == "property_purchased" || e.Type == "auction_started") && slices.Contains(held, sq):
+			return verdict.Failf("PYYOL-MONO-ACT-BANKRUPT", fmt.Sprintf("square %d seat %d's, the creditor's", sq, creditor),
+				fmt.Sprintf("%s of it from the bank, event %d", e.Type, e.Seq), "the estate handed over at turn view %d", i)
 		}
 	}
 	return nil

@@ -14,10 +14,14 @@ func (m *monoRun) gatewayRefereeSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the shadow referee agreed with every Monopoly money move, legal list and view$`), m.checkReferee)
 	// A collector plays until a seat owes rent on a utility of an owner
 	// holding both (PYYOL-MONO-RENT's 10x reading; a flat 4x shows only
-	// there): on a seeded run most tables reach it in the first match.
-	sc.Step(pattern(`^the agent plays up to (\d+) Monopoly matches as a collector until a seat owes rent with both utilities held$`), func(ctx context.Context, n string) error {
+	// there) and on a railroad of an owner holding three or more (where
+	// $25 a railroad parts from the doubling table): on a seeded run most
+	// tables reach both in the first matches.
+	sc.Step(pattern(`^the agent plays up to (\d+) Monopoly matches as a collector until a seat owes rent with both utilities and with three railroads held$`), func(ctx context.Context, n string) error {
 		tries, _ := strconv.Atoi(n)
-		return m.playUntil(ctx, styleCollector, tries, func() bool { return m.ref != nil && (m.ref.err != nil || m.ref.reached[stateBothUtilities]) })
+		return m.playUntil(ctx, styleCollector, tries, func() bool {
+			return m.ref != nil && (m.ref.err != nil || m.ref.reached[stateBothUtilities] && m.ref.reached[stateThreeRailroads])
+		})
 	})
 }
 

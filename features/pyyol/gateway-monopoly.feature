@@ -106,6 +106,11 @@ Feature: Monopoly as the gateway plays it
       And every seat's cash matched the money events
       And the match ended within its turn cap with the documented winner
 
+    Scenario: an agent that goes bankrupt holding properties at a table that plays on
+      When the agent registers for a Monopoly practice match of 3 seats and a turn cap of 100
+      And the agent plays up to 6 Monopoly matches as a spendthrift buyer until it goes bankrupt to a seat
+      Then the bankrupt seat's estate went to its creditor
+
   @PYYOL-MONO-EV-AUCTION-UNSOLD @PYYOL-MONO-REF-PRACTICE-DEALS
   Rule: an auction nobody bids in closes unsold
 

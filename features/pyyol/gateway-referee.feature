@@ -24,7 +24,7 @@ Feature: The shadow referee of Monopoly and Mafia
 
     Scenario: the referee of a collector
       When the agent registers for a Monopoly practice match of 2 seats, a turn cap of 150 and dealing bots
-      And the agent plays up to 8 Monopoly matches as a collector until a seat owes rent with both utilities held
+      And the agent plays up to 8 Monopoly matches as a collector until a seat owes rent with both utilities and with three railroads held
       Then the shadow referee agreed with every Monopoly money move, legal list and view
 
     Scenario: the referee of a spendthrift

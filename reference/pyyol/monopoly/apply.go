@@ -95,6 +95,9 @@ func (g *Game) do(seat int, mv Move) {
 		g.toBank(seat, g.jailFine(), "jail_fine")
 		g.leaveJail(seat, "paid")
 		g.phase = PhaseRoll
+		if g.defect == PayJailEndsRoll {
+			g.phase = PhaseManage
+		}
 	case ActUseJailCard:
 		// PYYOL-MONO-ACT-USE-JAIL-CARD: spend a card, then roll.
 		g.useJailCard(seat)

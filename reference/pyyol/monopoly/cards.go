@@ -13,15 +13,15 @@ func (g *Game) applyCard(seat int, c Card, deck string, index int) {
 	p := &g.players[seat]
 	switch c.Kind {
 	case "advance":
-		g.moveTo(seat, c.To, true)
+		g.moveTo(seat, c.To, g.cardSalary())
 		g.land(seat, c.To, rentNormal)
 	case "nearest_railroad":
 		to := g.nearest(p.Position, KindRailroad)
-		g.moveTo(seat, to, true)
+		g.moveTo(seat, to, g.cardSalary())
 		g.land(seat, to, rentDoubleRailroad)
 	case "nearest_utility":
 		to := g.nearest(p.Position, KindUtility)
-		g.moveTo(seat, to, true)
+		g.moveTo(seat, to, g.cardSalary())
 		g.land(seat, to, rentUtilityTen)
 	case "back":
 		to := (p.Position + 40 - c.Amount) % 40

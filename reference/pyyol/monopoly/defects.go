@@ -111,6 +111,9 @@ func (g *Game) jailFine() int {
 // taxOf is what a tax square charges: its own tax, unless a defect swaps
 // the two tax squares' amounts.
 func (g *Game) taxOf(sq int) int {
+	if g.defect == OlderLuxuryTax && g.board.Squares[sq].Tax == 100 {
+		return 75
+	}
 	if g.defect != TaxSwapped {
 		return g.board.Squares[sq].Tax
 	}
@@ -136,6 +139,9 @@ func (g *Game) mortgageValue(sq int) int {
 func (g *Game) unmortgageCost(sq int) int {
 	if g.defect == UnmortgageAtPar {
 		return g.board.MortgageValue(sq)
+	}
+	if g.defect == UnmortgageOnPrice {
+		return g.board.MortgageValue(sq) + g.board.Squares[sq].Price/10
 	}
 	return g.board.UnmortgageCost(sq)
 }

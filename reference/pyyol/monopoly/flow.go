@@ -102,7 +102,7 @@ func (g *Game) land(seat, sq, mode int) {
 			g.phase = PhaseAcquire
 			return
 		}
-		if h.Owner == seat || h.Mortgaged && g.defect != RentWhenMortgaged {
+		if h.Owner == seat || h.Mortgaged && g.defect != RentWhenMortgaged || g.rentWaived(h.Owner) {
 			// PYYOL-MONO-REF-RENT: a mortgaged property collects no rent.
 			return
 		}
@@ -143,7 +143,7 @@ func (g *Game) rent(sq, mode int) int {
 		if g.defect == RailroadFlat {
 			owned = 1
 		}
-		r := g.board.RailroadRent[owned-1]
+		r := g.railroadRent(owned)
 		if mode == rentDoubleRailroad {
 			r *= 2
 		}
@@ -158,10 +158,10 @@ func (g *Game) rent(sq, mode int) int {
 		if g.defect == UtilityFlat {
 			owned = 1
 		}
-		return g.board.UtilityFactor[owned-1] * dice
+		return g.utilityFactor(owned) * dice
 	}
 	if h := g.holdings[sq].Houses; h > 0 && g.defect != RentIgnoresHouses {
-		return s.Rent[h]
+		return g.builtRent(s, h, owned == len(g.board.Group(sq)))
 	}
 	if owned == len(g.board.Group(sq)) && g.defect != RentNoSetDouble {
 		return 2 * s.Rent[0]
@@ -205,6 +205,11 @@ func (g *Game) rollJail(seat int) {
 		g.phase = PhaseManage
 		return
 	}
+	if g.defect == ThirdRollFree {
+		g.leaveJail(seat, "forced")
+		g.advance(seat, g.dice[0]+g.dice[1])
+		return
+	}
 	if g.charge(seat, nil, g.jailFine(), "jail_fine", true) {
 		g.leaveJail(seat, "forced")
 		g.advance(seat, g.dice[0]+g.dice[1])
@@ -215,12 +220,22 @@ func (g *Game) rollJail(seat int) {
 // turn starts (PYYOL-MONO-ACT-END-TURN).
 func (g *Game) endTurn(seat int) {
 	p := g.players[seat]
-	if g.doubles > 0 && !p.InJail && !p.Bankrupt {
+	if g.doubles > 0 && !p.InJail && !p.Bankrupt && g.defect != DoublesNoReroll {
 		g.phase = PhaseRoll
 		g.actions = 0
+		if g.defect == TurnCountPerRoll {
+			g.turn++
+		}
+		if g.defect == RerollAsTurn {
+			g.emit(EvTurnEnded, map[string]any{"seat": seat})
+			g.emit(EvTurnStarted, map[string]any{"seat": seat, "turn_count": g.turn})
+		}
 		return
 	}
 	g.emit(EvTurnEnded, map[string]any{"seat": seat})
+	if g.defect == TurnCountTwice {
+		g.turn++
+	}
 	g.startTurn(g.nextSolvent(seat))
 }
 

@@ -52,7 +52,7 @@ func (g *Game) Legal(seat int) []string {
 		add(true, ActRoll) // PYYOL-MONO-ACT-ROLL
 	case PhaseJail:
 		add(p.Cash >= g.jailFine(), ActPayJail)
-		add(p.JailCards > 0, ActUseJailCard)
+		add(p.JailCards > 0 || g.defect == JailCardListed, ActUseJailCard)
 		add(true, ActRollJail)
 	case PhaseAcquire:
 		add(p.Cash >= g.board.Squares[p.Position].Price || g.defect == BuyWithoutCash, ActBuy)
@@ -66,7 +66,7 @@ func (g *Game) Legal(seat int) []string {
 		add(g.anySquare(seat, g.canMortgage), ActMortgage)
 	case PhaseManage:
 		budget := g.actions < ManageLimit
-		add(budget && (g.anySquare(seat, g.canBuild) || g.defect == BuildWithoutSet && g.anyStreet(seat)), ActBuild)
+		add(budget && (g.anySquare(seat, g.canBuild) || g.defect == BuildWithoutSet && g.anyStreet(seat) || g.buildableWithoutCash(seat)), ActBuild)
 		add(budget && g.anySquare(seat, g.canSell), ActSellHouse)
 		add(budget && g.anySquare(seat, g.canMortgage), ActMortgage)
 		add(budget && g.anySquare(seat, g.canUnmortgage), ActUnmortgage)
@@ -166,7 +166,7 @@ func (g *Game) canMortgage(seat, sq int) bool {
 		return false
 	}
 	_, hi, _, _ := g.groupHouses(sq)
-	return hi == 0
+	return hi == 0 || g.defect == MortgageBuiltGroup && g.holdings[sq].Houses == 0
 }
 
 // canUnmortgage: a mortgaged property and cash for the mortgage value plus

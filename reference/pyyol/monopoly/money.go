@@ -135,7 +135,7 @@ func (g *Game) goBankrupt(seat int) {
 	cash := p.Cash
 	for _, sq := range props {
 		h := g.holdings[sq]
-		if creditor >= 0 {
+		if creditor >= 0 && !g.defectiveLiquidation() {
 			h.Owner = creditor
 			continue
 		}

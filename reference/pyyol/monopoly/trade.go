@@ -48,6 +48,7 @@ func (g *Game) acceptTrade() {
 		g.players[t.Proposer].Cash += 100
 	}
 	g.players[t.Target].Cash += t.GiveCash - t.WantCash
+	g.dropTradeCash(t)
 	g.emit(EvTradeExecuted, t.payload())
 	g.closeTrade()
 }

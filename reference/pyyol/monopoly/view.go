@@ -39,6 +39,9 @@ type StateView struct {
 	Rules      Rules `json:"rules"`
 	// Decks is set only by the DeckLeaked defect: the hidden deck order.
 	Decks map[string][]string `json:"decks,omitempty"`
+	// DeckIDs is set only by the DeckOrderLeaked defect: the same order
+	// as card ids.
+	DeckIDs map[string][]int `json:"deck_order,omitempty"`
 }
 
 // PlayerView is one seat in a view: the platform's seat and doubles (the
@@ -83,7 +86,7 @@ type DebtView struct {
 func (g *Game) View(seat int) View {
 	s := StateView{Phase: g.phase, Dice: g.dice, Current: g.current, Turn: g.turn, BankHouses: g.houses,
 		BankHotels: g.hotels, FreeParkingPool: g.pool, Finished: g.phase == PhaseGameOver, Winner: g.soleWinner(),
-		ChanceLeft: len(g.chance), ChestLeft: len(g.chest), Rules: g.rules, Decks: g.deckOrder(),
+		ChanceLeft: len(g.chance), ChestLeft: len(g.chest), Rules: g.rules, Decks: g.deckOrder(), DeckIDs: g.deckIDs(),
 		Players: g.playerViews(), Holdings: g.holdingViews(), Auction: g.auctionView(), Debt: g.debtView()}
 	if g.trade != nil {
 		t := *g.trade

@@ -1,0 +1,53 @@
+package server
+
+import "github.com/agentgames/conformance/reference/pyyol/monopoly"
+
+// The Monopoly-only slip sweep's tampers (docs/detection.md "Pyyol
+// Monopoly (round 2)"), each one engine defect of
+// reference/pyyol/monopoly/defects_slips.go.
+const (
+	MonopolyCardMoveNoSalary       Tamper = "monopoly-card-move-no-salary"
+	MonopolyRailroadLinear         Tamper = "monopoly-railroad-linear"
+	MonopolyUtilitySwapped         Tamper = "monopoly-utility-swapped"
+	MonopolySetDoublesBuilt        Tamper = "monopoly-set-doubles-built"
+	MonopolyJailedOwnerNoRent      Tamper = "monopoly-jailed-owner-no-rent"
+	MonopolyUnmortgageOnPrice      Tamper = "monopoly-unmortgage-on-price"
+	MonopolyThirdRollFree          Tamper = "monopoly-third-roll-free"
+	MonopolyDoublesNoReroll        Tamper = "monopoly-doubles-no-reroll"
+	MonopolyBankruptHoldingsToBank Tamper = "monopoly-bankrupt-holdings-to-bank"
+	MonopolyTradeCashDropped       Tamper = "monopoly-trade-cash-dropped"
+	MonopolyMortgageBuiltGroup     Tamper = "monopoly-mortgage-built-group"
+	MonopolyBuildWithoutCash       Tamper = "monopoly-build-without-cash"
+	MonopolyJailCardListed         Tamper = "monopoly-jail-card-listed"
+	MonopolyPayJailEndsRoll        Tamper = "monopoly-pay-jail-ends-roll"
+	MonopolyTurnCountPerRoll       Tamper = "monopoly-turn-count-per-roll"
+	MonopolyDeckOrderLeaked        Tamper = "monopoly-deck-order-leaked"
+	MonopolyRentSkippedOnDoubles   Tamper = "monopoly-rent-skipped-on-doubles"
+	MonopolyTurnCountTwice         Tamper = "monopoly-turn-count-twice"
+	MonopolyRerollAsTurn           Tamper = "monopoly-reroll-as-turn"
+	// MonopolyOlderLuxuryTax, MonopolyJailedOwnerNoRent,
+	// MonopolyMortgageBuiltGroup, MonopolyTurnCountPerRoll and
+	// MonopolyRerollAsTurn are faithful readings, not slips: the older
+	// editions' $75 luxury tax, two of the reference's choices
+	// (PYYOL-MONO-REF-RENT, PYYOL-MONO-REF-MORTGAGE), and the real
+	// platform's cap of rolls and re-roll opened as a turn.
+	MonopolyOlderLuxuryTax Tamper = "monopoly-older-luxury-tax"
+)
+
+// init adds the sweep's tampers to the engine defects they plant.
+func init() {
+	for t, d := range map[Tamper]monopoly.Defect{
+		MonopolyCardMoveNoSalary: monopoly.CardMoveNoSalary, MonopolyRailroadLinear: monopoly.RailroadLinear,
+		MonopolyUtilitySwapped: monopoly.UtilitySwapped, MonopolySetDoublesBuilt: monopoly.SetDoublesBuilt,
+		MonopolyJailedOwnerNoRent: monopoly.JailedOwnerNoRent, MonopolyUnmortgageOnPrice: monopoly.UnmortgageOnPrice,
+		MonopolyThirdRollFree: monopoly.ThirdRollFree, MonopolyDoublesNoReroll: monopoly.DoublesNoReroll,
+		MonopolyBankruptHoldingsToBank: monopoly.BankruptHoldingsToBank, MonopolyTradeCashDropped: monopoly.TradeCashDropped,
+		MonopolyMortgageBuiltGroup: monopoly.MortgageBuiltGroup, MonopolyBuildWithoutCash: monopoly.BuildWithoutCash,
+		MonopolyJailCardListed: monopoly.JailCardListed, MonopolyPayJailEndsRoll: monopoly.PayJailEndsRoll,
+		MonopolyTurnCountPerRoll: monopoly.TurnCountPerRoll, MonopolyDeckOrderLeaked: monopoly.DeckOrderLeaked,
+		MonopolyOlderLuxuryTax: monopoly.OlderLuxuryTax, MonopolyRentSkippedOnDoubles: monopoly.RentSkippedOnDoubles,
+		MonopolyTurnCountTwice: monopoly.TurnCountTwice, MonopolyRerollAsTurn: monopoly.RerollAsTurn,
+	} {
+		monopolyDefects[t] = d
+	}
+}
