@@ -131,7 +131,25 @@ func faithfulMonopolies() []monoSlip {
 		{"the turn cap counting a doubles re-roll", "PYYOL-MONO-WIN-TURN-CAP", server.Options{Tamper: server.MonopolyTurnCountPerRoll}},
 		{"a doubles re-roll opened as a turn of its own", "PYYOL-MONO-ACT-END-TURN,PYYOL-MONO-PHASE-MACHINE,PYYOL-MONO-EVENTS,PYYOL-MONO-EV-TURN-STARTED", server.Options{Tamper: server.MonopolyRerollAsTurn}},
 		{"a view listing the cards drawn so far", "PYYOL-MONO-PERFECT-INFO", server.Options{Rewrite: drawnCards()}},
+		{"bids told as the new high bid, as the real platform's engine does", "PYYOL-MONO-ACT-BID,PYYOL-MONO-EV-BID-PLACED,PYYOL-MONO-EV-AUCTION-WON,PYYOL-MONO-MOVE-AMOUNT",
+			server.Options{Rewrite: bidsAsNewHigh()}},
 	}
+}
+
+// bidsAsNewHigh tells every bid_placed as the real platform's engine
+// (backend/internal/engine/monopoly, BidPayload) does: {seat, property,
+// amount} with amount the new high bid and no high_bid beside it, where
+// the docs call amount the raise (PYYOL-MONO-REF-AUCTION).
+func bidsAsNewHigh() server.Rewrite {
+	return server.EveryFrame(func(f map[string]any) []map[string]any {
+		if f["t"] == "event" && evType(f) == "bid_placed" {
+			if p := payload(f); p["high_bid"] != nil {
+				p["amount"] = p["high_bid"]
+				delete(p, "high_bid")
+			}
+		}
+		return []map[string]any{f}
+	})
 }
 
 // drawnCards adds to each Monopoly view the texts of the cards drawn so

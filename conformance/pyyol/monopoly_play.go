@@ -222,7 +222,7 @@ func (m *monoRun) policy(v monoView) map[string]any {
 	case has("roll_jail") && m.jailRolls < 3:
 		m.jailRolls++
 		return map[string]any{"action": "roll_jail"}
-	case has("bid") && !m.bid:
+	case has("bid") && !m.bid && openingBid(v):
 		m.bid = true
 		return map[string]any{"action": "bid", "amount": 1}
 	case has("decline") && !m.declined:
@@ -245,4 +245,15 @@ func (m *monoRun) policy(v monoView) map[string]any {
 		return map[string]any{"action": v.LegalActions[len(v.LegalActions)-1]}
 	}
 	return map[string]any{"action": "end_turn"}
+}
+
+// openingBid reports whether the view shows an auction no one has bid in
+// yet. The docs say a bid raises the high bid by amount ("Raise the
+// current high bid by `amount`", PYYOL-MONO-ACT-BID); the real platform's
+// engine takes amount as the new high bid. Into a high bid of 0 a bid of
+// 1 is the same bid under both readings, so the runner bids only there
+// and no deployment fails for taking the platform's reading
+// (PYYOL-MONO-REF-AUCTION); elsewhere it passes.
+func openingBid(v monoView) bool {
+	return v.State != nil && v.State.Auction != nil && v.State.Auction.HighBid == 0
 }
