@@ -29,7 +29,7 @@ type (
 // a score or an outcome of its own, private values under innocent keys,
 // a stale state after a write, a replay one action short.
 func slipCases() []slip {
-	return []slip{
+	return append([]slip{
 		{"a 129-character Idempotency-Key is accepted", "IYRA-SESSION-KEY-REQUIRED", func() http.Handler {
 			return keysEdited(func(k string) string { return cutTo(k, 129, 128) })
 		}},
@@ -105,7 +105,10 @@ func slipCases() []slip {
 				}
 			})
 		}},
-	}
+	},
+		// Round 2 (docs/detection.md): fresh slips, none in the tables
+		// above; their targets are in broken_slips_round2_test.go.
+		roundTwoSlips()...)
 }
 
 // cutTo cuts k to n bytes when it is exactly at bytes long: a limit
@@ -249,7 +252,7 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 // original session, the look-up naming the session by its state_url only,
 // and a missing key refused 403.
 func faithfulNeighbours() []neighbour {
-	return []neighbour{
+	return append([]neighbour{
 		{"a stale revision refused 409", []string{"IYRA-REVISION-STALE", "IYRA-RECOVERY-READ"}, func() http.Handler {
 			return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
 				if isActions(r) && *st/100 == 4 && strings.Contains(str(m["code"]), "revision") {
@@ -273,7 +276,9 @@ func faithfulNeighbours() []neighbour {
 				}
 			}}
 		}},
-	}
+	},
+		// Round 2 (docs/detection.md): in broken_slips_round2_test.go.
+		roundTwoNeighbours()...)
 }
 
 // reuseAnsweredWithTheOriginal answers a creation refused as a key reuse
