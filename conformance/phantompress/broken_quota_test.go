@@ -34,6 +34,8 @@ var quotaCases = tamperTable("daily quotas", func() []harness.Case {
 			Target: pp.New(suite.ReferenceConfig{Seed: 3}, pp.WithLimits(limits(func(l *pp.Limits) { l.RunsPerKey++ })))},
 		{Name: "a write limit answered without Retry-After", Rule: "PP-QUOTA-429", ExhaustQuotas: true, Seed: 3,
 			Target: dropHeaderOn(ppRef(), http.StatusTooManyRequests, "Retry-After")},
+		// Round 2 (docs/detection.md): the header missing on one route only.
+		{Name: "a run creation's 429 without Retry-After", Rule: "PP-QUOTA-429", ExhaustQuotas: true, Seed: 3, Target: runCreation429()},
 		{Name: "status refused once the writes are spent", Rule: "PP-STATUS-NOT-WRITE", ExhaustQuotas: true, Seed: 3,
 			Target: statusCountedAsWrite()},
 		{Name: "a 3001st write server-wide accepted", Rule: "PP-QUOTA-WRITES-ALL", Reference: func(cfg suite.ReferenceConfig) http.Handler {
@@ -50,14 +52,7 @@ var quotaCases = tamperTable("daily quotas", func() []harness.Case {
 
 // dropHeaderOn serves h, leaving header out of its answers with status.
 func dropHeaderOn(h http.Handler, status int, header string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		if rec.Code == status {
-			rec.Header().Del(header)
-		}
-		copyResponse(w, rec)
-	})
+	return headerDropped(h, header, func(_ *http.Request, st int) bool { return st == status })
 }
 
 // noRetryOn503 is the embedded reference, its controls included, with no

@@ -25,7 +25,7 @@ type (
 // refusal, a stale answer after a write, a count one past its N, hidden
 // values under innocent keys or on another surface.
 func slipCases() []slip {
-	return []slip{
+	return append([]slip{
 		{"budget_turns 0 taken for 1", "PP-RUN-BUDGET-REQUIRED", func() http.Handler {
 			return bodyEdit(http.MethodPost, "/runs", func(m map[string]any) {
 				if m["budget_turns"] == float64(0) {
@@ -111,7 +111,10 @@ func slipCases() []slip {
 			})
 		}},
 		{"the correct verdicts in the public log before publish", "PP-HIDE-BEFORE-PUBLISH", logLeaksVerdicts},
-	}
+	},
+		// Round 2 (docs/detection.md): fresh slips, none in the tables
+		// above; their targets are in broken_slips_round2_test.go.
+		roundTwoSlips()...)
 }
 
 // extensionsNotApplied logs every extension (the reference does) but
@@ -207,7 +210,7 @@ func TestASpentBudgetAnswered429IsNeverAPass(t *testing.T) {
 // extend no answer shape; the log records it), and refusals with a
 // detail and other words.
 func faithfulNeighbours() []neighbour {
-	return []neighbour{
+	return append([]neighbour{
 		{"run IDs in upper-case hex", []string{"PP-RUN-CREATE", "PP-RUN-HIDDEN-404", "PP-ERR-404"}, func() http.Handler {
 			return harness.Respell(ppRef(), harness.Respelling{
 				Path: func(p string) string { return upperRunIDs.ReplaceAllStringFunc(p, strings.ToLower) },
@@ -236,7 +239,9 @@ func faithfulNeighbours() []neighbour {
 				}
 			})
 		}},
-	}
+	},
+		// Round 2 (docs/detection.md): in broken_slips_round2_test.go.
+		roundTwoNeighbours()...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each legal reading of

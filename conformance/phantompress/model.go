@@ -143,6 +143,10 @@ func (m *Model) predict(action, arg string) Expect {
 		// <text max 500> names no unit: counting characters, not bytes, is
 		// the kit's reading (PP-COMMENT-CHARS).
 		return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT-CHARS"}
+	case n == seedMaxCommentRunes:
+		// A comment of exactly the limit is the length rule's own bound:
+		// refusing it is a limit checked with < (PP-COMMENT-LENGTH).
+		return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT-LENGTH"}
 	}
 	return Expect{HTTP: 200, OK: true, Rule: "PP-COMMENT"}
 }

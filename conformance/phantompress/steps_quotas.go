@@ -134,22 +134,43 @@ func (w *world) refusedWithCode(code int, name string) error {
 
 // quotaRetryAfter checks that a 429 carries Retry-After seconds and
 // limit.reset_at at the next 00:00 JST, the two agreeing (PP-QUOTA-429).
-func (w *world) quotaRetryAfter() error {
+// The write limit covers every write route, so the spent agent then starts
+// a run as well and its 429 is held to the same: a header written by one
+// route's handler and forgotten by another's is seen.
+func (w *world) quotaRetryAfter(ctx context.Context) error {
 	if err := w.wantStatus(http.StatusTooManyRequests); err != nil {
 		return err
 	}
+	if err := w.judgeQuota429("the write"); err != nil {
+		return err
+	}
+	if w.me == nil {
+		return nil
+	}
+	if _, err := w.do(ctx, http.MethodPost, "/runs", w.me.Key, map[string]int{"budget_turns": 1}, nil); err != nil {
+		return err
+	}
+	if w.Status() != http.StatusTooManyRequests {
+		return nil // another rule's (PP-QUOTA-WRITES-AGENT): this one judges 429s
+	}
+	return w.judgeQuota429("POST /runs once the writes are spent")
+}
+
+// judgeQuota429 holds the last answer, a 429, to PP-QUOTA-429: Retry-After
+// seconds and limit.reset_at at the next 00:00 JST, the two agreeing.
+func (w *world) judgeQuota429(what string) error {
 	e := w.errBody()
 	ra, err := strconv.Atoi(w.Header().Get("Retry-After"))
 	if err != nil || ra < 1 || e.Limit == nil {
-		return verdict.Failf("PP-QUOTA-429", "Retry-After seconds and limit.reset_at", fmt.Sprintf("%q %s", w.Header().Get("Retry-After"), clip(w.Body())), "")
+		return verdict.Failf("PP-QUOTA-429", "Retry-After seconds and limit.reset_at", fmt.Sprintf("%q %s", w.Header().Get("Retry-After"), clip(w.Body())), "%s", what)
 	}
 	at, err := time.Parse(time.RFC3339, e.Limit.ResetAt)
 	if err != nil || at.In(time.FixedZone("JST", 9*3600)).Format("15:04:05") != "00:00:00" {
-		return verdict.Failf("PP-QUOTA-429", "reset_at at 00:00 JST", e.Limit.ResetAt, "")
+		return verdict.Failf("PP-QUOTA-429", "reset_at at 00:00 JST", e.Limit.ResetAt, "%s", what)
 	}
 	now := answeredAt(w.env.Clock, w.Header())
 	if d := at.Sub(now); d <= 0 || d > 24*time.Hour || absDuration(d-time.Duration(ra)*time.Second) > 2*time.Second {
-		return verdict.Failf("PP-QUOTA-429", "the next 00:00 JST, Retry-After seconds away", fmt.Sprintf("%s, Retry-After %d, now %s", at, ra, now), "")
+		return verdict.Failf("PP-QUOTA-429", "the next 00:00 JST, Retry-After seconds away", fmt.Sprintf("%s, Retry-After %d, now %s", at, ra, now), "%s", what)
 	}
 	return nil
 }

@@ -234,25 +234,54 @@ func (w *world) finishSecondRun(ctx context.Context) error {
 	return nil
 }
 
-// otherAgentStartsRun registers a second agent and starts one public,
-// unseeded run for it, so the leaderboard has two agents whose scores
-// differ and its order can be seen (PP-LEADERBOARD). The scenario keeps its
-// own agent and run.
-func (w *world) otherAgentStartsRun(ctx context.Context) error {
+// newAgentReadsThenFinishes registers a new agent, reads the leaderboard
+// while the agent has no finished run, then hedges a run of it to its end:
+// a board cached at that read and never invalidated by the finish is then
+// seen stale (PP-LEADERBOARD). A new agent, since a pooled one may already
+// be ranked with a score as high.
+func (w *world) newAgentReadsThenFinishes(ctx context.Context) error {
+	me, err := w.registerExtra(ctx, fmt.Sprintf("pp-board-%d", w.env.Seed%1000000))
+	if err != nil {
+		return err
+	}
+	if err := w.fetchLeaderboard(ctx); err != nil {
+		return err
+	}
+	if err := w.startRunAs(ctx, me, defaultBudget, nil); err != nil {
+		return err
+	}
+	return w.hedgeThrough(ctx)
+}
+
+// registerExtra registers one more agent beside the scenario's own, counted
+// in the pool's registrations, unless the pool's quota is spent (a skip).
+func (w *world) registerExtra(ctx context.Context, name string) (*identity, error) {
 	p := poolOf(w.env)
 	p.mu.Lock()
 	why := p.spent(w.env)
 	p.mu.Unlock()
 	if why != "" {
-		return verdict.Skipf("%s", why)
+		return nil, verdict.Skipf("%s", why)
 	}
-	other, err := w.register(ctx, "pp-conformance-rival")
+	me, err := w.register(ctx, name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p.mu.Lock()
 	p.regs++
 	p.mu.Unlock()
+	return me, nil
+}
+
+// otherAgentStartsRun registers a second agent and starts one public,
+// unseeded run for it, so the leaderboard has two agents whose scores
+// differ and its order can be seen (PP-LEADERBOARD). The scenario keeps its
+// own agent and run.
+func (w *world) otherAgentStartsRun(ctx context.Context) error {
+	other, err := w.registerExtra(ctx, "pp-conformance-rival")
+	if err != nil {
+		return err
+	}
 	me, run, m, first := w.me, w.run, w.m, w.first
 	defer func() { w.me, w.run, w.m, w.first = me, run, m, first }()
 	return w.startRunAs(ctx, other, defaultBudget, nil)
@@ -273,6 +302,7 @@ func runsSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent's row holds at least the run's final score$`), w.rowHoldsFinalScore)
 	sc.Step(pattern(`^the leaderboard is ranked by score with one row per agent and at most 50 rows$`), w.leaderboardRanked)
 	sc.Step(pattern(`^the agent has finished a second run$`), w.finishSecondRun)
+	sc.Step(pattern(`^a new agent read the leaderboard, then finished a run$`), w.newAgentReadsThenFinishes)
 	sc.Step(pattern(`^another agent has started a public run$`), w.otherAgentStartsRun)
 	sc.Step(pattern(`^the agent starts another run with the same seed$`), w.startReplayRun)
 	sc.Step(pattern(`^both runs show the same first case$`), w.sameFirstCase)

@@ -112,6 +112,11 @@ Feature: Runs, budgets, visibility, reviews and comments
       Then the leaderboard is ranked by score with one row per agent and at most 50 rows
       And the agent's row holds at least the run's final score
 
+    Scenario: A run finished after a read of the board is ranked
+      Given a new agent read the leaderboard, then finished a run
+      When the agent fetches the leaderboard
+      Then the agent's row holds at least the run's final score
+
     Scenario: Two agents are ranked by falling score
       Given a run played through to the end
       And another agent has started a public run
