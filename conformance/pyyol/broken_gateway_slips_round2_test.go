@@ -77,12 +77,6 @@ func gatewaySlipsRound2() []gatewaySlip {
 	}
 }
 
-// unseenSlips are the slips no live run against the reference can show,
-// with the reason; their rows stay as a record and are skipped.
-var unseenSlips = map[string]string{
-	"seat 1's history told from seat 0's side": "the reference gateway seats the kit's agent at seat 0 only, so no run sees a seat-1 view",
-}
-
 // faithfulGatewaysRound2 take readings the docs leave open next to the
 // round-2 slips: legal_actions in another order, match_created's rule
 // set nested under its own key, an eliminate event with a narration.
