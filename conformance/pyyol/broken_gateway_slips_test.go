@@ -41,7 +41,7 @@ const (
 // valid, an error code of its own, a version spelled otherwise, seq
 // numbers restarting.
 func gatewaySlips() []gatewaySlip {
-	return []gatewaySlip{
+	return append([]gatewaySlip{
 		{"history's scores as they stood before the round", "PYYOL-GOOF-HISTORY", goofView(func(v map[string]any) {
 			prev := []any{0.0, 0.0}
 			for _, h := range ints(v["history"]) {
@@ -107,7 +107,8 @@ func gatewaySlips() []gatewaySlip {
 		}), quickTurns},
 		{"hello's version spelled 1.0.0", "PYYOL-WS-HELLO", set("hello", "", func(f map[string]any) { f["version"] = "1.0.0" }), quickTurns},
 		{"event seq restarting after each turn", "PYYOL-WS-EVENT-SEQ", seqPerTurn(), quickTurns},
-	}
+		// Round 2: gatewaySlipsRound2 in broken_gateway_slips_round2_test.go.
+	}, gatewaySlipsRound2()...)
 }
 
 // goofView, mafiaView and monoView edit the turn views of one game.
@@ -233,7 +234,7 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 // "fellow Mafia seats"), an unauthorized error with a reason beside it,
 // a hello with a server name, and every frame with a timestamp.
 func faithfulGateways() []gatewaySlip {
-	return []gatewaySlip{
+	return append([]gatewaySlip{
 		{"allies without the dead Mafia seats", "PYYOL-MAFIA-ALLIES", ofRole("Mafia", func(v map[string]any) {
 			alive := v["alive"].(map[string]any)
 			v["allies"] = slices.DeleteFunc(ints(v["allies"]), func(s any) bool { return alive[strconv.Itoa(seatOf(s))] != true })
@@ -244,7 +245,8 @@ func faithfulGateways() []gatewaySlip {
 			f["ts"] = "2026-12-04T12:00:00Z"
 			return []map[string]any{f}
 		}), quickTurns},
-	}
+		// Round 2: faithfulGatewaysRound2 in broken_gateway_slips_round2_test.go.
+	}, faithfulGatewaysRound2()...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each faithful gateway, checked

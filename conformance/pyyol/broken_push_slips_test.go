@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -27,6 +28,11 @@ type verifier struct {
 	reencode     bool              // hash json.Compact of the body, not its bytes
 	reasons      map[string]string // a documented reason -> the one answered
 	status       map[string]int    // a documented reason -> the status answered
+	// round 2
+	nonceKey   func(r *http.Request, nonce, ts string) string // what the nonce store keys on; nil is the nonce
+	sigOnly    bool                                           // only a missing X-Arena-Signature is missing_signature
+	nonceFirst bool                                           // the nonce is stored before the signature is checked (the SDK's order)
+	rebase     bool                                           // a verified request off the agent's base path is served under it
 }
 
 // wrap puts v in front of an agent that verifies nothing itself.
@@ -45,6 +51,10 @@ func (v verifier) wrap() http.Handler {
 		reason := v.check(r, body, &seen)
 		mu.Unlock()
 		if reason == "" {
+			if v.rebase && !strings.HasPrefix(r.URL.Path, agent.BasePath+"/") {
+				r = r.Clone(r.Context())
+				r.URL.Path, r.URL.RawPath = agent.BasePath+r.URL.Path, ""
+			}
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -64,7 +74,7 @@ func (v verifier) wrap() http.Handler {
 // check is the verification; "" lets the request through.
 func (v verifier) check(r *http.Request, body []byte, seen *[]string) string {
 	ts, nonce, sig := r.Header.Get(pushsign.TimestampHeader), r.Header.Get(pushsign.NonceHeader), r.Header.Get(pushsign.SignatureHeader)
-	if ts == "" || nonce == "" || sig == "" {
+	if sig == "" || !v.sigOnly && (ts == "" || nonce == "") {
 		return "missing_signature"
 	}
 	at, err := time.Parse(time.RFC3339, ts)
@@ -77,6 +87,13 @@ func (v verifier) check(r *http.Request, body []byte, seen *[]string) string {
 	if err != nil || age > past || ahead > future {
 		return "stale_timestamp"
 	}
+	key := nonce
+	if v.nonceKey != nil {
+		key = v.nonceKey(r, nonce, ts)
+	}
+	if v.nonceFirst && !remember(seen, key, v.keep) {
+		return "replayed_nonce"
+	}
 	signed := body
 	if v.reencode {
 		var b bytes.Buffer
@@ -87,16 +104,23 @@ func (v verifier) check(r *http.Request, body []byte, seen *[]string) string {
 	if sig != pushsign.Header([]byte(agent.DevSecret), ts, nonce, r.Method, r.URL.EscapedPath(), signed) {
 		return "bad_signature"
 	}
-	for _, n := range *seen {
-		if n == nonce {
-			return "replayed_nonce"
-		}
-	}
-	*seen = append(*seen, nonce)
-	if v.keep > 0 && len(*seen) > v.keep {
-		*seen = (*seen)[len(*seen)-v.keep:]
+	if !v.nonceFirst && !remember(seen, key, v.keep) {
+		return "replayed_nonce"
 	}
 	return ""
+}
+
+// remember stores key in seen, keeping the last keep (0: all), and says
+// whether it was new.
+func remember(seen *[]string, key string, keep int) bool {
+	if slices.Contains(*seen, key) {
+		return false
+	}
+	*seen = append(*seen, key)
+	if keep > 0 && len(*seen) > keep {
+		*seen = (*seen)[len(*seen)-keep:]
+	}
+	return true
 }
 
 // orSkew is d, or the documented ±300 s when d is zero.
@@ -139,7 +163,7 @@ type pushSlip struct {
 // statuses of its own, a signed /health, acks and answers in other shapes.
 func pushSlips() []pushSlip {
 	faithful := func() http.Handler { return agent.New(agent.Options{}) }
-	return []pushSlip{
+	return append([]pushSlip{
 		{"a whole-second window of 301 s", "PYYOL-SIGN-STALE", verifier{past: 301 * time.Second, future: 301 * time.Second, wholeSeconds: true}.wrap},
 		{"an exact window of 299 s", "PYYOL-SIGN-SKEW-WINDOW", verifier{past: 299 * time.Second, future: 299 * time.Second}.wrap},
 		{"a window of 600 s ahead, 300 s behind", "PYYOL-SIGN-STALE", verifier{future: 600 * time.Second}.wrap},
@@ -188,7 +212,8 @@ func pushSlips() []pushSlip {
 				return mv
 			})
 		}},
-	}
+		// Round 2: pushSlipsRound2 in broken_push_slips_round2_test.go.
+	}, pushSlipsRound2()...)
 }
 
 // TestPushSlipsAreCaught: each realistic bug of pushSlips, pushed to live
@@ -255,6 +280,17 @@ func faithfulPushAgents() map[string]func() http.Handler {
 		},
 		"a move wrapped as {move: ...}": func() http.Handler {
 			return rewritesMoves(faithful(), func(mv map[string]any) any { return map[string]any{"move": mv} })
+		},
+		// round 2
+		"the nonce stored before the signature is checked (the SDK's order)": verifier{nonceFirst: true}.wrap,
+		"event and game-end acknowledged {ok: true} (the SDK's acks)": func() http.Handler {
+			ok := func(st *int, b []byte) []byte {
+				if *st == http.StatusOK {
+					return []byte(`{"ok":true}`)
+				}
+				return b
+			}
+			return onRoute("/event", ok)(onRoute("/game-end", ok)(faithful()))
 		},
 	}
 }

@@ -65,6 +65,7 @@ type gwRun struct {
 	inits     []frame
 	end       *frame
 	pongs     int
+	pings     int // the agent's pings sent (behaviour.ping)
 	refusal   error
 	seat      int
 	answered  []goofspiel.Move
@@ -214,14 +215,27 @@ type behaviour struct {
 	usage    bool
 	ping     bool
 	lose     bool // bid the lowest card every round, to lose to the baseline
+	rounds   bool // bid roundsBid: more rounds won, fewer points (PYYOL-GOOF-WINNER)
 }
+
+// manyRoundsFewPoints is the behaviour whose bids (roundsBid) win more
+// rounds than the baseline but fewer points.
+const manyRoundsFewPoints = "answering every turn for more rounds but fewer points"
+
+// roundsBid is the bid for each prize against the baseline, which bids
+// the prize card itself (PYYOL-REF-BASELINE): one more for prizes 1 to 7
+// and 9, the 1 for 8, one less for 10 to 13. Its 8 rounds won hold 37
+// points, the baseline's 5 hold 54, so a winner counted in rounds won
+// differs from the one the totals decide (PYYOL-GOOF-WINNER); against
+// another opponent the bids are only legal cards.
+var roundsBid = map[int]int{1: 2, 2: 3, 3: 4, 4: 5, 5: 6, 6: 7, 7: 8, 8: 1, 9: 13, 10: 9, 11: 10, 12: 11, 13: 12}
 
 // play answers frames until game_end.
 func (g *gwRun) play(ctx context.Context, b behaviour) error {
 	g.round0 = b.round0
 	var held *frame
 	if b.ping {
-		if err := g.ws.Send(ctx, map[string]string{"t": "ping"}); err != nil {
+		if err := g.ping(ctx); err != nil {
 			return err
 		}
 	}
@@ -260,6 +274,13 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 			g.end = &f
 		case "turn":
 			g.turns = append(g.turns, f)
+			if b.ping && g.pings == 1 {
+				// A second ping mid-match: every ping is answered, not the
+				// first one only (PYYOL-WS-PING).
+				if err := g.ping(ctx); err != nil {
+					return err
+				}
+			}
 			if f.ID == "" {
 				// PYYOL-WS-TURN: a turn without an id cannot be answered.
 				return verdict.Failf("PYYOL-WS-TURN", "a turn carrying an id", string(f.wire), "turn frame")
@@ -280,6 +301,12 @@ func (g *gwRun) play(ctx context.Context, b behaviour) error {
 	return nil
 }
 
+// ping sends the agent's ping and counts it.
+func (g *gwRun) ping(ctx context.Context) error {
+	g.pings++
+	return g.ws.Send(ctx, map[string]string{"t": "ping"})
+}
+
 // answer sends a legal move.
 func (g *gwRun) answer(ctx context.Context, f frame, b behaviour) error {
 	v := f.View
@@ -292,6 +319,9 @@ func (g *gwRun) answer(ctx context.Context, f frame, b behaviour) error {
 	}
 	if b.lose {
 		card = slices.Min(v.LegalActions)
+	}
+	if c, ok := roundsBid[v.CurrentPrize]; b.rounds && ok && slices.Contains(v.LegalActions, c) {
+		card = c
 	}
 	g.answered = append(g.answered, goofspiel.Move{Round: v.Round, Card: card})
 	resp := moveResponse(f.ID, goofspiel.Move{Round: v.Round, Card: card})

@@ -9,6 +9,7 @@ import (
 
 var round0 = map[string]string{
 	"answering every turn":                            "answer",
+	manyRoundsFewPoints:                               "answer",
 	"leaving round 0 unanswered":                      "silent",
 	"answering round 0 with an illegal card":          "illegal",
 	"answering round 0 with a handler error":          "error",

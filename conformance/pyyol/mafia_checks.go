@@ -34,6 +34,19 @@ func checkMafiaViews(mm *mafiaMatch, found func(error)) error {
 			return err
 		}
 	}
+	return checkRevealedCase(mm.revealedRoles())
+}
+
+// checkRevealedCase: every role game_end reveals (PYYOL-MAFIA-REF-REVEAL)
+// is capitalised too (PYYOL-MAFIA-ROLE-CASE: "Role values are
+// capitalized"); a value that is a Role only when case is ignored breaks
+// it, any other is PYYOL-MAFIA-TABLE's to judge.
+func checkRevealedCase(roles []string) error {
+	for seat, r := range roles {
+		if !slices.Contains(mafiaRoles, r) && slices.ContainsFunc(mafiaRoles, func(m string) bool { return strings.EqualFold(m, r) }) {
+			return verdict.Failf("PYYOL-MAFIA-ROLE-CASE", mafiaRoles, r, "game_end.result.roles[%d] is not a capitalised Role value", seat)
+		}
+	}
 	return nil
 }
 

@@ -24,6 +24,8 @@ func checkMafiaEnd(mm *mafiaMatch, found func(error)) error {
 	roles := mm.revealedRoles()
 	if len(roles) == 0 {
 		found(verdict.Failf("PYYOL-MAFIA-REF-REVEAL", "game_end.result.roles", "none", "the roles are not revealed"))
+	} else if err := checkRevealedCase(roles); err != nil {
+		return err
 	} else if err := checkTable(roles); err != nil {
 		return err
 	}

@@ -65,6 +65,26 @@ func (g *gwRun) eventTypes() error {
 	return nil
 }
 
+// carriesString reports whether v, or a value nested in it, is one of
+// values: the rule set's documented values (tie_rule carry or split,
+// fairness_mode shuffled or open), found under whatever names and
+// nesting the gateway gives them.
+func carriesString(v any, values []string) bool {
+	switch v := v.(type) {
+	case string:
+		return slices.Contains(values, v)
+	case map[string]any:
+		for _, x := range v {
+			if carriesString(x, values) {
+				return true
+			}
+		}
+	case []any:
+		return slices.ContainsFunc(v, func(x any) bool { return carriesString(x, values) })
+	}
+	return false
+}
+
 // commitment judges the commit-reveal of the prize order, MUST conditions
 // first: match_created carries a commitment (PYYOL-GOOF-COMMITMENT); in
 // shuffled mode no frame hands out the order or its seed before the match
@@ -82,6 +102,12 @@ func (g *gwRun) commitment() error {
 	commitment, _ := created["commitment"].(string)
 	if !ok || commitment == "" {
 		return verdict.Failf("PYYOL-GOOF-COMMITMENT", "match_created with a commitment", describe(created), "match_created")
+	}
+	for _, values := range [][]string{{goofspiel.Carry, goofspiel.Split}, {goofspiel.Shuffled, goofspiel.Open}} {
+		if !carriesString(created, values) {
+			return verdict.Failf("PYYOL-GOOF-COMMITMENT", "match_created's rule set with its tie rule and fairness mode", describe(created),
+				"no %s in match_created", strings.Join(values, " or "))
+		}
 	}
 	reveal := res.Reveal
 	if finished, ok := g.payload(goofspiel.MatchFinished); ok && reveal == "" {

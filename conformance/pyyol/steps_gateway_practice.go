@@ -10,6 +10,7 @@ import (
 func (g *gwRun) gatewayPracticeSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent asks for (open|shuffled) prizes and (carry|split) ties$`), g.ask)
 	sc.Step(pattern(`^the prizes came in card order$`), g.openOrder)
+	sc.Step(pattern(`^the agent asks for seat (0|1)$`), g.askSeat)
 }
 
 func (g *gwRun) openOrder() error {
@@ -26,5 +27,13 @@ func (g *gwRun) openOrder() error {
 
 func (g *gwRun) ask(fairness, tie string) error {
 	g.practice = map[string]any{"fairness_mode": fairness, "tie_rule": tie}
+	return nil
+}
+
+// askSeat asks for the practice match's seat (PYYOL-REF-PRACTICE-RULES),
+// so a view told from the other seat's side shows: the views are judged
+// from the seat initialize names, whichever it is.
+func (g *gwRun) askSeat(seat int) error {
+	g.practice = map[string]any{"seat": seat}
 	return nil
 }

@@ -3,6 +3,7 @@ package pyyol
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/suite"
@@ -102,6 +103,9 @@ func (g *gwRun) ids() error {
 func (g *gwRun) pong() error {
 	if g.pongs == 0 {
 		return verdict.Failf("PYYOL-WS-PING", "a pong", "none", "the answer to the agent's ping")
+	}
+	if g.pongs < g.pings {
+		return verdict.Failf("PYYOL-WS-PING", fmt.Sprintf("a pong to each of %d pings", g.pings), g.pongs, "pongs before game_end")
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -39,12 +40,46 @@ func (p *pushRun) health(ctx context.Context) (err error) {
 }
 
 // healthElsewhere tells an agent without /health from one that serves it
-// in the wrong place. Nothing beside /turn is only "not served"; the
-// agent's liveness answer ({"status":"healthy"}) at the origin's root,
-// when /turn lives below it, is a route that is not a sibling
-// (PYYOL-PUSH-SIBLINGS), which only that second answer shows; any other
-// answer there may be another service's and decides nothing.
+// in the wrong place (siblingAtRoot): the agent's liveness answer
+// ({"status":"healthy"}) at the origin's root, when /turn lives below it.
 func (p *pushRun) healthElsewhere(ctx context.Context, notServed error) error {
+	return p.siblingAtRoot(ctx, "GET", "/health", notServed, `200 {"status":"healthy"}`, func(root *driver.HTTP) bool {
+		resp, err := root.Do(ctx, driver.Request{Method: "GET", Path: "/health"})
+		var body struct{ Status string }
+		return err == nil && resp.Status == 200 && json.Unmarshal(resp.Body, &body) == nil && body.Status == "healthy"
+	})
+}
+
+// signedElsewhere is healthElsewhere of a signed sibling (/handshake,
+// /initialize, /event, /game-end): the agent's own verifier at the
+// origin's root, which takes the request signed for the root's path (200)
+// and refuses it unsigned with the documented 401 missing_signature, an
+// answer only the agent's verification gives.
+func (p *pushRun) signedElsewhere(ctx context.Context, route string, body map[string]any, notServed error) error {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return notServed
+	}
+	return p.siblingAtRoot(ctx, "POST", route, notServed, "200 signed for "+route+", 401 missing_signature unsigned", func(root *driver.HTTP) bool {
+		resp, err := root.Do(ctx, driver.Request{Method: "POST", Path: route, Raw: data, Allow: []int{401},
+			Header: headersFor(p.secret, "POST", route, data, time.Now(), p.freshNonce())})
+		if err != nil || resp.Status != 200 {
+			return false
+		}
+		resp, err = root.Do(ctx, driver.Request{Method: "POST", Path: route, Raw: data, Allow: []int{401},
+			Header: map[string]string{"Content-Type": "application/json"}})
+		var refusal struct{ Reason string }
+		return err == nil && resp.Status == 401 && json.Unmarshal(resp.Body, &refusal) == nil && refusal.Reason == "missing_signature"
+	})
+}
+
+// siblingAtRoot decides a sibling route that is not served beside /turn
+// (PYYOL-PUSH-SIBLINGS). Nothing beside /turn is only "not served"; the
+// agent's own answer at the origin's root (agents, which sees the root),
+// when /turn lives below it, is a route that is not a sibling, which
+// only that second answer shows; any other answer there may be another
+// service's and decides nothing.
+func (p *pushRun) siblingAtRoot(ctx context.Context, method, route string, notServed error, seen string, agents func(root *driver.HTTP) bool) error {
 	if p.pathPrefix() == "" {
 		return notServed
 	}
@@ -54,16 +89,11 @@ func (p *pushRun) healthElsewhere(ctx context.Context, notServed error) error {
 	}
 	u.Path, u.RawPath = "", ""
 	root, err := p.env.HTTPAt(u.String())
-	if err != nil {
-		return notServed
+	if err != nil || !agents(root) {
+		return notServed // no such route, or another service's at the root
 	}
-	resp, err := root.Do(ctx, driver.Request{Method: "GET", Path: "/health"})
-	var body struct{ Status string }
-	if err != nil || resp.Status != 200 || json.Unmarshal(resp.Body, &body) != nil || body.Status != "healthy" {
-		return notServed // no /health, or another service's at the root
-	}
-	return verdict.Failf("PYYOL-PUSH-SIBLINGS", p.pathPrefix()+"/health beside /turn", "/health served at the origin's root",
-		`GET %s/health: not served, GET /health: 200 {"status":"healthy"}`, p.pathPrefix())
+	return verdict.Failf("PYYOL-PUSH-SIBLINGS", p.pathPrefix()+route+" beside /turn", route+" served at the origin's root",
+		"%s %s%s: not served, %s %s: %s", method, p.pathPrefix(), route, method, route, seen)
 }
 
 func (p *pushRun) lifecycle(ctx context.Context, route string) error {
@@ -74,7 +104,11 @@ func (p *pushRun) lifecycle(ctx context.Context, route string) error {
 		"event":      eventBody(probeMatch, "goofspiel", 1, "prize_revealed", map[string]any{"round": 0, "prize": 7, "prize_pool": 7}),
 		"game-end":   gameEndBody(probeMatch, "goofspiel", map[string]any{"winner": -1, "scores": []int{0, 0}}),
 	}
-	return p.post(ctx, "/"+route, bodies[route])
+	err := p.post(ctx, "/"+route, bodies[route])
+	if _, missing := verdict.NotServedRoute(fmt.Sprint(err)); missing {
+		return p.signedElsewhere(ctx, "/"+route, bodies[route], err)
+	}
+	return err
 }
 
 func (p *pushRun) freshTurn(ctx context.Context) error {

@@ -20,6 +20,7 @@ func (p *pushRun) pushSecuritySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform sends a request without the signature headers$`), p.unsigned)
 	sc.Step(pattern(`^the platform sends a signed request without its (X-Arena-[A-Za-z-]+) header$`), p.withoutHeader)
 	sc.Step(pattern(`^the platform sends a signed request, then another route's request with the same nonce$`), p.nonceOnAnotherRoute)
+	sc.Step(pattern(`^the platform sends a signed request, then the same nonce signed again (\d+) seconds later$`), p.nonceLater)
 	sc.Step(pattern(`^the platform sends a signed request whose body gained a trailing newline after signing$`), p.trailingNewline)
 	sc.Step(pattern(`^the platform sends a signed request to a URL with a query string$`), p.query)
 	sc.Step(pattern(`^the platform probes both edges of the timestamp window$`), p.probeWindow)
@@ -76,13 +77,22 @@ func (p *pushRun) windowIs600() error {
 
 func (p *pushRun) replay(ctx context.Context) error {
 	h := p.signedHeaders("/handshake", time.Now(), p.secret)
+	if err := p.genuine(ctx, h, "its replay"); err != nil {
+		return err
+	}
+	return p.raw(ctx, "/handshake", h)
+}
+
+// genuine sends the first, correctly signed request of a nonce check,
+// which must be accepted before what follows it (what) can be judged.
+func (p *pushRun) genuine(ctx context.Context, h map[string]string, what string) error {
 	if err := p.raw(ctx, "/handshake", h); err != nil {
 		return err
 	}
 	if p.Last.Status != 200 {
-		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before its replay can be judged")
+		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before %s can be judged", what)
 	}
-	return p.raw(ctx, "/handshake", h)
+	return nil
 }
 
 // replayAfter sends a genuine request, then n other genuine ones, then
@@ -92,11 +102,8 @@ func (p *pushRun) replay(ctx context.Context) error {
 // still accept (PYYOL-SIGN-REPLAY).
 func (p *pushRun) replayAfter(ctx context.Context, n int) error {
 	first := p.signedHeaders("/handshake", time.Now(), p.secret)
-	if err := p.raw(ctx, "/handshake", first); err != nil {
+	if err := p.genuine(ctx, first, "its replay"); err != nil {
 		return err
-	}
-	if p.Last.Status != 200 {
-		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before its replay can be judged")
 	}
 	for range n {
 		if err := p.raw(ctx, "/handshake", p.signedHeaders("/handshake", time.Now(), p.secret)); err != nil {
@@ -122,15 +129,25 @@ func (p *pushRun) withoutHeader(ctx context.Context, header string) error {
 // (PYYOL-SIGN-REPLAY: a nonce is never accepted twice, whatever the path).
 func (p *pushRun) nonceOnAnotherRoute(ctx context.Context) error {
 	first := p.signedHeaders("/handshake", time.Now(), p.secret)
-	if err := p.raw(ctx, "/handshake", first); err != nil {
+	if err := p.genuine(ctx, first, "its nonce's reuse"); err != nil {
 		return err
-	}
-	if p.Last.Status != 200 {
-		return verdict.Failf(p.refusalRule(), 200, p.Last.Status, "the first, genuine request must be accepted before its nonce's reuse can be judged")
 	}
 	nonce := first["X-Arena-Request-Id"]
 	again := headersFor(p.secret, "POST", p.pathPrefix()+"/event", securityBody, time.Now(), nonce)
 	return p.raw(ctx, "/event", again)
+}
+
+// nonceLater sends a genuine request signed seconds ago, then one signed
+// now that reuses its nonce, both inside the window (PYYOL-SIGN-REPLAY:
+// the store is keyed on the nonce alone, so a store keyed on the nonce
+// and its timestamp, which every fresh signature changes, takes it).
+func (p *pushRun) nonceLater(ctx context.Context, seconds int) error {
+	first := p.signedHeaders("/handshake", time.Now().Add(-time.Duration(seconds)*time.Second), p.secret)
+	if err := p.genuine(ctx, first, "its nonce's reuse"); err != nil {
+		return err
+	}
+	again := headersFor(p.secret, "POST", p.pathPrefix()+"/handshake", securityBody, time.Now(), first["X-Arena-Request-Id"])
+	return p.raw(ctx, "/handshake", again)
 }
 
 // trailingNewline sends a body one byte longer than the one signed: the

@@ -88,6 +88,23 @@ func handRule(round int) string {
 	return "PYYOL-GOOF-RESOLVE"
 }
 
+// viewPools judges the prize_pool of round n's turn views: the pool bid
+// for is the prize plus what the rounds before carried, as the round's
+// record shows it (a tied pool left out of the view breaks the tie rule;
+// any other figure is a view short of its pool, PYYOL-GOOF-VIEW).
+func (g *gwRun) viewPools(n, prize, carried int, rules goofspiel.Rules) error {
+	for _, t := range g.turns {
+		if v := t.View; v != nil && v.Round == n && v.PrizePool != prize+carried {
+			rule := "PYYOL-GOOF-VIEW"
+			if carried > 0 {
+				rule = tieRule(rules)
+			}
+			return verdict.Failf(rule, prize+carried, v.PrizePool, "prize_pool in round %d's view (prize %d, %d carried)", n, prize, carried)
+		}
+	}
+	return nil
+}
+
 // rounds replays every resolved round: the higher card takes the pool,
 // ties carry or split, the pool is the prize plus what was carried.
 func (g *gwRun) rounds() error {
@@ -100,6 +117,9 @@ func (g *gwRun) rounds() error {
 		}
 		if r.PrizePool != r.Prize+carried {
 			return verdict.Failf(tieRule(rules), r.Prize+carried, r.PrizePool, "prize_pool of round %d (prize %d, %d carried)", n, r.Prize, carried)
+		}
+		if err := g.viewPools(n, r.Prize, carried, rules); err != nil {
+			return err
 		}
 		winner := -1
 		switch {
@@ -185,7 +205,7 @@ func (g *gwRun) playStep(ctx context.Context, how, prize, usage, ping string) er
 	if !ok {
 		return verdict.Errorf("unknown behaviour %q", how)
 	}
-	return g.play(ctx, behaviour{round0: r0, bidPrize: prize != "", usage: usage != "", ping: ping != ""})
+	return g.play(ctx, behaviour{round0: r0, bidPrize: prize != "", usage: usage != "", ping: ping != "", rounds: how == manyRoundsFewPoints})
 }
 
 // asAnswered checks that every move the agent answered in time was the

@@ -22,6 +22,11 @@ Feature: Goofspiel as the gateway plays it
       Then every round resolved by the rules
       And the winner followed the final scores
 
+    Scenario: a match won in rounds by one seat and in points by the other
+      When the agent plays the match answering every turn for more rounds but fewer points
+      Then every round resolved by the rules
+      And the winner followed the final scores
+
   @PYYOL-GOOF-TIE-CARRY @PYYOL-REF-FINAL-CARRY
   Rule: by default a tied pool carries into the next round
 

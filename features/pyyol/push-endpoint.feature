@@ -13,14 +13,14 @@ Feature: The push protocol: the kit plays the platform against an agent's hosted
       When the platform probes /health without a signature
       Then the agent reports healthy
 
-  @PYYOL-PUSH-HANDSHAKE @PYYOL-SIGN-STRING @PYYOL-SIGN-HEADERS
+  @PYYOL-PUSH-HANDSHAKE @PYYOL-PUSH-SIBLINGS @PYYOL-SIGN-STRING @PYYOL-SIGN-HEADERS
   Rule: a signed handshake is accepted and lists the agent's games
 
     Scenario: the capability check
       When the platform sends a signed handshake
       Then the handshake is accepted and lists goofspiel
 
-  @PYYOL-PUSH-INITIALIZE @PYYOL-PUSH-EVENT-ACK @PYYOL-PUSH-GAME-END-ACK @PYYOL-REF-PUSH-BODIES
+  @PYYOL-PUSH-INITIALIZE @PYYOL-PUSH-EVENT-ACK @PYYOL-PUSH-GAME-END-ACK @PYYOL-PUSH-SIBLINGS @PYYOL-REF-PUSH-BODIES
   Rule: lifecycle notifications are acknowledged with 200
 
     Scenario Outline: a signed <route> is acknowledged

@@ -91,6 +91,16 @@ Feature: The push protocol: the agent's own request verification
       When the platform sends a signed request, then another route's request with the same nonce
       Then the request is refused 401 with reason "replayed_nonce"
 
+  @PYYOL-SIGN-REPLAY
+  Rule: a nonce is refused the second time under any timestamp
+
+    The nonce store is keyed on the nonce alone: a store keyed on the
+    nonce and its timestamp takes the same nonce signed a second later.
+
+    Scenario: a nonce reused under a later timestamp
+      When the platform sends a signed request, then the same nonce signed again 5 seconds later
+      Then the request is refused 401 with reason "replayed_nonce"
+
   @PYYOL-SIGN-BAD @PYYOL-SIGN-STRING
   Rule: the signature covers every byte of the body
 

@@ -85,8 +85,8 @@ func ruleSet(p *Practice) (goofspiel.Rules, int) {
 	if p == nil {
 		return r, seat
 	}
-	if p.FairnessMode == goofspiel.Open || p.FairnessMode == goofspiel.Shuffled || p.FairnessMode == "" {
-		r.FairnessMode = p.FairnessMode
+	if p.FairnessMode == goofspiel.Open || p.FairnessMode == goofspiel.Shuffled {
+		r.FairnessMode = p.FairnessMode // an empty one keeps the standard's
 	}
 	if p.TieRule == goofspiel.Split || p.TieRule == goofspiel.Carry {
 		r.TieRule = p.TieRule
