@@ -121,11 +121,6 @@ func ranksAbove(a, b standingDoc) bool {
 	return a.AcceptedSolves > b.AcceptedSolves
 }
 
-func hasStanding(list []standingDoc, id string) bool {
-	_, ok := standingOf(list, id)
-	return ok
-}
-
 // standingOf is id's standing in list.
 func standingOf(list []standingDoc, id string) (standingDoc, bool) {
 	for _, s := range list {
