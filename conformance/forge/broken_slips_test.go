@@ -57,15 +57,7 @@ func slipCases() []slip {
 		}, false},
 		{"the query budget allows one query past it", "FORGE-QUERY-BUDGET", budgetPlusOne, false},
 		{"a submission after a wrong one is judged again", "FORGE-ONE-SUBMISSION", judgesAgainAfterWrong, false},
-		{"a correct submission returns the progress read before it", "FORGE-SUBMIT-ADVANCES", func() http.Handler {
-			return answers(http.MethodPost, "/submit", func(_ *int, m map[string]any) {
-				if p, ok := m["progress"].(map[string]any); ok && m["correct"] == true {
-					if n, ok := p["chainProgress"].(float64); ok {
-						p["chainProgress"] = n - 1
-					}
-				}
-			})
-		}, false},
+		{"a correct submission returns the progress read before it", "FORGE-SUBMIT-ADVANCES", func() http.Handler { return submitLags("chainProgress") }, false},
 		{"atFrontier is true one level early", "FORGE-AT-FRONTIER", func() http.Handler {
 			return answers(http.MethodGet, "/api/progress", func(_ *int, m map[string]any) {
 				if l, ok := m["currentLevel"].(map[string]any); ok && l["position"] == float64(10) {
@@ -126,15 +118,73 @@ func slipCases() []slip {
 				}
 			}}
 		}, false},
+		// Round 3 (docs/detection.md): fresh slips, none in the tables above.
+		{"an Idempotency-Key of exactly 128 characters is refused", "FORGE-IDEMPOTENCY-KEY-FORMAT", func() http.Handler { return keysWithin(8, 127) }, true},
+		{"a query answer's queriesRemaining stays at the budget", "FORGE-QUERY-BUDGET", remainingStale, false},
+		{"the self read nests the apiKey under meta.session", "FORGE-KEY-ONCE", func() http.Handler {
+			return tamper{h: ref(dsl.Dialect{}), resp: func(r *http.Request, _ *int, m map[string]any) {
+				if is(r, http.MethodGet, "/api/agent") {
+					m["meta"] = map[string]any{"session": strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")}
+				}
+			}}
+		}, false},
+		{"skipped levels are counted as cleared", "FORGE-SKIP-ACCOUNTING", func() http.Handler {
+			return tamper{h: ref(dsl.Dialect{}), resp: func(_ *http.Request, _ *int, m map[string]any) {
+				for _, p := range []any{m, m["progress"]} {
+					if p, ok := p.(map[string]any); ok {
+						c, cok := p["clearedLevels"].(float64)
+						s, sok := p["skippedLevels"].(float64)
+						if cok && sok {
+							p["clearedLevels"], p["skippedLevels"] = c+s, 0
+						}
+					}
+				}
+			}}
+		}, true},
+		{"a 41-code-point rename is cut to 40 and accepted", "FORGE-NICKNAME-LENGTH", renamesCut, false},
+		{"a correct submission's progress keeps the old clearedLevels", "FORGE-SUBMIT-ADVANCES", func() http.Handler { return submitLags("clearedLevels") }, false},
+		{"activity rows nest the level's title", "FORGE-ACTIVITY-FORBIDDEN-FIELDS", func() http.Handler {
+			return answers(http.MethodGet, "/api/leaderboards", func(_ *int, m map[string]any) {
+				for _, k := range []string{"firstSolves", "recentSolves"} {
+					rows, _ := m[k].([]any)
+					for _, row := range rows {
+						if o, ok := row.(map[string]any); ok {
+							o["level"] = map[string]any{"title": "a level"}
+						}
+					}
+				}
+			})
+		}, false},
+		{"the chain length stays at the seed after a publication", "FORGE-APPEND", func() http.Handler {
+			return answers(http.MethodGet, "/api/chain", func(_ *int, m map[string]any) {
+				if sp, ok := m["seedPositions"].(map[string]any); ok {
+					m["length"] = sp["last"]
+				}
+			})
+		}, true},
+		{"a successful rename answers the old nickname", "FORGE-NICKNAME-PATCH", renameAnswersOldName, false},
+		{"a rate-limited read is 503, not 429", "FORGE-RATE-LIMIT", func() http.Handler { return recodeStatus(429, 503) }, false},
+		{"a wrong key is 403, not 401", "FORGE-AUTH-REQUIRED", func() http.Handler { return recodeStatus(401, 403) }, false},
+		{"a session's queriesRemaining starts one below the budget", "FORGE-QUERY-BUDGET", func() http.Handler {
+			return answers(http.MethodPost, "/api/sessions", func(_ *int, m map[string]any) {
+				if n, ok := m["queriesRemaining"].(float64); ok {
+					m["queriesRemaining"] = n - 1
+				}
+			})
+		}, false},
 	}
 }
 
 // nicknamesCut cuts a registration's nickname to 40 code points before
 // the reference sees it: a deployment that truncates instead of refusing.
-func nicknamesCut() http.Handler {
+func nicknamesCut() http.Handler { return cutsNames(http.MethodPost, "/api/agents") }
+
+// cutsNames cuts the nickname of method suffix's body to 40 code points
+// before the reference sees it.
+func cutsNames(method, suffix string) http.Handler {
 	return tamper{h: ref(dsl.Dialect{}), req: func(r *http.Request, body []byte) []byte {
 		var reg map[string]any
-		if !is(r, http.MethodPost, "/api/agents") || json.Unmarshal(body, &reg) != nil {
+		if !is(r, method, suffix) || json.Unmarshal(body, &reg) != nil {
 			return body
 		}
 		if name, ok := reg["name"].(string); ok && utf8.RuneCountInString(name) > 40 {
@@ -326,6 +376,11 @@ func faithfulNeighbours() []faithfulNeighbour {
 					o["agentId"] = "agt_" + strconv.Itoa(len(o["name"].(string)))
 				}
 			})
+		}},
+		// Round 3 (docs/detection.md).
+		{"a rename to one's own nickname is 409 NICKNAME_TAKEN", []string{"FORGE-NICKNAME-PATCH", "FORGE-PATCH-CONFLICT"}, ownNameTaken},
+		{"query answers state queriesRemaining alone", []string{"FORGE-QUERY-BUDGET", "FORGE-QUERY"}, func() http.Handler {
+			return answers(http.MethodPost, "/query", func(_ *int, m map[string]any) { delete(m, "queriesUsed") })
 		}},
 		{"a renamed agent's old nickname stays reserved", []string{"FORGE-NICKNAME-UNIQUE", "FORGE-NICKNAME-PATCH", "FORGE-PATCH-CONFLICT", "FORGE-REGISTER"}, oldNamesReserved},
 	}

@@ -52,6 +52,10 @@ type sessionDoc struct {
 	Level           *levelView `json:"level"`
 	ChallengeInputs [][]int64  `json:"challengeInputs"`
 	QueryBudget     int        `json:"queryBudget"`
+	// QueriesUsed and QueriesRemaining are the openapi's optional counts;
+	// when both are stated they add up to the budget (FORGE-QUERY-BUDGET).
+	QueriesUsed      *int `json:"queriesUsed"`
+	QueriesRemaining *int `json:"queriesRemaining"`
 	// ExpiresAt is read lazily (expiresAt): its form is not the contract's.
 	ExpiresAt json.RawMessage `json:"expiresAt"`
 }

@@ -332,6 +332,12 @@ func (w *world) selfSkipJudged(ctx context.Context) error {
 	}
 	cleared, skipped := deref(p.ClearedLevels), deref(p.SkippedLevels)
 	switch {
+	case skipped < 1 && cleared > w.Before:
+		// Past its level, no skip counted and one clear too many: the skip
+		// was booked as a clear (FORGE-SKIP-ACCOUNTING; docs/detection.md,
+		// forge round 3).
+		return verdict.Failf("FORGE-SKIP-ACCOUNTING", []int{w.Before, 1}, []int{cleared, skipped},
+			"clearedLevels and skippedLevels once the chain progress passed the author's own level")
 	case p.progress() < w.authored.position || skipped < 1:
 		return verdict.Failf("FORGE-SELF-AUTHORED-SKIP", "progress past position "+itoa(w.authored.position)+" with a skip",
 			[]int{p.progress(), skipped}, "chainProgress and skippedLevels after clearing every level before the author's own")

@@ -127,7 +127,7 @@ func (w *world) renames(ctx context.Context) error {
 		return err
 	}
 	w.names = [2]string{w.me.Name + "-x", taken.Name}
-	for _, n := range w.names {
+	for _, n := range append(w.names[:], tooLong(w.me.Name)) {
 		resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPatch, Path: "/api/agent", JSON: map[string]string{"name": n}})
 		if err != nil {
 			return err
@@ -137,12 +137,32 @@ func (w *world) renames(ctx context.Context) error {
 	return nil
 }
 
+// tooLong is name padded to 41 code points: the contract's
+// nicknameMaxCodePoints holds for a rename as for a registration
+// (FORGE-NICKNAME-LENGTH).
+func tooLong(name string) string {
+	r := []rune(name)
+	for len(r) < 41 {
+		r = append(r, 'é')
+	}
+	return string(r)
+}
+
 func (w *world) renamesJudged(ctx context.Context) error {
-	if len(w.answers) != 2 {
-		return verdict.Errorf("two renames expected")
+	if len(w.answers) != 3 {
+		return verdict.Errorf("three renames expected")
 	}
 	if w.answers[0].Status/100 != 2 {
 		return verdict.Failf("FORGE-NICKNAME-PATCH", "the rename applied", w.answers[0].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[0].Body))
+	}
+	// An answer that states the agent's name states the new one: one built
+	// from the row read before the write is stale (FORGE-NICKNAME-PATCH).
+	var answered struct{ Name *string }
+	if json.Unmarshal(w.answers[0].Body, &answered) == nil && answered.Name != nil && *answered.Name != w.names[0] {
+		return verdict.Failf("FORGE-NICKNAME-PATCH", w.names[0], *answered.Name, "the name the accepted rename answered")
+	}
+	if long := w.answers[2]; long.Status/100 != 4 {
+		return verdict.Failf("FORGE-NICKNAME-LENGTH", "a 41-code-point rename refused", long.Status, "%s", w.env.HTTP.Secrets().Clip(long.Body))
 	}
 	var self struct {
 		Name string `json:"name"`

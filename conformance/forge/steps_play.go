@@ -245,6 +245,11 @@ func (w *world) orderJudged(ctx context.Context) error {
 		// the advanced one (FORGE-SUBMIT-ADVANCES).
 		return verdict.Failf("FORGE-SUBMIT-ADVANCES", p.progress(), *r.ChainProgress, "the progress the correct submission returned, against GET /api/progress after it")
 	}
+	if r := w.returned; r != nil && !sameCount(r.ClearedLevels, p.ClearedLevels) || r != nil && !sameCount(r.SkippedLevels, p.SkippedLevels) {
+		// Its counts too, when both answers state them (FORGE-SUBMIT-ADVANCES).
+		return verdict.Failf("FORGE-SUBMIT-ADVANCES", []int{deref(p.ClearedLevels), deref(p.SkippedLevels)}, []int{deref(r.ClearedLevels), deref(r.SkippedLevels)},
+			"clearedLevels and skippedLevels the correct submission returned, against GET /api/progress after it")
+	}
 	s, err := w.mustOpen(ctx, w.me)
 	if err != nil {
 		return err
@@ -454,3 +459,7 @@ func (w *world) sameLevels() error {
 	}
 	return compareSightings(a2, b2, "after each cleared the level before")
 }
+
+// sameCount reports whether two stated counts agree; a count either answer
+// leaves out is unchecked.
+func sameCount(a, b *int) bool { return a == nil || b == nil || *a == *b }

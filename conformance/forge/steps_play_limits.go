@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,17 +34,37 @@ func (w *world) spendBudget(ctx context.Context) error {
 	if w.sess.QueryBudget <= 0 || w.sess.QueryBudget > 1000 {
 		return verdict.Skipf("the session states no usable queryBudget (%d)", w.sess.QueryBudget)
 	}
+	if err := countsAddUp(w.sess.QueriesUsed, w.sess.QueriesRemaining, w.sess.QueryBudget, "the session as opened"); err != nil {
+		return err
+	}
 	for i := 0; i <= w.sess.QueryBudget; i++ {
 		resp, err := w.query(ctx, w.me, w.sess, w.distinctProbe())
 		if err != nil {
 			return err
 		}
 		w.Last = resp
+		var q struct{ QueriesUsed, QueriesRemaining *int }
+		if resp.Status == http.StatusOK && json.Unmarshal(resp.Body, &q) == nil {
+			if err := countsAddUp(q.QueriesUsed, q.QueriesRemaining, w.sess.QueryBudget, fmt.Sprintf("the answer to query %d", i+1)); err != nil {
+				return err
+			}
+		}
 		if i < w.sess.QueryBudget && resp.Status != http.StatusOK {
 			return verdict.Failf("FORGE-QUERY-BUDGET", "queries within the budget answered", resp.Status, "query %d of %d", i+1, w.sess.QueryBudget)
 		}
 	}
 	return nil
+}
+
+// countsAddUp fails FORGE-QUERY-BUDGET when an answer states both
+// queriesUsed and queriesRemaining and they do not add up to the session's
+// budget: a remaining count left stale after a query (docs/detection.md,
+// forge round 3). An answer stating either alone is unchecked.
+func countsAddUp(used, remaining *int, budget int, what string) error {
+	if used == nil || remaining == nil || *used+*remaining == budget {
+		return nil
+	}
+	return verdict.Failf("FORGE-QUERY-BUDGET", budget-*used, *remaining, "queriesRemaining in %s, with queriesUsed %d of a budget of %d", what, *used, budget)
 }
 
 func (w *world) extraRefused() error {
@@ -112,10 +133,13 @@ const burstWorkers = 16
 // burst is over; when none was a 429 the burst's pace goes into burstNote,
 // for the skip that says why nothing was checked.
 func (w *world) burst(ctx context.Context, n int) error {
-	req := driver.Request{Method: http.MethodGet, Path: "/api/progress", Allow: []int{429},
+	req := driver.Request{Method: http.MethodGet, Path: "/api/progress", Allow: []int{429, 503},
 		Header: map[string]string{"Authorization": "Bearer " + w.me.Key}}
 	answers, took, err := sendBurst(ctx, w.env.HTTP, req, n)
 	for _, resp := range answers {
+		if resp.Status == http.StatusServiceUnavailable {
+			return unavailableInBurst(resp, w.env.HTTP.Secrets().Clip(resp.Body))
+		}
 		if _, kerr := w.keep(req, resp); kerr != nil {
 			return kerr
 		}
@@ -135,6 +159,17 @@ func (w *world) burst(ctx context.Context, n int) error {
 			float64(len(answers))/max(took.Seconds(), 1e-3), burstWorkers)
 	}
 	return nil
+}
+
+// unavailableInBurst judges a 503 met in the burst: one that names the
+// rate limit in its code is the limit under the wrong status
+// (FORGE-RATE-LIMIT: 429, docs/detection.md forge round 3); any other is
+// a target that cannot serve, a harness error as the driver reports it.
+func unavailableInBurst(resp *driver.Response, body string) error {
+	if strings.Contains(strings.ToUpper(code(resp)), "RATE") {
+		return verdict.Failf("FORGE-RATE-LIMIT", http.StatusTooManyRequests, resp.Status, "the burst met the rate limit: %s", body)
+	}
+	return verdict.Errorf("target unavailable: GET /api/progress answered 503 in the burst (%s)", body)
 }
 
 // sendBurst sends req n times over d from burstWorkers goroutines, each
@@ -165,7 +200,7 @@ func sendBurst(ctx context.Context, d *driver.HTTP, req driver.Request, n int) (
 					answers = append(answers, resp)
 				}
 				mu.Unlock()
-				if err != nil || resp.Status == http.StatusTooManyRequests {
+				if err != nil || resp.Status == http.StatusTooManyRequests || resp.Status == http.StatusServiceUnavailable {
 					limited.Store(true)
 				}
 			}

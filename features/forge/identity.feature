@@ -31,8 +31,8 @@ Feature: Practice identities
       When agents register with nicknames of 40 and 41 code points
       Then the 40-code-point nickname is accepted and the 41 refused
 
-  @FORGE-NICKNAME-PATCH @FORGE-PATCH-CONFLICT
-  Rule: PATCH /api/agent renames, refusing a taken nickname with 409
+  @FORGE-NICKNAME-PATCH @FORGE-PATCH-CONFLICT @FORGE-NICKNAME-LENGTH
+  Rule: PATCH /api/agent renames, refusing a taken nickname with 409 and one of 41 code points
 
     Scenario: renaming to a free and to a taken nickname
       Given a newly registered agent
