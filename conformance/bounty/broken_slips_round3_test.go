@@ -1,7 +1,9 @@
 package bounty_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"sync"
 
 	harness "github.com/agentgames/conformance/conformance/tamper"
 )
@@ -128,4 +130,65 @@ func acceptedCountsAll(m map[string]any) {
 		r, _ := s["rejected"].(float64)
 		s["accepted"] = a + r
 	}
+}
+
+// sharesOnTheBoard shows each listed agent's solved shares, share_hex and
+// all, on its peers entry: the holdings read from the share store rather
+// than from the indices.
+func sharesOnTheBoard(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	held := map[string][]any{}
+	return bodied(h, func(r *http.Request, body []byte, st *int, m map[string]any) {
+		mu.Lock()
+		defer mu.Unlock()
+		var p struct {
+			AgentID string `json:"agent_id"`
+		}
+		if s, ok := m["share_hex"].(string); ok && at(r, http.MethodPost, "/solve") && json.Unmarshal(body, &p) == nil {
+			held[p.AgentID] = append(held[p.AgentID], s)
+		}
+		for _, e := range entries(r, m) {
+			if id, _ := e["agent_id"].(string); len(held[id]) > 0 {
+				e["shares"] = held[id]
+			}
+		}
+	})
+}
+
+// toolsWithoutNextMove lists every MCP tool but bounty_next_move: a
+// registry written before next_move was.
+func toolsWithoutNextMove(h http.Handler) http.Handler {
+	return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+		res, _ := m["result"].(map[string]any)
+		tools, ok := res["tools"].([]any)
+		if !ok || !at(r, http.MethodPost, "/mcp") {
+			return
+		}
+		kept := tools[:0:0]
+		for _, t := range tools {
+			if o, _ := t.(map[string]any); o["name"] != "bounty_next_move" {
+				kept = append(kept, t)
+			}
+		}
+		res["tools"] = kept
+	})
+}
+
+// secretOnTheBoard shows each agent's agent_secret on its peers entry:
+// the entry built from the whole stored record.
+func secretOnTheBoard(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	secrets := map[string]any{}
+	return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if id, ok := m["agent_id"].(string); ok && at(r, http.MethodPost, "/register") && m["agent_secret"] != nil {
+			secrets[id] = m["agent_secret"]
+		}
+		for _, e := range entries(r, m) {
+			if id, _ := e["agent_id"].(string); secrets[id] != nil {
+				e["agent_secret"] = secrets[id]
+			}
+		}
+	})
 }

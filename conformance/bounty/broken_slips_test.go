@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -214,6 +215,14 @@ func slipCases() []slip {
 		{"next_move always wait", "BOUNTY-NEXT-MOVE", answers(http.MethodGet, "/next_move", alwaysWait)},
 		{"the ledger's currency USD", "BOUNTY-PLAY-MONEY", answers(http.MethodGet, "/ledger", ledgerInUSD)},
 		{"nobody elected to solve", "BOUNTY-ELECTION", proximity(nobodyElected)},
+		{"a peers entry shows its holder's share_hex values", "BOUNTY-NO-SECRETS", sharesOnTheBoard},
+		{"tools/list without bounty_next_move", "BOUNTY-MCP-TOOLS", toolsWithoutNextMove},
+		{"a registration challenge's pow_bits a string", "BOUNTY-REG-CHALLENGE", answers(http.MethodPost, "/register/challenge", func(m map[string]any) {
+			if b, ok := m["pow_bits"].(float64); ok {
+				m["pow_bits"] = strconv.Itoa(int(b))
+			}
+		})},
+		{"a peers entry shows its agent's agent_secret", "BOUNTY-REG-SECRET", secretOnTheBoard},
 	}
 }
 
