@@ -177,17 +177,10 @@ func toolsWithoutNextMove(h http.Handler) http.Handler {
 // secretOnTheBoard shows each agent's agent_secret on its peers entry:
 // the entry built from the whole stored record.
 func secretOnTheBoard(h http.Handler) http.Handler {
-	var mu sync.Mutex
-	secrets := map[string]any{}
-	return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
-		mu.Lock()
-		defer mu.Unlock()
-		if id, ok := m["agent_id"].(string); ok && at(r, http.MethodPost, "/register") && m["agent_secret"] != nil {
-			secrets[id] = m["agent_secret"]
-		}
+	return withSecrets(h, func(r *http.Request, m map[string]any, secretOf func(string) string) {
 		for _, e := range entries(r, m) {
-			if id, _ := e["agent_id"].(string); secrets[id] != nil {
-				e["agent_secret"] = secrets[id]
+			if id, _ := e["agent_id"].(string); secretOf(id) != "" {
+				e["agent_secret"] = secretOf(id)
 			}
 		}
 	})
