@@ -58,9 +58,9 @@ func refusesExactProofs(h http.Handler) http.Handler {
 	})
 }
 
-// secretOnProfile shows an agent's agent_secret, nested, on its public
-// profile: the profile built from the stored record.
-func secretOnProfile(h http.Handler) http.Handler {
+// withSecrets is h with every agent_secret /register answers remembered,
+// for show to put on a later answer: secretOf names the one an agent got.
+func withSecrets(h http.Handler, show func(r *http.Request, m map[string]any, secretOf func(id string) string)) http.Handler {
 	var mu sync.Mutex
 	secrets := map[string]string{}
 	return harness.Responses(h, func(r *http.Request, _ *int, m map[string]any) {
@@ -70,8 +70,17 @@ func secretOnProfile(h http.Handler) http.Handler {
 		if s, ok := m["agent_secret"].(string); ok && at(r, http.MethodPost, "/register") {
 			secrets[id] = s
 		}
-		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/agents/") && secrets[id] != "" {
-			m["credentials"] = map[string]any{"agent_secret": secrets[id]}
+		show(r, m, func(id string) string { return secrets[id] })
+	})
+}
+
+// secretOnProfile shows an agent's agent_secret, nested, on its public
+// profile: the profile built from the stored record.
+func secretOnProfile(h http.Handler) http.Handler {
+	return withSecrets(h, func(r *http.Request, m map[string]any, secretOf func(string) string) {
+		id, _ := m["agent_id"].(string)
+		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/agents/") && secretOf(id) != "" {
+			m["credentials"] = map[string]any{"agent_secret": secretOf(id)}
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -203,6 +204,25 @@ func slipCases() []slip {
 				}
 			})
 		}},
+		// Round 3 (docs/detection.md): fresh slips, none in the tables above or the engine's faults.
+		{"combine_attempts.total counts only the refused combines", "BOUNTY-METRICS-COUNTS", answers(http.MethodGet, "/metrics", combinesCountRefusalsOnly)},
+		{"distinct_shares_listed counts duplicates", "BOUNTY-PROXIMITY", proximity(distinctCountsEveryHolding)},
+		{"the manifest's k and n swapped", "BOUNTY-THRESHOLD", answers(http.MethodGet, "/manifest", swappedThreshold)},
+		{"standings lowest first", "BOUNTY-LEADERBOARD", answers(http.MethodGet, "/leaderboard.json", reversedStandings)},
+		{"solve_attempts.accepted counts the rejected solves too", "BOUNTY-METRICS-COUNTS", answers(http.MethodGet, "/metrics", acceptedCountsAll)},
+		{"the discovery's rounds_completed left at 0", "BOUNTY-ROUNDS-COMPLETED", answers(http.MethodGet, ".json", completedNever)},
+		{"combinable_now never true", "BOUNTY-PROXIMITY", proximity(func(p map[string]any, _ map[string]any) { p["combinable_now"] = false })},
+		{"next_move always wait", "BOUNTY-NEXT-MOVE", answers(http.MethodGet, "/next_move", alwaysWait)},
+		{"the ledger's currency USD", "BOUNTY-PLAY-MONEY", answers(http.MethodGet, "/ledger", ledgerInUSD)},
+		{"nobody elected to solve", "BOUNTY-ELECTION", proximity(nobodyElected)},
+		{"a peers entry shows its holder's share_hex values", "BOUNTY-NO-SECRETS", sharesOnTheBoard},
+		{"tools/list without bounty_next_move", "BOUNTY-MCP-TOOLS", toolsWithoutNextMove},
+		{"a registration challenge's pow_bits a string", "BOUNTY-REG-CHALLENGE", answers(http.MethodPost, "/register/challenge", func(m map[string]any) {
+			if b, ok := m["pow_bits"].(float64); ok {
+				m["pow_bits"] = strconv.Itoa(int(b))
+			}
+		})},
+		{"a peers entry shows its agent's agent_secret", "BOUNTY-REG-SECRET", secretOnTheBoard},
 	}
 }
 
@@ -391,7 +411,9 @@ type faithfulNeighbour struct {
 // upper case, a bad reconstruction refused with 400 (the seed fixes 409
 // for unearned_share only), expires_in_s in whole seconds, board entries
 // with more fields and in reverse order, a winning answer that repeats
-// the shares it was sent.
+// the shares it was sent; round 3: fields the seed does not fix (the
+// board's ttl_s, a closed status's live_challenge_id, a solve's echoed
+// share_index, rounds_completed counted from the open round).
 func faithfulNeighbours() []faithfulNeighbour {
 	return []faithfulNeighbour{
 		{"share_hex in upper case", []string{"BOUNTY-SOLVE-SHARE", "BOUNTY-NO-SECRETS", "BOUNTY-HOLDINGS"}, func(h http.Handler) http.Handler {
@@ -442,6 +464,11 @@ func faithfulNeighbours() []faithfulNeighbour {
 		{"intents list every share, unclaimed ones empty", []string{"BOUNTY-INTENT", "BOUNTY-PEERS-DELIST"}, unclaimedSharesListed},
 		{"a registration answered with a notice and the pow_bits it met", []string{"BOUNTY-REG-POW", "BOUNTY-REG-SECRET"}, registrationNotice},
 		{"standings carry their rank and name", []string{"BOUNTY-LEADERBOARD"}, standingsRanked},
+		// Round 3 (docs/detection.md): planted as slips, but the seed fixes none of these fields.
+		{"the board's ttl_s in minutes", []string{"BOUNTY-PEERS-TTL", "BOUNTY-PEERS-LIST"}, answers(http.MethodGet, "/peers", func(m map[string]any) { m["ttl_s"] = 30 })},
+		{"a closed round's live_challenge_id names itself", []string{"BOUNTY-ROTATION", "BOUNTY-CLOSED-READABLE"}, answers(http.MethodGet, "/status", staleLiveID)},
+		{"a solve answers a zero-based share_index beside share_hex", []string{"BOUNTY-SOLVE-SHARE", "BOUNTY-HOLDINGS"}, answers(http.MethodPost, "/solve", shareIndexZeroBased)},
+		{"the discovery's rounds_completed counts the open round", []string{"BOUNTY-ROUNDS-COMPLETED"}, answers(http.MethodGet, ".json", completedCountsOpen)},
 	}
 }
 

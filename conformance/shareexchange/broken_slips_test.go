@@ -115,6 +115,31 @@ func slipCases() []slip {
 		})},
 		{"a duplicate offer answered 409", "SX-OFFER-ACCEPT", offerRecoded("duplicate", 409, "duplicate")},
 		{"a pull for a share not held releases the share the holder holds", "SX-NOT-HELD", releasesWhatItHolds},
+		// Round 3 (docs/detection.md): fresh slips, none in the tables above or the Broken switches.
+		{"a stale pull coded stale", "SX-STALE", recoded("stale_round", 409, "stale")},
+		{"not_held coded share_not_held", "SX-NOT-HELD", recoded("not_held", 404, "share_not_held")},
+		{"requester_is_holder answered 409", "SX-SELF", recoded("requester_is_holder", 409, "requester_is_holder")},
+		{"requester_unlisted coded unlisted", "SX-UNLISTED", recoded("requester_unlisted", 403, "unlisted")},
+		{"board_not_combinable answered 400", "SX-NOT-COMBINABLE", recoded("board_not_combinable", 400, "board_not_combinable")},
+		{"not_broker without grace_remaining_s", "SX-NOT-BROKER", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["code"] == "not_broker" {
+				delete(m, "grace_remaining_s")
+			}
+		})},
+		{"a release names protocol abp-share-exchange/2", "SX-RELEASE", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["ok"] == true && m["share_hex"] != nil {
+				m["protocol"] = "abp-share-exchange/2"
+			}
+		})},
+		{"refusals carry ok as the string \"false\"", "SX-REFUSED-BODY", exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["ok"] == false {
+				m["ok"] = "false"
+			}
+		})},
+		{"an accepted offer coded ok", "SX-OFFER-ACCEPT", offerRecoded("accepted", 200, "ok")},
+		{"not_recipient answered 403", "SX-OFFER-NOT-RECIPIENT", offerRecoded("not_recipient", 403, "not_recipient")},
+		{"offerer_not_holder coded not_held", "SX-OFFER-NOT-HOLDER", offerRecoded("offerer_not_holder", 404, "not_held")},
+		{"a malformed offer coded invalid", "SX-OFFER-BAD-REQUEST", offerRecoded("bad_request", 400, "invalid")},
 	}
 }
 
@@ -205,7 +230,8 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 // more fields and other words, a release and an accepted offer with more
 // fields, grace_remaining_s in whole seconds rounded up; round 2: a share
 // in upper-case hex, a not_broker refusal naming the roster, an offer's
-// refusal echoing what it was sent.
+// refusal echoing what it was sent; round 3: refusals with a retry hint,
+// a release naming the broker rule it followed.
 func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 	return map[string]func(h http.Handler) http.Handler{
 		"refusals with more fields and other words": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
@@ -242,6 +268,17 @@ func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 		"an offer's refusal echoes its challenge and share index": exchangeOnly(func(r *http.Request, _ *int, m map[string]any) {
 			if m["kind"] == "offer" && m["ok"] == false {
 				m["challenge_id"], m["share_index"] = "echoed", 2
+			}
+		}),
+		// Round 3 (docs/detection.md).
+		"refusals with a retry_after_s hint": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["ok"] == false {
+				m["retry_after_s"] = 5
+			}
+		}),
+		"a release naming the broker rule it followed": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if m["ok"] == true && m["share_hex"] != nil {
+				m["rule"], m["roster_size"] = "lowest agent_id", 3
 			}
 		}),
 	}
