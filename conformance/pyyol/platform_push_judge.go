@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pushsign"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // The judges of pyyol-platform: each looks at every request the platform
@@ -119,7 +120,7 @@ func (s *platSession) judgeBearer() error {
 		got := r.header.Get("Authorization")
 		// The auth-scheme is case-insensitive (RFC 9110, 11.1): "bearer"
 		// names the same scheme; the credential itself is exact.
-		if scheme, cred, ok := strings.Cut(got, " "); ok && strings.EqualFold(scheme, "Bearer") && cred == s.secret {
+		if cred, ok := skeleton.Bearer(got); ok && cred == s.secret {
 			continue
 		}
 		observed := "no Authorization header"
