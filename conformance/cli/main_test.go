@@ -20,5 +20,5 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asCommand) == "1" {
 		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(tamper.Main(m, 4))
+	os.Exit(tamper.Main(m, 8))
 }
