@@ -85,7 +85,7 @@ func (w *world) registerLengths(ctx context.Context) error {
 		// Each name has its own prefix: a 41-code-point name cut to 40
 		// must not collide with the 40 one and so pass as refused.
 		suffix := randomHex(3)
-		name := suffix + strings.Repeat("é", n-len(suffix))
+		name := padded(suffix, n)
 		resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": name}})
 		if err != nil {
 			return err
@@ -140,10 +140,17 @@ func (w *world) renames(ctx context.Context) error {
 // tooLong is name padded to 41 code points: the contract's
 // nicknameMaxCodePoints holds for a rename as for a registration
 // (FORGE-NICKNAME-LENGTH).
-func tooLong(name string) string {
+func tooLong(name string) string { return padded(name, 41) }
+
+// padded is name padded to n code points with 'é' (two bytes in UTF-8)
+// and '𝄞' (four bytes, two UTF-16 code units) in turn: a limit counted in
+// bytes or in UTF-16 code units (JavaScript's length) refuses 40 such code
+// points, the contract's count does not (FORGE-NICKNAME-LENGTH;
+// docs/detection.md, forge round 4).
+func padded(name string, n int) string {
 	r := []rune(name)
-	for len(r) < 41 {
-		r = append(r, 'é')
+	for i := 0; len(r) < n; i++ {
+		r = append(r, []rune("é𝄞")[i%2])
 	}
 	return string(r)
 }
@@ -195,7 +202,7 @@ func (w *world) unauthenticated(ctx context.Context) error {
 		{Method: http.MethodPost, Path: "/api/levels", JSON: map[string]any{}, Header: map[string]string{"Idempotency-Key": "kit-unauth-" + randomHex(4)}},
 	}
 	wrong := &agent{Key: "forge_not_a_key_" + randomHex(8)}
-	for _, a := range []*agent{nil, wrong} {
+	for _, a := range append([]*agent{nil, wrong}, w.nearKeys()...) {
 		for _, req := range calls {
 			req.Header = map[string]string{}
 			if req.Path == "/api/levels" {
@@ -209,6 +216,23 @@ func (w *world) unauthenticated(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// nearKeys are wrong keys next to the agent's own: its key with the last
+// character changed, and its key without it. A deployment that finds the
+// agent by a prefix of the key, or compares fewer characters than the key
+// has, takes them for it (FORGE-AUTH-REQUIRED; docs/detection.md, forge
+// round 4). None without a registered agent.
+func (w *world) nearKeys() []*agent {
+	if w.me == nil || len(w.me.Key) < 2 {
+		return nil
+	}
+	k := w.me.Key
+	last := byte('0')
+	if k[len(k)-1] == '0' {
+		last = '1'
+	}
+	return []*agent{{Key: k[:len(k)-1] + string(last)}, {Key: k[:len(k)-1]}}
 }
 
 func (w *world) all401() error {
