@@ -117,7 +117,8 @@ func (w *world) lengthsJudged() error {
 
 // renames reads the agent itself first, so that a self read cached
 // before the rename is seen after it (FORGE-NICKNAME-PATCH), then renames
-// it to a free nickname and to a taken one.
+// it to a free nickname of exactly 40 code points (padded, so a limit in
+// bytes or UTF-16 units refuses it) and to a taken one.
 func (w *world) renames(ctx context.Context) error {
 	taken, err := w.register(ctx, "taken")
 	if err != nil {
@@ -126,7 +127,7 @@ func (w *world) renames(ctx context.Context) error {
 	if _, err := w.get(ctx, w.me, "/api/agent", "FORGE-SELF", nil); err != nil {
 		return err
 	}
-	w.names = [2]string{w.me.Name + "-x", taken.Name}
+	w.names = [2]string{padded(w.me.Name+"-x", 40), taken.Name}
 	for _, n := range append(w.names[:], tooLong(w.me.Name)) {
 		resp, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPatch, Path: "/api/agent", JSON: map[string]string{"name": n}})
 		if err != nil {
