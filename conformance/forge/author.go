@@ -69,11 +69,17 @@ func (w *world) submitWrong(ctx context.Context, kind string) error {
 		return err
 	}
 	w.Before = before
-	body, rule, _ := wrongReading(kind, rngFor(w.env.Seed))
-	w.rule = rule
-	resp, err := w.publish(ctx, w.me, "kit-"+randomHex(8), body)
-	w.Last = resp
-	return err
+	w.readings = wrongReadings(kind, rngFor(w.env.Seed))
+	w.answers = nil
+	for _, r := range w.readings {
+		resp, err := w.publish(ctx, w.me, "kit-"+randomHex(8), r.body)
+		if err != nil {
+			return err
+		}
+		w.answers = append(w.answers, resp)
+	}
+	w.rule, w.Last = w.readings[0].rule, w.answers[0]
+	return nil
 }
 
 func (w *world) chainUnchanged(ctx context.Context, rule string) error {

@@ -172,6 +172,25 @@ func slipCases() []slip {
 				}
 			})
 		}, false},
+		// Round 4 (docs/detection.md): fresh slips, none in the tables above.
+		{"mod of a negative multiple is the divisor (-10 mod 5 = 5)", "FORGE-DSL-MOD-NONNEG", dialect(dsl.Dialect{NegMultipleModK: true}), false},
+		{"rle writes [count, value] pairs", "FORGE-DSL-RLE-TERMINAL", dialect(dsl.Dialect{CountFirstRLE: true}), false},
+		{"chunk_reduce ignores a declared partial policy", "FORGE-DSL-CHUNK-PARTIAL", dialect(dsl.Dialect{IgnoreDeclaredChunk: true}), false},
+		{"only a run's result is range-checked, not its intermediate values", "FORGE-DSL-OVERFLOW-REJECTED", dialect(dsl.Dialect{FinalRangeOnly: true}), false},
+		{"the nickname limit counts UTF-16 code units", "FORGE-NICKNAME-LENGTH", nicknamesInUTF16, false},
+		{"a Bearer key is matched on its first 16 characters", "FORGE-AUTH-REQUIRED", keysByPrefix, false},
+		{"a probe permuting a challenge input is refused as that input", "FORGE-QUERY", permutationsRefused, false},
+		{"the last level's clear answers atFrontier false", "FORGE-AT-FRONTIER", frontierLate, false},
+		{"completedLevels counts the clears alone", "FORGE-SKIP-ACCOUNTING", completedAreCleared, true},
+		{"a replay answers the position the next append would take", "FORGE-IDEMPOTENT-REPLAY", replayAtTheTail, true},
+		{"a package refused EXAMPLE_MISMATCH stays appended", "FORGE-VALID-EXAMPLES", mismatchesAppended, false},
+		{"Retry-After is fractional seconds (\"1.5\")", "FORGE-RATE-LIMIT", func() http.Handler {
+			return tamper{h: stoppedRef(), hdr: func(_ *http.Request, h http.Header) {
+				if s := h.Get("Retry-After"); s != "" {
+					h.Set("Retry-After", s+".5")
+				}
+			}}
+		}, false},
 	}
 }
 
@@ -383,6 +402,19 @@ func faithfulNeighbours() []faithfulNeighbour {
 			return answers(http.MethodPost, "/query", func(_ *int, m map[string]any) { delete(m, "queriesUsed") })
 		}},
 		{"a renamed agent's old nickname stays reserved", []string{"FORGE-NICKNAME-UNIQUE", "FORGE-NICKNAME-PATCH", "FORGE-PATCH-CONFLICT", "FORGE-REGISTER"}, oldNamesReserved},
+		// Round 4 (docs/detection.md).
+		{"a correct submission's progress states chainProgress and currentLevel alone", []string{"FORGE-AT-FRONTIER", "FORGE-SUBMIT-ADVANCES", "FORGE-FUTURE-LOCKED"}, progressTerse},
+	}
+}
+
+// authoringNeighbours are faithfulNeighbours that need --allow-authoring:
+// the progress without completedLevels once a skip is counted, and a
+// replay answered like the first publication.
+func authoringNeighbours() []faithfulNeighbour {
+	return []faithfulNeighbour{
+		// Round 4 (docs/detection.md).
+		{"progress leaves completedLevels out", []string{"FORGE-SKIP-ACCOUNTING", "FORGE-SELF-AUTHORED-SKIP", "FORGE-RANK-NO-SKIP-CREDIT"}, withoutCompleted},
+		{"a replay answered 201 like the first, without idempotentReplay", []string{"FORGE-IDEMPOTENT-REPLAY", "FORGE-APPEND", "FORGE-AUTHOR-RANK"}, replayLikeTheFirst},
 	}
 }
 
@@ -391,13 +423,19 @@ func faithfulNeighbours() []faithfulNeighbour {
 // decides at least one check.
 func TestFaithfulNeighboursOfTheSlipsPass(t *testing.T) {
 	t.Parallel()
-	for _, v := range faithfulNeighbours() {
-		t.Run(v.name, func(t *testing.T) {
-			t.Parallel()
-			srv := httptest.NewServer(v.target())
-			defer srv.Close()
-			harness.Faithful(t, suite.Config{Protocols: []*suite.Protocol{forge.Protocol()}, Rules: v.rules,
-				Target: srv.URL, Seed: 11, NoProperties: true}, 1)
-		})
+	for authoring, table := range [][]faithfulNeighbour{faithfulNeighbours(), authoringNeighbours()} {
+		for _, v := range table {
+			t.Run(v.name, func(t *testing.T) {
+				t.Parallel()
+				srv := httptest.NewServer(v.target())
+				defer srv.Close()
+				cfg := suite.Config{Protocols: []*suite.Protocol{forge.Protocol()}, Rules: v.rules,
+					Target: srv.URL, Seed: 11, NoProperties: true}
+				if authoring == 1 {
+					cfg.Settings = suite.Settings{"allow-authoring": "true"}
+				}
+				harness.Faithful(t, cfg, 1)
+			})
+		}
 	}
 }

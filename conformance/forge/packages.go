@@ -96,6 +96,52 @@ func distinctiveInputs(rng *rand.Rand) [][]int64 {
 	return out
 }
 
+// reading is a package a kit-DSL deployment rejects, the rule a
+// deployment accepting it breaks, and the kit's code for the rejection.
+type reading struct {
+	body       pkg
+	rule, code string
+}
+
+// wrongReadings are every package of kind the runner sends: wrongReading's
+// and, for a semantic rule, one more per further misreading an
+// implementer plausibly writes. One misreading per rule let the others
+// pass (docs/detection.md, forge round 4): mod's k at a negative multiple,
+// rle's [count, value], a declared partial policy ignored, a range checked
+// on the result alone.
+func wrongReadings(kind string, rng *rand.Rand) []reading {
+	body, rule, code := wrongReading(kind, rng)
+	out := []reading{{body, rule, code}}
+	switch kind {
+	case "mod":
+		// -10 mod 5 is 0: k - (-x mod k) gives 5.
+		out = append(out, reading{buildPackage(steps(dsl.Step{Op: "map", Fn: "mod", Arg: dsl.I(5)}), small, [][]int64{{-10, 3}, {-5, -15}},
+			dsl.Dialect{NegMultipleModK: true}, rng), "FORGE-DSL-MOD-NONNEG", authoring.CodeExample})
+	case "rle":
+		// [4,4,1] is [[4,2],[1,1]], not [[2,4],[1,1]].
+		out = append(out, reading{buildPackage(steps(dsl.Step{Op: "rle"}), small, [][]int64{{4, 4, 1}, {3, 3, 3}},
+			dsl.Dialect{CountFirstRLE: true}, rng), "FORGE-DSL-RLE-TERMINAL", authoring.CodeExample})
+	case "chunk":
+		// A declared drop drops the short chunk; a declared error fails
+		// the run: examples keeping it contradict both.
+		for _, partial := range []string{"drop", "error"} {
+			oracle := steps(dsl.Step{Op: "chunk_reduce", Size: dsl.I(2), Reduce: "sum", Partial: partial})
+			code := authoring.CodeExample
+			if partial == "error" {
+				code = authoring.CodeRun
+			}
+			out = append(out, reading{buildPackage(oracle, small, [][]int64{{1, 2, 3}, {4, 5, 6, 7, 8}},
+				dsl.Dialect{IgnoreDeclaredChunk: true}, rng), "FORGE-DSL-CHUNK-PARTIAL", code})
+		}
+	case "overflow":
+		// x * 10^9 / 10^9 is x again, past the range in between.
+		out = append(out, reading{buildPackage(steps(dsl.Step{Op: "map", Fn: "mul", Arg: dsl.I(1_000_000_000)}, dsl.Step{Op: "map", Fn: "div", Arg: dsl.I(1_000_000_000)}),
+			authoring.Domain{MinLength: 1, MaxLength: 4, MinValue: 10_000_000, MaxValue: 100_000_000}, [][]int64{{10_000_000}, {20_000_000, 30_000_000}},
+			dsl.Dialect{FinalRangeOnly: true}, rng), "FORGE-DSL-OVERFLOW-REJECTED", authoring.CodeRun})
+	}
+	return out
+}
+
 // wrongReading builds the package a broken deployment would accept: its
 // examples follow a misreading of one semantic rule, so a kit-DSL
 // deployment must reject it, appending nothing.

@@ -30,13 +30,18 @@ type levelView struct {
 // progressDoc is GET /api/progress.
 type progressDoc struct {
 	ChainProgress *int       `json:"chainProgress"`
-	ClearedLevels *int       `json:"clearedLevels"`
-	SkippedLevels *int       `json:"skippedLevels"`
-	AtFrontier    bool       `json:"atFrontier"`
 	CurrentLevel  *levelView `json:"currentLevel"`
+	AtFrontier    *bool      `json:"atFrontier"`
+	// The counts, each unchecked where a progress leaves it out;
+	// completedLevels is chainProgress by another name
+	// (practiceRanking.solverRanking.chainProgressEquals).
+	ClearedLevels, SkippedLevels, CompletedLevels *int
 }
 
 func (p progressDoc) progress() int { return deref(p.ChainProgress) }
+
+// frontier reports whether p says atFrontier (false when it leaves it out).
+func (p progressDoc) frontier() bool { return p.AtFrontier != nil && *p.AtFrontier }
 
 func deref(p *int) int {
 	if p == nil {
@@ -73,20 +78,50 @@ func (c *client) progress(ctx context.Context, a *agent) (progressDoc, error) {
 		err = verdict.Failf("FORGE-PROGRESS", "chainProgress", "none", "GET /api/progress has no chainProgress")
 	}
 	if err == nil {
-		err = p.frontierConsistent("GET /api/progress")
+		err = p.consistent("GET /api/progress")
 	}
 	return p, err
 }
 
-// frontierConsistent: at the frontier the agent stops, so a progress that
-// says atFrontier while it still shows an unlocked level to play
-// contradicts itself (FORGE-AT-FRONTIER).
-func (p progressDoc) frontierConsistent(where string) error {
-	if p.AtFrontier && p.CurrentLevel != nil {
+// consistent: a progress agrees with itself. At the frontier the agent
+// stops, so one that says atFrontier while it still shows an unlocked
+// level to play contradicts itself (FORGE-AT-FRONTIER); chainProgress
+// equals completedLevels, skips included, so a completedLevels stated
+// apart from it is wrong (FORGE-SKIP-ACCOUNTING; docs/detection.md, forge
+// round 4). A count the progress leaves out is unchecked.
+func (p progressDoc) consistent(where string) error {
+	if p.frontier() && p.CurrentLevel != nil {
 		return verdict.Failf("FORGE-AT-FRONTIER", "atFrontier false while a current level is unlocked", "atFrontier true",
 			"%s shows level %d and atFrontier", where, p.CurrentLevel.Position)
 	}
+	if p.CompletedLevels != nil && p.ChainProgress != nil && *p.CompletedLevels != *p.ChainProgress {
+		return verdict.Failf("FORGE-SKIP-ACCOUNTING", *p.ChainProgress, *p.CompletedLevels,
+			"%s: completedLevels against chainProgress (%d cleared, %d skipped)", where, deref(p.ClearedLevels), deref(p.SkippedLevels))
+	}
 	return nil
+}
+
+// agrees: a correct submission's returned progress states what GET
+// /api/progress reads right after it, where it states a value at all: the
+// agent continues from the returned progress and stops when it says
+// atFrontier. Its counts are FORGE-SUBMIT-ADVANCES; an atFrontier false
+// where the read says true is FORGE-AT-FRONTIER (docs/detection.md, forge
+// rounds 3 and 4). Nothing but this agent's own writes moves its progress
+// on, and the chain only grows, so the read cannot be further along.
+func (r progressDoc) agrees(p progressDoc) error {
+	if r.ChainProgress != nil && *r.ChainProgress != p.progress() {
+		return verdict.Failf("FORGE-SUBMIT-ADVANCES", p.progress(), *r.ChainProgress, "the chainProgress the correct submission returned, against GET /api/progress after it")
+	}
+	if !sameCount(r.ClearedLevels, p.ClearedLevels) || !sameCount(r.SkippedLevels, p.SkippedLevels) || !sameCount(r.CompletedLevels, p.CompletedLevels) {
+		return verdict.Failf("FORGE-SUBMIT-ADVANCES", []int{deref(p.ClearedLevels), deref(p.SkippedLevels), deref(p.CompletedLevels)},
+			[]int{deref(r.ClearedLevels), deref(r.SkippedLevels), deref(r.CompletedLevels)},
+			"clearedLevels, skippedLevels and completedLevels the correct submission returned, against GET /api/progress after it")
+	}
+	if r.AtFrontier != nil && !*r.AtFrontier && p.frontier() {
+		return verdict.Failf("FORGE-AT-FRONTIER", "atFrontier true", "atFrontier false",
+			"the correct submission's progress, where GET /api/progress after it is at the frontier")
+	}
+	return r.consistent("a correct submission's progress")
 }
 
 // openSession opens a session with the exact body {} (FORGE-SESSION-EMPTY-BODY).

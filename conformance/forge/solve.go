@@ -62,7 +62,7 @@ func SolveChain(ctx context.Context, o SolveOptions) (*SolveReport, error) {
 		if err != nil {
 			return rep, err
 		}
-		if p.AtFrontier || p.CurrentLevel == nil {
+		if p.frontier() || p.CurrentLevel == nil {
 			rep.AtFrontier = true
 			fmt.Fprintf(o.Out, "at the frontier: chain progress %d (%d cleared, %d skipped)\n", p.progress(), deref(p.ClearedLevels), deref(p.SkippedLevels))
 			return rep, nil

@@ -58,11 +58,17 @@ func (w *world) rejectedJudged(ctx context.Context, want string) error {
 	if err := w.NeedLast(); err != nil {
 		return err
 	}
-	if w.Last.Status/100 != 4 {
-		return verdict.Failf(w.rule, "the package rejected", w.Last.Status, "%s", w.env.HTTP.Secrets().Clip(w.Last.Body))
-	}
-	if got := code(w.Last); got != want {
-		w.note("FORGE-REF-ERROR-CODES", want, got, "the rejection's code")
+	for i, resp := range w.answers {
+		r := w.readings[i]
+		if resp.Status/100 != 4 {
+			return verdict.Failf(r.rule, "the package rejected", resp.Status, "package %d of %d: %s", i+1, len(w.answers), w.env.HTTP.Secrets().Clip(resp.Body))
+		}
+		if i == 0 {
+			r.code = want
+		}
+		if got := code(resp); got != r.code {
+			w.note("FORGE-REF-ERROR-CODES", r.code, got, "the rejection's code")
+		}
 	}
 	return w.chainUnchanged(ctx, w.rule)
 }

@@ -122,7 +122,11 @@ func (w *world) probeChallenge(ctx context.Context) error {
 	if len(w.sess.ChallengeInputs) == 0 {
 		return verdict.Failf("FORGE-SESSION-CURRENT", "challenge inputs", "none", "the session has no challengeInputs")
 	}
-	for _, in := range [][]int64{w.sess.ChallengeInputs[0], w.distinctProbe()} {
+	probes := [][]int64{w.sess.ChallengeInputs[0], w.distinctProbe()}
+	if in := permutedChallenge(w.sess.ChallengeInputs); in != nil {
+		probes = append(probes, in)
+	}
+	for _, in := range probes {
 		resp, err := w.query(ctx, w.me, w.sess, in)
 		if err != nil {
 			return err
@@ -136,8 +140,33 @@ func (w *world) probesJudged() error {
 	if w.answers[0].Status/100 != 4 {
 		return verdict.Failf("FORGE-PROBE-DISTINCT", "a probe equal to a challenge input refused", w.answers[0].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[0].Body))
 	}
-	if w.answers[1].Status != http.StatusOK {
-		return verdict.Failf("FORGE-QUERY", "a legal distinct probe answered", w.answers[1].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[1].Body))
+	for _, r := range w.answers[1:] {
+		if r.Status != http.StatusOK {
+			return verdict.Failf("FORGE-QUERY", "a legal distinct probe answered", r.Status, "%s", w.env.HTTP.Secrets().Clip(r.Body))
+		}
+	}
+	return nil
+}
+
+// permutedChallenge is a challenge input's values in another order that is
+// no challenge input itself: a legal probe distinct from every challenge
+// input (the same values, the same length, so inside the domain), which a
+// deployment comparing probes as sorted lists refuses (FORGE-QUERY;
+// docs/detection.md, forge round 4). Nil when every challenge input's
+// rotations and reversal are challenge inputs or the input itself.
+func permutedChallenge(challenges [][]int64) []int64 {
+	for _, c := range challenges {
+		var cands [][]int64
+		for i := 1; i < len(c); i++ {
+			cands = append(cands, append(slices.Clone(c[i:]), c[:i]...))
+		}
+		rev := slices.Clone(c)
+		slices.Reverse(rev)
+		for _, in := range append(cands, rev) {
+			if !containsInput(challenges, in) {
+				return in
+			}
+		}
 	}
 	return nil
 }
@@ -240,15 +269,10 @@ func (w *world) orderJudged(ctx context.Context) error {
 	if p.CurrentLevel.Position <= w.Before {
 		return verdict.Failf("FORGE-SUBMIT-ADVANCES", "a position after "+itoa(w.Before), p.CurrentLevel.Position, "after a correct submission")
 	}
-	if r := w.returned; r != nil && r.ChainProgress != nil && *r.ChainProgress != p.progress() {
-		// The agent continues from the returned progress, so it must be
-		// the advanced one (FORGE-SUBMIT-ADVANCES).
-		return verdict.Failf("FORGE-SUBMIT-ADVANCES", p.progress(), *r.ChainProgress, "the progress the correct submission returned, against GET /api/progress after it")
-	}
-	if r := w.returned; r != nil && !sameCount(r.ClearedLevels, p.ClearedLevels) || r != nil && !sameCount(r.SkippedLevels, p.SkippedLevels) {
-		// Its counts too, when both answers state them (FORGE-SUBMIT-ADVANCES).
-		return verdict.Failf("FORGE-SUBMIT-ADVANCES", []int{deref(p.ClearedLevels), deref(p.SkippedLevels)}, []int{deref(r.ClearedLevels), deref(r.SkippedLevels)},
-			"clearedLevels and skippedLevels the correct submission returned, against GET /api/progress after it")
+	if r := w.returned; r != nil {
+		if err := r.agrees(p); err != nil {
+			return err
+		}
 	}
 	s, err := w.mustOpen(ctx, w.me)
 	if err != nil {
@@ -302,8 +326,8 @@ func (w *world) playSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^no answer carries private material or a difficulty$`), w.nothingPrivate)
 	sc.Step(pattern(`^the agent opens a session with \{\} and then one naming the next level$`), w.emptyThenNamed)
 	sc.Step(pattern(`^the \{\} session serves the current level and the named level opens nothing else$`), w.emptyAndNamedJudged)
-	sc.Step(pattern(`^the agent probes a challenge input and then a legal distinct input$`), w.probeChallenge)
-	sc.Step(pattern(`^the challenge input is refused and the distinct probe answered$`), w.probesJudged)
+	sc.Step(pattern(`^the agent probes a challenge input, then a legal distinct input and a challenge input reordered$`), w.probeChallenge)
+	sc.Step(pattern(`^the challenge input is refused and both distinct probes answered$`), w.probesJudged)
 	sc.Step(pattern(`^the agent submits wrong outputs twice$`), w.wrongTwice)
 	sc.Step(pattern(`^the agent sends two wrong submissions of its session at once$`), w.racingSubmissions)
 	sc.Step(pattern(`^at most one of them is judged$`), w.racingJudged)

@@ -14,7 +14,8 @@ type world struct {
 	me, other *agent
 	sess      *sessionDoc
 	answers   []*driver.Response
-	rule      string // the rule a rejected package is about
+	rule      string    // the rule a rejected package is about
+	readings  []reading // the rejected packages sent, w.answers their answers
 	authored  *authored
 	names     [2]string
 	unlocks   []unlock

@@ -48,8 +48,8 @@ Feature: Playing the chain
 
     Scenario: a challenge input is refused as a probe
       Given a newly registered agent with an open session
-      When the agent probes a challenge input and then a legal distinct input
-      Then the challenge input is refused and the distinct probe answered
+      When the agent probes a challenge input, then a legal distinct input and a challenge input reordered
+      Then the challenge input is refused and both distinct probes answered
 
   @FORGE-QUERY-BUDGET @FORGE-REF-BUDGETS
   Rule: a session's query budget is enforced

@@ -108,6 +108,9 @@ func (d Dialect) apply(fn string, arg *int64, x int64) (int64, *Error) {
 // mod is the non-negative remainder: the result lies in [0, m) for every
 // x (FORGE-DSL-MOD-NONNEG), so mod 5 of -7 is 3, not -2.
 func (d Dialect) mod(x, m int64) int64 {
+	if d.NegMultipleModK && x < 0 {
+		return m - (-x)%m
+	}
 	r := x % m
 	if r < 0 && !d.TruncatedMod {
 		r += m
@@ -135,6 +138,9 @@ func (d Dialect) add(a, b int64) (int64, *Error) {
 // multiplying so int64 itself never overflows.
 func (d Dialect) mul(a, b int64) (int64, *Error) {
 	if a != 0 && abs(b) > d.limit()/abs(a) {
+		if d.FinalRangeOnly {
+			return a * b, nil
+		}
 		if d.WrapOverflow {
 			return wrap(a * b), nil
 		}
@@ -145,6 +151,9 @@ func (d Dialect) mul(a, b int64) (int64, *Error) {
 
 func (d Dialect) safe(v int64) (int64, *Error) {
 	if lim := d.limit(); v > lim || v < -lim {
+		if d.FinalRangeOnly {
+			return v, nil
+		}
 		if d.WrapOverflow {
 			return wrap(v), nil
 		}
@@ -192,7 +201,7 @@ func abs(x int64) int64 {
 // values, an input value or a delta outside the safe range, or a budget
 // the three steps overrun (the step-by-step run names the step).
 func (d Dialect) deltasMapReduce(p Program, input []int64, budget int) (loaded, bool) {
-	if len(p.Steps) < 3 || len(input) < 2 || d.misplacedBound() || d.CurrentMinusNext || d.WrapOverflow {
+	if len(p.Steps) < 3 || len(input) < 2 || d.misplacedBound() || d.CurrentMinusNext || d.unchecked() {
 		return loaded{}, false
 	}
 	s, m, r := &p.Steps[0], &p.Steps[1], &p.Steps[2]

@@ -23,7 +23,16 @@ type Dialect struct {
 	DropPartialChunks   bool // chunk_reduce drops a partial chunk by default (breaks FORGE-DSL-CHUNK-PARTIAL)
 	SafeBelowMax        bool // the safe range stops one short of 2^53-1 (breaks FORGE-DSL-OVERFLOW-REJECTED at the boundary)
 	Int64Overflow       bool // only int64 overflow fails a run, so 2^53 passes (breaks FORGE-DSL-OVERFLOW-REJECTED past the boundary)
+	NegMultipleModK     bool // a negative dividend's mod is k - (-x mod k), so -10 mod 5 is 5 (breaks FORGE-DSL-MOD-NONNEG)
+	CountFirstRLE       bool // rle writes [count, value] pairs (breaks FORGE-DSL-RLE-TERMINAL)
+	IgnoreDeclaredChunk bool // chunk_reduce keeps a partial chunk whatever the step declares (breaks FORGE-DSL-CHUNK-PARTIAL)
+	FinalRangeOnly      bool // only the run's result is range-checked, intermediate values are not (breaks FORGE-DSL-OVERFLOW-REJECTED)
 }
+
+// unchecked reports a broken dialect that lets an intermediate value
+// leave the safe range: its runs take none of the fast paths, which check
+// every value.
+func (d Dialect) unchecked() bool { return d.WrapOverflow || d.FinalRangeOnly }
 
 // Value is what a program produces: an int, a list, or rle's pairs.
 type Value struct {
@@ -90,7 +99,23 @@ func (d Dialect) Run(p Program, input []int64, budget int) (Value, error) {
 	if err != nil {
 		return v, err
 	}
+	if d.FinalRangeOnly {
+		return v, finalOutside(v)
+	}
 	return v, nil
+}
+
+// finalOutside is the overflow error of a result holding an unsafe value,
+// nil when every value is safe (the FinalRangeOnly dialect's one check).
+func finalOutside(v Value) error {
+	xs := append([]int64{v.Int}, v.List...)
+	for _, p := range v.Pairs {
+		xs = append(xs, p[0], p[1])
+	}
+	if err := outsideSafe(xs); err != nil {
+		return err
+	}
+	return nil
 }
 
 // loaded is the state of a run after its input is copied in: the working
@@ -114,7 +139,7 @@ func (d Dialect) load(slot *[]int64, p Program, input []int64, budget int) (load
 		}
 		return loaded{v: list(buf)}, nil
 	}
-	if len(p.Steps) == 0 || p.Steps[0].Op != "deltas" || d.CurrentMinusNext || d.WrapOverflow {
+	if len(p.Steps) == 0 || p.Steps[0].Op != "deltas" || d.CurrentMinusNext || d.unchecked() {
 		buf, ok := copyIn(slot, input)
 		if !ok {
 			return loaded{}, outsideSafe(input)
@@ -277,6 +302,11 @@ func (d Dialect) step(s *Step, v *Value) *Error {
 		v.Type, v.List = TInt, nil
 	case "rle":
 		v.Type, v.Pairs, v.List = TPairs, rle(v.List), nil
+		if d.CountFirstRLE {
+			for i, p := range v.Pairs {
+				v.Pairs[i] = [2]int64{p[1], p[0]}
+			}
+		}
 	default:
 		return errAt(CodeType, 0, "unknown op %q", s.Op)
 	}
@@ -343,7 +373,7 @@ func keep(pred string, arg *int64, x int64) bool {
 // (FORGE-DSL-DELTA-NEXT-MINUS-CURRENT); a list shorter than 2 gives [].
 func (d Dialect) deltas(xs []int64) ([]int64, *Error) {
 	out := xs[:0] // in place: out[i-1] is written after xs[i-1] is read
-	if !d.CurrentMinusNext && !d.WrapOverflow && !d.misplacedBound() {
+	if !d.CurrentMinusNext && !d.unchecked() && !d.misplacedBound() {
 		if len(xs) < 2 {
 			return out, nil
 		}
@@ -405,6 +435,9 @@ func (d Dialect) chunkReduce(s *Step, xs []int64) ([]int64, *Error) {
 		end := start + size
 		if end > len(xs) {
 			partial := s.Partial
+			if d.IgnoreDeclaredChunk {
+				partial = ""
+			}
 			if partial == "" && d.DropPartialChunks {
 				partial = "drop"
 			}
