@@ -14,7 +14,7 @@ func (g *Game) bankCash(seat, amount int, reason string) {
 // the pool after, is the kit's addition to the platform's payload.
 func (g *Game) poolCash(seat, amount int, reason string) {
 	g.players[seat].Cash += amount
-	g.pool -= amount
+	g.pool -= g.poolPaidOut(amount, reason)
 	g.emit(EvCashChanged, map[string]any{"seat": seat, "delta": amount, "balance": g.players[seat].Cash,
 		"reason": reason, "pool": g.pool})
 }
@@ -142,7 +142,7 @@ func (g *Game) goBankrupt(seat int) {
 		h.Owner, h.Mortgaged = -1, false
 	}
 	if creditor >= 0 {
-		if cash > 0 {
+		if cash > 0 && !g.estateCashLost() {
 			g.bankCash(creditor, cash, "bankruptcy_estate")
 		}
 		g.players[creditor].JailCards += p.JailCards
