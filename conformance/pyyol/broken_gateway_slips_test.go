@@ -107,8 +107,9 @@ func gatewaySlips() []gatewaySlip {
 		}), quickTurns},
 		{"hello's version spelled 1.0.0", "PYYOL-WS-HELLO", set("hello", "", func(f map[string]any) { f["version"] = "1.0.0" }), quickTurns},
 		{"event seq restarting after each turn", "PYYOL-WS-EVENT-SEQ", seqPerTurn(), quickTurns},
-		// Round 2: gatewaySlipsRound2 in broken_gateway_slips_round2_test.go.
-	}, gatewaySlipsRound2()...)
+		// Round 2: gatewaySlipsRound2 in broken_gateway_slips_round2_test.go;
+		// round 3: gatewaySlipsRound3 in broken_gateway_slips_round3_test.go.
+	}, append(gatewaySlipsRound2(), gatewaySlipsRound3()...)...)
 }
 
 // goofView, mafiaView and monoView edit the turn views of one game.
@@ -224,7 +225,7 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 	for _, c := range gatewaySlips() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			catchGateway(t, c.rule, server.Options{Rewrite: c.rewrite}, c.timeout)
+			catchGateway(t, c.rule, server.Options{Rewrite: c.rewrite, Tamper: gatewayTampersRound3[c.name]}, c.timeout)
 		})
 	}
 }
@@ -245,8 +246,9 @@ func faithfulGateways() []gatewaySlip {
 			f["ts"] = "2026-12-04T12:00:00Z"
 			return []map[string]any{f}
 		}), quickTurns},
-		// Round 2: faithfulGatewaysRound2 in broken_gateway_slips_round2_test.go.
-	}, faithfulGatewaysRound2()...)
+		// Round 2: faithfulGatewaysRound2 in broken_gateway_slips_round2_test.go;
+		// round 3: faithfulGatewaysRound3 in broken_gateway_slips_round3_test.go.
+	}, append(faithfulGatewaysRound2(), faithfulGatewaysRound3()...)...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each faithful gateway, checked

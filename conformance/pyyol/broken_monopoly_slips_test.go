@@ -33,7 +33,7 @@ func monopolySlips() []monoSlip {
 	tamper := func(name, rule string, t server.Tamper) monoSlip {
 		return monoSlip{name, rule, server.Options{Tamper: t}}
 	}
-	return []monoSlip{
+	return append([]monoSlip{
 		tamper("an Advance card past GO pays no salary", "PYYOL-MONO-ECONOMY", server.MonopolyCardMoveNoSalary),
 		tamper("railroad rent $25 per railroad held", "PYYOL-MONO-RENT", server.MonopolyRailroadLinear),
 		tamper("the utilities' 4x and 10x swapped", "PYYOL-MONO-RENT", server.MonopolyUtilitySwapped),
@@ -62,7 +62,8 @@ func monopolySlips() []monoSlip {
 				p["to"] = 40.0
 			}
 		})}},
-	}
+		// Round 3: monopolySlipsRound3 in broken_gateway_slips_round3_test.go.
+	}, monopolySlipsRound3()...)
 }
 
 // moveBeforeRoll numbers each roll's moved (or went_to_jail) event before
@@ -124,7 +125,7 @@ func TestMonopolySlipsAreCaught(t *testing.T) {
 // platform's endTurn does), and a view listing the cards drawn so far
 // (public, not the decks' order).
 func faithfulMonopolies() []monoSlip {
-	return []monoSlip{
+	return append([]monoSlip{
 		{"the older $75 luxury tax", "PYYOL-MONO-ECONOMY", server.Options{Tamper: server.MonopolyOlderLuxuryTax}},
 		{"no rent for an owner in jail", "PYYOL-MONO-RENT,PYYOL-MONO-EV-RENT-PAID", server.Options{Tamper: server.MonopolyJailedOwnerNoRent}},
 		{"a street mortgaged beside houses in its group", "PYYOL-MONO-VIEW-LEGAL,PYYOL-MONO-ACT-MORTGAGE", server.Options{Tamper: server.MonopolyMortgageBuiltGroup}},
@@ -133,7 +134,10 @@ func faithfulMonopolies() []monoSlip {
 		{"a view listing the cards drawn so far", "PYYOL-MONO-PERFECT-INFO", server.Options{Rewrite: drawnCards()}},
 		{"bids told as the new high bid, as the real platform's engine does", "PYYOL-MONO-ACT-BID,PYYOL-MONO-EV-BID-PLACED,PYYOL-MONO-EV-AUCTION-WON,PYYOL-MONO-MOVE-AMOUNT",
 			server.Options{Rewrite: bidsAsNewHigh()}},
-	}
+		{"a Free Parking pool of taxes alone, as the real platform's engine keeps it", "PYYOL-MONO-CFG-FREE-PARKING",
+			server.Options{Tamper: server.MonopolyPoolTaxesOnly}},
+		// Round 3: faithfulMonopoliesRound3 in broken_gateway_slips_round3_test.go.
+	}, faithfulMonopoliesRound3()...)
 }
 
 // bidsAsNewHigh tells every bid_placed as the real platform's engine

@@ -47,9 +47,25 @@ func checkAliveViews(mm *mafiaMatch) error {
 }
 
 // checkDeadStayOut: once eliminated, a seat neither speaks, votes nor is
-// eliminated again (PYYOL-MAFIA-ALIVE).
+// eliminated again (PYYOL-MAFIA-ALIVE), in the event frames and in every
+// view's public transcript, which stands alone ("the entire public
+// transcript every turn"): a transcript whose dead seat votes after its
+// elimination fails even where the frames told it right.
 func checkDeadStayOut(mm *mafiaMatch) error {
-	for _, s := range mm.timeline() {
+	if err := deadStayOut(mm.timeline()); err != nil {
+		return err
+	}
+	for _, t := range mm.turns {
+		if err := deadStayOut(timelineOf(bySeq(t.view.Public))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deadStayOut judges one timeline (checkDeadStayOut).
+func deadStayOut(steps []mafiaStep) error {
+	for _, s := range steps {
 		seat := -1
 		switch s.event.Type {
 		case "message", "vote":

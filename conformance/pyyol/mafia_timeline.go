@@ -2,6 +2,7 @@ package pyyol
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -15,14 +16,18 @@ type mafiaStep struct {
 }
 
 // timeline places every public event the agent received in its phase.
-func (mm *mafiaMatch) timeline() []mafiaStep {
+func (mm *mafiaMatch) timeline() []mafiaStep { return timelineOf(mm.events) }
+
+// timelineOf is the timeline of one stream of events in its order: the
+// match's event frames, or one view's public transcript.
+func timelineOf(events []mafiaEvent) []mafiaStep {
 	var out []mafiaStep
 	day, phase := 0, ""
 	var alive [12]bool
 	for i := range alive {
 		alive[i] = true
 	}
-	for _, e := range mm.events {
+	for _, e := range events {
 		if e.Type == "phase" {
 			day, phase = intOf(e.Payload["day"]), strOf(e.Payload["phase"])
 		}
@@ -109,4 +114,12 @@ func strOf(v any) string {
 		return ""
 	}
 	return fmt.Sprint(v)
+}
+
+// bySeq is a transcript in seq order ("order by seq"), a stable sort of
+// a copy, so the order it was sent in never decides anything.
+func bySeq(events []mafiaEvent) []mafiaEvent {
+	out := slices.Clone(events)
+	slices.SortStableFunc(out, func(a, b mafiaEvent) int { return a.Seq - b.Seq })
+	return out
 }

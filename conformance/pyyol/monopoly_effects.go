@@ -69,15 +69,14 @@ func (m *monoRun) effectAgrees(i int, t *monoTurn, e frame) error {
 			return verdict.Failf("PYYOL-MONO-ACT-BID", a.Auction.HighBid+1, high, "the high bid after raising by 1 at turn view %d", i)
 		}
 	case "pay_jail":
-		paid := 0
-		for _, e := range t.after {
-			if s, _ := fieldInt(payload(e), "seat"); e.Type == "cash_changed" && s == m.seat {
-				amt, _ := fieldInt(payload(e), "amount")
-				paid -= amt
-			}
-		}
-		if paid != 50 {
+		if paid := m.paidBeforeRoll(t); paid != 50 {
 			return verdict.Failf("PYYOL-MONO-ACT-PAY-JAIL", 50, paid, "the fine paid at turn view %d", i)
+		}
+	case "use_jail_card":
+		// The card is the way out in place of the fine ("Spend a
+		// get-out-of-jail-free card, then roll"): nothing is paid.
+		if paid := m.paidBeforeRoll(t); paid > 0 {
+			return verdict.Failf("PYYOL-MONO-ACT-USE-JAIL-CARD", "no payment, the card spent instead", fmt.Sprintf("$%d paid", paid), "the jail card spent at turn view %d", i)
 		}
 	case "propose_trade":
 		offered, _ := t.move["trade"].(map[string]any)
@@ -114,4 +113,21 @@ func (m *monoRun) unmortgageCost(i int, t *monoTurn, p map[string]any) error {
 		return verdict.Failf("PYYOL-MONO-ACT-UNMORTGAGE", fmt.Sprintf("%d (the mortgage's %d + 10%%)", hi, paid), cost, "lifting the mortgage on square %d at turn view %d", sq, i)
 	}
 	return nil
+}
+
+// paidBeforeRoll is what the agent's cash_changed events after a turn's
+// move, up to the roll that follows it, took from the agent: a jail
+// fine paid, or one a card should have spared.
+func (m *monoRun) paidBeforeRoll(t *monoTurn) int {
+	paid := 0
+	for _, e := range t.after {
+		if e.Type == "dice_rolled" {
+			break
+		}
+		if s, _ := fieldInt(payload(e), "seat"); e.Type == "cash_changed" && s == m.seat {
+			amt, _ := fieldInt(payload(e), "amount")
+			paid -= amt
+		}
+	}
+	return paid
 }

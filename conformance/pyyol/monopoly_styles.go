@@ -82,13 +82,19 @@ func (m *monoRun) spendthriftPolicy(v monoView) map[string]any {
 	has := func(a string) bool { return slices.Contains(v.LegalActions, a) }
 	me := m.mine(v)
 	buyer := m.style == styleSpendthriftBuyer
+	// The buyer keeps $1 back, so the estate its creditor takes holds
+	// cash as well as properties (estateCash).
+	kept := 0
+	if buyer {
+		kept = 1
+	}
 	switch {
 	case buyer && has("buy") && len(m.heldBy(v)) < 2:
 		return act("buy")
-	case (m.style == styleSpendthrift || buyer && len(m.heldBy(v)) >= 2) && has("propose_trade") && me.cash > 0 && v.State != nil && len(v.State.Players) > 1:
+	case (m.style == styleSpendthrift || buyer && len(m.heldBy(v)) >= 2) && has("propose_trade") && me.cash > kept && v.State != nil && len(v.State.Players) > 1:
 		target := (m.seat + 1) % len(v.State.Players)
 		return map[string]any{"action": "propose_trade", "trade": map[string]any{"proposer": m.seat, "target": target,
-			"give_props": []int{}, "give_cash": me.cash, "want_props": []int{}, "want_cash": 0}}
+			"give_props": []int{}, "give_cash": me.cash - kept, "want_props": []int{}, "want_cash": 0}}
 	case has("mortgage") && v.Phase == "resolve_debt":
 		if sq := m.mortgageable(me); sq >= 0 {
 			return onSquare("mortgage", sq)

@@ -244,6 +244,9 @@ func (m *monoRun) checkEnd() error {
 	if err := m.capReached(limit, capped, max(turns, rolls), players-len(bankrupt)); err != nil {
 		return err
 	}
+	if err := m.capWinner(players, bankrupt); err != nil {
+		return err
+	}
 	if m.end == nil || players < 2 || len(bankrupt) != players-1 {
 		return nil
 	}
@@ -253,15 +256,7 @@ func (m *monoRun) checkEnd() error {
 			last = s
 		}
 	}
-	var res struct {
-		Winners []int `json:"winners"`
-		Winner  *int  `json:"winner"`
-	}
-	jsonInto(m.end.Result, &res)
-	w := res.Winners
-	if res.Winner != nil {
-		w = append(w, *res.Winner)
-	}
+	w := m.endWinners()
 	if !slices.Contains(w, last) || slices.ContainsFunc(w, func(s int) bool { return s != last }) {
 		return verdict.Failf("PYYOL-MONO-WIN-LAST-SOLVENT", last, w, "the winner of a match everyone else went bankrupt in")
 	}

@@ -95,6 +95,9 @@ func (m *monoRun) checkBankrupt() error {
 		if err := m.estateKept(i, t, at); err != nil {
 			return err
 		}
+		if err := m.estateCash(i, t, at); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -125,10 +128,74 @@ func (m *monoRun) estateKept(i int, t *monoTurn, at int) error {
 	return nil
 }
 
-// checkPool: with free_parking_pool on, taxes and fines fund the pool and
-// a token landing on Free Parking takes at least what they put in
-// (PYYOL-MONO-CFG-FREE-PARKING). Other payments the pool may take are
-// the target's reading; the check counts taxes and fines only.
+// estateCash: a bankruptcy to a seat hands it the cash the agent still
+// held too (PYYOL-MONO-ACT-BANKRUPT: liquidate to the creditor). Money
+// moving between seats has its event in the feed ("an itemized event
+// feed of everything between your turns"), so the bankrupt move's own
+// events (up to the next turn_ended, turn_started or dice_rolled) credit
+// the creditor at least that much; where a later
+// view shows the creditor's cash, its rise (what the events took from
+// the creditor added back) may stand for the events.
+func (m *monoRun) estateCash(i int, t *monoTurn, at int) error {
+	c, ok := fieldInt(payload(t.after[at]), "creditor")
+	if !ok || c < 0 || c == m.seat {
+		return nil
+	}
+	cashOf := func(s *monoState, seat int) (int, bool) {
+		if s == nil || seat >= len(s.Players) || s.Players[seat].Cash == nil {
+			return 0, false
+		}
+		return *s.Players[seat].Cash, true
+	}
+	left, known := cashOf(t.view.State, m.seat)
+	if !known || left <= 0 {
+		return nil
+	}
+	// The bankrupt move's own events: up to the turn that follows it.
+	end := at + 1 + slices.IndexFunc(t.after[at+1:], func(e frame) bool {
+		return e.Type == "turn_ended" || e.Type == "turn_started" || e.Type == "dice_rolled"
+	})
+	if end <= at {
+		end = len(t.after)
+	}
+	credits, debits := 0, 0
+	for _, e := range t.after[:end] {
+		p := payload(e)
+		amount, _ := fieldInt(p, "amount")
+		seat, _ := fieldInt(p, "seat")
+		from, _ := fieldInt(p, "from")
+		to, _ := fieldInt(p, "to")
+		switch {
+		case e.Type == "cash_changed" && seat == c && amount > 0, e.Type == "rent_paid" && to == c:
+			credits += amount
+		case e.Type == "cash_changed" && seat == c:
+			debits -= amount
+		case e.Type == "rent_paid" && from == c:
+			debits += amount
+		}
+	}
+	if credits >= left {
+		return nil
+	}
+	if i+1 < len(m.turns) {
+		before, ok1 := cashOf(t.view.State, c)
+		after, ok2 := cashOf(m.turns[i+1].view.State, c)
+		if !ok1 || !ok2 || after-before+debits >= left {
+			return nil
+		}
+	}
+	return verdict.Failf("PYYOL-MONO-ACT-BANKRUPT", fmt.Sprintf("the $%d the agent still held, to creditor %d", left, c),
+		fmt.Sprintf("$%d credited", credits), "the bankruptcy at turn view %d", i)
+}
+
+// checkPool: with free_parking_pool on, "taxes and fines fund a Free
+// Parking jackpot" and a token landing on Free Parking takes it
+// (PYYOL-MONO-CFG-FREE-PARKING). Which fines is open: the real platform's
+// engine pools taxes alone (a jail fine goes to the bank), so the
+// jackpot owed is at least the taxes paid since the last one, and at most
+// every payment to the bank since then (a jackpot above that was never in
+// the pool: a pool paid out and not emptied). A lander's credit of the
+// salary, after a move that passed GO, is the salary's.
 func (m *monoRun) checkPool() error {
 	if on, known := m.ruleBool("free_parking_pool"); !known || !on {
 		return nil // the table did not announce the pool
@@ -137,21 +204,35 @@ func (m *monoRun) checkPool() error {
 	if err != nil {
 		return err
 	}
-	pool, lander := 0, -1
+	salary, _ := m.rule("go_salary")
+	pool, funds, lander, passed := 0, 0, -1, false
 	for _, e := range m.events {
 		p := payload(e)
 		seat, _ := fieldInt(p, "seat")
 		amount, _ := fieldInt(p, "amount")
 		switch e.Type {
 		case "cash_changed":
-			if reason := p["reason"]; amount < 0 && (reason == "tax" || reason == "jail_fine") {
-				pool -= amount
+			if amount < 0 && p["reason"] == "tax" {
+				pool -= amount // the one payment every reading puts in the pool
+			}
+			if amount < 0 {
+				funds -= amount
+			}
+			if seat == lander && passed && amount == salary {
+				passed = false
+				continue
+			}
+			if seat == lander && amount > funds && amount > 0 {
+				return verdict.Failf("PYYOL-MONO-CFG-FREE-PARKING", fmt.Sprintf("at most $%d, every payment to the bank since the last jackpot", funds),
+					fmt.Sprintf("$%d", amount), "seat %d's Free Parking jackpot, event %d", lander, e.Seq)
 			}
 			if seat == lander && amount >= pool && amount > 0 {
-				pool, lander = 0, -1
+				pool, funds, lander = 0, funds-amount, -1
 			}
 		case "moved":
-			if to, _ := fieldInt(p, "to"); to >= 0 && to < len(b.Squares) && b.Squares[to].Kind == monopoly.KindFreePark && pool > 0 {
+			to, _ := fieldInt(p, "to")
+			passed = p["passed_go"] == true
+			if to >= 0 && to < len(b.Squares) && b.Squares[to].Kind == monopoly.KindFreePark && pool > 0 {
 				lander = seat
 			}
 		case "dice_rolled", "turn_ended", "turn_started", "match_finished":

@@ -88,18 +88,32 @@ func handRule(round int) string {
 	return "PYYOL-GOOF-RESOLVE"
 }
 
-// viewPools judges the prize_pool of round n's turn views: the pool bid
-// for is the prize plus what the rounds before carried, as the round's
-// record shows it (a tied pool left out of the view breaks the tie rule;
-// any other figure is a view short of its pool, PYYOL-GOOF-VIEW).
+// viewPools judges the prize_pool of round n wherever a view tells it:
+// the pool bid for in round n's views, and round n's record in the
+// history of every later view. Either is the prize plus what the rounds
+// before carried, as the round's record shows it: a tied pool left out
+// breaks the tie rule; any other figure is a view short of its pool
+// (PYYOL-GOOF-VIEW) or a history entry not the round's
+// (PYYOL-GOOF-HISTORY).
 func (g *gwRun) viewPools(n, prize, carried int, rules goofspiel.Rules) error {
+	poolRule := func(otherwise string) string {
+		if carried > 0 {
+			return tieRule(rules)
+		}
+		return otherwise
+	}
 	for _, t := range g.turns {
-		if v := t.View; v != nil && v.Round == n && v.PrizePool != prize+carried {
-			rule := "PYYOL-GOOF-VIEW"
-			if carried > 0 {
-				rule = tieRule(rules)
+		v := t.View
+		if v == nil {
+			continue
+		}
+		if v.Round == n && v.PrizePool != prize+carried {
+			return verdict.Failf(poolRule("PYYOL-GOOF-VIEW"), prize+carried, v.PrizePool, "prize_pool in round %d's view (prize %d, %d carried)", n, prize, carried)
+		}
+		for _, h := range v.History {
+			if h.Round == n && h.PrizePool != prize+carried {
+				return verdict.Failf(poolRule("PYYOL-GOOF-HISTORY"), prize+carried, h.PrizePool, "history's prize_pool of round %d in round %d's view (prize %d, %d carried)", n, v.Round, prize, carried)
 			}
-			return verdict.Failf(rule, prize+carried, v.PrizePool, "prize_pool in round %d's view (prize %d, %d carried)", n, prize, carried)
 		}
 	}
 	return nil

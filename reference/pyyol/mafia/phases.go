@@ -171,7 +171,7 @@ func (m *Match) checkVictory() bool {
 	switch {
 	case mafia == 0:
 		m.winner = TeamTown
-	case mafia >= town:
+	case m.mafiaWins(mafia, town):
 		m.winner = TeamMafia
 	default:
 		return false

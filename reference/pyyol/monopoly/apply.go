@@ -101,6 +101,9 @@ func (g *Game) do(seat int, mv Move) {
 	case ActUseJailCard:
 		// PYYOL-MONO-ACT-USE-JAIL-CARD: spend a card, then roll.
 		g.useJailCard(seat)
+		if g.jailCardFined() {
+			g.toBank(seat, g.jailFine(), "jail_fine")
+		}
 		g.leaveJail(seat, "card")
 		g.phase = PhaseRoll
 	case ActRollJail:
@@ -158,7 +161,7 @@ func (g *Game) decline(seat int) {
 // order (PYYOL-MONO-ACT-BID).
 func (g *Game) bid(seat, amount int) {
 	a := g.auction
-	a.HighBid += amount
+	a.HighBid = g.raiseTo(a.HighBid, amount)
 	a.HighBidder = seat
 	a.Active = append(a.Active[1:], seat)
 	g.emit(EvBidPlaced, map[string]any{"seat": seat, "property": a.Property, "amount": amount, "high_bid": a.HighBid})

@@ -41,6 +41,11 @@ const (
 	SellKeepsHouse Defect = "sell-keeps-house"
 	// PoolNeverPays never pays the free-parking pool out.
 	PoolNeverPays Defect = "pool-never-pays"
+	// PoolTaxesOnly is no fault but a reading the docs leave open ("taxes
+	// and fines fund" the pool: which fines): the real platform's engine
+	// pools taxes alone and pays jail fines to the bank. The kit's
+	// faithful-variant tests run it and must fail nothing.
+	PoolTaxesOnly Defect = "pool-taxes-only"
 	// JailAlwaysEscapes frees a seat on any jail roll, doubles or not.
 	JailAlwaysEscapes Defect = "jail-always-escapes"
 	// JailCardKept lets a seat use a jail card without spending it.

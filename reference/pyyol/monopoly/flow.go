@@ -284,7 +284,7 @@ func (g *Game) finish(reason string) {
 	worth := map[int]int{}
 	best := -1 << 62
 	for _, s := range g.solvent() {
-		worth[s] = g.NetWorth(s)
+		worth[s] = g.capWorth(s, reason)
 		best = max(best, worth[s])
 	}
 	g.winners = nil

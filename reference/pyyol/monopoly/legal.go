@@ -69,9 +69,9 @@ func (g *Game) Legal(seat int) []string {
 		add(budget && (g.anySquare(seat, g.canBuild) || g.defect == BuildWithoutSet && g.anyStreet(seat) || g.buildableWithoutCash(seat)), ActBuild)
 		add(budget && g.anySquare(seat, g.canSell), ActSellHouse)
 		add(budget && g.anySquare(seat, g.canMortgage), ActMortgage)
-		add(budget && g.anySquare(seat, g.canUnmortgage), ActUnmortgage)
+		add(budget && g.anySquare(seat, g.unmortgageListed), ActUnmortgage)
 		add(budget && !g.proposed && len(g.tradeOffers(seat)) > 0, ActProposeTrade)
-		add(true, ActEndTurn) // PYYOL-MONO-END-TURN-SAFE: always listed in manage.
+		add(true, g.manageEnd(p)) // PYYOL-MONO-END-TURN-SAFE: end_turn always listed in manage.
 	case PhaseTrade:
 		add(true, ActSkipTrade)
 		add(!g.proposed && len(g.tradeOffers(seat)) > 0, ActProposeTrade)

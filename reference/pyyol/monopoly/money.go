@@ -14,7 +14,7 @@ func (g *Game) bankCash(seat, amount int, reason string) {
 // the pool after, is the kit's addition to the platform's payload.
 func (g *Game) poolCash(seat, amount int, reason string) {
 	g.players[seat].Cash += amount
-	g.pool -= amount
+	g.pool -= g.poolPaidOut(amount, reason)
 	g.emit(EvCashChanged, map[string]any{"seat": seat, "delta": amount, "balance": g.players[seat].Cash,
 		"reason": reason, "pool": g.pool})
 }
@@ -22,7 +22,7 @@ func (g *Game) poolCash(seat, amount int, reason string) {
 // toBank is a payment to the bank, or to the pool when the free-parking
 // option routes taxes and fines there.
 func (g *Game) toBank(seat, amount int, reason string) {
-	if g.rules.FreeParkingPool && reason != "unmortgage" {
+	if g.rules.FreeParkingPool && reason != "unmortgage" && (g.defect != PoolTaxesOnly || reason == "tax") {
 		g.poolCash(seat, -amount, reason)
 		return
 	}
@@ -142,7 +142,7 @@ func (g *Game) goBankrupt(seat int) {
 		h.Owner, h.Mortgaged = -1, false
 	}
 	if creditor >= 0 {
-		if cash > 0 {
+		if cash > 0 && !g.estateCashLost() {
 			g.bankCash(creditor, cash, "bankruptcy_estate")
 		}
 		g.players[creditor].JailCards += p.JailCards

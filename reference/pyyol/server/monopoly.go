@@ -40,6 +40,9 @@ const (
 	MonopolySellKeepsHouse Tamper = "monopoly-sell-keeps-house"
 	// MonopolyPoolNeverPays never pays the free-parking pool out.
 	MonopolyPoolNeverPays Tamper = "monopoly-pool-never-pays"
+	// MonopolyPoolTaxesOnly is a faithful reading, not a fault: the pool
+	// takes taxes alone, as the real platform's engine does.
+	MonopolyPoolTaxesOnly Tamper = "monopoly-pool-taxes-only"
 	// MonopolyJailAlwaysEscapes frees a seat on any jail roll.
 	MonopolyJailAlwaysEscapes Tamper = "monopoly-jail-always-escapes"
 	// MonopolyJailCardKept lets a seat use a jail card without spending it.
@@ -105,6 +108,7 @@ var monopolyDefects = map[Tamper]monopoly.Defect{
 	MonopolyProposeIgnored:    monopoly.ProposeIgnored,
 	MonopolySellKeepsHouse:    monopoly.SellKeepsHouse,
 	MonopolyPoolNeverPays:     monopoly.PoolNeverPays,
+	MonopolyPoolTaxesOnly:     monopoly.PoolTaxesOnly,
 	MonopolyJailAlwaysEscapes: monopoly.JailAlwaysEscapes,
 	MonopolyJailCardKept:      monopoly.JailCardKept,
 	MonopolyHotelUneven:       monopoly.HotelUneven,

@@ -32,6 +32,16 @@ const (
 	// (PYYOL-MONO-REF-RENT, PYYOL-MONO-REF-MORTGAGE), and the real
 	// platform's cap of rolls and re-roll opened as a turn.
 	MonopolyOlderLuxuryTax Tamper = "monopoly-older-luxury-tax"
+
+	// The third round's (reference/pyyol/monopoly/defects_round3.go);
+	// MonopolyBidAsTotal is the real platform's reading, a faithful one.
+	MonopolyBidAsTotal            Tamper = "monopoly-bid-as-total"
+	MonopolyJailCardAndFine       Tamper = "monopoly-jail-card-and-fine"
+	MonopolyCapWinnerByCash       Tamper = "monopoly-cap-winner-by-cash"
+	MonopolyBankruptCashLost      Tamper = "monopoly-bankrupt-cash-lost"
+	MonopolyUnmortgageWithoutCash Tamper = "monopoly-unmortgage-without-cash"
+	MonopolyPoolNotEmptied        Tamper = "monopoly-pool-not-emptied"
+	MonopolyRerollInManage        Tamper = "monopoly-reroll-in-manage"
 )
 
 // init adds the sweep's tampers to the engine defects they plant.
@@ -47,6 +57,10 @@ func init() {
 		MonopolyTurnCountPerRoll: monopoly.TurnCountPerRoll, MonopolyDeckOrderLeaked: monopoly.DeckOrderLeaked,
 		MonopolyOlderLuxuryTax: monopoly.OlderLuxuryTax, MonopolyRentSkippedOnDoubles: monopoly.RentSkippedOnDoubles,
 		MonopolyTurnCountTwice: monopoly.TurnCountTwice, MonopolyRerollAsTurn: monopoly.RerollAsTurn,
+		MonopolyBidAsTotal: monopoly.BidAsTotal, MonopolyJailCardAndFine: monopoly.JailCardAndFine,
+		MonopolyCapWinnerByCash: monopoly.CapWinnerByCash, MonopolyBankruptCashLost: monopoly.BankruptCashLost,
+		MonopolyUnmortgageWithoutCash: monopoly.UnmortgageWithoutCash, MonopolyPoolNotEmptied: monopoly.PoolNotEmptied,
+		MonopolyRerollInManage: monopoly.RerollInManage,
 	} {
 		monopolyDefects[t] = d
 	}

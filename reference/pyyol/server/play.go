@@ -179,6 +179,12 @@ func (r *matchRun) agentBids() bool {
 	// PYYOL-WS-FALLBACK-TIMEOUT, PYYOL-WS-FALLBACK-ILLEGAL,
 	// PYYOL-WS-FALLBACK-ERROR (PYYOL-REF-ERROR-RESPONSE): whatever went
 	// wrong, the engine bids the seat's lowest card and the match goes on.
+	if r.g.opts.Tamper == FallbackPrizeCard {
+		if v := r.m.View(r.seat); slices.Contains(v.YourHand, v.CurrentPrize) {
+			r.m.Bid(r.seat, goofspiel.Move{Round: r.m.Round(), Card: v.CurrentPrize})
+			return true
+		}
+	}
 	if r.g.opts.Tamper == FallbackHighest {
 		hand := r.m.Hand(r.seat)
 		r.m.Bid(r.seat, goofspiel.Move{Round: r.m.Round(), Card: hand[len(hand)-1]})
