@@ -114,7 +114,10 @@ func slipCases() []slip {
 	},
 		// Round 2 (docs/detection.md): fresh slips, none in the tables
 		// above; their targets are in broken_slips_round2_test.go.
-		roundTwoSlips()...)
+		append(roundTwoSlips(),
+			// Round 3 (docs/detection.md): fresh again; their targets
+			// are in broken_slips_round3_test.go.
+			roundThreeSlips()...)...)
 }
 
 // extensionsNotApplied logs every extension (the reference does) but
@@ -241,7 +244,9 @@ func faithfulNeighbours() []neighbour {
 		}},
 	},
 		// Round 2 (docs/detection.md): in broken_slips_round2_test.go.
-		roundTwoNeighbours()...)
+		append(roundTwoNeighbours(),
+			// Round 3: in broken_slips_round3_test.go.
+			roundThreeNeighbours()...)...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each legal reading of

@@ -421,22 +421,10 @@ func fabricatedTrue() http.Handler {
 // the state, the score and the settlement's lines agreeing with it, as a
 // server with that penalty would.
 func ghostChargedTwo() http.Handler {
-	v := newRunView()
-	return breaker(func(in map[string]any, b map[string]any, _ func(string, string) map[string]any) {
-		id := runOfState(b)
-		eachSettlement(b, func(s map[string]any) {
-			for _, l := range asList(s["lines"]) {
-				if lm, _ := l.(map[string]any); lm["ghost"] == true {
-					lm["trust"] = num(lm["trust"]) + 2
-					v.add(id, 2)
-				}
-			}
-		})
-		if d := v.of(id); d != 0 {
-			if st, ok := b["state"].(map[string]any); ok {
-				st["trust"] = min(num(st["trust"])+d, 100)
-				st["score"] = num(st["points"]) + 5*num(st["trust"]) - num(st["turn"])
-			}
+	return trustSpared(func(l map[string]any) float64 {
+		if l["ghost"] == true {
+			return 2
 		}
+		return 0
 	})
 }

@@ -75,7 +75,8 @@ func okRule(e Expect) string {
 // refusalRule names the rule a refusal breaks when the model accepts the
 // action: the rule that forbids the target's own refusal code where the
 // code says why (an answer refused for AP, a source-free 裏取り不能
-// assertion or hedge refused for want of a source), else okRule.
+// assertion or hedge refused for want of a source, an assertion refused
+// as hedge-only), else okRule.
 func refusalRule(action, arg string, before engine.StateView, e Expect, r *actionResponse) string {
 	if !e.OK || r.OK {
 		return okRule(e)
@@ -86,6 +87,10 @@ func refusalRule(action, arg string, before engine.StateView, e Expect, r *actio
 			return "PP-AP-EXHAUSTED" // 尽きても回答・発行は可能
 		}
 		return "PP-AP-ZERO"
+	case r.Code == "hedge_only" && action == engine.ActAnswer:
+		// The target locked the question to hedges where the seed does not
+		// (fewer than 3 rejections on it in this case): the lock's own rule.
+		return "PP-ANSWER-HEDGE-ONLY"
 	case r.Code == "source_required" && action == engine.ActAnswer:
 		a, err := engine.ParseAnswer(arg)
 		switch {

@@ -181,12 +181,12 @@ func (w *world) docListsEndpoints() error {
 }
 
 // registrationShape checks that a registration answered 201 with agent_id,
-// the 32-character name and a flib_ API key (PP-REGISTER-RESPONSE).
+// the name it was sent and a flib_ API key (PP-REGISTER-RESPONSE).
 func (w *world) registrationShape() error {
 	k, _ := w.reg["api_key"].(string)
 	id, _ := w.reg["agent_id"].(string)
 	name, _ := w.reg["name"].(string)
-	if w.Status() != http.StatusCreated || !strings.HasPrefix(k, "flib_") || id == "" || len(name) != 32 {
+	if w.Status() != http.StatusCreated || !strings.HasPrefix(k, "flib_") || id == "" || name != w.regName {
 		return verdict.Failf("PP-REGISTER-RESPONSE", "201 {agent_id, name, api_key: flib_…}", fmt.Sprintf("%d %v", w.Status(), w.reg), "")
 	}
 	return nil

@@ -15,8 +15,7 @@ import (
 
 // sharedSteps registers the steps several feature files use.
 func sharedSteps(sc *suite.ScenarioContext, w *world) {
-	sc.Step(pattern(`^a new agent registers with a name of (\d+) characters$`), w.registerNameOf)
-	sc.Step(pattern(`^the registration succeeds with an API key$`), w.registrationSucceeds)
+	registerSteps(sc, w)
 	sc.Step(pattern(`^the request is refused with status (\d+)$`), w.wantStatus)
 	sc.Step(pattern(`^a registered agent$`), w.registeredAgent)
 	sc.Step(pattern(`^a fresh run$`), w.freshRun)
@@ -194,32 +193,6 @@ func (w *world) playedRun(ctx context.Context) error {
 func (w *world) wantStatus(code int) error {
 	if w.Status() != code {
 		return verdict.Failf(w.rule(), code, w.Status(), "body %s", clip(w.Body()))
-	}
-	return nil
-}
-
-// registerNameOf registers a new agent whose name has n characters, keeping
-// its answer and redacting the API key it gets.
-func (w *world) registerNameOf(ctx context.Context, n int) error {
-	_, err := w.do(ctx, http.MethodPost, "/register", "", map[string]string{"name": strings.Repeat("a", n)}, nil)
-	if err == nil && created2xx(w.Status()) {
-		poolOf(w.env).regs++
-		json.Unmarshal(w.Body(), &w.reg)
-		if k, ok := w.reg["api_key"].(string); ok {
-			w.env.HTTP.Secrets().Add(k)
-		}
-	}
-	return err
-}
-
-// registrationSucceeds checks that a registration was created and answered
-// an api_key (PP-REGISTER).
-func (w *world) registrationSucceeds() error {
-	if err := w.wantCreated(); err != nil {
-		return err
-	}
-	if k, _ := w.reg["api_key"].(string); k == "" {
-		return verdict.Failf("PP-REGISTER", "an api_key", clip(w.Body()), "")
 	}
 	return nil
 }

@@ -45,6 +45,9 @@ type world struct {
 	first            *created
 	second           *created
 	reg              map[string]any
+	regName          string     // the name the scenario registered
+	firstKey         string     // the key of the scenario's first registration
+	sized            string     // the scenario's last comment of a set length
 	fire             firingPair // the two runs of the "trust between 1 and 10" scenario
 	// against counts the answers hedged against an official record.
 	against int

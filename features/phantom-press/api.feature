@@ -26,6 +26,11 @@ Feature: API surface, registration and errors
         | 1      |
         | 32     |
 
+    Scenario: A taken name never gets the first agent's key
+      When a new agent registers with a name of 12 characters
+      And another agent registers with the same name
+      Then the second registration is refused or answers a key of its own
+
     Scenario Outline: A bad name is refused
       When a new agent registers with a name of <length> characters
       Then the request is refused with status 400

@@ -170,6 +170,11 @@ Feature: Cases, AP and the actions of a turn
       When the agent spends its AP with a document still unread
       Then the available actions match the run's situation
 
+    Scenario: An ended run offers nothing its end refuses
+      Given a fresh run
+      When the agent misprints until it is fired
+      Then the available actions match the run's situation
+
   @PP-ACTION-ARG-REQUIRED
   Rule: read, interview, answer and comment need their arg
 

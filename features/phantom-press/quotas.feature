@@ -81,6 +81,13 @@ Feature: Daily quotas
       When the clock passes 00:00 JST
       Then the agent can look at the case again
 
+    @exhaust
+    Scenario: A spent quota's answer names the next 00:00 JST
+      Given a fresh run
+      And the agent has made 1000 writes today
+      When the agent looks at the case
+      Then the quota answer names no reset but the next 00:00 JST
+
   @PP-QUOTA-503 @control
   Rule: an unverifiable quota is 503 quota_unavailable with Retry-After 60
 
