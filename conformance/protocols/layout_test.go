@@ -111,6 +111,7 @@ func writeShuffled(b *bytes.Buffer, v any, indent string) {
 // MUST check may fail or err on it (warnings on the kit's own REFERENCE
 // shapes are allowed).
 func TestEveryProtocolReadsAFaithfulLayoutAsItsOwn(t *testing.T) {
+	t.Parallel() // its runs mostly wait (the bounty's board clocks); each serves its own reference
 	for _, p := range All() {
 		if len(p.WebSocketPaths) > 0 {
 			continue // its checks read socket frames, which an HTTP wrapper cannot respell
