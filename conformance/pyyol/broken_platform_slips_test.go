@@ -33,6 +33,10 @@ type pushCall struct {
 	// secret is the endpoint secret, read back from the Authorization
 	// header the platform sends (empty on the unsigned /health probe).
 	secret string
+	// trip, when a slip sets it, sends the call in place of the
+	// transport and hands back the answer the platform reads (a slip in
+	// how the answer is awaited or read, not in the call).
+	trip func(next http.RoundTripper, c *pushCall) (*http.Response, error)
 }
 
 // route is the sibling the call is for ("/turn", "/event", "/health"...).
@@ -68,7 +72,8 @@ func (c *pushCall) editJSON(edit func(map[string]any)) {
 }
 
 // slipTransport plants a slip in every call of the platform's push
-// client: it hands each call to slip before sending it.
+// client: it hands each call to slip before sending it, and sends it
+// through the call's trip when the slip set one.
 type slipTransport struct {
 	next http.RoundTripper
 	slip func(*pushCall)
@@ -85,6 +90,9 @@ func (s slipTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	s.slip(c)
 	c.req.Body, c.req.ContentLength = io.NopCloser(bytes.NewReader(c.body)), int64(len(c.body))
 	c.req.GetBody = nil
+	if c.trip != nil {
+		return c.trip(s.next, c)
+	}
 	return s.next.RoundTrip(c.req)
 }
 
@@ -135,7 +143,7 @@ func canonical(c *pushCall, path string) string {
 // that repeat, the socket's spellings in push bodies.
 func platformSlips() []platformSlip {
 	nonces := &restartingNonces{}
-	return []platformSlip{
+	return append([]platformSlip{
 		{"the signature lacks its v1= prefix", "PYYOL-PLAT-HEADERS", onSigned(func(c *pushCall) {
 			c.req.Header.Set(pushsign.SignatureHeader, strings.TrimPrefix(c.req.Header.Get(pushsign.SignatureHeader), "v1="))
 		})},
@@ -212,7 +220,8 @@ func platformSlips() []platformSlip {
 		{"the liveness probe is a HEAD", "PYYOL-PLAT-HEALTH", onCallsTo("/health", func(c *pushCall) {
 			c.req.Method = http.MethodHead
 		})},
-	}
+		// Round 2: platformSlipsRound2 in broken_platform_slips_round2_test.go.
+	}, platformSlipsRound2()...)
 }
 
 // restartingNonces numbers the platform's nonces req_1, req_2, ... and
@@ -238,7 +247,7 @@ func (r *restartingNonces) next(c *pushCall) {
 // spelling of UTC, fractional seconds, a nonce of another form, an
 // auth-scheme in lower case (RFC 9110: case-insensitive), more fields.
 func faithfulPlatforms() []platformSlip {
-	return []platformSlip{
+	return append([]platformSlip{
 		{"the timestamp is +00:00, not Z", "", onSigned(func(c *pushCall) {
 			c.resignAt(time.Now().UTC().Format("2006-01-02T15:04:05+00:00"))
 		})},
@@ -255,15 +264,16 @@ func faithfulPlatforms() []platformSlip {
 		{"every body carries a sent_at field too", "", onSigned(func(c *pushCall) {
 			c.editJSON(func(m map[string]any) { m["sent_at"] = c.ts })
 		})},
-	}
+		// Round 2: faithfulPlatformsRound2 in broken_platform_slips_round2_test.go.
+	}, faithfulPlatformsRound2()...)
 }
 
 // slippedPlatform is the reference platform with slip planted in its push
 // client, served over loopback.
-func slippedPlatform(t *testing.T, slip func(*pushCall)) string {
+func slippedPlatform(t *testing.T, s platformSlip) string {
 	t.Helper()
 	srv := httptest.NewServer(server.New(server.Options{PushWrap: func(next http.RoundTripper) http.RoundTripper {
-		return slipTransport{next: next, slip: slip}
+		return slipTransport{next: next, slip: s.slip}
 	}}))
 	t.Cleanup(srv.Close)
 	return srv.URL + server.BasePath
@@ -277,7 +287,7 @@ func TestPlatformSlipsAreCaught(t *testing.T) {
 	for _, s := range platformSlips() {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
-			rep := runLive(t, pyyol.Platform(), slippedPlatform(t, s.slip), s.rule, platformSettings)
+			rep := runLive(t, pyyol.Platform(), slippedPlatform(t, s), s.rule, platformSettings)
 			if rep.ExitCode() != 1 || !rep.Failed(s.rule) {
 				t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), s.rule, failedRules(rep))
 			}
@@ -292,7 +302,7 @@ func TestFaithfulPushPlatformsFailNothing(t *testing.T) {
 	for _, s := range faithfulPlatforms() {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
-			rep := runLive(t, pyyol.Platform(), slippedPlatform(t, s.slip), "", platformSettings)
+			rep := runLive(t, pyyol.Platform(), slippedPlatform(t, s), "", platformSettings)
 			for _, r := range rep.Results {
 				if r.Status == verdict.Fail || r.Status == verdict.Error {
 					t.Errorf("%s %s: %s %s", r.Status, r.Name, r.FailedRule, r.Message)

@@ -16,6 +16,7 @@ import (
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pushsign"
 	"github.com/agentgames/conformance/reference/pyyol/agent"
+	"github.com/agentgames/conformance/reference/skeleton"
 )
 
 // verifier is an agent's own request verification written with one slip:
@@ -33,13 +34,20 @@ type verifier struct {
 	sigOnly    bool                                           // only a missing X-Arena-Signature is missing_signature
 	nonceFirst bool                                           // the nonce is stored before the signature is checked (the SDK's order)
 	rebase     bool                                           // a verified request off the agent's base path is served under it
+	// round 3
+	trustsBearer bool          // a request whose Bearer is the secret is let through unverified
+	forgetAfter  time.Duration // nonces are dropped once their timestamp is this old; 0 keeps them
+	resetOn      string        // a verified request to this route empties the nonce store
+	layout       string        // the timestamp's parse layout; "" is RFC3339
+	belowMount   bool          // the signature is checked over the path below the agent's base path
+	foldHex      bool          // the hex digits are compared case-insensitively
 }
 
 // wrap puts v in front of an agent that verifies nothing itself.
 func (v verifier) wrap() http.Handler {
 	h := agent.New(agent.Options{Flaw: agent.SkipsSignature})
 	var mu sync.Mutex
-	var seen []string
+	seen := &nonceStore{}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/health") {
 			h.ServeHTTP(w, r)
@@ -48,7 +56,7 @@ func (v verifier) wrap() http.Handler {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		mu.Lock()
-		reason := v.check(r, body, &seen)
+		reason := v.check(r, body, seen)
 		mu.Unlock()
 		if reason == "" {
 			if v.rebase && !strings.HasPrefix(r.URL.Path, agent.BasePath+"/") {
@@ -72,12 +80,19 @@ func (v verifier) wrap() http.Handler {
 }
 
 // check is the verification; "" lets the request through.
-func (v verifier) check(r *http.Request, body []byte, seen *[]string) string {
+func (v verifier) check(r *http.Request, body []byte, seen *nonceStore) string {
+	if cred, ok := skeleton.Bearer(r.Header.Get("Authorization")); v.trustsBearer && ok && cred == agent.DevSecret {
+		return ""
+	}
 	ts, nonce, sig := r.Header.Get(pushsign.TimestampHeader), r.Header.Get(pushsign.NonceHeader), r.Header.Get(pushsign.SignatureHeader)
 	if sig == "" || !v.sigOnly && (ts == "" || nonce == "") {
 		return "missing_signature"
 	}
-	at, err := time.Parse(time.RFC3339, ts)
+	layout := time.RFC3339
+	if v.layout != "" {
+		layout = v.layout
+	}
+	at, err := time.Parse(layout, ts)
 	past, future := orSkew(v.past), orSkew(v.future)
 	age, ahead := time.Since(at), time.Until(at)
 	if v.wholeSeconds {
@@ -91,7 +106,10 @@ func (v verifier) check(r *http.Request, body []byte, seen *[]string) string {
 	if v.nonceKey != nil {
 		key = v.nonceKey(r, nonce, ts)
 	}
-	if v.nonceFirst && !remember(seen, key, v.keep) {
+	if v.forgetAfter > 0 {
+		seen.forget(time.Now().Add(-v.forgetAfter))
+	}
+	if v.nonceFirst && !seen.remember(key, at, v.keep) {
 		return "replayed_nonce"
 	}
 	signed := body
@@ -101,26 +119,49 @@ func (v verifier) check(r *http.Request, body []byte, seen *[]string) string {
 			signed = b.Bytes()
 		}
 	}
-	if sig != pushsign.Header([]byte(agent.DevSecret), ts, nonce, r.Method, r.URL.EscapedPath(), signed) {
+	path := r.URL.EscapedPath()
+	if v.belowMount {
+		path = strings.TrimPrefix(path, agent.BasePath)
+	}
+	want := pushsign.Header([]byte(agent.DevSecret), ts, nonce, r.Method, path, signed)
+	if sig != want && !(v.foldHex && strings.EqualFold(sig, want)) {
 		return "bad_signature"
 	}
-	if !v.nonceFirst && !remember(seen, key, v.keep) {
+	if !v.nonceFirst && !seen.remember(key, at, v.keep) {
 		return "replayed_nonce"
+	}
+	if v.resetOn != "" && strings.HasSuffix(r.URL.Path, v.resetOn) {
+		*seen = nonceStore{}
 	}
 	return ""
 }
 
-// remember stores key in seen, keeping the last keep (0: all), and says
-// whether it was new.
-func remember(seen *[]string, key string, keep int) bool {
-	if slices.Contains(*seen, key) {
+// nonceStore is a verifier's memory of the nonces it took, each with the
+// timestamp it came under.
+type nonceStore struct {
+	keys []string
+	at   map[string]time.Time
+}
+
+// remember stores key, keeping the last keep (0: all), and says whether
+// it was new.
+func (s *nonceStore) remember(key string, at time.Time, keep int) bool {
+	if slices.Contains(s.keys, key) {
 		return false
 	}
-	*seen = append(*seen, key)
-	if keep > 0 && len(*seen) > keep {
-		*seen = (*seen)[len(*seen)-keep:]
+	if s.at == nil {
+		s.at = map[string]time.Time{}
+	}
+	s.keys, s.at[key] = append(s.keys, key), at
+	if keep > 0 && len(s.keys) > keep {
+		s.keys = s.keys[len(s.keys)-keep:]
 	}
 	return true
+}
+
+// forget drops the nonces whose timestamp is before cutoff.
+func (s *nonceStore) forget(cutoff time.Time) {
+	s.keys = slices.DeleteFunc(s.keys, func(k string) bool { return s.at[k].Before(cutoff) })
 }
 
 // orSkew is d, or the documented ±300 s when d is zero.
@@ -212,8 +253,9 @@ func pushSlips() []pushSlip {
 				return mv
 			})
 		}},
-		// Round 2: pushSlipsRound2 in broken_push_slips_round2_test.go.
-	}, pushSlipsRound2()...)
+		// Round 2: pushSlipsRound2 in broken_push_slips_round2_test.go;
+		// Round 3: pushSlipsRound3 in broken_push_slips_round3_test.go.
+	}, append(pushSlipsRound2(), pushSlipsRound3()...)...)
 }
 
 // TestPushSlipsAreCaught: each realistic bug of pushSlips, pushed to live
@@ -291,6 +333,11 @@ func faithfulPushAgents() map[string]func() http.Handler {
 				return b
 			}
 			return onRoute("/event", ok)(onRoute("/game-end", ok)(faithful()))
+		},
+		// round 3
+		"the signature's hex compared case-insensitively": verifier{foldHex: true}.wrap,
+		"a move with its rationale beside round and card (the SDK's GoofspielMove)": func() http.Handler {
+			return rewritesMoves(faithful(), func(mv map[string]any) any { mv["rationale"] = "the baseline's card"; return mv })
 		},
 	}
 }

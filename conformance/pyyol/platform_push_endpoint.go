@@ -25,9 +25,9 @@ const (
 // How the kit answers the turn of each round (the others answer legally
 // with the highest card, so a fallback — the lowest — is told apart).
 const (
-	turnLate      = "late"     // answered lateBy past runtime.timeout
+	turnLate      = "late"     // headers at once, the move lateBy past runtime.timeout
 	turnIllegal   = "illegal"  // a card not in the hand
-	turnError     = "error"    // 500
+	turnError     = "error"    // 500, with a move in its body
 	turnDropped   = "dropped"  // the connection closed, no answer at all
 	turnRedirect  = "redirect" // 307 to the kit's second path
 	turnEndless   = "endless"  // an answer body that never ends
@@ -154,13 +154,25 @@ func (e *platformEndpoint) turn(w http.ResponseWriter, r *http.Request, s *seen)
 	answer := map[string]any{"round": v.round, "card": v.highest()}
 	switch plan {
 	case turnLate:
-		if !wait(r, e.budget+lateBy) {
-			return
+		// The headers go out at once, the move after runtime.timeout: a
+		// deadline that ends at the headers (ResponseHeaderTimeout) and
+		// reads the body on without one takes the late move
+		// (PYYOL-PLAT-TURN-TIMEOUT).
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		http.NewResponseController(w).Flush()
+		if wait(r, e.budget+lateBy) {
+			json.NewEncoder(w).Encode(answer)
 		}
+		return
 	case turnIllegal:
 		answer["card"] = 99
 	case turnError:
-		reply(w, 500, map[string]any{"error": "kit_error"})
+		// The 500 carries a move (the highest card): a platform that reads
+		// the body whatever the status takes it instead of falling back
+		// (PYYOL-PLAT-FALLBACK: "A non-200 from /turn").
+		answer["error"] = "kit_error"
+		reply(w, 500, answer)
 		return
 	case turnDropped:
 		panic(http.ErrAbortHandler)

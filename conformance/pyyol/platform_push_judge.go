@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,13 +66,18 @@ func (s *platSession) judgeSigned() error {
 
 // otherPathSigned finds the rendering of r's target other than its bare
 // path that r's signature binds, if it is one a platform plausibly signs:
-// the path with its query, with a trailing slash or without one, or the
-// whole URL (PYYOL-PLAT-SIGN-PATH: "`path` is the request path (no query
-// string)").
+// the path with its query, with a trailing slash or without one, the
+// whole URL, or the path of another route of the endpoint
+// (PYYOL-PLAT-SIGN-PATH: "`path` is the request path (no query string)").
 func (s *platSession) otherPathSigned(r *seen) (string, bool) {
 	others := []string{r.path + "/", strings.TrimSuffix(r.path, "/"), "http://" + r.host + r.path, "https://" + r.host + r.path, r.host + r.path}
 	if r.query != "" {
 		others = append([]string{r.path + "?" + r.query}, others...)
+	}
+	// Another route's path: endpoint.url's for every call, or a sibling's
+	// (one path signed for all, or a path built apart from the URL called).
+	for _, route := range slices.Sorted(maps.Keys(siblingRoutes)) {
+		others = append(others, platformDir+route)
 	}
 	for _, other := range others {
 		if other != r.path && s.signatureOver(r, other) {
@@ -248,16 +255,49 @@ func (s *platSession) judgeInitialize() error {
 		return verdict.Failf("PYYOL-PLAT-INITIALIZE", "/initialize before the first /turn", "a /turn first", "the platform's pushes")
 	}
 	body := decodeObject(inits[0].body)
-	if body == nil || intOr(body["seat"], -1) < 0 {
+	seat := intOr(body["seat"], -1)
+	if body == nil || seat < 0 {
 		return verdict.Failf("PYYOL-PLAT-INITIALIZE", "a seat number", "none", "the platform's /initialize body")
 	}
-	for _, k := range []string{"players", "player_count", "playerCount", "num_players"} {
-		if intOr(body[k], -1) > 0 || len(list(body[k])) > 0 {
-			return nil
+	// The seat is the one the match's views are for: a seat numbered
+	// another way than the views' reaches an SDK agent as another seat.
+	game, _ := body["game"].(string)
+	for _, t := range s.routeRequests("/turn") {
+		v := readTurnView(t.body)
+		if v.seat >= 0 && v.seat != seat {
+			return verdict.Failf("PYYOL-PLAT-INITIALIZE", fmt.Sprintf("seat %d, the seat of the match's /turn views", v.seat),
+				fmt.Sprintf("seat %d", seat), "the platform's /initialize body")
 		}
+		if game == "" {
+			game = v.game
+		}
+	}
+	for _, k := range []string{"players", "player_count", "playerCount", "num_players"} {
+		n := intOr(body[k], -1)
+		if listed := list(body[k]); len(listed) > 0 {
+			n = len(listed)
+		}
+		if n <= 0 {
+			continue
+		}
+		// games.md: Goofspiel "**Players:** 2"; the count is the table's,
+		// the agent's seat among them (the game is /initialize's, or the
+		// turns' when it names none).
+		if game == "goofspiel" && n != goofspielPlayers {
+			return verdict.Failf("PYYOL-PLAT-INITIALIZE", fmt.Sprintf("%s %d, Goofspiel's player count", k, goofspielPlayers),
+				fmt.Sprintf("%s %d", k, n), "the platform's /initialize body")
+		}
+		return nil
 	}
 	return verdict.Failf("PYYOL-PLAT-INITIALIZE", "the player count (players)", "none", "the platform's /initialize body")
 }
+
+// goofspielPlayers is Goofspiel's table size (games.md: "**Players:** 2").
+const goofspielPlayers = 2
+
+// kitGames are the games the kit's manifest and handshake name, the ids
+// an SDK agent registers its turn handlers under.
+var kitGames = []string{"goofspiel"}
 
 // judgeTurnBody: every /turn names the game and carries a view.
 func (s *platSession) judgeTurnBody() error {
@@ -270,6 +310,14 @@ func (s *platSession) judgeTurnBody() error {
 		if v.game == "" || !v.ok || v.round < 0 {
 			return verdict.Failf("PYYOL-PLAT-TURN-BODY", "a game field and a view with round and legal_actions", fmt.Sprintf("game %q, view found %v", v.game, v.ok),
 				"the platform's /turn body")
+		}
+		// The game is named by the id the manifest lists ("games":
+		// ["goofspiel"]), which the SDK dispatches its turn handlers on:
+		// another spelling reaches an SDK agent as a game it has no
+		// handler for.
+		if !slices.Contains(kitGames, v.game) {
+			return verdict.Failf("PYYOL-PLAT-TURN-BODY", fmt.Sprintf("game %q, as the kit's manifest lists it", kitGames[0]),
+				fmt.Sprintf("game %q", v.game), "the platform's /turn body")
 		}
 	}
 	return nil

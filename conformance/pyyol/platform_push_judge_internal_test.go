@@ -127,6 +127,28 @@ func TestPlatformJudgesCatchEachBreak(t *testing.T) {
 			r.body = []byte(`{"protocol":"1.0","match_id":"m","round":0}`)
 			resign(r)
 		}},
+		// round 2 (docs/detection.md): another route's path signed, the
+		// game in another spelling, /initialize's seat and count off by one.
+		{"PYYOL-PLAT-SIGN-PATH", func(s *platSession) {
+			r := byRoute(s, "/event")
+			ts, nonce := r.header.Get(pushsign.TimestampHeader), r.header.Get(pushsign.NonceHeader)
+			r.header.Set(pushsign.SignatureHeader, pushsign.Header([]byte(testSecret), ts, nonce, r.method, platformDir+"/turn", r.body))
+		}},
+		{"PYYOL-PLAT-TURN-BODY", func(s *platSession) {
+			r := byRoute(s, "/turn")
+			r.body = []byte(`{"protocol":"1.0","match_id":"m","game":"Goofspiel","round":0,"seat":0,"legal_actions":[1,2]}`)
+			resign(r)
+		}},
+		{"PYYOL-PLAT-INITIALIZE", func(s *platSession) {
+			r := byRoute(s, "/initialize")
+			r.body = []byte(`{"protocol":"1.0","match_id":"m","game":"goofspiel","seat":1,"players":2}`)
+			resign(r)
+		}},
+		{"PYYOL-PLAT-INITIALIZE", func(s *platSession) {
+			r := byRoute(s, "/initialize")
+			r.body = []byte(`{"protocol":"1.0","match_id":"m","seat":0,"players":1}`)
+			resign(r)
+		}},
 		{"PYYOL-PLAT-EVENT-BODY", func(s *platSession) {
 			r := byRoute(s, "/event")
 			r.body = []byte(`{"protocol":"1.0","seq":1}`)

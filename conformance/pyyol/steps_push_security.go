@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pushsign"
 )
 
 // pushSecuritySteps registers the steps of features/pyyol/push-security.feature.
@@ -23,14 +24,22 @@ func (p *pushRun) pushSecuritySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform sends a signed request, then the same nonce signed again (\d+) seconds later$`), p.nonceLater)
 	sc.Step(pattern(`^the platform sends a signed request whose body gained a trailing newline after signing$`), p.trailingNewline)
 	sc.Step(pattern(`^the platform sends a signed request to a URL with a query string$`), p.query)
+	sc.Step(pattern(`^the platform sends a signed request, then a signed (initialize|game-end), then the first again$`), p.replayAcross)
+	sc.Step(pattern(`^the platform sends a signed request whose timestamp is written (with milliseconds|with \+00:00)$`), p.timestampForm)
 	sc.Step(pattern(`^the platform probes both edges of the timestamp window$`), p.probeWindow)
 	sc.Step(pattern(`^the window is 600 seconds wide, whole-second rounding aside$`), p.windowIs600)
 	sc.Step(pattern(`^the request is accepted$`), p.acceptedRequest)
 	sc.Step(pattern(`^the request is refused 401 with reason "([a-z_]+)"$`), p.refused)
 }
 
+// wrongSecret signs with another secret but keeps the endpoint secret as
+// the Bearer: the back-compat header is no signature, so an agent that
+// takes a matching Bearer in place of the HMAC accepts it
+// (PYYOL-SIGN-BAD).
 func (p *pushRun) wrongSecret(ctx context.Context) error {
-	return p.raw(ctx, "/handshake", p.signedHeaders("/handshake", time.Now(), p.secret+"-not"))
+	h := p.signedHeaders("/handshake", time.Now(), p.secret+"-not")
+	h["Authorization"] = "Bearer " + p.secret
+	return p.raw(ctx, "/handshake", h)
 }
 
 // lastChar sends a signature off in its last character only: accepting
@@ -148,6 +157,39 @@ func (p *pushRun) nonceLater(ctx context.Context, seconds int) error {
 	}
 	again := headersFor(p.secret, "POST", p.pathPrefix()+"/handshake", securityBody, time.Now(), first["X-Arena-Request-Id"])
 	return p.raw(ctx, "/handshake", again)
+}
+
+// replayAcross sends a genuine request, then a match's /initialize or
+// /game-end, then the first again: the nonce store outlives a match's
+// start and end (PYYOL-SIGN-REPLAY: a nonce inside the window is never
+// taken twice), so a store kept per match, emptied at either, takes it.
+func (p *pushRun) replayAcross(ctx context.Context, route string) error {
+	first := p.signedHeaders("/handshake", time.Now(), p.secret)
+	if err := p.genuine(ctx, first, "its replay"); err != nil {
+		return err
+	}
+	between := headersFor(p.secret, "POST", p.pathPrefix()+"/"+route, securityBody, time.Now(), p.freshNonce())
+	if err := p.raw(ctx, "/"+route, between); err != nil {
+		return err
+	}
+	return p.raw(ctx, "/handshake", first)
+}
+
+// timestampForms are RFC3339 UTC renderings of a time other than the
+// docs' example's: fractional seconds and the +00:00 offset, both RFC3339
+// UTC (the SDK's parser reads them: datetime.fromisoformat).
+var timestampForms = map[string]string{"with milliseconds": "2006-01-02T15:04:05.000Z", "with +00:00": "2006-01-02T15:04:05+00:00"}
+
+// timestampForm sends a request signed now whose timestamp is written in
+// one of timestampForms; a refusal breaks PYYOL-SIGN-SKEW-WINDOW (a
+// correctly signed request inside the window is accepted).
+func (p *pushRun) timestampForm(ctx context.Context, form string) error {
+	p.onRefusal = "PYYOL-SIGN-SKEW-WINDOW"
+	ts, nonce := time.Now().UTC().Format(timestampForms[form]), p.freshNonce()
+	h := headersFor(p.secret, "POST", p.pathPrefix()+"/handshake", securityBody, time.Now(), nonce)
+	h[pushsign.TimestampHeader] = ts
+	h[pushsign.SignatureHeader] = pushsign.Header([]byte(p.secret), ts, nonce, "POST", p.pathPrefix()+"/handshake", securityBody)
+	return p.raw(ctx, "/handshake", h)
 }
 
 // trailingNewline sends a body one byte longer than the one signed: the

@@ -101,12 +101,46 @@ Feature: The push protocol: the agent's own request verification
       When the platform sends a signed request, then the same nonce signed again 5 seconds later
       Then the request is refused 401 with reason "replayed_nonce"
 
+    Scenario: a nonce reused four minutes after its first timestamp
+      When the platform sends a signed request, then the same nonce signed again 240 seconds later
+      Then the request is refused 401 with reason "replayed_nonce"
+
+  @PYYOL-SIGN-REPLAY
+  Rule: a nonce is refused the second time across a match's start and end
+
+    The store outlives any match: one kept per match, emptied at its
+    /initialize or its /game-end, takes a nonce the window still holds.
+
+    Scenario Outline: a nonce replayed after a <route>
+      When the platform sends a signed request, then a signed <route>, then the first again
+      Then the request is refused 401 with reason "replayed_nonce"
+
+      Examples:
+        | route      |
+        | initialize |
+        | game-end   |
+
   @PYYOL-SIGN-BAD @PYYOL-SIGN-STRING
   Rule: the signature covers every byte of the body
 
     Scenario: a body that differs only by a trailing newline
       When the platform sends a signed request whose body gained a trailing newline after signing
       Then the request is refused 401 with reason "bad_signature"
+
+  @PYYOL-SIGN-SKEW-WINDOW
+  Rule: a timestamp is read in any RFC3339 UTC form
+
+    The docs' example has whole seconds and Z; RFC3339 UTC also has
+    fractional seconds and the +00:00 offset, which the SDK reads.
+
+    Scenario Outline: a timestamp written <form>
+      When the platform sends a signed request whose timestamp is written <form>
+      Then the request is accepted
+
+      Examples:
+        | form              |
+        | with milliseconds |
+        | with +00:00       |
 
   @PYYOL-SIGN-PATH
   Rule: the signed path carries no query string
