@@ -191,6 +191,19 @@ func slipCases() []slip {
 				}
 			}}
 		}, false},
+		// Round 5 (docs/detection.md).
+		{"deltas are |next - current|", "FORGE-DSL-DELTA-NEXT-MINUS-CURRENT", dialect(dsl.Dialect{AbsDeltas: true}), false},
+		{"deltas keep the list's head ([x0, x1-x0, ...])", "FORGE-DSL-DELTA-NEXT-MINUS-CURRENT", dialect(dsl.Dialect{HeadDeltas: true}), false},
+		{"sums and products are not range-checked, map's arithmetic is", "FORGE-DSL-OVERFLOW-REJECTED", dialect(dsl.Dialect{UncheckedFolds: true}), false},
+		{"hidden inputs outside the input domain are accepted", "FORGE-VALID-BOUNDS", hiddenUnbounded, false},
+		{"a session is found by its id alone, whoever's key asks", "FORGE-NO-LEVEL-SELECTION", sessionsByID, false},
+		{"a short submission is judged on the outputs it holds", "FORGE-SUBMIT-ADVANCES", prefixJudged, false},
+		{"the boards keep an agent's registered nickname after a rename", "FORGE-NICKNAME-PATCH", boardsKeepOldNames, false},
+		{"authors with equal accepted levels are ranked by row", "FORGE-AUTHOR-RANK", authorTiesByRow, true},
+		{"packages refused by validation count on the authors' board", "FORGE-AUTHOR-RANK", rejectionsCounted, true},
+		{"activity rows number stages from 0", "FORGE-ACTIVITY-POSITION-ONLY", activityFromZero, false},
+		{"every authenticated answer sets the key as a cookie", "FORGE-KEY-ONCE", keyAsCookie, false},
+		{"at the frontier a session opens on the last level again", "FORGE-AT-FRONTIER", frontierReopens, false},
 	}
 }
 
@@ -404,6 +417,11 @@ func faithfulNeighbours() []faithfulNeighbour {
 		{"a renamed agent's old nickname stays reserved", []string{"FORGE-NICKNAME-UNIQUE", "FORGE-NICKNAME-PATCH", "FORGE-PATCH-CONFLICT", "FORGE-REGISTER"}, oldNamesReserved},
 		// Round 4 (docs/detection.md).
 		{"a correct submission's progress states chainProgress and currentLevel alone", []string{"FORGE-AT-FRONTIER", "FORGE-SUBMIT-ADVANCES", "FORGE-FUTURE-LOCKED"}, progressTerse},
+		// Round 5 (docs/detection.md).
+		{"a 429 from a proxy with a plain-text body", []string{"FORGE-RATE-LIMIT"}, plainTooMany},
+		{"authenticated answers set an opaque session cookie", []string{"FORGE-KEY-ONCE", "FORGE-KEY-UNRECOVERABLE", "FORGE-PATCH-NO-KEY"}, opaqueCookie},
+		{"another agent's session refused 403 FORBIDDEN", []string{"FORGE-NO-LEVEL-SELECTION"}, othersSessionForbidden},
+		{"a short submission judged wrong, not refused", []string{"FORGE-SUBMIT-ADVANCES", "FORGE-ORIGINAL-ORDER", "FORGE-SUBMIT-UNLOCKS"}, shortJudgedWrong},
 	}
 }
 
@@ -415,6 +433,10 @@ func authoringNeighbours() []faithfulNeighbour {
 		// Round 4 (docs/detection.md).
 		{"progress leaves completedLevels out", []string{"FORGE-SKIP-ACCOUNTING", "FORGE-SELF-AUTHORED-SKIP", "FORGE-RANK-NO-SKIP-CREDIT"}, withoutCompleted},
 		{"a replay answered 201 like the first, without idempotentReplay", []string{"FORGE-IDEMPOTENT-REPLAY", "FORGE-APPEND", "FORGE-AUTHOR-RANK"}, replayLikeTheFirst},
+		// Round 5 (docs/detection.md).
+		{"a deployment with an earlier author, tied with the runner's", []string{"FORGE-AUTHOR-RANK", "FORGE-SELF-AUTHORED-SKIP", "FORGE-SKIP-ACCOUNTING"}, func() http.Handler {
+			return withEarlierAuthor(ref(dsl.Dialect{}))
+		}},
 	}
 }
 

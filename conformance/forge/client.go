@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -89,22 +90,49 @@ func (c *client) do(ctx context.Context, a *agent, req driver.Request) (*driver.
 }
 
 // keep files an answer's body for the visibility checks and fails one
-// that carries a key after its registration (FORGE-KEY-ONCE). It is not
-// safe for concurrent use: a parallel burst keeps its answers afterwards.
+// that carries a key after its registration (FORGE-KEY-ONCE), in its body
+// or in any header: a cookie or an echo header hands the key back as
+// surely as a field does. It is not safe for concurrent use: a parallel
+// burst keeps its answers afterwards.
 func (c *client) keep(req driver.Request, resp *driver.Response) (*driver.Response, error) {
 	c.bodies = append(c.bodies, resp.Body)
 	for _, k := range c.keys {
-		if bytes.Contains(resp.Body, []byte(k)) && req.Method == http.MethodPatch && req.Path == "/api/agent" {
+		where := carriesKey(resp, k)
+		if where == "" {
+			continue
+		}
+		if where == "body" && req.Method == http.MethodPatch && req.Path == "/api/agent" {
 			// The rename answer has its own rule, the more telling name.
 			return resp, verdict.Failf("FORGE-PATCH-NO-KEY", "no apiKey in the rename answer", "the apiKey again",
 				"PATCH /api/agent answered %d with a key in its body", resp.Status)
 		}
-		if bytes.Contains(resp.Body, []byte(k)) {
-			return resp, verdict.Failf("FORGE-KEY-ONCE", "no answer after the registration carries the apiKey",
-				"the apiKey again", "%s %s answered %d with a key in its body", req.Method, req.Path, resp.Status)
-		}
+		return resp, verdict.Failf("FORGE-KEY-ONCE", "no answer after the registration carries the apiKey",
+			"the apiKey again", "%s %s answered %d with a key in its %s", req.Method, req.Path, resp.Status, where)
 	}
 	return resp, nil
+}
+
+// carriesKey names where an answer carries key: "body", "<Name> header",
+// or "" when it does not (FORGE-KEY-ONCE, FORGE-KEY-UNRECOVERABLE). The
+// seed's "the plaintext key is returned once" covers every part of an
+// answer, its headers too.
+func carriesKey(resp *driver.Response, key string) string {
+	if bytes.Contains(resp.Body, []byte(key)) {
+		return "body"
+	}
+	names := make([]string, 0, len(resp.Header))
+	for name := range resp.Header {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, v := range resp.Header[name] {
+			if strings.Contains(v, key) {
+				return name + " header"
+			}
+		}
+	}
+	return ""
 }
 
 // get reads path and decodes a 200 answer into v.

@@ -106,13 +106,31 @@ type reading struct {
 // wrongReadings are every package of kind the runner sends: wrongReading's
 // and, for a semantic rule, one more per further misreading an
 // implementer plausibly writes. One misreading per rule let the others
-// pass (docs/detection.md, forge round 4): mod's k at a negative multiple,
-// rle's [count, value], a declared partial policy ignored, a range checked
-// on the result alone.
+// pass (docs/detection.md, forge rounds 4 and 5): mod's k at a negative
+// multiple, rle's [count, value], a declared partial policy ignored, a
+// range checked on the result alone, deltas as a distance or keeping the
+// head, and, for the bounds, hidden inputs outside the domain (a value, a
+// length).
 func wrongReadings(kind string, rng *rand.Rand) []reading {
 	body, rule, code := wrongReading(kind, rng)
 	out := []reading{{body, rule, code}}
 	switch kind {
+	case "delta":
+		// [5, 2] gives [-3]: |next - current| gives [3]; [1, 4, 9] gives
+		// [3, 5]: a delta keeping the head gives [1, 3, 5].
+		for _, d := range []dsl.Dialect{{AbsDeltas: true}, {HeadDeltas: true}} {
+			out = append(out, reading{buildPackage(steps(dsl.Step{Op: "deltas"}), small, [][]int64{{1, 4, 9}, {5, 2}}, d, rng),
+				"FORGE-DSL-DELTA-NEXT-MINUS-CURRENT", authoring.CodeExample})
+		}
+	case "bounds":
+		// Examples inside the domain, a hidden input outside it: a value
+		// past maxValue, then one value too many.
+		for _, hidden := range [][]int64{{1, 2, 99}, {1, 2, 3, 4, 5, 6, 7}} {
+			p := buildPackage(steps(dsl.Step{Op: "reverse"}), small, [][]int64{{1, 2}, {3}}, dsl.Dialect{}, rng)
+			priv := p["private"].(map[string]any)
+			priv["hiddenInputs"] = append(priv["hiddenInputs"].([][]int64)[:2], hidden)
+			out = append(out, reading{p, "FORGE-VALID-BOUNDS", authoring.CodeBounds})
+		}
 	case "mod":
 		// -10 mod 5 is 0: k - (-x mod k) gives 5.
 		out = append(out, reading{buildPackage(steps(dsl.Step{Op: "map", Fn: "mod", Arg: dsl.I(5)}), small, [][]int64{{-10, 3}, {-5, -15}},

@@ -316,6 +316,9 @@ func (w *world) authorRankJudged(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := authorsRanked(b); err != nil {
+		return err
+	}
 	for _, a := range b.Authors {
 		if a.Name == w.me.Name {
 			if a.AcceptedLevels != w.authored.accepted {
@@ -325,6 +328,28 @@ func (w *world) authorRankJudged(ctx context.Context) error {
 		}
 	}
 	return verdict.Failf("FORGE-AUTHOR-RANK", "the author ranked", "absent", "an author with an accepted level")
+}
+
+// authorsRanked fails FORGE-AUTHOR-RANK when the authors' board ranks two
+// authors against their accepted levels: more accepted levels ranking
+// worse, or equal ones holding different ranks (the seed's authorRanking
+// ties are "shared-rank", as the solvers' are). Every row is judged, the
+// deployment's earlier authors too; a board without ranks is unchecked.
+func authorsRanked(b boards) error {
+	for _, x := range b.Authors {
+		for _, y := range b.Authors {
+			switch {
+			case x.Rank == 0 || y.Rank == 0:
+			case x.AcceptedLevels > y.AcceptedLevels && x.Rank > y.Rank:
+				return verdict.Failf("FORGE-AUTHOR-RANK", "more accepted levels rank better", []int{x.Rank, y.Rank},
+					"%q (%d accepted) ranks below %q (%d accepted)", x.Name, x.AcceptedLevels, y.Name, y.AcceptedLevels)
+			case x.AcceptedLevels == y.AcceptedLevels && x.Rank != y.Rank:
+				return verdict.Failf("FORGE-AUTHOR-RANK", "one shared rank", []int{x.Rank, y.Rank},
+					"authors %q and %q both have %d accepted levels", x.Name, y.Name, x.AcceptedLevels)
+			}
+		}
+	}
+	return nil
 }
 
 // selfSkipJudged: the author passed its own level as a skip: chain

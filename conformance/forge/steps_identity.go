@@ -1,7 +1,6 @@
 package forge
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -189,6 +188,30 @@ func (w *world) renamesJudged(ctx context.Context) error {
 	if second.Status != http.StatusConflict || code(second) != "NICKNAME_TAKEN" {
 		return verdict.Failf("FORGE-PATCH-CONFLICT", "409 NICKNAME_TAKEN", second.Status, "%s", w.env.HTTP.Secrets().Clip(second.Body))
 	}
+	return w.boardsRenamed(ctx)
+}
+
+// boardsRenamed fails FORGE-NICKNAME-PATCH when the public boards, read
+// after the rename, still list the agent under the nickname it had before
+// and nowhere under the new one: the rename renames the agent, and a
+// board reading a copy of the name taken at registration shows a
+// nickname the agent gave up (free for another to take). A board that
+// lists the agent under neither name is unchecked.
+func (w *world) boardsRenamed(ctx context.Context) error {
+	b, err := w.boards(ctx)
+	if err != nil {
+		return err
+	}
+	names := map[string]bool{}
+	for _, s := range b.Solvers {
+		names[s.Name] = true
+	}
+	for _, a := range b.Authors {
+		names[a.Name] = true
+	}
+	if names[w.me.Name] && !names[w.names[0]] {
+		return verdict.Failf("FORGE-NICKNAME-PATCH", w.names[0], w.me.Name, "the agent's row on GET /api/leaderboards after the rename")
+	}
 	return nil
 }
 
@@ -349,10 +372,10 @@ func (w *world) registerAgain(ctx context.Context) error {
 // which is recorded beside it.
 func (w *world) keyNeverBack() error {
 	for _, r := range w.answers {
-		if bytes.Contains(r.Body, []byte(w.me.Key)) {
+		if where := carriesKey(r, w.me.Key); where != "" {
 			w.note("FORGE-KEY-ONCE", "no answer after the registration carries the apiKey", "the apiKey again", "a later answer returned it")
 			return verdict.Failf("FORGE-KEY-UNRECOVERABLE", "no endpoint returns the key after registration", "the key",
-				"an answer (status %d) after the registration carried the agent's key", r.Status)
+				"an answer (status %d) after the registration carried the agent's key in its %s", r.Status, where)
 		}
 	}
 	return nil

@@ -237,6 +237,9 @@ func (w *world) outOfOrder(ctx context.Context) error {
 		}
 		w.Last = resp
 	}
+	if err := w.shortSubmission(ctx); err != nil {
+		return err
+	}
 	_, d, err := w.clear(ctx, w.me, 0)
 	if err != nil {
 		return err
@@ -258,6 +261,12 @@ func (w *world) orderJudged(ctx context.Context) error {
 		if w.Last.Status/100 == 2 && w.Last.Decode("FORGE-ORIGINAL-ORDER", &d) == nil && d.Correct != nil && *d.Correct {
 			return verdict.Failf("FORGE-ORIGINAL-ORDER", "rotated outputs judged wrong", "correct", "outputs are judged in the challenge inputs' order")
 		}
+	}
+	// FORGE-SUBMIT-ADVANCES: only a correct submission advances, and one
+	// short of an output answers no challenge input it leaves out.
+	if sh := w.short; sh != nil && sh.CurrentLevel != nil && sh.CurrentLevel.Position > w.Before {
+		return verdict.Failf("FORGE-SUBMIT-ADVANCES", w.Before, sh.CurrentLevel.Position,
+			"the current level after a submission holding one output fewer than the challenge inputs")
 	}
 	p, err := w.progress(ctx, w.me)
 	if err != nil {
@@ -318,6 +327,8 @@ func (w *world) playSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a newly registered agent with an open session$`), w.agentWithSession)
 	sc.Step(pattern(`^the agent opens a session with \{\} naming the next level in the query string$`), w.sessionByQuery)
 	sc.Step(pattern(`^the session is refused or serves the agent's current level$`), w.queryIgnored)
+	sc.Step(pattern(`^the first agent clears its level and opens a session on the next, and the second probes that session$`), w.probeOthersSession)
+	sc.Step(pattern(`^the second agent's probe is refused$`), w.othersSessionRefused)
 	sc.Step(pattern(`^its progress and its next session show nothing of the cleared level$`), w.clearedHidden)
 	sc.Step(pattern(`^the first agent clears its level while the second looks on, then the second clears its own$`), w.clearInTurn)
 	sc.Step(pattern(`^each position showed both agents the same level, unchanged between reads$`), w.sameLevels)

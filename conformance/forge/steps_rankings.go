@@ -3,6 +3,7 @@ package forge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -148,8 +149,16 @@ func (w *world) shareRank(ctx context.Context) error {
 }
 
 // activityJudged (FORGE-ACTIVITY-POSITION-ONLY, FORGE-ACTIVITY-FORBIDDEN-FIELDS).
+// A position identifies a stage only when it is one: an integer of the
+// chain, firstPosition 1 to its length, and the agent's own solve, where
+// its row names it, at the position it just cleared (positionOf). A
+// stage numbered from 0, an array's index, identifies the wrong stage.
 func (w *world) activityJudged(ctx context.Context) error {
 	b, err := w.boards(ctx)
+	if err != nil {
+		return err
+	}
+	length, err := w.chainLength(ctx)
 	if err != nil {
 		return err
 	}
@@ -158,6 +167,9 @@ func (w *world) activityJudged(ctx context.Context) error {
 		for _, e := range arr {
 			if _, ok := e["position"]; !ok {
 				return verdict.Failf("FORGE-ACTIVITY-POSITION-ONLY", "a position", e, "an entry of %s", name)
+			}
+			if err := w.positionOf(name, e, length); err != nil {
+				return err
 			}
 			var doc any
 			raw, _ := json.Marshal(e)
@@ -169,6 +181,24 @@ func (w *world) activityJudged(ctx context.Context) error {
 	}
 	if len(b.RecentSolves) == 0 && len(b.FirstSolves) == 0 {
 		w.note("FORGE-REF-LEADERBOARD-SHAPE", "the solve just made in the activity", "no activity", "GET /api/leaderboards")
+	}
+	return nil
+}
+
+// positionOf fails FORGE-ACTIVITY-POSITION-ONLY when an activity entry's
+// position is no stage of the chain (not an integer from 1, the seed's
+// firstPosition, to length), or when a solve entry naming the agent,
+// which cleared one level in this scenario, shows another position than
+// the one its session cleared. A name the entry leaves out is unchecked.
+func (w *world) positionOf(array string, e map[string]any, length int) error {
+	p, ok := e["position"].(float64)
+	if !ok || p != float64(int(p)) || p < 1 || (length > 0 && int(p) > length) {
+		return verdict.Failf("FORGE-ACTIVITY-POSITION-ONLY", fmt.Sprintf("a position from 1 to %d", length), e["position"],
+			"an entry of %s names no stage of the chain", array)
+	}
+	if name, _ := e["name"].(string); array != "levels" && name == w.me.Name && w.sess != nil && w.sess.Position >= 1 && int(p) != w.sess.Position {
+		return verdict.Failf("FORGE-ACTIVITY-POSITION-ONLY", w.sess.Position, int(p),
+			"the %s entry of the agent's own solve, against the position its session cleared", array)
 	}
 	return nil
 }

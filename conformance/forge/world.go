@@ -33,4 +33,5 @@ type world struct {
 	mark       int          // the first answer of the authored level's sessions
 	safe       []safeAnswer // the safe-integer boundary cases (steps_authoring_bounds.go)
 	returned   *progressDoc // the progress a correct in-order submission returned (orderJudged)
+	short      *progressDoc // the progress after a submission one output short (orderJudged)
 }

@@ -26,6 +26,11 @@ Feature: Playing the chain
       When the agent opens a session with {} naming the next level in the query string
       Then the session is refused or serves the agent's current level
 
+    Scenario: another agent's session is not played
+      Given two newly registered agents
+      When the first agent clears its level and opens a session on the next, and the second probes that session
+      Then the second agent's probe is refused
+
   @FORGE-SESSION-PUBLIC-VIEW @FORGE-PRIVATE-SERVER-ONLY
   Rule: progress and sessions show the current level only, never a cleared one, nor its expected outputs
 

@@ -201,7 +201,7 @@ func abs(x int64) int64 {
 // values, an input value or a delta outside the safe range, or a budget
 // the three steps overrun (the step-by-step run names the step).
 func (d Dialect) deltasMapReduce(p Program, input []int64, budget int) (loaded, bool) {
-	if len(p.Steps) < 3 || len(input) < 2 || d.misplacedBound() || d.CurrentMinusNext || d.unchecked() {
+	if len(p.Steps) < 3 || len(input) < 2 || d.misplacedBound() || d.misreadDeltas() || d.unchecked() {
 		return loaded{}, false
 	}
 	s, m, r := &p.Steps[0], &p.Steps[1], &p.Steps[2]

@@ -27,12 +27,15 @@ type Dialect struct {
 	CountFirstRLE       bool // rle writes [count, value] pairs (breaks FORGE-DSL-RLE-TERMINAL)
 	IgnoreDeclaredChunk bool // chunk_reduce keeps a partial chunk whatever the step declares (breaks FORGE-DSL-CHUNK-PARTIAL)
 	FinalRangeOnly      bool // only the run's result is range-checked, intermediate values are not (breaks FORGE-DSL-OVERFLOW-REJECTED)
+	AbsDeltas           bool // deltas are |next - current|, a distance (breaks FORGE-DSL-DELTA-NEXT-MINUS-CURRENT)
+	HeadDeltas          bool // deltas keep the first element: [x0, x1-x0, ...] (breaks FORGE-DSL-DELTA-NEXT-MINUS-CURRENT)
+	UncheckedFolds      bool // sums and products (reduce, prefix_sum, chunk_reduce) are not range-checked, map's arithmetic is (breaks FORGE-DSL-OVERFLOW-REJECTED)
 }
 
 // unchecked reports a broken dialect that lets an intermediate value
 // leave the safe range: its runs take none of the fast paths, which check
 // every value.
-func (d Dialect) unchecked() bool { return d.WrapOverflow || d.FinalRangeOnly }
+func (d Dialect) unchecked() bool { return d.WrapOverflow || d.FinalRangeOnly || d.UncheckedFolds }
 
 // Value is what a program produces: an int, a list, or rle's pairs.
 type Value struct {
@@ -105,19 +108,6 @@ func (d Dialect) Run(p Program, input []int64, budget int) (Value, error) {
 	return v, nil
 }
 
-// finalOutside is the overflow error of a result holding an unsafe value,
-// nil when every value is safe (the FinalRangeOnly dialect's one check).
-func finalOutside(v Value) error {
-	xs := append([]int64{v.Int}, v.List...)
-	for _, p := range v.Pairs {
-		xs = append(xs, p[0], p[1])
-	}
-	if err := outsideSafe(xs); err != nil {
-		return err
-	}
-	return nil
-}
-
 // loaded is the state of a run after its input is copied in: the working
 // list, the next step to run and the budget spent so far.
 type loaded struct {
@@ -139,7 +129,7 @@ func (d Dialect) load(slot *[]int64, p Program, input []int64, budget int) (load
 		}
 		return loaded{v: list(buf)}, nil
 	}
-	if len(p.Steps) == 0 || p.Steps[0].Op != "deltas" || d.CurrentMinusNext || d.unchecked() {
+	if len(p.Steps) == 0 || p.Steps[0].Op != "deltas" || d.misreadDeltas() || d.unchecked() {
 		buf, ok := copyIn(slot, input)
 		if !ok {
 			return loaded{}, outsideSafe(input)
@@ -373,6 +363,9 @@ func keep(pred string, arg *int64, x int64) bool {
 // (FORGE-DSL-DELTA-NEXT-MINUS-CURRENT); a list shorter than 2 gives [].
 func (d Dialect) deltas(xs []int64) ([]int64, *Error) {
 	out := xs[:0] // in place: out[i-1] is written after xs[i-1] is read
+	if d.AbsDeltas || d.HeadDeltas {
+		return d.misreadDeltaList(xs)
+	}
 	if !d.CurrentMinusNext && !d.unchecked() && !d.misplacedBound() {
 		if len(xs) < 2 {
 			return out, nil
@@ -416,7 +409,7 @@ func (d Dialect) prefixSum(xs []int64) *Error {
 	out := xs // in place
 	var acc int64
 	for i, x := range xs {
-		n, err := d.add(acc, x)
+		n, err := d.fold(false, acc, x)
 		if err != nil {
 			return err
 		}
@@ -471,12 +464,12 @@ func (d Dialect) reduce(fn string, xs []int64) (int64, *Error) {
 		}
 		return slices.Max(xs), nil
 	}
-	acc, op := int64(0), d.add
+	acc := int64(0)
 	if fn == "prod" {
-		acc, op = 1, d.mul
+		acc = 1
 	}
 	for _, x := range xs {
-		n, err := op(acc, x)
+		n, err := d.fold(fn == "prod", acc, x)
 		if err != nil {
 			return 0, err
 		}
