@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sort"
+	"strings"
 	"sync"
 
 	harness "github.com/agentgames/conformance/conformance/tamper"
@@ -35,8 +36,7 @@ func withRequest(h http.Handler, resp func(r *http.Request, req map[string]any, 
 // isPlatform reports a request to the platform served beside the
 // responder.
 func isPlatform(r *http.Request) bool {
-	return len(r.URL.Path) > len(sxserver.BasePath+sxserver.PlatformPath) &&
-		r.URL.Path[:len(sxserver.BasePath+sxserver.PlatformPath)+1] == sxserver.BasePath+sxserver.PlatformPath+"/"
+	return strings.HasPrefix(r.URL.Path, sxserver.BasePath+sxserver.PlatformPath+"/")
 }
 
 // peer is a board entry as the slips read it.
