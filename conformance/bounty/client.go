@@ -295,18 +295,36 @@ func (c *client) board(ctx context.Context, cid string) (*boardDoc, error) {
 	return b, c.holdingsAsSolved(cid, b)
 }
 
-// boardAsServed reads the board and checks its TTL only: for a step that
-// judges the holdings itself under its own rule (boardHolding).
+// boardAsServed reads the board and checks its TTL and intents only: for
+// a step that judges the holdings itself under its own rule
+// (boardHolding).
 func (c *client) boardAsServed(ctx context.Context, cid string) (*boardDoc, error) {
+	b, err := c.boardUnjudged(ctx, cid)
+	if err != nil {
+		return nil, err
+	}
+	return b, b.servedLive()
+}
+
+// boardUnjudged reads the board and judges nothing in it: for a step that
+// judges one part of it under its own rule before the checks every board
+// gets (carriedOver).
+func (c *client) boardUnjudged(ctx context.Context, cid string) (*boardDoc, error) {
 	b := boardDoc{sent: c.now()}
 	if err := c.want2xx(ctx, "BOUNTY-PEERS-LIST", http.MethodGet, "/challenge/"+cid+"/peers", nil, &b); err != nil {
 		return nil, err
 	}
 	b.raw = c.Last.Body
+	return &b, nil
+}
+
+// servedLive: every listing within its TTL and the intents held to the
+// listings (BOUNTY-PEERS-TTL, BOUNTY-INTENT).
+func (b *boardDoc) servedLive() error {
 	if err := b.withinTTL(); err != nil {
-		return &b, err
+		return err
 	}
-	return &b, b.intentsLive()
+	return b.intentsLive()
 }
 
 // intentsLive: the intents block lists live claimants per share, so each

@@ -93,3 +93,70 @@ func (w *world) refreshAddedNoEvent(ctx context.Context) error {
 	}
 	return nil
 }
+
+// boardClock is a clock of the board that runs with the time that
+// passes, read from a board, and the rule whose statement it belongs to.
+type boardClock struct {
+	rule string
+	read func(b *boardDoc) (float64, bool)
+}
+
+// boardClocks are the board's clocks that count up: combinable_for_s
+// while the board stays combinable (BOUNTY-BROKER: it is what
+// broker_grace_s is measured against) and the election's stalled_for_s
+// while no solve or claim lands (BOUNTY-ELECTION: "if no solve or claim
+// lands for grace_s seconds (stalled_for_s)"). ok is false where the
+// board gives no reading the clock must run on.
+var boardClocks = map[string]boardClock{
+	"combinable_for_s": {"BOUNTY-BROKER", func(b *boardDoc) (float64, bool) {
+		return b.Proximity.CombinableForS, b.Proximity.CombinableNow
+	}},
+	"stalled_for_s": {"BOUNTY-ELECTION", func(b *boardDoc) (float64, bool) {
+		return b.Proximity.Election.StalledForS, !b.Proximity.CombinableNow
+	}},
+}
+
+// noteBoardClock notes a board clock and when the board that showed it
+// had arrived.
+func (w *world) noteBoardClock(ctx context.Context, name string) error {
+	b, err := w.board(ctx, w.cid)
+	if err != nil {
+		return err
+	}
+	v, ok := boardClocks[name].read(b)
+	if !ok {
+		return verdict.Skipf("the board gives %s nothing to count: unchecked", name)
+	}
+	w.clock = countdown{left: v, arrived: w.now()}
+	return nil
+}
+
+// boardClockRose: read again after a wait, the clock rose by at least the
+// time that passed between the first board's arrival and the second's
+// sending, less a second for a board that rounds to whole seconds. On a
+// deployment elsewhere another player's solve or claim may restart the
+// election's clock meanwhile, so there a clock that rose too little is
+// unchecked; a board no longer combinable (a win elsewhere) leaves
+// combinable_for_s unchecked too.
+func (w *world) boardClockRose(ctx context.Context, name string) error {
+	sent := w.now()
+	b, err := w.board(ctx, w.cid)
+	if err != nil {
+		return err
+	}
+	c := boardClocks[name]
+	v, ok := c.read(b)
+	passed := sent.Sub(w.clock.arrived).Seconds()
+	switch least := w.clock.left + passed - 1; {
+	case passed < 1.5:
+		return verdict.Errorf("only %.1f s passed between the two boards", passed)
+	case !ok:
+		return verdict.Skipf("the board changed meanwhile: %s unchecked", name)
+	case v < least && name == "stalled_for_s" && w.env.Elsewhere():
+		return verdict.Skipf("%s rose too little, but another player may have solved or claimed meanwhile: unchecked", name)
+	case v < least:
+		return verdict.Failf(c.rule, fmt.Sprintf("%s at least %.0f (%.0f and the %.1f s that passed)", name, least, w.clock.left, passed), v,
+			"the board of %s, unchanged meanwhile", w.cid)
+	}
+	return nil
+}

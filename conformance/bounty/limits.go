@@ -38,10 +38,61 @@ func (w *world) takeNameOfLength(ctx context.Context, i, n int) error {
 		}
 		if w.Last.Status/100 == 2 {
 			w.names[i] = name
-			return nil
+			return w.takeWideName(ctx, i, n)
 		}
 	}
 	return verdict.Failf(w.rule, fmt.Sprintf("2xx for a fresh name of %d characters", n), w.Last.Status, "%d random names tried: %s", nameTries, w.clip(w.Last.Body))
+}
+
+// wideLetters pad a name with letters of two and four UTF-8 bytes (one
+// and two UTF-16 units): 'é' and Deseret '𐐷'.
+var wideLetters = []rune{'é', '𐐷'}
+
+// wideNameOf is a name of exactly n characters, the first half lower-case
+// letters and the rest wideLetters in turn: past n bytes and n UTF-16
+// units once n > 2.
+func wideNameOf(n int) string {
+	b := []rune(nameOf(n - n/2))
+	for j := range n / 2 {
+		b = append(b, wideLetters[j%len(wideLetters)])
+	}
+	return string(b)
+}
+
+// takeWideName holds the limit to characters (BOUNTY-PROFILE-NAME, "2-32
+// chars"): where a deployment takes a short name of the wide letters at
+// all (it may take fewer characters; the seed names none), a fresh name
+// of n of them, accepted in lower-case letters, must be accepted too, so a
+// limit counted in bytes or UTF-16 units fails. A deployment that refuses
+// the short one leaves this unchecked. A name that is taken already is
+// tried again.
+func (w *world) takeWideName(ctx context.Context, i, n int) error {
+	if n <= 4 {
+		return nil
+	}
+	for range nameTries {
+		if err := w.editName(ctx, i, wideNameOf(4)); err != nil {
+			return err
+		}
+		if w.Last.Status/100 == 2 {
+			break
+		}
+	}
+	if w.Last.Status/100 != 2 {
+		return nil // no wide letters at all: unchecked here
+	}
+	for range nameTries {
+		name := wideNameOf(n)
+		if err := w.editName(ctx, i, name); err != nil {
+			return err
+		}
+		if w.Last.Status/100 == 2 {
+			w.names[i] = name
+			return nil
+		}
+	}
+	return verdict.Failf(w.rule, fmt.Sprintf("2xx for a fresh name of %d characters, %d of them %q", n, n/2, string(wideLetters)), w.Last.Status,
+		"a name of 4 such characters was accepted; %d random names tried: %s", nameTries, w.clip(w.Last.Body))
 }
 
 // editNameOfLength: member i asks for a fresh name of n characters, the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -51,11 +52,45 @@ func (c *client) rpc(ctx context.Context, method string, params any, notify bool
 	if resp.Status != http.StatusOK {
 		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", "200 with a JSON-RPC response", resp.Status, "%s: %s", method, c.clip(resp.Body))
 	}
+	if !jsonRPCType(resp.Header.Get("Content-Type")) {
+		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", "Content-Type application/json or text/event-stream", resp.Header.Get("Content-Type"), "%s", method)
+	}
 	var reply rpcReply
 	if err := json.Unmarshal(eventData(resp), &reply); err != nil || reply.JSONRPC != "2.0" {
 		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", "a JSON-RPC 2.0 response", c.clip(resp.Body), "%s", method)
 	}
+	if !sameID(reply.ID, msg["id"].(int64)) {
+		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", msg["id"], string(reply.ID), "%s: the response's id", method)
+	}
 	return resp, &reply, nil
+}
+
+// jsonRPCType reports whether a Content-Type is one the streamable HTTP
+// transport answers a request with (BOUNTY-MCP-FLOW: the manifest names
+// the transport, whose server answers a JSON-RPC request as
+// application/json or as a text/event-stream; parameters and case are
+// free).
+func jsonRPCType(v string) bool {
+	mt, _, err := mime.ParseMediaType(v)
+	return err == nil && (mt == "application/json" || mt == "text/event-stream")
+}
+
+// sameID reports whether a response's id is the request's: JSON-RPC 2.0
+// answers with the same value, so the number 7 and the string "7" differ
+// (BOUNTY-MCP-FLOW); 7.0 is the number 7.
+func sameID(raw json.RawMessage, sent int64) bool {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return false
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		return false // a string, null or an object: another id
+	}
+	f, err := n.Float64()
+	return err == nil && f == float64(sent)
 }
 
 // eventData returns a JSON body, or the last data line of an SSE answer.
@@ -158,22 +193,53 @@ func (c *client) callTool(ctx context.Context, tool string, args map[string]any)
 var KitTools = []string{"bounty_register_challenge", "bounty_register", "bounty_rounds", "bounty_manifest", "bounty_puzzle",
 	"bounty_solve", "bounty_combine", "bounty_status", "bounty_metrics", "bounty_peers", "bounty_list", "bounty_next_move", "bounty_ledger"}
 
+// mcpTool is one entry of tools/list: its name and its inputSchema as it
+// came.
+type mcpTool struct {
+	Name        string          `json:"name"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
 func (w *world) listTools(ctx context.Context) ([]string, error) {
+	tools, err := w.toolList(ctx)
+	return toolNames(tools), err
+}
+
+// toolNames are the names of tools, in their order.
+func toolNames(tools []mcpTool) []string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// toolList runs tools/list and returns its tools.
+func (w *world) toolList(ctx context.Context) ([]mcpTool, error) {
 	_, reply, err := w.rpc(ctx, "tools/list", map[string]any{}, false)
 	if err != nil {
 		return nil, err
 	}
 	var r struct {
-		Tools []struct {
-			Name string `json:"name"`
-		} `json:"tools"`
+		Tools []mcpTool `json:"tools"`
 	}
 	if reply.Error != nil || json.Unmarshal(reply.Result, &r) != nil || len(r.Tools) == 0 {
 		return nil, verdict.Failf("BOUNTY-MCP-FLOW", "tools/list answers its tools", w.clip(reply.Result), "")
 	}
-	names := make([]string, len(r.Tools))
-	for i, t := range r.Tools {
-		names[i] = t.Name
+	return r.Tools, nil
+}
+
+// schemaless names the first tool without an inputSchema that is a JSON
+// Schema object ({"type": "object", ...}), which the MCP tool definition
+// requires of every tool, under that spelling (BOUNTY-MCP-TOOLS).
+func schemaless(tools []mcpTool) (string, bool) {
+	for _, t := range tools {
+		var s struct {
+			Type any `json:"type"`
+		}
+		if json.Unmarshal(t.InputSchema, &s) != nil || s.Type != "object" {
+			return t.Name, true
+		}
 	}
-	return names, nil
+	return "", false
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -287,12 +288,30 @@ func (w *world) solveInNewRound(ctx context.Context, i, s int) error {
 }
 
 // carriedOver: every listed member is still listed in the new round,
-// holding nothing and claiming nothing (BOUNTY-CARRYOVER).
+// holding nothing and claiming nothing, on its entries and in the intents
+// block (BOUNTY-CARRYOVER).
 func (w *world) carriedOver(ctx context.Context) error {
-	b, err := w.liveBoard(ctx)
+	if err := w.liveChallenge(ctx); err != nil {
+		return err
+	}
+	b, err := w.boardUnjudged(ctx, w.cid)
 	if err != nil {
 		return err
 	}
+	if err := w.nothingCarried(b); err != nil {
+		return err
+	}
+	if err := b.servedLive(); err != nil {
+		return err
+	}
+	return w.holdingsAsSolved(w.cid, b)
+}
+
+// nothingCarried: every listed member is on the new round's board b with
+// no shares and no claim, on its entry or in the intents block
+// (BOUNTY-CARRYOVER), judged before the checks every board gets, which
+// would name a claim carried into the intents as BOUNTY-INTENT's.
+func (w *world) nothingCarried(b *boardDoc) error {
 	for _, a := range w.team {
 		e, ok := b.entry(a.ID)
 		if !ok {
@@ -300,6 +319,13 @@ func (w *world) carriedOver(ctx context.Context) error {
 		}
 		if len(e.SharesHeld) > 0 || e.WorkingOn != nil {
 			return verdict.Failf("BOUNTY-CARRYOVER", "no shares, no claim", fmt.Sprintf("shares %v, working_on %s", e.SharesHeld, claimText(e.WorkingOn)), "%s", a.ID)
+		}
+		// The intents block shows claims too: a claim carried over there
+		// is carried over (a board without the block is unchecked here).
+		for share, who := range b.Intents.ByShare {
+			if slices.Contains(who, a.ID) {
+				return verdict.Failf("BOUNTY-CARRYOVER", "no claim in the new round's intents", "claimant of share "+share, "%s", a.ID)
+			}
 		}
 	}
 	return nil

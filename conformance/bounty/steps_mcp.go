@@ -49,10 +49,17 @@ func (w *world) roundsOverMCP(ctx context.Context) error {
 	return nil
 }
 
+// thirteenTools holds tools/list to the 13 tools the manifest counts, the
+// board, next_move and rounds among them, each with its inputSchema
+// (BOUNTY-MCP-TOOLS).
 func (w *world) thirteenTools(ctx context.Context) error {
-	names, err := w.listTools(ctx)
+	tools, err := w.toolList(ctx)
 	if err != nil {
 		return err
+	}
+	names := toolNames(tools)
+	if name, bad := schemaless(tools); bad {
+		return verdict.Failf("BOUNTY-MCP-TOOLS", "an inputSchema object of type object", name, "tools/list")
 	}
 	has := func(part string) bool {
 		return slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, part) })

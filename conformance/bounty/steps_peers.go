@@ -152,6 +152,8 @@ func (w *world) peersSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^agent (\d+)'s last_seen moved with the refresh$`), w.lastSeenMoved)
 	sc.Step(pattern(`^the runner notes agent (\d+)'s expires_in_s$`), w.noteExpiresIn)
 	sc.Step(pattern(`^agent (\d+)'s expires_in_s fell by at least the wait$`), w.expiresInFell)
+	sc.Step(pattern(`^the runner notes the board's (combinable_for_s|stalled_for_s)$`), w.noteBoardClock)
+	sc.Step(pattern(`^the board's (combinable_for_s|stalled_for_s) rose by at least the wait$`), w.boardClockRose)
 	sc.Step(pattern(`^the runner notes the round's list events$`), w.noteListEvents)
 	sc.Step(pattern(`^the refresh added no list event$`), w.refreshAddedNoEvent)
 	sc.Step(pattern(`^agent (\d+) lists with a contact of (\d+) characters$`), w.listLongContact)

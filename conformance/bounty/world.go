@@ -41,6 +41,7 @@ type world struct {
 	records  map[string]*kitRecord // what the run did as each agent
 	seenAt   time.Time             // a listing's last_seen before its refresh
 	expires  countdown             // a listing's expires_in_s before a wait (countdown.go)
+	clock    countdown             // a board clock before a wait (countdown.go)
 	// listEvents is the round's list-events figure before a refresh.
 	listEvents float64
 	// initResult is the last MCP initialize result.

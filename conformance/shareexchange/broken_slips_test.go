@@ -140,6 +140,13 @@ func slipCases() []slip {
 		{"not_recipient answered 403", "SX-OFFER-NOT-RECIPIENT", offerRecoded("not_recipient", 403, "not_recipient")},
 		{"offerer_not_holder coded not_held", "SX-OFFER-NOT-HOLDER", offerRecoded("offerer_not_holder", 404, "not_held")},
 		{"a malformed offer coded invalid", "SX-OFFER-BAD-REQUEST", offerRecoded("bad_request", 400, "invalid")},
+		// Round 4 (docs/detection.md): fresh slips, none in the tables above or the reference's Broken switches.
+		{"a bad_request refusal names the protocol the request spoke", "SX-REFUSED-BODY", protocolEchoed},
+		{"not_broker names the lowest listed agent, not the roster's", "SX-NOT-BROKER", lowestListedBroker},
+		{"grace_remaining_s counts up (combinable_for_s)", "SX-NOT-BROKER", graceCountsUp},
+		{"a holder's share offered again with another share_hex accepted again", "SX-OFFER-ACCEPT", duplicatesByHex},
+		{"offer refusals without kind", "SX-REFUSED-BODY", offerRefusalsWithoutKind},
+		{"an offer accepted when anyone on the board holds the share", "SX-OFFER-NOT-HOLDER", anyHolderOffers},
 	}
 }
 
@@ -231,7 +238,8 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 // fields, grace_remaining_s in whole seconds rounded up; round 2: a share
 // in upper-case hex, a not_broker refusal naming the roster, an offer's
 // refusal echoing what it was sent; round 3: refusals with a retry hint,
-// a release naming the broker rule it followed.
+// a release naming the broker rule it followed; round 4: a conflicting
+// copy of an offer refused, grace_remaining_s rounded down.
 func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 	return map[string]func(h http.Handler) http.Handler{
 		"refusals with more fields and other words": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
@@ -279,6 +287,13 @@ func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 		"a release naming the broker rule it followed": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
 			if m["ok"] == true && m["share_hex"] != nil {
 				m["rule"], m["roster_size"] = "lowest agent_id", 3
+			}
+		}),
+		// Round 4 (docs/detection.md).
+		"a conflicting copy of an offer refused 409 conflicting_offer": refusesConflictingOffers,
+		"grace_remaining_s in whole seconds, rounded down": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
+			if g, ok := m["grace_remaining_s"].(float64); ok {
+				m["grace_remaining_s"] = math.Floor(g)
 			}
 		}),
 	}

@@ -30,7 +30,37 @@ func (w *world) offerSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the offerer offers share (\d+) to the collector without a protocol$`), func(ctx context.Context, s int) error {
 		return w.offerSpeaking(ctx, s, "")
 	})
+	sc.Step(pattern(`^the offerer offers share (\d+) to the collector again, with another share_hex$`), w.reofferOtherHex)
 	sc.Step(pattern(`^the answer accepts the offer with code "([^"]*)"$`), w.accepted)
+	sc.Step(pattern(`^the answer does not accept the offer again$`), w.notAcceptedAgain)
+}
+
+// reofferOtherHex offers the offerer's share s again under the same
+// (round, holder, share), its share_hex with the first digit changed: a
+// forged or corrupted copy of an offer the collector already has.
+func (w *world) reofferOtherHex(ctx context.Context, s int) error {
+	body := w.offerBody(w.other, s, "", w.mine, true)
+	h, _ := body["share_hex"].(string)
+	if h == "" {
+		return verdict.Errorf("the runner holds no share_hex for share %d", s)
+	}
+	flip := byte('0')
+	if h[0] == '0' {
+		flip = '1'
+	}
+	body["share_hex"] = string(flip) + h[1:]
+	return w.send(ctx, body)
+}
+
+// notAcceptedAgain: "The collector keeps the first offer per (round,
+// holder, share)", so a second offer of it, whatever its share_hex, is
+// not accepted as new: duplicate, or a refusal (the convention names no
+// code for a conflicting copy), never accepted (SX-OFFER-ACCEPT).
+func (w *world) notAcceptedAgain() error {
+	if w.Last.Status/100 == 2 && w.body["code"] == "accepted" {
+		return verdict.Failf(w.rule, "duplicate, or a refusal: the collector keeps the first offer per (round, holder, share)", "accepted", "%s", w.Last.Body)
+	}
+	return nil
 }
 
 func (w *world) accepted(code string) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/bounty"
 	rsx "github.com/agentgames/conformance/reference/shareexchange"
 )
 
@@ -63,10 +64,18 @@ func (w *world) released(code string) error {
 	return nil
 }
 
+// namesBroker: a not_broker refusal names the roster's broker (the
+// lowest agent_id of the roster, not of the board: the bystander is
+// lower) and the grace that remains of broker_grace_s = 30 s. The board
+// cannot have been combinable before the runner began listing the team,
+// so at least 30 s less the time since then remain, less a second for
+// rounding; a grace counted up (combinable_for_s) fails (SX-NOT-BROKER).
 func (w *world) namesBroker() error {
 	g, _ := w.body["grace_remaining_s"].(float64)
-	if w.body["broker"] != w.broker || g <= 0 || g > 30 {
-		return verdict.Failf("SX-NOT-BROKER", "broker "+w.broker+" and 0 < grace_remaining_s <= 30", fmt.Sprintf("%v, %v", w.body["broker"], w.body["grace_remaining_s"]), "")
+	least := bounty.BrokerGraceSeconds - w.now().Sub(w.listedAt).Seconds() - 1
+	if w.body["broker"] != w.broker || g <= 0 || g > bounty.BrokerGraceSeconds || g < least {
+		return verdict.Failf("SX-NOT-BROKER", fmt.Sprintf("broker %s and %.0f <= grace_remaining_s <= 30", w.broker, max(least, 0)),
+			fmt.Sprintf("%v, %v", w.body["broker"], w.body["grace_remaining_s"]), "")
 	}
 	return nil
 }
@@ -76,7 +85,7 @@ func (w *world) refusalBody() error {
 	if w.Last.Status/100 != 4 || w.body["ok"] != false || w.body["protocol"] != rsx.Protocol || w.body["code"] == nil || reason == "" {
 		return verdict.Failf("SX-REFUSED-BODY", "{ok: false, protocol, code, reason}", string(w.Last.Body), "")
 	}
-	return nil
+	return w.refusalShaped()
 }
 
 func (w *world) readDiscovery(ctx context.Context) error {

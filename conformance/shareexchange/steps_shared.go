@@ -28,10 +28,10 @@ func (w *world) refused(status int, code string) error {
 	if w.Last.Status != status || w.body["code"] != code || w.body["ok"] != false {
 		return verdict.Failf(w.rule, fmt.Sprintf("%d %s", status, code), fmt.Sprintf("%d %v", w.Last.Status, w.body["code"]), "%s", w.Last.Body)
 	}
-	if _, leaked := w.body["share_hex"]; leaked && w.body["kind"] != "offer" {
+	if _, leaked := w.body["share_hex"]; leaked && !w.offered {
 		return verdict.Failf(w.rule, "no share_hex in a refusal", "share_hex", "")
 	}
-	if h := w.shareIn(w.Last.Body); h != "" && w.body["kind"] != "offer" {
+	if h := w.shareIn(w.Last.Body); h != "" && !w.offered {
 		return verdict.Failf(w.rule, "no share in a refusal", "a share_hex the runner holds, under another key", "%s", w.Last.Body)
 	}
 	return w.refusalShaped()
@@ -53,12 +53,16 @@ func (w *world) shareIn(body []byte) string {
 }
 
 // refusalShaped: every refusal, whatever its code, is {ok: false,
-// protocol, code, reason} (SX-REFUSED-BODY), judged after the code the
-// scenario's rule fixes.
+// protocol, code, reason}, and an offer's refusal carries kind: offer
+// beside them, as the convention's refused offer body names it
+// (SX-REFUSED-BODY), judged after the code the scenario's rule fixes.
 func (w *world) refusalShaped() error {
 	reason, _ := w.body["reason"].(string)
 	if w.body["protocol"] != rsx.Protocol || reason == "" {
 		return verdict.Failf("SX-REFUSED-BODY", "{ok: false, protocol, code, reason}", string(w.Last.Body), "a %v refusal", w.body["code"])
+	}
+	if w.offered && w.body["kind"] != "offer" {
+		return verdict.Failf("SX-REFUSED-BODY", "{ok: false, protocol, kind: offer, code, reason}", string(w.Last.Body), "an offer's %v refusal", w.body["code"])
 	}
 	return nil
 }

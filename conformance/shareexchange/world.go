@@ -25,9 +25,14 @@ type world struct {
 	// the responder's agent (holder or collector), the broker (lowest id
 	// of the roster), the other member, and an unlisted agent.
 	mine, broker, other, unlisted string
-	hex                           map[string]map[int]string // agent -> share -> share_hex
-	body                          map[string]any            // Last's body, decoded
-	listedAt                      time.Time                 // when the runner began listing the team (grace)
+	// bystander is listed, holds nothing and has the lowest agent_id of
+	// the board's agents, so that it is never in the roster and a broker
+	// taken as the lowest listed agent_id names it (SX-NOT-BROKER).
+	bystander string
+	offered   bool                      // the last exchange sent was an OFFER
+	hex       map[string]map[int]string // agent -> share -> share_hex
+	body      map[string]any            // Last's body, decoded
+	listedAt  time.Time                 // when the runner began listing the team (grace)
 }
 
 // role maps a step's word to an agent.
@@ -46,7 +51,9 @@ func (w *world) role(who string) string {
 // setup plays a board on the platform: three registered agents, the
 // responder's own (the highest agent_id, so it is never the broker) on
 // share 2, the other two on 3 and 5; all three listed, the responder's
-// agent with the responder's URL. A fourth agent stays unlisted.
+// agent with the responder's URL. A fourth agent, the lowest agent_id of
+// all, is listed holding nothing (the bystander), and a fifth stays
+// unlisted.
 func (w *world) setup(ctx context.Context, holder, combinable bool) error {
 	p, err := openPlatform(ctx, w.env)
 	if err != nil {
@@ -61,15 +68,16 @@ func (w *world) setup(ctx context.Context, holder, combinable bool) error {
 	if err := p.fresh(ctx, st); err != nil {
 		return err
 	}
-	ids := make([]string, 4)
+	ids := make([]string, 5)
 	for i := range ids {
 		if ids[i], err = p.register(ctx); err != nil {
 			return err
 		}
 	}
-	w.unlisted = ids[3]
-	team := ids[:3]
-	sort.Strings(team)
+	w.unlisted = ids[4]
+	sort.Strings(ids[:4])
+	w.bystander = ids[0]
+	team := ids[1:4]
 	w.broker, w.other, w.mine = team[0], team[1], team[2]
 	// As holder, the broker and the other member hold 3 and 5; as
 	// collector, the offerer (other) holds 3 and the third member 5. The
@@ -92,7 +100,7 @@ func (w *world) setup(ctx context.Context, holder, combinable bool) error {
 		return err
 	}
 	w.listedAt = w.now()
-	for _, a := range team {
+	for _, a := range append([]string{w.bystander}, team...) {
 		contact := "https://collector.example/" + a
 		if a == w.mine {
 			contact = w.env.HTTP.BaseURL()
@@ -144,6 +152,7 @@ func (w *world) adopt(ctx context.Context) error {
 }
 
 func (w *world) send(ctx context.Context, body map[string]any) error {
+	w.offered = body["kind"] == "offer"
 	resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodPost, Path: "/", JSON: body})
 	if err != nil {
 		return err

@@ -162,6 +162,14 @@ Feature: The peers board
       And the team lists
       Then the board is combinable with a valid roster whose lowest agent_id is the broker
 
+    Scenario: combinable_for_s counts up with the time that passed
+      Given a team of 3 agents in a fresh round
+      And agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
+      And the team lists
+      And the runner notes the board's combinable_for_s
+      When 2 seconds pass, waited out even live
+      Then the board's combinable_for_s rose by at least the wait
+
   @BOUNTY-ROSTER
   Rule: the roster is the greedy matching in agent_id order
 
@@ -180,5 +188,12 @@ Feature: The peers board
       Then the board's solve_election is the one computed from its listings
       When the team lists with agent 2 working on share 4
       Then the board's solve_election is the one computed from its listings
+
+    Scenario: stalled_for_s counts up while no solve or claim lands
+      Given a team of 2 agents in a fresh round
+      And the team lists
+      And the runner notes the board's stalled_for_s
+      When 2 seconds pass, waited out even live
+      Then the board's stalled_for_s rose by at least the wait
       When agent 1 solves share 2
       Then the board's solve_election is the one computed from its listings

@@ -11,6 +11,8 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       Then the answer accepts the offer with code "accepted"
       When the offerer offers share 3 to the collector
       Then the answer accepts the offer with code "duplicate"
+      When the offerer offers share 3 to the collector again, with another share_hex
+      Then the answer does not accept the offer again
 
     Scenario: a refused offer leaves nothing behind: the share offered rightly is then accepted
       Given a combinable board whose collector the responder plays
@@ -84,3 +86,19 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 to the collector without a protocol
       Then the answer refuses with 400 "bad_request"
+
+  @SX-REFUSED-BODY
+  Rule: an offer's refusal carries its kind beside ok false, the protocol, a code and a reason
+
+    Scenario Outline: every offer refusal's body, whatever its code: <refusal>
+      Given a combinable board whose collector the responder plays
+      When <refusal>
+      Then the refusal body carries ok false, the protocol, a code and a reason
+
+      Examples:
+        | refusal                                                          |
+        | the offerer offers share 3 of another challenge to the collector |
+        | the offerer offers share 3 to another agent                      |
+        | the collector offers share 2 to the collector                    |
+        | the unlisted agent offers share 3 to the collector               |
+        | the offerer offers share 5 to the collector                      |
