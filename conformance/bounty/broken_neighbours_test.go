@@ -91,6 +91,7 @@ func faithfulNeighbours() []faithfulNeighbour {
 		{"the discovery's rounds_completed counts the open round", []string{"BOUNTY-ROUNDS-COMPLETED"}, answers(http.MethodGet, ".json", completedCountsOpen)},
 		// Round 4 (docs/detection.md): a media type's spelling, a charset the seed leaves open.
 		{"MCP answers typed Application/JSON; charset=UTF-8, keys reversed", []string{"BOUNTY-MCP-FLOW", "BOUNTY-MCP-TOOLS", "BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE"}, mcpTypedLoudly},
+		{"MCP answers as a one-event text/event-stream", []string{"BOUNTY-MCP-FLOW", "BOUNTY-MCP-TOOLS", "BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE"}, mcpAsEventStream},
 		{"profile names limited to ASCII letters, digits, - and _", []string{"BOUNTY-PROFILE-NAME"}, asciiNamesOnly},
 	}
 }

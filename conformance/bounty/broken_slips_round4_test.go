@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -155,6 +157,28 @@ func claimsCarriedOver(h http.Handler) http.Handler {
 func mcpTypedLoudly(h http.Handler) http.Handler {
 	return harness.Route(h, func(r *http.Request) bool { return at(r, http.MethodPost, "/mcp") },
 		harness.Respell(h, harness.Respelling{ContentType: "Application/JSON; charset=UTF-8", Body: harness.ReversedTopKeys}))
+}
+
+// mcpAsEventStream answers every MCP request as the streamable-HTTP
+// transport allows besides plain JSON: a text/event-stream of one event
+// whose data is the JSON-RPC message (BOUNTY-MCP-FLOW).
+func mcpAsEventStream(h http.Handler) http.Handler {
+	return harness.Route(h, func(r *http.Request) bool { return at(r, http.MethodPost, "/mcp") },
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			body := rec.Body.Bytes()
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			if rec.Code == http.StatusOK && len(body) > 0 {
+				body = append(append([]byte("event: message\ndata: "), body...), "\n\n"...)
+				w.Header().Set("Content-Type", "text/event-stream")
+			}
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(body)
+		}))
 }
 
 // asciiNamesOnly refuses a profile name with anything but ASCII letters,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/agentgames/conformance/conformance/sse"
 	"mime"
 	"net/http"
 	"net/url"
@@ -95,16 +96,10 @@ func sameID(raw json.RawMessage, sent int64) bool {
 
 // eventData returns a JSON body, or the last data line of an SSE answer.
 func eventData(resp *driver.Response) []byte {
-	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	if !sse.IsStream(resp.Header.Get("Content-Type")) {
 		return resp.Body
 	}
-	var last []byte
-	for _, line := range bytes.Split(resp.Body, []byte("\n")) {
-		if d, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:")); ok {
-			last = bytes.TrimSpace(d)
-		}
-	}
-	return last
+	return sse.LastData(resp.Body)
 }
 
 // toolFor maps an HTTP call of the surface onto its MCP tool and
