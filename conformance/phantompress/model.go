@@ -87,7 +87,8 @@ type Expect struct {
 	// the assertion (only the kit's all-sources choice rejects it).
 	AnyBacks bool
 	// Rule409Past names the rule a 409 breaks where 200 was predicted: a
-	// turn past the budget an extension raised (PP-RUN-EXTEND-LOGGED).
+	// turn past the budget an extension raised (PP-RUN-EXTEND-LOGGED), or
+	// a turn still under the budget (PP-RUN-BUDGET-SPENT).
 	Rule409Past string
 }
 
@@ -98,11 +99,18 @@ var needsArg = map[string]bool{engine.ActRead: true, engine.ActInterview: true, 
 
 // Predict says what action with arg must do from the observed state; a
 // turn the scenario's extension made room for is the extension's to give
-// (PP-RUN-EXTEND-LOGGED: extending raises the budget).
+// (PP-RUN-EXTEND-LOGGED: extending raises the budget), and any other
+// turn-spending action refused 409 while turns are left under the budget
+// breaks the budget's own bound (PP-RUN-BUDGET-SPENT: 409 once turns
+// reach the budget, not before), whatever rule decides its outcome.
 func (m *Model) Predict(action, arg string) Expect {
 	e := m.predict(action, arg)
-	if e.HTTP == 200 && engine.ConsumesTurn(action) && m.ExtendedFrom > 0 && m.State.Turn >= m.ExtendedFrom {
+	switch {
+	case e.HTTP != 200 || !engine.ConsumesTurn(action):
+	case m.ExtendedFrom > 0 && m.State.Turn >= m.ExtendedFrom:
 		e.Rule409Past = "PP-RUN-EXTEND-LOGGED"
+	default:
+		e.Rule409Past = "PP-RUN-BUDGET-SPENT"
 	}
 	return e
 }
