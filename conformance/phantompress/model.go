@@ -25,6 +25,9 @@ type Model struct {
 	// Answers and Rejections of the current case, as the model counted them.
 	Answers    map[string]engine.Answer
 	Rejections map[string]int
+	// Stood lists the questions whose recorded answer a later rejection
+	// left standing (PP-ANSWER-REJECT: a rejected answer is not recorded).
+	Stood map[string]bool
 	// Seen are the bodies the target showed during the current case, kept
 	// for the after-the-fact hiding check at publish (PP-HIDE-BEFORE-PUBLISH).
 	Seen []seenBody
@@ -60,6 +63,7 @@ func (m *Model) resetCase() {
 	m.Testimonies = map[string]engine.Testimony{}
 	m.Answers = map[string]engine.Answer{}
 	m.Rejections = map[string]int{}
+	m.Stood = map[string]bool{}
 	m.Seen = nil
 	m.Said = map[string]map[engine.Verdict]bool{}
 	m.Unsure = false
@@ -169,8 +173,13 @@ func (m *Model) predictPublish() Expect {
 		}
 	}
 	rule := "PP-PUBLISH-ALL-ANSWERED"
-	if s.AP < seedAPRead {
+	switch {
+	case s.AP < seedAPRead:
 		rule = "PP-AP-EXHAUSTED"
+	case len(m.Stood) > 0:
+		// Every question answered, one of them rejected since: a refusal
+		// here is the rejection dropping the answer it had to leave alone.
+		rule = "PP-ANSWER-REJECT"
 	}
 	return Expect{HTTP: 200, OK: true, Rule: rule, Turns: 1, Publish: true}
 }

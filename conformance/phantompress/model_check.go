@@ -56,9 +56,13 @@ func (m *Model) learn(e Expect) {
 	}
 	if e.Rejected {
 		m.Rejections[e.Record.Question]++
+		if _, ok := m.Answers[e.Record.Question]; ok {
+			m.Stood[e.Record.Question] = true
+		}
 		return
 	}
 	m.Answers[e.Record.Question] = *e.Record
+	delete(m.Stood, e.Record.Question)
 }
 
 // okRule names the rule an ok mismatch breaks.
