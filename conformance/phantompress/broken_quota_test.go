@@ -38,6 +38,9 @@ var quotaCases = tamperTable("daily quotas", func() []harness.Case {
 		{Name: "a run creation's 429 without Retry-After", Rule: "PP-QUOTA-429", ExhaustQuotas: true, Seed: 3, Target: runCreation429()},
 		// Round 3: a Retry-After counted to 00:00 UTC, not JST.
 		{Name: "a Retry-After counted to 00:00 UTC", Rule: "PP-QUOTA-RESET", ExhaustQuotas: true, Seed: 3, Target: retryAfterToUTCMidnight()},
+		// Round 4: the limit one run early.
+		{Name: "the 30th run refused", Rule: "PP-QUOTA-RUNS", ExhaustQuotas: true, Seed: 3,
+			Target: pp.New(suite.ReferenceConfig{Seed: 3}, pp.WithLimits(limits(func(l *pp.Limits) { l.RunsPerKey-- })))},
 		{Name: "status refused once the writes are spent", Rule: "PP-STATUS-NOT-WRITE", ExhaustQuotas: true, Seed: 3,
 			Target: statusCountedAsWrite()},
 		{Name: "a 3001st write server-wide accepted", Rule: "PP-QUOTA-WRITES-ALL", Reference: func(cfg suite.ReferenceConfig) http.Handler {

@@ -117,7 +117,10 @@ func slipCases() []slip {
 		append(roundTwoSlips(),
 			// Round 3 (docs/detection.md): fresh again; their targets
 			// are in broken_slips_round3_test.go.
-			roundThreeSlips()...)...)
+			append(roundThreeSlips(),
+				// Round 4: fresh again; their targets are in
+				// broken_slips_round4_test.go.
+				roundFourSlips()...)...)...)
 }
 
 // extensionsNotApplied logs every extension (the reference does) but
@@ -246,7 +249,9 @@ func faithfulNeighbours() []neighbour {
 		// Round 2 (docs/detection.md): in broken_slips_round2_test.go.
 		append(roundTwoNeighbours(),
 			// Round 3: in broken_slips_round3_test.go.
-			roundThreeNeighbours()...)...)
+			append(roundThreeNeighbours(),
+				// Round 4: in broken_slips_round4_test.go.
+				roundFourNeighbours()...)...)...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each legal reading of

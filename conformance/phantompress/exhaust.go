@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/phantompress/engine"
@@ -159,14 +161,42 @@ func (w *world) runsSpentAgent(ctx context.Context) error {
 		return err
 	}
 	w.me = me
+	w.quota = true // a 429 here is judged, not a harness error at once
 	for i := 1; i <= seedRunsPerKey; i++ {
 		if _, err := w.do(ctx, http.MethodPost, "/runs", me.Key, map[string]int{"budget_turns": 1}, nil); err != nil {
 			return err
 		}
 		me.runs++
-		if !created2xx(w.Status()) {
-			return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", w.Status(), "run %d of the day", i)
+		switch st := w.Status(); {
+		case created2xx(st):
+		case st == http.StatusTooManyRequests && !w.dailyLimitOtherThanWrites(), st == http.StatusServiceUnavailable:
+			return verdict.Errorf("target over quota, rate-limited or unavailable: POST /runs answered %d (%s) at run %d of the day; writes are never retried", st, clip(w.Body()), i)
+		default:
+			return verdict.Failf("PP-QUOTA-RUNS", "200 or 201", st, "run %d of the day: %s", i, clip(w.Body()))
 		}
 	}
 	return nil
+}
+
+// dailyLimitOtherThanWrites reports whether the last answer, a 429, is a
+// daily limit other than the write limits: its code is not
+// daily_write_limit (whose server-wide pool other agents may have spent)
+// and its limit.reset_at or Retry-After ends at the next 00:00 JST. A
+// throwaway agent refused so before its 30th run was refused by the
+// runs limit reached early (PP-QUOTA-RUNS); a short-term rate limit,
+// whose body the seed leaves open, asks no wait to the day's reset.
+func (w *world) dailyLimitOtherThanWrites() bool {
+	e := w.errBody()
+	if e.Code == "daily_write_limit" {
+		return false
+	}
+	now := answeredAt(w.env.Clock, w.Header())
+	next := nextJSTMidnight(now)
+	if e.Limit != nil {
+		if at, err := time.Parse(time.RFC3339, e.Limit.ResetAt); err == nil && absDuration(at.Sub(next)) <= 2*time.Second {
+			return true
+		}
+	}
+	ra, err := strconv.Atoi(w.Header().Get("Retry-After"))
+	return err == nil && absDuration(now.Add(time.Duration(ra)*time.Second).Sub(next)) <= 2*time.Second
 }

@@ -25,6 +25,9 @@ type Model struct {
 	// Answers and Rejections of the current case, as the model counted them.
 	Answers    map[string]engine.Answer
 	Rejections map[string]int
+	// Stood lists the questions whose recorded answer a later rejection
+	// left standing (PP-ANSWER-REJECT: a rejected answer is not recorded).
+	Stood map[string]bool
 	// Seen are the bodies the target showed during the current case, kept
 	// for the after-the-fact hiding check at publish (PP-HIDE-BEFORE-PUBLISH).
 	Seen []seenBody
@@ -60,6 +63,7 @@ func (m *Model) resetCase() {
 	m.Testimonies = map[string]engine.Testimony{}
 	m.Answers = map[string]engine.Answer{}
 	m.Rejections = map[string]int{}
+	m.Stood = map[string]bool{}
 	m.Seen = nil
 	m.Said = map[string]map[engine.Verdict]bool{}
 	m.Unsure = false
@@ -87,7 +91,8 @@ type Expect struct {
 	// the assertion (only the kit's all-sources choice rejects it).
 	AnyBacks bool
 	// Rule409Past names the rule a 409 breaks where 200 was predicted: a
-	// turn past the budget an extension raised (PP-RUN-EXTEND-LOGGED).
+	// turn past the budget an extension raised (PP-RUN-EXTEND-LOGGED), or
+	// a turn still under the budget (PP-RUN-BUDGET-SPENT).
 	Rule409Past string
 }
 
@@ -98,11 +103,18 @@ var needsArg = map[string]bool{engine.ActRead: true, engine.ActInterview: true, 
 
 // Predict says what action with arg must do from the observed state; a
 // turn the scenario's extension made room for is the extension's to give
-// (PP-RUN-EXTEND-LOGGED: extending raises the budget).
+// (PP-RUN-EXTEND-LOGGED: extending raises the budget), and any other
+// turn-spending action refused 409 while turns are left under the budget
+// breaks the budget's own bound (PP-RUN-BUDGET-SPENT: 409 once turns
+// reach the budget, not before), whatever rule decides its outcome.
 func (m *Model) Predict(action, arg string) Expect {
 	e := m.predict(action, arg)
-	if e.HTTP == 200 && engine.ConsumesTurn(action) && m.ExtendedFrom > 0 && m.State.Turn >= m.ExtendedFrom {
+	switch {
+	case e.HTTP != 200 || !engine.ConsumesTurn(action):
+	case m.ExtendedFrom > 0 && m.State.Turn >= m.ExtendedFrom:
 		e.Rule409Past = "PP-RUN-EXTEND-LOGGED"
+	default:
+		e.Rule409Past = "PP-RUN-BUDGET-SPENT"
 	}
 	return e
 }
@@ -161,8 +173,13 @@ func (m *Model) predictPublish() Expect {
 		}
 	}
 	rule := "PP-PUBLISH-ALL-ANSWERED"
-	if s.AP < seedAPRead {
+	switch {
+	case s.AP < seedAPRead:
 		rule = "PP-AP-EXHAUSTED"
+	case len(m.Stood) > 0:
+		// Every question answered, one of them rejected since: a refusal
+		// here is the rejection dropping the answer it had to leave alone.
+		rule = "PP-ANSWER-REJECT"
 	}
 	return Expect{HTTP: 200, OK: true, Rule: rule, Turns: 1, Publish: true}
 }

@@ -56,9 +56,13 @@ func (m *Model) learn(e Expect) {
 	}
 	if e.Rejected {
 		m.Rejections[e.Record.Question]++
+		if _, ok := m.Answers[e.Record.Question]; ok {
+			m.Stood[e.Record.Question] = true
+		}
 		return
 	}
 	m.Answers[e.Record.Question] = *e.Record
+	delete(m.Stood, e.Record.Question)
 }
 
 // okRule names the rule an ok mismatch breaks.
@@ -87,6 +91,10 @@ func refusalRule(action, arg string, before engine.StateView, e Expect, r *actio
 			return "PP-AP-EXHAUSTED" // 尽きても回答・発行は可能
 		}
 		return "PP-AP-ZERO"
+	case action == engine.ActInterview && r.Code != "no_ap":
+		// A well-formed "<witness> <topic>" of a topic not yet asked, within
+		// AP, refused for any cause but AP: the grammar the seed fixes.
+		return "PP-INTERVIEW-GRAMMAR"
 	case r.Code == "hedge_only" && action == engine.ActAnswer:
 		// The target locked the question to hedges where the seed does not
 		// (fewer than 3 rejections on it in this case): the lock's own rule.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,6 +60,63 @@ func (w *world) atMostRecent(n int) error {
 	}
 	if len(l.Runs) > n {
 		return verdict.Failf("PP-RECENT", fmt.Sprintf("at most %d runs", n), fmt.Sprintf("%d runs", len(l.Runs)), "GET /runs?recent=%d", n)
+	}
+	return nil
+}
+
+// recentEntries are the entries of a recent-runs answer under the kit's
+// runs[], by run ID, and their IDs in order (none when it holds no runs
+// there).
+func recentEntries(body []byte) (map[string]any, []string) {
+	var l struct {
+		Runs []map[string]any `json:"runs"`
+	}
+	json.Unmarshal(body, &l)
+	byID := map[string]any{}
+	var ids []string
+	for _, r := range l.Runs {
+		if id, ok := r["run_id"].(string); ok {
+			byID[id] = r
+			ids = append(ids, id)
+		}
+	}
+	return byID, ids
+}
+
+// noteListedRuns notes the runs GET /runs lists before the scenario
+// starts any, each as listed: all were started before the scenario's. A
+// list the target refuses or shapes otherwise notes nothing.
+func (w *world) noteListedRuns(ctx context.Context) error {
+	resp, err := w.do(ctx, http.MethodGet, "/runs", "", nil, nil)
+	if err != nil {
+		return err
+	}
+	w.older = map[string]any{}
+	if resp.Status == http.StatusOK {
+		w.older, _ = recentEntries(resp.Body)
+	}
+	return nil
+}
+
+// noneOlderThanRival checks that a list of the N most recent runs, asked
+// right after the rival's public run started, shows no run the scenario
+// knows to be older and idle since while it leaves the rival's out
+// (PP-RECENT: the recent runs are the newest): the agent's own run, idle
+// since the rival's started, or one listed before the scenario began and
+// listed now exactly as then. Whether "recent" counts from a run's start
+// or its last action is left open (an entry that changed may have been
+// played since), and runs it cannot place (another client's, started
+// meanwhile) are newer for all it knows: they pass.
+func (w *world) noneOlderThanRival() error {
+	byID, ids := recentEntries(w.Body())
+	if w.Status() != http.StatusOK || w.rival == "" || slices.Contains(ids, w.rival) {
+		return nil
+	}
+	for _, id := range ids {
+		if was, ok := w.older[id]; id == w.run || ok && reflect.DeepEqual(was, byID[id]) {
+			return verdict.Failf("PP-RECENT", "the newest public runs, "+w.rival+" (started last) before "+id,
+				clip(w.Body()), "GET /runs?recent=%d lists %s, which is older than %s and idle since", len(ids), id, w.rival)
+		}
 	}
 	return nil
 }

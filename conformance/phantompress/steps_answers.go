@@ -134,6 +134,17 @@ func (w *world) assertSilentQuestion(ctx context.Context) error {
 	return w.act(ctx, engine.ActAnswer, q+" 真 断言 "+w.doc)
 }
 
+// hedgeSilentQuestion records a hedge on the first question the read
+// document is silent on, so a rejection on it has an answer to leave
+// standing (PP-ANSWER-REJECT); it skips when the document speaks to all.
+func (w *world) hedgeSilentQuestion(ctx context.Context) error {
+	q, ok := w.silentQuestion(w.doc)
+	if !ok {
+		return verdict.Skipf("document %s takes a stance on every question", w.doc)
+	}
+	return w.act(ctx, engine.ActAnswer, q+" 裏取り不能 留保")
+}
+
 // answerRejected checks that the answer was rejected with ok:true, one turn
 // and one more rejection, leaving the question's earlier answer as it was
 // (PP-ANSWER-REJECT).
@@ -240,6 +251,7 @@ func answersSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the assertion is recorded$`), w.assertionRecorded)
 	sc.Step(pattern(`^the agent asserts a question the document says nothing about, citing it$`), w.assertSilentQuestion)
 	sc.Step(pattern(`^the answer is rejected at the cost of a turn$`), w.answerRejected)
+	sc.Step(pattern(`^the agent has hedged a question the document says nothing about$`), w.hedgeSilentQuestion)
 	sc.Step(pattern(`^the agent has been rejected 3 times on a question$`), w.rejectedThrice)
 	sc.Step(pattern(`^the agent asserts that question is unverifiable$`), w.assertUnverifiable)
 	sc.Step(pattern(`^the agent hedges on that question$`), w.hedgeQuestion)

@@ -283,7 +283,7 @@ func (w *world) otherAgentStartsRun(ctx context.Context) error {
 		return err
 	}
 	me, run, m, first := w.me, w.run, w.m, w.first
-	defer func() { w.me, w.run, w.m, w.first = me, run, m, first }()
+	defer func() { w.rival, w.me, w.run, w.m, w.first = w.run, me, run, m, first }()
 	return w.startRunAs(ctx, other, defaultBudget, nil)
 }
 
@@ -309,6 +309,8 @@ func runsSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent lists the (\d+) most recent runs$`), w.listRecentRuns)
 	sc.Step(pattern(`^the run is among at most (\d+) listed runs$`), w.runAmongRecent)
 	sc.Step(pattern(`^at most (\d+) runs? (?:is|are) listed$`), w.atMostRecent)
+	sc.Step(pattern(`^the runs listed so far are noted$`), w.noteListedRuns)
+	sc.Step(pattern(`^no run listed is older than the other agent's run$`), w.noneOlderThanRival)
 	sc.Step(pattern(`^the agent hides the run$`), w.hideRun)
 	sc.Step(pattern(`^the run has been hidden$`), w.hideRun)
 	sc.Step(pattern(`^the agent makes the run public again$`), w.publishRun)

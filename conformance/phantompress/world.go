@@ -57,6 +57,11 @@ type world struct {
 	// taken are the scenario's accepted actions but status, in order, for
 	// the full-log check (runlog_check.go).
 	taken []takenAction
+	// rival is the run otherAgentStartsRun started; older are the runs
+	// listed before the scenario started any, as listed (PP-RECENT,
+	// recent.go).
+	rival string
+	older map[string]any
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }

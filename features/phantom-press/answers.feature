@@ -109,6 +109,16 @@ Feature: Answers and their sources
       When the agent asserts the opposite of the document on that question
       Then the answer is rejected at the cost of a turn
 
+    Scenario: A rejection leaves the question's earlier answer standing
+      Given a fresh run
+      And the agent has read a document
+      And the agent has hedged a question the document says nothing about
+      When the agent asserts a question the document says nothing about, citing it
+      Then the answer is rejected at the cost of a turn
+      And the agent answers every question with a hedge
+      And the agent publishes the paper
+      And the action succeeds and spends one turn
+
   @PP-ANSWER-BACKING
   Rule: every cited source must back the assertion (the kit's reading)
 

@@ -193,6 +193,11 @@ Feature: Cases, AP and the actions of a turn
   @PP-INTERVIEW-GRAMMAR
   Rule: interview takes <witness ID> <topic ID>
 
+    Scenario: A witness and a topic, space-separated, are interviewed
+      Given a fresh run
+      When the agent interviews a witness
+      Then the action succeeds and spends one turn
+
     Scenario Outline: An interview argument that is not a witness and a topic
       Given an active run
       When the agent performs "interview" with "<arg>"

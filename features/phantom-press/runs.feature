@@ -132,10 +132,12 @@ Feature: Runs, budgets, visibility, reviews and comments
       Then the run is among at most 5 listed runs
 
     Scenario: Asked for fewer runs than are public, the list holds no more
-      Given a fresh run
+      Given the runs listed so far are noted
+      And a fresh run
       And another agent has started a public run
       When the agent lists the 1 most recent runs
       Then at most 1 run is listed
+      And no run listed is older than the other agent's run
 
   @PP-RUN-HIDDEN-404
   Rule: a hidden run's log is 404
