@@ -57,7 +57,7 @@ func Faults() []faults.Fault {
 				secs := rateLimitSeconds
 				write(w, reply{status: http.StatusTooManyRequests, body: apiError{
 					Code: "rate_limited", Message: "too many requests; retry after retry_after_seconds",
-					RetryAfterSeconds: &secs, RetryAt: now.UTC().Add(rateLimitSeconds * time.Second).Format(time.RFC3339),
+					RetryAfterSeconds: &secs, RetryAt: retryAt(now).Format(time.RFC3339),
 				}, header: map[string]string{"Retry-After": strconv.Itoa(secs)}})
 			},
 		},
@@ -81,4 +81,18 @@ func isWrite(method, path string, _ []byte) bool {
 // isAction reports whether a request posts an action.
 func isAction(method, path string, _ []byte) bool {
 	return method == http.MethodPost && strings.HasPrefix(path, "/sessions/") && strings.HasSuffix(path, "/actions")
+}
+
+// retryAt is the retry_at of a 429 answered at now: rateLimitSeconds on,
+// rounded up to the whole second RFC 3339 writes, so the two hints agree
+// on a wait of at least retry_after_seconds. Rounded down, a 429 answered
+// at .95 s told a retry at most 50 ms away, and an agent that wrote again
+// at once was judged in time whenever its machine was slow
+// (IYRA-AGENT-RETRY-AFTER).
+func retryAt(now time.Time) time.Time {
+	t := now.UTC().Add(rateLimitSeconds * time.Second)
+	if up := t.Truncate(time.Second); up.Before(t) {
+		return up.Add(time.Second)
+	}
+	return t
 }
