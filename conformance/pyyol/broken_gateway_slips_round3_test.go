@@ -93,9 +93,7 @@ func lastOfType(events []any, typ string) map[string]any {
 // lost, unmortgage listed without the cash, a jackpot never emptied, a
 // re-roll listed where end_turn belongs.
 func monopolySlipsRound3() []monoSlip {
-	tamper := func(name, rule string, t server.Tamper) monoSlip {
-		return monoSlip{name, rule, server.Options{Tamper: t}}
-	}
+	tamper := tamperSlip
 	return []monoSlip{
 		tamper("use_jail_card takes the fine too", "PYYOL-MONO-ACT-USE-JAIL-CARD", server.MonopolyJailCardAndFine),
 		tamper("the turn cap's winner by cash, not net worth", "PYYOL-MONO-WIN-TURN-CAP", server.MonopolyCapWinnerByCash),

@@ -108,8 +108,9 @@ func gatewaySlips() []gatewaySlip {
 		{"hello's version spelled 1.0.0", "PYYOL-WS-HELLO", set("hello", "", func(f map[string]any) { f["version"] = "1.0.0" }), quickTurns},
 		{"event seq restarting after each turn", "PYYOL-WS-EVENT-SEQ", seqPerTurn(), quickTurns},
 		// Round 2: gatewaySlipsRound2 in broken_gateway_slips_round2_test.go;
-		// round 3: gatewaySlipsRound3 in broken_gateway_slips_round3_test.go.
-	}, append(gatewaySlipsRound2(), gatewaySlipsRound3()...)...)
+		// round 3: gatewaySlipsRound3 in broken_gateway_slips_round3_test.go;
+		// round 4: gatewaySlipsRound4 in broken_gateway_slips_round4_test.go.
+	}, slices.Concat(gatewaySlipsRound2(), gatewaySlipsRound3(), gatewaySlipsRound4())...)
 }
 
 // goofView, mafiaView and monoView edit the turn views of one game.
@@ -217,6 +218,15 @@ func catchGateway(t *testing.T, rule string, opts server.Options, turnTimeout ti
 	}
 }
 
+// gatewayTamper is the engine defect a slip of the later rounds plants,
+// or none.
+func gatewayTamper(name string) server.Tamper {
+	if t, ok := gatewayTampersRound3[name]; ok {
+		return t
+	}
+	return gatewayTampersRound4[name]
+}
+
 // TestImplementerSlipsAreCaught: each realistic bug of gatewaySlips,
 // planted alone in front of the reference gateway, served over loopback
 // and checked live with only its rule selected, fails naming that rule.
@@ -225,7 +235,7 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 	for _, c := range gatewaySlips() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			catchGateway(t, c.rule, server.Options{Rewrite: c.rewrite, Tamper: gatewayTampersRound3[c.name]}, c.timeout)
+			catchGateway(t, c.rule, server.Options{Rewrite: c.rewrite, Tamper: gatewayTamper(c.name)}, c.timeout)
 		})
 	}
 }
@@ -247,8 +257,9 @@ func faithfulGateways() []gatewaySlip {
 			return []map[string]any{f}
 		}), quickTurns},
 		// Round 2: faithfulGatewaysRound2 in broken_gateway_slips_round2_test.go;
-		// round 3: faithfulGatewaysRound3 in broken_gateway_slips_round3_test.go.
-	}, append(faithfulGatewaysRound2(), faithfulGatewaysRound3()...)...)
+		// round 3: faithfulGatewaysRound3 in broken_gateway_slips_round3_test.go;
+		// round 4: faithfulGatewaysRound4 in broken_gateway_slips_round4_test.go.
+	}, slices.Concat(faithfulGatewaysRound2(), faithfulGatewaysRound3(), faithfulGatewaysRound4())...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each faithful gateway, checked

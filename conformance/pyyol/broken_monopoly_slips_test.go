@@ -1,6 +1,7 @@
 package pyyol_test
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -30,9 +31,7 @@ type monoSlip struct {
 // of the game's order, a view hiding what it must show or showing what it
 // must hide.
 func monopolySlips() []monoSlip {
-	tamper := func(name, rule string, t server.Tamper) monoSlip {
-		return monoSlip{name, rule, server.Options{Tamper: t}}
-	}
+	tamper := tamperSlip
 	return append([]monoSlip{
 		tamper("an Advance card past GO pays no salary", "PYYOL-MONO-ECONOMY", server.MonopolyCardMoveNoSalary),
 		tamper("railroad rent $25 per railroad held", "PYYOL-MONO-RENT", server.MonopolyRailroadLinear),
@@ -62,8 +61,14 @@ func monopolySlips() []monoSlip {
 				p["to"] = 40.0
 			}
 		})}},
-		// Round 3: monopolySlipsRound3 in broken_gateway_slips_round3_test.go.
-	}, monopolySlipsRound3()...)
+		// Round 3: monopolySlipsRound3 in broken_gateway_slips_round3_test.go;
+		// Round 4: monopolySlipsRound4 in broken_gateway_slips_round4_test.go.
+	}, slices.Concat(monopolySlipsRound3(), monopolySlipsRound4())...)
+}
+
+// tamperSlip is a Monopoly slip planted as one engine defect.
+func tamperSlip(name, rule string, t server.Tamper) monoSlip {
+	return monoSlip{name, rule, server.Options{Tamper: t}}
 }
 
 // moveBeforeRoll numbers each roll's moved (or went_to_jail) event before
@@ -136,8 +141,9 @@ func faithfulMonopolies() []monoSlip {
 			server.Options{Rewrite: bidsAsNewHigh()}},
 		{"a Free Parking pool of taxes alone, as the real platform's engine keeps it", "PYYOL-MONO-CFG-FREE-PARKING",
 			server.Options{Tamper: server.MonopolyPoolTaxesOnly}},
-		// Round 3: faithfulMonopoliesRound3 in broken_gateway_slips_round3_test.go.
-	}, faithfulMonopoliesRound3()...)
+		// Round 3: faithfulMonopoliesRound3 in broken_gateway_slips_round3_test.go;
+		// Round 4: faithfulMonopoliesRound4 in broken_gateway_slips_round4_test.go.
+	}, slices.Concat(faithfulMonopoliesRound3(), faithfulMonopoliesRound4())...)
 }
 
 // bidsAsNewHigh tells every bid_placed as the real platform's engine

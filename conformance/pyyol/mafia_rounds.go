@@ -43,6 +43,33 @@ func checkMafiaEvents(mm *mafiaMatch) error {
 	if !slices.ContainsFunc(mm.events, func(e mafiaEvent) bool { return e.Type == "victory" }) {
 		return verdict.Failf("PYYOL-MAFIA-EVENT-VICTORY", "a victory event", "none", "the match ended without one")
 	}
+	return checkPhaseEvents(mm)
+}
+
+// checkPhaseEvents: a phase event names the phase the match changed to
+// ("A phase event carries {day, phase} at each phase change",
+// PYYOL-MAFIA-EVENT-PHASE), so in each view's public transcript (the
+// whole transcript, PYYOL-MAFIA-TRANSCRIPT), in seq order, the last phase
+// event names the view's own phase. The event frames are not used: when
+// the gateway sends them around the turn is not fixed. A transcript
+// without phase events, or a phase outside the documented cycle, decides
+// nothing.
+func checkPhaseEvents(mm *mafiaMatch) error {
+	for _, t := range mm.turns {
+		var last *mafiaEvent
+		for i, e := range t.view.Public {
+			if e.Type == "phase" && (last == nil || e.Seq > last.Seq) {
+				last = &t.view.Public[i]
+			}
+		}
+		if last == nil || !slices.Contains(mafiaPhases, t.view.Phase) {
+			continue
+		}
+		if ph, _ := last.Payload["phase"].(string); slices.Contains(mafiaPhases, ph) && ph != t.view.Phase {
+			return verdict.Failf("PYYOL-MAFIA-EVENT-PHASE", fmt.Sprintf("the last phase event naming %s", t.view.Phase), ph,
+				"the public transcript of a day %d %s view, phase event seq %d", t.view.Day, t.view.Phase, last.Seq)
+		}
+	}
 	return nil
 }
 

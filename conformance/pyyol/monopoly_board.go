@@ -2,6 +2,7 @@ package pyyol
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -210,4 +211,39 @@ func (b *monoBoard) view(i int, t *monoTurn) error {
 		b.owner[h.Square], b.mortgaged[h.Square] = h.Owner, h.Mortgaged
 	}
 	return nil
+}
+
+// tradedHoldings: the view after an executed trade shows each property
+// it moved with the seat it went to (PYYOL-MONO-ACT-ACCEPT-TRADE:
+// accepting executes the trade, properties as well as cash). A property
+// a later event moved again (a bankruptcy) is its event's.
+func (m *monoRun) tradedHoldings() error {
+	var moved map[int]int // square -> the seat the last trade gave it to
+	return m.replay(func(e frame) error {
+		p := payload(e)
+		switch e.Type {
+		case "trade_executed":
+			tb := &monoBoard{owner: map[int]int{}}
+			tb.trade(p)
+			if moved == nil {
+				moved = map[int]int{}
+			}
+			maps.Copy(moved, tb.owner)
+		case "bankrupt", "property_purchased", "auction_won":
+			moved = nil
+		}
+		return nil
+	}, func(i int, t *monoTurn) error {
+		if moved == nil || t.view.State == nil {
+			return nil
+		}
+		for _, h := range t.view.State.Holdings {
+			if to, ok := moved[h.Square]; ok && h.Owner != to {
+				return verdict.Failf("PYYOL-MONO-ACT-ACCEPT-TRADE", fmt.Sprintf("square %d owned by seat %d, the trade's", h.Square, to), h.Owner,
+					"the owner at turn view %d, after the trade executed", i)
+			}
+		}
+		moved = nil
+		return nil
+	})
 }

@@ -34,6 +34,23 @@ type monoPlayer struct {
 	Bankrupt bool `json:"bankrupt"`
 	// JailCards is the count of held jail cards.
 	JailCards *int `json:"jail_cards"`
+	// Placed is set when the entry shows a position at all (a missing one
+	// decodes as square 0).
+	Placed bool `json:"-"`
+}
+
+// UnmarshalJSON reads a player and notes whether it shows a position.
+func (p *monoPlayer) UnmarshalJSON(b []byte) error {
+	type plain monoPlayer
+	var probe struct {
+		Position *int `json:"position"`
+	}
+	if err := json.Unmarshal(b, (*plain)(p)); err != nil {
+		return err
+	}
+	_ = json.Unmarshal(b, &probe)
+	p.Placed = probe.Position != nil
+	return nil
 }
 
 // monoTrade is a pending offer's parties.

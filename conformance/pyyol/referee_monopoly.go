@@ -57,6 +57,10 @@ type refBoard struct {
 	// managed is the last cash_changed of a building or a sale the
 	// platform sends before its house_built or house_sold.
 	managed *managedCash
+	// card is the money of the last card drawn, judged when its window
+	// closes (referee_monopoly_cards.go); out the bankrupt seats.
+	card *cardMoney
+	out  map[int]bool
 }
 
 // managedCash is one seat's cash_changed for a building or a sale.
@@ -94,7 +98,7 @@ func (m *monoRun) newRefBoard(board *monopoly.Board) *refBoard {
 		salary = 200
 	}
 	b := &refBoard{board: board, salary: salary, owner: map[int]int{}, houses: map[int]int{},
-		mortgaged: map[int]bool{}, wonBy: map[int]int{}, jailed: map[int]bool{}}
+		mortgaged: map[int]bool{}, wonBy: map[int]int{}, jailed: map[int]bool{}, out: map[int]bool{}}
 	b.ledger = m.newLedger()
 	return b
 }
@@ -123,12 +127,15 @@ func (m *monoRun) refereeMonopoly() error {
 	}
 	b := m.newRefBoard(board)
 	defer m.bookBothUtilities(b)
-	return m.replay(b.event, func(i int, t *monoTurn) error {
+	if err := m.replay(b.event, func(i int, t *monoTurn) error {
 		if err := m.judgeView(b, i, t); err != nil {
 			return err
 		}
 		return b.view(i, t)
-	})
+	}); err != nil {
+		return err
+	}
+	return m.tradedHoldings()
 }
 
 // bookBothUtilities notes the rent on a utility of an owner holding both
@@ -142,14 +149,22 @@ func (m *monoRun) bookBothUtilities(b *refBoard) {
 	}
 }
 
-// event books one event and judges the payments it closes.
-func (b *refBoard) event(e frame) error {
+// read books one event into the ledger and an open card's payments, and
+// decodes its payload, seat and property.
+func (b *refBoard) read(e frame) (p map[string]any, seat, sq int) {
 	if b.ledger != nil {
 		b.ledger.book(e)
 	}
-	p := payload(e)
-	seat, _ := fieldInt(p, "seat")
-	sq, _ := fieldInt(p, "property")
+	p = payload(e)
+	seat, _ = fieldInt(p, "seat")
+	sq, _ = fieldInt(p, "property")
+	b.noteCard(e, p)
+	return p, seat, sq
+}
+
+// event books one event and judges the payments it closes.
+func (b *refBoard) event(e frame) error {
+	p, seat, sq := b.read(e)
 	switch e.Type {
 	case "dice_rolled", "turn_started", "turn_ended", "went_to_jail", "match_finished":
 		if err := b.closeWindows(e); err != nil {
@@ -176,6 +191,7 @@ func (b *refBoard) event(e frame) error {
 			return err
 		}
 		b.carded = true
+		b.openCard(e, p, seat)
 	case "cash_changed":
 		return b.cash(e, p, seat)
 	case "rent_paid":
@@ -226,6 +242,7 @@ func (b *refBoard) holdingEvent(e frame, p map[string]any, seat, sq int) error {
 		tb := &monoBoard{owner: b.owner}
 		tb.trade(p)
 	case "bankrupt":
+		b.out[seat] = true
 		creditor, _ := fieldInt(p, "creditor")
 		for _, sq := range bankruptProperties(p, b.owner, seat) {
 			b.owner[sq], b.houses[sq] = creditor, 0
@@ -306,6 +323,9 @@ func cardPassesGo(carded bool, from, to int) bool {
 // owes exactly one salary (PYYOL-MONO-ECONOMY). A rent or tax never paid
 // is left to the event checks (a debt may defer it).
 func (b *refBoard) closeWindows(e frame) error {
+	if err := b.closeCard(e); err != nil {
+		return err
+	}
 	w := b.salary1
 	b.salary1, b.noSalary, b.rent, b.tax = nil, nil, nil, nil
 	if w != nil && w.count != 1 {

@@ -333,6 +333,9 @@ func (m *monoRun) checkViews() error {
 		if s := cashless(v.State.Players); s >= 0 {
 			return verdict.Failf("PYYOL-MONO-VIEW-STATE", "every seat's cash in players", fmt.Sprintf("no cash for seat %d", s), "%s", where)
 		}
+		if s := placeless(v.State.Players); s >= 0 {
+			return verdict.Failf("PYYOL-MONO-VIEW-STATE", "every seat's position in players", fmt.Sprintf("no position for seat %d", s), "%s", where)
+		}
 	}
 	return nil
 }
@@ -343,6 +346,15 @@ func (m *monoRun) checkViews() error {
 // no seat's (PYYOL-MONO-VIEW-STATE). A bankrupt seat's may be left out.
 func cashless(players []monoPlayer) int {
 	return slices.IndexFunc(players, func(p monoPlayer) bool { return p.Cash == nil && !p.Bankrupt })
+}
+
+// placeless is the first solvent seat whose entry in players shows no
+// position, or -1. The docs name each player's position in the state
+// ("players (cash, position, jail, bankrupt)"), and the board is the
+// whole board in every view (PYYOL-MONO-VIEW-STATE): a view that redacts
+// the other seats' squares hides what it must show.
+func placeless(players []monoPlayer) int {
+	return slices.IndexFunc(players, func(p monoPlayer) bool { return !p.Placed && !p.Bankrupt })
 }
 
 // checkBuildings: a street with buildings belongs to a whole colour group

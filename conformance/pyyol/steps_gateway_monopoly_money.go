@@ -250,7 +250,8 @@ func (m *monoRun) checkPool() error {
 // a view still showing the cash of the view before, where the events
 // since moved it, is a stale view (PYYOL-MONO-VIEW-STATE: the state holds
 // the players' cash); otherwise money moved without its event
-// (PYYOL-MONO-EV-CASH-CHANGED).
+// (PYYOL-MONO-EV-CASH-CHANGED). The properties a trade moved are judged
+// after the cash (tradedHoldings).
 func (m *monoRun) checkMoney() error {
 	start, ok := m.rule("starting_cash")
 	players, ok2 := m.rule("players")
@@ -262,7 +263,7 @@ func (m *monoRun) checkMoney() error {
 		l.cash[i] = start
 	}
 	before := slices.Clone(l.cash) // each seat's cash as of the view before
-	return m.replay(func(e frame) error { l.book(e); return nil }, func(i int, t *monoTurn) error {
+	if err := m.replay(func(e frame) error { l.book(e); return nil }, func(i int, t *monoTurn) error {
 		if !l.ok || t.view.State == nil || len(t.view.State.Players) != players {
 			return nil
 		}
@@ -282,7 +283,10 @@ func (m *monoRun) checkMoney() error {
 		l.trade = false
 		copy(before, l.cash)
 		return nil
-	})
+	}); err != nil {
+		return err
+	}
+	return m.tradedHoldings()
 }
 
 // checkRent: no rent_paid for landing on a mortgaged property
@@ -391,5 +395,5 @@ func (m *monoRun) checkEconomy() error {
 			return verdict.Failf("PYYOL-MONO-CFG-ECONOMY", 200, amt, "the GO salary paid at event %d", e.Seq)
 		}
 	}
-	return nil
+	return m.cardsPaid()
 }

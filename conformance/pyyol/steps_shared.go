@@ -58,6 +58,29 @@ func (g *gwRun) views() error {
 			return err
 		}
 	}
+	return g.endScoresAbsolute()
+}
+
+// endScoresAbsolute judges game_end's totals by the last round the events
+// resolved: the same scores seen from the other seat are an indexing slip
+// (PYYOL-GOOF-SCORES-ABSOLUTE: "scores ... indexed by absolute seat"), in
+// the result as in the views. Any other difference is left to the rules
+// that judge the result (its winner, its history).
+func (g *gwRun) endScoresAbsolute() error {
+	last, ok := goofspiel.Round{Round: -1}, false
+	for _, e := range g.events {
+		var r goofspiel.Round
+		if e.Type == goofspiel.RoundRevealed && json.Unmarshal(e.Payload, &r) == nil && r.Round > last.Round {
+			last, ok = r, true
+		}
+	}
+	var res goofspiel.Result
+	if !ok || g.end == nil || json.Unmarshal(g.end.Result, &res) != nil {
+		return nil
+	}
+	if res.Scores != last.Scores && scoresRule(res.Scores, last.Scores) == "PYYOL-GOOF-SCORES-ABSOLUTE" {
+		return verdict.Failf("PYYOL-GOOF-SCORES-ABSOLUTE", last.Scores, res.Scores, "game_end's scores by seat, after round %d resolved", last.Round)
+	}
 	return nil
 }
 

@@ -68,7 +68,7 @@ func (m *Match) tellNight(acted map[int]Move) {
 		// day and action are the kit's own, kept for its earlier readers.
 		p := map[string]any{"day": m.day, "action": mv.Action, "target": *mv.Target, "actor": m.roles[seat], "seat": seat}
 		if mv.Action == ActInvestigate {
-			p["finding"] = Finding(m.roles[*mv.Target])
+			p["finding"] = m.finding(m.roles[*mv.Target])
 		}
 		m.emitPrivate(seat, p)
 	}
@@ -169,7 +169,7 @@ var victoryText = map[string]string{TeamTown: "Town wins the match.", TeamMafia:
 func (m *Match) checkVictory() bool {
 	mafia, town := m.Living()
 	switch {
-	case mafia == 0:
+	case m.townWins(mafia):
 		m.winner = TeamTown
 	case m.mafiaWins(mafia, town):
 		m.winner = TeamMafia

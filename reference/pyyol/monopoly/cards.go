@@ -42,12 +42,11 @@ func (g *Game) applyCard(seat int, c Card, deck string, index int) {
 		cost := 0
 		for _, h := range g.holdings {
 			if h.Owner == seat {
-				if h.Houses == 5 {
-					cost += c.Hotel
-				} else {
-					cost += h.Houses * c.House
-				}
+				cost += g.repairCost(c, h.Houses)
 			}
+		}
+		if g.repairsFlat() {
+			cost = c.House
 		}
 		g.charge(seat, nil, cost, "card", false)
 	case "pay_each":
@@ -57,11 +56,15 @@ func (g *Game) applyCard(seat int, c Card, deck string, index int) {
 				others = append(others, s)
 			}
 		}
-		g.charge(seat, others, c.Amount*len(others), "card", false)
+		g.charge(seat, g.eachPaid(others), c.Amount*len(others), "card", false)
 	case "collect_each":
+		i := 0
 		for _, s := range g.solvent() {
 			if s != seat {
-				g.charge(s, []int{seat}, c.Amount, "card", false)
+				if g.collectsFrom(i) {
+					g.charge(s, []int{seat}, c.Amount, "card", false)
+				}
+				i++
 			}
 		}
 	}

@@ -75,7 +75,7 @@ func (g *Game) moveTo(seat, to int, collect bool) {
 	g.emit(EvMoved, map[string]any{"seat": seat, "from": from, "to": to, "passed_go": passed})
 	if passed {
 		g.bankCash(seat, g.rules.GoSalary, "go_salary")
-		if g.defect == SalaryTwice {
+		if g.defect == SalaryTwice || g.goLandingBonus(to) {
 			g.bankCash(seat, g.rules.GoSalary, "go_salary")
 		}
 	}

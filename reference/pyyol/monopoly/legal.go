@@ -62,12 +62,12 @@ func (g *Game) Legal(seat int) []string {
 		add(p.Cash > g.auction.HighBid, ActBid)
 	case PhaseResolveDebt:
 		add(true, ActBankrupt)
-		add(g.anySquare(seat, g.canSell), ActSellHouse)
+		add(g.anySquare(seat, g.sellListed), ActSellHouse)
 		add(g.anySquare(seat, g.canMortgage), ActMortgage)
 	case PhaseManage:
 		budget := g.actions < ManageLimit
 		add(budget && (g.anySquare(seat, g.canBuild) || g.defect == BuildWithoutSet && g.anyStreet(seat) || g.buildableWithoutCash(seat)), ActBuild)
-		add(budget && g.anySquare(seat, g.canSell), ActSellHouse)
+		add(budget && g.anySquare(seat, g.sellListed), ActSellHouse)
 		add(budget && g.anySquare(seat, g.canMortgage), ActMortgage)
 		add(budget && g.anySquare(seat, g.unmortgageListed), ActUnmortgage)
 		add(budget && !g.proposed && len(g.tradeOffers(seat)) > 0, ActProposeTrade)

@@ -85,7 +85,7 @@ func (g *Game) payDebtIfCovered() {
 	if g.players[d.Seat].Cash < d.Amount {
 		return
 	}
-	g.pay(d.Seat, d.Creditors, d.Amount, d.Reason)
+	g.pay(d.Seat, g.debtCreditors(d), d.Amount, d.Reason)
 	g.debts = g.debts[1:]
 	if d.thenMove {
 		g.leaveJail(d.Seat, "forced")
@@ -137,6 +137,9 @@ func (g *Game) goBankrupt(seat int) {
 		h := g.holdings[sq]
 		if creditor >= 0 && !g.defectiveLiquidation() {
 			h.Owner = creditor
+			continue
+		}
+		if !g.bankTakesBack() {
 			continue
 		}
 		h.Owner, h.Mortgaged = -1, false

@@ -41,7 +41,9 @@ func (g *Game) acceptTrade() {
 		g.holdings[sq].Owner = t.Target
 	}
 	for _, sq := range t.WantProps {
-		g.holdings[sq].Owner = t.Proposer
+		if g.wantedMoves() {
+			g.holdings[sq].Owner = t.Proposer
+		}
 	}
 	g.players[t.Proposer].Cash += t.WantCash - t.GiveCash
 	if g.defect == TradeMintsMoney {

@@ -14,9 +14,15 @@ const (
 	// MafiaParityPlaysOn ends the match for the Mafia only once they
 	// outnumber the Town.
 	MafiaParityPlaysOn Tamper = "mafia-parity-plays-on"
+
+	// The fourth round's Mafia defects (reference/pyyol/mafia/defects_round4.go).
+	MafiaTownWinsEarly Tamper = "mafia-town-wins-early"
+	MafiaFindingIsRole Tamper = "mafia-finding-is-role"
 )
 
 // init adds the round's tampers to the engine defects they plant.
 func init() {
 	mafiaDefects[MafiaParityPlaysOn] = mafia.ParityPlaysOn
+	mafiaDefects[MafiaTownWinsEarly] = mafia.TownWinsEarly
+	mafiaDefects[MafiaFindingIsRole] = mafia.FindingIsRole
 }

@@ -42,6 +42,16 @@ const (
 	MonopolyUnmortgageWithoutCash Tamper = "monopoly-unmortgage-without-cash"
 	MonopolyPoolNotEmptied        Tamper = "monopoly-pool-not-emptied"
 	MonopolyRerollInManage        Tamper = "monopoly-reroll-in-manage"
+
+	// The fourth round's (reference/pyyol/monopoly/defects_round4.go).
+	MonopolyPayEachToBank          Tamper = "monopoly-pay-each-to-bank"
+	MonopolyCollectFromOne         Tamper = "monopoly-collect-from-one"
+	MonopolyRepairsFlat            Tamper = "monopoly-repairs-flat"
+	MonopolyBankruptBankKeepsOwner Tamper = "monopoly-bankrupt-bank-keeps-owner"
+	MonopolySellListedBare         Tamper = "monopoly-sell-listed-bare"
+	MonopolyDebtPaidToBank         Tamper = "monopoly-debt-paid-to-bank"
+	MonopolyGoLandingDouble        Tamper = "monopoly-go-landing-double"
+	MonopolyTradeWantedKept        Tamper = "monopoly-trade-wanted-kept"
 )
 
 // init adds the sweep's tampers to the engine defects they plant.
@@ -61,6 +71,10 @@ func init() {
 		MonopolyCapWinnerByCash: monopoly.CapWinnerByCash, MonopolyBankruptCashLost: monopoly.BankruptCashLost,
 		MonopolyUnmortgageWithoutCash: monopoly.UnmortgageWithoutCash, MonopolyPoolNotEmptied: monopoly.PoolNotEmptied,
 		MonopolyRerollInManage: monopoly.RerollInManage,
+		MonopolyPayEachToBank:  monopoly.PayEachToBank, MonopolyCollectFromOne: monopoly.CollectFromOne,
+		MonopolyRepairsFlat: monopoly.RepairsFlat, MonopolyBankruptBankKeepsOwner: monopoly.BankruptBankKeepsOwner,
+		MonopolySellListedBare: monopoly.SellListedBare, MonopolyDebtPaidToBank: monopoly.DebtPaidToBank,
+		MonopolyGoLandingDouble: monopoly.GoLandingDouble, MonopolyTradeWantedKept: monopoly.TradeWantedKept,
 	} {
 		monopolyDefects[t] = d
 	}
