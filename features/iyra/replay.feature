@@ -15,6 +15,16 @@ Feature: Visibility, progress and replay
       When the agent plays "broadcast"
       Then no public field reveals the truth or field notes
 
+    Scenario: refusals reveal nothing private
+      Given the agent has tried "ally keepers, investigate archive, investigate archive, select_claim relay_fault, select_claim relay_fault"
+      When the agent submits "investigate harbor" with a stale revision
+      And the agent submits an action without a type
+      And the agent submits a malformed action body
+      And the agent plays "withdraw"
+      And the agent plays "investigate spire"
+      And the agent reads the replay
+      Then no public field reveals the truth or field notes
+
     Scenario: the replay reveals nothing private
       Given the agent has played "investigate archive, investigate harbor, investigate spire, withdraw"
       When the agent reads the replay

@@ -85,6 +85,11 @@ Feature: Sessions under an Idempotency-Key
       Then the creation is refused
       And no session exists for that key
 
+    Scenario: the version assigned for another game is refused
+      When the agent creates a session accepting the version assigned for another game
+      Then the creation is refused
+      And no session exists for that key
+
   @IYRA-SESSION-READY
   Rule: creation requires ready_to_act true
 

@@ -127,6 +127,11 @@ func (g *Game) Apply(a Action) *Rejection {
 		rej = reject(RuleRejected, "unknown_action", "IYRA-LEGAL-CATALOGUE", "action type %q is not in legal_actions", a.Type)
 	}
 	if rej != nil {
+		if g.rules.RejectionsSpend { // a planted slip of IYRA-BUDGET
+			if g.steps++; g.steps >= g.rules.MaxSteps {
+				g.finish(BudgetExhausted, Failure)
+			}
+		}
 		return rej
 	}
 	g.accept(a)
@@ -251,7 +256,7 @@ func (g *Game) selectClaim(c Claim) *Rejection {
 	switch {
 	case g.obs.SelectedClaim == string(c):
 		return reject(RuleRejected, "claim_already_selected", "IYRA-CLAIM-SAME", "%s is already the selected claim", c)
-	case g.obs.SelectedClaim != "" && g.obs.Evidence < g.rules.ChangeCost:
+	case g.obs.SelectedClaim != "" && g.obs.Evidence < g.rules.ChangeCost && !g.rules.ChangeUngated: // ChangeUngated: a planted slip
 		return reject(RuleRejected, "insufficient_evidence", "IYRA-CLAIM-CHANGE", "changing claims requires evidence >= %d", g.rules.ChangeCost)
 	case g.obs.SelectedClaim != "":
 		g.obs.Evidence -= g.rules.ChangeCost

@@ -1,0 +1,283 @@
+package iyra_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	riyra "github.com/agentgames/conformance/reference/iyra"
+	"github.com/agentgames/conformance/reference/iyra/server"
+)
+
+// The targets of the third round of slipCases (broken_slips_test.go;
+// docs/detection.md): the table stays there, its middleware lives here.
+
+// roundThreeSlips are the third round's fresh slips: a proof difficulty
+// read in bits, a key disclosed again, idempotency keys stored per server,
+// a version checked against the catalogue, a revision defaulted, a gate
+// left out, refusals in the replay, a score of gathered evidence, a budget spent by refusals, an epilogue at the budget's end, a
+// catalogue trimmed by inspection and the truth in a refusal's message.
+func roundThreeSlips() []slip {
+	return []slip{
+		{"the difficulty read as leading zero bits", "IYRA-PROOF-POW", difficultyInBits},
+		{"a second verification discloses the api_key again", "IYRA-KEY-ONCE", verificationRepeated},
+		{"Idempotency-Keys shared by every agent", "IYRA-AUTH-BEARER", keysSharedByAgents},
+		{"accepted_version_id checked against every hosted version", "IYRA-SESSION-VERSION", func() http.Handler {
+			return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+				var m map[string]any
+				if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/store/"+server.Slug+"/sessions") || json.Unmarshal(body, &m) != nil {
+					return body
+				}
+				if v := str(m["accepted_version_id"]); v == server.OtherVersionID || v == server.RolloutVersionID {
+					return setBodyField(r, body, "/sessions", "accepted_version_id", server.VersionID)
+				}
+				return body
+			}}
+		}},
+		{"a missing revision read as 0", "IYRA-REVISION-STALE", func() http.Handler {
+			return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+				var m map[string]any
+				if !isActions(r) || json.Unmarshal(body, &m) != nil || m == nil {
+					return body
+				}
+				if _, ok := m["revision"]; !ok {
+					return setBodyField(r, body, "/actions", "revision", 0)
+				}
+				return body
+			}}
+		}},
+		{"a claim change taken with no evidence", "IYRA-CLAIM-CHANGE", func() http.Handler {
+			return withRules(func(r *riyra.Rules) { r.ChangeUngated = true })
+		}},
+		{"the replay lists the refused actions too", "IYRA-REPLAY-FAITHFUL", replayWithRefusals},
+		{"a verified ending scores the evidence gathered, a change's cost left out", "IYRA-SCORE", func() http.Handler {
+			return observationOf(func(m, o map[string]any) {
+				if o["ending"] == riyra.TruthReleased {
+					m["score"] = gathered(o)
+				}
+			})
+		}},
+		{"rejected actions spend the budget", "IYRA-BUDGET", func() http.Handler {
+			return withRules(func(r *riyra.Rules) { r.RejectionsSpend = true })
+		}},
+		{"an epilogue written when the budget runs out", "IYRA-EPILOGUE", func() http.Handler {
+			return observationOf(func(_, o map[string]any) {
+				if o["ending"] == riyra.BudgetExhausted {
+					o["epilogue"] = "The relay fell silent before the city heard anything."
+				}
+			})
+		}},
+		{"legal_actions drops the inspected sites", "IYRA-LEGAL-CATALOGUE", func() http.Handler {
+			return observationOf(func(m, o map[string]any) {
+				for _, a := range asAnyList(m["legal_actions"]) {
+					am, _ := a.(map[string]any)
+					ps, _ := am["parameters"].(map[string]any)
+					if am["type"] != riyra.TypeInvestigate || ps == nil {
+						continue
+					}
+					var left []any
+					for _, s := range asAnyList(ps["site"]) {
+						if o[str(s)+"_checked"] != true {
+							left = append(left, s)
+						}
+					}
+					ps["site"] = left
+				}
+			})
+		}},
+		{"the truth in a refused action's message", "IYRA-VISIBILITY", truthInRefusals},
+	}
+}
+
+// roundThreeNeighbours are the third round's faithful readings: a
+// solution spelled with leading zeros accepted (the contract asks for a
+// "decimal solution string", the kit's canonical spelling is its own
+// IYRA-PROOF-DECIMAL) and expires_at written with a zone offset (RFC 3339
+// allows any; the contract fixes no zone).
+func roundThreeNeighbours() []neighbour {
+	return []neighbour{
+		{"a solution with leading zeros accepted", []string{"IYRA-PROOF-POW", "IYRA-PROOF-CHALLENGE-BINDING", "IYRA-KEY-ONCE"}, func() http.Handler {
+			return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+				var m map[string]any
+				if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/agents/verify") || json.Unmarshal(body, &m) != nil || m == nil {
+					return body
+				}
+				if s := str(m["solution"]); leadingZeros.MatchString(s) {
+					return setBodyField(r, body, "/agents/verify", "solution", strings.TrimLeft(s, "0"))
+				}
+				return body
+			}}
+		}},
+		{"expires_at with a +09:00 offset", []string{"IYRA-ACCEPT-FIELDS", "IYRA-PROOF-POW", "IYRA-PROOF-EXPIRY"}, func() http.Handler {
+			tokyo := time.FixedZone("JST", 9*3600)
+			return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
+				if t, err := time.Parse(time.RFC3339, str(m["expires_at"])); err == nil && strings.HasSuffix(r.URL.Path, "/tasks/play/accept") {
+					m["expires_at"] = t.In(tokyo).Format(time.RFC3339)
+				}
+			}}
+		}},
+	}
+}
+
+// leadingZeros matches a decimal with at least one leading zero.
+var leadingZeros = regexp.MustCompile(`^0+[1-9][0-9]*$`)
+
+// difficultyInBits announces difficulty 4 and checks 4 leading zero bits,
+// one hex zero: the difficulty read as bits, as another platform's proof
+// of work counts it.
+func difficultyInBits() http.Handler {
+	return tamper{h: server.New(server.Options{Seed: 3, Difficulty: 1}), resp: func(r *http.Request, st *int, m map[string]any) {
+		if strings.HasSuffix(r.URL.Path, "/tasks/play/accept") && *st/100 == 2 {
+			m["difficulty"] = 4
+		}
+	}}
+}
+
+// verificationRepeated answers a verification of an agent already verified
+// with the first verification's answer, api_key included: a verification
+// made idempotent by replaying its stored response.
+func verificationRepeated() http.Handler {
+	var mu sync.Mutex
+	first := map[string]map[string]any{}
+	return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+		var m map[string]any
+		if strings.HasSuffix(r.URL.Path, "/agents/verify") && json.Unmarshal(body, &m) == nil && m != nil {
+			r.Header.Set("X-Agent", str(m["agent_id"]))
+		}
+		return body
+	}, resp: func(r *http.Request, st *int, m map[string]any) {
+		id := r.Header.Get("X-Agent")
+		if id == "" {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case *st == http.StatusOK && m["api_key"] != nil:
+			first[id] = clone(m)
+		case m["code"] == "already_verified" && first[id] != nil:
+			*st = http.StatusOK
+			replaceAll(m, clone(first[id]))
+		}
+	}}
+}
+
+// clone is a shallow copy of m.
+func clone(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// keysSharedByAgents stores Idempotency-Keys per server instead of per
+// agent: a verified agent creating, or looking up, a key another agent
+// used first is answered as that agent, with its session.
+func keysSharedByAgents() http.Handler {
+	var mu sync.Mutex
+	issued := map[string]bool{}
+	first := map[string]string{}
+	return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+		key, auth := r.Header.Get("Idempotency-Key"), r.Header.Get("Authorization")
+		creation := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sessions")
+		if key == "" || (!creation && !strings.HasSuffix(r.URL.Path, "/idempotency/status")) {
+			return body
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !issued[strings.TrimPrefix(auth, "Bearer ")] {
+			return body
+		}
+		if owner, ok := first[key]; ok {
+			r.Header.Set("Authorization", owner)
+		} else if creation {
+			first[key] = auth
+		}
+		return body
+	}, resp: func(_ *http.Request, _ *int, m map[string]any) {
+		if k, ok := m["api_key"].(string); ok && k != "" {
+			mu.Lock()
+			issued[k] = true
+			mu.Unlock()
+		}
+	}}
+}
+
+// replayWithRefusals lists every action the session was sent in its
+// replay, the refused ones beside the accepted: a replay written from the
+// request log instead of the accepted actions.
+func replayWithRefusals() http.Handler {
+	type refused struct {
+		after  int
+		action any
+	}
+	var mu sync.Mutex
+	log := map[string][]refused{}
+	return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+		if isActions(r) {
+			r.Header.Set("X-Body", string(body))
+		}
+		return body
+	}, resp: func(r *http.Request, st *int, m map[string]any) {
+		id, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, server.BasePath+"/sessions/"), "/")
+		mu.Lock()
+		defer mu.Unlock()
+		var in map[string]any
+		if isActions(r) && *st/100 == 4 && json.Unmarshal([]byte(r.Header.Get("X-Body")), &in) == nil && in["action"] != nil && m["code"] != "stale_revision" {
+			rev, _ := m["revision"].(float64)
+			log[id] = append(log[id], refused{int(rev), in["action"]})
+		}
+		if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/replay") || *st != http.StatusOK {
+			return
+		}
+		var out []any
+		rs := log[id]
+		for i, e := range append(asAnyList(m["actions"]), nil) {
+			for len(rs) > 0 && rs[0].after <= i {
+				out = append(out, map[string]any{"revision": rs[0].after, "action": rs[0].action})
+				rs = rs[1:]
+			}
+			if e != nil {
+				out = append(out, e)
+			}
+		}
+		m["actions"] = out
+	}}
+}
+
+// gathered is the evidence the inspected sites gave, before any claim
+// change's cost.
+func gathered(o map[string]any) float64 {
+	total := 0
+	for site, eff := range riyra.DefaultRules().Effects {
+		if o[string(site)+"_checked"] == true {
+			total += eff.Evidence
+		}
+	}
+	return float64(total)
+}
+
+// truthInRefusals names the session's truth in the message of each
+// refused action: a rejection explained from the server's own record.
+func truthInRefusals() http.Handler {
+	var mu sync.Mutex
+	variant := map[string]string{}
+	return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if id, v := str(m["session_id"]), str(m["variant"]); id != "" && v != "" {
+			variant[id] = v
+		}
+		if !isActions(r) || *st/100 != 4 {
+			return
+		}
+		id := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, server.BasePath+"/sessions/"), "/actions")
+		if v, ok := riyra.DefaultPack().Variant(variant[id]); ok && v.Truth != "" {
+			m["message"] = str(m["message"]) + " (the record shows: " + v.Truth + ")"
+		}
+	}}
+}
