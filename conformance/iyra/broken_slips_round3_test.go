@@ -2,6 +2,7 @@ package iyra_test
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"regexp"
 	"strings"
@@ -157,21 +158,12 @@ func verificationRepeated() http.Handler {
 		defer mu.Unlock()
 		switch {
 		case *st == http.StatusOK && m["api_key"] != nil:
-			first[id] = clone(m)
+			first[id] = maps.Clone(m)
 		case m["code"] == "already_verified" && first[id] != nil:
 			*st = http.StatusOK
-			replaceAll(m, clone(first[id]))
+			replaceAll(m, maps.Clone(first[id]))
 		}
 	}}
-}
-
-// clone is a shallow copy of m.
-func clone(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // keysSharedByAgents stores Idempotency-Keys per server instead of per

@@ -169,8 +169,7 @@ Feature: Endings, score and the terminal state
     Scenario: a verified ending after a claim change scores the evidence it ended with
       Given the agent has gathered everything and changed to the corroborated claim
       When the agent plays "broadcast"
-      Then the ending is "truth_released"
-      And the score equals the evidence
+      Then the score equals the evidence
 
   @IYRA-SCORE-UNVERIFIED
   Rule: every ending but a verified one scores zero
