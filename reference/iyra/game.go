@@ -233,7 +233,11 @@ func (g *Game) ally(f Faction) *Rejection {
 	if slices.Contains(g.obs.Allies, string(f)) {
 		return reject(RuleRejected, "faction_already_allied", "IYRA-ALLY-REPEAT", "%s are already allies", f)
 	}
-	if g.obs.Trust < g.rules.AllyMinTrust {
+	gate := g.obs.Trust
+	if g.rules.AllyGateOnEvidence { // a planted slip of IYRA-ALLY-TRUST
+		gate = g.obs.Evidence
+	}
+	if gate < g.rules.AllyMinTrust {
 		return reject(RuleRejected, "insufficient_trust", "IYRA-ALLY-TRUST", "ally requires trust >= %d (trust is %d)", g.rules.AllyMinTrust, g.obs.Trust)
 	}
 	g.obs.Allies = append(g.obs.Allies, string(f))
