@@ -90,6 +90,23 @@ func roundThreeSlips() []slip {
 			})
 		}},
 		{"the truth in a refused action's message", "IYRA-VISIBILITY", truthInRefusals},
+		{"the alliance gate reads evidence, not trust", "IYRA-ALLY-TRUST", func() http.Handler {
+			return withRules(func(r *riyra.Rules) { r.AllyGateOnEvidence = true })
+		}},
+		{"a digest needs more than difficulty zeroes", "IYRA-PROOF-POW", func() http.Handler {
+			return tamper{h: server.New(server.Options{Seed: 3, Difficulty: 5}), resp: func(r *http.Request, st *int, m map[string]any) {
+				if strings.HasSuffix(r.URL.Path, "/tasks/play/accept") && *st/100 == 2 {
+					m["difficulty"] = 4
+				}
+			}}
+		}},
+		{"the harbor reveals the archive's testimony", "IYRA-SITE-REVEAL", func() http.Handler {
+			return observationOf(func(m, o map[string]any) {
+				if v, ok := riyra.DefaultPack().Variant(str(m["variant"])); ok && o["harbor_checked"] == true {
+					o["harbor_testimony"] = v.ArchiveTestimony
+				}
+			})
+		}},
 	}
 }
 
@@ -112,6 +129,7 @@ func roundThreeNeighbours() []neighbour {
 				return body
 			}}
 		}},
+		{"a repeated creation answered with its first answer, stored", []string{"IYRA-SESSION-KEY-IDEMPOTENT", "IYRA-SESSION-KEY-REUSE", "IYRA-SESSION-SHAPE"}, storedCreations},
 		{"expires_at with a +09:00 offset", []string{"IYRA-ACCEPT-FIELDS", "IYRA-PROOF-POW", "IYRA-PROOF-EXPIRY"}, func() http.Handler {
 			tokyo := time.FixedZone("JST", 9*3600)
 			return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
@@ -151,15 +169,11 @@ func verificationRepeated() http.Handler {
 		return body
 	}, resp: func(r *http.Request, st *int, m map[string]any) {
 		id := r.Header.Get("X-Agent")
-		if id == "" {
-			return
-		}
 		mu.Lock()
 		defer mu.Unlock()
-		switch {
-		case *st == http.StatusOK && m["api_key"] != nil:
+		if *st == http.StatusOK && m["api_key"] != nil {
 			first[id] = maps.Clone(m)
-		case m["code"] == "already_verified" && first[id] != nil:
+		} else if m["code"] == "already_verified" && id != "" && first[id] != nil {
 			*st = http.StatusOK
 			replaceAll(m, maps.Clone(first[id]))
 		}
@@ -271,5 +285,26 @@ func truthInRefusals() http.Handler {
 		if v, ok := riyra.DefaultPack().Variant(variant[id]); ok && v.Truth != "" {
 			m["message"] = str(m["message"]) + " (the record shows: " + v.Truth + ")"
 		}
+	}}
+}
+
+// storedCreations answers a repeated creation with the bytes of the
+// key's first answer, as an idempotency layer storing responses does: the
+// same session, as it stood when it was created.
+func storedCreations() http.Handler {
+	var mu sync.Mutex
+	first := map[string]map[string]any{}
+	return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/sessions") || *st/100 != 2 {
+			return
+		}
+		k := r.URL.Path + " " + r.Header.Get("Authorization") + " " + r.Header.Get("Idempotency-Key")
+		mu.Lock()
+		defer mu.Unlock()
+		if prev, ok := first[k]; ok {
+			replaceAll(m, maps.Clone(prev))
+			return
+		}
+		first[k] = maps.Clone(m)
 	}}
 }

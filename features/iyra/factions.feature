@@ -14,6 +14,12 @@ Feature: Factions and the coalition
       Then the action is rejected
       And the session state is unchanged
 
+    Scenario: allying with evidence and signal but no trust is rejected without change
+      Given the agent has played "investigate archive, investigate spire"
+      When the agent plays "ally keepers"
+      Then the action is rejected
+      And the session state is unchanged
+
     Scenario: allying with trust 2 is accepted
       Given the agent has played "investigate harbor"
       When the agent plays "ally keepers"
