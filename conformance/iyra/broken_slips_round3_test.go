@@ -17,10 +17,13 @@ import (
 // docs/detection.md): the table stays there, its middleware lives here.
 
 // roundThreeSlips are the third round's fresh slips: a proof difficulty
-// read in bits, a key disclosed again, idempotency keys stored per server,
-// a version checked against the catalogue, a revision defaulted, a gate
-// left out, refusals in the replay, a score of gathered evidence, a budget spent by refusals, an epilogue at the budget's end, a
-// catalogue trimmed by inspection and the truth in a refusal's message.
+// read in bits or one zero too strict, a key disclosed again, idempotency
+// keys stored per server, a version checked against the catalogue, a
+// revision defaulted, gates left out or read on the wrong resource,
+// refusals in the replay, a score of gathered evidence, a budget spent by
+// refusals, an epilogue at the budget's end, a catalogue trimmed by
+// inspection, the truth in a refusal's message, one ally's consequence
+// for two, and a site revealing another's account.
 func roundThreeSlips() []slip {
 	return []slip{
 		{"the difficulty read as leading zero bits", "IYRA-PROOF-POW", difficultyInBits},
@@ -100,6 +103,7 @@ func roundThreeSlips() []slip {
 				}
 			}}
 		}},
+		{"a verified ending with both allies states the first ally's consequence only", "IYRA-FACTION-CONSEQUENCE", firstAllyOnly},
 		{"the harbor reveals the archive's testimony", "IYRA-SITE-REVEAL", func() http.Handler {
 			return observationOf(func(m, o map[string]any) {
 				if v, ok := riyra.DefaultPack().Variant(str(m["variant"])); ok && o["harbor_checked"] == true {
@@ -113,8 +117,10 @@ func roundThreeSlips() []slip {
 // roundThreeNeighbours are the third round's faithful readings: a
 // solution spelled with leading zeros accepted (the contract asks for a
 // "decimal solution string", the kit's canonical spelling is its own
-// IYRA-PROOF-DECIMAL) and expires_at written with a zone offset (RFC 3339
-// allows any; the contract fixes no zone).
+// IYRA-PROOF-DECIMAL), a repeated creation answered with its stored first
+// answer (the same session, as an idempotency layer keeps it), both
+// allies' consequences in either order, and expires_at written with a
+// zone offset (RFC 3339 allows any; the contract fixes no zone).
 func roundThreeNeighbours() []neighbour {
 	return []neighbour{
 		{"a solution with leading zeros accepted", []string{"IYRA-PROOF-POW", "IYRA-PROOF-CHALLENGE-BINDING", "IYRA-KEY-ONCE"}, func() http.Handler {
@@ -130,6 +136,14 @@ func roundThreeNeighbours() []neighbour {
 			}}
 		}},
 		{"a repeated creation answered with its first answer, stored", []string{"IYRA-SESSION-KEY-IDEMPOTENT", "IYRA-SESSION-KEY-REUSE", "IYRA-SESSION-SHAPE"}, storedCreations},
+		{"both allies' consequences in the other order", []string{"IYRA-FACTION-CONSEQUENCE"}, func() http.Handler {
+			pack := riyra.DefaultPack()
+			return observationOf(func(_, o map[string]any) {
+				if o["ending"] == riyra.TruthReleased && len(asAnyList(o["allies"])) > 1 {
+					o["epilogue"] = strings.Join([]string{pack.Epilogues[riyra.TruthReleased], pack.Epilogues[string(riyra.Drifters)], pack.Epilogues[string(riyra.Keepers)]}, " ")
+				}
+			})
+		}},
 		{"expires_at with a +09:00 offset", []string{"IYRA-ACCEPT-FIELDS", "IYRA-PROOF-POW", "IYRA-PROOF-EXPIRY"}, func() http.Handler {
 			tokyo := time.FixedZone("JST", 9*3600)
 			return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
@@ -307,4 +321,16 @@ func storedCreations() http.Handler {
 		}
 		first[k] = maps.Clone(m)
 	}}
+}
+
+// firstAllyOnly writes a verified epilogue from the first ally alone, as
+// a handler reading allies[0] does: with both factions allied, the
+// drifters' consequence is left out.
+func firstAllyOnly() http.Handler {
+	pack := riyra.DefaultPack()
+	return observationOf(func(_, o map[string]any) {
+		if allies := asAnyList(o["allies"]); o["ending"] == riyra.TruthReleased && len(allies) > 1 {
+			o["epilogue"] = pack.Epilogues[riyra.TruthReleased] + " " + pack.Epilogues[str(allies[0])]
+		}
+	})
 }

@@ -95,6 +95,12 @@ Feature: Factions and the coalition
       When the agent releases the truth allied with the keepers in a second session on the same records
       Then their epilogues are identical
 
+    Scenario: a verified ending allied with both factions states both consequences
+      Given the agent has released the truth allied with the keepers
+      When the agent releases the truth allied with the drifters in a second session on the same records
+      And the agent releases the truth allied with both factions in a third session on the same records
+      Then the epilogue allied with both differs from each single ally's
+
   @IYRA-FACTION-WORDS
   Rule: each verified epilogue names its ally's consequence in the contract's words (the kit's reading)
 
