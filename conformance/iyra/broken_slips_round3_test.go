@@ -23,7 +23,8 @@ import (
 // refusals in the replay, a score of gathered evidence, a budget spent by
 // refusals, an epilogue at the budget's end, a catalogue trimmed by
 // inspection, the truth in a refusal's message, one ally's consequence
-// for two, and a site revealing another's account.
+// for two, a site revealing another's account, and a replay field left
+// out when false or unverified by a refusal.
 func roundThreeSlips() []slip {
 	return []slip{
 		{"the difficulty read as leading zero bits", "IYRA-PROOF-POW", difficultyInBits},
@@ -104,6 +105,14 @@ func roundThreeSlips() []slip {
 			}}
 		}},
 		{"a verified ending with both allies states the first ally's consequence only", "IYRA-FACTION-CONSEQUENCE", firstAllyOnly},
+		{"trusted_ranking_eligible left out when false (omitempty)", "IYRA-REPLAY", func() http.Handler {
+			return onPath(http.MethodGet, "/replay", func(m map[string]any) {
+				if m["trusted_ranking_eligible"] == false {
+					delete(m, "trusted_ranking_eligible")
+				}
+			})
+		}},
+		{"a refusal breaks the replay's integrity", "IYRA-REPLAY", refusalsUnverify},
 		{"the harbor reveals the archive's testimony", "IYRA-SITE-REVEAL", func() http.Handler {
 			return observationOf(func(m, o map[string]any) {
 				if v, ok := riyra.DefaultPack().Variant(str(m["variant"])); ok && o["harbor_checked"] == true {
@@ -333,4 +342,23 @@ func firstAllyOnly() http.Handler {
 			o["epilogue"] = pack.Epilogues[riyra.TruthReleased] + " " + pack.Epilogues[str(allies[0])]
 		}
 	})
+}
+
+// refusalsUnverify reports a session's replay unverified once any of its
+// actions was refused: a chain checked against a log that holds the
+// refusals while the chain holds the accepted actions alone.
+func refusalsUnverify() http.Handler {
+	var mu sync.Mutex
+	refused := map[string]bool{}
+	return tamper{h: ref(), resp: func(r *http.Request, st *int, m map[string]any) {
+		id, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, server.BasePath+"/sessions/"), "/")
+		mu.Lock()
+		defer mu.Unlock()
+		if isActions(r) && *st/100 == 4 {
+			refused[id] = true
+		}
+		if in, ok := m["integrity"].(map[string]any); ok && refused[id] && strings.HasSuffix(r.URL.Path, "/replay") {
+			in["verified"] = false
+		}
+	}}
 }

@@ -38,6 +38,17 @@ Feature: Visibility, progress and replay
       When the agent reads the replay
       Then the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible
 
+    Scenario: the replay of a session with refused actions is verified and carries the inspection fields
+      Given the agent has tried "ally keepers, investigate archive, investigate archive, select_claim relay_fault, select_claim relay_fault, withdraw"
+      When the agent reads the replay
+      Then the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible
+
+    Scenario: the replay of a caller-selected variant carries the inspection fields
+      Given a new session of the "quiet_city" variant
+      And the agent has played "investigate archive, withdraw"
+      When the agent reads the replay
+      Then the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible
+
   @IYRA-REPLAY-FAITHFUL
   Rule: the replay reports the run as played
 
