@@ -2,6 +2,7 @@ package iyra_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"regexp"
@@ -23,8 +24,9 @@ import (
 // refusals in the replay, a score of gathered evidence, a budget spent by
 // refusals, an epilogue at the budget's end, a catalogue trimmed by
 // inspection, the truth in a refusal's message, one ally's consequence
-// for two, a site revealing another's account, and a replay field left
-// out when false or unverified by a refusal.
+// for two, a site revealing another's account, a replay field left out
+// when false or unverified by a refusal, legal_actions left out once
+// empty, and a finished session's key forgotten.
 func roundThreeSlips() []slip {
 	return []slip{
 		{"the difficulty read as leading zero bits", "IYRA-PROOF-POW", difficultyInBits},
@@ -113,6 +115,15 @@ func roundThreeSlips() []slip {
 			})
 		}},
 		{"a refusal breaks the replay's integrity", "IYRA-REPLAY", refusalsUnverify},
+		{"legal_actions left out once empty (omitempty)", "IYRA-SESSION-SHAPE", func() http.Handler {
+			return rewrites{ref(), func(m map[string]any) {
+				if l, ok := m["legal_actions"].([]any); ok && len(l) == 0 {
+					delete(m, "legal_actions")
+				}
+			}}
+		}},
+		{"a finished session's key makes a new session", "IYRA-SESSION-KEY-IDEMPOTENT", func() http.Handler { return finishedKeysForgotten(true) }},
+		{"a finished session's key is looked up as unknown", "IYRA-IDEMPOTENCY-STATUS", func() http.Handler { return finishedKeysForgotten(false) }},
 		{"the harbor reveals the archive's testimony", "IYRA-SITE-REVEAL", func() http.Handler {
 			return observationOf(func(m, o map[string]any) {
 				if v, ok := riyra.DefaultPack().Variant(str(m["variant"])); ok && o["harbor_checked"] == true {
@@ -359,6 +370,44 @@ func refusalsUnverify() http.Handler {
 		}
 		if in, ok := m["integrity"].(map[string]any); ok && refused[id] && strings.HasSuffix(r.URL.Path, "/replay") {
 			in["verified"] = false
+		}
+	}}
+}
+
+// finishedKeysForgotten forgets an Idempotency-Key once its session has
+// finished, as a key index over active sessions only does: a repeated
+// creation (creation true) makes a new session, a look-up (false) finds
+// nothing.
+func finishedKeysForgotten(creation bool) http.Handler {
+	var mu sync.Mutex
+	sessionOf := map[string]string{}
+	finished := map[string]bool{}
+	n := 0
+	return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+		key := r.Header.Get("Idempotency-Key")
+		mu.Lock()
+		defer mu.Unlock()
+		if !finished[sessionOf[r.Header.Get("Authorization")+" "+key]] {
+			return body
+		}
+		n++
+		switch {
+		case creation && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sessions"):
+			r.Header.Set("Idempotency-Key", fmt.Sprintf("%s-%d", key, n))
+		case !creation && strings.HasSuffix(r.URL.Path, "/idempotency/status"):
+			r.Header.Set("Idempotency-Key", fmt.Sprintf("%s-forgotten-%d", key, n))
+		}
+		return body
+	}, resp: func(r *http.Request, st *int, m map[string]any) {
+		id := str(m["session_id"])
+		mu.Lock()
+		defer mu.Unlock()
+		k := r.Header.Get("Authorization") + " " + r.Header.Get("Idempotency-Key")
+		if _, ok := sessionOf[k]; !ok && id != "" && *st/100 == 2 && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sessions") {
+			sessionOf[k] = id
+		}
+		if id != "" && m["terminal"] == true {
+			finished[id] = true
 		}
 	}}
 }

@@ -43,6 +43,12 @@ Feature: Sessions under an Idempotency-Key
       When the agent repeats the creation with the same Idempotency-Key and its members in another order
       Then the same session is returned
 
+    Scenario: repeating the creation of a finished session returns that session
+      Given a new session
+      And the agent has played "withdraw"
+      When the agent repeats the creation with the same Idempotency-Key
+      Then the same session is returned
+
   @IYRA-SESSION-KEY-REUSE @IYRA-REF-SECOND-GAME @IYRA-REF-ROLLOUT
   Rule: a key reused for a different game, version or intended session creates nothing
 
@@ -63,6 +69,12 @@ Feature: Sessions under an Idempotency-Key
 
     Scenario: a used key is found with its session
       Given a new session
+      When the agent looks up the session's Idempotency-Key
+      Then the look-up names the session
+
+    Scenario: a finished session's key is found with its session
+      Given a new session
+      And the agent has played "withdraw"
       When the agent looks up the session's Idempotency-Key
       Then the look-up names the session
 
@@ -108,6 +120,13 @@ Feature: Sessions under an Idempotency-Key
     Scenario: an accepted action's response carries links and state
       Given a new session
       When the agent plays "investigate harbor"
+      Then the response carries the session links and state fields
+
+    Scenario: the finishing action's response and a read of the finished session carry links and state
+      Given a new session
+      When the agent plays "withdraw"
+      Then the response carries the session links and state fields
+      When the agent reads the session
       Then the response carries the session links and state fields
 
   @IYRA-OBSERVATION-FIELDS
