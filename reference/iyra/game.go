@@ -182,7 +182,7 @@ func (g *Game) investigate(s Site) *Rejection {
 		return reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "unknown site %q", s)
 	}
 	flag, text := g.siteSlots(s)
-	if *flag {
+	if *flag && (!g.rules.RepeatAfterAnother || g.lastInspected(s)) { // RepeatAfterAnother: a planted slip
 		return reject(RuleRejected, "site_already_inspected", "IYRA-SITE-ONCE", "%s was already inspected", s)
 	}
 	*flag = true
@@ -194,6 +194,13 @@ func (g *Game) investigate(s Site) *Rejection {
 	g.obs.Chapter = ChapterInquiry
 	g.milestone(MilestoneFirstLead)
 	return nil
+}
+
+// lastInspected reports whether the last accepted action inspected s
+// (the planted slip RepeatAfterAnother remembers no more).
+func (g *Game) lastInspected(s Site) bool {
+	n := len(g.log.Entries)
+	return n > 0 && g.log.Entries[n-1].Action.Type == TypeInvestigate && g.log.Entries[n-1].Action.Site == string(s)
 }
 
 // siteSlots returns the public flag and text field a site fills.
