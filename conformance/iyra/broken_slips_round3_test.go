@@ -56,6 +56,7 @@ func roundThreeSlips() []slip {
 				return body
 			}}
 		}},
+		{"a revision ahead of the session's accepted", "IYRA-REVISION-STALE", revisionsAheadTaken},
 		{"a claim change taken with no evidence", "IYRA-CLAIM-CHANGE", func() http.Handler {
 			return withRules(func(r *riyra.Rules) { r.ChangeUngated = true })
 		}},
@@ -124,6 +125,10 @@ func roundThreeSlips() []slip {
 		}},
 		{"a finished session's key makes a new session", "IYRA-SESSION-KEY-IDEMPOTENT", func() http.Handler { return finishedKeysForgotten(true) }},
 		{"a finished session's key is looked up as unknown", "IYRA-IDEMPOTENCY-STATUS", func() http.Handler { return finishedKeysForgotten(false) }},
+		{"a site inspected again after another one", "IYRA-SITE-ONCE", func() http.Handler {
+			return withRules(func(r *riyra.Rules) { r.RepeatAfterAnother = true })
+		}},
+		{"a session ended by the budget takes more actions", "IYRA-TERMINAL-REJECTS", budgetEndingOpen},
 		{"the harbor reveals the archive's testimony", "IYRA-SITE-REVEAL", func() http.Handler {
 			return observationOf(func(m, o map[string]any) {
 				if v, ok := riyra.DefaultPack().Variant(str(m["variant"])); ok && o["harbor_checked"] == true {
@@ -410,4 +415,32 @@ func finishedKeysForgotten(creation bool) http.Handler {
 			finished[id] = true
 		}
 	}}
+}
+
+// revisionsAheadTaken refuses only revisions behind the session's, as a
+// guard written rev < current does: a revision ahead is taken for the
+// latest.
+func revisionsAheadTaken() http.Handler {
+	inner := ref()
+	return tamper{h: inner, req: func(r *http.Request, body []byte) []byte {
+		var m map[string]any
+		if !isActions(r) || json.Unmarshal(body, &m) != nil || m == nil {
+			return body
+		}
+		cur := readSession(inner, r)
+		if rev, ok := m["revision"].(float64); ok && cur != nil && rev > cur["revision"].(float64) {
+			return setBodyField(r, body, "/actions", "revision", cur["revision"])
+		}
+		return body
+	}}
+}
+
+// budgetEndingOpen answers an action on a session the budget ended with
+// its unchanged state and 200, where the reference refuses it: a guard
+// that knows the broadcast and withdrawal endings only.
+func budgetEndingOpen() http.Handler {
+	return acceptsRefusalWhen(func(state map[string]any) bool {
+		o, _ := state["observation"].(map[string]any)
+		return o["ending"] == riyra.BudgetExhausted
+	}, "session_finished")
 }

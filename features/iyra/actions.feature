@@ -37,6 +37,12 @@ Feature: The action envelope, revisions and recovery
       Then the action is refused as stale
       And the session state is unchanged
 
+    Scenario: a revision ahead of the latest is refused
+      Given the agent has played "investigate archive"
+      When the agent submits "investigate harbor" with a revision ahead of the latest
+      Then the action is refused as stale
+      And the session state is unchanged
+
     Scenario: a missing revision is refused
       When the agent submits "investigate harbor" without a revision
       Then the action is refused as stale

@@ -249,6 +249,17 @@ Feature: Endings, score and the terminal state
       Then the action is rejected
       And the session state is unchanged
 
+    Scenario Outline: an action after <how> is rejected without change
+      Given the agent has played "<actions>"
+      When the agent plays "<action>"
+      Then the action is rejected
+      And the session state is unchanged
+
+      Examples:
+        | how                     | actions                                                                                                                                                                                    | action                   |
+        | a broadcast             | investigate spire, broadcast                                                                                                                                                               | investigate archive      |
+        | the budget's ninth step | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault, select_claim record_omission | select_claim relay_fault |
+
   @IYRA-LEGAL-AFTER-END
   Rule: a finished session lists no legal actions
 

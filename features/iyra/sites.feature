@@ -36,6 +36,12 @@ Feature: City sites and chapters
         | harbor  |
         | spire   |
 
+    Scenario: a site inspected again after another one is rejected without change
+      Given the agent has played "investigate archive, investigate spire"
+      When the agent plays "investigate archive"
+      Then the action is rejected
+      And the session state is unchanged
+
   @IYRA-SITE-REVEAL
   Rule: inspection reveals the site's public account
 
