@@ -1,8 +1,10 @@
 package iyra_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"regexp"
@@ -26,7 +28,9 @@ import (
 // inspection, the truth in a refusal's message, one ally's consequence
 // for two, a site revealing another's account, a replay field left out
 // when false or unverified by a refusal, legal_actions left out once
-// empty, and a finished session's key forgotten.
+// empty, a finished session's key forgotten, guards and readings tried
+// in one state only (a revision ahead, a site again after another, the
+// budget's ending, capped gauges, an untouched withdrawal).
 func roundThreeSlips() []slip {
 	return []slip{
 		{"the difficulty read as leading zero bits", "IYRA-PROOF-POW", difficultyInBits},
@@ -57,27 +61,15 @@ func roundThreeSlips() []slip {
 			}}
 		}},
 		{"a revision ahead of the session's accepted", "IYRA-REVISION-STALE", revisionsAheadTaken},
-		{"a claim change taken with no evidence", "IYRA-CLAIM-CHANGE", func() http.Handler {
-			return withRules(func(r *riyra.Rules) { r.ChangeUngated = true })
-		}},
+		{"a claim change taken with no evidence", "IYRA-CLAIM-CHANGE", rulesWith(func(r *riyra.Rules) { r.ChangeUngated = true })},
 		{"the replay lists the refused actions too", "IYRA-REPLAY-FAITHFUL", replayWithRefusals},
-		{"a verified ending scores the evidence gathered, a change's cost left out", "IYRA-SCORE", func() http.Handler {
-			return observationOf(func(m, o map[string]any) {
-				if o["ending"] == riyra.TruthReleased {
-					m["score"] = gathered(o)
-				}
-			})
-		}},
-		{"rejected actions spend the budget", "IYRA-BUDGET", func() http.Handler {
-			return withRules(func(r *riyra.Rules) { r.RejectionsSpend = true })
-		}},
-		{"an epilogue written when the budget runs out", "IYRA-EPILOGUE", func() http.Handler {
-			return observationOf(func(_, o map[string]any) {
-				if o["ending"] == riyra.BudgetExhausted {
-					o["epilogue"] = "The relay fell silent before the city heard anything."
-				}
-			})
-		}},
+		{"a verified ending scores the evidence gathered, a change's cost left out", "IYRA-SCORE", atEnding(riyra.TruthReleased, func(m, o map[string]any) {
+			m["score"] = gathered(o)
+		})},
+		{"rejected actions spend the budget", "IYRA-BUDGET", rulesWith(func(r *riyra.Rules) { r.RejectionsSpend = true })},
+		{"an epilogue written when the budget runs out", "IYRA-EPILOGUE", atEnding(riyra.BudgetExhausted, func(_, o map[string]any) {
+			o["epilogue"] = "The relay fell silent before the city heard anything."
+		})},
 		{"legal_actions drops the inspected sites", "IYRA-LEGAL-CATALOGUE", func() http.Handler {
 			return observationOf(func(m, o map[string]any) {
 				for _, a := range asAnyList(m["legal_actions"]) {
@@ -97,9 +89,7 @@ func roundThreeSlips() []slip {
 			})
 		}},
 		{"the truth in a refused action's message", "IYRA-VISIBILITY", truthInRefusals},
-		{"the alliance gate reads evidence, not trust", "IYRA-ALLY-TRUST", func() http.Handler {
-			return withRules(func(r *riyra.Rules) { r.AllyGateOnEvidence = true })
-		}},
+		{"the alliance gate reads evidence, not trust", "IYRA-ALLY-TRUST", rulesWith(func(r *riyra.Rules) { r.AllyGateOnEvidence = true })},
 		{"a digest needs more than difficulty zeroes", "IYRA-PROOF-POW", func() http.Handler {
 			return tamper{h: server.New(server.Options{Seed: 3, Difficulty: 5}), resp: func(r *http.Request, st *int, m map[string]any) {
 				if strings.HasSuffix(r.URL.Path, "/tasks/play/accept") && *st/100 == 2 {
@@ -125,10 +115,21 @@ func roundThreeSlips() []slip {
 		}},
 		{"a finished session's key makes a new session", "IYRA-SESSION-KEY-IDEMPOTENT", func() http.Handler { return finishedKeysForgotten(true) }},
 		{"a finished session's key is looked up as unknown", "IYRA-IDEMPOTENCY-STATUS", func() http.Handler { return finishedKeysForgotten(false) }},
-		{"a site inspected again after another one", "IYRA-SITE-ONCE", func() http.Handler {
-			return withRules(func(r *riyra.Rules) { r.RepeatAfterAnother = true })
-		}},
+		{"a site inspected again after another one", "IYRA-SITE-ONCE", rulesWith(func(r *riyra.Rules) { r.RepeatAfterAnother = true })},
 		{"a session ended by the budget takes more actions", "IYRA-TERMINAL-REJECTS", budgetEndingOpen},
+		{"the budget's ending leaves the phase investigating", "IYRA-TERMINAL-SIGNALS", atEnding(riyra.BudgetExhausted, func(_, o map[string]any) {
+			o["phase"] = riyra.PhaseInvestigating
+		})},
+		{"evidence and signal capped at their targets", "IYRA-SITE-EFFECTS", func() http.Handler {
+			return observationOf(func(_, o map[string]any) {
+				for k, top := range map[string]float64{"evidence": 4, "signal": 3} {
+					if v, ok := o[k].(float64); ok && v > top {
+						o[k] = top
+					}
+				}
+			})
+		}},
+		{"a withdrawal refused before anything is done", "IYRA-WITHDRAW", untouchedWithdrawalsRefused},
 		{"the harbor reveals the archive's testimony", "IYRA-SITE-REVEAL", func() http.Handler {
 			return observationOf(func(m, o map[string]any) {
 				if v, ok := riyra.DefaultPack().Variant(str(m["variant"])); ok && o["harbor_checked"] == true {
@@ -443,4 +444,48 @@ func budgetEndingOpen() http.Handler {
 		o, _ := state["observation"].(map[string]any)
 		return o["ending"] == riyra.BudgetExhausted
 	}, "session_finished")
+}
+
+// untouchedWithdrawalsRefused refuses a withdrawal from a session no
+// action was accepted in yet, as a handler that takes "nothing to
+// withdraw from" for a rule does.
+func untouchedWithdrawalsRefused() http.Handler {
+	inner := ref()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Action struct {
+				Type string `json:"type"`
+			} `json:"action"`
+		}
+		if isActions(r) {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if json.Unmarshal(body, &in) == nil && in.Action.Type == riyra.TypeWithdraw {
+				if cur := readSession(inner, r); cur != nil && cur["revision"] == float64(0) {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusUnprocessableEntity)
+					_, _ = w.Write([]byte(`{"code":"nothing_to_withdraw","message":"investigate before withdrawing","revision":0}`))
+					return
+				}
+			}
+		}
+		inner.ServeHTTP(w, r)
+	})
+}
+
+// rulesWith is the target of a slip planted as a Rules flag (edit sets it).
+func rulesWith(edit func(*riyra.Rules)) func() http.Handler {
+	return func() http.Handler { return withRules(edit) }
+}
+
+// atEnding is the target editing every session answer whose observation
+// ended ending.
+func atEnding(ending string, edit func(m, o map[string]any)) func() http.Handler {
+	return func() http.Handler {
+		return observationOf(func(m, o map[string]any) {
+			if o["ending"] == ending {
+				edit(m, o)
+			}
+		})
+	}
 }

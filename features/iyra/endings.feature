@@ -77,6 +77,11 @@ Feature: Endings, score and the terminal state
       Then the ending is "withdrawn"
       And the outcome is "draw"
 
+    Scenario: a session no action was taken in can be withdrawn
+      When the agent plays "withdraw"
+      Then the action is accepted
+      And the ending is "withdrawn"
+
   @IYRA-BUDGET
   Rule: nine accepted actions exhaust the budget
 
@@ -239,6 +244,16 @@ Feature: Endings, score and the terminal state
     Scenario: a finished session shows all three terminal signals
       When the agent plays "withdraw"
       Then the session is finished
+
+    Scenario Outline: a session finished by <how> shows all three terminal signals
+      Given the agent has played "<actions>"
+      When the agent plays "<last>"
+      Then the session is finished
+
+      Examples:
+        | how                     | actions                                                                                                                                                   | last                          |
+        | a broadcast             | investigate spire                                                                                                                                         | broadcast                     |
+        | the budget's ninth step | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault | select_claim record_omission |
 
   @IYRA-TERMINAL-REJECTS
   Rule: a finished session accepts no actions

@@ -35,6 +35,12 @@ Feature: Factions and the coalition
       Then the allies are "keepers"
       And the resources are evidence 2, trust 2, signal 1
 
+    Scenario: an alliance past the publication signal still adds one
+      Given the agent has played "investigate archive, investigate spire, investigate harbor"
+      When the agent plays "ally keepers"
+      Then the allies are "keepers"
+      And the resources are evidence 5, trust 2, signal 4
+
     Scenario Outline: the second alliance adds one signal too, and no alliance spends trust
       Given the agent has played "investigate harbor, ally <first>"
       When the agent plays "ally <second>"

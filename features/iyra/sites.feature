@@ -21,6 +21,11 @@ Feature: City sites and chapters
         | harbor  | 2        | 2     | 0      |
         | spire   | 1        | 0     | 2      |
 
+    Scenario: the three sites' effects add up
+      Given the agent has played "investigate archive, investigate spire"
+      When the agent plays "investigate harbor"
+      Then the resources are evidence 5, trust 2, signal 3
+
   @IYRA-SITE-ONCE
   Rule: a site is inspected once
 
