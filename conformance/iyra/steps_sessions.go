@@ -18,7 +18,7 @@ func (w *world) sessionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent creates a new session of the "([^"]*)" variant$`), func(ctx context.Context, v string) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(w.id.Version, v))
 	})
-	sc.Step(pattern(`^the agent creates a session with a (missing|too-short|spaced|too-long) Idempotency-Key$`), w.createBadKey)
+	sc.Step(pattern(`^the agent creates a session with a (missing|too-short|spaced|too-long|slashed|accented) Idempotency-Key$`), w.createBadKey)
 	sc.Step(pattern(`^the agent creates a session with a well-formed Idempotency-Key of (8|128) characters$`), w.createEdgeKey)
 	sc.Step(pattern(`^the agent creates a session accepting version "([^"]*)"$`), func(ctx context.Context, v string) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(v, ""))

@@ -217,6 +217,17 @@ Feature: Endings, score and the terminal state
       When the agent plays "investigate archive"
       Then the epilogue is empty
 
+    Scenario Outline: the epilogue stays empty after <action>
+      Given the agent has played "<before>"
+      When the agent plays "<action>"
+      Then the epilogue is empty
+
+      Examples:
+        | before                                        | action                        |
+        | investigate harbor                            | ally keepers                  |
+        | investigate archive                           | select_claim relay_fault      |
+        | investigate archive, select_claim relay_fault | select_claim record_omission  |
+
     Scenario: a budget_exhausted ending leaves the epilogue empty
       Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
       When the agent plays "select_claim record_omission"

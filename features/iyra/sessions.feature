@@ -20,6 +20,8 @@ Feature: Sessions under an Idempotency-Key
         | too-short |
         | spaced    |
         | too-long  |
+        | slashed   |
+        | accented  |
 
     Scenario Outline: a well-formed Idempotency-Key of <length> characters creates a session
       When the agent creates a session with a well-formed Idempotency-Key of <length> characters
