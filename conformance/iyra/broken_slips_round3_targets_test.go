@@ -312,3 +312,37 @@ func atEnding(ending string, edit func(m, o map[string]any)) func() http.Handler
 		})
 	}
 }
+
+// deliberationPinned keeps the chapter at deliberation once a claim is
+// selected, through later inspections, until another kind of action:
+// inspection written to return to inquiry from arrival and coalition
+// only.
+func deliberationPinned() http.Handler {
+	var mu sync.Mutex
+	pinned := map[string]bool{}
+	return tamper{h: ref(), req: func(r *http.Request, body []byte) []byte {
+		var in struct {
+			Action struct {
+				Type string `json:"type"`
+			} `json:"action"`
+		}
+		if isActions(r) && json.Unmarshal(body, &in) == nil {
+			r.Header.Set("X-Type", in.Action.Type)
+		}
+		return body
+	}, resp: func(r *http.Request, st *int, m map[string]any) {
+		id := str(m["session_id"])
+		o, _ := m["observation"].(map[string]any)
+		if id == "" || o == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if t := r.Header.Get("X-Type"); t != "" && *st/100 == 2 && t != riyra.TypeInvestigate {
+			pinned[id] = t == riyra.TypeSelectClaim
+		}
+		if pinned[id] && o["chapter"] == riyra.ChapterInquiry {
+			o["chapter"] = riyra.ChapterDeliberation
+		}
+	}}
+}

@@ -158,6 +158,18 @@ func roundThreeSlips() []slip {
 				}, k)
 			})
 		}},
+		{"a broadcast run's replay reported a success", "IYRA-REPLAY-FAITHFUL", func() http.Handler {
+			return onPath(http.MethodGet, "/replay", func(m map[string]any) {
+				if a := asAnyList(m["actions"]); len(a) > 0 {
+					if last, _ := a[len(a)-1].(map[string]any); last != nil {
+						if act, _ := last["action"].(map[string]any); act["type"] == riyra.TypeBroadcast {
+							m["outcome"], m["ending"] = riyra.Success, riyra.TruthReleased
+						}
+					}
+				}
+			})
+		}},
+		{"investigating after a claim selection keeps the deliberation chapter", "IYRA-CHAPTER-INQUIRY", deliberationPinned},
 		{"the harbor reveals the archive's testimony", "IYRA-SITE-REVEAL", func() http.Handler {
 			return observationOf(func(m, o map[string]any) {
 				if v, ok := riyra.DefaultPack().Variant(str(m["variant"])); ok && o["harbor_checked"] == true {

@@ -58,6 +58,12 @@ Feature: Visibility, progress and replay
       Then the replay reports the session's outcome, ending and version
       And the replay lists exactly the accepted actions
 
+    Scenario: the replay of a broadcast run reports its outcome, ending, version and accepted actions
+      Given the agent has tried "investigate archive, select_claim relay_fault, select_claim relay_fault, broadcast"
+      When the agent reads the replay
+      Then the replay reports the session's outcome, ending and version
+      And the replay lists exactly the accepted actions
+
   @IYRA-NEXT-STEPS-READ-ONLY
   Rule: after a verified replay only read requests are offered
 

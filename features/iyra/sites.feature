@@ -70,6 +70,11 @@ Feature: City sites and chapters
       Then the chapter is "inquiry"
       And the allies are "keepers"
 
+    Scenario: investigating after a claim selection returns to inquiry
+      Given the agent has played "investigate archive, select_claim relay_fault"
+      When the agent plays "investigate spire"
+      Then the chapter is "inquiry"
+
   @IYRA-CHAPTER-NAMES
   Rule: the chapter names the latest activity
 
