@@ -199,8 +199,19 @@ func (g *Game) investigate(s Site) *Rejection {
 // lastInspected reports whether the last accepted action inspected s
 // (the planted slip RepeatAfterAnother remembers no more).
 func (g *Game) lastInspected(s Site) bool {
+	return g.lastWas(Action{Type: TypeInvestigate, Site: string(s)})
+}
+
+// lastAllied reports whether the last accepted action recruited f (the
+// planted slip RecruitAfterAnother remembers no more).
+func (g *Game) lastAllied(f Faction) bool {
+	return g.lastWas(Action{Type: TypeAlly, Faction: string(f)})
+}
+
+// lastWas reports whether the last accepted action was a.
+func (g *Game) lastWas(a Action) bool {
 	n := len(g.log.Entries)
-	return n > 0 && g.log.Entries[n-1].Action.Type == TypeInvestigate && g.log.Entries[n-1].Action.Site == string(s)
+	return n > 0 && g.log.Entries[n-1].Action == a
 }
 
 // siteSlots returns the public flag and text field a site fills.
@@ -237,7 +248,8 @@ func (g *Game) ally(f Faction) *Rejection {
 	if f != Keepers && f != Drifters {
 		return reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "unknown faction %q", f)
 	}
-	if slices.Contains(g.obs.Allies, string(f)) {
+	again := slices.Contains(g.obs.Allies, string(f))
+	if again && (!g.rules.RecruitAfterAnother || g.lastAllied(f)) { // RecruitAfterAnother: a planted slip
 		return reject(RuleRejected, "faction_already_allied", "IYRA-ALLY-REPEAT", "%s are already allies", f)
 	}
 	gate := g.obs.Trust
@@ -247,8 +259,10 @@ func (g *Game) ally(f Faction) *Rejection {
 	if gate < g.rules.AllyMinTrust {
 		return reject(RuleRejected, "insufficient_trust", "IYRA-ALLY-TRUST", "ally requires trust >= %d (trust is %d)", g.rules.AllyMinTrust, g.obs.Trust)
 	}
-	g.obs.Allies = append(g.obs.Allies, string(f))
-	sort.Strings(g.obs.Allies)
+	if !again {
+		g.obs.Allies = append(g.obs.Allies, string(f))
+		sort.Strings(g.obs.Allies)
+	}
 	g.obs.Signal += g.rules.AllySignal
 	g.obs.Chapter = ChapterCoalition // the latest activity, no longer inquiry (IYRA-CHAPTER-LATEST)
 	g.milestone(MilestoneCoalitionFormed)

@@ -33,8 +33,8 @@ type Rules struct {
 	// choice is false (IYRA-BUDGET-LAST-ACTION); the runner's lockstep model
 	// also plays the other reading so that a target making it only warns.
 	BudgetOverridesEnding bool
-	// ChangeUngated, RejectionsSpend, AllyGateOnEvidence and
-	// RepeatAfterAnother are planted slips of the kit's third Iyra
+	// ChangeUngated, RejectionsSpend, AllyGateOnEvidence,
+	// RepeatAfterAnother and RecruitAfterAnother are planted slips of the kit's third Iyra
 	// detection round (docs/detection.md), false in DefaultRules: a claim
 	// change let through whatever the evidence, so evidence goes below
 	// zero (IYRA-CLAIM-CHANGE), rejected actions counted against the
@@ -42,11 +42,14 @@ type Rules struct {
 	// evidence instead of trust (IYRA-ALLY-TRUST), and a repeat inspection
 	// refused only when the last accepted action inspected the same site,
 	// so a site inspected again after another one applies its effect twice
-	// (IYRA-SITE-ONCE).
-	ChangeUngated      bool
-	RejectionsSpend    bool
-	AllyGateOnEvidence bool
-	RepeatAfterAnother bool
+	// (IYRA-SITE-ONCE), and a faction's repeat recruitment refused only
+	// right after it, so a second one after another faction's adds signal
+	// again (IYRA-ALLY-REPEAT).
+	ChangeUngated       bool
+	RejectionsSpend     bool
+	AllyGateOnEvidence  bool
+	RepeatAfterAnother  bool
+	RecruitAfterAnother bool
 }
 
 // DefaultRules are the rules of version xgv_e3baba90b92558c7b5d8d598.
