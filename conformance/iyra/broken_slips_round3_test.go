@@ -70,24 +70,10 @@ func roundThreeSlips() []slip {
 		{"an epilogue written when the budget runs out", "IYRA-EPILOGUE", atEnding(riyra.BudgetExhausted, func(_, o map[string]any) {
 			o["epilogue"] = "The relay fell silent before the city heard anything."
 		})},
-		{"legal_actions drops the inspected sites", "IYRA-LEGAL-CATALOGUE", func() http.Handler {
-			return observationOf(func(m, o map[string]any) {
-				for _, a := range asAnyList(m["legal_actions"]) {
-					am, _ := a.(map[string]any)
-					ps, _ := am["parameters"].(map[string]any)
-					if am["type"] != riyra.TypeInvestigate || ps == nil {
-						continue
-					}
-					var left []any
-					for _, s := range asAnyList(ps["site"]) {
-						if o[str(s)+"_checked"] != true {
-							left = append(left, s)
-						}
-					}
-					ps["site"] = left
-				}
-			})
-		}},
+		{"legal_actions drops the inspected sites", "IYRA-LEGAL-CATALOGUE", catalogueTrimmed(riyra.TypeInvestigate, "site", func(o map[string]any, v string) bool { return o[v+"_checked"] == true })},
+		{"legal_actions drops the allied factions and the selected claim", "IYRA-LEGAL-CATALOGUE", catalogueTrimmed("", "", func(o map[string]any, v string) bool {
+			return containsAny(asAnyList(o["allies"]), v) || o["selected_claim"] == v
+		})},
 		{"the truth in a refused action's message", "IYRA-VISIBILITY", truthInRefusals},
 		{"the alliance gate reads evidence, not trust", "IYRA-ALLY-TRUST", rulesWith(func(r *riyra.Rules) { r.AllyGateOnEvidence = true })},
 		{"a digest needs more than difficulty zeroes", "IYRA-PROOF-POW", func() http.Handler {
@@ -116,6 +102,7 @@ func roundThreeSlips() []slip {
 		{"a finished session's key makes a new session", "IYRA-SESSION-KEY-IDEMPOTENT", func() http.Handler { return finishedKeysForgotten(true) }},
 		{"a finished session's key is looked up as unknown", "IYRA-IDEMPOTENCY-STATUS", func() http.Handler { return finishedKeysForgotten(false) }},
 		{"a site inspected again after another one", "IYRA-SITE-ONCE", rulesWith(func(r *riyra.Rules) { r.RepeatAfterAnother = true })},
+		{"a faction recruited again after the other one", "IYRA-ALLY-REPEAT", rulesWith(func(r *riyra.Rules) { r.RecruitAfterAnother = true })},
 		{"a session ended by the budget takes more actions", "IYRA-TERMINAL-REJECTS", budgetEndingOpen},
 		{"the budget's ending leaves the phase investigating", "IYRA-TERMINAL-SIGNALS", atEnding(riyra.BudgetExhausted, func(_, o map[string]any) {
 			o["phase"] = riyra.PhaseInvestigating
@@ -233,4 +220,34 @@ func difficultyInBits() http.Handler {
 			m["difficulty"] = 4
 		}
 	}}
+}
+
+// catalogueTrimmed drops from legal_actions the parameter values done
+// says are used up, for the entries of typ and parameter param ("" for
+// every type and parameter): a catalogue of what can still be done, in
+// place of the declared one.
+func catalogueTrimmed(typ, param string, done func(o map[string]any, v string) bool) func() http.Handler {
+	return func() http.Handler {
+		return observationOf(func(m, o map[string]any) {
+			for _, a := range asAnyList(m["legal_actions"]) {
+				am, _ := a.(map[string]any)
+				ps, _ := am["parameters"].(map[string]any)
+				if typ != "" && am["type"] != typ {
+					continue
+				}
+				for k, vs := range ps {
+					if param != "" && k != param {
+						continue
+					}
+					left := []any{}
+					for _, v := range asAnyList(vs) {
+						if !done(o, str(v)) {
+							left = append(left, v)
+						}
+					}
+					ps[k] = left
+				}
+			}
+		})
+	}
 }

@@ -68,6 +68,11 @@ Feature: The action envelope, revisions and recovery
       When the agent reads the session
       Then legal_actions lists every declared action type with its parameters and public preconditions
 
+    Scenario: every faction and claim stays listed after an alliance and a selection
+      Given the agent has played "investigate harbor, ally keepers, select_claim relay_fault"
+      When the agent reads the session
+      Then legal_actions lists every declared action type with its parameters and public preconditions
+
     Scenario: a type outside the catalogue is rejected
       When the agent plays "dance"
       Then the action is rejected

@@ -73,6 +73,12 @@ Feature: Factions and the coalition
       Then the action is rejected
       And the session state is unchanged
 
+    Scenario: recruiting the keepers again after the drifters is rejected without change
+      Given the agent has played "investigate harbor, ally keepers, ally drifters"
+      When the agent plays "ally keepers"
+      Then the action is rejected
+      And the session state is unchanged
+
   @IYRA-ALLY-SET
   Rule: allies is a set
 
