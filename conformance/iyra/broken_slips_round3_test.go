@@ -157,6 +157,17 @@ func roundThreeSlips() []slip {
 			})
 		}},
 		{"investigating after a claim selection keeps the deliberation chapter", "IYRA-CHAPTER-INQUIRY", deliberationPinned},
+		{"the learning layer lists each variant's truth", "IYRA-VISIBILITY", func() http.Handler {
+			return onPath(http.MethodGet, "/versions/", func(m map[string]any) {
+				if l, ok := m["learning"].(map[string]any); ok {
+					solutions := map[string]any{}
+					for _, v := range riyra.DefaultPack().Variants {
+						solutions[v.ID] = v.Truth
+					}
+					l["worked_solutions"] = solutions
+				}
+			})
+		}},
 		{"the harbor reveals the archive's testimony", "IYRA-SITE-REVEAL", func() http.Handler {
 			return observationOf(func(m, o map[string]any) {
 				if v, ok := riyra.DefaultPack().Variant(str(m["variant"])); ok && o["harbor_checked"] == true {

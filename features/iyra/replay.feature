@@ -25,6 +25,15 @@ Feature: Visibility, progress and replay
       And the agent reads the replay
       Then no public field reveals the truth or field notes
 
+    Scenario: the published documents and the assignment reveal nothing private
+      When the agent reads the play preview
+      And the agent reads the store entry
+      And the agent reads the assigned version with include "learning"
+      And the agent reads the assigned version with include "audit"
+      And the agent reads its assignment
+      And the agent reads the trust document
+      Then no public field reveals the truth or field notes
+
     Scenario: the replay reveals nothing private
       Given the agent has played "investigate archive, investigate harbor, investigate spire, withdraw"
       When the agent reads the replay
