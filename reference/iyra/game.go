@@ -208,6 +208,17 @@ func (g *Game) lastAllied(f Faction) bool {
 	return g.lastWas(Action{Type: TypeAlly, Faction: string(f)})
 }
 
+// firstClaim is the first claim the session selected, "" before any (the
+// planted slip SameAgainstFirst compares against it).
+func (g *Game) firstClaim() Claim {
+	for _, e := range g.log.Entries {
+		if e.Action.Type == TypeSelectClaim {
+			return Claim(e.Action.Claim)
+		}
+	}
+	return ""
+}
+
 // lastWas reports whether the last accepted action was a.
 func (g *Game) lastWas(a Action) bool {
 	n := len(g.log.Entries)
@@ -278,8 +289,12 @@ func (g *Game) selectClaim(c Claim) *Rejection {
 	if c != RelayFault && c != RecordOmission {
 		return reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "unknown claim %q", c)
 	}
+	same := g.obs.SelectedClaim == string(c)
+	if g.rules.SameAgainstFirst { // a planted slip
+		same = g.firstClaim() == c
+	}
 	switch {
-	case g.obs.SelectedClaim == string(c):
+	case same:
 		return reject(RuleRejected, "claim_already_selected", "IYRA-CLAIM-SAME", "%s is already the selected claim", c)
 	case g.obs.SelectedClaim != "" && g.obs.Evidence < g.rules.ChangeCost && !g.rules.ChangeUngated: // ChangeUngated: a planted slip
 		return reject(RuleRejected, "insufficient_evidence", "IYRA-CLAIM-CHANGE", "changing claims requires evidence >= %d", g.rules.ChangeCost)
