@@ -103,6 +103,7 @@ func roundThreeSlips() []slip {
 		{"a finished session's key is looked up as unknown", "IYRA-IDEMPOTENCY-STATUS", func() http.Handler { return finishedKeysForgotten(false) }},
 		{"a site inspected again after another one", "IYRA-SITE-ONCE", rulesWith(func(r *riyra.Rules) { r.RepeatAfterAnother = true })},
 		{"a faction recruited again after the other one", "IYRA-ALLY-REPEAT", rulesWith(func(r *riyra.Rules) { r.RecruitAfterAnother = true })},
+		{"the same claim compared against the first selection", "IYRA-CLAIM-SAME", rulesWith(func(r *riyra.Rules) { r.SameAgainstFirst = true })},
 		{"a session ended by the budget takes more actions", "IYRA-TERMINAL-REJECTS", budgetEndingOpen},
 		{"the budget's ending leaves the phase investigating", "IYRA-TERMINAL-SIGNALS", atEnding(riyra.BudgetExhausted, func(_, o map[string]any) {
 			o["phase"] = riyra.PhaseInvestigating
