@@ -236,12 +236,18 @@ func setBodyField(r *http.Request, body []byte, suffix, field string, v any) []b
 // acceptsRefusal answers 200 with the session's unchanged state where the
 // reference refuses an action with one of codes.
 func acceptsRefusal(codes ...string) http.Handler {
+	return acceptsRefusalWhen(func(map[string]any) bool { return true }, codes...)
+}
+
+// acceptsRefusalWhen is acceptsRefusal for the sessions whose state when
+// holds of.
+func acceptsRefusalWhen(when func(state map[string]any) bool, codes ...string) http.Handler {
 	inner := ref()
 	return tamper{h: inner, resp: func(r *http.Request, st *int, m map[string]any) {
 		if !isActions(r) || !containsAny([]any{m["code"]}, codes...) {
 			return
 		}
-		if state := readSession(inner, r); state != nil {
+		if state := readSession(inner, r); state != nil && when(state) {
 			*st = http.StatusOK
 			replaceAll(m, state)
 		}

@@ -108,7 +108,10 @@ func slipCases() []slip {
 	},
 		// Round 2 (docs/detection.md): fresh slips, none in the tables
 		// above; their targets are in broken_slips_round2_test.go.
-		roundTwoSlips()...)
+		append(roundTwoSlips(),
+			// Round 3 (docs/detection.md): fresh again; their targets are
+			// in broken_slips_round3_test.go.
+			roundThreeSlips()...)...)
 }
 
 // cutTo cuts k to n bytes when it is exactly at bytes long: a limit
@@ -278,7 +281,9 @@ func faithfulNeighbours() []neighbour {
 		}},
 	},
 		// Round 2 (docs/detection.md): in broken_slips_round2_test.go.
-		roundTwoNeighbours()...)
+		append(roundTwoNeighbours(),
+			// Round 3: in broken_slips_round3_test.go.
+			roundThreeNeighbours()...)...)
 }
 
 // reuseAnsweredWithTheOriginal answers a creation refused as a key reuse

@@ -11,7 +11,11 @@ import (
 	"github.com/agentgames/conformance/reference/iyra"
 )
 
-// submitVariant submits an action with a deliberately wrong envelope.
+// submitVariant submits an action with a deliberately wrong envelope: a
+// stale revision (the one before the latest, or after it at revision 0),
+// one ahead of the latest (AC04: the body carries the latest revision, so
+// a guard refusing only older ones is caught), none, or one inside the
+// action.
 func (w *world) submitVariant(ctx context.Context, script, how string) error {
 	if err := w.needSession(); err != nil {
 		return err
@@ -27,6 +31,8 @@ func (w *world) submitVariant(ctx context.Context, script, how string) error {
 			stale = rev + 1
 		}
 		body = w.envelope(w.sess, stale, a)
+	case "ahead":
+		body = w.envelope(w.sess, rev+1, a)
 	case "missing":
 		body = map[string]any{"action": w.wire(a)}
 	case "inside":

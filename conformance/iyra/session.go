@@ -33,6 +33,11 @@ var badKeys = map[string]string{
 	"too-short": "k-1234x",
 	"spaced":    "kit key with spaces",
 	"too-long":  strings.Repeat("k", 129),
+	// Characters outside the class at a valid length: punctuation the
+	// class leaves out, and a letter outside ASCII (a \w or IsLetter
+	// check takes both).
+	"slashed":  "kit/key+with/slashes",
+	"accented": "clé-de-session-kit",
 }
 
 // OtherGame is the contract's alternative game a reused key is sent to

@@ -20,8 +20,11 @@ import (
 // actionsSteps registers the steps of features/iyra/actions.feature.
 func (w *world) actionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent's session quota is spent$`), w.quotaSpent)
-	sc.Step(pattern(`^the agent submits "([^"]*)" with a stale revision$`), func(ctx context.Context, s string) error {
-		return w.submitVariant(ctx, s, "stale")
+	sc.Step(pattern(`^the agent submits "([^"]*)" with a (stale revision|revision ahead of the latest)$`), func(ctx context.Context, s, how string) error {
+		if how == "stale revision" {
+			return w.submitVariant(ctx, s, "stale")
+		}
+		return w.submitVariant(ctx, s, "ahead")
 	})
 	sc.Step(pattern(`^the agent submits "([^"]*)" without a revision$`), func(ctx context.Context, s string) error {
 		return w.submitVariant(ctx, s, "missing")

@@ -15,6 +15,8 @@ import (
 func (w *world) factionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent has released the truth allied with the keepers$`), w.releasedWithKeepers)
 	sc.Step(pattern(`^the agent releases the truth allied with the (keepers|drifters) in a second session on the same records$`), w.releaseSecond)
+	sc.Step(pattern(`^the agent releases the truth allied with both factions in a third session on the same records$`), w.releaseWithBoth)
+	sc.Step(pattern(`^the epilogue allied with both differs from each single ally's$`), w.bothConsequences)
 	sc.Step(pattern(`^both verified endings have the same resources, outcome and score$`), w.endingsAtPar)
 	sc.Step(pattern(`^their epilogues differ$`), w.epiloguesDiffer)
 	sc.Step(pattern(`^their epilogues are identical$`), w.epiloguesIdentical)
@@ -37,6 +39,12 @@ func (w *world) releasedWithKeepers(ctx context.Context) error {
 // allied with faction (the drifters to compare, the keepers again to
 // show the epilogue follows from the ally and records alone).
 func (w *world) releaseSecond(ctx context.Context, faction string) error {
+	return w.releaseOnFirstRecords(ctx, faction, &w.second)
+}
+
+// releaseOnFirstRecords is the When step releasing the truth allied with
+// faction in a new session on the first ending's records, into *out.
+func (w *world) releaseOnFirstRecords(ctx context.Context, faction string, out **sessionDoc) error {
 	if w.first == nil {
 		return verdict.Errorf("no first verified ending")
 	}
@@ -45,7 +53,7 @@ func (w *world) releaseSecond(ctx context.Context, faction string) error {
 		if err != nil {
 			return nil, err
 		}
-		w.second, err = w.releaseTruth(ctx, s, faction)
+		*out, err = w.releaseTruth(ctx, s, faction)
 		return nil, err
 	})
 }
@@ -117,6 +125,33 @@ func (w *world) consequenceWords() error {
 		if !containsAnyWord(text, consequenceWords[ally]) || containsAnyWord(text, consequenceWords[other]) {
 			return verdict.Failf("IYRA-FACTION-WORDS", fmt.Sprintf("the %s' consequence (%v), not the %s'", ally, consequenceWords[ally], other),
 				s.Observation.Epilogue, "verified epilogue allied with the %s", ally)
+		}
+	}
+	return nil
+}
+
+// releaseWithBoth is the When step releasing the truth on the first
+// ending's records allied with both factions, keepers first (the faction
+// releaseTruth allies with is a script fragment: "keepers, ally drifters").
+func (w *world) releaseWithBoth(ctx context.Context) error {
+	return w.releaseOnFirstRecords(ctx, string(iyra.Keepers)+", ally "+string(iyra.Drifters), &w.both)
+}
+
+// bothConsequences requires a verified ending allied with both factions
+// to state each one's consequence: its epilogue is neither the keepers'
+// alone nor the drifters' alone on the same records, since each single
+// epilogue leaves the other ally's consequence out
+// (IYRA-FACTION-CONSEQUENCE: "states each ally's declared public
+// publication consequence").
+func (w *world) bothConsequences() error {
+	if w.first == nil || w.second == nil || w.both == nil {
+		return verdict.Errorf("three verified endings are needed")
+	}
+	e := w.both.Observation.Epilogue
+	for _, single := range []*sessionDoc{w.first, w.second} {
+		if e == "" || e == single.Observation.Epilogue {
+			return verdict.Failf("IYRA-FACTION-CONSEQUENCE", "an epilogue stating both allies' consequences", e,
+				"the epilogue allied with %v only is %q", single.Observation.Allies, single.Observation.Epilogue)
 		}
 	}
 	return nil

@@ -222,9 +222,9 @@ func (w *world) identitySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the verification is refused without a key$`), w.verificationRefused)
 	sc.Step(pattern(`^the verification does not disclose the key again$`), w.keyNotDisclosedAgain)
 	sc.Step(pattern(`^the answer does not carry the api_key$`), w.answerKeyless)
-	sc.Step(pattern(`^the agent submits "([^"]*)" (without credentials|with an unknown key|with another agent's key)$`), w.submitAs)
+	sc.Step(pattern(`^the agent submits "([^"]*)" (without credentials|with an unknown key|with a non-Bearer key|with another agent's key)$`), w.submitAs)
 	sc.Step(pattern(`^the agent creates a session (without credentials|with an unknown key|with a non-Bearer key)$`), w.createUnauthenticated)
-	sc.Step(pattern(`^the agent reads the session, its replay and its key's status (without credentials|with an unknown key|with another agent's key)$`), w.probeReads)
+	sc.Step(pattern(`^the agent reads the session, its replay and its key's status (without credentials|with an unknown key|with a non-Bearer key|with another agent's key)$`), w.probeReads)
 	sc.Step(pattern(`^every read is refused without the session's data$`), w.probesRefused)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
@@ -17,11 +18,12 @@ func (w *world) sessionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent creates a new session of the "([^"]*)" variant$`), func(ctx context.Context, v string) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(w.id.Version, v))
 	})
-	sc.Step(pattern(`^the agent creates a session with a (missing|too-short|spaced|too-long) Idempotency-Key$`), w.createBadKey)
+	sc.Step(pattern(`^the agent creates a session with a (missing|too-short|spaced|too-long|slashed|accented) Idempotency-Key$`), w.createBadKey)
 	sc.Step(pattern(`^the agent creates a session with a well-formed Idempotency-Key of (8|128) characters$`), w.createEdgeKey)
 	sc.Step(pattern(`^the agent creates a session accepting version "([^"]*)"$`), func(ctx context.Context, v string) error {
 		return w.createWith(ctx, Slug, freshKey(), createBody(v, ""))
 	})
+	sc.Step(pattern(`^the agent creates a session accepting the version assigned for another game$`), w.createOtherGameVersion)
 	sc.Step(pattern(`^the agent creates a session with ready_to_act false$`), func(ctx context.Context) error {
 		return w.createWith(ctx, Slug, freshKey(), map[string]any{"ready_to_act": false, "accepted_version_id": w.id.Version})
 	})
@@ -357,4 +359,20 @@ func (w *world) lookUpIs404() error {
 		return verdict.Failf("IYRA-IDEMPOTENCY-404", 404, w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil
+}
+
+// createOtherGameVersion creates a session of the game accepting the
+// version OtherGame's assignment names: a version the target knows, but
+// not this game's assignment, so it must be refused as any other is
+// (IYRA-SESSION-VERSION). A target assigning no such game, or the same
+// version to both, skips.
+func (w *world) createOtherGameVersion(ctx context.Context) error {
+	v, err := w.otherGameVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(v, w.id.Version) {
+		return verdict.Skipf("the target assigns %s the same version as %s (%s)", OtherGame, Slug, v)
+	}
+	return w.createWith(ctx, Slug, freshKey(), createBody(v, ""))
 }

@@ -21,7 +21,7 @@ func (w *world) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a verified agent$`), w.aVerifiedAgent)
 	sc.Step(pattern(`^the agent has played "([^"]*)"$`), w.playAll)
 	sc.Step(pattern(`^the agent has tried "([^"]*)"$`), w.tryAll)
-	sc.Step(pattern(`^the agent has gathered everything and selected the (corroborated|uncorroborated) claim$`), w.gatherAndSelect)
+	sc.Step(pattern(`^the agent has gathered everything and (selected|changed to) the (corroborated|uncorroborated) claim$`), w.gatherAndSelect)
 	sc.Step(pattern(`^the agent plays "([^"]*)"$`), w.playsOne)
 	sc.Step(pattern(`^the agent reads the session$`), w.readsSession)
 	sc.Step(pattern(`^the action is accepted$`), w.accepted)
@@ -151,8 +151,10 @@ func (w *world) readsSession(ctx context.Context) error {
 
 // gatherAndSelect inspects every site, allies with the keepers and selects
 // the claim the gathered records do or do not corroborate, whichever
-// variant the session plays (IYRA-ENDING-SUCCESS, IYRA-ENDING-UNVERIFIED).
-func (w *world) gatherAndSelect(ctx context.Context, which string) error {
+// variant the session plays (IYRA-ENDING-SUCCESS, IYRA-ENDING-UNVERIFIED);
+// "changed to" selects the other claim first, so the change's cost is
+// paid before the ending (IYRA-SCORE: the evidence it ended with).
+func (w *world) gatherAndSelect(ctx context.Context, how, which string) error {
 	if err := w.playAll(ctx, "investigate archive, investigate spire, investigate harbor, ally keepers"); err != nil {
 		return err
 	}
@@ -163,7 +165,11 @@ func (w *world) gatherAndSelect(ctx context.Context, which string) error {
 	if which == "uncorroborated" {
 		claim = otherClaim(claim)
 	}
-	return w.playAll(ctx, "select_claim "+string(claim))
+	script := "select_claim " + string(claim)
+	if how == "changed to" {
+		script = "select_claim " + string(otherClaim(claim)) + ", " + script
+	}
+	return w.playAll(ctx, script)
 }
 
 // accepted requires a 2xx answer carrying a session.

@@ -54,6 +54,9 @@ func (w *world) siteRevealed(site string) error {
 		return verdict.Failf("IYRA-SITE-REVEAL", site+" checked, its text non-empty and one more collected source",
 			fmt.Sprintf("checked=%v text=%q collected=%v", flag, text, o.CollectedSources), "after investigating")
 	}
+	if other := misplaced(site, text); other != "" {
+		return verdict.Failf("IYRA-SITE-REVEAL", site+"'s own account", text, "the %s revealed the kit's %s account", site, other)
+	}
 	if !slices.Contains(o.CollectedSources, site) {
 		// The contract names collected_sources, not its entries.
 		w.note("IYRA-COLLECTED-SOURCE-IDS", "an entry "+site, o.CollectedSources, "collected_sources after investigating")
@@ -93,4 +96,25 @@ func (w *world) othersEmpty() error {
 		return verdict.Failf("IYRA-SITE-REVEAL", 1, len(o.CollectedSources), "collected_sources after one inspection")
 	}
 	return nil
+}
+
+// misplaced names the other site whose kit account (of any kit variant) a
+// site revealed, when that text is no kit account of the site itself:
+// the one misplacement a run can tell, since a deployment's own accounts
+// are its own to author (IYRA-SITE-REVEAL: inspection reveals the site's
+// own fact).
+func misplaced(site, text string) string {
+	other := ""
+	for _, v := range iyra.DefaultPack().Variants {
+		for _, t := range [][2]string{{"archive", v.ArchiveTestimony}, {"harbor", v.HarborTestimony}, {"spire", v.SpireFact}} {
+			switch {
+			case t[1] != text:
+			case t[0] == site:
+				return ""
+			case other == "":
+				other = t[0]
+			}
+		}
+	}
+	return other
 }

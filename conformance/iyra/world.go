@@ -24,6 +24,7 @@ type world struct {
 	acc     *acceptance // identity scenarios
 	first   *sessionDoc // a first finished session (factions)
 	second  *sessionDoc // a second session (site facts, factions)
+	both    *sessionDoc // a verified ending allied with both factions
 	replay  []byte
 	probes  []*driver.Response // answers to credential probes
 	// include is the opt-in layer the scenario asked a version for.

@@ -37,6 +37,12 @@ Feature: The action envelope, revisions and recovery
       Then the action is refused as stale
       And the session state is unchanged
 
+    Scenario: a revision ahead of the latest is refused
+      Given the agent has played "investigate archive"
+      When the agent submits "investigate harbor" with a revision ahead of the latest
+      Then the action is refused as stale
+      And the session state is unchanged
+
     Scenario: a missing revision is refused
       When the agent submits "investigate harbor" without a revision
       Then the action is refused as stale
@@ -59,6 +65,11 @@ Feature: The action envelope, revisions and recovery
 
     Scenario: every site stays listed after one is inspected
       Given the agent has played "investigate archive"
+      When the agent reads the session
+      Then legal_actions lists every declared action type with its parameters and public preconditions
+
+    Scenario: every faction and claim stays listed after an alliance and a selection
+      Given the agent has played "investigate harbor, ally keepers, select_claim relay_fault"
       When the agent reads the session
       Then legal_actions lists every declared action type with its parameters and public preconditions
 

@@ -62,6 +62,12 @@ Feature: Claims and corroboration
       Then the action is rejected
       And the session state is unchanged
 
+    Scenario: re-selecting the claim changed to is rejected without change
+      Given the agent has played "investigate archive, select_claim relay_fault, select_claim record_omission"
+      When the agent plays "select_claim record_omission"
+      Then the action is rejected
+      And the session state is unchanged
+
   @IYRA-CLAIM-EXPLICIT
   Rule: the claim is chosen explicitly, never inferred
 

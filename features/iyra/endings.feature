@@ -77,6 +77,11 @@ Feature: Endings, score and the terminal state
       Then the ending is "withdrawn"
       And the outcome is "draw"
 
+    Scenario: a session no action was taken in can be withdrawn
+      When the agent plays "withdraw"
+      Then the action is accepted
+      And the ending is "withdrawn"
+
   @IYRA-BUDGET
   Rule: nine accepted actions exhaust the budget
 
@@ -166,6 +171,11 @@ Feature: Endings, score and the terminal state
       When the agent plays "broadcast"
       Then the score equals the evidence
 
+    Scenario: a verified ending after a claim change scores the evidence it ended with
+      Given the agent has gathered everything and changed to the corroborated claim
+      When the agent plays "broadcast"
+      Then the score equals the evidence
+
   @IYRA-SCORE-UNVERIFIED
   Rule: every ending but a verified one scores zero
 
@@ -207,6 +217,17 @@ Feature: Endings, score and the terminal state
       When the agent plays "investigate archive"
       Then the epilogue is empty
 
+    Scenario Outline: the epilogue stays empty after <action>
+      Given the agent has played "<before>"
+      When the agent plays "<action>"
+      Then the epilogue is empty
+
+      Examples:
+        | before                                        | action                        |
+        | investigate harbor                            | ally keepers                  |
+        | investigate archive                           | select_claim relay_fault      |
+        | investigate archive, select_claim relay_fault | select_claim record_omission  |
+
     Scenario: a budget_exhausted ending leaves the epilogue empty
       Given the agent has played "investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault"
       When the agent plays "select_claim record_omission"
@@ -235,6 +256,16 @@ Feature: Endings, score and the terminal state
       When the agent plays "withdraw"
       Then the session is finished
 
+    Scenario Outline: a session finished by <how> shows all three terminal signals
+      Given the agent has played "<actions>"
+      When the agent plays "<last>"
+      Then the session is finished
+
+      Examples:
+        | how                     | actions                                                                                                                                                   | last                          |
+        | a broadcast             | investigate spire                                                                                                                                         | broadcast                     |
+        | the budget's ninth step | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault | select_claim record_omission |
+
   @IYRA-TERMINAL-REJECTS
   Rule: a finished session accepts no actions
 
@@ -243,6 +274,17 @@ Feature: Endings, score and the terminal state
       When the agent plays "investigate archive"
       Then the action is rejected
       And the session state is unchanged
+
+    Scenario Outline: an action after <how> is rejected without change
+      Given the agent has played "<actions>"
+      When the agent plays "<action>"
+      Then the action is rejected
+      And the session state is unchanged
+
+      Examples:
+        | how                     | actions                                                                                                                                                                                    | action                   |
+        | a broadcast             | investigate spire, broadcast                                                                                                                                                               | investigate archive      |
+        | the budget's ninth step | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault, select_claim record_omission | select_claim relay_fault |
 
   @IYRA-LEGAL-AFTER-END
   Rule: a finished session lists no legal actions

@@ -14,6 +14,12 @@ Feature: Factions and the coalition
       Then the action is rejected
       And the session state is unchanged
 
+    Scenario: allying with evidence and signal but no trust is rejected without change
+      Given the agent has played "investigate archive, investigate spire"
+      When the agent plays "ally keepers"
+      Then the action is rejected
+      And the session state is unchanged
+
     Scenario: allying with trust 2 is accepted
       Given the agent has played "investigate harbor"
       When the agent plays "ally keepers"
@@ -28,6 +34,12 @@ Feature: Factions and the coalition
       When the agent plays "ally keepers"
       Then the allies are "keepers"
       And the resources are evidence 2, trust 2, signal 1
+
+    Scenario: an alliance past the publication signal still adds one
+      Given the agent has played "investigate archive, investigate spire, investigate harbor"
+      When the agent plays "ally keepers"
+      Then the allies are "keepers"
+      And the resources are evidence 5, trust 2, signal 4
 
     Scenario Outline: the second alliance adds one signal too, and no alliance spends trust
       Given the agent has played "investigate harbor, ally <first>"
@@ -61,6 +73,12 @@ Feature: Factions and the coalition
       Then the action is rejected
       And the session state is unchanged
 
+    Scenario: recruiting the keepers again after the drifters is rejected without change
+      Given the agent has played "investigate harbor, ally keepers, ally drifters"
+      When the agent plays "ally keepers"
+      Then the action is rejected
+      And the session state is unchanged
+
   @IYRA-ALLY-SET
   Rule: allies is a set
 
@@ -88,6 +106,12 @@ Feature: Factions and the coalition
       Given the agent has released the truth allied with the keepers
       When the agent releases the truth allied with the keepers in a second session on the same records
       Then their epilogues are identical
+
+    Scenario: a verified ending allied with both factions states both consequences
+      Given the agent has released the truth allied with the keepers
+      When the agent releases the truth allied with the drifters in a second session on the same records
+      And the agent releases the truth allied with both factions in a third session on the same records
+      Then the epilogue allied with both differs from each single ally's
 
   @IYRA-FACTION-WORDS
   Rule: each verified epilogue names its ally's consequence in the contract's words (the kit's reading)

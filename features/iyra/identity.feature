@@ -120,6 +120,7 @@ Feature: Identity: acceptance, proof of work and the Bearer key
         | credentials              |
         | without credentials      |
         | with an unknown key      |
+        | with a non-Bearer key    |
         | with another agent's key |
 
     Scenario Outline: an action <credentials> is refused and changes nothing
@@ -133,6 +134,7 @@ Feature: Identity: acceptance, proof of work and the Bearer key
         | credentials              |
         | without credentials      |
         | with an unknown key      |
+        | with a non-Bearer key    |
         | with another agent's key |
 
   @IYRA-AUTH-NO-URL-KEY

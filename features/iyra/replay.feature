@@ -15,6 +15,25 @@ Feature: Visibility, progress and replay
       When the agent plays "broadcast"
       Then no public field reveals the truth or field notes
 
+    Scenario: refusals reveal nothing private
+      Given the agent has tried "ally keepers, investigate archive, investigate archive, select_claim relay_fault, select_claim relay_fault"
+      When the agent submits "investigate harbor" with a stale revision
+      And the agent submits an action without a type
+      And the agent submits a malformed action body
+      And the agent plays "withdraw"
+      And the agent plays "investigate spire"
+      And the agent reads the replay
+      Then no public field reveals the truth or field notes
+
+    Scenario: the published documents and the assignment reveal nothing private
+      When the agent reads the play preview
+      And the agent reads the store entry
+      And the agent reads the assigned version with include "learning"
+      And the agent reads the assigned version with include "audit"
+      And the agent reads its assignment
+      And the agent reads the trust document
+      Then no public field reveals the truth or field notes
+
     Scenario: the replay reveals nothing private
       Given the agent has played "investigate archive, investigate harbor, investigate spire, withdraw"
       When the agent reads the replay
@@ -28,11 +47,28 @@ Feature: Visibility, progress and replay
       When the agent reads the replay
       Then the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible
 
+    Scenario: the replay of a session with refused actions is verified and carries the inspection fields
+      Given the agent has tried "ally keepers, investigate archive, investigate archive, select_claim relay_fault, select_claim relay_fault, withdraw"
+      When the agent reads the replay
+      Then the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible
+
+    Scenario: the replay of a caller-selected variant carries the inspection fields
+      Given a new session of the "quiet_city" variant
+      And the agent has played "investigate archive, withdraw"
+      When the agent reads the replay
+      Then the replay carries integrity.verified, outcome, version_id and trusted_ranking_eligible
+
   @IYRA-REPLAY-FAITHFUL
   Rule: the replay reports the run as played
 
     Scenario: the replay of a withdrawn run reports its outcome, ending, version and accepted actions
       Given the agent has tried "investigate archive, investigate archive, ally keepers, investigate harbor, withdraw"
+      When the agent reads the replay
+      Then the replay reports the session's outcome, ending and version
+      And the replay lists exactly the accepted actions
+
+    Scenario: the replay of a broadcast run reports its outcome, ending, version and accepted actions
+      Given the agent has tried "investigate archive, select_claim relay_fault, select_claim relay_fault, broadcast"
       When the agent reads the replay
       Then the replay reports the session's outcome, ending and version
       And the replay lists exactly the accepted actions

@@ -20,6 +20,8 @@ Feature: Sessions under an Idempotency-Key
         | too-short |
         | spaced    |
         | too-long  |
+        | slashed   |
+        | accented  |
 
     Scenario Outline: a well-formed Idempotency-Key of <length> characters creates a session
       When the agent creates a session with a well-formed Idempotency-Key of <length> characters
@@ -41,6 +43,12 @@ Feature: Sessions under an Idempotency-Key
     Scenario: a repeat writing the same members in another order returns the same session
       Given a new session
       When the agent repeats the creation with the same Idempotency-Key and its members in another order
+      Then the same session is returned
+
+    Scenario: repeating the creation of a finished session returns that session
+      Given a new session
+      And the agent has played "withdraw"
+      When the agent repeats the creation with the same Idempotency-Key
       Then the same session is returned
 
   @IYRA-SESSION-KEY-REUSE @IYRA-REF-SECOND-GAME @IYRA-REF-ROLLOUT
@@ -66,6 +74,12 @@ Feature: Sessions under an Idempotency-Key
       When the agent looks up the session's Idempotency-Key
       Then the look-up names the session
 
+    Scenario: a finished session's key is found with its session
+      Given a new session
+      And the agent has played "withdraw"
+      When the agent looks up the session's Idempotency-Key
+      Then the look-up names the session
+
     Scenario: an unused key is not found
       When the agent looks up an unused Idempotency-Key
       Then the look-up reports not found
@@ -82,6 +96,11 @@ Feature: Sessions under an Idempotency-Key
 
     Scenario: a version other than the assigned one is refused
       When the agent creates a session accepting version "xgv_000000000000000000000000"
+      Then the creation is refused
+      And no session exists for that key
+
+    Scenario: the version assigned for another game is refused
+      When the agent creates a session accepting the version assigned for another game
       Then the creation is refused
       And no session exists for that key
 
@@ -103,6 +122,13 @@ Feature: Sessions under an Idempotency-Key
     Scenario: an accepted action's response carries links and state
       Given a new session
       When the agent plays "investigate harbor"
+      Then the response carries the session links and state fields
+
+    Scenario: the finishing action's response and a read of the finished session carry links and state
+      Given a new session
+      When the agent plays "withdraw"
+      Then the response carries the session links and state fields
+      When the agent reads the session
       Then the response carries the session links and state fields
 
   @IYRA-OBSERVATION-FIELDS

@@ -21,6 +21,11 @@ Feature: City sites and chapters
         | harbor  | 2        | 2     | 0      |
         | spire   | 1        | 0     | 2      |
 
+    Scenario: the three sites' effects add up
+      Given the agent has played "investigate archive, investigate spire"
+      When the agent plays "investigate harbor"
+      Then the resources are evidence 5, trust 2, signal 3
+
   @IYRA-SITE-ONCE
   Rule: a site is inspected once
 
@@ -35,6 +40,12 @@ Feature: City sites and chapters
         | archive |
         | harbor  |
         | spire   |
+
+    Scenario: a site inspected again after another one is rejected without change
+      Given the agent has played "investigate archive, investigate spire"
+      When the agent plays "investigate archive"
+      Then the action is rejected
+      And the session state is unchanged
 
   @IYRA-SITE-REVEAL
   Rule: inspection reveals the site's public account
@@ -58,6 +69,11 @@ Feature: City sites and chapters
       When the agent plays "investigate archive"
       Then the chapter is "inquiry"
       And the allies are "keepers"
+
+    Scenario: investigating after a claim selection returns to inquiry
+      Given the agent has played "investigate archive, select_claim relay_fault"
+      When the agent plays "investigate spire"
+      Then the chapter is "inquiry"
 
   @IYRA-CHAPTER-NAMES
   Rule: the chapter names the latest activity

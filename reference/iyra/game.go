@@ -127,6 +127,11 @@ func (g *Game) Apply(a Action) *Rejection {
 		rej = reject(RuleRejected, "unknown_action", "IYRA-LEGAL-CATALOGUE", "action type %q is not in legal_actions", a.Type)
 	}
 	if rej != nil {
+		if g.rules.RejectionsSpend { // a planted slip of IYRA-BUDGET
+			if g.steps++; g.steps >= g.rules.MaxSteps {
+				g.finish(BudgetExhausted, Failure)
+			}
+		}
 		return rej
 	}
 	g.accept(a)
@@ -177,7 +182,7 @@ func (g *Game) investigate(s Site) *Rejection {
 		return reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "unknown site %q", s)
 	}
 	flag, text := g.siteSlots(s)
-	if *flag {
+	if *flag && (!g.rules.RepeatAfterAnother || g.lastInspected(s)) { // RepeatAfterAnother: a planted slip
 		return reject(RuleRejected, "site_already_inspected", "IYRA-SITE-ONCE", "%s was already inspected", s)
 	}
 	*flag = true
@@ -189,6 +194,35 @@ func (g *Game) investigate(s Site) *Rejection {
 	g.obs.Chapter = ChapterInquiry
 	g.milestone(MilestoneFirstLead)
 	return nil
+}
+
+// lastInspected reports whether the last accepted action inspected s
+// (the planted slip RepeatAfterAnother remembers no more).
+func (g *Game) lastInspected(s Site) bool {
+	return g.lastWas(Action{Type: TypeInvestigate, Site: string(s)})
+}
+
+// lastAllied reports whether the last accepted action recruited f (the
+// planted slip RecruitAfterAnother remembers no more).
+func (g *Game) lastAllied(f Faction) bool {
+	return g.lastWas(Action{Type: TypeAlly, Faction: string(f)})
+}
+
+// firstClaim is the first claim the session selected, "" before any (the
+// planted slip SameAgainstFirst compares against it).
+func (g *Game) firstClaim() Claim {
+	for _, e := range g.log.Entries {
+		if e.Action.Type == TypeSelectClaim {
+			return Claim(e.Action.Claim)
+		}
+	}
+	return ""
+}
+
+// lastWas reports whether the last accepted action was a.
+func (g *Game) lastWas(a Action) bool {
+	n := len(g.log.Entries)
+	return n > 0 && g.log.Entries[n-1].Action == a
 }
 
 // siteSlots returns the public flag and text field a site fills.
@@ -225,14 +259,21 @@ func (g *Game) ally(f Faction) *Rejection {
 	if f != Keepers && f != Drifters {
 		return reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "unknown faction %q", f)
 	}
-	if slices.Contains(g.obs.Allies, string(f)) {
+	again := slices.Contains(g.obs.Allies, string(f))
+	if again && (!g.rules.RecruitAfterAnother || g.lastAllied(f)) { // RecruitAfterAnother: a planted slip
 		return reject(RuleRejected, "faction_already_allied", "IYRA-ALLY-REPEAT", "%s are already allies", f)
 	}
-	if g.obs.Trust < g.rules.AllyMinTrust {
+	gate := g.obs.Trust
+	if g.rules.AllyGateOnEvidence { // a planted slip of IYRA-ALLY-TRUST
+		gate = g.obs.Evidence
+	}
+	if gate < g.rules.AllyMinTrust {
 		return reject(RuleRejected, "insufficient_trust", "IYRA-ALLY-TRUST", "ally requires trust >= %d (trust is %d)", g.rules.AllyMinTrust, g.obs.Trust)
 	}
-	g.obs.Allies = append(g.obs.Allies, string(f))
-	sort.Strings(g.obs.Allies)
+	if !again {
+		g.obs.Allies = append(g.obs.Allies, string(f))
+		sort.Strings(g.obs.Allies)
+	}
 	g.obs.Signal += g.rules.AllySignal
 	g.obs.Chapter = ChapterCoalition // the latest activity, no longer inquiry (IYRA-CHAPTER-LATEST)
 	g.milestone(MilestoneCoalitionFormed)
@@ -248,10 +289,14 @@ func (g *Game) selectClaim(c Claim) *Rejection {
 	if c != RelayFault && c != RecordOmission {
 		return reject(RuleRejected, "invalid_parameter", "IYRA-LEGAL-CATALOGUE", "unknown claim %q", c)
 	}
+	same := g.obs.SelectedClaim == string(c)
+	if g.rules.SameAgainstFirst { // a planted slip
+		same = g.firstClaim() == c
+	}
 	switch {
-	case g.obs.SelectedClaim == string(c):
+	case same:
 		return reject(RuleRejected, "claim_already_selected", "IYRA-CLAIM-SAME", "%s is already the selected claim", c)
-	case g.obs.SelectedClaim != "" && g.obs.Evidence < g.rules.ChangeCost:
+	case g.obs.SelectedClaim != "" && g.obs.Evidence < g.rules.ChangeCost && !g.rules.ChangeUngated: // ChangeUngated: a planted slip
 		return reject(RuleRejected, "insufficient_evidence", "IYRA-CLAIM-CHANGE", "changing claims requires evidence >= %d", g.rules.ChangeCost)
 	case g.obs.SelectedClaim != "":
 		g.obs.Evidence -= g.rules.ChangeCost

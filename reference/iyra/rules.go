@@ -33,6 +33,27 @@ type Rules struct {
 	// choice is false (IYRA-BUDGET-LAST-ACTION); the runner's lockstep model
 	// also plays the other reading so that a target making it only warns.
 	BudgetOverridesEnding bool
+	// ChangeUngated, RejectionsSpend, AllyGateOnEvidence,
+	// RepeatAfterAnother, RecruitAfterAnother and SameAgainstFirst are
+	// planted slips of the kit's third Iyra
+	// detection round (docs/detection.md), false in DefaultRules: a claim
+	// change let through whatever the evidence, so evidence goes below
+	// zero (IYRA-CLAIM-CHANGE), rejected actions counted against the
+	// 9-step budget (IYRA-BUDGET), the alliance gate compared against
+	// evidence instead of trust (IYRA-ALLY-TRUST), and a repeat inspection
+	// refused only when the last accepted action inspected the same site,
+	// so a site inspected again after another one applies its effect twice
+	// (IYRA-SITE-ONCE), and a faction's repeat recruitment refused only
+	// right after it, so a second one after another faction's adds signal
+	// again (IYRA-ALLY-REPEAT), and the same-claim refusal compared
+	// against the first selection instead of the current claim
+	// (IYRA-CLAIM-SAME).
+	ChangeUngated       bool
+	RejectionsSpend     bool
+	AllyGateOnEvidence  bool
+	RepeatAfterAnother  bool
+	RecruitAfterAnother bool
+	SameAgainstFirst    bool
 }
 
 // DefaultRules are the rules of version xgv_e3baba90b92558c7b5d8d598.
