@@ -220,8 +220,9 @@ func platformSlips() []platformSlip {
 		{"the liveness probe is a HEAD", "PYYOL-PLAT-HEALTH", onCallsTo("/health", func(c *pushCall) {
 			c.req.Method = http.MethodHead
 		})},
-		// Round 2: platformSlipsRound2 in broken_platform_slips_round2_test.go.
-	}, platformSlipsRound2()...)
+		// Round 2: platformSlipsRound2 in broken_platform_slips_round2_test.go;
+		// Round 3: platformSlipsRound3 in broken_platform_slips_round3_test.go.
+	}, append(platformSlipsRound2(), platformSlipsRound3()...)...)
 }
 
 // restartingNonces numbers the platform's nonces req_1, req_2, ... and
@@ -264,8 +265,9 @@ func faithfulPlatforms() []platformSlip {
 		{"every body carries a sent_at field too", "", onSigned(func(c *pushCall) {
 			c.editJSON(func(m map[string]any) { m["sent_at"] = c.ts })
 		})},
-		// Round 2: faithfulPlatformsRound2 in broken_platform_slips_round2_test.go.
-	}, faithfulPlatformsRound2()...)
+		// Round 2: faithfulPlatformsRound2 in broken_platform_slips_round2_test.go;
+		// Round 3: faithfulPlatformsRound3 in broken_platform_slips_round3_test.go.
+	}, append(faithfulPlatformsRound2(), faithfulPlatformsRound3()...)...)
 }
 
 // slippedPlatform is the reference platform with slip planted in its push

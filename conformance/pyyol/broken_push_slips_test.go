@@ -41,6 +41,10 @@ type verifier struct {
 	layout       string        // the timestamp's parse layout; "" is RFC3339
 	belowMount   bool          // the signature is checked over the path below the agent's base path
 	foldHex      bool          // the hex digits are compared case-insensitively
+	// round 4
+	only           []string // the route suffixes verified; the others are let through unverified (nil: all)
+	spendOnSuccess bool     // a nonce is stored only once its handler answered 2xx
+	trimBody       bool     // the body's surrounding whitespace is trimmed before it is hashed
 }
 
 // wrap puts v in front of an agent that verifies nothing itself.
@@ -55,9 +59,24 @@ func (v verifier) wrap() http.Handler {
 		}
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if !v.verifies(r.URL.Path) {
+			h.ServeHTTP(w, r)
+			return
+		}
 		mu.Lock()
 		reason := v.check(r, body, seen)
 		mu.Unlock()
+		if reason == "" && v.spendOnSuccess {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			if rec.Code/100 == 2 {
+				mu.Lock()
+				seen.remember(r.Header.Get(pushsign.NonceHeader), time.Now(), v.keep)
+				mu.Unlock()
+			}
+			copyAnswer(w, rec)
+			return
+		}
 		if reason == "" {
 			if v.rebase && !strings.HasPrefix(r.URL.Path, agent.BasePath+"/") {
 				r = r.Clone(r.Context())
@@ -109,10 +128,17 @@ func (v verifier) check(r *http.Request, body []byte, seen *nonceStore) string {
 	if v.forgetAfter > 0 {
 		seen.forget(time.Now().Add(-v.forgetAfter))
 	}
-	if v.nonceFirst && !seen.remember(key, at, v.keep) {
+	if v.spendOnSuccess {
+		if slices.Contains(seen.keys, key) {
+			return "replayed_nonce"
+		}
+	} else if v.nonceFirst && !seen.remember(key, at, v.keep) {
 		return "replayed_nonce"
 	}
 	signed := body
+	if v.trimBody {
+		signed = bytes.TrimSpace(body)
+	}
 	if v.reencode {
 		var b bytes.Buffer
 		if json.Compact(&b, body) == nil {
@@ -127,13 +153,27 @@ func (v verifier) check(r *http.Request, body []byte, seen *nonceStore) string {
 	if sig != want && !(v.foldHex && strings.EqualFold(sig, want)) {
 		return "bad_signature"
 	}
-	if !v.nonceFirst && !seen.remember(key, at, v.keep) {
+	if !v.nonceFirst && !v.spendOnSuccess && !seen.remember(key, at, v.keep) {
 		return "replayed_nonce"
 	}
 	if v.resetOn != "" && strings.HasSuffix(r.URL.Path, v.resetOn) {
 		*seen = nonceStore{}
 	}
 	return ""
+}
+
+// verifies reports whether the verifier checks requests to path.
+func (v verifier) verifies(path string) bool {
+	return v.only == nil || slices.ContainsFunc(v.only, func(suffix string) bool { return strings.HasSuffix(path, suffix) })
+}
+
+// copyAnswer writes a recorded answer out.
+func copyAnswer(w http.ResponseWriter, rec *httptest.ResponseRecorder) {
+	for k, vs := range rec.Header() {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(rec.Body.Bytes())
 }
 
 // nonceStore is a verifier's memory of the nonces it took, each with the
@@ -254,8 +294,9 @@ func pushSlips() []pushSlip {
 			})
 		}},
 		// Round 2: pushSlipsRound2 in broken_push_slips_round2_test.go;
-		// Round 3: pushSlipsRound3 in broken_push_slips_round3_test.go.
-	}, append(pushSlipsRound2(), pushSlipsRound3()...)...)
+		// Round 3: pushSlipsRound3 in broken_push_slips_round3_test.go;
+		// Round 4: pushSlipsRound4 in broken_push_slips_round4_test.go.
+	}, slices.Concat(pushSlipsRound2(), pushSlipsRound3(), pushSlipsRound4())...)
 }
 
 // TestPushSlipsAreCaught: each realistic bug of pushSlips, pushed to live
@@ -308,17 +349,19 @@ func faithfulPushAgents() map[string]func() http.Handler {
 					_ = json.NewEncoder(w).Encode(m)
 					return
 				}
-				for k, vs := range rec.Header() {
-					w.Header()[k] = vs
-				}
-				w.WriteHeader(rec.Code)
-				_, _ = w.Write(rec.Body.Bytes())
+				copyAnswer(w, rec)
 			})
 		},
 		"/health with its uptime":      addField("/health", "uptime_s", 12),
 		"a handshake with more fields": addField("/handshake", "agentName", "faithful"),
 		"initialize acknowledged empty 200": func() http.Handler {
-			return onRoute("/initialize", func(_ *int, _ []byte) []byte { return nil })(faithful())
+			// Only its acknowledgement is empty: a refusal keeps its body.
+			return onRoute("/initialize", func(st *int, b []byte) []byte {
+				if *st == http.StatusOK {
+					return nil
+				}
+				return b
+			})(faithful())
 		},
 		"a move wrapped as {move: ...}": func() http.Handler {
 			return rewritesMoves(faithful(), func(mv map[string]any) any { return map[string]any{"move": mv} })
@@ -339,6 +382,9 @@ func faithfulPushAgents() map[string]func() http.Handler {
 		"a move with its rationale beside round and card (the SDK's GoofspielMove)": func() http.Handler {
 			return rewritesMoves(faithful(), func(mv map[string]any) any { mv["rationale"] = "the baseline's card"; return mv })
 		},
+		// round 4: faithfulPushAgentsRound4 in broken_push_slips_round4_test.go
+		"events taken in seq order, a late one dropped but acknowledged": faithfulPushAgentsRound4()[0],
+		"the initialize acknowledged with the seat echoed":               faithfulPushAgentsRound4()[1],
 	}
 }
 

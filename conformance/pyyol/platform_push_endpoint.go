@@ -150,10 +150,21 @@ func (e *platformEndpoint) initialize(w http.ResponseWriter) {
 func (e *platformEndpoint) turn(w http.ResponseWriter, r *http.Request, s *seen) {
 	v := readTurnView(s.body)
 	s.round = v.round
+	e.mu.Lock()
+	_, retried := e.views[v.round]
+	e.mu.Unlock()
 	plan := e.noteTurn(v)
 	answer := map[string]any{"round": v.round, "card": v.highest()}
 	switch plan {
 	case turnLate:
+		if retried {
+			// A second /turn of the late round comes after runtime.timeout
+			// ran out on the first: answered at once, so a platform that
+			// gives each attempt a fresh runtime.timeout takes a move the
+			// turn's bound already ended (PYYOL-PLAT-TURN-TIMEOUT: the
+			// bound is the turn's, not the attempt's).
+			break
+		}
 		// The headers go out at once, the move after runtime.timeout: a
 		// deadline that ends at the headers (ResponseHeaderTimeout) and
 		// reads the body on without one takes the late move

@@ -244,7 +244,7 @@ func (s *platSession) routeRequests(route string) []*seen {
 	return out
 }
 
-// judgeInitialize: an /initialize before the first turn, naming the seat
+// judgeInitialize: an /initialize before the first turn, each one naming the seat
 // and the player count (any of the spellings the docs leave open).
 func (s *platSession) judgeInitialize() error {
 	inits := s.routeRequests("/initialize")
@@ -254,7 +254,20 @@ func (s *platSession) judgeInitialize() error {
 	if turns := s.routeRequests("/turn"); len(turns) > 0 && turns[0].at.Before(inits[0].at) {
 		return verdict.Failf("PYYOL-PLAT-INITIALIZE", "/initialize before the first /turn", "a /turn first", "the platform's pushes")
 	}
-	body := decodeObject(inits[0].body)
+	for _, r := range inits {
+		if err := s.judgeInitializeBody(r.body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// judgeInitializeBody judges one /initialize: every delivery, retries
+// included, names the seat and the count, since an agent acts on
+// whichever one it acknowledged (a retry that lost its fields reaches an
+// SDK agent as a match without a seat).
+func (s *platSession) judgeInitializeBody(raw []byte) error {
+	body := decodeObject(raw)
 	seat := intOr(body["seat"], -1)
 	if body == nil || seat < 0 {
 		return verdict.Failf("PYYOL-PLAT-INITIALIZE", "a seat number", "none", "the platform's /initialize body")

@@ -19,6 +19,7 @@ import (
 func (p *pushRun) pushEndpointSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform probes /health without a signature$`), p.health)
 	sc.Step(pattern(`^the platform sends a signed (handshake|initialize|event|game-end)$`), p.lifecycle)
+	sc.Step(pattern(`^the platform sends signed events out of seq order, the last of a type no game documents$`), p.eventsAnyOrder)
 	sc.Step(pattern(`^the platform sends a signed turn for a fresh Goofspiel view$`), p.freshTurn)
 	sc.Step(pattern(`^the platform sends a signed turn for a game the agent does not list$`), p.otherGameTurn)
 	sc.Step(pattern(`^the platform plays a full refereed Goofspiel match$`), p.fullMatch)
@@ -110,6 +111,35 @@ func (p *pushRun) lifecycle(ctx context.Context, route string) error {
 	}
 	return err
 }
+
+// eventsAnyOrder sends a match's events 3 and 2, in that order, then 4 of
+// a type no game documents, stopping at the first not acknowledged 200:
+// events are one-way webhooks delivered asynchronously, so they may come
+// out of seq order ("order by seq" is the agent's to do), and "Ack 200"
+// holds for any public event, a type the agent has no use for too
+// (PYYOL-PUSH-EVENT-ACK).
+func (p *pushRun) eventsAnyOrder(ctx context.Context) error {
+	p.route = "event"
+	for _, e := range []struct {
+		seq     int
+		typ     string
+		payload map[string]any
+	}{
+		{3, "prize_revealed", map[string]any{"round": 1, "prize": 3, "prize_pool": 3}},
+		{2, "round_revealed", map[string]any{"round": 0, "prize": 7, "cards": []int{9, 4}, "winner": 0}},
+		{4, "kit_notice", map[string]any{"note": "an event type no game documents"}},
+	} {
+		err := p.post(ctx, "/event", eventBody(outOfOrderMatch, "goofspiel", e.seq, e.typ, e.payload))
+		if err != nil || p.Last.Status != 200 {
+			return err
+		}
+	}
+	return nil
+}
+
+// outOfOrderMatch is the match the out-of-order events are of, its own so
+// no other scenario's events come between.
+const outOfOrderMatch = "kit-events-out-of-order"
 
 func (p *pushRun) freshTurn(ctx context.Context) error {
 	if err := p.requireGoofspiel(ctx); err != nil {

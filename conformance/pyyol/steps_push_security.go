@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pushsign"
@@ -13,7 +14,8 @@ import (
 
 // pushSecuritySteps registers the steps of features/pyyol/push-security.feature.
 func (p *pushRun) pushSecuritySteps(sc *suite.ScenarioContext) {
-	sc.Step(pattern(`^the platform sends a request signed with another secret$`), p.wrongSecret)
+	sc.Step(pattern(`^the platform sends a (handshake|initialize|event|game-end|turn) signed with another secret$`), p.wrongSecret)
+	sc.Step(pattern(`^the platform sends a signed turn the agent cannot play, then the same request again$`), p.replayRefused)
 	sc.Step(pattern(`^the platform sends a request whose signature differs in its last character$`), p.lastChar)
 	sc.Step(pattern(`^the platform sends a request with a timestamp (-?\d+) seconds off$`), p.skewed)
 	sc.Step(pattern(`^the platform sends a signed request, then the same request again$`), p.replay)
@@ -32,14 +34,39 @@ func (p *pushRun) pushSecuritySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the request is refused 401 with reason "([a-z_]+)"$`), p.refused)
 }
 
-// wrongSecret signs with another secret but keeps the endpoint secret as
-// the Bearer: the back-compat header is no signature, so an agent that
-// takes a matching Bearer in place of the HMAC accepts it
-// (PYYOL-SIGN-BAD).
-func (p *pushRun) wrongSecret(ctx context.Context) error {
-	h := p.signedHeaders("/handshake", time.Now(), p.secret+"-not")
+// wrongSecret signs a request to route with another secret but keeps the
+// endpoint secret as the Bearer: the back-compat header is no signature,
+// so an agent that takes a matching Bearer in place of the HMAC accepts
+// it; every route but /health is verified, so an agent that guards only
+// some of them accepts it there (PYYOL-SIGN-BAD).
+func (p *pushRun) wrongSecret(ctx context.Context, route string) error {
+	path := "/" + route
+	if route == "turn" {
+		path = pushTurn(p.env)
+	}
+	h := p.signedHeaders(path, time.Now(), p.secret+"-not")
 	h["Authorization"] = "Bearer " + p.secret
-	return p.raw(ctx, "/handshake", h)
+	return p.raw(ctx, path, h)
+}
+
+// replayRefused sends a correctly signed /turn no handler can play (the
+// security body, no game and no view), then the very request again: the
+// nonce is checked with the signature, before any handler runs (the
+// SDK's verify_request), so it is spent whatever the handler answered,
+// and an agent that stores it only when its handler took the request
+// takes the replay (PYYOL-SIGN-REPLAY).
+func (p *pushRun) replayRefused(ctx context.Context) error {
+	turn := pushTurn(p.env)
+	h := p.signedHeaders(turn, time.Now(), p.secret)
+	first, err := p.signed.Unsigned().Do(ctx, driver.Request{Method: "POST", Path: turn, Raw: securityBody, Header: h,
+		Allow: []int{400, 401, 409, 422, 500, 501}})
+	if err != nil {
+		return err
+	}
+	if p.Last = first; first.Status == 401 {
+		return verdict.Failf(p.refusalRule(), "any answer of the handler", 401, "the first, genuine request must pass the verification before its replay can be judged")
+	}
+	return p.raw(ctx, turn, h)
 }
 
 // lastChar sends a signature off in its last character only: accepting

@@ -33,6 +33,17 @@ Feature: The push protocol: the kit plays the platform against an agent's hosted
         | event      |
         | game-end   |
 
+  @PYYOL-PUSH-EVENT-ACK
+  Rule: every event is acknowledged, whatever its order and its type
+
+    Events are one-way webhooks delivered asynchronously: they may come out
+    of seq order (the agent orders them by seq), and one of a type the
+    agent has no use for is a public event all the same.
+
+    Scenario: events out of seq order, the last of a type no game documents
+      When the platform sends signed events out of seq order, the last of a type no game documents
+      Then the agent acknowledges with 200
+
   @PYYOL-PUSH-TURN
   Rule: /turn answers a legal move
 

@@ -7,11 +7,21 @@ Feature: The push protocol: the agent's own request verification
     Given the kit plays the platform against the agent endpoint
 
   @PYYOL-SIGN-BAD @PYYOL-REF-PUSH-SECRET
-  Rule: a bad signature is refused with bad_signature
+  Rule: a bad signature is refused with bad_signature, on every signed route
 
-    Scenario: a request signed with another secret
-      When the platform sends a request signed with another secret
+    Every request but /health is verified, the one-way notifications too.
+
+    Scenario Outline: a <route> signed with another secret
+      When the platform sends a <route> signed with another secret
       Then the request is refused 401 with reason "bad_signature"
+
+      Examples:
+        | route      |
+        | handshake  |
+        | initialize |
+        | event      |
+        | game-end   |
+        | turn       |
 
   @PYYOL-SIGN-BAD @PYYOL-SIGN-CONSTANT-TIME
   Rule: a signature that differs anywhere is refused, the last character too
@@ -119,6 +129,16 @@ Feature: The push protocol: the agent's own request verification
         | route      |
         | initialize |
         | game-end   |
+
+  @PYYOL-SIGN-REPLAY
+  Rule: a nonce is spent by a verified request, whatever its handler answered
+
+    The nonce is checked with the signature, before any handler runs: a
+    request the handler refuses has used its nonce all the same.
+
+    Scenario: a turn the agent cannot play, then the same request again
+      When the platform sends a signed turn the agent cannot play, then the same request again
+      Then the request is refused 401 with reason "replayed_nonce"
 
   @PYYOL-SIGN-BAD @PYYOL-SIGN-STRING
   Rule: the signature covers every byte of the body
