@@ -80,8 +80,15 @@ func wonRoundPlusOne(tr, _ map[string]any) {
 
 // contactsInBytes refuses a listing whose contact is longer than 256
 // bytes though at most 256 characters: the limit counted with len().
-func contactsInBytes(h http.Handler) http.Handler {
-	return refusesField(h, "/peers", "contact", "contact must be at most 256 chars", func(c string) bool {
+func contactsInBytes(h http.Handler) http.Handler { return contactInBytes(h, "/peers") }
+
+// profileContactsInBytes is contactsInBytes on the profile edit.
+func profileContactsInBytes(h http.Handler) http.Handler { return contactInBytes(h, "/agents/profile") }
+
+// contactInBytes refuses a POST to the path ending in suffix whose
+// contact is past 256 bytes though at most 256 characters.
+func contactInBytes(h http.Handler, suffix string) http.Handler {
+	return refusesField(h, suffix, "contact", "contact must be at most 256 chars", func(c string) bool {
 		return len(c) > 256 && utf8.RuneCountInString(c) <= 256
 	})
 }

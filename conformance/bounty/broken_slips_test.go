@@ -243,6 +243,8 @@ func slipCases() []slip {
 		{"a 256-character contact of non-ASCII letters refused (counted in bytes)", "BOUNTY-CONTACT", contactsInBytes},
 		{"standings tied on PLAY and wins ranked by agent_id, not accepted solves", "BOUNTY-LEADERBOARD", answers(http.MethodGet, "/leaderboard.json", tiesByAgentID)},
 		{"tools/list inputSchemas without type", "BOUNTY-MCP-TOOLS", mcpAnswers(untypedSchemas)},
+		// Not planted: the class of the peers contact slip, pinned after its fix.
+		{"a 256-character profile contact of non-ASCII letters refused (counted in bytes)", "BOUNTY-PROFILE-CONTACT", profileContactsInBytes},
 		// Not planted: the class of the combinable_for_s slip, pinned after its fix.
 		{"stalled_for_s frozen at 0", "BOUNTY-ELECTION", proximity(func(p map[string]any, _ map[string]any) {
 			if e, ok := p["solve_election"].(map[string]any); ok {
