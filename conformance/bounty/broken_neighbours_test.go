@@ -93,6 +93,9 @@ func faithfulNeighbours() []faithfulNeighbour {
 		{"MCP answers typed Application/JSON; charset=UTF-8, keys reversed", []string{"BOUNTY-MCP-FLOW", "BOUNTY-MCP-TOOLS", "BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE"}, mcpTypedLoudly},
 		{"MCP answers as a one-event text/event-stream", []string{"BOUNTY-MCP-FLOW", "BOUNTY-MCP-TOOLS", "BOUNTY-MCP-VERSIONS", "BOUNTY-MCP-SAME-STATE"}, mcpAsEventStream},
 		{"profile names limited to ASCII letters, digits, - and _", []string{"BOUNTY-PROFILE-NAME"}, asciiNamesOnly},
+		// Round 5 (docs/detection.md): what JSON-RPC and JSON Schema leave free.
+		{"an unknown method's -32601 error with data and another message", []string{"BOUNTY-MCP-FLOW"}, unknownMethods(errorWithData)},
+		{"inputSchemas with $schema and additionalProperties false", []string{"BOUNTY-MCP-TOOLS", "BOUNTY-MCP-FLOW"}, mcpAnswers(richSchemas)},
 	}
 }
 

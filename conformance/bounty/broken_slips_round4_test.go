@@ -43,16 +43,21 @@ func namesInBytes(h http.Handler) http.Handler {
 // refusesNames answers a profile edit whose name refuse picks with 400
 // bad_request and reason, before h sees it.
 func refusesNames(h http.Handler, reason string, refuse func(name string) bool) http.Handler {
+	return refusesField(h, "/agents/profile", "name", reason, refuse)
+}
+
+// refusesField answers a POST to the path ending in suffix whose string
+// field refuse picks with 400 bad_request and reason, before h sees it.
+func refusesField(h http.Handler, suffix, field, reason string, refuse func(v string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !at(r, http.MethodPost, "/agents/profile") {
+		if !at(r, http.MethodPost, suffix) {
 			h.ServeHTTP(w, r)
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
-		var p struct {
-			Name *string `json:"name"`
-		}
-		if json.Unmarshal(body, &p) == nil && p.Name != nil && refuse(*p.Name) {
+		var p map[string]any
+		_ = json.Unmarshal(body, &p)
+		if v, ok := p[field].(string); ok && refuse(v) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			_ = json.NewEncoder(w).Encode(map[string]any{"ok": false, "code": "bad_request", "reason": reason})
@@ -87,16 +92,12 @@ func mcpAsText(h http.Handler) http.Handler {
 // snakeSchemas lists every MCP tool's inputSchema as input_schema: the
 // registry's Go struct tagged in the house style.
 func snakeSchemas(m map[string]any) {
-	res, _ := m["result"].(map[string]any)
-	tools, _ := res["tools"].([]any)
-	for _, t := range tools {
-		if o, ok := t.(map[string]any); ok {
-			if s, has := o["inputSchema"]; has {
-				delete(o, "inputSchema")
-				o["input_schema"] = s
-			}
+	eachTool(m, func(o map[string]any) {
+		if s, has := o["inputSchema"]; has {
+			delete(o, "inputSchema")
+			o["input_schema"] = s
 		}
-	}
+	})
 }
 
 // originFromRound computes the solve election's rank_origin from the

@@ -234,6 +234,17 @@ func slipCases() []slip {
 		})},
 		{"the election's rank_origin computed from round, not round-1", "BOUNTY-ELECTION", proximity(originFromRound)},
 		{"the next round's intents keep the last round's claims", "BOUNTY-CARRYOVER", claimsCarriedOver},
+		// Round 5 (docs/detection.md): fresh slips, none in the tables above or the engine's Break faults.
+		{"an unknown JSON-RPC method answered with an empty result", "BOUNTY-MCP-FLOW", unknownMethods(emptyResult)},
+		{"initialize answers empty capabilities, no tools", "BOUNTY-MCP-FLOW", mcpAnswers(toolsCapabilityDropped)},
+		{"MCP answers without jsonrpc: 2.0", "BOUNTY-MCP-FLOW", mcpAnswers(withoutJSONRPC)},
+		{"track_record.shares_solved counts the shares held this round", "BOUNTY-TRACK-RECORD", answers(http.MethodGet, "/peers", trackRecords(solvedThisRound))},
+		{"track_record.last_won_round shows the round the win opened", "BOUNTY-TRACK-RECORD", answers(http.MethodGet, "/peers", trackRecords(wonRoundPlusOne))},
+		{"a 256-character contact of non-ASCII letters refused (counted in bytes)", "BOUNTY-CONTACT", contactsInBytes},
+		{"standings tied on PLAY and wins ranked by agent_id, not accepted solves", "BOUNTY-LEADERBOARD", answers(http.MethodGet, "/leaderboard.json", tiesByAgentID)},
+		{"tools/list inputSchemas without type", "BOUNTY-MCP-TOOLS", mcpAnswers(untypedSchemas)},
+		// Not planted: the class of the peers contact slip, pinned after its fix.
+		{"a 256-character profile contact of non-ASCII letters refused (counted in bytes)", "BOUNTY-PROFILE-CONTACT", profileContactsInBytes},
 		// Not planted: the class of the combinable_for_s slip, pinned after its fix.
 		{"stalled_for_s frozen at 0", "BOUNTY-ELECTION", proximity(func(p map[string]any, _ map[string]any) {
 			if e, ok := p["solve_election"].(map[string]any); ok {

@@ -45,8 +45,7 @@ func (c *client) rpc(ctx context.Context, method string, params any, notify bool
 	if !notify {
 		msg["id"] = rpcID.Add(1)
 	}
-	resp, err := c.env.HTTP.Do(ctx, driver.Request{Method: http.MethodPost, Path: MCPPath, JSON: msg,
-		Header: map[string]string{"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": MCPVersions[0]}})
+	resp, err := c.postRPC(ctx, msg)
 	if err != nil || notify {
 		return resp, nil, err
 	}
@@ -64,6 +63,13 @@ func (c *client) rpc(ctx context.Context, method string, params any, notify bool
 		return resp, nil, verdict.Failf("BOUNTY-MCP-FLOW", msg["id"], string(reply.ID), "%s: the response's id", method)
 	}
 	return resp, &reply, nil
+}
+
+// postRPC sends one JSON-RPC message to the MCP endpoint as the
+// streamable-HTTP transport's client does.
+func (c *client) postRPC(ctx context.Context, msg map[string]any) (*driver.Response, error) {
+	return c.env.HTTP.Do(ctx, driver.Request{Method: http.MethodPost, Path: MCPPath, JSON: msg,
+		Header: map[string]string{"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": MCPVersions[0]}})
 }
 
 // jsonRPCType reports whether a Content-Type is one the streamable HTTP

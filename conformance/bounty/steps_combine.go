@@ -168,6 +168,7 @@ func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the closed challenge's status and metrics answer 200$`), w.closedReadable)
 	sc.Step(pattern(`^the registry's active challenge is the one the win announced$`), w.registryFollows)
 	sc.Step(pattern(`^agent (\d+) solves share (\d+) in the new round$`), w.solveInNewRound)
+	sc.Step(pattern(`^the team's highest agent_id solves share (\d+) in the new round$`), w.highestSolvesInNewRound)
 	sc.Step(pattern(`^the new round's board lists the team with no shares and no claims$`), w.carriedOver)
 	sc.Step(pattern(`^the new round's board shows each winner's track record with the win and its solve$`), w.trackRecords)
 	sc.Step(pattern(`^the new round's board shows each winner's track record with both wins and both solves$`), w.trackRecords)
@@ -285,6 +286,21 @@ func (w *world) solveInNewRound(ctx context.Context, i, s int) error {
 		return err
 	}
 	return nil
+}
+
+// highestSolvesInNewRound: the member with the highest agent_id solves
+// share s in the new round. After a three-way win the lowest agent_id
+// takes the split's remainder and the other two tie on PLAY and rounds
+// won, so this solve decides their order by the third key of the ranking
+// rule (BOUNTY-LEADERBOARD) against any order by agent_id.
+func (w *world) highestSolvesInNewRound(ctx context.Context, s int) error {
+	top := 0
+	for i, a := range w.team {
+		if a.ID > w.team[top].ID {
+			top = i
+		}
+	}
+	return w.solveInNewRound(ctx, top+1, s)
 }
 
 // carriedOver: every listed member is still listed in the new round,

@@ -27,6 +27,47 @@ func (w *world) initialize(ctx context.Context, version string) error {
 	return err
 }
 
+// toolsCapability holds initialize's answer to the MCP lifecycle: its
+// capabilities object declares tools, which a server offering tools must
+// (BOUNTY-MCP-FLOW: the manifest's flow is initialize -> tools/list ->
+// tools/call, and an MCP client calls tools/list only on a server whose
+// capabilities name them).
+func (w *world) toolsCapability() error {
+	var r struct {
+		Capabilities struct {
+			Tools map[string]any `json:"tools"`
+		} `json:"capabilities"`
+	}
+	if json.Unmarshal(w.initResult, &r) != nil || r.Capabilities.Tools == nil {
+		return verdict.Failf("BOUNTY-MCP-FLOW", "initialize's capabilities declare tools (an object)", w.clip(w.initResult), "initialize")
+	}
+	return nil
+}
+
+// unknownMethodErrs sends a request for a method no MCP server offers: a
+// JSON-RPC 2.0 server answers it with an error object and no result
+// (BOUNTY-MCP-FLOW; -32601 is the code JSON-RPC names, but the code,
+// message and data are not held). An HTTP 4xx refusal is the transport's
+// own answer to input it cannot accept, and passes too.
+func (w *world) unknownMethodErrs(ctx context.Context) error {
+	msg := map[string]any{"jsonrpc": "2.0", "method": "conformance/no_such_method", "id": rpcID.Add(1)}
+	resp, err := w.postRPC(ctx, msg)
+	if err != nil {
+		return err
+	}
+	if resp.Status/100 == 4 {
+		return nil
+	}
+	var reply map[string]json.RawMessage
+	if resp.Status != http.StatusOK || json.Unmarshal(eventData(resp), &reply) != nil {
+		return verdict.Failf("BOUNTY-MCP-FLOW", "200 with a JSON-RPC error, or a 4xx", resp.Status, "conformance/no_such_method: %s", w.clip(resp.Body))
+	}
+	if _, hasResult := reply["result"]; hasResult || len(reply["error"]) == 0 || string(reply["error"]) == "null" {
+		return verdict.Failf("BOUNTY-MCP-FLOW", "a JSON-RPC error (method not found), no result", w.clip(resp.Body), "conformance/no_such_method")
+	}
+	return nil
+}
+
 func (w *world) versionIs(version string) error {
 	var r struct {
 		ProtocolVersion string `json:"protocolVersion"`
@@ -124,6 +165,8 @@ func (w *world) mcpSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the runner initializes an MCP session with protocol version "([^"]*)"$`), w.initialize)
 	sc.Step(pattern(`^tools/list answers a list of tools$`), func(ctx context.Context) error { _, err := w.listTools(ctx); return err })
 	sc.Step(pattern(`^the MCP tool for rounds names the live challenge$`), w.roundsOverMCP)
+	sc.Step(pattern(`^initialize declared the tools capability$`), w.toolsCapability)
+	sc.Step(pattern(`^a method the server does not offer answers a JSON-RPC error$`), w.unknownMethodErrs)
 	sc.Step(pattern(`^tools/list lists 13 tools including the peers board, bounty_next_move and rounds$`), w.thirteenTools)
 	sc.Step(pattern(`^tools/list names the kit's 13 tools$`), w.kitTools)
 	sc.Step(pattern(`^the runner sends the MCP notification "([^"]*)"$`), w.notify)

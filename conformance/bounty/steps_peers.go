@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -117,6 +118,46 @@ func (w *world) listLongContact(ctx context.Context, i, n int) error {
 	return w.post(ctx, map[string]any{"agent_id": a.ID, "contact": "https://agent.example/" + strings.Repeat("x", n-len("https://agent.example/"))})
 }
 
+// listWideContact: member i lists with a contact of n characters ending
+// in wide letters (wideContact, BOUNTY-CONTACT).
+func (w *world) listWideContact(ctx context.Context, i, n int) error {
+	a, err := w.member(i)
+	if err != nil {
+		return err
+	}
+	return w.wideContact(n, "BOUNTY-CONTACT", func(c string) error {
+		return w.post(ctx, map[string]any{"agent_id": a.ID, "contact": c})
+	})
+}
+
+// wideContact holds a contact limit to characters (BOUNTY-CONTACT,
+// BOUNTY-PROFILE-CONTACT: "Max 256 chars.", "<= 256 chars"), as
+// takeWideName does for names: where a deployment takes a short contact
+// ending in wideLetters at all (an IRI; it may refuse them, the seed says
+// only "machine-reachable"), a contact of n characters ending in them
+// must be taken too, so a limit counted in bytes or UTF-16 units fails
+// rule. A deployment that refuses the short one leaves this unchecked.
+func (w *world) wideContact(n int, rule string, send func(contact string) error) error {
+	const head = "https://agent.example/"
+	tail := strings.Repeat(string(wideLetters), 2) // 4 characters, 12 bytes, 6 UTF-16 units
+	wide := func(n int) string { return head + strings.Repeat("x", n-len(head)-4) + tail }
+	if err := send(wide(len(head) + 4)); err != nil {
+		return err
+	}
+	if w.Last.Status/100 != 2 {
+		return nil // no wide letters in a contact at all: unchecked here
+	}
+	c := wide(n)
+	if err := send(c); err != nil {
+		return err
+	}
+	if w.Last.Status/100 != 2 {
+		return verdict.Failf(rule, fmt.Sprintf("2xx for a contact of %d characters (%d bytes)", utf8.RuneCountInString(c), len(c)), w.Last.Status,
+			"a contact with 4 such characters was accepted: %s", w.clip(w.Last.Body))
+	}
+	return nil
+}
+
 func (w *world) boardClaim(ctx context.Context, i, share int) error {
 	if err := w.boardClaimIs(ctx, i, share); err != nil {
 		return err
@@ -157,6 +198,7 @@ func (w *world) peersSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the runner notes the round's list events$`), w.noteListEvents)
 	sc.Step(pattern(`^the refresh added no list event$`), w.refreshAddedNoEvent)
 	sc.Step(pattern(`^agent (\d+) lists with a contact of (\d+) characters$`), w.listLongContact)
+	sc.Step(pattern(`^agent (\d+) lists with a contact of (\d+) characters, ending in wide letters, where it takes a few$`), w.listWideContact)
 	sc.Step(pattern(`^the board shows agent (\d+) working on share (\d+), labelled self-declared$`), w.boardClaim)
 	sc.Step(pattern(`^the board shows agent (\d+) working on nothing$`), func(ctx context.Context, i int) error { return w.boardClaimIs(ctx, i, 0) })
 	sc.Step(pattern(`^agent (\d+) lists with working_on null$`), w.clearClaim)

@@ -147,6 +147,13 @@ func slipCases() []slip {
 		{"a holder's share offered again with another share_hex accepted again", "SX-OFFER-ACCEPT", duplicatesByHex},
 		{"offer refusals without kind", "SX-REFUSED-BODY", offerRefusalsWithoutKind},
 		{"an offer accepted when anyone on the board holds the share", "SX-OFFER-NOT-HOLDER", anyHolderOffers},
+		// Round 5 (docs/detection.md): fresh slips, none in the tables above or the reference's Broken switches.
+		{"board_not_combinable's reason spelled message", "SX-REFUSED-BODY", exchangeOnly(reasonAsMessage)},
+		// (and "a grace_lapsed release coded elected_broker", SX-RELEASE: seen only under --long, TestLongSlipsAreCaughtUnderLong)
+		{"a release without ok", "SX-RELEASE", exchangeOnly(releaseWithoutOK)},
+		{"an accepted offer without kind", "SX-OFFER-ACCEPT", exchangeOnly(acceptedWithoutKind)},
+		{"an unlisted requester told not_broker (listing judged by registration)", "SX-UNLISTED", exchangeOnly(unlistedAsNotBroker)},
+		{"a closed round's challenge_id taken as the live one", "SX-STALE", knownChallengesLive},
 	}
 }
 
@@ -296,6 +303,9 @@ func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 				m["grace_remaining_s"] = math.Floor(g)
 			}
 		}),
+		// Round 5 (docs/detection.md).
+		"refusals carrying their HTTP status and a retryable flag": exchangeOnly(refusalsWithStatus),
+		"a stale_round refusal naming the live challenge":          exchangeOnly(staleNamesLive),
 	}
 }
 

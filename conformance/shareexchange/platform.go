@@ -21,6 +21,9 @@ type platform struct {
 	http *driver.HTTP
 	cid  string
 	man  []bounty.Puzzle
+	// closed is the round fresh closed: a challenge_id the platform still
+	// reads (closed rounds stay readable) but that is not the live one.
+	closed string
 }
 
 // runState lives across scenarios: rotators that open fresh rounds and
@@ -159,6 +162,7 @@ func (p *platform) fresh(ctx context.Context, st *runState) error {
 	if err := p.do(ctx, http.MethodPost, "/challenge/"+p.cid+"/combine", map[string]any{"submissions": subs}, nil); err != nil {
 		return err
 	}
+	p.closed = p.cid
 	if err := p.live(ctx); err != nil {
 		return err
 	}

@@ -20,6 +20,13 @@ func (w *world) offerSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the offerer offers share (\d+) of another challenge to the collector$`), func(ctx context.Context, s int) error {
 		return w.offer(ctx, w.other, s, "chal-not-the-live-round", w.mine, true)
 	})
+	sc.Step(pattern(`^the offerer offers share (\d+) of the round that just closed to the collector$`), func(ctx context.Context, s int) error {
+		cid, err := w.closedRound()
+		if err != nil {
+			return err
+		}
+		return w.offer(ctx, w.other, s, cid, w.mine, true)
+	})
 	sc.Step(pattern(`^the offerer offers share (\d+) to another agent$`), func(ctx context.Context, s int) error {
 		return w.offer(ctx, w.other, s, "", w.broker, true)
 	})

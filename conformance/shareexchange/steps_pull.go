@@ -24,6 +24,13 @@ func (w *world) pullSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the broker pulls share (\d+) of another challenge$`), func(ctx context.Context, s int) error {
 		return w.pull(ctx, w.broker, s, "chal-not-the-live-round", rsx.Protocol)
 	})
+	sc.Step(pattern(`^the broker pulls share (\d+) of the round that just closed$`), func(ctx context.Context, s int) error {
+		cid, err := w.closedRound()
+		if err != nil {
+			return err
+		}
+		return w.pull(ctx, w.broker, s, cid, rsx.Protocol)
+	})
 	sc.Step(pattern(`^the broker pulls share (\d+) speaking "([^"]*)"$`), func(ctx context.Context, s int, proto string) error {
 		return w.pull(ctx, w.broker, s, "", proto)
 	})

@@ -191,6 +191,16 @@ func (w *world) pull(ctx context.Context, requester string, share int, cid, prot
 	return w.send(ctx, body)
 }
 
+// closedRound is the challenge_id of the round the scenario's fresh board
+// closed (SX-STALE, SX-OFFER-STALE: "challenge_id is not the live round",
+// and a closed round is not, though the platform still reads it).
+func (w *world) closedRound() (string, error) {
+	if w.p == nil || w.p.closed == "" || w.p.closed == w.p.cid {
+		return "", verdict.Skipf("unchecked: no round closed before this board")
+	}
+	return w.p.closed, nil
+}
+
 func (w *world) offer(ctx context.Context, from string, share int, cid, to string, withHex bool) error {
 	return w.send(ctx, w.offerBody(from, share, cid, to, withHex))
 }

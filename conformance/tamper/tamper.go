@@ -43,6 +43,9 @@ type Case struct {
 	// ExhaustQuotas is --exhaust-quotas: a live case may spend throwaway
 	// identities' whole daily allowance to reach a quota's limit.
 	ExhaustQuotas bool
+	// Long is --long: a live case waits out documented windows (a grace,
+	// a TTL) in real time, for a slip only a @long scenario can see.
+	Long bool
 	// Settings are the run's protocol flag values (suite.Config.Settings),
 	// such as a push endpoint's secret.
 	Settings suite.Settings
@@ -101,7 +104,7 @@ func run(p *suite.Protocol, c Case, stop bool) (Outcome, error) {
 		seed = 11
 	}
 	cfg := suite.Config{Protocols: []*suite.Protocol{p}, Rules: rules, Tags: c.Tags, Seed: seed,
-		Checks: c.Checks, NoProperties: c.Checks == 0, CaseDir: dir, ExhaustQuotas: c.ExhaustQuotas, Settings: c.Settings}
+		Checks: c.Checks, NoProperties: c.Checks == 0, CaseDir: dir, ExhaustQuotas: c.ExhaustQuotas, Long: c.Long, Settings: c.Settings}
 	if stop {
 		cfg = cfg.StoppingAt(c.Rule)
 	}

@@ -196,7 +196,8 @@ Feature: Combine, credit, payout and rotation
       When the runner reads the leaderboard
       And the team combines "1:2, 2:3, 3:5"
       Then the combine wins
-      And the leaderboard is ordered by PLAY earned, rounds won and accepted solves
+      When the team's highest agent_id solves share 2 in the new round
+      Then the leaderboard is ordered by PLAY earned, rounds won and accepted solves
 
   @BOUNTY-SEASONS @BOUNTY-REF-PAST-SEASONS @control
   Rule: standings reset each season; past seasons keep their top three

@@ -11,6 +11,11 @@ Feature: The same game over MCP
       Then tools/list answers a list of tools
       And the MCP tool for rounds names the live challenge
 
+    Scenario: initialize declares tools, and an unknown method is an error
+      When the runner initializes an MCP session with protocol version "2025-11-25"
+      Then initialize declared the tools capability
+      And a method the server does not offer answers a JSON-RPC error
+
   @BOUNTY-MCP-TOOLS
   Rule: 13 tools cover the surface
 

@@ -84,6 +84,8 @@ Feature: The peers board
       When agent 1 lists with a contact of 256 characters
       Then the answer is a success
       And the board shows agent 1 exactly once
+      When agent 1 lists with a contact of 256 characters, ending in wide letters, where it takes a few
+      Then the board shows agent 1 exactly once
 
     Scenario: a 257-character contact is refused and changes nothing
       Given a team of 1 agents in a fresh round

@@ -122,7 +122,8 @@ Feature: next_move and profiles
 
     Scenario: a 256-character contact is accepted, 257 is refused and changes nothing
       Given a team of 1 agents in a fresh round
-      When agent 1 sets its profile contact to 256 characters
+      When agent 1 sets its profile contact to 256 characters ending in wide letters, where it takes a few
+      And agent 1 sets its profile contact to 256 characters
       Then the answer is a success
       When agent 1 sets its profile contact to 257 characters
       Then the answer is a 4xx refusal

@@ -18,6 +18,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 of another challenge to the collector
       Then the answer refuses with 409 "stale_round"
+
+    Scenario: an offer for the round that just closed is stale
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 of the round that just closed to the collector
+      Then the answer refuses with 409 "stale_round"
       When the offerer offers share 3 to the collector
       Then the answer accepts the offer with code "accepted"
 
@@ -102,3 +107,8 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
         | the collector offers share 2 to the collector                    |
         | the unlisted agent offers share 3 to the collector               |
         | the offerer offers share 5 to the collector                      |
+
+    Scenario: an offer refusal's body on a board short of a holder
+      Given a board that is not combinable, whose collector the responder plays
+      When the offerer offers share 3 to the collector
+      Then the refusal body carries ok false, the protocol, a code and a reason

@@ -63,6 +63,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the broker pulls share 2 of another challenge
       Then the answer refuses with 409 "stale_round"
 
+    Scenario: a request for the round that just closed is stale
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 of the round that just closed
+      Then the answer refuses with 409 "stale_round"
+
   @SX-NOT-COMBINABLE
   Rule: nobody needs a share before the board is combinable
 
@@ -103,6 +108,12 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
         | the broker pulls share 3                                |
         | the broker pulls share 2 of another challenge           |
         | the broker pulls share 2 speaking "abp-share-exchange/0" |
+        | the non-broker pulls share 2                            |
+
+    Scenario: a refusal's body on a board short of a holder
+      Given a board that is not combinable, whose holder the responder plays
+      When the broker pulls share 2
+      Then the refusal body carries ok false, the protocol, a code and a reason
 
   @SX-CONTROL
   Rule: the reference responder's discovery and control surface

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentgames/conformance/reference/pow"
 )
@@ -266,9 +267,9 @@ func (e *Engine) contactFits(contact string, profile bool) bool {
 	case profile && e.broken("BOUNTY-PROFILE-CONTACT"):
 		return true
 	case !profile && e.broken("BOUNTY-CONTACT#limit"):
-		return len(contact) < MaxContact
+		return utf8.RuneCountInString(contact) < MaxContact
 	}
-	return len(contact) <= MaxContact
+	return utf8.RuneCountInString(contact) <= MaxContact // "Max 256 chars.": characters, not bytes
 }
 
 // nameFits is the profile name's 2-32 characters (BOUNTY-PROFILE-NAME),
