@@ -3,6 +3,7 @@ package forge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -79,6 +80,35 @@ func (w *world) submitWrong(ctx context.Context, kind string) error {
 		w.answers = append(w.answers, resp)
 	}
 	w.rule, w.Last = w.readings[0].rule, w.answers[0]
+	if kind == "delta" {
+		for _, body := range []pkg{controlPackage(), deltaEdge()} {
+			resp, err := w.publish(ctx, w.me, "kit-"+randomHex(8), body)
+			if err != nil {
+				return err
+			}
+			w.edge = append(w.edge, resp)
+		}
+	}
+	return nil
+}
+
+// edgeJudged: the delta scenario's short-list package (deltaEdge) gets
+// the control's refusal, the same status and code: its contradicting
+// example, not a failed run (FORGE-DSL-DELTA-NEXT-MINUS-CURRENT). A
+// control not refused is FORGE-VALID-EXAMPLES's; no edge sent, nothing.
+func (w *world) edgeJudged() error {
+	if len(w.edge) != 2 {
+		return nil
+	}
+	control, edge := w.edge[0], w.edge[1]
+	if control.Status/100 != 4 {
+		return verdict.Failf("FORGE-VALID-EXAMPLES", "a contradicting example rejected", control.Status, "%s", w.env.HTTP.Secrets().Clip(control.Body))
+	}
+	want := fmt.Sprintf("%d %s", control.Status, code(control))
+	if got := fmt.Sprintf("%d %s", edge.Status, code(edge)); got != want {
+		return verdict.Failf("FORGE-DSL-DELTA-NEXT-MINUS-CURRENT", "the control's refusal, "+want+": deltas of one value is []", got,
+			"a deltas package over lists of one value, with one contradicting example: %s", w.env.HTTP.Secrets().Clip(edge.Body))
+	}
 	return nil
 }
 
@@ -145,15 +175,20 @@ func (w *world) publishPlain(ctx context.Context, au *authored) (*driver.Respons
 	short := "kit-level-" + randomHex(12)
 	again, err := w.publish(ctx, au.author, short, au.body)
 	if err == nil && again.Status/100 == 2 {
-		return again, verdict.Failf("FORGE-IDEMPOTENCY-KEY-FORMAT", "a key of 128 printable ASCII characters accepted", resp.Status,
+		return again, verdict.Failf("FORGE-IDEMPOTENCY-KEY-FORMAT", "a key of 128 printable ASCII characters (a space and punctuation among them) accepted", resp.Status,
 			"the package was refused under a 128-character key and accepted under a %d-character one: %s", len(short), w.env.HTTP.Secrets().Clip(resp.Body))
 	}
 	return resp, err
 }
 
-// levelKey is a fresh Idempotency-Key of exactly 128 printable ASCII characters.
+// levelKey is a fresh Idempotency-Key of exactly 128 printable ASCII
+// characters, a space and punctuation among them: the contract allows
+// every printable character, so a validator of letters, digits, '-' and
+// '_' only refuses it, which publishPlain tells apart from a refusal of
+// the package (FORGE-IDEMPOTENCY-KEY-FORMAT; docs/detection.md, forge
+// round 6).
 func levelKey() string {
-	k := "kit-level-" + randomHex(59)
+	k := "kit level ~!#$%&*+.:;=?@^_|/" + randomHex(59)
 	return k[:128]
 }
 

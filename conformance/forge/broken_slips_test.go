@@ -204,6 +204,19 @@ func slipCases() []slip {
 		{"activity rows number stages from 0", "FORGE-ACTIVITY-POSITION-ONLY", activityFromZero, false},
 		{"every authenticated answer sets the key as a cookie", "FORGE-KEY-ONCE", keyAsCookie, false},
 		{"at the frontier a session opens on the last level again", "FORGE-AT-FRONTIER", frontierReopens, false},
+		// Round 6 (docs/detection.md).
+		{"a declared drop discards a full last chunk", "FORGE-DSL-CHUNK-PARTIAL", dialect(dsl.Dialect{DropFullLastChunk: true}), false},
+		{"rle never writes the run the list ends on", "FORGE-DSL-RLE-TERMINAL", dialect(dsl.Dialect{RLELosesLastRun: true}), false},
+		{"only the upper bound of the safe range is checked", "FORGE-DSL-OVERFLOW-REJECTED", dialect(dsl.Dialect{UpperBoundOnly: true}), false},
+		{"deltas of fewer than two values fail the run", "FORGE-DSL-DELTA-NEXT-MINUS-CURRENT", dialect(dsl.Dialect{ShortDeltasFail: true}), false},
+		{"a 429 on the query route comes without Retry-After", "FORGE-RATE-LIMIT", queryLimitBare, false},
+		{"the key is taken under any Authorization scheme, or none", "FORGE-AUTH-REQUIRED", anyScheme, false},
+		{"an Idempotency-Key with a space or punctuation is refused", "FORGE-IDEMPOTENCY-KEY-FORMAT", keysWordOnly, true},
+		{"a probe is compared with the challenge inputs as JSON text", "FORGE-PROBE-DISTINCT", probesAsText, false},
+		{"a taken nickname with spaces round it registers, stored trimmed", "FORGE-NICKNAME-UNIQUE", paddedNamesTrimmed, false},
+		{"Idempotency-Keys are scoped to the nickname, so a retry after a rename appends", "FORGE-IDEMPOTENT-REPLAY", keysByNickname, true},
+		{"the publication echoes the hidden inputs as tests", "FORGE-PRIVATE-SERVER-ONLY", publicationEchoesHidden, true},
+		{"activity rows label the stage with its title", "FORGE-ACTIVITY-FORBIDDEN-FIELDS", activityTitled, false},
 	}
 }
 
@@ -422,6 +435,8 @@ func faithfulNeighbours() []faithfulNeighbour {
 		{"authenticated answers set an opaque session cookie", []string{"FORGE-KEY-ONCE", "FORGE-KEY-UNRECOVERABLE", "FORGE-PATCH-NO-KEY"}, opaqueCookie},
 		{"another agent's session refused 403 FORBIDDEN", []string{"FORGE-NO-LEVEL-SELECTION"}, othersSessionForbidden},
 		{"a short submission judged wrong, not refused", []string{"FORGE-SUBMIT-ADVANCES", "FORGE-ORIGINAL-ORDER", "FORGE-SUBMIT-UNLOCKS"}, shortJudgedWrong},
+		// Round 6 (docs/detection.md).
+		{"a nickname with spaces round it refused 400 NICKNAME_INVALID", []string{"FORGE-NICKNAME-UNIQUE", "FORGE-REGISTER"}, paddedNamesRefused},
 	}
 }
 
@@ -437,6 +452,8 @@ func authoringNeighbours() []faithfulNeighbour {
 		{"a deployment with an earlier author, tied with the runner's", []string{"FORGE-AUTHOR-RANK", "FORGE-SELF-AUTHORED-SKIP", "FORGE-SKIP-ACCOUNTING"}, func() http.Handler {
 			return withEarlierAuthor(ref(dsl.Dialect{}))
 		}},
+		// Round 6 (docs/detection.md).
+		{"a replay after a rename names the author's new nickname", []string{"FORGE-IDEMPOTENT-REPLAY", "FORGE-AUTHOR-BOUND", "FORGE-APPEND", "FORGE-IDEMPOTENCY-KEY-FORMAT"}, replayNamesCurrentAuthor},
 	}
 }
 

@@ -19,6 +19,9 @@ func (w *world) refusedTaken(rule string) func() error {
 		if w.Last.Status != http.StatusConflict {
 			w.note("FORGE-REF-ERROR-CODES", 409, w.Last.Status, "a taken nickname")
 		}
+		if rule == "FORGE-NICKNAME-UNIQUE" {
+			return w.paddedJudged()
+		}
 		return nil
 	}
 }

@@ -136,9 +136,12 @@ func wrongReadings(kind string, rng *rand.Rand) []reading {
 		out = append(out, reading{buildPackage(steps(dsl.Step{Op: "map", Fn: "mod", Arg: dsl.I(5)}), small, [][]int64{{-10, 3}, {-5, -15}},
 			dsl.Dialect{NegMultipleModK: true}, rng), "FORGE-DSL-MOD-NONNEG", authoring.CodeExample})
 	case "rle":
-		// [4,4,1] is [[4,2],[1,1]], not [[2,4],[1,1]].
-		out = append(out, reading{buildPackage(steps(dsl.Step{Op: "rle"}), small, [][]int64{{4, 4, 1}, {3, 3, 3}},
-			dsl.Dialect{CountFirstRLE: true}, rng), "FORGE-DSL-RLE-TERMINAL", authoring.CodeExample})
+		// [4,4,1] is [[4,2],[1,1]], not [[2,4],[1,1]], nor [[4,2]] (the
+		// run the list ends on never written).
+		for _, d := range []dsl.Dialect{{CountFirstRLE: true}, {RLELosesLastRun: true}} {
+			out = append(out, reading{buildPackage(steps(dsl.Step{Op: "rle"}), small, [][]int64{{4, 4, 1}, {3, 3, 1, 1}},
+				d, rng), "FORGE-DSL-RLE-TERMINAL", authoring.CodeExample})
+		}
 	case "chunk":
 		// A declared drop drops the short chunk; a declared error fails
 		// the run: examples keeping it contradict both.
@@ -151,6 +154,11 @@ func wrongReadings(kind string, rng *rand.Rand) []reading {
 			out = append(out, reading{buildPackage(oracle, small, [][]int64{{1, 2, 3}, {4, 5, 6, 7, 8}},
 				dsl.Dialect{IgnoreDeclaredChunk: true}, rng), "FORGE-DSL-CHUNK-PARTIAL", code})
 		}
+		// A declared drop keeps a full last chunk: [1,2,3,4] is [3,7],
+		// not [3] (the last chunk dropped whether partial or not).
+		oracle := steps(dsl.Step{Op: "chunk_reduce", Size: dsl.I(2), Reduce: "sum", Partial: "drop"})
+		out = append(out, reading{buildPackage(oracle, small, [][]int64{{1, 2, 3, 4}, {1, 2, 3, 4, 5, 6}},
+			dsl.Dialect{DropFullLastChunk: true}, rng), "FORGE-DSL-CHUNK-PARTIAL", authoring.CodeExample})
 	case "overflow":
 		// x * 10^9 / 10^9 is x again, past the range in between.
 		out = append(out, reading{buildPackage(steps(dsl.Step{Op: "map", Fn: "mul", Arg: dsl.I(1_000_000_000)}, dsl.Step{Op: "map", Fn: "div", Arg: dsl.I(1_000_000_000)}),
@@ -158,6 +166,20 @@ func wrongReadings(kind string, rng *rand.Rand) []reading {
 			dsl.Dialect{FinalRangeOnly: true}, rng), "FORGE-DSL-OVERFLOW-REJECTED", authoring.CodeRun})
 	}
 	return out
+}
+
+// deltaEdge is a deltas package whose domain and hidden inputs hold lists
+// of one value, which give [] (dsl.md §4), with one contradicting example:
+// a kit-DSL deployment refuses it as it refuses controlPackage, for the
+// example; one failing deltas on a short list refuses it for the run
+// (FORGE-DSL-DELTA-NEXT-MINUS-CURRENT; edgeJudged). No example is of one
+// value: an empty output matches both the list and the pairs of the
+// schema's oneOf.
+func deltaEdge() pkg {
+	p := exactPackage(steps(dsl.Step{Op: "deltas"}), domain(-5, 5, 3), [][]int64{{1, 4}, {2, 5, 1}}, []int64{2})
+	ex := p["public"].(map[string]any)["examples"].([]any)[1].(map[string]any)
+	ex["output"] = wrongOutput(ex["output"].(dsl.Value))
+	return p
 }
 
 // wrongReading builds the package a broken deployment would accept: its

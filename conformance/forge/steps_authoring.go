@@ -70,6 +70,9 @@ func (w *world) rejectedJudged(ctx context.Context, want string) error {
 			w.note("FORGE-REF-ERROR-CODES", r.code, got, "the rejection's code")
 		}
 	}
+	if err := w.edgeJudged(); err != nil {
+		return err
+	}
 	return w.chainUnchanged(ctx, w.rule)
 }
 
@@ -191,7 +194,38 @@ func (w *world) retries(ctx context.Context) error {
 	resp, err := w.sendWaiting(ctx, w.me, driver.Request{Method: http.MethodPost, Path: "/api/levels", Raw: reordered(w.authored.body),
 		Header: map[string]string{"Idempotency-Key": w.authored.key, "Content-Type": "application/json"}, Allow: []int{429}})
 	w.answers = append(w.answers, resp)
-	return err
+	if err != nil {
+		return err
+	}
+	return w.retryRenamed(ctx)
+}
+
+// retryRenamed renames the author, retries the level with the same key
+// and body, and renames it back: the key is scoped to the authenticated
+// agent, which a rename does not change, so the retry is a replay; a
+// deployment keying its store on the nickname appends the level again
+// (FORGE-IDEMPOTENT-REPLAY; docs/detection.md, forge round 6). A refused
+// rename leaves the retry out (nil among w.answers).
+func (w *world) retryRenamed(ctx context.Context) error {
+	name := w.me.Name
+	renamed, err := w.do(ctx, w.me, driver.Request{Method: http.MethodPatch, Path: "/api/agent", JSON: map[string]string{"name": name + "-r"}})
+	if err != nil {
+		return err
+	}
+	if renamed.Status/100 != 2 {
+		w.answers = append(w.answers, nil)
+		return nil
+	}
+	resp, err := w.publish(ctx, w.me, w.authored.key, w.authored.body)
+	w.answers = append(w.answers, resp)
+	back, berr := w.do(ctx, w.me, driver.Request{Method: http.MethodPatch, Path: "/api/agent", JSON: map[string]string{"name": name}})
+	if berr == nil && back.Status/100 != 2 {
+		w.me.Name = name + "-r" // the rename back was refused: the author keeps the new name
+	}
+	if err != nil {
+		return err
+	}
+	return berr
 }
 
 func (w *world) retriesJudged(ctx context.Context) error {
@@ -212,6 +246,10 @@ func (w *world) retriesJudged(ctx context.Context) error {
 		}
 		w.note("FORGE-REF-IDEMPOTENCY-NORMALIZED", "the original publication", r.Status,
 			"the same body with its keys reordered is another body here; the seed leaves the normalization open, so this is unchecked")
+	}
+	if r := w.answers[4]; r != nil && !w.samePublication(r) {
+		return verdict.Failf("FORGE-IDEMPOTENT-REPLAY", "the original publication: a rename leaves the agent, and its keys, the same",
+			r.Status, "the same key and body after the author's rename: %s", w.env.HTTP.Secrets().Clip(r.Body))
 	}
 	return w.chainUnchanged(ctx, "FORGE-IDEMPOTENT-REPLAY")
 }

@@ -73,10 +73,46 @@ func (w *world) renameThenRegister(ctx context.Context) error {
 	return w.registerSameName(ctx)
 }
 
+// registerSameName registers the taken nickname again as it is, then
+// with a space on either side: a deployment that checks uniqueness on the
+// name as sent and stores it trimmed lets the second through under the
+// taken name (FORGE-NICKNAME-UNIQUE, paddedJudged; docs/detection.md,
+// forge round 6).
 func (w *world) registerSameName(ctx context.Context) error {
 	resp, err := w.do(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": w.me.Name}})
 	w.Last = resp
+	if err != nil {
+		return err
+	}
+	w.padded, err = w.do(ctx, nil, driver.Request{Method: http.MethodPost, Path: "/api/agents", JSON: map[string]string{"name": " " + w.me.Name + " "}})
+	if err == nil {
+		var reg struct {
+			APIKey string `json:"apiKey"`
+		}
+		if w.padded.Status/100 == 2 && w.padded.Decode("FORGE-REGISTER", &reg) == nil && reg.APIKey != "" {
+			w.env.HTTP.Secrets().Add(reg.APIKey)
+		}
+	}
 	return err
+}
+
+// paddedJudged: the taken nickname with spaces round it is refused (any
+// refusal: taken, or a name the deployment does not allow) or registered
+// as another name; registered under the taken name itself is a second
+// agent holding it (FORGE-NICKNAME-UNIQUE). An answer stating no name is
+// unchecked.
+func (w *world) paddedJudged() error {
+	if w.padded == nil || w.padded.Status/100 != 2 {
+		return nil
+	}
+	var reg struct {
+		Name *string `json:"name"`
+	}
+	if w.padded.Decode("FORGE-REGISTER", &reg) == nil && reg.Name != nil && *reg.Name == w.me.Name {
+		return verdict.Failf("FORGE-NICKNAME-UNIQUE", "the padded name refused, or kept apart from the taken one", *reg.Name,
+			"a registration of %q answered %d under the taken nickname", " "+w.me.Name+" ", w.padded.Status)
+	}
+	return nil
 }
 
 func (w *world) registerLengths(ctx context.Context) error {
@@ -215,8 +251,9 @@ func (w *world) boardsRenamed(ctx context.Context) error {
 	return nil
 }
 
-// unauthenticated calls every authenticated capability without a key and
-// with a wrong one.
+// unauthenticated calls every authenticated capability without a key,
+// with a wrong one, with keys next to the agent's (nearKeys) and with the
+// agent's own key under another scheme or none (otherSchemes).
 func (w *world) unauthenticated(ctx context.Context) error {
 	calls := []driver.Request{
 		{Method: http.MethodGet, Path: "/api/agent"}, {Method: http.MethodGet, Path: "/api/progress"},
@@ -225,14 +262,20 @@ func (w *world) unauthenticated(ctx context.Context) error {
 		{Method: http.MethodPost, Path: "/api/sessions/none/submit", JSON: map[string]any{"outputs": []int{}}},
 		{Method: http.MethodPost, Path: "/api/levels", JSON: map[string]any{}, Header: map[string]string{"Idempotency-Key": "kit-unauth-" + randomHex(4)}},
 	}
-	wrong := &agent{Key: "forge_not_a_key_" + randomHex(8)}
-	for _, a := range append([]*agent{nil, wrong}, w.nearKeys()...) {
+	auths := []string{"", "Bearer forge_not_a_key_" + randomHex(8)}
+	for _, a := range w.nearKeys() {
+		auths = append(auths, "Bearer "+a.Key)
+	}
+	for _, auth := range append(auths, w.otherSchemes()...) {
 		for _, req := range calls {
 			req.Header = map[string]string{}
+			if auth != "" {
+				req.Header["Authorization"] = auth
+			}
 			if req.Path == "/api/levels" {
 				req.Header["Idempotency-Key"] = "kit-unauth-" + randomHex(4)
 			}
-			resp, err := w.do(ctx, a, req)
+			resp, err := w.do(ctx, nil, req)
 			if err != nil {
 				return err
 			}
@@ -240,6 +283,19 @@ func (w *world) unauthenticated(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// otherSchemes are Authorization headers carrying the agent's own key
+// under a scheme other than Bearer, and under none: a request without a
+// Bearer key, which a deployment reading the header's last word takes for
+// one (FORGE-AUTH-REQUIRED; docs/detection.md, forge round 6). The Bearer
+// scheme itself is case-insensitive (RFC 9110 section 11.1), so no casing
+// of it is sent here. None without a registered agent.
+func (w *world) otherSchemes() []string {
+	if w.me == nil || w.me.Key == "" {
+		return nil
+	}
+	return []string{"Token " + w.me.Key, w.me.Key}
 }
 
 // nearKeys are wrong keys next to the agent's own: its key with the last

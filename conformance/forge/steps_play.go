@@ -118,36 +118,6 @@ func (w *world) emptyAndNamedJudged(ctx context.Context) error {
 	return nil
 }
 
-func (w *world) probeChallenge(ctx context.Context) error {
-	if len(w.sess.ChallengeInputs) == 0 {
-		return verdict.Failf("FORGE-SESSION-CURRENT", "challenge inputs", "none", "the session has no challengeInputs")
-	}
-	probes := [][]int64{w.sess.ChallengeInputs[0], w.distinctProbe()}
-	if in := permutedChallenge(w.sess.ChallengeInputs); in != nil {
-		probes = append(probes, in)
-	}
-	for _, in := range probes {
-		resp, err := w.query(ctx, w.me, w.sess, in)
-		if err != nil {
-			return err
-		}
-		w.answers = append(w.answers, resp)
-	}
-	return nil
-}
-
-func (w *world) probesJudged() error {
-	if w.answers[0].Status/100 != 4 {
-		return verdict.Failf("FORGE-PROBE-DISTINCT", "a probe equal to a challenge input refused", w.answers[0].Status, "%s", w.env.HTTP.Secrets().Clip(w.answers[0].Body))
-	}
-	for _, r := range w.answers[1:] {
-		if r.Status != http.StatusOK {
-			return verdict.Failf("FORGE-QUERY", "a legal distinct probe answered", r.Status, "%s", w.env.HTTP.Secrets().Clip(r.Body))
-		}
-	}
-	return nil
-}
-
 // permutedChallenge is a challenge input's values in another order that is
 // no challenge input itself: a legal probe distinct from every challenge
 // input (the same values, the same length, so inside the domain), which a

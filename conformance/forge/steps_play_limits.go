@@ -215,13 +215,26 @@ func sendBurst(ctx context.Context, d *driver.HTTP, req driver.Request, n int) (
 // shows whether Retry-After comes on every route, not the burst's only.
 var limitedReads = []string{"/api/agent", "/api/leaderboards", "/api/chain"}
 
-// limitedElsewhere reads limitedReads right after the burst's 429 and
-// files each 429 among them for burstJudged; a read the limit let
-// through (a limiter that refilled, or one per route) judges nothing.
+// limitedWrites follow limitedReads: the oracle's and the judge's routes,
+// on a session id no deployment issued, so a request the limit lets
+// through is refused for its session and changes nothing. A limiter of
+// the play routes' own answers there (docs/detection.md, forge round 6).
+var limitedWrites = []driver.Request{
+	{Method: http.MethodPost, Path: "/api/sessions/kit-no-session/query", JSON: map[string]any{"input": []int{1}}},
+	{Method: http.MethodPost, Path: "/api/sessions/kit-no-session/submit", JSON: map[string]any{"outputs": []int{}}},
+}
+
+// limitedElsewhere sends limitedReads and limitedWrites right after the
+// burst's 429 and files each 429 among them for burstJudged; a request the
+// limit let through (a limiter that refilled, or one per route) judges
+// nothing.
 func (w *world) limitedElsewhere(ctx context.Context) error {
+	reqs := make([]driver.Request, 0, len(limitedReads)+len(limitedWrites))
 	for _, path := range limitedReads {
-		req := driver.Request{Method: http.MethodGet, Path: path, Allow: []int{429},
-			Header: map[string]string{"Authorization": "Bearer " + w.me.Key}}
+		reqs = append(reqs, driver.Request{Method: http.MethodGet, Path: path})
+	}
+	for _, req := range append(reqs, limitedWrites...) {
+		req.Allow, req.Header = []int{429}, map[string]string{"Authorization": "Bearer " + w.me.Key}
 		resp, err := w.env.HTTP.Do(ctx, req)
 		if err != nil {
 			return err

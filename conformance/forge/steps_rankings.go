@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
@@ -177,12 +179,63 @@ func (w *world) activityJudged(ctx context.Context) error {
 			if k := findKey(doc, forbidden); k != "" {
 				return verdict.Failf("FORGE-ACTIVITY-FORBIDDEN-FIELDS", "position and statistics only", "field "+k, "an entry of %s", name)
 			}
+			if k, what := w.playedContent(doc); k != "" {
+				return verdict.Failf("FORGE-ACTIVITY-FORBIDDEN-FIELDS", "position and statistics only", "the played level's "+what+" under "+k, "an entry of %s", name)
+			}
 		}
 	}
 	if len(b.RecentSolves) == 0 && len(b.FirstSolves) == 0 {
 		w.note("FORGE-REF-LEADERBOARD-SHAPE", "the solve just made in the activity", "no activity", "GET /api/leaderboards")
 	}
 	return nil
+}
+
+// playedContent finds, by value, the levelId, title or rules of the level
+// the agent's session played anywhere in doc, and returns the key holding
+// it and what it is: a forbidden field under another name ("label",
+// "name", "slug") is the field all the same (FORGE-ACTIVITY-FORBIDDEN-FIELDS;
+// docs/detection.md, forge round 6). Values a session left empty are
+// never searched.
+func (w *world) playedContent(doc any) (string, string) {
+	if w.sess == nil || w.sess.Level == nil {
+		return "", ""
+	}
+	l := w.sess.Level
+	for _, c := range [][2]string{{l.LevelID, "levelId"}, {l.Title, "title"}, {l.Rules, "rules"}} {
+		if c[0] == "" {
+			continue
+		}
+		if k := keyHolding(doc, c[0]); k != "" {
+			return k, c[1]
+		}
+	}
+	return "", ""
+}
+
+// keyHolding returns the key of the first string equal to s anywhere in a
+// JSON document ("[]" for an array's element), "" when none is.
+func keyHolding(v any, s string) string {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if str, ok := x[k].(string); ok && str == s {
+				return k
+			}
+			if found := keyHolding(x[k], s); found != "" {
+				return found
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if str, ok := c.(string); ok && str == s {
+				return "[]"
+			}
+			if found := keyHolding(c, s); found != "" {
+				return found
+			}
+		}
+	}
+	return ""
 }
 
 // positionOf fails FORGE-ACTIVITY-POSITION-ONLY when an activity entry's

@@ -30,8 +30,10 @@ type world struct {
 	seen       []levelView
 	challenges [][]int64
 	legit      []dsl.Value
-	mark       int          // the first answer of the authored level's sessions
-	safe       []safeAnswer // the safe-integer boundary cases (steps_authoring_bounds.go)
-	returned   *progressDoc // the progress a correct in-order submission returned (orderJudged)
-	short      *progressDoc // the progress after a submission one output short (orderJudged)
+	mark       int                // the first answer of the authored level's sessions
+	safe       []safeAnswer       // the safe-integer boundary cases (steps_authoring_bounds.go)
+	returned   *progressDoc       // the progress a correct in-order submission returned (orderJudged)
+	short      *progressDoc       // the progress after a submission one output short (orderJudged)
+	padded     *driver.Response   // a registration under the taken nickname with spaces round it (paddedJudged)
+	edge       []*driver.Response // the delta scenario's control and short-list packages (edgeJudged)
 }

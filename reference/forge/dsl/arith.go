@@ -138,6 +138,9 @@ func (d Dialect) add(a, b int64) (int64, *Error) {
 // multiplying so int64 itself never overflows.
 func (d Dialect) mul(a, b int64) (int64, *Error) {
 	if a != 0 && abs(b) > d.limit()/abs(a) {
+		if d.UpperBoundOnly && (a < 0) != (b < 0) {
+			return a * b, nil
+		}
 		if d.FinalRangeOnly {
 			return a * b, nil
 		}
@@ -150,7 +153,7 @@ func (d Dialect) mul(a, b int64) (int64, *Error) {
 }
 
 func (d Dialect) safe(v int64) (int64, *Error) {
-	if lim := d.limit(); v > lim || v < -lim {
+	if lim := d.limit(); v > lim || (v < -lim && !d.UpperBoundOnly) {
 		if d.FinalRangeOnly {
 			return v, nil
 		}

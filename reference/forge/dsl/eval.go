@@ -30,12 +30,11 @@ type Dialect struct {
 	AbsDeltas           bool // deltas are |next - current|, a distance (breaks FORGE-DSL-DELTA-NEXT-MINUS-CURRENT)
 	HeadDeltas          bool // deltas keep the first element: [x0, x1-x0, ...] (breaks FORGE-DSL-DELTA-NEXT-MINUS-CURRENT)
 	UncheckedFolds      bool // sums and products (reduce, prefix_sum, chunk_reduce) are not range-checked, map's arithmetic is (breaks FORGE-DSL-OVERFLOW-REJECTED)
+	DropFullLastChunk   bool // a declared drop discards the last chunk even when it is full (breaks FORGE-DSL-CHUNK-PARTIAL)
+	RLELosesLastRun     bool // rle never flushes the run the list ends on (breaks FORGE-DSL-RLE-TERMINAL)
+	UpperBoundOnly      bool // only values above 2^53-1 fail a run; those below -(2^53-1) pass (breaks FORGE-DSL-OVERFLOW-REJECTED)
+	ShortDeltasFail     bool // deltas of fewer than 2 elements fail the run instead of giving [] (breaks FORGE-DSL-DELTA-NEXT-MINUS-CURRENT)
 }
-
-// unchecked reports a broken dialect that lets an intermediate value
-// leave the safe range: its runs take none of the fast paths, which check
-// every value.
-func (d Dialect) unchecked() bool { return d.WrapOverflow || d.FinalRangeOnly || d.UncheckedFolds }
 
 // Value is what a program produces: an int, a list, or rle's pairs.
 type Value struct {
@@ -291,7 +290,7 @@ func (d Dialect) step(s *Step, v *Value) *Error {
 		v.Int, err = d.reduce(s.Fn, v.List)
 		v.Type, v.List = TInt, nil
 	case "rle":
-		v.Type, v.Pairs, v.List = TPairs, rle(v.List), nil
+		v.Type, v.Pairs, v.List = TPairs, d.rle(v.List), nil
 		if d.CountFirstRLE {
 			for i, p := range v.Pairs {
 				v.Pairs[i] = [2]int64{p[1], p[0]}
@@ -363,6 +362,9 @@ func keep(pred string, arg *int64, x int64) bool {
 // (FORGE-DSL-DELTA-NEXT-MINUS-CURRENT); a list shorter than 2 gives [].
 func (d Dialect) deltas(xs []int64) ([]int64, *Error) {
 	out := xs[:0] // in place: out[i-1] is written after xs[i-1] is read
+	if d.ShortDeltasFail && len(xs) < 2 {
+		return nil, errAt(CodeInput, 0, "deltas needs at least 2 values, got %d", len(xs))
+	}
 	if d.AbsDeltas || d.HeadDeltas {
 		return d.misreadDeltaList(xs)
 	}
@@ -426,6 +428,9 @@ func (d Dialect) chunkReduce(s *Step, xs []int64) ([]int64, *Error) {
 	out := xs[:0] // in place: chunk i is written at i, read from i*size on
 	for start := 0; start < len(xs); start += size {
 		end := start + size
+		if d.DropFullLastChunk && s.Partial == "drop" && end >= len(xs) {
+			return out, nil
+		}
 		if end > len(xs) {
 			partial := s.Partial
 			if d.IgnoreDeclaredChunk {

@@ -4,9 +4,28 @@ package dsl
 // head, sums and products unchecked, a range checked on the result alone,
 // apart from the reference's steps (forge rounds 4 and 5, docs/detection.md).
 
+// unchecked reports a broken dialect that lets an intermediate value
+// leave the safe range: its runs take none of the fast paths, which check
+// every value.
+func (d Dialect) unchecked() bool {
+	return d.WrapOverflow || d.FinalRangeOnly || d.UncheckedFolds || d.UpperBoundOnly
+}
+
+// rle is the reference rle, except in the RLELosesLastRun dialect, which
+// never writes the run the list ends on.
+func (d Dialect) rle(xs []int64) [][2]int64 {
+	out := rle(xs)
+	if d.RLELosesLastRun && len(out) > 0 {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
 // misreadDeltas reports a broken dialect whose deltas are not the
 // reference's: its runs take none of the deltas fast paths.
-func (d Dialect) misreadDeltas() bool { return d.CurrentMinusNext || d.AbsDeltas || d.HeadDeltas }
+func (d Dialect) misreadDeltas() bool {
+	return d.CurrentMinusNext || d.AbsDeltas || d.HeadDeltas || d.ShortDeltasFail
+}
 
 // misreadDeltaList is deltas as the AbsDeltas or HeadDeltas dialect reads
 // it: a distance |next - current|, or the list's head kept in front.
