@@ -175,20 +175,21 @@ func (w *world) publishPlain(ctx context.Context, au *authored) (*driver.Respons
 	short := "kit-level-" + randomHex(12)
 	again, err := w.publish(ctx, au.author, short, au.body)
 	if err == nil && again.Status/100 == 2 {
-		return again, verdict.Failf("FORGE-IDEMPOTENCY-KEY-FORMAT", "a key of 128 printable ASCII characters (a space and punctuation among them) accepted", resp.Status,
+		return again, verdict.Failf("FORGE-IDEMPOTENCY-KEY-FORMAT", "a key of 128 printable ASCII characters (punctuation among them) accepted", resp.Status,
 			"the package was refused under a 128-character key and accepted under a %d-character one: %s", len(short), w.env.HTTP.Secrets().Clip(resp.Body))
 	}
 	return resp, err
 }
 
 // levelKey is a fresh Idempotency-Key of exactly 128 printable ASCII
-// characters, a space and punctuation among them: the contract allows
-// every printable character, so a validator of letters, digits, '-' and
-// '_' only refuses it, which publishPlain tells apart from a refusal of
+// characters, punctuation among them: the contract allows every
+// printable character, so a validator of letters, digits, '-' and '_'
+// only refuses it (no space: whether "printable" takes in the space is a
+// reading the contract leaves open), which publishPlain tells apart from a refusal of
 // the package (FORGE-IDEMPOTENCY-KEY-FORMAT; docs/detection.md, forge
 // round 6).
 func levelKey() string {
-	k := "kit level ~!#$%&*+.:;=?@^_|/" + randomHex(59)
+	k := "kit-level~!#$%&*+.:;=?@^_|/" + randomHex(59)
 	return k[:128]
 }
 

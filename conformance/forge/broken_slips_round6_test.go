@@ -43,7 +43,7 @@ func anyScheme() http.Handler {
 
 // keysWordOnly refuses an Idempotency-Key holding anything but letters,
 // digits, '-' and '_': a validator written as [A-Za-z0-9_-]{8,128} where
-// the contract allows every printable ASCII character, the space included
+// the contract allows every printable ASCII character
 // (FORGE-IDEMPOTENCY-KEY-FORMAT).
 func keysWordOnly() http.Handler {
 	return tamper{h: ref(dsl.Dialect{}), skip: func(r *http.Request, _ []byte) (int, any, bool) {
