@@ -80,9 +80,9 @@ func phaseLag() server.Rewrite {
 // reference/pyyol/monopoly/defects_round4.go but one frame rewrite: cards
 // that pay the bank, collect from one seat or charge repairs as a flat
 // fine, sell_house listed on bare streets, $400 on GO, a trade that keeps
-// what was wanted, a view redacting the other seats' squares. The two
-// the round planted that no steered match reaches are in
-// monopolyUnreachedRound4.
+// what was wanted, a view redacting the other seats' squares, a rent
+// debt paid to the bank (reached by the pauper's poor table). The one
+// no steered match reaches yet is in monopolyUnreachedRound4.
 func monopolySlipsRound4() []monoSlip {
 	tamper := tamperSlip
 	return []monoSlip{
@@ -92,6 +92,8 @@ func monopolySlipsRound4() []monoSlip {
 		tamper("sell_house listed on streets without buildings", "PYYOL-MONO-VIEW-LEGAL", server.MonopolySellListedBare),
 		tamper("landing on GO pays the salary twice", "PYYOL-MONO-ECONOMY", server.MonopolyGoLandingDouble),
 		tamper("a trade executed without the wanted properties", "PYYOL-MONO-ACT-ACCEPT-TRADE", server.MonopolyTradeWantedKept),
+		// Reached by the pauper's poor table (features/pyyol/gateway-monopoly.feature).
+		tamper("a rent debt raised in resolve_debt paid to the bank", "PYYOL-MONO-EV-RENT-PAID", server.MonopolyDebtPaidToBank),
 		{"the view hiding the other seats' positions", "PYYOL-MONO-VIEW-STATE", server.Options{Rewrite: monoView(func(v map[string]any) {
 			for i, p := range ints(v["state"].(map[string]any)["players"]) {
 				if float64(i) != v["seat"] {
@@ -102,15 +104,13 @@ func monopolySlipsRound4() []monoSlip {
 	}
 }
 
-// monopolyUnreachedRound4 are the round's two Monopoly slips no match of
-// the kit reaches, so no live run can fail them (docs/detection.md
-// "Pyyol gateway, round 4"): a debt raised by a mortgage or a sale is
-// never paid off (the spendthrifts go bankrupt instead, the other styles
-// never fall short), and no seat goes bankrupt to the bank (the
-// spendthrifts owe seats). They are kept, not run, until a scenario
-// reaches them.
+// monopolyUnreachedRound4 is the round's Monopoly slip no match of the
+// kit reaches, so no live run can fail it (docs/detection.md "Pyyol
+// gateway, round 4"): a seat bankrupt to the bank that keeps its
+// properties. The poor 3-seat tables tried (pauper and miser, cap 150)
+// see bots go bankrupt to the bank on a tax, but never with the agent
+// still seeing a view after it. Kept, not run, until a scenario does.
 var monopolyUnreachedRound4 = []monoSlip{
-	{"a rent debt raised in resolve_debt paid to the bank", "PYYOL-MONO-EV-RENT-PAID", server.Options{Tamper: server.MonopolyDebtPaidToBank}},
 	{"a seat bankrupt to the bank still owning its properties", "PYYOL-MONO-ACT-BANKRUPT", server.Options{Tamper: server.MonopolyBankruptBankKeepsOwner}},
 }
 

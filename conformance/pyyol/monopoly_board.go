@@ -24,6 +24,9 @@ type monoBoard struct {
 	// rent_paid never came, judged at the next view by the payer's cash.
 	ledger *monoLedger
 	unpaid *unpaidLanding
+	// toBank is, by seat, the event of a payment to the bank given as a
+	// rent while that seat owed a rent_paid (a debt paid to no owner).
+	toBank map[int]int
 }
 
 // unpaidLanding is a landing on another seat's property whose rent_paid
@@ -64,9 +67,17 @@ func (b *monoBoard) event(e frame) error {
 		b.jailed[seat] = false
 	case "card_drawn":
 		delete(b.card, seat)
+	case "cash_changed":
+		if amount, _ := fieldInt(p, "amount"); amount < 0 && p["reason"] == "rent" && b.rent[seat] > 0 {
+			if b.toBank == nil {
+				b.toBank = map[int]int{}
+			}
+			b.toBank[seat] = e.Seq
+		}
 	case "rent_paid":
 		from, _ := fieldInt(p, "from")
 		delete(b.rent, from)
+		delete(b.toBank, from)
 	case "property_purchased", "auction_won":
 		b.owner[sq] = seat
 	case "mortgaged":
@@ -135,6 +146,12 @@ func (b *monoBoard) settled(e frame) error {
 		return verdict.Failf("PYYOL-MONO-EV-CARD-DRAWN", "card_drawn", "none", "seat %d stood on %d (a card square) with no card drawn before event %d", seat, b.pos[seat], e.Seq)
 	}
 	for seat, sq := range b.rent {
+		if at, ok := b.toBank[seat]; ok {
+			// The rent left the payer as a payment to the bank: the owner
+			// was never paid (PYYOL-MONO-EV-RENT-PAID: rent_paid {from, to}).
+			return verdict.Failf("PYYOL-MONO-EV-RENT-PAID", fmt.Sprintf("rent_paid from seat %d to seat %d", seat, b.owner[sq]),
+				fmt.Sprintf("the rent paid to the bank (cash_changed, event %d)", at), "seat %d's landing on square %d", seat, sq)
+		}
 		if l := b.ledger; l != nil && l.ok && e.Type != "match_finished" {
 			if b.unpaid == nil {
 				b.unpaid = &unpaidLanding{seat: seat, sq: sq, owner: b.owner[sq], seq: e.Seq, ownerJailed: b.jailed[b.owner[sq]]}
@@ -144,6 +161,7 @@ func (b *monoBoard) settled(e frame) error {
 		}
 		return verdict.Failf("PYYOL-MONO-EV-RENT-PAID", "rent_paid", "none", "seat %d landed on seat %d's square %d with no rent paid before event %d", seat, b.owner[sq], sq, e.Seq)
 	}
+	clear(b.toBank)
 	return nil
 }
 

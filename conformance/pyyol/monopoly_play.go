@@ -192,6 +192,8 @@ func (m *monoRun) policy(v monoView) map[string]any {
 		return m.spendthriftPolicy(v)
 	case styleCollector:
 		return m.collectorPolicy(v)
+	case stylePauper:
+		return m.pauperPolicy(v)
 	}
 	has := func(a string) bool { return slices.Contains(v.LegalActions, a) }
 	owned := func(mortgaged bool) int {

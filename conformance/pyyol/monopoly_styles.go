@@ -328,6 +328,7 @@ var steered = map[string][]string{
 	styleSpendthrift:      {"propose_trade", "bankrupt", "roll_jail", "use_jail_card"},
 	styleSpendthriftBuyer: {"buy", "propose_trade", "bankrupt"},
 	styleMiser:            {"decline", "pass"},
+	stylePauper:           {"buy", "mortgage"},
 }
 
 // noteUnreached writes in the run's transcript which of the style's

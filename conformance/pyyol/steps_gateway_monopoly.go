@@ -34,12 +34,13 @@ func (m *monoRun) gatewayMonopolySteps(sc *suite.ScenarioContext) {
 		}
 		return m.registerMonopoly(ctx)
 	})
-	sc.Step(pattern(`^the agent plays up to (\d+) Monopoly matches as a (dealer|spendthrift|spendthrift buyer) until it (uses a jail card|sells a house|goes bankrupt to a seat)$`), func(ctx context.Context, n, style, goal string) error {
+	sc.Step(pattern(`^the agent plays up to (\d+) Monopoly matches as a (dealer|spendthrift|spendthrift buyer|pauper) until it (uses a jail card|sells a house|goes bankrupt to a seat|pays off a debt to a seat)$`), func(ctx context.Context, n, style, goal string) error {
 		tries, _ := strconv.Atoi(n)
 		reached := map[string]func() bool{
-			"uses a jail card":        func() bool { return m.chose("use_jail_card") },
-			"sells a house":           func() bool { return m.chose("sell_house") },
-			"goes bankrupt to a seat": m.bankruptToSeat,
+			"uses a jail card":          func() bool { return m.chose("use_jail_card") },
+			"sells a house":             func() bool { return m.chose("sell_house") },
+			"goes bankrupt to a seat":   m.bankruptToSeat,
+			"pays off a debt to a seat": m.paidOffDebt, // stylePauper's (monopoly_pauper.go)
 		}[goal]
 		return m.playUntil(ctx, style, tries, reached)
 	})

@@ -111,6 +111,15 @@ Feature: Monopoly as the gateway plays it
       And the agent plays up to 6 Monopoly matches as a spendthrift buyer until it goes bankrupt to a seat
       Then the bankrupt seat's estate went to its creditor
 
+  @PYYOL-MONO-EV-RENT-PAID @PYYOL-MONO-PHASE-RESOLVE-DEBT @PYYOL-MONO-ACT-MORTGAGE @PYYOL-MONO-REF-DEBT
+  Rule: a debt raised in resolve_debt and paid off by mortgaging is paid to its creditor
+
+    Scenario: a pauper that mortgages to pay its rent
+      When the agent registers for a Monopoly practice match of 2 seats, a turn cap of 40 and starting cash of 100
+      And the agent plays up to 6 Monopoly matches as a pauper until it pays off a debt to a seat
+      Then every move, jailing, purchase, card and rent had its event
+      And every seat's cash matched the money events
+
   @PYYOL-MONO-EV-AUCTION-UNSOLD @PYYOL-MONO-REF-PRACTICE-DEALS
   Rule: an auction nobody bids in closes unsold
 
