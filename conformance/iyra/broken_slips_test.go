@@ -111,7 +111,9 @@ func slipCases() []slip {
 		append(roundTwoSlips(),
 			// Round 3 (docs/detection.md): fresh again; their targets are
 			// in broken_slips_round3_test.go.
-			roundThreeSlips()...)...)
+			append(roundThreeSlips(),
+				// Round 4: in broken_slips_round4_test.go.
+				roundFourSlips()...)...)...)
 }
 
 // cutTo cuts k to n bytes when it is exactly at bytes long: a limit
@@ -283,7 +285,9 @@ func faithfulNeighbours() []neighbour {
 		// Round 2 (docs/detection.md): in broken_slips_round2_test.go.
 		append(roundTwoNeighbours(),
 			// Round 3: in broken_slips_round3_test.go.
-			roundThreeNeighbours()...)...)
+			append(roundThreeNeighbours(),
+				// Round 4: in broken_slips_round4_test.go.
+				roundFourNeighbours()...)...)...)
 }
 
 // reuseAnsweredWithTheOriginal answers a creation refused as a key reuse

@@ -32,7 +32,7 @@ func (w *world) actionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent submits "([^"]*)" with the revision inside the action$`), func(ctx context.Context, s string) error {
 		return w.submitVariant(ctx, s, "inside")
 	})
-	sc.Step(pattern(`^the agent submits an action (without a type|without an action)$`), w.submitIncomplete)
+	sc.Step(pattern(`^the agent submits an action (without a type|without an action|outside an action)$`), w.submitIncomplete)
 	sc.Step(pattern(`^the agent submits a malformed action body$`), w.submitMalformed)
 	sc.Step(pattern(`^the action is refused as stale$`), w.refusedStale)
 	sc.Step(pattern(`^the error body has a code and a message$`), w.errorBody)
@@ -134,14 +134,20 @@ func (w *world) sameAuthoritative() error {
 	return nil
 }
 
-// submitIncomplete sends an envelope missing the action or its type (IYRA-ACTION-TYPE-REQUIRED).
+// submitIncomplete sends an envelope missing the action or its type, or
+// with the action's fields flat beside revision, where the contract's
+// envelope has none (IYRA-ACTION-TYPE-REQUIRED: "a missing action ... is
+// refused"; a server reading a flat body as its action lets it through).
 func (w *world) submitIncomplete(ctx context.Context, problem string) error {
 	if err := w.needSession(); err != nil {
 		return err
 	}
 	body := map[string]any{"revision": w.sess.rev()}
-	if problem == "without a type" {
+	switch problem {
+	case "without a type":
 		body["action"] = map[string]any{"site": "archive"}
+	case "outside an action":
+		body["type"], body["site"] = "investigate", "archive"
 	}
 	return w.when(ctx, func() (*driver.Response, error) { return w.submit(ctx, w.sess, body, nil) })
 }

@@ -27,6 +27,7 @@ Feature: The action envelope, revisions and recovery
         | problem           |
         | without a type    |
         | without an action |
+        | outside an action |
 
   @IYRA-REVISION-STALE
   Rule: a stale or missing revision is refused and changes nothing
@@ -47,6 +48,29 @@ Feature: The action envelope, revisions and recovery
       When the agent submits "investigate harbor" without a revision
       Then the action is refused as stale
       And the session state is unchanged
+
+    Scenario Outline: a stale revision is refused for <action> too
+      Given the agent has played "investigate archive"
+      When the agent submits "<action>" with a stale revision
+      Then the action is refused as stale
+      And the session state is unchanged
+
+      Examples:
+        | action                   |
+        | withdraw                 |
+        | broadcast                |
+        | select_claim relay_fault |
+        | ally keepers             |
+
+    Scenario Outline: a missing revision is refused for <action> too
+      When the agent submits "<action>" without a revision
+      Then the action is refused as stale
+      And the session state is unchanged
+
+      Examples:
+        | action    |
+        | withdraw  |
+        | broadcast |
 
   @IYRA-REVISION-INCREMENT
   Rule: each accepted action adds one to the revision

@@ -209,6 +209,7 @@ Feature: Endings, score and the terminal state
         | how       | actions                                                               |
         | broadcast | investigate harbor, ally keepers, select_claim relay_fault, broadcast |
         | withdraw  | investigate archive, withdraw                                         |
+        | an untouched withdrawal | withdraw                                                |
 
   @IYRA-EPILOGUE
   Rule: the epilogue is empty until a broadcast or withdrawal ending
@@ -285,6 +286,8 @@ Feature: Endings, score and the terminal state
         | how                     | actions                                                                                                                                                                                    | action                   |
         | a broadcast             | investigate spire, broadcast                                                                                                                                                               | investigate archive      |
         | the budget's ninth step | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault, select_claim record_omission | select_claim relay_fault |
+        | a withdrawal, again     | withdraw                                                                                                                                                                                   | withdraw                 |
+        | a broadcast, again      | investigate spire, broadcast                                                                                                                                                               | broadcast                |
 
   @IYRA-LEGAL-AFTER-END
   Rule: a finished session lists no legal actions
@@ -293,3 +296,13 @@ Feature: Endings, score and the terminal state
       Given the agent has played "withdraw"
       When the agent reads the session
       Then legal_actions is empty
+
+    Scenario Outline: a session ended by <how> lists no legal actions
+      Given the agent has played "<actions>"
+      When the agent reads the session
+      Then legal_actions is empty
+
+      Examples:
+        | how                     | actions                                                                                                                                                                                    |
+        | a broadcast             | investigate spire, broadcast                                                                                                                                                               |
+        | the budget's ninth step | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault, select_claim record_omission |

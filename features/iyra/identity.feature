@@ -77,6 +77,12 @@ Feature: Identity: acceptance, proof of work and the Bearer key
       When the agent reads the replay
       Then the answer does not carry the api_key
 
+    Scenario: a refused action's answer does not carry the key
+      Given a verified agent
+      And a new session
+      When the agent submits "investigate harbor" without a revision
+      Then the refusal does not carry the api_key
+
     Scenario: the key's status look-up does not carry the key
       Given a verified agent
       And a new session
