@@ -120,7 +120,9 @@ func slipCases() []slip {
 			append(roundThreeSlips(),
 				// Round 4: fresh again; their targets are in
 				// broken_slips_round4_test.go.
-				roundFourSlips()...)...)...)
+				append(roundFourSlips(),
+					// Round 5: in broken_slips_round5_test.go.
+					roundFiveSlips()...)...)...)...)
 }
 
 // extensionsNotApplied logs every extension (the reference does) but
@@ -251,7 +253,9 @@ func faithfulNeighbours() []neighbour {
 			// Round 3: in broken_slips_round3_test.go.
 			append(roundThreeNeighbours(),
 				// Round 4: in broken_slips_round4_test.go.
-				roundFourNeighbours()...)...)...)
+				append(roundFourNeighbours(),
+					// Round 5: in broken_slips_round5_test.go.
+					roundFiveNeighbours()...)...)...)...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each legal reading of

@@ -353,8 +353,10 @@ func countBacking(cited []engine.Source, claim string, v engine.Verdict) int {
 }
 
 // answerRule names the rule an accepted answer exercises: the sources or
-// their absence by confidence, overridden by aliases, separators, an
-// overwrite or exhausted AP.
+// their absence by confidence, overridden by aliases, separators (a comma,
+// or two sources or more in whichever separator: a list split on spaces
+// only is a separator slip too, PP-ANSWER-SEPARATORS), an overwrite or
+// exhausted AP.
 func (m *Model) answerRule(arg string, a engine.Answer, qID string) string {
 	rule := "PP-ANSWER-HEDGE-NO-SOURCE"
 	switch {
@@ -367,7 +369,7 @@ func (m *Model) answerRule(arg string, a engine.Answer, qID string) string {
 	switch {
 	case usesAlias(arg):
 		rule = "PP-ANSWER-ALIASES"
-	case strings.Contains(arg, ","):
+	case strings.Contains(arg, ",") || len(engine.Fields(arg)) > 4: // two sources or more: their separator is read
 		rule = "PP-ANSWER-SEPARATORS"
 	case had:
 		rule = "PP-ANSWER-OVERWRITE"

@@ -101,13 +101,18 @@ func (m *Model) allowedTrustAfter(before int) []int {
 
 // checkPublishInvariants checks what the seed fixes about a publish in the
 // state fields its own client reads (case_no, trust, ap, status), whatever
-// shape the target gives its events: trust never rises and lands on a value
+// shape the target gives its events: trust never exceeds its max of 100
+// (PP-TRUST-INIT, named first: a trust past the max breaks it whatever the
+// table allows), trust never rises and lands on a value
 // the settlement table allows (PP-SETTLE-TABLE), trust 0 fires the trainee
 // and ends the run while trust left never does (PP-SETTLE-FIRED), publishing
 // case #4 ends the run (PP-STATE-STATUS-ENDED), the next case is the next
 // number (PP-CASE-ORDER) and opens with its own row's AP (PP-AP-NO-CARRY).
 func (m *Model) checkPublishInvariants(r *actionResponse) error {
 	before, after := m.State, r.State
+	if after.Trust > seedTrustInit { // PP-TRUST-INIT: "init":100,"max":100
+		return verdict.Failf("PP-TRUST-INIT", fmt.Sprintf("trust at most %d", seedTrustInit), after.Trust, "after publishing case %d", before.CaseNo)
+	}
 	if len(before.Case.Questions) > 0 {
 		allowed := m.allowedTrustAfter(before.Trust)
 		if after.Trust > before.Trust || !containsInt(allowed, after.Trust) { // PP-SETTLE-TABLE: 信用度は表の通りにしか動かない
