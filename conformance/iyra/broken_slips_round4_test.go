@@ -5,7 +5,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"testing"
 
+	"github.com/agentgames/conformance/conformance/iyra"
+	harness "github.com/agentgames/conformance/conformance/tamper"
 	riyra "github.com/agentgames/conformance/reference/iyra"
 )
 
@@ -171,7 +174,8 @@ func latestForUnknownKeys() http.Handler {
 // roundFourUnreached is the round's slip no live run reaches: the only 429
 // the kit provokes is a spent session quota, and only the embedded
 // reference can spend one (the quota is 100000 sessions a day), so
-// IYRA-RATE-LIMIT is unchecked against a --target. Kept as a row, not run.
+// IYRA-RATE-LIMIT is unchecked against a --target. Kept as a row and run
+// by TestUnreachedSlipsAreStillUnreached, which fails once it is caught.
 func roundFourUnreached() []slip {
 	return []slip{
 		{"a 429 tells its wait in the Retry-After header only", "IYRA-RATE-LIMIT", func() http.Handler {
@@ -210,4 +214,12 @@ func roundFourNeighbours() []neighbour {
 			}}
 		}},
 	}
+}
+
+// TestUnreachedSlipsAreStillUnreached keeps the slips no live run reaches
+// yet honest: each still escapes a live run of its rule, and the test
+// fails the day one is caught, so it moves into slipCases.
+func TestUnreachedSlipsAreStillUnreached(t *testing.T) {
+	t.Parallel()
+	harness.Unreached(t, iyra.Protocol(), roundFourUnreached(), nil)
 }
