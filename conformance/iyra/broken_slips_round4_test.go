@@ -124,17 +124,17 @@ func roundFourSlips() []slip {
 
 // withdrawalsRepeated answers a withdrawal of a session already withdrawn
 // 200 with the session unchanged: a withdrawal made idempotent.
-func withdrawalsRepeated() http.Handler {
+func withdrawalsRepeated() http.Handler { return takenAfter(riyra.TypeWithdraw, riyra.Withdrawn) }
+
+// takenAfter answers an action of type typ sent to a session that ended
+// ending 200 with the session unchanged: a finishing action made
+// idempotent, or the terminal guard written for another ending only.
+func takenAfter(typ, ending string) http.Handler {
 	inner := ref()
 	return tamper{h: inner, req: func(r *http.Request, body []byte) []byte {
-		var in struct {
-			Action struct {
-				Type string `json:"type"`
-			} `json:"action"`
-		}
-		if isActions(r) && json.Unmarshal(body, &in) == nil && in.Action.Type == riyra.TypeWithdraw {
+		if isActions(r) && actionType(body) == typ {
 			if s := readSession(inner, r); s != nil {
-				if o, _ := s["observation"].(map[string]any); o["ending"] == riyra.Withdrawn {
+				if o, _ := s["observation"].(map[string]any); o["ending"] == ending {
 					r.Header.Set("X-Again", "1")
 				}
 			}
@@ -149,6 +149,20 @@ func withdrawalsRepeated() http.Handler {
 			replaceAll(m, s)
 		}
 	}}
+}
+
+// actionType is the action type an action request body names, "" when
+// it names none.
+func actionType(body []byte) string {
+	var in struct {
+		Action struct {
+			Type string `json:"type"`
+		} `json:"action"`
+	}
+	if json.Unmarshal(body, &in) != nil {
+		return ""
+	}
+	return in.Action.Type
 }
 
 // latestForUnknownKeys answers a look-up of a key that names no session

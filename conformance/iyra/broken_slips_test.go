@@ -113,7 +113,9 @@ func slipCases() []slip {
 			// in broken_slips_round3_test.go.
 			append(roundThreeSlips(),
 				// Round 4: in broken_slips_round4_test.go.
-				roundFourSlips()...)...)...)
+				append(roundFourSlips(),
+					// Round 5: in broken_slips_round5_test.go.
+					roundFiveSlips()...)...)...)...)
 }
 
 // cutTo cuts k to n bytes when it is exactly at bytes long: a limit
@@ -287,7 +289,9 @@ func faithfulNeighbours() []neighbour {
 			// Round 3: in broken_slips_round3_test.go.
 			append(roundThreeNeighbours(),
 				// Round 4: in broken_slips_round4_test.go.
-				roundFourNeighbours()...)...)...)
+				append(roundFourNeighbours(),
+					// Round 5: in broken_slips_round5_test.go.
+					roundFiveNeighbours()...)...)...)...)
 }
 
 // reuseAnsweredWithTheOriginal answers a creation refused as a key reuse

@@ -94,12 +94,30 @@ func (c *client) do(ctx context.Context, req driver.Request) (*driver.Response, 
 	}
 	c.bodies = append(c.bodies, resp.Body)
 	for _, k := range c.watch {
-		if bytes.Contains(resp.Body, []byte(k)) {
+		if where := keyIn(resp, k); where != "" {
 			return resp, verdict.Failf("IYRA-KEY-ONCE", "no response after the verification carries the api_key",
-				"the api_key again", "%s %s answered %d with the key in its body", req.Method, req.Path, resp.Status)
+				"the api_key again", "%s %s answered %d with the key in its %s", req.Method, req.Path, resp.Status, where)
 		}
 	}
 	return resp, nil
+}
+
+// keyIn names the part of resp carrying key: its body or one of its
+// header fields, "" when none does. The key "is disclosed once" whatever
+// part of an answer repeats it, so the headers are searched as the body
+// is (IYRA-KEY-ONCE).
+func keyIn(resp *driver.Response, key string) string {
+	if bytes.Contains(resp.Body, []byte(key)) {
+		return "body"
+	}
+	for name, values := range resp.Header {
+		for _, v := range values {
+			if strings.Contains(v, key) {
+				return name + " header"
+			}
+		}
+	}
+	return ""
 }
 
 // learnKey registers a disclosed key: redacted from every report, and

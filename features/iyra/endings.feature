@@ -188,6 +188,7 @@ Feature: Endings, score and the terminal state
         | how                   | actions                                  | last      |
         | an unverified broadcast | investigate archive, investigate harbor | broadcast |
         | a withdrawal          | investigate archive, investigate spire   | withdraw  |
+        | the budget's ninth step | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault | select_claim record_omission |
 
   @IYRA-SCORE-ZERO
   Rule: an active session scores zero, and every answer carries a score (the kit's choice)
@@ -288,6 +289,9 @@ Feature: Endings, score and the terminal state
         | the budget's ninth step | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault, select_claim record_omission | select_claim relay_fault |
         | a withdrawal, again     | withdraw                                                                                                                                                                                   | withdraw                 |
         | a broadcast, again      | investigate spire, broadcast                                                                                                                                                               | broadcast                |
+        | a broadcast, then a withdrawal | investigate spire, broadcast                                                                                                                                                        | withdraw                 |
+        | a withdrawal, then a broadcast | withdraw                                                                                                                                                                            | broadcast                |
+        | the budget's ninth step, then a withdrawal | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault, select_claim record_omission | withdraw |
 
   @IYRA-LEGAL-AFTER-END
   Rule: a finished session lists no legal actions
