@@ -217,6 +217,17 @@ func slipCases() []slip {
 		{"Idempotency-Keys are scoped to the nickname, so a retry after a rename appends", "FORGE-IDEMPOTENT-REPLAY", keysByNickname, true},
 		{"the publication echoes the hidden inputs as tests", "FORGE-PRIVATE-SERVER-ONLY", publicationEchoesHidden, true},
 		{"activity rows label the stage with its title", "FORGE-ACTIVITY-FORBIDDEN-FIELDS", activityTitled, false},
+		// Round 7 (docs/detection.md).
+		{"the exact body {} opening a session is refused 400", "FORGE-SESSION-EMPTY-BODY", sessionBraceRefused, false},
+		{"Idempotency-Keys are global, so another agent's equal key replays", "FORGE-IDEMPOTENCY-SCOPE", keysGlobal, true},
+		{"DELETE on a level disables it (204)", "FORGE-NO-DISABLE-API", deleteDisables, false},
+		{"a submission or query without a key is 404, the session looked up first", "FORGE-AUTH-REQUIRED", submitBeforeAuth, false},
+		{"the oracle caches a session's answers by the probe's length", "FORGE-QUERY", oracleCachedByLength, false},
+		{"a taken nickname's 409 names the holder with its apiKey", "FORGE-KEY-UNRECOVERABLE", takenEchoesHolder, false},
+		{"the progress read tells the current level's difficulty", "FORGE-LEGACY-DIFFICULTY-HIDDEN", progressDifficulty, false},
+		{"the author is taken from the package's author field", "FORGE-AUTHOR-BOUND", authorFromPackage, true},
+		{"a publication answers the position one past the tail it took", "FORGE-POSITION-TAIL", positionAfterIncrement, true},
+		{"the solvers' board is numbered by row, ties apart", "FORGE-RANK-TIES", solversNumbered, false},
 	}
 }
 
@@ -437,6 +448,9 @@ func faithfulNeighbours() []faithfulNeighbour {
 		{"a short submission judged wrong, not refused", []string{"FORGE-SUBMIT-ADVANCES", "FORGE-ORIGINAL-ORDER", "FORGE-SUBMIT-UNLOCKS"}, shortJudgedWrong},
 		// Round 6 (docs/detection.md).
 		{"a nickname with spaces round it refused 400 NICKNAME_INVALID", []string{"FORGE-NICKNAME-UNIQUE", "FORGE-REGISTER"}, paddedNamesRefused},
+		// Round 7 (docs/detection.md).
+		{"an empty nickname registers under a generated name", []string{"FORGE-NICKNAME-LENGTH", "FORGE-REGISTER", "FORGE-NICKNAME-UNIQUE"}, emptyNameGenerated},
+		{"a spent query budget answered 429 with Retry-After", []string{"FORGE-QUERY-BUDGET", "FORGE-QUERY"}, budgetAsRateLimit},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -208,21 +209,40 @@ var forbiddenKeys = []string{"oracle", "hiddenInputs", "private", "difficulty", 
 
 // findKey returns the first forbidden key anywhere in a JSON document.
 func findKey(v any, keys []string) string {
+	return keyWhere(v, func(k string) bool {
+		return slices.ContainsFunc(keys, func(f string) bool { return strings.EqualFold(k, f) })
+	})
+}
+
+// difficultyKey returns a key anywhere in a JSON document that names the
+// legacy difficulty as one of its words (difficulty, currentDifficulty,
+// difficulty_level; FORGE-LEGACY-DIFFICULTY-HIDDEN), "" when there is
+// none: the rule forbids the value under any name, and round 7 planted a
+// currentDifficulty the exact name missed. A key that also names a tier
+// is left to tierInLevel (FORGE-NO-DIFFICULTY-TIERS).
+func difficultyKey(v any) string {
+	return keyWhere(v, func(k string) bool {
+		words := keyWords(k)
+		return slices.Contains(words, "difficulty") && !slices.Contains(words, "tier") && !slices.Contains(words, "tiers")
+	})
+}
+
+// keyWhere returns the first key anywhere in a JSON document that match
+// accepts, "" when there is none.
+func keyWhere(v any, match func(string) bool) string {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, c := range x {
-			for _, f := range keys {
-				if strings.EqualFold(k, f) {
-					return k
-				}
+			if match(k) {
+				return k
 			}
-			if found := findKey(c, keys); found != "" {
+			if found := keyWhere(c, match); found != "" {
 				return found
 			}
 		}
 	case []any:
 		for _, c := range x {
-			if found := findKey(c, keys); found != "" {
+			if found := keyWhere(c, match); found != "" {
 				return found
 			}
 		}

@@ -167,10 +167,21 @@ func (c *client) post(ctx context.Context, a *agent, path string, body any) (*dr
 // (FORGE-RATE-LIMIT), and a documented rate limit says nothing about the
 // rule under test. A 429 that lasts is a harness error, never a verdict.
 func (c *client) sendWaiting(ctx context.Context, a *agent, req driver.Request) (*driver.Response, error) {
+	return c.sendRetrying(ctx, a, req, false)
+}
+
+// sendRetrying is sendWaiting; when lastingRefuses, a 429 that outlasts
+// the waits is returned as the answer, not a harness error: for a request
+// the contract wants refused (the query past the budget), a 429 no retry
+// lifts refuses it (FORGE-QUERY-BUDGET; docs/detection.md, forge round 7).
+func (c *client) sendRetrying(ctx context.Context, a *agent, req driver.Request, lastingRefuses bool) (*driver.Response, error) {
 	for attempt := 0; ; attempt++ {
 		resp, err := c.do(ctx, a, req)
 		if err != nil || resp.Status != http.StatusTooManyRequests {
 			return resp, err
+		}
+		if attempt >= 5 && lastingRefuses {
+			return resp, nil
 		}
 		if attempt >= 5 {
 			// Still rate-limited: the target is busy, which no rule judges.

@@ -85,13 +85,28 @@ func (w *world) chainJudged() error {
 	return nil
 }
 
-// tryDisable attempts the disable operations a platform might expose. The
-// route is what FORGE-NO-DISABLE-API judges: one that is not served is the
-// answer the rule wants, so a 404 or 405 reaches the step.
+// disableAttempts are the disable operations a platform might expose
+// (FORGE-NO-DISABLE-API): a flag patched either way and a DELETE, each on
+// the level's position and on its id, since a route may name a level
+// either way (round 7 planted a DELETE the PATCH alone missed). A disable
+// action of its own path shows in the OpenAPI's paths (disableJudged).
+func disableAttempts() []driver.Request {
+	var reqs []driver.Request
+	for _, level := range []string{"1", "seed-01-shift"} {
+		at := "/api/levels/" + level
+		reqs = append(reqs,
+			driver.Request{Method: http.MethodPatch, Path: at, JSON: map[string]any{"enabled": false}, RouteUnderTest: true},
+			driver.Request{Method: http.MethodPatch, Path: at, JSON: map[string]any{"disabled": true}, RouteUnderTest: true},
+			driver.Request{Method: http.MethodDelete, Path: at, RouteUnderTest: true})
+	}
+	return reqs
+}
+
+// tryDisable attempts the disableAttempts. The route is what
+// FORGE-NO-DISABLE-API judges: one that is not served is the answer the
+// rule wants, so a 404 or 405 reaches the step.
 func (w *world) tryDisable(ctx context.Context) error {
-	for _, req := range []driver.Request{
-		{Method: http.MethodPatch, Path: "/api/levels/1", JSON: map[string]any{"enabled": false}, RouteUnderTest: true},
-	} {
+	for _, req := range disableAttempts() {
 		resp, err := w.do(ctx, nil, req)
 		if err != nil {
 			return err
@@ -104,9 +119,10 @@ func (w *world) tryDisable(ctx context.Context) error {
 }
 
 func (w *world) disableJudged() error {
-	for _, r := range w.answers {
+	tried := disableAttempts()
+	for i, r := range w.answers {
 		if r.Status/100 == 2 {
-			return verdict.Failf("FORGE-NO-DISABLE-API", "no HTTP way to disable a level", r.Status, "a disable attempt was accepted")
+			return verdict.Failf("FORGE-NO-DISABLE-API", "no HTTP way to disable a level", r.Status, "a disable attempt was accepted: %s %s", tried[i%len(tried)].Method, tried[i%len(tried)].Path)
 		}
 	}
 	var doc struct {

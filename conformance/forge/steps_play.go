@@ -51,8 +51,11 @@ func (w *world) nothingPrivate() error {
 		if json.Unmarshal(b, &doc) != nil {
 			continue
 		}
+		if k := difficultyKey(doc); k != "" {
+			return verdict.Failf("FORGE-LEGACY-DIFFICULTY-HIDDEN", "no difficulty", "field "+k, "an answer to a solver carries the legacy difficulty")
+		}
 		switch k := findKey(doc, forbiddenKeys); {
-		case k == "difficulty":
+		case strings.EqualFold(k, "difficulty"):
 			return verdict.Failf("FORGE-LEGACY-DIFFICULTY-HIDDEN", "no difficulty", "field "+k, "an answer to a solver carries the legacy difficulty")
 		case k != "":
 			return verdict.Failf("FORGE-PRIVATE-SERVER-ONLY", "no private material", "field "+k, "an answer to a solver carries private material")

@@ -38,7 +38,9 @@ func (w *world) spendBudget(ctx context.Context) error {
 		return err
 	}
 	for i := 0; i <= w.sess.QueryBudget; i++ {
-		resp, err := w.query(ctx, w.me, w.sess, w.distinctProbe())
+		// The query past the budget may meet a lasting 429: it refuses it.
+		resp, err := w.sendRetrying(ctx, w.me, driver.Request{Method: http.MethodPost, Path: "/api/sessions/" + w.sess.SessionID + "/query",
+			JSON: map[string]any{"input": w.distinctProbe()}, Allow: []int{429}}, i == w.sess.QueryBudget)
 		if err != nil {
 			return err
 		}

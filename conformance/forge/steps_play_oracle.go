@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/forge/authoring"
 	"github.com/agentgames/conformance/reference/forge/solver"
 )
 
@@ -46,15 +48,7 @@ func (w *world) sameAnswers() error {
 			return err
 		}
 	}
-	a, okA := solver.ParseOutput(outs[0].Output)
-	b, okB := solver.ParseOutput(outs[1].Output)
-	same := okA && okB && solver.Equal(a, b)
-	if !okA || !okB {
-		ca, _ := canonical(outs[0].Output)
-		cb, _ := canonical(outs[1].Output)
-		same = ca == cb
-	}
-	if !same {
+	if !sameOutput(outs[0].Output, outs[1].Output) {
 		return verdict.Failf("FORGE-ORACLE-DETERMINISTIC", string(outs[0].Output), string(outs[1].Output), "the same probe asked twice in one session")
 	}
 	return nil
@@ -108,7 +102,69 @@ func (w *world) probeChallenge(ctx context.Context) error {
 			w.answers = append(w.answers, resp)
 		}
 	}
+	return w.probeExamples(ctx, w.sess.QueryBudget-len(probes)-1)
+}
+
+// probeExamples asks the oracle for the inputs of the level's public
+// examples that are no challenge input, at most room of them: each answer
+// is the example's output, since an example is the oracle's own
+// (FORGE-VALID-EXAMPLES), so a deployment answering a legal probe with
+// anything but the oracle's output is seen (FORGE-QUERY; docs/detection.md,
+// forge round 7: an answer cache keyed on the probe's length, which only
+// the status was checked against).
+func (w *world) probeExamples(ctx context.Context, room int) error {
+	w.exampleAnswers = nil
+	for _, ex := range w.sess.Level.Examples {
+		if len(w.exampleAnswers) >= room || slices.ContainsFunc(w.sess.ChallengeInputs, func(c []int64) bool { return slices.Equal(c, ex.Input) }) {
+			continue
+		}
+		resp, err := w.query(ctx, w.me, w.sess, ex.Input)
+		if err != nil {
+			return err
+		}
+		w.exampleAnswers = append(w.exampleAnswers, exampleAnswer{ex, resp})
+	}
 	return nil
+}
+
+// exampleAnswer is the oracle's answer to a public example's input.
+type exampleAnswer struct {
+	ex   authoring.Example
+	resp *driver.Response
+}
+
+// examplesJudged fails FORGE-QUERY when an example's input was refused or
+// answered with other than the example's output; an output neither side
+// parses is compared as canonical JSON.
+func (w *world) examplesJudged() error {
+	for _, a := range w.exampleAnswers {
+		if a.resp.Status != http.StatusOK {
+			return verdict.Failf("FORGE-QUERY", "a public example's input answered", a.resp.Status, "%s", w.env.HTTP.Secrets().Clip(a.resp.Body))
+		}
+		var out struct {
+			Output json.RawMessage `json:"output"`
+		}
+		if err := a.resp.Decode("FORGE-QUERY", &out); err != nil {
+			return err
+		}
+		if !sameOutput(out.Output, a.ex.Output) {
+			return verdict.Failf("FORGE-QUERY", string(a.ex.Output), string(out.Output), "the oracle's answer to the public example input %v", a.ex.Input)
+		}
+	}
+	return nil
+}
+
+// sameOutput compares two outputs by value, or as canonical JSON where
+// either does not parse as an output.
+func sameOutput(x, y json.RawMessage) bool {
+	a, okA := solver.ParseOutput(x)
+	b, okB := solver.ParseOutput(y)
+	if okA && okB {
+		return solver.Equal(a, b)
+	}
+	ca, _ := canonical(x)
+	cb, _ := canonical(y)
+	return ca == cb
 }
 
 func (w *world) probesJudged() error {
@@ -122,5 +178,5 @@ func (w *world) probesJudged() error {
 			return verdict.Failf("FORGE-QUERY", "a legal distinct probe answered", r.Status, "%s", w.env.HTTP.Secrets().Clip(r.Body))
 		}
 	}
-	return nil
+	return w.examplesJudged()
 }

@@ -11,19 +11,20 @@ import (
 type world struct {
 	suite.Scenario[int]
 	*client
-	me, other *agent
-	sess      *sessionDoc
-	answers   []*driver.Response
-	rule      string    // the rule a rejected package is about
-	readings  []reading // the rejected packages sent, w.answers their answers
-	authored  *authored
-	names     [2]string
-	unlocks   []unlock
-	capped    bool
-	disabled  int
-	sightings []sighting
-	burstNote string                      // the pace of a burst that met no 429 (burst)
-	limited   map[string]*driver.Response // route -> a 429 the burst or its follow-up reads met (burstJudged)
+	me, other      *agent
+	sess           *sessionDoc
+	answers        []*driver.Response
+	exampleAnswers []exampleAnswer // the oracle on the public examples (probeExamples)
+	rule           string          // the rule a rejected package is about
+	readings       []reading       // the rejected packages sent, w.answers their answers
+	authored       *authored
+	names          [2]string
+	unlocks        []unlock
+	capped         bool
+	disabled       int
+	sightings      []sighting
+	burstNote      string                      // the pace of a burst that met no 429 (burst)
+	limited        map[string]*driver.Response // route -> a 429 the burst or its follow-up reads met (burstJudged)
 	// seen are the levels a scenario met; challenges the challenge inputs
 	// its sessions asked; legit the oracle outputs it was shown on purpose
 	// (the private-value search, steps_authoring_private.go).
