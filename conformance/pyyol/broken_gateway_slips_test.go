@@ -109,8 +109,9 @@ func gatewaySlips() []gatewaySlip {
 		{"event seq restarting after each turn", "PYYOL-WS-EVENT-SEQ", seqPerTurn(), quickTurns},
 		// Round 2: gatewaySlipsRound2 in broken_gateway_slips_round2_test.go;
 		// round 3: gatewaySlipsRound3 in broken_gateway_slips_round3_test.go;
-		// round 4: gatewaySlipsRound4 in broken_gateway_slips_round4_test.go.
-	}, slices.Concat(gatewaySlipsRound2(), gatewaySlipsRound3(), gatewaySlipsRound4())...)
+		// round 4: gatewaySlipsRound4 in broken_gateway_slips_round4_test.go;
+		// Round 5: gatewaySlipsRound5 in broken_gateway_slips_round5_test.go.
+	}, slices.Concat(gatewaySlipsRound2(), gatewaySlipsRound3(), gatewaySlipsRound4(), gatewaySlipsRound5())...)
 }
 
 // goofView, mafiaView and monoView edit the turn views of one game.
@@ -258,8 +259,9 @@ func faithfulGateways() []gatewaySlip {
 		}), quickTurns},
 		// Round 2: faithfulGatewaysRound2 in broken_gateway_slips_round2_test.go;
 		// round 3: faithfulGatewaysRound3 in broken_gateway_slips_round3_test.go;
-		// round 4: faithfulGatewaysRound4 in broken_gateway_slips_round4_test.go.
-	}, slices.Concat(faithfulGatewaysRound2(), faithfulGatewaysRound3(), faithfulGatewaysRound4())...)
+		// round 4: faithfulGatewaysRound4 in broken_gateway_slips_round4_test.go;
+		// Round 5: faithfulGatewaysRound5 in broken_gateway_slips_round5_test.go.
+	}, slices.Concat(faithfulGatewaysRound2(), faithfulGatewaysRound3(), faithfulGatewaysRound4(), faithfulGatewaysRound5())...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each faithful gateway, checked

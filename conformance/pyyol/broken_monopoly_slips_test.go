@@ -62,8 +62,9 @@ func monopolySlips() []monoSlip {
 			}
 		})}},
 		// Round 3: monopolySlipsRound3 in broken_gateway_slips_round3_test.go;
-		// Round 4: monopolySlipsRound4 in broken_gateway_slips_round4_test.go.
-	}, slices.Concat(monopolySlipsRound3(), monopolySlipsRound4())...)
+		// Round 4: monopolySlipsRound4 in broken_gateway_slips_round4_test.go;
+		// Round 5: monopolySlipsRound5 in broken_gateway_slips_round5_test.go.
+	}, slices.Concat(monopolySlipsRound3(), monopolySlipsRound4(), monopolySlipsRound5())...)
 }
 
 // tamperSlip is a Monopoly slip planted as one engine defect.
@@ -142,8 +143,9 @@ func faithfulMonopolies() []monoSlip {
 		{"a Free Parking pool of taxes alone, as the real platform's engine keeps it", "PYYOL-MONO-CFG-FREE-PARKING",
 			server.Options{Tamper: server.MonopolyPoolTaxesOnly}},
 		// Round 3: faithfulMonopoliesRound3 in broken_gateway_slips_round3_test.go;
-		// Round 4: faithfulMonopoliesRound4 in broken_gateway_slips_round4_test.go.
-	}, slices.Concat(faithfulMonopoliesRound3(), faithfulMonopoliesRound4())...)
+		// Round 4: faithfulMonopoliesRound4 in broken_gateway_slips_round4_test.go;
+		// Round 5: faithfulMonopoliesRound5 in broken_gateway_slips_round5_test.go.
+	}, slices.Concat(faithfulMonopoliesRound3(), faithfulMonopoliesRound4(), faithfulMonopoliesRound5())...)
 }
 
 // bidsAsNewHigh tells every bid_placed as the real platform's engine

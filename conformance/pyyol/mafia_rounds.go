@@ -3,6 +3,7 @@ package pyyol
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -42,6 +43,9 @@ func checkMafiaEvents(mm *mafiaMatch) error {
 	}
 	if !slices.ContainsFunc(mm.events, func(e mafiaEvent) bool { return e.Type == "victory" }) {
 		return verdict.Failf("PYYOL-MAFIA-EVENT-VICTORY", "a victory event", "none", "the match ended without one")
+	}
+	if err := victoryTeam(mm); err != nil {
+		return err
 	}
 	return checkPhaseEvents(mm)
 }
@@ -248,4 +252,23 @@ func hasText(p map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// victoryTeam: the victory event names the team game_end's result says
+// won (PYYOL-MAFIA-EVENT-VICTORY: "A victory event names the winning
+// team"). Team names are compared without case; an event or a result
+// that names no team of the two decides nothing here (the result's is
+// PYYOL-MAFIA-TEAMS's).
+func victoryTeam(mm *mafiaMatch) error {
+	winner := strings.ToLower(strOf(mm.end["winner"]))
+	for _, e := range mm.events {
+		team := strings.ToLower(strOf(e.Payload["team"]))
+		if e.Type != "victory" || team != "town" && team != "mafia" || winner != "town" && winner != "mafia" {
+			continue
+		}
+		if team != winner {
+			return verdict.Failf("PYYOL-MAFIA-EVENT-VICTORY", winner, team, "the victory event's team (game_end's winner %s)", winner)
+		}
+	}
+	return nil
 }

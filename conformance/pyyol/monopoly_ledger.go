@@ -11,6 +11,9 @@ type monoLedger struct {
 	cash  []int
 	ok    bool
 	trade bool // a trade executed since the last comparison
+	// rents are the {from, to} of the rent_paid events since the last
+	// comparison.
+	rents [][2]int
 }
 
 // book applies one event.
@@ -42,6 +45,7 @@ func (l *monoLedger) book(e frame) {
 		from, to, amt := seat("from"), seat("to"), get("amount")
 		l.cash[from] -= amt
 		l.cash[to] += amt
+		l.rents = append(l.rents, [2]int{from, to})
 	case "trade_executed":
 		t, _ := p["trade"].(map[string]any)
 		if t == nil {
@@ -137,4 +141,29 @@ func (m *monoRun) checkTurnEvents() error {
 		}
 		return nil
 	})
+}
+
+// rentMisstated reports whether seat s's cash, off the ledger by its own
+// difference, is one party of a rent_paid since the last comparison whose
+// other party is off by the opposite: the money moved between the two as
+// rent, but not the amount the event says (PYYOL-MONO-EV-RENT-PAID). A
+// cash_changed missing moves one seat's cash, never two opposite.
+func (l *monoLedger) rentMisstated(s int, off func(seat int) (int, bool)) bool {
+	d, ok := off(s)
+	if !ok || d == 0 {
+		return false
+	}
+	for _, r := range l.rents {
+		other := -1
+		switch s {
+		case r[0]:
+			other = r[1]
+		case r[1]:
+			other = r[0]
+		}
+		if o, ok := off(other); other >= 0 && ok && o == -d {
+			return true
+		}
+	}
+	return false
 }

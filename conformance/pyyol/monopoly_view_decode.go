@@ -37,19 +37,23 @@ type monoPlayer struct {
 	// Placed is set when the entry shows a position at all (a missing one
 	// decodes as square 0).
 	Placed bool `json:"-"`
+	// Jailed is set when the entry shows in_jail at all, so a false one
+	// is told apart from a spelling the decoder does not read.
+	Jailed bool `json:"-"`
 }
 
 // UnmarshalJSON reads a player and notes whether it shows a position.
 func (p *monoPlayer) UnmarshalJSON(b []byte) error {
 	type plain monoPlayer
 	var probe struct {
-		Position *int `json:"position"`
+		Position *int  `json:"position"`
+		InJail   *bool `json:"in_jail"`
 	}
 	if err := json.Unmarshal(b, (*plain)(p)); err != nil {
 		return err
 	}
 	_ = json.Unmarshal(b, &probe)
-	p.Placed = probe.Position != nil
+	p.Placed, p.Jailed = probe.Position != nil, probe.InJail != nil
 	return nil
 }
 

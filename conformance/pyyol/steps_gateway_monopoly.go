@@ -337,6 +337,9 @@ func (m *monoRun) checkViews() error {
 		if s := placeless(v.State.Players); s >= 0 {
 			return verdict.Failf("PYYOL-MONO-VIEW-STATE", "every seat's position in players", fmt.Sprintf("no position for seat %d", s), "%s", where)
 		}
+		if freedInJail(v.Phase, m.seat, v.State.Players) {
+			return verdict.Failf("PYYOL-MONO-VIEW-STATE", "in_jail true for the seat its jail phase asks", "in_jail false", "%s", where)
+		}
 	}
 	return nil
 }
@@ -347,6 +350,15 @@ func (m *monoRun) checkViews() error {
 // no seat's (PYYOL-MONO-VIEW-STATE). A bankrupt seat's may be left out.
 func cashless(players []monoPlayer) int {
 	return slices.IndexFunc(players, func(p monoPlayer) bool { return p.Cash == nil && !p.Bankrupt })
+}
+
+// freedInJail reports whether a view owing the jail decision shows its
+// own seat's in_jail as false: the phase jail is a jailed seat's
+// (PYYOL-MONO-PHASE-JAIL) and the state holds each player's jail
+// (PYYOL-MONO-VIEW-STATE), so the two contradict. A view whose players
+// do not spell in_jail is not judged.
+func freedInJail(phase string, seat int, players []monoPlayer) bool {
+	return phase == "jail" && seat >= 0 && seat < len(players) && players[seat].Jailed && !players[seat].InJail
 }
 
 // placeless is the first solvent seat whose entry in players shows no

@@ -267,6 +267,12 @@ func (m *monoRun) checkMoney() error {
 		if !l.ok || t.view.State == nil || len(t.view.State.Players) != players {
 			return nil
 		}
+		off := func(seat int) (int, bool) {
+			if seat < 0 || seat >= players || t.view.State.Players[seat].Cash == nil {
+				return 0, false
+			}
+			return *t.view.State.Players[seat].Cash - l.cash[seat], true
+		}
 		for s, p := range t.view.State.Players {
 			if p.Cash == nil || *p.Cash == l.cash[s] {
 				continue
@@ -275,12 +281,14 @@ func (m *monoRun) checkMoney() error {
 			switch {
 			case l.trade:
 				rule = "PYYOL-MONO-ACT-ACCEPT-TRADE"
+			case l.rentMisstated(s, off):
+				rule = "PYYOL-MONO-EV-RENT-PAID" // the rent moved, not by the amount its event says
 			case *p.Cash == before[s]:
 				rule = "PYYOL-MONO-VIEW-STATE" // the view did not take in the events it followed
 			}
 			return verdict.Failf(rule, l.cash[s], *p.Cash, "seat %d's cash at turn view %d against the events (%d at the view before)", s, i, before[s])
 		}
-		l.trade = false
+		l.trade, l.rents = false, nil
 		copy(before, l.cash)
 		return nil
 	}); err != nil {

@@ -57,6 +57,11 @@ func (g *gwRun) views() error {
 		if err := g.historyMatches(v); err != nil {
 			return err
 		}
+		if r, ok := g.roundOf(v.Round); ok && v.CurrentPrize > 0 && v.CurrentPrize != r.Prize {
+			// PYYOL-GOOF-VIEW: current_prize is the prize of the round
+			// bid for, the one that round's round_revealed names.
+			return verdict.Failf("PYYOL-GOOF-VIEW", r.Prize, v.CurrentPrize, "current_prize in round %d's view", v.Round)
+		}
 	}
 	return g.endScoresAbsolute()
 }
