@@ -1,12 +1,10 @@
 package pyyol_test
 
 import (
-	"net/http/httptest"
 	"strconv"
 	"sync"
 	"testing"
 
-	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
@@ -175,10 +173,7 @@ func TestUnreachedMonopolySlipsAreStillUnreached(t *testing.T) {
 	for _, s := range monopolyUnreachedRound4 {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
-			s.opts.TurnTimeout = monoTurns
-			srv := httptest.NewServer(server.New(s.opts))
-			defer srv.Close()
-			rep := runLive(t, pyyol.Gateway(), srv.URL, s.rule, gatewaySettings.With("turn-timeout", monoTurns.String()))
+			rep := liveGateway(t, s.rule, s.opts, monoTurns)
 			if rep.ExitCode() == 1 && rep.Failed(s.rule) {
 				t.Errorf("%q is caught now, naming %s: move it into monopolySlipsRound4", s.name, s.rule)
 			}

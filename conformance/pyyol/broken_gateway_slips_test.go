@@ -12,6 +12,7 @@ import (
 	"github.com/agentgames/conformance/conformance/pyyol"
 	"github.com/agentgames/conformance/conformance/suite"
 	harness "github.com/agentgames/conformance/conformance/tamper"
+	"github.com/agentgames/conformance/conformance/verdict"
 	"github.com/agentgames/conformance/reference/pyyol/server"
 )
 
@@ -210,13 +211,20 @@ func seatOf(v any) int  { return int(num(v)) }
 // it live and requires a fail naming rule.
 func catchGateway(t *testing.T, rule string, opts server.Options, turnTimeout time.Duration) {
 	t.Helper()
-	opts.TurnTimeout = turnTimeout
-	srv := httptest.NewServer(server.New(opts))
-	defer srv.Close()
-	rep := runLive(t, pyyol.Gateway(), srv.URL, rule, gatewaySettings.With("turn-timeout", turnTimeout.String()))
+	rep := liveGateway(t, rule, opts, turnTimeout)
 	if rep.ExitCode() != 1 || !rep.Failed(rule) {
 		t.Errorf("exit %d; want a fail naming %s; got %v", rep.ExitCode(), rule, failedRules(rep))
 	}
+}
+
+// liveGateway serves the reference gateway with opts and runs rule's
+// checks live against it.
+func liveGateway(t *testing.T, rule string, opts server.Options, turnTimeout time.Duration) *verdict.Report {
+	t.Helper()
+	opts.TurnTimeout = turnTimeout
+	srv := httptest.NewServer(server.New(opts))
+	defer srv.Close()
+	return runLive(t, pyyol.Gateway(), srv.URL, rule, gatewaySettings.With("turn-timeout", turnTimeout.String()))
 }
 
 // gatewayTamper is the engine defect a slip of the later rounds plants,

@@ -34,14 +34,11 @@ func Slips[S ~struct {
 	Target     func() http.Handler
 }](t *testing.T, p *suite.Protocol, slips []S, settings suite.Settings) {
 	t.Helper()
-	for _, row := range slips {
-		s := Slip(row)
-		parallel(t, s.Name, func(t *testing.T) {
-			if err := Check(p, Case{Name: s.Name, Rule: s.Rule, Target: s.Target(), Settings: settings}); err != nil {
-				t.Error(err)
-			}
-		})
-	}
+	eachSlip(t, p, slips, settings, func(t *testing.T, _ Slip, err error) {
+		if err != nil {
+			t.Error(err)
+		}
+	})
 }
 
 // Unreached runs each slip no live run can catch yet (no scenario reaches
@@ -53,12 +50,24 @@ func Unreached[S ~struct {
 	Target     func() http.Handler
 }](t *testing.T, p *suite.Protocol, slips []S, settings suite.Settings) {
 	t.Helper()
+	eachSlip(t, p, slips, settings, func(t *testing.T, s Slip, err error) {
+		if err == nil {
+			t.Errorf("%q is caught now, naming %s: move it into the slip table", s.Name, s.Rule)
+		}
+	})
+}
+
+// eachSlip runs Check on every slip as a parallel subtest and hands its
+// outcome (nil: caught naming its rule) to judge.
+func eachSlip[S ~struct {
+	Name, Rule string
+	Target     func() http.Handler
+}](t *testing.T, p *suite.Protocol, slips []S, settings suite.Settings, judge func(*testing.T, Slip, error)) {
+	t.Helper()
 	for _, row := range slips {
 		s := Slip(row)
 		parallel(t, s.Name, func(t *testing.T) {
-			if Check(p, Case{Name: s.Name, Rule: s.Rule, Target: s.Target(), Settings: settings}) == nil {
-				t.Errorf("%q is caught now, naming %s: move it into the slip table", s.Name, s.Rule)
-			}
+			judge(t, s, Check(p, Case{Name: s.Name, Rule: s.Rule, Target: s.Target(), Settings: settings}))
 		})
 	}
 }
