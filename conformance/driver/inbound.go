@@ -184,9 +184,17 @@ func JSONReply(status int, body any) http.Handler {
 
 // Next returns the oldest received request not yet returned, waiting up to
 // the timeout (a harness error wrapping ErrTimeout: the agent never called).
+// A request already queued is returned even when the deadline has passed:
+// on a loaded runner a select over both would pick at random, and the
+// runner's slowness would turn a call that came into silence (issue 19).
 func (in *Inbound) Next(ctx context.Context) (*InboundRequest, error) {
 	if err := in.overflowed(); err != nil {
 		return nil, err
+	}
+	select {
+	case r := <-in.received:
+		return r, nil
+	default:
 	}
 	ctx, cancel := context.WithTimeout(ctx, in.opts.Timeout)
 	defer cancel()

@@ -97,6 +97,24 @@ func TestInboundSilenceIsATimeout(t *testing.T) {
 	assert.ErrorIs(t, err, driver.ErrTimeout)
 }
 
+// TestInboundQueuedRequestBeatsAnExpiredDeadline pins that a call that
+// came is never reported as silence because the runner looked late.
+func TestInboundQueuedRequestBeatsAnExpiredDeadline(t *testing.T) {
+	in := newInbound(t, driver.InboundOptions{})
+	for i := range 20 {
+		agentPost(t, in.URL()+"/turn", fmt.Sprintf(`{"n":%d}`, i))
+	}
+	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	for i := range 20 {
+		got, err := in.Next(expired)
+		require.NoError(t, err, "request %d was queued", i)
+		assert.JSONEq(t, fmt.Sprintf(`{"n":%d}`, i), string(got.Body))
+	}
+	_, err := in.Next(expired)
+	assert.ErrorIs(t, err, driver.ErrTimeout, "an empty queue with an expired deadline is silence")
+}
+
 func TestInboundOverflowIsAHarnessError(t *testing.T) {
 	in := newInbound(t, driver.InboundOptions{Buffer: 1})
 	agentPost(t, in.URL(), `{}`)
