@@ -67,6 +67,49 @@ func (p *pushRun) edge(ctx context.Context, in, out int) (int, error) {
 			out = mid
 		}
 	}
+	if abs(out-in) > 1 {
+		return in, nil
+	}
+	return p.confirmEdge(ctx, in, out)
+}
+
+// confirmEdge asks again at the edge bisection found, where a probe that
+// straddled a second of the agent's clock misled it. The agent's clock
+// only moves on while a probe travels, so a probe looks older to it than
+// it was signed, never younger: on the past side (out > in) a refusal may
+// be the straddle's and an acceptance is the window's, on the future side
+// (out < in) an acceptance may be the straddle's and a refusal is the
+// window's. So out is asked again on the past side and in on the future
+// side, confirmProbes times each, and every answer that is certain moves
+// the edge.
+func (p *pushRun) confirmEdge(ctx context.Context, in, out int) (int, error) {
+	past := out > in
+	for range 2 * confirmProbes {
+		probe := in
+		if past {
+			probe = out
+		}
+		moved := false
+		for range confirmProbes {
+			ok, err := p.acceptsAge(ctx, probe)
+			if err != nil {
+				return 0, err
+			}
+			if ok == past { // an acceptance past, a refusal ahead: certain
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			return in, nil
+		}
+		step := out - in // +1 past, -1 ahead
+		if past {
+			in, out = out, out+step
+		} else {
+			in, out = in-step, in
+		}
+	}
 	return in, nil
 }
 
@@ -112,6 +155,8 @@ func (p *pushRun) acceptsAge(ctx context.Context, age int) (bool, error) {
 const (
 	quickProbe = 300 * time.Millisecond
 	slowProbes = 10
+	// confirmProbes is how often confirmEdge asks again at an edge.
+	confirmProbes = 3
 )
 
 // judgeWindow compares the measured width with the docs' 600 s. When
