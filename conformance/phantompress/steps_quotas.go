@@ -197,11 +197,8 @@ func (w *world) quotaNamesJSTReset() error {
 			return verdict.Failf("PP-QUOTA-RESET", next.Format(time.RFC3339), e.Limit.ResetAt, "limit.reset_at of a 429 answered at %s", now.Format(time.RFC3339))
 		}
 	}
-	if ra, err := strconv.Atoi(w.Header().Get("Retry-After")); err == nil {
-		end := now.Add(time.Duration(ra) * time.Second)
-		if end.Before(next.Add(-2*time.Second)) || !end.Before(next.Add(otherZoneSlack)) {
-			return verdict.Failf("PP-QUOTA-RESET", fmt.Sprintf("Retry-After reaching %s", next.Format(time.RFC3339)), ra, "a 429 answered at %s", now.Format(time.RFC3339))
-		}
+	if ra, err := strconv.Atoi(w.Header().Get("Retry-After")); err == nil && !retryAfterReachesJSTReset(now, ra) {
+		return verdict.Failf("PP-QUOTA-RESET", fmt.Sprintf("Retry-After reaching %s", next.Format(time.RFC3339)), ra, "a 429 answered at %s", now.Format(time.RFC3339))
 	}
 	return nil
 }
@@ -209,6 +206,16 @@ func (w *world) quotaNamesJSTReset() error {
 // otherZoneSlack is how far past the next 00:00 JST a Retry-After may end
 // before it names a reset at another hour: zones differ by whole hours.
 const otherZoneSlack = time.Hour
+
+// retryAfterReachesJSTReset reports whether a Retry-After of ra seconds
+// answered at now ends at the next 00:00 JST: not before it (2 s for the
+// Date header's whole seconds), and less than otherZoneSlack after it
+// (PP-QUOTA-RESET).
+func retryAfterReachesJSTReset(now time.Time, ra int) bool {
+	next := nextJSTMidnight(now)
+	end := now.Add(time.Duration(ra) * time.Second)
+	return !end.Before(next.Add(-2*time.Second)) && end.Before(next.Add(otherZoneSlack))
+}
 
 // nextJSTMidnight is the first 00:00 JST after t.
 func nextJSTMidnight(t time.Time) time.Time {
