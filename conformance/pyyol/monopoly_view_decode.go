@@ -42,18 +42,22 @@ type monoPlayer struct {
 	Jailed bool `json:"-"`
 }
 
-// UnmarshalJSON reads a player and notes whether it shows a position.
+// UnmarshalJSON reads a player and notes whether it shows a position and
+// in_jail at all, in one decode (a Monopoly view carries every seat, and
+// a live run reads thousands of views).
 func (p *monoPlayer) UnmarshalJSON(b []byte) error {
-	type plain monoPlayer
-	var probe struct {
-		Position *int  `json:"position"`
-		InJail   *bool `json:"in_jail"`
+	var w struct {
+		Cash      *int  `json:"cash"`
+		Position  *int  `json:"position"`
+		InJail    *bool `json:"in_jail"`
+		Bankrupt  bool  `json:"bankrupt"`
+		JailCards *int  `json:"jail_cards"`
 	}
-	if err := json.Unmarshal(b, (*plain)(p)); err != nil {
+	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	_ = json.Unmarshal(b, &probe)
-	p.Placed, p.Jailed = probe.Position != nil, probe.InJail != nil
+	*p = monoPlayer{Cash: w.Cash, Position: deref(w.Position), InJail: w.InJail != nil && *w.InJail,
+		Bankrupt: w.Bankrupt, JailCards: w.JailCards, Placed: w.Position != nil, Jailed: w.InJail != nil}
 	return nil
 }
 

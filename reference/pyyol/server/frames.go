@@ -41,6 +41,9 @@ type Frame struct {
 	// game is the game of a turn the gateway sends (for the faults it
 	// may inject), never on the wire.
 	game string
+	// encoded marks a Payload that encoding/json wrote (the frame
+	// constructors'), which encodeFrame writes as it stands.
+	encoded bool
 }
 
 // move is the move a response carries: in payload, as the SDK sends it
@@ -86,8 +89,7 @@ func stamped(body any, game, matchID string, seat int) json.RawMessage {
 	if seat >= 0 {
 		m["seat"] = json.RawMessage(strconv.Itoa(seat))
 	}
-	data, _ := json.Marshal(m)
-	return data
+	return stampedObject(m)
 }
 
 // quoted is s as a JSON string.
@@ -100,27 +102,27 @@ func quoted(s string) json.RawMessage {
 // {match_id, game, seat, players, rules, ...}}, as agentgw's Initialize
 // sends it.
 func initializeFrame(id, game, matchID string, body map[string]any) Frame {
-	return Frame{T: "initialize", ID: id, Payload: stamped(body, game, matchID, -1), game: game}
+	return Frame{T: "initialize", ID: id, Payload: stamped(body, game, matchID, -1), game: game, encoded: true}
 }
 
 // turnFrame asks for a move (PYYOL-WS-TURN): {t, id, payload: view}, the
 // view carrying its game and match_id.
 func turnFrame(id, game, matchID string, view any) Frame {
-	return Frame{T: "turn", ID: id, Payload: stamped(view, game, matchID, -1), game: game}
+	return Frame{T: "turn", ID: id, Payload: stamped(view, game, matchID, -1), game: game, encoded: true}
 }
 
 // eventFrame is one public event (PYYOL-WS-EVENT-SEQ): {t, game,
 // match_id, seq, kind, payload}, as agentgw's Event sends it.
 func eventFrame(game, matchID string, seq int, kind string, payload any) Frame {
 	data, _ := json.Marshal(payload)
-	return Frame{T: "event", Game: game, MatchID: matchID, Seq: seq, Kind: kind, Payload: data, game: game}
+	return Frame{T: "event", Game: game, MatchID: matchID, Seq: seq, Kind: kind, Payload: data, game: game, encoded: true}
 }
 
 // gameEndFrame closes a match (PYYOL-WS-GAME-END): {t, game, match_id,
 // payload: result}, the result naming its game, match and seat as
 // remoteplay's GoofspielResult does.
 func gameEndFrame(game, matchID string, seat int, result any) Frame {
-	return Frame{T: "game_end", Game: game, MatchID: matchID, Payload: stamped(result, game, matchID, seat), game: game}
+	return Frame{T: "game_end", Game: game, MatchID: matchID, Payload: stamped(result, game, matchID, seat), game: game, encoded: true}
 }
 
 // endResult is the final result and the full record (PYYOL-WS-CONTEXT:

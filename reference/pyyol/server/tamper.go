@@ -126,7 +126,7 @@ func (r Rewrite) skips(data []byte) bool {
 // rewrite passes a frame through Options.Rewrite; without one it is the
 // frame itself, already encoded.
 func (g *Gateway) rewrite(frame any) ([][]byte, error) {
-	data, err := json.Marshal(frame)
+	data, err := encodeFrame(frame)
 	if err != nil || g.opts.Rewrite.Edit == nil || g.opts.Rewrite.skips(data) {
 		return [][]byte{data}, err
 	}
