@@ -96,6 +96,9 @@ func faithfulNeighbours() []faithfulNeighbour {
 		// Round 5 (docs/detection.md): what JSON-RPC and JSON Schema leave free.
 		{"an unknown method's -32601 error with data and another message", []string{"BOUNTY-MCP-FLOW"}, unknownMethods(errorWithData)},
 		{"inputSchemas with $schema and additionalProperties false", []string{"BOUNTY-MCP-TOOLS", "BOUNTY-MCP-FLOW"}, mcpAnswers(richSchemas)},
+		// Round 6 (docs/detection.md): a metrics layout and a refusal's fields the seed leaves open.
+		{"metrics list every combine refusal code, 0 for those never seen", []string{"BOUNTY-METRICS-COUNTS", "BOUNTY-METRICS"}, answers(http.MethodGet, "/metrics", everyCodeListed)},
+		{"a refused solve answered with a hint and a null share_hex", []string{"BOUNTY-NO-SECRETS", "BOUNTY-SOLVE-SHARE"}, refusalNamesItsShare},
 	}
 }
 

@@ -251,6 +251,15 @@ func slipCases() []slip {
 				e["stalled_for_s"] = 0
 			}
 		})},
+		// Round 6 (docs/detection.md): fresh slips, none in the tables above or the engine's Break faults.
+		{"metrics never count a combine refused for too few agents or shares", "BOUNTY-METRICS-COUNTS", answers(http.MethodGet, "/metrics", undersizedUncounted)},
+		{"metrics count the pairs who won together before as ordered pairs", "BOUNTY-METRICS-COUNTS", answers(http.MethodGet, "/metrics", pairsOrdered)},
+		{"a combine that lost the race told bad_reconstruction (checked against the next round's key)", "BOUNTY-COMBINE-RACE", recode("already_solved", 422, "bad_reconstruction")},
+		{"a solve move without its claim", "BOUNTY-NEXT-MOVE", answers(http.MethodGet, "/next_move", solveWithoutClaim)},
+		{"the join branch's list move without join=true", "BOUNTY-NEXT-MOVE", answers(http.MethodGet, "/next_move", joinUnflagged)},
+		{"a notify_url refused only when http://, any other scheme taken", "BOUNTY-PROFILE-NOTIFY", notifyRefusesHTTPOnly},
+		{"an agent's edit to the name it holds refused name_taken", "BOUNTY-PROFILE-NAME", ownNameTaken},
+		{"a refused solve of a solved share answers its share_hex", "BOUNTY-NO-SECRETS", refusedSolveShowsShare},
 	}
 }
 

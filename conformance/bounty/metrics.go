@@ -138,15 +138,36 @@ func holdsAny(p string, words []string) bool {
 // carried: listings carried into the round, which a deployment may or may
 // not count as its list events).
 func (a *roundActs) figures(wonBefore, pairsBefore, carried int) []figure {
-	return []figure{
+	out := []figure{
 		{"accepted solves", []string{"solve", "accept"}, []string{"first"}, []int{a.solvesAccepted, a.solvesNew}, false},
 		{"rejected solves", []string{"solve", "reject"}, nil, []int{a.solvesRejected}, false},
 		{"combine attempts", []string{"combine"}, []string{"reject", "accept", "fail", "code", "won", "win"}, []int{a.combines}, false},
-		{"bad_reconstruction combines", []string{"combine", "bad_reconstruction"}, nil, []int{a.rejectedBy["bad_reconstruction"]}, false},
 		{"list events", []string{"list", "event"}, nil, []int{a.listEvents, a.listEvents + carried}, false},
 		{"winners who had won before", []string{"winner", "before"}, nil, []int{wonBefore}, true},
 		{"pairs who had won together before", []string{"pair", "before"}, nil, []int{pairsBefore}, true},
 	}
+	return append(out, a.refusalFigures()...)
+}
+
+// refusalFigures are the refused combines by the code each was refused
+// with, one figure per code the run met: "every combine attempt with its
+// outcome (including solo and undersized-coalition rejections)"
+// (BOUNTY-METRICS-COUNTS), so an undersized coalition's code is counted
+// like a bad reconstruction's. A code the target's metrics do not name
+// is unchecked, as every figure is.
+func (a *roundActs) refusalFigures() []figure {
+	codes := make([]string, 0, len(a.rejectedBy))
+	for code := range a.rejectedBy {
+		if code != "" {
+			codes = append(codes, code)
+		}
+	}
+	sort.Strings(codes)
+	out := make([]figure, 0, len(codes))
+	for _, code := range codes {
+		out = append(out, figure{code + " combines", []string{"combine", strings.ToLower(code)}, nil, []int{a.rejectedBy[code]}, false})
+	}
+	return out
 }
 
 // metricsCount reads round cid's metrics and compares every figure it

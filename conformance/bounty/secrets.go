@@ -64,7 +64,7 @@ func (c *client) leakIn(method, path string, body any, resp *driver.Response) er
 		return nil
 	}
 	_, tail, _ := challengeOf(path)
-	expected, what := c.leakOf(tail, ownShares(method, tail, body), resp.Body)
+	expected, what := c.leakOf(tail, ownShares(method, tail, body, resp.Status), resp.Body)
 	switch {
 	case what == "":
 		return nil
@@ -97,12 +97,15 @@ func (c *client) leakOf(tail string, own map[int]bool, body []byte) (expected, w
 	return "", ""
 }
 
-// ownShares are the share indices a request itself names: the share a
-// solve asks for, the shares a combine submits. Their values may come
-// back in its answer.
-func ownShares(method, tail string, body any) map[int]bool {
+// ownShares are the share indices a request itself names whose values
+// may come back in its answer: the share an accepted solve earned, the
+// shares a combine submits. A refused solve earned nothing, so its answer
+// is searched for its share too (BOUNTY-NO-SECRETS: a refusal that shows
+// the share of a puzzle its caller did not solve ships the secret the
+// solve guards).
+func ownShares(method, tail string, body any, status int) map[int]bool {
 	own := map[int]bool{}
-	if method != http.MethodPost || (tail != "solve" && tail != "combine") {
+	if method != http.MethodPost || (tail != "solve" && tail != "combine") || (tail == "solve" && status/100 != 2) {
 		return own
 	}
 	raw, _ := json.Marshal(body)

@@ -97,8 +97,14 @@ func (w *world) solveAccepted() error {
 	return nil
 }
 
+// solveRefused: a wrong solution is refused (a 4xx) and earns no share
+// (BOUNTY-SOLVE-SHARE). What "no share" is, is a share_hex with a value:
+// a refusal's text may name the field and a null or empty share_hex
+// carries nothing, so neither is a finding.
 func (w *world) solveRefused() error {
-	if w.Last.Status/100 != 4 || bytes.Contains(w.Last.Body, []byte("share_hex")) {
+	var doc any
+	_ = json.Unmarshal(w.Last.Body, &doc)
+	if w.Last.Status/100 != 4 || carriesShareHex(doc) {
 		return verdict.Failf(w.rule, "a 4xx refusal without share_hex", w.Last.Status, "a wrong solution: %s", w.clip(w.Last.Body))
 	}
 	return nil
@@ -212,4 +218,27 @@ func congruentSolution(p bounty.Puzzle) bounty.Solution {
 		x.Add(x, mod)
 	}
 	return bounty.Solution{X: json.RawMessage(strconv.Quote(x.String()))}
+}
+
+// carriesShareHex reports whether a JSON document holds, at any depth, a
+// share_hex member whose value is a non-empty string.
+func carriesShareHex(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			if s, ok := c.(string); ok && k == "share_hex" && s != "" {
+				return true
+			}
+			if carriesShareHex(c) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range t {
+			if carriesShareHex(c) {
+				return true
+			}
+		}
+	}
+	return false
 }

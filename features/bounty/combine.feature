@@ -222,6 +222,7 @@ Feature: Combine, credit, payout and rotation
 
     Scenario: every read before and after the win is free of the shares the runner holds
       Given the team lists
+      And agent 2 submits a wrong solution for share 2
       When the team reads every public surface of the round
       And the team combines "1:2, 2:3, 3:5" with share 5 corrupted
       And the team reads every public surface of the round
@@ -245,7 +246,8 @@ Feature: Combine, credit, payout and rotation
     Scenario: two rounds won by the same coalition are counted as the run played them
       Given the team lists
       And agent 1 submits a wrong solution for share 2
-      When the team combines "1:2, 2:3, 3:5" with share 5 corrupted
+      When the team combines "1:2, 2:3"
+      And the team combines "1:2, 2:3, 3:5" with share 5 corrupted
       And the team combines "1:2, 2:3, 3:5"
       Then the combine wins
       When the team wins the next round with "1:2, 2:3, 3:5"

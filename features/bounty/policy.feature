@@ -117,6 +117,13 @@ Feature: next_move and profiles
       Then the answer is a 4xx refusal
       And agent 1 still has its name
 
+    Scenario: an agent's own name, sent again, is still its own
+      Given a team of 1 agents in a fresh round
+      When agent 1 takes a fresh unique name
+      And agent 1 edits its profile name to agent 1's name
+      Then the answer is a success
+      And agent 1 still has its name
+
   @BOUNTY-PROFILE-CONTACT
   Rule: a profile contact is at most 256 characters
 
@@ -135,6 +142,8 @@ Feature: next_move and profiles
     Scenario: an http notify_url is refused, an empty one clears
       Given a team of 1 agents in a fresh round
       When agent 1 sets notify_url "http://agent.example/notify"
+      Then the answer is a 4xx refusal
+      When agent 1 sets notify_url "ftp://agent.example/notify"
       Then the answer is a 4xx refusal
       When agent 1 sets notify_url "https://agent.example/notify"
       Then the answer is 200
