@@ -45,6 +45,9 @@ type verifier struct {
 	only           []string // the route suffixes verified; the others are let through unverified (nil: all)
 	spendOnSuccess bool     // a nonce is stored only once its handler answered 2xx
 	trimBody       bool     // the body's surrounding whitespace is trimmed before it is hashed
+	// round 5
+	aheadReason string // the reason a timestamp ahead of the window is refused with; "" is stale_timestamp
+	rerender    bool   // the signing string holds the timestamp re-rendered from its parse, not the header's text
 }
 
 // wrap puts v in front of an agent that verifies nothing itself.
@@ -118,8 +121,14 @@ func (v verifier) check(r *http.Request, body []byte, seen *nonceStore) string {
 		age = time.Duration(time.Now().Unix()-at.Unix()) * time.Second
 		ahead = -age
 	}
+	if err == nil && ahead > future && v.aheadReason != "" {
+		return v.aheadReason
+	}
 	if err != nil || age > past || ahead > future {
 		return "stale_timestamp"
+	}
+	if v.rerender {
+		ts = at.UTC().Format(time.RFC3339)
 	}
 	key := nonce
 	if v.nonceKey != nil {
@@ -295,8 +304,9 @@ func pushSlips() []pushSlip {
 		}},
 		// Round 2: pushSlipsRound2 in broken_push_slips_round2_test.go;
 		// Round 3: pushSlipsRound3 in broken_push_slips_round3_test.go;
-		// Round 4: pushSlipsRound4 in broken_push_slips_round4_test.go.
-	}, slices.Concat(pushSlipsRound2(), pushSlipsRound3(), pushSlipsRound4())...)
+		// Round 4: pushSlipsRound4 in broken_push_slips_round4_test.go;
+		// Round 5: pushSlipsRound5 in broken_push_slips_round5_test.go.
+	}, slices.Concat(pushSlipsRound2(), pushSlipsRound3(), pushSlipsRound4(), pushSlipsRound5())...)
 }
 
 // TestPushSlipsAreCaught: each realistic bug of pushSlips, pushed to live
@@ -385,6 +395,9 @@ func faithfulPushAgents() map[string]func() http.Handler {
 		// round 4: faithfulPushAgentsRound4 in broken_push_slips_round4_test.go
 		"events taken in seq order, a late one dropped but acknowledged": faithfulPushAgentsRound4()[0],
 		"the initialize acknowledged with the seat echoed":               faithfulPushAgentsRound4()[1],
+		// round 5: faithfulPushAgentsRound5 in broken_push_slips_round5_test.go
+		"a nonce store capped at the SDK's 50000, evicting the oldest": faithfulPushAgentsRound5()[0],
+		"the move typed text/plain":                                    faithfulPushAgentsRound5()[1],
 	}
 }
 

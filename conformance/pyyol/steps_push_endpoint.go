@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -20,6 +21,7 @@ func (p *pushRun) pushEndpointSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the platform probes /health without a signature$`), p.health)
 	sc.Step(pattern(`^the platform sends a signed (handshake|initialize|event|game-end)$`), p.lifecycle)
 	sc.Step(pattern(`^the platform sends signed events out of seq order, the last of a type no game documents$`), p.eventsAnyOrder)
+	sc.Step(pattern(`^the platform starts two matches, then ends them in order$`), p.twoMatches)
 	sc.Step(pattern(`^the platform sends a signed turn for a fresh Goofspiel view$`), p.freshTurn)
 	sc.Step(pattern(`^the platform sends a signed turn for a game the agent does not list$`), p.otherGameTurn)
 	sc.Step(pattern(`^the platform plays a full refereed Goofspiel match$`), p.fullMatch)
@@ -137,6 +139,29 @@ func (p *pushRun) eventsAnyOrder(ctx context.Context) error {
 	return nil
 }
 
+// twoMatches starts two Goofspiel matches, then ends them in the order
+// they started, stopping at the first call not acknowledged 200: the
+// platform seats an agent in any number of matches, each named by its
+// match_id ("Key your own state by match_id", the FAQ), so a second
+// match's /initialize may come before the first's /game-end
+// (PYYOL-PUSH-INITIALIZE, PYYOL-PUSH-GAME-END-ACK).
+func (p *pushRun) twoMatches(ctx context.Context) error {
+	matches := []string{"kit-two-matches-first", "kit-two-matches-second"}
+	for _, id := range matches {
+		p.route = "initialize"
+		if err := p.post(ctx, "/initialize", initializeBody(id, "goofspiel", 0, "", 2, goofspiel.Standard())); err != nil || p.Last.Status != 200 {
+			return err
+		}
+	}
+	for _, id := range matches {
+		p.route = "game-end"
+		if err := p.post(ctx, "/game-end", gameEndBody(id, "goofspiel", map[string]any{"winner": -1, "scores": []int{0, 0}})); err != nil || p.Last.Status != 200 {
+			return err
+		}
+	}
+	return nil
+}
+
 // outOfOrderMatch is the match the out-of-order events are of, its own so
 // no other scenario's events come between.
 const outOfOrderMatch = "kit-events-out-of-order"
@@ -198,6 +223,7 @@ func (p *pushRun) accepted() error {
 	}
 	var body struct {
 		Accepted       bool     `json:"accepted"`
+		SDKVersion     *string  `json:"sdkVersion"`
 		SupportedGames []string `json:"supportedGames"`
 	}
 	if err := p.Last.Decode("PYYOL-PUSH-HANDSHAKE", &body); err != nil {
@@ -206,7 +232,34 @@ func (p *pushRun) accepted() error {
 	if !body.Accepted || len(body.SupportedGames) == 0 {
 		return verdict.Failf("PYYOL-PUSH-HANDSHAKE", "accepted true and the supportedGames", string(p.Last.Body), "handshake")
 	}
+	// PYYOL-PUSH-HANDSHAKE: the documented answer carries sdkVersion, a
+	// string whose value the docs leave open.
+	if body.SDKVersion == nil {
+		return verdict.Failf("PYYOL-PUSH-HANDSHAKE", `"sdkVersion": a string`, string(p.Last.Body), "the handshake names no sdkVersion")
+	}
+	if g, ok := misspelledGame(body.SupportedGames); ok {
+		return verdict.Failf("PYYOL-PUSH-HANDSHAKE", g, string(p.Last.Body), "supportedGames lists a documented game in another case; the platform names its games in lower case")
+	}
 	return nil
+}
+
+// documentedGames are the game ids the docs use (the turn bodies' game,
+// pyyol validate's --game and its "games=[goofspiel,monopoly,mafia]").
+var documentedGames = []string{"goofspiel", "mafia", "monopoly"}
+
+// misspelledGame finds an entry of games that is a documented game id in
+// another case ("Goofspiel"), which names no game the platform plays
+// (PYYOL-PUSH-HANDSHAKE); it returns the id the entry should be. An entry
+// no game documents is the agent's own and decides nothing.
+func misspelledGame(games []string) (string, bool) {
+	for _, g := range games {
+		for _, id := range documentedGames {
+			if g != id && strings.EqualFold(g, id) {
+				return id, true
+			}
+		}
+	}
+	return "", false
 }
 
 func (p *pushRun) acked() error {

@@ -216,7 +216,17 @@ func (p *pushRun) timestampForm(ctx context.Context, form string) error {
 	h := headersFor(p.secret, "POST", p.pathPrefix()+"/handshake", securityBody, time.Now(), nonce)
 	h[pushsign.TimestampHeader] = ts
 	h[pushsign.SignatureHeader] = pushsign.Header([]byte(p.secret), ts, nonce, "POST", p.pathPrefix()+"/handshake", securityBody)
-	return p.raw(ctx, "/handshake", h)
+	if err := p.raw(ctx, "/handshake", h); err != nil {
+		return err
+	}
+	var refusal struct{ Reason string }
+	if p.Last.Status == 401 && json.Unmarshal(p.Last.Body, &refusal) == nil && refusal.Reason == "bad_signature" {
+		// The time was read, the signature was not: the signing string
+		// holds the header's text as sent, not the time re-rendered
+		// (PYYOL-SIGN-STRING).
+		p.onRefusal = "PYYOL-SIGN-STRING"
+	}
+	return nil
 }
 
 // trailingNewline sends a body one byte longer than the one signed: the

@@ -44,6 +44,16 @@ Feature: The push protocol: the kit plays the platform against an agent's hosted
       When the platform sends signed events out of seq order, the last of a type no game documents
       Then the agent acknowledges with 200
 
+  @PYYOL-PUSH-INITIALIZE @PYYOL-PUSH-GAME-END-ACK
+  Rule: two matches may run at once, each started and ended on its own
+
+    The agent keys its state by match_id: a second match's /initialize
+    may come before the first match's /game-end.
+
+    Scenario: two matches started before either ends
+      When the platform starts two matches, then ends them in order
+      Then the agent acknowledges with 200
+
   @PYYOL-PUSH-TURN
   Rule: /turn answers a legal move
 

@@ -90,8 +90,15 @@ Feature: The push protocol: the agent's own request verification
   @PYYOL-SIGN-REPLAY
   Rule: a nonce is refused however many requests came between
 
+    A store capped at a few hundred nonces that evicts the oldest forgets
+    one the window still holds; the SDK's ReplayGuard holds 50000.
+
     Scenario: a nonce replayed after sixteen other requests
       When the platform sends a signed request, then 16 others, then the first again
+      Then the request is refused 401 with reason "replayed_nonce"
+
+    Scenario: a nonce replayed after six hundred other requests
+      When the platform sends a signed request, then 600 others, then the first again
       Then the request is refused 401 with reason "replayed_nonce"
 
   @PYYOL-SIGN-REPLAY
@@ -147,11 +154,13 @@ Feature: The push protocol: the agent's own request verification
       When the platform sends a signed request whose body gained a trailing newline after signing
       Then the request is refused 401 with reason "bad_signature"
 
-  @PYYOL-SIGN-SKEW-WINDOW
+  @PYYOL-SIGN-SKEW-WINDOW @PYYOL-SIGN-STRING
   Rule: a timestamp is read in any RFC3339 UTC form
 
     The docs' example has whole seconds and Z; RFC3339 UTC also has
-    fractional seconds and the +00:00 offset, which the SDK reads.
+    fractional seconds and the +00:00 offset, which the SDK reads. The
+    signing string holds the header's text as sent, so a refusal with
+    bad_signature is the signing string's, any other the window's.
 
     Scenario Outline: a timestamp written <form>
       When the platform sends a signed request whose timestamp is written <form>
