@@ -154,6 +154,17 @@ func slipCases() []slip {
 		{"an accepted offer without kind", "SX-OFFER-ACCEPT", exchangeOnly(acceptedWithoutKind)},
 		{"an unlisted requester told not_broker (listing judged by registration)", "SX-UNLISTED", exchangeOnly(unlistedAsNotBroker)},
 		{"a closed round's challenge_id taken as the live one", "SX-STALE", knownChallengesLive},
+		// Round 6 (docs/detection.md): fresh slips, none in the tables above or the reference's Broken switches.
+		{"combinable_now taken as k distinct shares listed (pull)", "SX-NOT-COMBINABLE", distinctSharesCombine},
+		{"combinable_now taken as k listed holders (offer)", "SX-OFFER-NOT-COMBINABLE", holdersCombine},
+		{"combinable_now taken as a maximum coalition of exactly k", "SX-RELEASE", exactlyK},
+		{"a pull's protocol compared without case", "SX-BAD-REQUEST", protocolFolded},
+		{"an offer's protocol matched by prefix", "SX-OFFER-BAD-REQUEST", protocolPrefixed},
+		{"a pull's share_index given as a string read as a number", "SX-BAD-REQUEST", shareIndexParsed},
+		{"a share the holder was handed released though the board does not show it held", "SX-NOT-HELD", walletHeld},
+		{"a delisted requester counted as listed", "SX-UNLISTED", listedEver},
+		{"a release's share_hex prefixed 0x", "SX-RELEASE", exchangeOnly(hexPrefixed)},
+		{"requester_is_holder tested after the broker rule", "SX-SELF", selfAfterBroker},
 	}
 }
 
@@ -246,7 +257,10 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 // in upper-case hex, a not_broker refusal naming the roster, an offer's
 // refusal echoing what it was sent; round 3: refusals with a retry hint,
 // a release naming the broker rule it followed; round 4: a conflicting
-// copy of an offer refused, grace_remaining_s rounded down.
+// copy of an offer refused, grace_remaining_s rounded down; round 5:
+// refusals with their status, a stale_round naming the live challenge;
+// round 6: a not_held naming the holdings, a board_not_combinable naming
+// the shortfall.
 func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 	return map[string]func(h http.Handler) http.Handler{
 		"refusals with more fields and other words": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
@@ -306,6 +320,9 @@ func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 		// Round 5 (docs/detection.md).
 		"refusals carrying their HTTP status and a retryable flag": exchangeOnly(refusalsWithStatus),
 		"a stale_round refusal naming the live challenge":          exchangeOnly(staleNamesLive),
+		// Round 6 (docs/detection.md).
+		"a not_held refusal naming the shares the board shows held": exchangeOnly(notHeldNamesHoldings),
+		"a board_not_combinable refusal naming the shortfall":       exchangeOnly(notCombinableNamesShortfall),
 	}
 }
 

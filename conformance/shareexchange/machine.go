@@ -35,7 +35,7 @@ func pullProperty() suite.Property {
 	return suite.Property{Name: "random pulls answered by the release rule", Rules: pullRules,
 		New: func(ctx context.Context, env *suite.Env) (suite.Machine, error) {
 			w := &world{env: env, hex: map[string]map[int]string{}}
-			if err := w.setup(ctx, true, true); err != nil {
+			if err := w.setup(ctx, true, combinable); err != nil {
 				return nil, err
 			}
 			return &pullMachine{w: w}, nil

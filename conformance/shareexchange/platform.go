@@ -135,6 +135,18 @@ func (p *platform) list(ctx context.Context, st *runState, agent, contact string
 	return nil
 }
 
+// delist removes agent's listing ({agent_id, remove: true}) and forgets
+// it, so the next fresh board does not remove it again.
+func (p *platform) delist(ctx context.Context, st *runState, agent string) error {
+	if err := p.do(ctx, http.MethodPost, "/challenge/"+p.cid+"/peers", map[string]any{"agent_id": agent, "remove": true}, nil); err != nil {
+		return err
+	}
+	st.mu.Lock()
+	delete(st.listed, agent)
+	st.mu.Unlock()
+	return nil
+}
+
 // fresh wins the live round with the run's rotators (shares 2, 3 and 5)
 // so the scenario's board holds only its own shares, and delists every
 // agent the runner listed before.

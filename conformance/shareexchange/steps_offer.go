@@ -12,8 +12,11 @@ import (
 
 // offerSteps registers the steps of features/share-exchange/offer.feature.
 func (w *world) offerSteps(sc *suite.ScenarioContext) {
-	sc.Step(pattern(`^a combinable board whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, true) })
-	sc.Step(pattern(`^a board that is not combinable, whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, false) })
+	sc.Step(pattern(`^a combinable board whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, combinable) })
+	sc.Step(pattern(`^a board that is not combinable, whose collector the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, false, short) })
+	sc.Step(pattern(`^a board of (three shares on two members|three holders of two shares|one holder to spare), whose collector the responder plays$`), func(ctx context.Context, shape string) error {
+		return w.setup(ctx, false, boardShapes[shape])
+	})
 	sc.Step(pattern(`^the (offerer|unlisted agent|collector) offers share (\d+) to the collector$`), func(ctx context.Context, who string, s int) error {
 		return w.offer(ctx, w.role(who), s, "", w.mine, true)
 	})

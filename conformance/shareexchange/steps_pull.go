@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/driver"
@@ -16,11 +17,17 @@ import (
 
 // pullSteps registers the steps of features/share-exchange/pull.feature.
 func (w *world) pullSteps(sc *suite.ScenarioContext) {
-	sc.Step(pattern(`^a combinable board whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, true) })
-	sc.Step(pattern(`^a board that is not combinable, whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, false) })
-	sc.Step(pattern(`^the (broker|non-broker|unlisted agent|holder) pulls share (\d+)$`), func(ctx context.Context, who string, s int) error {
+	sc.Step(pattern(`^a combinable board whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, combinable) })
+	sc.Step(pattern(`^a board that is not combinable, whose holder the responder plays$`), func(ctx context.Context) error { return w.setup(ctx, true, short) })
+	sc.Step(pattern(`^a board of (three shares on two members|three holders of two shares|one holder to spare), whose holder the responder plays$`), func(ctx context.Context, shape string) error {
+		return w.setup(ctx, true, boardShapes[shape])
+	})
+	sc.Step(pattern(`^the holder is handed share (\d+) off the board$`), w.handedOffBoard)
+	sc.Step(pattern(`^the bystander leaves the board$`), w.bystanderLeaves)
+	sc.Step(pattern(`^the (broker|non-broker|unlisted agent|holder|bystander) pulls share (\d+)$`), func(ctx context.Context, who string, s int) error {
 		return w.pull(ctx, w.role(who), s, "", rsx.Protocol)
 	})
+	sc.Step(pattern(`^the broker pulls share (\d+) with share_index as a string$`), w.pullIndexAsString)
 	sc.Step(pattern(`^the broker pulls share (\d+) of another challenge$`), func(ctx context.Context, s int) error {
 		return w.pull(ctx, w.broker, s, "chal-not-the-live-round", rsx.Protocol)
 	})
@@ -127,4 +134,38 @@ func (w *world) openAPIClean() error {
 		return f[0]
 	}
 	return nil
+}
+
+// boardShapes names the boards a step sets up by their shape (board).
+var boardShapes = map[string]board{
+	"three shares on two members": twoMembers,
+	"three holders of two shares": twoShares,
+	"one holder to spare":         spare,
+}
+
+// handedOffBoard hands the responder's agent the broker's share s through
+// the control surface, though the board does not show the agent holding
+// it: "the holder does not hold share_index (engine-verified)", so a pull
+// of it must be refused not_held, whatever the holder's own store has
+// (SX-NOT-HELD).
+func (w *world) handedOffBoard(ctx context.Context, s int) error {
+	h := w.hex[w.broker][s]
+	if h == "" {
+		return verdict.Errorf("the runner holds no share_hex for share %d", s)
+	}
+	return w.adopt(ctx, map[int]string{s: h})
+}
+
+// bystanderLeaves delists the bystander: a requester without a LIVE
+// listing is unlisted, whatever it was before (SX-UNLISTED).
+func (w *world) bystanderLeaves(ctx context.Context) error {
+	return w.p.delist(ctx, w.st, w.bystander)
+}
+
+// pullIndexAsString is the broker's pull of share s with share_index the
+// string "s": the convention names an int (1..n), so the body is
+// malformed (SX-BAD-REQUEST).
+func (w *world) pullIndexAsString(ctx context.Context, s int) error {
+	return w.send(ctx, map[string]any{"protocol": rsx.Protocol, "challenge_id": w.p.cid, "round": 0,
+		"requester": w.broker, "agent_id": w.mine, "share_index": strconv.Itoa(s)})
 }

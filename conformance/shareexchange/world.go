@@ -33,6 +33,7 @@ type world struct {
 	hex       map[string]map[int]string // agent -> share -> share_hex
 	body      map[string]any            // Last's body, decoded
 	listedAt  time.Time                 // when the runner began listing the team (grace)
+	st        *runState                 // the run's rotators and listings
 }
 
 // role maps a step's word to an agent.
@@ -44,17 +45,40 @@ func (w *world) role(who string) string {
 		return w.other
 	case "unlisted agent":
 		return w.unlisted
+	case "bystander":
+		return w.bystander
 	}
 	return w.mine // holder, collector
 }
 
+// board is the shape of a board setup plays. The combinable one holds
+// shares 2, 3 and 5 on three members; the others move the member on 5:
+// short leaves it share-less (a matching of 2), twoMembers gives share 5
+// to the member on 3 (three distinct shares listed, on two members: a
+// matching of 2), twoShares puts it on 3 as well (three holders of two
+// shares: a matching of 2), and spare adds a fourth holder, on share 1
+// and the highest agent_id of the team, outside the roster (a matching
+// of 4: one past k). combinable_now is the matching's, never a count of
+// shares or of holders (BOUNTY-PROXIMITY; SX-NOT-COMBINABLE,
+// SX-OFFER-NOT-COMBINABLE, SX-RELEASE).
+type board int
+
+const (
+	combinable board = iota
+	short
+	twoMembers
+	twoShares
+	spare
+)
+
 // setup plays a board on the platform: three registered agents, the
 // responder's own (the highest agent_id, so it is never the broker) on
-// share 2, the other two on 3 and 5; all three listed, the responder's
-// agent with the responder's URL. A fourth agent, the lowest agent_id of
-// all, is listed holding nothing (the bystander), and a fifth stays
-// unlisted.
-func (w *world) setup(ctx context.Context, holder, combinable bool) error {
+// share 2, the other two on 3 and 5 (as shape moves them); all three
+// listed, the responder's agent with the responder's URL. A fourth agent,
+// the lowest agent_id of all, is listed holding nothing (the bystander),
+// and another stays unlisted; a spare board lists one more holder, the
+// highest agent_id of all.
+func (w *world) setup(ctx context.Context, holder bool, shape board) error {
 	p, err := openPlatform(ctx, w.env)
 	if err != nil {
 		return err
@@ -65,38 +89,36 @@ func (w *world) setup(ctx context.Context, holder, combinable bool) error {
 		return err
 	}
 	st := v.(*runState)
+	w.st = st
 	if err := p.fresh(ctx, st); err != nil {
 		return err
 	}
-	ids := make([]string, 5)
+	n := 5
+	if shape == spare {
+		n = 6
+	}
+	ids := make([]string, n)
 	for i := range ids {
 		if ids[i], err = p.register(ctx); err != nil {
 			return err
 		}
 	}
-	w.unlisted = ids[4]
-	sort.Strings(ids[:4])
-	w.bystander = ids[0]
-	team := ids[1:4]
+	w.unlisted = ids[n-1]
+	listed := ids[:n-1]
+	sort.Strings(listed)
+	w.bystander = listed[0]
+	team := listed[1:4]
 	w.broker, w.other, w.mine = team[0], team[1], team[2]
-	// As holder, the broker and the other member hold 3 and 5; as
-	// collector, the offerer (other) holds 3 and the third member 5. The
-	// member holding 5 stays share-less on a board that must not combine.
-	shares := map[string]int{w.mine: 2, w.broker: 3, w.other: 5}
-	if !holder {
-		shares = map[string]int{w.mine: 2, w.other: 3, w.broker: 5}
+	if err := w.solveTeam(ctx, w.shares(holder, shape)); err != nil {
+		return err
 	}
-	for agent, share := range shares {
-		if share == 5 && !combinable {
-			continue
-		}
-		h, err := p.solve(ctx, agent, share)
-		if err != nil {
+	if shape == spare {
+		team = append(team, listed[4])
+		if err := w.solveTeam(ctx, map[string][]int{listed[4]: {1}}); err != nil {
 			return err
 		}
-		w.hex[agent] = map[int]string{share: h}
 	}
-	if err := w.adopt(ctx); err != nil {
+	if err := w.adopt(ctx, w.hex[w.mine]); err != nil {
 		return err
 	}
 	w.listedAt = w.now()
@@ -107,6 +129,45 @@ func (w *world) setup(ctx context.Context, holder, combinable bool) error {
 		}
 		if err := p.list(ctx, st, a, contact); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// shares is what each member of the team solves on a board of shape. As
+// holder, the broker and the other member hold 3 and 5; as collector,
+// the offerer (other) holds 3 and the third member 5; the member on 5 is
+// the one shape moves.
+func (w *world) shares(holder bool, shape board) map[string][]int {
+	on3, on5 := w.broker, w.other
+	if !holder {
+		on3, on5 = w.other, w.broker
+	}
+	out := map[string][]int{w.mine: {2}, on3: {3}, on5: {5}}
+	switch shape {
+	case short:
+		out[on5] = nil
+	case twoMembers:
+		out[on3], out[on5] = []int{3, 5}, nil
+	case twoShares:
+		out[on5] = []int{3}
+	}
+	return out
+}
+
+// solveTeam solves each agent's shares on the platform and keeps their
+// share_hex.
+func (w *world) solveTeam(ctx context.Context, shares map[string][]int) error {
+	for agent, list := range shares {
+		for _, share := range list {
+			h, err := w.p.solve(ctx, agent, share)
+			if err != nil {
+				return err
+			}
+			if w.hex[agent] == nil {
+				w.hex[agent] = map[int]string{}
+			}
+			w.hex[agent][share] = h
 		}
 	}
 	return nil
@@ -139,9 +200,9 @@ func (w *world) graceMayHaveLapsed() bool {
 
 // adopt hands the responder its agent and shares through the reference's
 // control surface (SX-CONTROL); a responder without one cannot be set up.
-func (w *world) adopt(ctx context.Context) error {
+func (w *world) adopt(ctx context.Context, shares map[int]string) error {
 	resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodPost, Path: "/control/adopt",
-		JSON: map[string]any{"agent_id": w.mine, "shares": w.hex[w.mine]}})
+		JSON: map[string]any{"agent_id": w.mine, "shares": shares}})
 	if err != nil {
 		return err
 	}

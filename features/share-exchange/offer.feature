@@ -14,6 +14,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       When the offerer offers share 3 to the collector again, with another share_hex
       Then the answer does not accept the offer again
 
+    Scenario: a board with a holder to spare is combinable: the offer is accepted
+      Given a board of one holder to spare, whose collector the responder plays
+      When the offerer offers share 3 to the collector
+      Then the answer accepts the offer with code "accepted"
+
     Scenario: a refused offer leaves nothing behind: the share offered rightly is then accepted
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 of another challenge to the collector
@@ -74,6 +79,16 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       When the offerer offers share 3 to the collector
       Then the answer refuses with 409 "board_not_combinable"
 
+    Scenario Outline: a board of <shape> has no coalition of k: it is not combinable
+      Given a board of <shape>, whose collector the responder plays
+      When the offerer offers share 3 to the collector
+      Then the answer refuses with 409 "board_not_combinable"
+
+      Examples:
+        | shape                       |
+        | three shares on two members |
+        | three holders of two shares |
+
   @SX-OFFER-BAD-REQUEST
   Rule: malformed offers are refused
 
@@ -82,10 +97,16 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       When the offerer offers share 3 without share_hex to the collector
       Then the answer refuses with 400 "bad_request"
 
-    Scenario: an offer of another protocol version
+    Scenario Outline: an offer of another protocol: <protocol>
       Given a combinable board whose collector the responder plays
-      When the offerer offers share 3 to the collector speaking "abp-share-exchange/0"
+      When the offerer offers share 3 to the collector speaking "<protocol>"
       Then the answer refuses with 400 "bad_request"
+
+      Examples:
+        | protocol              |
+        | abp-share-exchange/0  |
+        | ABP-Share-Exchange/1  |
+        | abp-share-exchange/12 |
 
     Scenario: an offer without its protocol
       Given a combinable board whose collector the responder plays

@@ -12,6 +12,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the broker pulls share 2
       Then the answer releases the share with code "elected_broker"
 
+    Scenario: a board with a holder to spare is combinable: its broker gets the share
+      Given a board of one holder to spare, whose holder the responder plays
+      When the broker pulls share 2
+      Then the answer releases the share with code "elected_broker"
+
     @long
     Scenario: the broker's grace holds a non-broker at 29 s and releases to it past 30 s
       Given a combinable board whose holder the responder plays
@@ -39,6 +44,12 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the unlisted agent pulls share 2
       Then the answer refuses with 403 "requester_unlisted"
 
+    Scenario: a requester that left the board gets nothing
+      Given a combinable board whose holder the responder plays
+      When the bystander leaves the board
+      And the bystander pulls share 2
+      Then the answer refuses with 403 "requester_unlisted"
+
   @SX-SELF
   Rule: the holder cannot request from itself
 
@@ -52,6 +63,12 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
 
     Scenario: the broker asks for a share the holder never solved
       Given a combinable board whose holder the responder plays
+      When the broker pulls share 3
+      Then the answer refuses with 404 "not_held"
+
+    Scenario: a share handed to the holder that the board does not show it holding is not held
+      Given a combinable board whose holder the responder plays
+      And the holder is handed share 3 off the board
       When the broker pulls share 3
       Then the answer refuses with 404 "not_held"
 
@@ -76,12 +93,33 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the broker pulls share 2
       Then the answer refuses with 409 "board_not_combinable"
 
+    Scenario Outline: a board of <shape> has no coalition of k: it is not combinable
+      Given a board of <shape>, whose holder the responder plays
+      When the broker pulls share 2
+      Then the answer refuses with 409 "board_not_combinable"
+
+      Examples:
+        | shape                       |
+        | three shares on two members |
+        | three holders of two shares |
+
   @SX-BAD-REQUEST
   Rule: malformed requests and other protocols are refused
 
-    Scenario: a request for another protocol version
+    Scenario Outline: a request for another protocol: <protocol>
       Given a combinable board whose holder the responder plays
-      When the broker pulls share 2 speaking "abp-share-exchange/0"
+      When the broker pulls share 2 speaking "<protocol>"
+      Then the answer refuses with 400 "bad_request"
+
+      Examples:
+        | protocol              |
+        | abp-share-exchange/0  |
+        | ABP-Share-Exchange/1  |
+        | abp-share-exchange/12 |
+
+    Scenario: a request whose share_index is a string
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 with share_index as a string
       Then the answer refuses with 400 "bad_request"
 
     Scenario: a request without its protocol
