@@ -122,7 +122,9 @@ func slipCases() []slip {
 				// broken_slips_round4_test.go.
 				append(roundFourSlips(),
 					// Round 5: in broken_slips_round5_test.go.
-					roundFiveSlips()...)...)...)...)
+					append(roundFiveSlips(),
+						// Round 6: in broken_slips_round6_test.go.
+						roundSixSlips()...)...)...)...)...)
 }
 
 // extensionsNotApplied logs every extension (the reference does) but
@@ -255,7 +257,9 @@ func faithfulNeighbours() []neighbour {
 				// Round 4: in broken_slips_round4_test.go.
 				append(roundFourNeighbours(),
 					// Round 5: in broken_slips_round5_test.go.
-					roundFiveNeighbours()...)...)...)...)
+					append(roundFiveNeighbours(),
+						// Round 6: in broken_slips_round6_test.go.
+						roundSixNeighbours()...)...)...)...)...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each legal reading of

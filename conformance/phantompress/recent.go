@@ -61,7 +61,24 @@ func (w *world) atMostRecent(n int) error {
 	if len(l.Runs) > n {
 		return verdict.Failf("PP-RECENT", fmt.Sprintf("at most %d runs", n), fmt.Sprintf("%d runs", len(l.Runs)), "GET /runs?recent=%d", n)
 	}
+	if known := w.knownPublic(); len(l.Runs) < min(n, known) {
+		return verdict.Failf("PP-RECENT", fmt.Sprintf("%d runs (the scenario's %d public runs, N=%d)", min(n, known), known, n), fmt.Sprintf("%d runs", len(l.Runs)), "GET /runs?recent=%d", n)
+	}
 	return nil
+}
+
+// knownPublic counts the public runs the scenario started: its own and
+// the rival's (no scenario of PP-RECENT hides one). The N most recent runs hold at least that many
+// of them while N allows (PP-RECENT), whatever else is listed: a list one
+// short of its N shows once N is no larger than them.
+func (w *world) knownPublic() int {
+	n := 0
+	for _, id := range []string{w.run, w.rival} {
+		if id != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // recentEntries are the entries of a recent-runs answer under the kit's
@@ -116,6 +133,50 @@ func (w *world) noneOlderThanRival() error {
 		if was, ok := w.older[id]; id == w.run || ok && reflect.DeepEqual(was, byID[id]) {
 			return verdict.Failf("PP-RECENT", "the newest public runs, "+w.rival+" (started last) before "+id,
 				clip(w.Body()), "GET /runs?recent=%d lists %s, which is older than %s and idle since", len(ids), id, w.rival)
+		}
+	}
+	return nil
+}
+
+// noteRecentBeforeHiding notes the runs ?recent=10 lists while the
+// scenario's run is still public, each as listed (w.older), and whether
+// the run is among them (w.listedBefore).
+func (w *world) noteRecentBeforeHiding(ctx context.Context) error {
+	if err := w.listRecentRuns(ctx, 10); err != nil {
+		return err
+	}
+	w.older, w.listedBefore = map[string]any{}, nil
+	if w.Status() == http.StatusOK {
+		w.older, w.listedBefore = recentEntries(w.Body())
+	}
+	return nil
+}
+
+// listedAgain checks that a run made public again is back among the recent
+// runs (PP-RUN-VISIBILITY: hiding is reversible, and the run was listed
+// before it was hidden). It fails only when ?recent=10 now lists, as it was,
+// a run listed after the scenario's before the hiding and left idle since,
+// while the scenario's run is missing: a run started earlier and never
+// touched since is older by its start and by its last write alike, so
+// either reading of "recent" puts the shown-again run before it. Anything
+// it cannot place (a run not listed before, a list of another shape)
+// passes as "unchecked".
+func (w *world) listedAgain(ctx context.Context) error {
+	i := slices.Index(w.listedBefore, w.run)
+	if i < 0 {
+		return verdict.Skipf("unchecked: the run was not among the 10 most recent before it was hidden")
+	}
+	if err := w.listRecentRuns(ctx, 10); err != nil {
+		return err
+	}
+	byID, ids := recentEntries(w.Body())
+	if w.Status() != http.StatusOK || slices.Contains(ids, w.run) {
+		return nil
+	}
+	for _, id := range w.listedBefore[i+1:] {
+		if was, ok := byID[id]; ok && reflect.DeepEqual(was, w.older[id]) {
+			return verdict.Failf("PP-RUN-VISIBILITY", w.run+" listed again, before "+id, clip(w.Body()),
+				"GET /runs?recent=10 after the run was made public again lists %s, older and idle, without it", id)
 		}
 	}
 	return nil

@@ -314,6 +314,8 @@ func runsSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the agent hides the run$`), w.hideRun)
 	sc.Step(pattern(`^the run has been hidden$`), w.hideRun)
 	sc.Step(pattern(`^the agent makes the run public again$`), w.publishRun)
+	sc.Step(pattern(`^the recent runs are noted$`), w.noteRecentBeforeHiding)
+	sc.Step(pattern(`^the run is listed again among the recent runs$`), w.listedAgain)
 	sc.Step(pattern(`^fetching the public log of the run is refused with status 404$`), w.hiddenLogNotFound)
 	sc.Step(pattern(`^a run hedged through to the end$`), w.hedgedRun)
 	sc.Step(pattern(`^the agent reviews the run with (\d+) characters$`), w.review)

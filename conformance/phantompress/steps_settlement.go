@@ -23,6 +23,7 @@ func settlementSteps(sc *suite.ScenarioContext, w *world) {
 	sc.Step(pattern(`^the settlement matches the table for the revealed answers$`), w.settlementMatches)
 	sc.Step(pattern(`^the agent has asserted what it read and hedged the rest$`), w.assertReadHedgeRest)
 	sc.Step(pattern(`^every ghost answer cost 4 more trust$`), w.ghostCost)
+	sc.Step(pattern(`^every asserted ghost cost its misprint and 4 more trust$`), w.assertedGhostCost)
 	sc.Step(pattern(`^every cleared case added 300 and the final case 1500 more, and the run was won$`), w.bonusesAndVictory)
 	sc.Step(pattern(`^the trust is 100$`), w.trustIs100)
 	sc.Step(pattern(`^the trust never exceeded 100$`), w.trustNeverAbove100)
@@ -220,6 +221,31 @@ func (w *world) ghostCost() error {
 	}
 	if ghosts == 0 {
 		return verdict.Skipf("case 1 of this run has no 裏取り不能 question")
+	}
+	return nil
+}
+
+// assertedGhostCost checks that every 真 or 偽 asserted on a question
+// revealed 裏取り不能 was a ghost costing the misprint's trust of its case
+// and the ghost's 4 on top (PP-SETTLE-GHOST: "adds trust-4" to the row
+// above it, the misprint's as well as the wrong hedge's); it skips when the
+// case has none, as when every assertion was backed by an official record.
+func (w *world) assertedGhostCost() error {
+	st, err := w.lastSettlement()
+	if err != nil {
+		return err
+	}
+	ghosts := 0
+	for _, l := range st.Lines {
+		if l.Correct == engine.Unverifiable && l.Confidence == engine.Assert && l.Verdict != engine.Unverifiable {
+			ghosts++
+			if want := seedMisprintTrust(st.CaseNo) + seedGhostTrust; !l.Ghost || l.Trust != want {
+				return verdict.Failf("PP-SETTLE-GHOST", fmt.Sprintf("ghost, trust %d", want), l, "case %d", st.CaseNo)
+			}
+		}
+	}
+	if ghosts == 0 {
+		return verdict.Skipf("no assertion of this case was on a 裏取り不能 question")
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/suite"
@@ -348,6 +349,11 @@ func (w *world) startRunWithBody(ctx context.Context, raw string) error {
 	return nil
 }
 
+// runIDForm is the seed's "run_<12hex>" (PP-RUN-CREATE): twelve hex
+// digits, of either case since the seed names none; a 12-character ID of
+// other letters (base 36, say) is not hex.
+var runIDForm = regexp.MustCompile(`^run_[0-9a-fA-F]{12}$`)
+
 // runStartedWithBudget checks that a run was created with a run_<12 hex>
 // ID, narrative and available actions (PP-RUN-CREATE), at turn 0 with the
 // given budget (the scenario's rule).
@@ -356,7 +362,7 @@ func (w *world) runStartedWithBudget(n int) error {
 		return err
 	}
 	c := w.first
-	if len(c.RunID) != 16 || c.RunID[:4] != "run_" || c.Narrative == "" || len(c.AvailableActions) == 0 {
+	if !runIDForm.MatchString(c.RunID) || c.Narrative == "" || len(c.AvailableActions) == 0 {
 		return verdict.Failf("PP-RUN-CREATE", "run_<12hex> with narrative and available_actions", clip(w.Body()), "")
 	}
 	if c.State.BudgetTurns != n || c.State.Turn != 0 {

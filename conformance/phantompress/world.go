@@ -62,6 +62,9 @@ type world struct {
 	// recent.go).
 	rival string
 	older map[string]any
+	// listedBefore are the run IDs ?recent=10 listed before the run was
+	// hidden, in order (recent.go).
+	listedBefore []string
 }
 
 func newWorld(env *suite.Env) *world { return &world{env: env} }

@@ -156,6 +156,14 @@ Feature: Runs, budgets, visibility, reviews and comments
       When the agent makes the run public again
       Then the public log of the run can be fetched
 
+    Scenario: A run made public again is listed again
+      Given another agent has started a public run
+      And a fresh run
+      And the recent runs are noted
+      And the run has been hidden
+      When the agent makes the run public again
+      Then the run is listed again among the recent runs
+
   @PP-RUN-LOG
   Rule: the public log records every action but status
 

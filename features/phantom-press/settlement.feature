@@ -44,6 +44,14 @@ Feature: Publishing and settlement
       Then the settlement matches the table for the revealed answers
       And every ghost answer cost 4 more trust
 
+    Scenario: Asserting what the agent read, a single source included
+      Given a fresh run
+      And the agent has read every document it can afford
+      And the agent has asserted what it read and hedged the rest
+      When the agent publishes the paper
+      Then the settlement matches the table for the revealed answers
+      And every asserted ghost cost its misprint and 4 more trust
+
   @PP-SETTLE-BONUS
   Rule: a cleared case adds 300, the final case 1500 more
 
