@@ -115,7 +115,9 @@ func slipCases() []slip {
 				// Round 4: in broken_slips_round4_test.go.
 				append(roundFourSlips(),
 					// Round 5: in broken_slips_round5_test.go.
-					roundFiveSlips()...)...)...)...)
+					append(roundFiveSlips(),
+						// Round 6: in broken_slips_round6_test.go.
+						roundSixSlips()...)...)...)...)...)
 }
 
 // cutTo cuts k to n bytes when it is exactly at bytes long: a limit
@@ -291,7 +293,9 @@ func faithfulNeighbours() []neighbour {
 				// Round 4: in broken_slips_round4_test.go.
 				append(roundFourNeighbours(),
 					// Round 5: in broken_slips_round5_test.go.
-					roundFiveNeighbours()...)...)...)...)
+					append(roundFiveNeighbours(),
+						// Round 6: in broken_slips_round6_test.go.
+						roundSixNeighbours()...)...)...)...)...)
 }
 
 // reuseAnsweredWithTheOriginal answers a creation refused as a key reuse

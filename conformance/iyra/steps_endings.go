@@ -13,7 +13,7 @@ import (
 
 // endingsSteps registers the steps of features/iyra/endings.feature.
 func (w *world) endingsSteps(sc *suite.ScenarioContext) {
-	sc.Step(pattern(`^the agent broadcasts each claim on the same records with "([^"]*)" inspected(, after a claim change)?$`), w.broadcastEachClaim)
+	sc.Step(pattern(`^the agent broadcasts each claim on the same records with "([^"]*)" inspected(?:, after (a claim change|two claim changes))?$`), w.broadcastEachClaim)
 	sc.Step(pattern(`^exactly one of the two broadcasts releases the truth$`), w.exactlyOneReleased)
 	sc.Step(pattern(`^neither broadcast releases the truth$`), w.neitherReleased)
 	sc.Step(pattern(`^both broadcasts were made with evidence (\d+) and signal (\d+)$`), w.pairResources)
@@ -34,8 +34,10 @@ func (w *world) endingsSteps(sc *suite.ScenarioContext) {
 // broadcastEachClaim plays the scenario's session and a second one on the
 // same Archive and Spire records: both inspect sites, the first selects
 // relay_fault and the second record_omission (each after selecting the other
-// first when a claim change is asked for, which costs one evidence), and
-// both broadcast.
+// first when a claim change is asked for, which costs one evidence; after
+// selecting it, then the other, when two are, which cost two, so a success
+// gate reading the evidence gathered rather than the evidence left is seen:
+// IYRA-ENDING-UNVERIFIED), and both broadcast.
 func (w *world) broadcastEachClaim(ctx context.Context, sites, change string) error {
 	if err := w.needSession(); err != nil {
 		return err
@@ -54,10 +56,7 @@ func (w *world) broadcastEachClaim(ctx context.Context, sites, change string) er
 	w.pair = nil
 	for i, s := range []*sessionDoc{first, second} {
 		claim := []iyra.Claim{iyra.RelayFault, iyra.RecordOmission}[i]
-		script := "select_claim " + string(claim)
-		if change != "" {
-			script = "select_claim " + string(otherClaim(claim)) + ", " + script
-		}
+		script := changedInto(claim, change)
 		before, err := w.playScript(ctx, s, script)
 		if err != nil {
 			return err
@@ -70,6 +69,21 @@ func (w *world) broadcastEachClaim(ctx context.Context, sites, change string) er
 	}
 	w.sess = w.pair[0].after
 	return nil
+}
+
+// changedInto is the script that selects claim last after the claim
+// changes change asks for: none (""), "a claim change" or "two claim
+// changes" (claim, the other, claim again: IYRA-CLAIM-SAME compares with the
+// current claim only).
+func changedInto(claim iyra.Claim, change string) string {
+	c, o := "select_claim "+string(claim), "select_claim "+string(otherClaim(claim))
+	switch change {
+	case "a claim change":
+		return o + ", " + c
+	case "two claim changes":
+		return c + ", " + o + ", " + c
+	}
+	return c
 }
 
 // pairResources checks both sessions broadcast with the given evidence and

@@ -17,6 +17,13 @@ Feature: Claims and corroboration
       And the resources are evidence 2, trust 0, signal 1
       And 2 steps have been used
 
+    Scenario: a first selection with nothing gathered is accepted and keeps evidence at 0
+      When the agent plays "select_claim record_omission"
+      Then the action is accepted
+      And the selected claim is "record_omission"
+      And the resources are evidence 0, trust 0, signal 0
+      And 1 steps have been used
+
   @IYRA-CLAIM-CHANGE
   Rule: a change costs one evidence and one action and needs evidence >= 1
 

@@ -15,6 +15,17 @@ Feature: Endings, score and the terminal state
       Then the action is accepted
       And the session is finished
 
+    Scenario Outline: a broadcast of <claim> with evidence short of 4 is accepted and ends the session
+      Given the agent has played "investigate archive, select_claim <claim>"
+      When the agent plays "broadcast"
+      Then the action is accepted
+      And the session is finished
+
+      Examples:
+        | claim           |
+        | relay_fault     |
+        | record_omission |
+
   @IYRA-ENDING-SUCCESS
   Rule: a corroborated claim with evidence >= 4 and signal >= 3 releases the truth
 
@@ -40,6 +51,11 @@ Feature: Endings, score and the terminal state
 
     Scenario: at evidence 3, one short, neither claim of the same records releases the truth
       When the agent broadcasts each claim on the same records with "investigate archive, investigate spire" inspected
+      Then both broadcasts were made with evidence 3 and signal 3
+      And neither broadcast releases the truth
+
+    Scenario: at evidence 3 after two changes with every site inspected, neither claim releases the truth
+      When the agent broadcasts each claim on the same records with "investigate archive, investigate spire, investigate harbor" inspected, after two claim changes
       Then both broadcasts were made with evidence 3 and signal 3
       And neither broadcast releases the truth
 
@@ -135,6 +151,7 @@ Feature: Endings, score and the terminal state
         | how       | actions                 |
         | broadcast | investigate archive, broadcast |
         | withdraw  | withdraw                |
+        | budget    | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault, select_claim record_omission |
 
   @IYRA-OUTCOME
   Rule: a finished session's outcome follows the objective
