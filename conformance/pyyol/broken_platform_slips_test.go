@@ -221,8 +221,9 @@ func platformSlips() []platformSlip {
 			c.req.Method = http.MethodHead
 		})},
 		// Round 2: platformSlipsRound2 in broken_platform_slips_round2_test.go;
-		// Round 3: platformSlipsRound3 in broken_platform_slips_round3_test.go.
-	}, append(platformSlipsRound2(), platformSlipsRound3()...)...)
+		// Round 3: platformSlipsRound3 in broken_platform_slips_round3_test.go;
+		// Round 4: platformSlipsRound4 in broken_platform_slips_round4_test.go.
+	}, append(platformSlipsRound2(), append(platformSlipsRound3(), platformSlipsRound4()...)...)...)
 }
 
 // restartingNonces numbers the platform's nonces req_1, req_2, ... and
@@ -266,8 +267,9 @@ func faithfulPlatforms() []platformSlip {
 			c.editJSON(func(m map[string]any) { m["sent_at"] = c.ts })
 		})},
 		// Round 2: faithfulPlatformsRound2 in broken_platform_slips_round2_test.go;
-		// Round 3: faithfulPlatformsRound3 in broken_platform_slips_round3_test.go.
-	}, append(faithfulPlatformsRound2(), faithfulPlatformsRound3()...)...)
+		// Round 3: faithfulPlatformsRound3 in broken_platform_slips_round3_test.go;
+		// Round 4: faithfulPlatformsRound4 in broken_platform_slips_round4_test.go.
+	}, append(faithfulPlatformsRound2(), append(faithfulPlatformsRound3(), faithfulPlatformsRound4()...)...)...)
 }
 
 // slippedPlatform is the reference platform with slip planted in its push

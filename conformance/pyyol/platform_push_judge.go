@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -78,6 +79,12 @@ func (s *platSession) otherPathSigned(r *seen) (string, bool) {
 	// (one path signed for all, or a path built apart from the URL called).
 	for _, route := range slices.Sorted(maps.Keys(siblingRoutes)) {
 		others = append(others, platformDir+route)
+	}
+	// The route without the agent's mount: a platform that signs the
+	// sibling's name ("/turn") where the request goes to the endpoint's
+	// mount ("/kit-agent/turn"); the SDK verifies the path it was asked.
+	if route, ok := strings.CutPrefix(r.path, platformDir); ok && route != "" {
+		others = append(others, route)
 	}
 	for _, other := range others {
 		if other != r.path && s.signatureOver(r, other) {
@@ -376,6 +383,45 @@ func (s *platSession) judgeGameEnd() error {
 	body := decodeObject(ends[0].body)
 	if body == nil || body["result"] == nil {
 		return verdict.Failf("PYYOL-PLAT-GAME-END-BODY", "the final result under \"result\"", "a body without one", "the platform's /game-end")
+	}
+	if res, ok := body["result"].(map[string]any); ok {
+		return judgeFinalResult(res)
+	}
+	return nil
+}
+
+// judgeFinalResult: a Goofspiel result is the final one, its parts
+// recomputed from each other (PYYOL-PLAT-GAME-END-BODY, "the final
+// result"): its scores are those after the last round of its history
+// (games.md: history[].scores "after that round"), and its winner is the
+// seat with the higher total, -1 on equal totals (PYYOL-GOOF-WINNER).
+// A part the result does not carry is not judged.
+func judgeFinalResult(res map[string]any) error {
+	scores := ints(res["scores"])
+	if len(scores) != goofspielPlayers {
+		return nil
+	}
+	if h := list(res["history"]); len(h) > 0 {
+		last, _ := h[len(h)-1].(map[string]any)
+		if after := ints(last["scores"]); len(after) == goofspielPlayers && !slices.Equal(after, scores) {
+			return verdict.Failf("PYYOL-PLAT-GAME-END-BODY", fmt.Sprintf("the final scores %v, those after round %v", after, last["round"]),
+				fmt.Sprintf("scores %v", scores), "the platform's /game-end result")
+		}
+	}
+	got := intOr(res["winner"], math.MinInt)
+	if got == math.MinInt {
+		return nil // a winner named another way than a seat number is not recomputed here
+	}
+	want := -1
+	switch {
+	case scores[0] > scores[1]:
+		want = 0
+	case scores[1] > scores[0]:
+		want = 1
+	}
+	if got != want {
+		return verdict.Failf("PYYOL-PLAT-GAME-END-BODY", fmt.Sprintf("winner %d, the seat with the higher total of %v (-1 on equal totals)", want, scores),
+			fmt.Sprintf("winner %v", res["winner"]), "the platform's /game-end result")
 	}
 	return nil
 }
