@@ -32,7 +32,7 @@ type slip struct {
 // and private values under innocent names, a stale progress, a retry
 // compared byte by byte.
 func slipCases() []slip {
-	return []slip{
+	return append([]slip{
 		{"a 41-code-point nickname is cut to 40 and accepted", "FORGE-NICKNAME-LENGTH", nicknamesCut, false},
 		{"the nickname limit counts bytes, not code points", "FORGE-NICKNAME-LENGTH", nicknamesInBytes, false},
 		{"a taken nickname on registration is 409 CONFLICT, not NICKNAME_TAKEN", "FORGE-NICKNAME-UNIQUE", func() http.Handler {
@@ -228,7 +228,8 @@ func slipCases() []slip {
 		{"the author is taken from the package's author field", "FORGE-AUTHOR-BOUND", authorFromPackage, true},
 		{"a publication answers the position one past the tail it took", "FORGE-POSITION-TAIL", positionAfterIncrement, true},
 		{"the solvers' board is numbered by row, ties apart", "FORGE-RANK-TIES", solversNumbered, false},
-	}
+		// Round 8 (docs/detection.md): the rows of roundEightSlips (broken_slips_round8_test.go).
+	}, roundEightSlips()...)
 }
 
 // nicknamesCut cuts a registration's nickname to 40 code points before
@@ -455,10 +456,11 @@ func faithfulNeighbours() []faithfulNeighbour {
 }
 
 // authoringNeighbours are faithfulNeighbours that need --allow-authoring:
-// the progress without completedLevels once a skip is counted, and a
-// replay answered like the first publication.
+// the progress without completedLevels once a skip is counted, a replay
+// answered like the first publication, a validation told in numbers and a
+// chain summary with a clock.
 func authoringNeighbours() []faithfulNeighbour {
-	return []faithfulNeighbour{
+	return append([]faithfulNeighbour{
 		// Round 4 (docs/detection.md).
 		{"progress leaves completedLevels out", []string{"FORGE-SKIP-ACCOUNTING", "FORGE-SELF-AUTHORED-SKIP", "FORGE-RANK-NO-SKIP-CREDIT"}, withoutCompleted},
 		{"a replay answered 201 like the first, without idempotentReplay", []string{"FORGE-IDEMPOTENT-REPLAY", "FORGE-APPEND", "FORGE-AUTHOR-RANK"}, replayLikeTheFirst},
@@ -468,7 +470,8 @@ func authoringNeighbours() []faithfulNeighbour {
 		}},
 		// Round 6 (docs/detection.md).
 		{"a replay after a rename names the author's new nickname", []string{"FORGE-IDEMPOTENT-REPLAY", "FORGE-AUTHOR-BOUND", "FORGE-APPEND", "FORGE-IDEMPOTENCY-KEY-FORMAT"}, replayNamesCurrentAuthor},
-	}
+		// Round 8 (docs/detection.md): the rows of roundEightNeighbours (broken_slips_round8_test.go).
+	}, roundEightNeighbours()...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each legal reading of

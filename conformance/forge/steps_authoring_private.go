@@ -135,9 +135,11 @@ func (w *world) privateSecrets() (*secrets, error) {
 	s := &secrets{}
 	s.addValue("the level's oracle", oracle)
 	s.addValue("the level's oracle steps", oracle.Steps)
+	w.stepSecrets(s, oracle)
 	for _, h := range w.packageParts().Private.HiddenInputs {
 		s.addList("a hidden input", h)
 	}
+	w.hiddenOutputSecrets(s, oracle)
 	if v, ok := w.authored.body["private"].(map[string]any)["validation"].(map[string]any); ok {
 		notes, _ := v["notes"].(string)
 		s.addText("the level's validation notes", notes)
@@ -145,14 +147,40 @@ func (w *world) privateSecrets() (*secrets, error) {
 	return s, nil
 }
 
-// expectedSecrets adds the expected outputs of the challenge inputs the
-// authored level's sessions asked for. An output of fewer than two values,
-// or one the answers show anyway as another list (an example's input or
-// output, a challenge input, a probe or its answer), says nothing and is
-// left out. They are searched only in the answers from the first session
-// on: another level's probe may answer the same list for its own reasons.
-func (w *world) expectedSecrets(s *secrets) {
-	oracle, _ := w.authoredOracle()
+// stepSecrets adds each step of the oracle that carries a parameter (an
+// op and its fn, arg or size): one step of the program is a part of the
+// private oracle, and a hint giving it passed the search for the whole
+// (FORGE-PRIVATE-SERVER-ONLY; docs/detection.md, forge round 8). A bare
+// {"op": "sort"} is left out: a document's example may spell one.
+func (w *world) stepSecrets(s *secrets, oracle dsl.Program) {
+	for i, st := range oracle.Steps {
+		c, ok := canonical(st)
+		var fields map[string]any
+		if ok && json.Unmarshal([]byte(c), &fields) == nil && len(fields) >= 2 {
+			s.addValue("step "+itoa(i+1)+" of the level's oracle", st)
+		}
+	}
+}
+
+// hiddenOutputSecrets adds the oracle's output on each hidden input: the
+// result of the validation run, validation material the seed keeps
+// server-side (FORGE-PRIVATE-SERVER-ONLY; docs/detection.md, forge round
+// 8). An output of fewer than two values, or one the scenario was shown
+// (shownSecretValues), says nothing and is left out.
+func (w *world) hiddenOutputSecrets(s *secrets, oracle dsl.Program) {
+	shown := w.shownSecretValues(oracle)
+	for _, h := range w.packageParts().Private.HiddenInputs {
+		out, ok := run(oracle, h)
+		if ok && out.Type == dsl.TList && len(out.List) >= 2 && !shownValue(shown, out) {
+			s.addList("the oracle's output on hidden input "+compactInts(h), out.List)
+		}
+	}
+}
+
+// shownSecretValues are the lists the scenario's answers show on purpose:
+// its probes and their answers, the examples' inputs and outputs, the
+// challenge inputs.
+func (w *world) shownSecretValues(oracle dsl.Program) []dsl.Value {
 	shown := append([]dsl.Value(nil), w.legit...)
 	for _, e := range w.packageParts().Public.Examples {
 		shown = append(shown, dsl.Value{Type: dsl.TList, List: e.Input})
@@ -163,6 +191,18 @@ func (w *world) expectedSecrets(s *secrets) {
 	for _, in := range w.challenges {
 		shown = append(shown, dsl.Value{Type: dsl.TList, List: in})
 	}
+	return shown
+}
+
+// expectedSecrets adds the expected outputs of the challenge inputs the
+// authored level's sessions asked for. An output of fewer than two values,
+// or one the answers show anyway as another list (an example's input or
+// output, a challenge input, a probe or its answer), says nothing and is
+// left out. They are searched only in the answers from the first session
+// on: another level's probe may answer the same list for its own reasons.
+func (w *world) expectedSecrets(s *secrets) {
+	oracle, _ := w.authoredOracle()
+	shown := w.shownSecretValues(oracle)
 	for _, in := range w.challenges {
 		out, ok := run(oracle, in)
 		if !ok || out.Type != dsl.TList || len(out.List) < 2 || shownValue(shown, out) {
@@ -218,11 +258,15 @@ func (w *world) chainContentJudged(ctx context.Context) error {
 		at := " of position " + itoa(l.Position)
 		s.addText("the title"+at, l.Title)
 		s.addText("the rules"+at, l.Rules)
+		if r := []rune(l.Rules); len(r) > rulesLead {
+			s.addText("the opening of the rules"+at, string(r[:rulesLead]))
+		}
 		s.addText("the level id"+at, l.LevelID)
 		for _, e := range l.Examples {
 			if len(e.Input) > 1 {
 				s.addList("an example input"+at, e.Input)
 			}
+			exampleOutputSecret(s, "an example output"+at, e.Output)
 		}
 	}
 	resp, err := w.get(ctx, nil, "/api/chain", "FORGE-CHAIN-SUMMARY", nil)
@@ -233,4 +277,27 @@ func (w *world) chainContentJudged(ctx context.Context) error {
 		return verdict.Failf("FORGE-CHAIN-SUMMARY", "a summary only", what, "GET /api/chain carries %s: %s", what, w.env.HTTP.Secrets().Clip(resp.Body))
 	}
 	return nil
+}
+
+// rulesLead is how much of a level's rules the chain summary is searched
+// for: a teaser cutting the rules short is level content all the same
+// (FORGE-CHAIN-SUMMARY; docs/detection.md, forge round 8).
+const rulesLead = 32
+
+// exampleOutputSecret adds an example's output of two values or more (a
+// list, or rle's pairs): a summary previewing a level's outputs carries
+// its content as much as one previewing its inputs (FORGE-CHAIN-SUMMARY;
+// docs/detection.md, forge round 8). An output of one or two values may
+// be a count or a pair of positions by chance, and is left out.
+func exampleOutputSecret(s *secrets, what string, raw json.RawMessage) {
+	var l []any
+	if json.Unmarshal(raw, &l) != nil || len(l) < 3 {
+		return
+	}
+	var ints []int64
+	if json.Unmarshal(raw, &ints) == nil {
+		s.addList(what, ints)
+		return
+	}
+	s.addValue(what, l)
 }
