@@ -111,8 +111,9 @@ func gatewaySlips() []gatewaySlip {
 		// Round 2: gatewaySlipsRound2 in broken_gateway_slips_round2_test.go;
 		// round 3: gatewaySlipsRound3 in broken_gateway_slips_round3_test.go;
 		// round 4: gatewaySlipsRound4 in broken_gateway_slips_round4_test.go;
-		// Round 5: gatewaySlipsRound5 in broken_gateway_slips_round5_test.go.
-	}, slices.Concat(gatewaySlipsRound2(), gatewaySlipsRound3(), gatewaySlipsRound4(), gatewaySlipsRound5())...)
+		// Round 5: gatewaySlipsRound5 in broken_gateway_slips_round5_test.go;
+		// Round 6: gatewaySlipsRound6 in broken_gateway_slips_round6_test.go.
+	}, slices.Concat(gatewaySlipsRound2(), gatewaySlipsRound3(), gatewaySlipsRound4(), gatewaySlipsRound5(), gatewaySlipsRound6())...)
 }
 
 // goofView, mafiaView and monoView edit the turn views of one game.
@@ -268,8 +269,9 @@ func faithfulGateways() []gatewaySlip {
 		// Round 2: faithfulGatewaysRound2 in broken_gateway_slips_round2_test.go;
 		// round 3: faithfulGatewaysRound3 in broken_gateway_slips_round3_test.go;
 		// round 4: faithfulGatewaysRound4 in broken_gateway_slips_round4_test.go;
-		// Round 5: faithfulGatewaysRound5 in broken_gateway_slips_round5_test.go.
-	}, slices.Concat(faithfulGatewaysRound2(), faithfulGatewaysRound3(), faithfulGatewaysRound4(), faithfulGatewaysRound5())...)
+		// Round 5: faithfulGatewaysRound5 in broken_gateway_slips_round5_test.go;
+		// Round 6: faithfulGatewaysRound6 in broken_gateway_slips_round6_test.go.
+	}, slices.Concat(faithfulGatewaysRound2(), faithfulGatewaysRound3(), faithfulGatewaysRound4(), faithfulGatewaysRound5(), faithfulGatewaysRound6())...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each faithful gateway, checked

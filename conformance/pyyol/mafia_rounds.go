@@ -54,10 +54,11 @@ func checkMafiaEvents(mm *mafiaMatch) error {
 // ("A phase event carries {day, phase} at each phase change",
 // PYYOL-MAFIA-EVENT-PHASE), so in each view's public transcript (the
 // whole transcript, PYYOL-MAFIA-TRANSCRIPT), in seq order, the last phase
-// event names the view's own phase. The event frames are not used: when
-// the gateway sends them around the turn is not fixed. A transcript
-// without phase events, or a phase outside the documented cycle, decides
-// nothing.
+// event names the view's own phase. The event frames are not used for
+// that: when the gateway sends them around the turn is not fixed. A
+// transcript without phase events, or a phase outside the documented
+// cycle, decides nothing. The phase events' days are then judged by seq
+// alone (phaseDaysNeverFall).
 func checkPhaseEvents(mm *mafiaMatch) error {
 	for _, t := range mm.turns {
 		var last *mafiaEvent
@@ -73,6 +74,44 @@ func checkPhaseEvents(mm *mafiaMatch) error {
 			return verdict.Failf("PYYOL-MAFIA-EVENT-PHASE", fmt.Sprintf("the last phase event naming %s", t.view.Phase), ph,
 				"the public transcript of a day %d %s view, phase event seq %d", t.view.Day, t.view.Phase, last.Seq)
 		}
+	}
+	return phaseDaysNeverFall(mm)
+}
+
+// phaseDaysNeverFall: a phase event's day is the day counter
+// (PYYOL-MAFIA-EVENT-PHASE "{day, phase}"; the view's day "increments
+// each full night→day cycle", PYYOL-MAFIA-VIEW), and a counter that only
+// increments never goes down: along the phase events in seq order, in
+// the event frames and in the last view's public transcript alike, no
+// day is below the one before it. Where in the cycle the counter steps
+// up, and whether a phase event carries the day before or after a step,
+// the docs leave open; a fall fits no reading. A phase event without a
+// numeric day decides nothing.
+func phaseDaysNeverFall(mm *mafiaMatch) error {
+	if err := daysNeverFall(mm.events, "the phase event frames"); err != nil {
+		return err
+	}
+	if n := len(mm.turns); n > 0 {
+		public := slices.Clone(mm.turns[n-1].view.Public)
+		slices.SortStableFunc(public, func(a, b mafiaEvent) int { return a.Seq - b.Seq })
+		return daysNeverFall(public, "the last view's public transcript")
+	}
+	return nil
+}
+
+// daysNeverFall judges one seq-ordered list of events for phaseDaysNeverFall.
+func daysNeverFall(events []mafiaEvent, where string) error {
+	prev, prevSeq := -1.0, 0
+	for _, e := range events {
+		d, ok := e.Payload["day"].(float64)
+		if e.Type != "phase" || !ok {
+			continue
+		}
+		if d < prev {
+			return verdict.Failf("PYYOL-MAFIA-EVENT-PHASE", fmt.Sprintf("day %v or later (the phase event seq %d said day %v)", prev, prevSeq, prev), d,
+				"the %v phase event seq %d in %s", e.Payload["phase"], e.Seq, where)
+		}
+		prev, prevSeq = d, e.Seq
 	}
 	return nil
 }

@@ -91,7 +91,9 @@ func (m *monoRun) jailRollAgrees(i int, t *monoTurn, p map[string]any) error {
 
 // offerOrBuildingAgrees: a counter offer goes back to the proposer as the
 // agent's own trade (PYYOL-MONO-ACT-COUNTER-TRADE); a building's event
-// names the square chosen (PYYOL-MONO-MOVE-PROPERTY).
+// names the square chosen (PYYOL-MONO-MOVE-PROPERTY), and a house_built
+// a count that says a house went up (builtCountAgrees,
+// PYYOL-MONO-EV-HOUSE-BUILT).
 func (m *monoRun) offerOrBuildingAgrees(i int, t *monoTurn, p map[string]any) error {
 	a, _ := t.move["action"].(string)
 	if a == "counter_trade" {
@@ -110,6 +112,9 @@ func (m *monoRun) offerOrBuildingAgrees(i int, t *monoTurn, p map[string]any) er
 	want, _ := t.move["property"].(int)
 	if sq, ok := fieldInt(p, "property"); ok && sq != want {
 		return verdict.Failf("PYYOL-MONO-MOVE-PROPERTY", want, sq, "the square of %s at turn view %d", a, i)
+	}
+	if a == "build" {
+		return builtCountAgrees(i, t, p)
 	}
 	return nil
 }

@@ -50,6 +50,7 @@ func (m *monoRun) effectAgrees(i int, t *monoTurn, e frame) error {
 		if amt, ok := fieldInt(p, "amount"); ok && amt <= 0 {
 			return verdict.Failf("PYYOL-MONO-ACT-MORTGAGE", "cash for the mortgage", amt, "turn view %d", i)
 		}
+		return m.mortgageCashAgrees(i, t, p)
 	case "pass":
 		if seat, ok := fieldInt(p, "seat"); ok && seat != m.seat {
 			return verdict.Failf("PYYOL-MONO-ACT-PASS", m.seat, seat, "the seat that passed at turn view %d", i)

@@ -24,6 +24,9 @@ type monoHolding struct {
 	Owner     int  `json:"owner"`
 	Houses    int  `json:"houses"`
 	Mortgaged bool `json:"mortgaged"`
+	// Flagged is set when the entry spells mortgaged at all, so a false
+	// one is told apart from a spelling the decoder does not read.
+	Flagged bool `json:"-"`
 }
 
 // monoPlayer is one seat of a Monopoly view's players.
@@ -149,10 +152,10 @@ func (d *monoDebt) model() *monoDebt {
 // skipped.
 func monoHoldings(raw json.RawMessage) ([]monoHolding, error) {
 	type wire struct {
-		Square    *int `json:"square"`
-		Owner     *int `json:"owner"`
-		Houses    int  `json:"houses"`
-		Mortgaged bool `json:"mortgaged"`
+		Square    *int  `json:"square"`
+		Owner     *int  `json:"owner"`
+		Houses    int   `json:"houses"`
+		Mortgaged *bool `json:"mortgaged"`
 	}
 	list, err := indexedList[*wire](raw)
 	var out []monoHolding
@@ -164,7 +167,8 @@ func monoHoldings(raw json.RawMessage) ([]monoHolding, error) {
 		if h.Square != nil {
 			sq = *h.Square
 		}
-		out = append(out, monoHolding{Square: sq, Owner: *h.Owner, Houses: h.Houses, Mortgaged: h.Mortgaged})
+		out = append(out, monoHolding{Square: sq, Owner: *h.Owner, Houses: h.Houses,
+			Mortgaged: h.Mortgaged != nil && *h.Mortgaged, Flagged: h.Mortgaged != nil})
 	}
 	return out, err
 }

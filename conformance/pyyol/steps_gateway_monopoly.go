@@ -297,7 +297,8 @@ func (m *monoRun) checkPhaseMachine() error {
 
 // checkViews: every view is the agent's seat, a documented phase, a
 // non-empty legal list of actions legal in that phase (end_turn always
-// among them in manage), and a state with players and holdings.
+// among them in manage), and a state with players and holdings, whose
+// mortgaged flags keep the agent's own mortgages (mortgagesShown).
 func (m *monoRun) checkViews() error {
 	for i, t := range m.turns {
 		v := t.view
@@ -341,7 +342,7 @@ func (m *monoRun) checkViews() error {
 			return verdict.Failf("PYYOL-MONO-VIEW-STATE", "in_jail true for the seat its jail phase asks", "in_jail false", "%s", where)
 		}
 	}
-	return nil
+	return m.mortgagesShown()
 }
 
 // cashless is the first solvent seat whose entry in players shows no
