@@ -117,7 +117,9 @@ func slipCases() []slip {
 					// Round 5: in broken_slips_round5_test.go.
 					append(roundFiveSlips(),
 						// Round 6: in broken_slips_round6_test.go.
-						roundSixSlips()...)...)...)...)...)
+						append(roundSixSlips(),
+							// Round 7: in broken_slips_round7_test.go.
+							roundSevenSlips()...)...)...)...)...)...)
 }
 
 // cutTo cuts k to n bytes when it is exactly at bytes long: a limit
@@ -295,7 +297,9 @@ func faithfulNeighbours() []neighbour {
 					// Round 5: in broken_slips_round5_test.go.
 					append(roundFiveNeighbours(),
 						// Round 6: in broken_slips_round6_test.go.
-						roundSixNeighbours()...)...)...)...)...)
+						append(roundSixNeighbours(),
+							// Round 7: in broken_slips_round7_test.go.
+							roundSevenNeighbours()...)...)...)...)...)...)
 }
 
 // reuseAnsweredWithTheOriginal answers a creation refused as a key reuse

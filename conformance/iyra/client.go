@@ -72,7 +72,11 @@ type client struct {
 	plan   *quota.Planner
 	id     *identity
 	bodies [][]byte
-	watch  []string
+	// headers are the header fields of the same answers: the truth
+	// "never appears in any response", whatever part of it
+	// (IYRA-VISIBILITY).
+	headers []http.Header
+	watch   []string
 	// noVariant remembers that the target refused the variant field, so
 	// later creations of the check do not send it again.
 	noVariant bool
@@ -93,6 +97,7 @@ func (c *client) do(ctx context.Context, req driver.Request) (*driver.Response, 
 		return resp, err
 	}
 	c.bodies = append(c.bodies, resp.Body)
+	c.headers = append(c.headers, resp.Header)
 	for _, k := range c.watch {
 		if where := keyIn(resp, k); where != "" {
 			return resp, verdict.Failf("IYRA-KEY-ONCE", "no response after the verification carries the api_key",

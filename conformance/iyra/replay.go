@@ -103,6 +103,23 @@ func checkPrivateTree(body []byte, v any) error {
 	return nil
 }
 
+// checkPrivateHeader fails when a header field of an answer carries a kit
+// variant's truth (IYRA-VISIBILITY: the truth "never appears in any
+// response", and a header is part of one). Field notes are forbidden in
+// public state only, which no header is, so they are not searched here.
+func checkPrivateHeader(h http.Header) error {
+	for name, values := range h {
+		for _, v := range values {
+			for _, t := range privateTexts() {
+				if t.truth != "" && strings.Contains(v, t.truth) {
+					return verdict.Failf("IYRA-VISIBILITY", "no server-secret text", t.truth, "variant %s truth in the %s header", t.variant, name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // jsonText is s as it appears inside a JSON string.
 func jsonText(s string) string {
 	b, _ := json.Marshal(s)

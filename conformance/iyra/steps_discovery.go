@@ -2,9 +2,12 @@ package iyra
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 
+	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/suite"
 	"github.com/agentgames/conformance/conformance/verdict"
 )
@@ -56,19 +59,91 @@ func (w *world) storeEntry() error {
 }
 
 // versionDefault checks the default projection is the exact version and
-// holds no strategy or audit content (IYRA-STORE-VERSION); the name of the
-// view is the kit's reading (IYRA-STORE-LAYERS).
-func (w *world) versionDefault(view string) error {
+// holds no strategy or audit content (IYRA-STORE-VERSION), under the
+// layers' own names or, searched by value, under any other; the name of
+// the view is the kit's reading (IYRA-STORE-LAYERS).
+func (w *world) versionDefault(ctx context.Context, view string) error {
 	if err := w.versionExact(); err != nil {
 		return err
 	}
-	m, _ := jsonObject("", w.Last)
+	def := w.Last
+	m, _ := jsonObject("", def)
 	if m["learning"] != nil || m["audit"] != nil || at(m, "gameplay_contract", "learning", "strategies") != nil ||
 		at(m, "gameplay_contract", "audit") != nil {
-		return verdict.Failf(w.rule(), "no learning strategies or audit commentary without an include", clip(w.Last.Body), "version document")
+		return verdict.Failf(w.rule(), "no learning strategies or audit commentary without an include", clip(def.Body), "version document")
+	}
+	for _, layer := range []string{"learning", "audit"} {
+		texts, err := w.optInTexts(ctx, layer)
+		if err != nil {
+			return err
+		}
+		for _, t := range texts {
+			if strings.Contains(string(def.Body), jsonText(t)) {
+				return verdict.Failf(w.rule(), "no "+layer+" content without an include", t, "the default projection repeats a text only include=%s answers", layer)
+			}
+		}
 	}
 	if got := str(m["gameplay_contract_view"]); got != view {
 		w.note("IYRA-STORE-LAYERS", view, got, "gameplay_contract_view of the default projection")
+	}
+	return nil
+}
+
+// optInMinLength is the shortest text an opt-in layer is searched for: a
+// strategy or a commentary is a sentence, and shorter values (ids, site
+// names, an algorithm's name) are vocabulary the whole contract shares.
+const optInMinLength = 24
+
+// optInTexts reads the assigned version with include=layer and returns
+// the texts of its layer object (m[layer], the kit's shape) that its own
+// gameplay_contract does not carry: what only the opt-in adds. The
+// contract's first-move example stays in the rules projection ("preserves
+// ... optional first-move example"), so it is never among them. A layer
+// the target does not offer, or keeps elsewhere, gives none.
+func (w *world) optInTexts(ctx context.Context, layer string) ([]string, error) {
+	path := "/store/" + Slug + "/versions/" + url.PathEscape(w.id.Version) + "?include=" + layer
+	resp, err := w.do(ctx, driver.Request{Method: http.MethodGet, Path: path})
+	if err != nil {
+		var skipped *verdict.Skipped
+		if errors.As(err, &skipped) {
+			return nil, nil // a layer not served adds nothing to search for
+		}
+		return nil, err
+	}
+	m, err := jsonObject("", resp)
+	if resp.Status != http.StatusOK || err != nil {
+		return nil, nil
+	}
+	inContract := map[string]bool{}
+	for _, s := range stringsIn(m["gameplay_contract"]) {
+		inContract[s] = true
+	}
+	var out []string
+	for _, s := range stringsIn(m[layer]) {
+		if len(s) >= optInMinLength && !inContract[s] {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// stringsIn lists the string values at any depth of a JSON value.
+func stringsIn(v any) []string {
+	switch t := v.(type) {
+	case string:
+		return []string{t}
+	case map[string]any:
+		var out []string
+		for _, c := range t {
+			out = append(out, stringsIn(c)...)
+		}
+		return out
+	case []any:
+		var out []string
+		for _, c := range t {
+			out = append(out, stringsIn(c)...)
+		}
+		return out
 	}
 	return nil
 }

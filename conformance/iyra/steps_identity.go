@@ -96,6 +96,28 @@ func (w *world) verifyMissing(ctx context.Context) error {
 	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
 }
 
+// beyondSearchLimit is the highest difficulty+1 the kit searches a
+// canonical solution for (16^6 hashes on average, a few seconds); past it
+// the check of a longer zero run is left unchecked, never failed.
+const beyondSearchLimit = 6
+
+// verifyBeyond submits a canonical solution whose digest has at least one
+// zero more than the difficulty: the contract's condition is that the
+// digest "starts with difficulty zeroes", so a longer run qualifies too
+// and must be accepted (IYRA-PROOF-POW); a target reading the condition as
+// exactly that many refuses it.
+func (w *world) verifyBeyond(ctx context.Context) error {
+	d := *w.acc.Difficulty
+	if d+1 > beyondSearchLimit {
+		return verdict.Skipf("unchecked: difficulty %d; the kit searches a digest of %d zeroes at most", d, beyondSearchLimit)
+	}
+	sol, err := rememberedQualifying(ctx, w.acc.Challenge, d+1, "canonical", -1)
+	if err != nil {
+		return err
+	}
+	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
+}
+
 // verifySpelling finds a non-canonical spelling whose digest DOES meet the
 // difficulty, so only the canonical-decimal rule can refuse it.
 func (w *world) verifySpelling(ctx context.Context, kind string) error {
@@ -218,6 +240,7 @@ func (w *world) identitySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the challenge has expired$`), w.challengeExpired)
 	sc.Step(pattern(`^the agent verifies (?:again )?with a valid solution$`), w.verifyValid)
 	sc.Step(pattern(`^the agent verifies with a solution whose digest misses the difficulty$`), w.verifyMissing)
+	sc.Step(pattern(`^the agent verifies with a valid solution whose digest has one zero more than the difficulty$`), w.verifyBeyond)
 	sc.Step(pattern(`^the agent verifies with a qualifying (leading-zero|plus-sign|fraction|empty|negative) solution$`), w.verifySpelling)
 	sc.Step(pattern(`^the agent verifies with a valid solution to another acceptance's challenge$`), w.verifyForeign)
 	sc.Step(pattern(`^the verification succeeds and discloses an api_key$`), w.verificationSucceeds)

@@ -33,10 +33,16 @@ func (w *world) readsReplay(ctx context.Context) error {
 	})
 }
 
-// nothingPrivate scans every body of the scenario (IYRA-VISIBILITY).
+// nothingPrivate scans every body of the scenario, and every header
+// field of its answers for the truth (IYRA-VISIBILITY).
 func (w *world) nothingPrivate() error {
 	for _, b := range w.bodies {
 		if err := checkPrivate(b); err != nil {
+			return err
+		}
+	}
+	for _, h := range w.headers {
+		if err := checkPrivateHeader(h); err != nil {
 			return err
 		}
 	}

@@ -24,6 +24,7 @@ func (w *world) sessionsSteps(sc *suite.ScenarioContext) {
 		return w.createWith(ctx, Slug, freshKey(), createBody(v, ""))
 	})
 	sc.Step(pattern(`^the agent creates a session accepting the version assigned for another game$`), w.createOtherGameVersion)
+	sc.Step(pattern(`^the agent creates a session accepting the assigned version (cut by its last character|followed by one character more)$`), w.createNearVersion)
 	sc.Step(pattern(`^the agent creates a session with ready_to_act false$`), func(ctx context.Context) error {
 		return w.createWith(ctx, Slug, freshKey(), map[string]any{"ready_to_act": false, "accepted_version_id": w.id.Version})
 	})
@@ -33,6 +34,7 @@ func (w *world) sessionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent looks up an unused Idempotency-Key$`), func(ctx context.Context) error { return w.lookUp(ctx, freshKey()) })
 	sc.Step(pattern(`^the look-up answers 404$`), w.lookUpIs404)
 	sc.Step(pattern(`^the same session is returned$`), w.sameSession)
+	sc.Step(pattern(`^the session is as it was before the repeat$`), w.untouchedByRepeat)
 	sc.Step(pattern(`^the reuse creates no new session$`), w.noNewSession)
 	sc.Step(pattern(`^the key still names the original session$`), w.keyNamesOriginal)
 	sc.Step(pattern(`^the look-up names the session$`), w.lookUpNames)
@@ -41,7 +43,7 @@ func (w *world) sessionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the observation has the declared fields$`), w.observationFields)
 	sc.Step(pattern(`^the observation is in its initial state$`), w.observationInitial)
 	sc.Step(pattern(`^the session plays the "([^"]*)" variant$`), w.playsVariant)
-	sc.Step(pattern(`^the agent plays the same investigations in a second session of that variant$`), w.secondSession)
+	sc.Step(pattern(`^the agent plays the same investigations( in the reverse order)? in a second session of that variant$`), w.secondSession)
 	sc.Step(pattern(`^both sessions revealed identical site facts$`), w.identicalFacts)
 }
 
@@ -152,7 +154,7 @@ func (w *world) playsVariant(v string) error {
 // same variant: asked for by the variant field, or found among new
 // sessions when the target refuses the field. A target that names no
 // variant cannot show which sessions share one, and skips.
-func (w *world) secondSession(ctx context.Context) error {
+func (w *world) secondSession(ctx context.Context, reversed string) error {
 	first := w.sess
 	if first.Variant == "" {
 		return verdict.Skipf("the target names no variant, so two sessions of one variant cannot be told apart")
@@ -173,9 +175,20 @@ func (w *world) secondSession(ctx context.Context) error {
 	}
 	return w.when(ctx, func() (*driver.Response, error) {
 		var err error
-		w.second, err = w.playScript(ctx, second, "investigate archive, investigate harbor, investigate spire")
+		w.second, err = w.playScript(ctx, second, secondInvestigations(reversed != ""))
 		return nil, err
 	})
+}
+
+// secondInvestigations is the second session's script: the first one's
+// three inspections, or the same in the reverse order. The facts are
+// "fixed for this immutable release", so the order they are gathered in
+// must not change them either (IYRA-SITE-FACTS-FIXED).
+func secondInvestigations(reversed bool) string {
+	if reversed {
+		return "investigate spire, investigate harbor, investigate archive"
+	}
+	return "investigate archive, investigate harbor, investigate spire"
 }
 
 // identicalFacts compares the texts two sessions of one variant revealed (IYRA-SITE-FACTS-FIXED).
@@ -313,6 +326,16 @@ func (w *world) sameSession() error {
 	return nil
 }
 
+// untouchedByRepeat re-reads the session after a repeated creation: the
+// repeat "returns the same session, not a new one", so it leaves the
+// session as it was, revision and observation alike; a creation written as
+// an upsert resets it under the same id (IYRA-SESSION-KEY-IDEMPOTENT). An
+// answer replaying the first creation's body is faithful: only the state
+// read afterwards is judged.
+func (w *world) untouchedByRepeat(ctx context.Context) error {
+	return w.sameAsBefore(ctx, "a repeated creation")
+}
+
 // keyNamesOriginal looks the session's key up again after a refused reuse.
 func (w *world) keyNamesOriginal(ctx context.Context) error {
 	if err := w.lookUp(ctx, w.key); err != nil {
@@ -359,6 +382,24 @@ func (w *world) lookUpIs404() error {
 		return verdict.Failf("IYRA-IDEMPOTENCY-404", 404, w.Last.Status, "%s", clip(w.Last.Body))
 	}
 	return nil
+}
+
+// createNearVersion creates a session accepting a version one character
+// off the assigned one: cut by its last character, or with one more. The
+// contract's accepted_version_id is the "version_id from assignment", so
+// either is another value and must be refused (IYRA-SESSION-VERSION); a
+// server matching a prefix either way takes one of them.
+func (w *world) createNearVersion(ctx context.Context, how string) error {
+	v := w.id.Version
+	if len(v) < 2 {
+		return verdict.Skipf("the assigned version %q is too short to cut", v)
+	}
+	if how == "cut by its last character" {
+		v = v[:len(v)-1]
+	} else {
+		v += "0"
+	}
+	return w.createWith(ctx, Slug, freshKey(), createBody(v, ""))
 }
 
 // createOtherGameVersion creates a session of the game accepting the

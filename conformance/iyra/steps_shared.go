@@ -22,6 +22,7 @@ func (w *world) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent has played "([^"]*)"$`), w.playAll)
 	sc.Step(pattern(`^the agent has tried "([^"]*)"$`), w.tryAll)
 	sc.Step(pattern(`^the agent has gathered everything and (selected|changed to) the (corroborated|uncorroborated) claim$`), w.gatherAndSelect)
+	sc.Step(pattern(`^the agent has gathered every record without an ally and selected the corroborated claim$`), w.gatherAloneAndSelect)
 	sc.Step(pattern(`^the agent plays "([^"]*)"$`), w.playsOne)
 	sc.Step(pattern(`^the agent reads the session$`), w.readsSession)
 	sc.Step(pattern(`^the action is accepted$`), w.accepted)
@@ -172,6 +173,22 @@ func (w *world) gatherAndSelect(ctx context.Context, how, which string) error {
 	return w.playAll(ctx, script)
 }
 
+// gatherAloneAndSelect inspects every site, allies with no faction and
+// selects the corroborated claim: evidence 5 and signal 3 with an empty
+// coalition, a verified ending the score must still be the evidence of
+// (IYRA-SCORE: a score set where the allies' consequences are written
+// leaves it out).
+func (w *world) gatherAloneAndSelect(ctx context.Context) error {
+	if err := w.playAll(ctx, "investigate archive, investigate spire, investigate harbor"); err != nil {
+		return err
+	}
+	claim, err := w.corroborated(ctx, w.sess)
+	if err != nil {
+		return err
+	}
+	return w.playAll(ctx, "select_claim "+string(claim))
+}
+
 // accepted requires a 2xx answer carrying a session.
 func (w *world) accepted() error {
 	if err := w.NeedLast(); err != nil {
@@ -211,6 +228,12 @@ func (w *world) kitStatus(code int) error {
 // unchanged re-reads the state and compares it with the state before the
 // When step (the scenario's rule, and IYRA-RECOVERY-READ for the read).
 func (w *world) unchanged(ctx context.Context) error {
+	return w.sameAsBefore(ctx, "a rejected request")
+}
+
+// sameAsBefore is unchanged for the request named after: the state read
+// now must be the one before the When step.
+func (w *world) sameAsBefore(ctx context.Context, after string) error {
 	if w.Before == nil {
 		return verdict.Errorf("no state before the When step")
 	}
@@ -219,7 +242,7 @@ func (w *world) unchanged(ctx context.Context) error {
 		return err
 	}
 	if now.rev() != w.Before.rev() {
-		return verdict.Failf(w.rule(), w.Before.rev(), now.rev(), "revision after a rejected request")
+		return verdict.Failf(w.rule(), w.Before.rev(), now.rev(), "revision after %s", after)
 	}
 	if diff := diffObs(w.Before.Observation, now.Observation); diff != "" {
 		return verdict.Failf(w.rule(), "the observation before the request", "a changed one", "%s", diff)

@@ -186,6 +186,13 @@ Feature: The action envelope, revisions and recovery
       When the agent reads the session at the contract's fallback path
       Then the answer is the session's authoritative state
 
+    Scenario: the fallback path of a finished session serves its final state
+      Given a new session
+      And the agent has read the session at the contract's fallback path
+      And the agent has played "investigate archive, withdraw"
+      When the agent reads the session at the contract's fallback path
+      Then the answer is the session's authoritative state
+
   @IYRA-RECOVERY-NO-RETRY
   Rule: the platform never retries a refused write on its own
 

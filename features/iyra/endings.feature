@@ -193,6 +193,11 @@ Feature: Endings, score and the terminal state
       When the agent plays "broadcast"
       Then the score equals the evidence
 
+    Scenario: a verified ending with no ally scores its evidence
+      Given the agent has gathered every record without an ally and selected the corroborated claim
+      When the agent plays "broadcast"
+      Then the score equals the evidence
+
   @IYRA-SCORE-UNVERIFIED
   Rule: every ending but a verified one scores zero
 
@@ -309,6 +314,8 @@ Feature: Endings, score and the terminal state
         | a broadcast, then a withdrawal | investigate spire, broadcast                                                                                                                                                        | withdraw                 |
         | a withdrawal, then a broadcast | withdraw                                                                                                                                                                            | broadcast                |
         | the budget's ninth step, then a withdrawal | investigate archive, investigate harbor, investigate spire, ally keepers, ally drifters, select_claim relay_fault, select_claim record_omission, select_claim relay_fault, select_claim record_omission | withdraw |
+        | a withdrawal, then an alliance | investigate harbor, withdraw                                                                                                                                                            | ally keepers             |
+        | a broadcast, then an alliance  | investigate harbor, broadcast                                                                                                                                                           | ally drifters            |
 
   @IYRA-LEGAL-AFTER-END
   Rule: a finished session lists no legal actions

@@ -23,6 +23,11 @@ Feature: Identity: acceptance, proof of work and the Bearer key
       When the agent verifies with a solution whose digest misses the difficulty
       Then the verification is refused without a key
 
+    Scenario: a solution whose digest has one zero more than the difficulty is accepted
+      Given a new agent has accepted the play task
+      When the agent verifies with a valid solution whose digest has one zero more than the difficulty
+      Then the verification succeeds and discloses an api_key
+
   @IYRA-PROOF-EXPIRY
   Rule: a challenge is usable only before expires_at
 

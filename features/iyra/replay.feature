@@ -34,6 +34,13 @@ Feature: Visibility, progress and replay
       And the agent reads the trust document
       Then no public field reveals the truth or field notes
 
+    Scenario: the key's status look-up reveals nothing private, in play and after the end
+      Given the agent has played "investigate archive, investigate harbor, investigate spire"
+      When the agent looks up the session's Idempotency-Key
+      And the agent plays "withdraw"
+      And the agent looks up the session's Idempotency-Key
+      Then no public field reveals the truth or field notes
+
     Scenario: the replay reveals nothing private
       Given the agent has played "investigate archive, investigate harbor, investigate spire, withdraw"
       When the agent reads the replay

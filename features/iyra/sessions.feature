@@ -50,6 +50,14 @@ Feature: Sessions under an Idempotency-Key
       And the agent has played "withdraw"
       When the agent repeats the creation with the same Idempotency-Key
       Then the same session is returned
+      And the session is as it was before the repeat
+
+    Scenario: repeating the creation of a session in play leaves its state as it was
+      Given a new session
+      And the agent has played "investigate archive, investigate harbor"
+      When the agent repeats the creation with the same Idempotency-Key
+      Then the same session is returned
+      And the session is as it was before the repeat
 
   @IYRA-SESSION-KEY-REUSE @IYRA-REF-SECOND-GAME @IYRA-REF-ROLLOUT
   Rule: a key reused for a different game, version or intended session creates nothing
@@ -103,6 +111,16 @@ Feature: Sessions under an Idempotency-Key
       When the agent creates a session accepting the version assigned for another game
       Then the creation is refused
       And no session exists for that key
+
+    Scenario Outline: the assigned version <how> is refused
+      When the agent creates a session accepting the assigned version <how>
+      Then the creation is refused
+      And no session exists for that key
+
+      Examples:
+        | how                             |
+        | cut by its last character       |
+        | followed by one character more  |
 
   @IYRA-SESSION-READY
   Rule: creation requires ready_to_act true
@@ -159,4 +177,10 @@ Feature: Sessions under an Idempotency-Key
       Given a new session
       And the agent has played "investigate archive, investigate harbor, investigate spire"
       When the agent plays the same investigations in a second session of that variant
+      Then both sessions revealed identical site facts
+
+    Scenario: a second session inspecting the sites in the reverse order reveals the same facts
+      Given a new session
+      And the agent has played "investigate archive, investigate harbor, investigate spire"
+      When the agent plays the same investigations in the reverse order in a second session of that variant
       Then both sessions revealed identical site facts
