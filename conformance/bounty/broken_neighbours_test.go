@@ -99,6 +99,9 @@ func faithfulNeighbours() []faithfulNeighbour {
 		// Round 6 (docs/detection.md): a metrics layout and a refusal's fields the seed leaves open.
 		{"metrics list every combine refusal code, 0 for those never seen", []string{"BOUNTY-METRICS-COUNTS", "BOUNTY-METRICS"}, answers(http.MethodGet, "/metrics", everyCodeListed)},
 		{"a refused solve answered with a hint and a null share_hex", []string{"BOUNTY-NO-SECRETS", "BOUNTY-SOLVE-SHARE"}, refusalNamesItsShare},
+		// Round 7 (docs/detection.md): a refusal's headers and body, a commitment that is not the key.
+		{"GET /mcp answered 405 with Allow: POST and a JSON-RPC error body", []string{"BOUNTY-MCP-GET"}, mcpGetRefusedLoudly},
+		{"the live status shows the master key's sha256 commitment, base64 and hex", []string{"BOUNTY-NO-SECRETS"}, keyCommitted},
 	}
 }
 

@@ -260,6 +260,17 @@ func slipCases() []slip {
 		{"a notify_url refused only when http://, any other scheme taken", "BOUNTY-PROFILE-NOTIFY", notifyRefusesHTTPOnly},
 		{"an agent's edit to the name it holds refused name_taken", "BOUNTY-PROFILE-NAME", ownNameTaken},
 		{"a refused solve of a solved share answers its share_hex", "BOUNTY-NO-SECRETS", refusedSolveShowsShare},
+		// Round 7 (docs/detection.md): fresh slips, none in the tables above or the engine's Break faults.
+		{"a registration nonce outside letters, digits, - and _ refused", "BOUNTY-REG-POW", noncesSanitised},
+		{"a nonce_hex with exactly difficulty_bits leading zero bits refused", "BOUNTY-PUZZLE-HASH", exactBitsRefused},
+		{"a nonce_hex of other than 16 hex digits refused", "BOUNTY-PUZZLE-HASH", nonceLengthFixed},
+		{"a share solved in an earlier round credited in the next", "BOUNTY-CREDIT", creditsOutliveRounds},
+		{"a claim cleared by the claimant's accepted solve of another share", "BOUNTY-INTENT", claimsClearedByAnySolve},
+		{"a profile edit refused for its over-long contact keeps its name change", "BOUNTY-PROFILE-CONTACT", namesBeforeContacts},
+		{"a combine of four credited agents pays the first three", "BOUNTY-PAYOUT", firstKPaid},
+		{"accepted_solves and reputation count the rejected solves too", "BOUNTY-REPUTATION", rejectedSolvesCounted},
+		{"the live status shows the solved shares as base64 bytes", "BOUNTY-NO-SECRETS", sharesAsBytes},
+		{"GET /mcp answered 405 only when it asks for an event stream", "BOUNTY-MCP-GET", mcpGetOnlyForStreams},
 	}
 }
 

@@ -2,6 +2,7 @@ package bounty
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -110,6 +111,28 @@ func contactOfLength(n int) string {
 // editContactOfLength sets member i's profile contact to n characters.
 func (w *world) editContactOfLength(ctx context.Context, i, n int) error {
 	return w.editProfile(ctx, i, "", map[string]any{"contact": contactOfLength(n)})
+}
+
+// editContactWithName notes member i's profile name, then sends one edit
+// with a contact of n characters and a fresh unique name: an edit refused
+// for its contact "changes nothing" (BOUNTY-PROFILE-CONTACT), its name
+// included, which "still has its name" then reads. A profile that cannot
+// be read leaves the name unchecked there.
+func (w *world) editContactWithName(ctx context.Context, i, n int) error {
+	a, err := w.member(i)
+	if err != nil {
+		return err
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	if resp, err := w.call(ctx, http.MethodGet, "/agents/"+a.ID, nil); err != nil {
+		return err
+	} else if resp.Status/100 == 2 {
+		_ = json.Unmarshal(resp.Body, &p)
+	}
+	w.names[i] = p.Name
+	return w.editProfile(ctx, i, "", map[string]any{"contact": contactOfLength(n), "name": w.uniqueName(ctx)})
 }
 
 // profileContactIs: member i's public profile shows the contact of n

@@ -3,6 +3,7 @@ package bounty
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"strconv"
 
@@ -35,6 +36,41 @@ func exactNonce(token string, bits int) string {
 			return nonce
 		}
 	}
+}
+
+// anyNonce finds a registration nonce meeting bits that holds a space,
+// punctuation and letters of two and four UTF-8 bytes: "nonce is any
+// string", hashed as utf8(reg_token + nonce) (BOUNTY-REG-POW), so a
+// platform that admits only a token alphabet refuses a valid proof.
+func anyNonce(token string, bits int) string {
+	for n := 0; ; n++ {
+		nonce := "any nonce/é𐐷:" + strconv.Itoa(n)
+		sum := sha256.Sum256([]byte(token + nonce))
+		if pow.LeadingZeroBits(sum[:]) >= bits {
+			return nonce
+		}
+	}
+}
+
+// hashNonce finds a nonce_hex of size bytes whose digest after the
+// puzzle's prefix has exactly the difficulty's leading zero bits, or at
+// least them when exact is false: the least proof the seed accepts, and a
+// nonce of another length than the kit's 8-byte counter ("nonce_hex: hex
+// string", BOUNTY-PUZZLE-HASH).
+func hashNonce(p bounty.Puzzle, size int, exact bool) bounty.Solution {
+	prefix, _ := hex.DecodeString(p.Params.PrefixHex)
+	buf := make([]byte, len(prefix)+size)
+	copy(buf, prefix)
+	for n := uint64(0); n < 1<<(8*min(size, 7)); n++ {
+		for i := 0; i < size; i++ {
+			buf[len(buf)-1-i] = byte(n >> (8 * i))
+		}
+		sum := sha256.Sum256(buf)
+		if z := pow.LeadingZeroBits(sum[:]); z == p.Params.DifficultyBits || (!exact && z > p.Params.DifficultyBits) {
+			return bounty.Solution{NonceHex: hex.EncodeToString(buf[len(prefix):])}
+		}
+	}
+	return bountysolve.Puzzle(p)
 }
 
 func (w *world) soloSolve(ctx context.Context, s int, solver func(bounty.Puzzle) bounty.Solution) error {

@@ -194,3 +194,45 @@ func (w *world) liveBoard(ctx context.Context) (*boardDoc, error) {
 	}
 	return w.board(ctx, w.cid)
 }
+
+// termsAsPlayed holds a profile's rounds_won and accepted_solves to what
+// the run did as the agent, which registered in this scenario: "Engine-
+// accepted events only", so a rejected solve moves neither the count nor
+// the reputation (BOUNTY-REPUTATION). Another player can add to neither
+// for an agent_id the run holds, so both are exact.
+func (w *world) termsAsPlayed(id string, won, solves int) error {
+	r := w.recordOf(id)
+	switch {
+	case won != r.wins:
+		return verdict.Failf("BOUNTY-REPUTATION", r.wins, won, "rounds_won of %s: its wins in this run", id)
+	case solves != r.solves:
+		return verdict.Failf("BOUNTY-REPUTATION", r.solves, solves, "accepted_solves of %s: its accepted solves in this run (a rejected one is no engine-accepted event)", id)
+	}
+	return nil
+}
+
+// solvesInNewRound moves the scenario to the round the win opened (its
+// shares and the win forgotten) and solves there: what each member holds
+// afterwards is only what it solved in that round, which a combine is
+// then judged by ("an ACCEPTED SOLVE of this round", BOUNTY-CREDIT).
+func (w *world) solvesInNewRound(ctx context.Context, text string) error {
+	if err := w.liveChallenge(ctx); err != nil {
+		return err
+	}
+	w.won = nil
+	return w.solveList(ctx, text)
+}
+
+// joinTeam registers member i, the next one, in the scenario's round.
+func (w *world) joinTeam(ctx context.Context, i int) error {
+	if i != len(w.team)+1 {
+		return verdict.Errorf("the team has %d members; agent %d cannot join next", len(w.team), i)
+	}
+	a, err := w.register(ctx)
+	if err != nil {
+		return err
+	}
+	w.team = append(w.team, a)
+	w.recordOf(a.ID).joined = w.round
+	return nil
+}

@@ -3,6 +3,7 @@ package bounty
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
@@ -86,15 +87,39 @@ func (c *client) leakOf(tail string, own map[int]bool, body []byte) (expected, w
 			continue
 		}
 		for i, h := range shares {
-			if !own[i] && bytes.Contains(text, []byte(h)) {
+			if !own[i] && spelled(text, body, h) {
 				return "no share_hex in any response but its solver's solve", "share " + strconv.Itoa(i) + " of " + cid
 			}
 		}
-		if k := c.earned.keys[cid]; k != "" && bytes.Contains(text, []byte(k)) {
+		if k := c.earned.keys[cid]; k != "" && spelled(text, body, k) {
 			return "no key material in any response", "the master key of " + cid
 		}
 	}
 	return "", ""
+}
+
+// spelled reports whether body (text is it in lower case) carries the
+// bytes hexValue names, in hex of either case or in base64 (standard or
+// URL alphabet, padded or not: how encoding/json and most stacks show
+// bytes). A secret is searched by value, not by one spelling
+// (BOUNTY-NO-SECRETS); 33 or 32 random bytes in any of these spellings
+// cannot appear by chance.
+func spelled(text, body []byte, hexValue string) bool {
+	if bytes.Contains(text, []byte(hexValue)) {
+		return true
+	}
+	raw, err := hex.DecodeString(hexValue)
+	if err != nil || len(raw) < 16 {
+		return false
+	}
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		// The unpadded form is a prefix of the padded one, so one search
+		// covers both.
+		if bytes.Contains(body, []byte(enc.EncodeToString(raw))) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownShares are the share indices a request itself names whose values

@@ -168,6 +168,8 @@ func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the closed challenge's status and metrics answer 200$`), w.closedReadable)
 	sc.Step(pattern(`^the registry's active challenge is the one the win announced$`), w.registryFollows)
 	sc.Step(pattern(`^agent (\d+) solves share (\d+) in the new round$`), w.solveInNewRound)
+	sc.Step(pattern(`^in the new round (agent \d+ solves share \d+(?:, agent \d+ solves share \d+)*)$`), w.solvesInNewRound)
+	sc.Step(pattern(`^agent (\d+) joins the team$`), w.joinTeam)
 	sc.Step(pattern(`^the team's highest agent_id solves share (\d+) in the new round$`), w.highestSolvesInNewRound)
 	sc.Step(pattern(`^the new round's board lists the team with no shares and no claims$`), w.carriedOver)
 	sc.Step(pattern(`^the new round's board shows each winner's track record with the win and its solve$`), w.trackRecords)
@@ -436,6 +438,9 @@ func (w *world) reputationFormula(ctx context.Context) error {
 		want := 10**p["rounds_won"] + 3**p["accepted_solves"] + *p["rounds_played"] - 10*strikes
 		if *p["reputation"] != want {
 			return verdict.Failf("BOUNTY-REPUTATION", want, *p["reputation"], "%s", a.ID)
+		}
+		if err := w.termsAsPlayed(a.ID, *p["rounds_won"], *p["accepted_solves"]); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -138,10 +138,19 @@ func (w *world) accepted202() error {
 	return nil
 }
 
+// getMCP sends GET to the mcp endpoint as an SSE client would (Accept:
+// text/event-stream) and then as a plain client (Accept: application/json):
+// "GET is 405 (no SSE stream)" whatever the GET asks for
+// (BOUNTY-MCP-GET), so the first answer that is not 405 is the one judged.
 func (w *world) getMCP(ctx context.Context) error {
-	resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodGet, Path: MCPPath, Header: map[string]string{"Accept": "text/event-stream"}})
-	w.Last = resp
-	return err
+	for _, accept := range []string{"text/event-stream", "application/json"} {
+		resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodGet, Path: MCPPath, Header: map[string]string{"Accept": accept}})
+		w.Last = resp
+		if err != nil || resp.Status != http.StatusMethodNotAllowed {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *world) is405() error {

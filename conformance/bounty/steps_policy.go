@@ -98,6 +98,7 @@ func (w *world) policySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^agent (\d+) takes a fresh name of (\d+) characters$`), w.takeNameOfLength)
 	sc.Step(pattern(`^agent (\d+) edits its profile name to a fresh name of (\d+) characters$`), w.editNameOfLength)
 	sc.Step(pattern(`^agent (\d+) sets its profile contact to (\d+) characters$`), w.editContactOfLength)
+	sc.Step(pattern(`^agent (\d+) sets its profile contact to (\d+) characters with a fresh name$`), w.editContactWithName)
 	sc.Step(pattern(`^agent (\d+) sets its profile contact to (\d+) characters ending in wide letters, where it takes a few$`), func(ctx context.Context, i, n int) error {
 		return w.wideContact(n, "BOUNTY-PROFILE-CONTACT", func(c string) error { return w.editProfile(ctx, i, "", map[string]any{"contact": c}) })
 	})

@@ -194,6 +194,12 @@ func (w *world) puzzlesSteps(sc *suite.ScenarioContext) {
 			return bounty.Solution{X: json.RawMessage(bounty.FermatSolve(p.Params).String())}
 		})
 	})
+	sc.Step(pattern(`^the agent solves share (\d+) with a nonce of exactly the difficulty$`), func(ctx context.Context, s int) error {
+		return w.soloSolve(ctx, s, func(p bounty.Puzzle) bounty.Solution { return hashNonce(p, 8, true) })
+	})
+	sc.Step(pattern(`^the agent solves share (\d+) with a 3-byte nonce$`), func(ctx context.Context, s int) error {
+		return w.soloSolve(ctx, s, func(p bounty.Puzzle) bounty.Solution { return hashNonce(p, 3, false) })
+	})
 	sc.Step(pattern(`^the agent solves share (\d+) with x plus p$`), func(ctx context.Context, s int) error {
 		return w.soloSolve(ctx, s, congruentSolution)
 	})

@@ -21,6 +21,9 @@ func (w *world) registrationSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the runner registers with a nonce meeting pow_bits exactly$`), func(ctx context.Context) error {
 		return w.registerWith(ctx, exactNonce(w.reg.Token, w.reg.Bits))
 	})
+	sc.Step(pattern(`^the runner registers with a nonce of any characters meeting pow_bits$`), func(ctx context.Context) error {
+		return w.registerWith(ctx, anyNonce(w.reg.Token, w.reg.Bits))
+	})
 	sc.Step(pattern(`^the runner registers with a nonce one bit short of pow_bits$`), func(ctx context.Context) error {
 		return w.registerWith(ctx, exactNonce(w.reg.Token, w.reg.Bits-1))
 	})

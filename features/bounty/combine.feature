@@ -38,6 +38,14 @@ Feature: Combine, credit, payout and rotation
       Then the answer is 409 with code "unearned_share"
       And the round stays open
 
+    Scenario: a share solved in the closed round earns no credit in the next
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      When in the new round agent 2 solves share 2, agent 2 solves share 3, agent 3 solves share 5
+      And the team combines "1:2, 2:3, 3:5"
+      Then the answer is 409 with code "unearned_share"
+      And the round stays open
+
   @BOUNTY-RECONSTRUCT
   Rule: combine wins only when the shares reconstruct the key
 
@@ -76,6 +84,13 @@ Feature: Combine, credit, payout and rotation
       Then the combine wins
       And the payout splits 1000 across agents 1, 2 and 3 only
       And the ledger records the payout
+
+    Scenario: a win of four credited agents pays all four
+      Given agent 4 joins the team
+      And agent 4 solves share 1
+      When the team combines "1:2, 2:3, 3:5, 4:1"
+      Then the combine wins
+      And the payout splits 1000 across agents 1, 2, 3 and 4 only
 
   @BOUNTY-PAYOUT-SPLIT
   Rule: the split is equal with the remainder to the lowest agent_ids
@@ -213,6 +228,7 @@ Feature: Combine, credit, payout and rotation
   Rule: reputation is 10*rounds_won + 3*accepted_solves + rounds_played - 10*strikes
 
     Scenario: every standing's reputation follows the formula
+      Given agent 2 submits a wrong solution for share 2
       When the team combines "1:2, 2:3, 3:5"
       Then the combine wins
       And every profile's reputation follows the formula

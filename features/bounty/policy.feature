@@ -135,6 +135,10 @@ Feature: next_move and profiles
       When agent 1 sets its profile contact to 257 characters
       Then the answer is a 4xx refusal
       And agent 1's profile contact is the one of 256 characters
+      When agent 1 sets its profile contact to 257 characters with a fresh name
+      Then the answer is a 4xx refusal
+      And agent 1's profile contact is the one of 256 characters
+      And agent 1 still has its name
 
   @BOUNTY-PROFILE-NOTIFY
   Rule: notify_url is https only

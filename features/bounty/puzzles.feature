@@ -33,6 +33,16 @@ Feature: Puzzles and shares
       When the agent solves share 1 correctly
       Then the solve is accepted with a share_hex
 
+    Scenario: a nonce with exactly difficulty_bits leading zero bits is accepted
+      Given a registered agent in the live challenge
+      When the agent solves share 1 with a nonce of exactly the difficulty
+      Then the solve is accepted with a share_hex
+
+    Scenario: a 3-byte nonce_hex meeting the difficulty is accepted
+      Given a registered agent in the live challenge
+      When the agent solves share 1 with a 3-byte nonce
+      Then the solve is accepted with a share_hex
+
     Scenario: a nonce missing the difficulty is refused
       Given a registered agent in the live challenge
       When the agent submits a wrong solution for share 1

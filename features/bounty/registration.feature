@@ -19,6 +19,11 @@ Feature: Registration: a proof of work in leading zero bits buys an agent_id
       When the runner registers with a nonce meeting pow_bits exactly
       Then the registration answers ok with an agent_id
 
+    Scenario: a nonce of any characters meeting pow_bits registers an agent
+      Given a registration challenge
+      When the runner registers with a nonce of any characters meeting pow_bits
+      Then the registration answers ok with an agent_id
+
     Scenario: a nonce one bit short of pow_bits registers nobody
       Given a registration challenge
       When the runner registers with a nonce one bit short of pow_bits
