@@ -165,6 +165,17 @@ func slipCases() []slip {
 		{"a delisted requester counted as listed", "SX-UNLISTED", listedEver},
 		{"a release's share_hex prefixed 0x", "SX-RELEASE", exchangeOnly(hexPrefixed)},
 		{"requester_is_holder tested after the broker rule", "SX-SELF", selfAfterBroker},
+		// Round 7 (docs/detection.md): fresh slips, none in the tables above or the reference's Broken switches.
+		{"a stale pull judged by its round number, not its challenge_id", "SX-STALE", staleByRound(false)},
+		{"a stale offer judged by its round number, not its challenge_id", "SX-OFFER-STALE", staleByRound(true)},
+		{"the board read once per round, so a requester that left is still listed", "SX-UNLISTED", cachedBoard},
+		{"offers kept one per (round, share), so a second holder's is a duplicate", "SX-OFFER-ACCEPT", inboxByShare},
+		{"offers kept one per (round, holder), so a holder's second share is a duplicate", "SX-OFFER-ACCEPT", inboxByHolder},
+		{"offers kept one per (holder, share) across rounds, so the next round's is a duplicate", "SX-OFFER-ACCEPT", inboxAcrossRounds},
+		{"a pull without a challenge_id taken as the live round", "SX-BAD-REQUEST", missingChallengeLive},
+		{"an offer without to taken as addressed to this endpoint", "SX-OFFER-BAD-REQUEST", missingToIsMe},
+		{"an offer of share n refused: share_index checked below n", "SX-OFFER-ACCEPT", indexBelowN(true)},
+		{"a pull of share n answered bad_request: share_index checked below n", "SX-NOT-HELD", indexBelowN(false)},
 	}
 }
 
@@ -260,7 +271,8 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 // copy of an offer refused, grace_remaining_s rounded down; round 5:
 // refusals with their status, a stale_round naming the live challenge;
 // round 6: a not_held naming the holdings, a board_not_combinable naming
-// the shortfall.
+// the shortfall; round 7: a round below 1 refused as malformed, a body
+// missing a field refused by the condition the gap fails.
 func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 	return map[string]func(h http.Handler) http.Handler{
 		"refusals with more fields and other words": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
@@ -323,6 +335,9 @@ func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 		// Round 6 (docs/detection.md).
 		"a not_held refusal naming the shares the board shows held": exchangeOnly(notHeldNamesHoldings),
 		"a board_not_combinable refusal naming the shortfall":       exchangeOnly(notCombinableNamesShortfall),
+		// Round 7 (docs/detection.md).
+		"a round below 1 refused 400 bad_request":                      roundBelowOne,
+		"an incomplete request refused by the condition its gap fails": refusedByCondition,
 	}
 }
 

@@ -20,10 +20,17 @@ import (
 type platform struct {
 	http *driver.HTTP
 	cid  string
-	man  []bounty.Puzzle
+	// round is the live round's number, as the registry names it: every
+	// exchange carries it ("round": "the live round number"), so a stale
+	// probe differs from a live one in its challenge_id alone (SX-STALE,
+	// SX-OFFER-STALE).
+	round int
+	man   []bounty.Puzzle
 	// closed is the round fresh closed: a challenge_id the platform still
-	// reads (closed rounds stay readable) but that is not the live one.
-	closed string
+	// reads (closed rounds stay readable) but that is not the live one;
+	// closedRound is its number.
+	closed      string
+	closedRound int
 }
 
 // runState lives across scenarios: rotators that open fresh rounds and
@@ -98,12 +105,13 @@ func (p *platform) live(ctx context.Context) error {
 	var reg struct {
 		Active struct {
 			ChallengeID string `json:"challenge_id"`
+			Round       int    `json:"round"`
 		} `json:"active"`
 	}
 	if err := p.do(ctx, http.MethodGet, "/challenges", nil, &reg); err != nil {
 		return err
 	}
-	p.cid = reg.Active.ChallengeID
+	p.cid, p.round = reg.Active.ChallengeID, reg.Active.Round
 	var man struct {
 		Puzzles []bounty.Puzzle `json:"puzzles"`
 	}
@@ -147,15 +155,32 @@ func (p *platform) delist(ctx context.Context, st *runState, agent string) error
 	return nil
 }
 
-// fresh wins the live round with the run's rotators (shares 2, 3 and 5)
-// so the scenario's board holds only its own shares, and delists every
-// agent the runner listed before.
+// fresh wins the live round with the run's rotators (win) so the
+// scenario's board holds only its own shares, and delists every agent the
+// runner listed before.
 func (p *platform) fresh(ctx context.Context, st *runState) error {
 	if err := p.live(ctx); err != nil {
 		return err
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if err := p.win(ctx, st); err != nil {
+		return err
+	}
+	for id := range st.listed {
+		if err := p.do(ctx, http.MethodPost, "/challenge/"+p.cid+"/peers", map[string]any{"agent_id": id, "remove": true}, nil); err != nil {
+			return err
+		}
+	}
+	st.listed = map[string]bool{}
+	return nil
+}
+
+// win closes the live round with the run's rotators (shares 2, 3 and 5,
+// registered once per run) and reads the round that opens: the closed
+// one is kept (closed, closedRound). Listings carry over; shares do not.
+// The caller holds st.mu.
+func (p *platform) win(ctx context.Context, st *runState) error {
 	for len(st.rotators) < 3 {
 		id, err := p.register(ctx)
 		if err != nil {
@@ -174,15 +199,6 @@ func (p *platform) fresh(ctx context.Context, st *runState) error {
 	if err := p.do(ctx, http.MethodPost, "/challenge/"+p.cid+"/combine", map[string]any{"submissions": subs}, nil); err != nil {
 		return err
 	}
-	p.closed = p.cid
-	if err := p.live(ctx); err != nil {
-		return err
-	}
-	for id := range st.listed {
-		if err := p.do(ctx, http.MethodPost, "/challenge/"+p.cid+"/peers", map[string]any{"agent_id": id, "remove": true}, nil); err != nil {
-			return err
-		}
-	}
-	st.listed = map[string]bool{}
-	return nil
+	p.closed, p.closedRound = p.cid, p.round
+	return p.live(ctx)
 }

@@ -23,7 +23,7 @@ func (w *world) inputSteps(sc *suite.ScenarioContext) {
 // field, a byte that is not UTF-8 in the round's place, padding past 64
 // KiB.
 func (w *world) defectivePull(share int, defect string) []byte {
-	body, _ := json.Marshal(map[string]any{"protocol": rsx.Protocol, "challenge_id": w.p.cid, "round": 0,
+	body, _ := json.Marshal(map[string]any{"protocol": rsx.Protocol, "challenge_id": w.p.cid, "round": w.p.round,
 		"requester": w.broker, "agent_id": w.mine, "share_index": share})
 	inner := body[1 : len(body)-1]
 	switch defect {

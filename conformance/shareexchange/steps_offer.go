@@ -17,9 +17,16 @@ func (w *world) offerSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^a board of (three shares on two members|three holders of two shares|one holder to spare), whose collector the responder plays$`), func(ctx context.Context, shape string) error {
 		return w.setup(ctx, false, boardShapes[shape])
 	})
-	sc.Step(pattern(`^the (offerer|unlisted agent|collector) offers share (\d+) to the collector$`), func(ctx context.Context, who string, s int) error {
+	sc.Step(pattern(`^a board of two holders of share 3, the offerer on share 1 too, whose collector the responder plays$`), func(ctx context.Context) error {
+		return w.setup(ctx, false, doubled)
+	})
+	sc.Step(pattern(`^the (offerer|unlisted agent|collector|broker|second holder) offers share (\d+) to the collector$`), func(ctx context.Context, who string, s int) error {
 		return w.offer(ctx, w.role(who), s, "", w.mine, true)
 	})
+	sc.Step(pattern(`^the offerer offers share (\d+) to the collector without its (challenge_id|to|agent_id|share_index)$`), func(ctx context.Context, s int, field string) error {
+		return w.sendWithout(ctx, w.offerBody(w.other, s, "", w.mine, true), field)
+	})
+	sc.Step(pattern(`^the round closes and the team solves its shares again$`), w.nextRound)
 	sc.Step(pattern(`^the offerer offers share (\d+) of another challenge to the collector$`), func(ctx context.Context, s int) error {
 		return w.offer(ctx, w.other, s, "chal-not-the-live-round", w.mine, true)
 	})

@@ -44,6 +44,9 @@ func (w *world) pullSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the broker pulls share (\d+) without a protocol$`), func(ctx context.Context, s int) error {
 		return w.pull(ctx, w.broker, s, "", "")
 	})
+	sc.Step(pattern(`^the broker pulls share (\d+) without its (challenge_id|requester|agent_id|share_index)$`), func(ctx context.Context, s int, field string) error {
+		return w.sendWithout(ctx, w.pullBody(w.broker, s, "", rsx.Protocol), field)
+	})
 	sc.Step(pattern(`^the answer releases the share with code "([^"]*)"$`), w.released)
 	sc.Step(pattern(`^the refusal names the broker and the grace remaining$`), w.namesBroker)
 	sc.Step(pattern(`^the refusal body carries ok false, the protocol, a code and a reason$`), w.refusalBody)
@@ -166,6 +169,6 @@ func (w *world) bystanderLeaves(ctx context.Context) error {
 // string "s": the convention names an int (1..n), so the body is
 // malformed (SX-BAD-REQUEST).
 func (w *world) pullIndexAsString(ctx context.Context, s int) error {
-	return w.send(ctx, map[string]any{"protocol": rsx.Protocol, "challenge_id": w.p.cid, "round": 0,
+	return w.send(ctx, map[string]any{"protocol": rsx.Protocol, "challenge_id": w.p.cid, "round": w.p.round,
 		"requester": w.broker, "agent_id": w.mine, "share_index": strconv.Itoa(s)})
 }

@@ -14,6 +14,7 @@ import (
 // sharedSteps registers the steps several feature files use.
 func (w *world) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the answer refuses with (\d+) "([^"]*)"$`), w.refused)
+	sc.Step(pattern(`^the answer refuses the request without its field$`), w.refusedIncomplete)
 }
 
 // refused checks a refusal's status and code. A non-broker's pull
@@ -28,6 +29,59 @@ func (w *world) refused(status int, code string) error {
 	if w.Last.Status != status || w.body["code"] != code || w.body["ok"] != false {
 		return verdict.Failf(w.rule, fmt.Sprintf("%d %s", status, code), fmt.Sprintf("%d %v", w.Last.Status, w.body["code"]), "%s", w.Last.Body)
 	}
+	return w.refusalClean()
+}
+
+// refusal is a status and a code a refusal may answer with.
+type refusal struct {
+	status int
+	code   string
+}
+
+// gapCodes are, per field a pull or an offer may leave out, the refusals
+// that condition a body without it fails, besides 400 bad_request (the
+// body is malformed: SX-BAD-REQUEST, SX-OFFER-BAD-REQUEST). The convention
+// orders no codes (SX-CODE-ORDER is the kit's choice), so each is a
+// MUST-correct answer: no challenge_id is not the live round, no
+// requester has no live listing, no agent_id or share_index names no
+// share the holder holds (the offerer: that the board shows it holding),
+// no `to` is not this endpoint's agent.
+var gapCodes = map[bool]map[string][]refusal{
+	false: { // a pull
+		"challenge_id": {{409, "stale_round"}},
+		"requester":    {{403, "requester_unlisted"}},
+		"agent_id":     {{404, "not_held"}},
+		"share_index":  {{404, "not_held"}},
+	},
+	true: { // an offer
+		"challenge_id": {{409, "stale_round"}},
+		"to":           {{400, "not_recipient"}},
+		"agent_id":     {{403, "offerer_unlisted"}, {404, "offerer_not_holder"}},
+		"share_index":  {{404, "offerer_not_holder"}},
+	},
+}
+
+// refusedIncomplete: a body without one of its fields (w.gap) is
+// refused, 400 bad_request or the refusal of a condition the gap fails
+// (gapCodes); a release, an accepted offer or a refusal for a condition
+// that holds fails the scenario's rule (SX-BAD-REQUEST,
+// SX-OFFER-BAD-REQUEST). A field taken as defaulted (the live round, this
+// endpoint's agent) is a gap filled from what the request did not say.
+func (w *world) refusedIncomplete() error {
+	allowed := append([]refusal{{400, "bad_request"}}, gapCodes[w.offered][w.gap]...)
+	for _, a := range allowed {
+		if w.Last.Status == a.status && w.body["code"] == a.code && w.body["ok"] == false {
+			return w.refusalClean()
+		}
+	}
+	return verdict.Failf(w.rule, fmt.Sprintf("a refusal of the body without %s: one of %v", w.gap, allowed),
+		fmt.Sprintf("%d %v", w.Last.Status, w.body["code"]), "%s", w.Last.Body)
+}
+
+// refusalClean: a refusal releases nothing, neither as share_hex nor
+// under another key (a pull's; an offer's refusal may echo what it was
+// sent), and is shaped as every refusal is (refusalShaped).
+func (w *world) refusalClean() error {
 	if _, leaked := w.body["share_hex"]; leaked && !w.offered {
 		return verdict.Failf(w.rule, "no share_hex in a refusal", "share_hex", "")
 	}

@@ -29,11 +29,17 @@ type world struct {
 	// the board's agents, so that it is never in the roster and a broker
 	// taken as the lowest listed agent_id names it (SX-NOT-BROKER).
 	bystander string
-	offered   bool                      // the last exchange sent was an OFFER
-	hex       map[string]map[int]string // agent -> share -> share_hex
-	body      map[string]any            // Last's body, decoded
-	listedAt  time.Time                 // when the runner began listing the team (grace)
-	st        *runState                 // the run's rotators and listings
+	// second is the fifth listed agent of a board with one (extraShare):
+	// the highest agent_id of all, outside the roster.
+	second   string
+	plan     map[string][]int          // agent -> the shares setup had it solve, again each round (nextRound)
+	listing  []string                  // the agents setup listed, the bystander first
+	offered  bool                      // the last exchange sent was an OFFER
+	gap      string                    // the field the last exchange left out, if any (refusedIncomplete)
+	hex      map[string]map[int]string // agent -> share -> share_hex
+	body     map[string]any            // Last's body, decoded
+	listedAt time.Time                 // when the runner began listing the team (grace)
+	st       *runState                 // the run's rotators and listings
 }
 
 // role maps a step's word to an agent.
@@ -47,6 +53,8 @@ func (w *world) role(who string) string {
 		return w.unlisted
 	case "bystander":
 		return w.bystander
+	case "second holder":
+		return w.second
 	}
 	return w.mine // holder, collector
 }
@@ -58,9 +66,13 @@ func (w *world) role(who string) string {
 // matching of 2), twoShares puts it on 3 as well (three holders of two
 // shares: a matching of 2), and spare adds a fourth holder, on share 1
 // and the highest agent_id of the team, outside the roster (a matching
-// of 4: one past k). combinable_now is the matching's, never a count of
-// shares or of holders (BOUNTY-PROXIMITY; SX-NOT-COMBINABLE,
-// SX-OFFER-NOT-COMBINABLE, SX-RELEASE).
+// of 4: one past k); doubled gives the member on 3 share 1 too and adds
+// a second holder of 3 outside the roster (a matching of 4), so that one
+// holder offers two shares and two holders one (SX-OFFER-ACCEPT: the
+// collector keeps the first offer per (round, holder, share)).
+// combinable_now is the matching's, never a count of shares or of
+// holders (BOUNTY-PROXIMITY; SX-NOT-COMBINABLE, SX-OFFER-NOT-COMBINABLE,
+// SX-RELEASE).
 type board int
 
 const (
@@ -69,15 +81,21 @@ const (
 	twoMembers
 	twoShares
 	spare
+	doubled
 )
+
+// extraShare is the share a board's fifth listed agent (second) holds:
+// spare's holder of share 1, doubled's second holder of share 3. The
+// other boards list no fifth agent.
+var extraShare = map[board]int{spare: 1, doubled: 3}
 
 // setup plays a board on the platform: three registered agents, the
 // responder's own (the highest agent_id, so it is never the broker) on
 // share 2, the other two on 3 and 5 (as shape moves them); all three
 // listed, the responder's agent with the responder's URL. A fourth agent,
 // the lowest agent_id of all, is listed holding nothing (the bystander),
-// and another stays unlisted; a spare board lists one more holder, the
-// highest agent_id of all.
+// and another stays unlisted; a spare or doubled board lists one more
+// holder, the highest agent_id of all (extraShare).
 func (w *world) setup(ctx context.Context, holder bool, shape board) error {
 	p, err := openPlatform(ctx, w.env)
 	if err != nil {
@@ -94,7 +112,7 @@ func (w *world) setup(ctx context.Context, holder bool, shape board) error {
 		return err
 	}
 	n := 5
-	if shape == spare {
+	if extraShare[shape] != 0 {
 		n = 6
 	}
 	ids := make([]string, n)
@@ -109,29 +127,59 @@ func (w *world) setup(ctx context.Context, holder bool, shape board) error {
 	w.bystander = listed[0]
 	team := listed[1:4]
 	w.broker, w.other, w.mine = team[0], team[1], team[2]
-	if err := w.solveTeam(ctx, w.shares(holder, shape)); err != nil {
-		return err
+	plan := w.shares(holder, shape)
+	if s := extraShare[shape]; s != 0 {
+		w.second = listed[4]
+		team = append(team, w.second)
+		plan[w.second] = []int{s}
 	}
-	if shape == spare {
-		team = append(team, listed[4])
-		if err := w.solveTeam(ctx, map[string][]int{listed[4]: {1}}); err != nil {
-			return err
-		}
+	w.plan, w.listing = plan, append([]string{w.bystander}, team...)
+	if err := w.solveTeam(ctx, plan); err != nil {
+		return err
 	}
 	if err := w.adopt(ctx, w.hex[w.mine]); err != nil {
 		return err
 	}
+	return w.listTeam(ctx)
+}
+
+// listTeam lists (or, listed already, refreshes: idempotent) every agent
+// setup listed, the responder's agent with the responder's URL, and marks
+// when: the board cannot have been combinable before (grace).
+func (w *world) listTeam(ctx context.Context) error {
 	w.listedAt = w.now()
-	for _, a := range append([]string{w.bystander}, team...) {
+	for _, a := range w.listing {
 		contact := "https://collector.example/" + a
 		if a == w.mine {
 			contact = w.env.HTTP.BaseURL()
 		}
-		if err := p.list(ctx, st, a, contact); err != nil {
+		if err := w.p.list(ctx, w.st, a, contact); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// nextRound closes the live round with the run's rotators and plays the
+// same board in the round that opens: each agent solves its shares again
+// (shares do not carry over), the responder is handed its own, and the
+// team is listed again, which a platform that carries listings over takes
+// as a refresh. An exchange of the new round is then a new (round,
+// holder, share) (SX-OFFER-ACCEPT).
+func (w *world) nextRound(ctx context.Context) error {
+	w.st.mu.Lock()
+	err := w.p.win(ctx, w.st)
+	w.st.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if err := w.solveTeam(ctx, w.plan); err != nil {
+		return err
+	}
+	if err := w.adopt(ctx, w.hex[w.mine]); err != nil {
+		return err
+	}
+	return w.listTeam(ctx)
 }
 
 // shares is what each member of the team solves on a board of shape. As
@@ -151,6 +199,8 @@ func (w *world) shares(holder bool, shape board) map[string][]int {
 		out[on3], out[on5] = []int{3, 5}, nil
 	case twoShares:
 		out[on5] = []int{3}
+	case doubled:
+		out[on3] = []int{3, 1}
 	}
 	return out
 }
@@ -213,7 +263,7 @@ func (w *world) adopt(ctx context.Context, shares map[int]string) error {
 }
 
 func (w *world) send(ctx context.Context, body map[string]any) error {
-	w.offered = body["kind"] == "offer"
+	w.offered, w.gap = body["kind"] == "offer", ""
 	resp, err := w.env.HTTP.Do(ctx, driver.Request{Method: http.MethodPost, Path: "/", JSON: body})
 	if err != nil {
 		return err
@@ -242,14 +292,44 @@ func (w *world) rotatedUnder(ctx context.Context) error {
 }
 
 func (w *world) pull(ctx context.Context, requester string, share int, cid, proto string) error {
-	if cid == "" {
-		cid = w.p.cid
-	}
-	body := map[string]any{"protocol": proto, "challenge_id": cid, "round": 0, "requester": requester, "agent_id": w.mine, "share_index": share}
+	body := w.pullBody(requester, share, cid, proto)
 	if proto == "" {
 		delete(body, "protocol") // a body without its protocol (SX-BAD-REQUEST)
 	}
 	return w.send(ctx, body)
+}
+
+// pullBody is a PULL of the responder's agent's share from requester,
+// naming cid (the live round when empty) and speaking proto.
+func (w *world) pullBody(requester string, share int, cid, proto string) map[string]any {
+	if cid == "" {
+		cid = w.p.cid
+	}
+	return map[string]any{"protocol": proto, "challenge_id": cid, "round": w.roundOf(cid), "requester": requester, "agent_id": w.mine, "share_index": share}
+}
+
+// sendWithout sends body without field, which the answer is then judged
+// for (refusedIncomplete: SX-BAD-REQUEST, SX-OFFER-BAD-REQUEST).
+func (w *world) sendWithout(ctx context.Context, body map[string]any, field string) error {
+	delete(body, field)
+	if err := w.send(ctx, body); err != nil {
+		return err
+	}
+	w.gap = field
+	return nil
+}
+
+// roundOf is the round number an exchange naming cid carries: the closed
+// round's for the round fresh closed, else the live round's, so that a
+// request for a challenge no platform issued differs from a live one in
+// its challenge_id alone. The convention names "the live round number";
+// a responder that judges staleness by it rather than by the challenge_id
+// releases to such a request (SX-STALE, SX-OFFER-STALE).
+func (w *world) roundOf(cid string) int {
+	if cid == w.p.closed && w.p.closedRound > 0 {
+		return w.p.closedRound
+	}
+	return w.p.round
 }
 
 // closedRound is the challenge_id of the round the scenario's fresh board
@@ -282,7 +362,7 @@ func (w *world) offerBody(from string, share int, cid, to string, withHex bool) 
 	if cid == "" {
 		cid = w.p.cid
 	}
-	body := map[string]any{"protocol": rsx.Protocol, "kind": "offer", "challenge_id": cid, "round": 0, "agent_id": from, "to": to, "share_index": share}
+	body := map[string]any{"protocol": rsx.Protocol, "kind": "offer", "challenge_id": cid, "round": w.roundOf(cid), "agent_id": from, "to": to, "share_index": share}
 	if withHex {
 		h := w.hex[from][share]
 		if h == "" {

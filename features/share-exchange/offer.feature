@@ -19,6 +19,28 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       When the offerer offers share 3 to the collector
       Then the answer accepts the offer with code "accepted"
 
+    Scenario: an offer of share n, the last index, is accepted
+      Given a combinable board whose collector the responder plays
+      When the broker offers share 5 to the collector
+      Then the answer accepts the offer with code "accepted"
+
+    Scenario: each holder's each share is an offer of its own: a second share and a second holder are accepted
+      Given a board of two holders of share 3, the offerer on share 1 too, whose collector the responder plays
+      When the offerer offers share 3 to the collector
+      Then the answer accepts the offer with code "accepted"
+      When the offerer offers share 1 to the collector
+      Then the answer accepts the offer with code "accepted"
+      When the second holder offers share 3 to the collector
+      Then the answer accepts the offer with code "accepted"
+
+    Scenario: the next round's offer of the same holder and share is an offer of its own
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 to the collector
+      Then the answer accepts the offer with code "accepted"
+      When the round closes and the team solves its shares again
+      And the offerer offers share 3 to the collector
+      Then the answer accepts the offer with code "accepted"
+
     Scenario: a refused offer leaves nothing behind: the share offered rightly is then accepted
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 of another challenge to the collector
@@ -112,6 +134,18 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 to the collector without a protocol
       Then the answer refuses with 400 "bad_request"
+
+    Scenario Outline: an offer without its <field> is not accepted
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 to the collector without its <field>
+      Then the answer refuses the request without its field
+
+      Examples:
+        | field        |
+        | challenge_id |
+        | to           |
+        | agent_id     |
+        | share_index  |
 
   @SX-REFUSED-BODY
   Rule: an offer's refusal carries its kind beside ok false, the protocol, a code and a reason

@@ -50,6 +50,13 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       And the bystander pulls share 2
       Then the answer refuses with 403 "requester_unlisted"
 
+    Scenario: a requester that pulled while listed, then left, gets nothing: the board is read live
+      Given a combinable board whose holder the responder plays
+      When the bystander pulls share 2
+      And the bystander leaves the board
+      And the bystander pulls share 2
+      Then the answer refuses with 403 "requester_unlisted"
+
   @SX-SELF
   Rule: the holder cannot request from itself
 
@@ -65,6 +72,16 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       Given a combinable board whose holder the responder plays
       When the broker pulls share 3
       Then the answer refuses with 404 "not_held"
+
+    Scenario Outline: a share at the edge of 1..n that the holder never solved: share <share>
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share <share>
+      Then the answer refuses with 404 "not_held"
+
+      Examples:
+        | share |
+        | 1     |
+        | 5     |
 
     Scenario: a share handed to the holder that the board does not show it holding is not held
       Given a combinable board whose holder the responder plays
@@ -126,6 +143,18 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       Given a combinable board whose holder the responder plays
       When the broker pulls share 2 without a protocol
       Then the answer refuses with 400 "bad_request"
+
+    Scenario Outline: a request without its <field> releases nothing
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 without its <field>
+      Then the answer refuses the request without its field
+
+      Examples:
+        | field        |
+        | challenge_id |
+        | requester    |
+        | agent_id     |
+        | share_index  |
 
   @SX-REFUSED-BODY
   Rule: refusals carry ok false, the protocol, a code and a reason
