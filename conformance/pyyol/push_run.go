@@ -41,6 +41,9 @@ type pushRun struct {
 	// this scenario, when the scenario's request singles one out.
 	onAcceptance string
 	route        string
+	// view is the Goofspiel view the last turn check sent; nil is the
+	// fresh view.
+	view *goofspiel.View
 }
 
 // post sends a signed body and keeps it.
@@ -62,6 +65,14 @@ func (p *pushRun) referee() *Referee {
 func (p *pushRun) freshView() goofspiel.View {
 	m, _ := goofspiel.New(goofspiel.Standard(), MatchSeed(p.env.Seed))
 	return m.View(0)
+}
+
+// turnView is the view the last turn check sent.
+func (p *pushRun) turnView() goofspiel.View {
+	if p.view != nil {
+		return *p.view
+	}
+	return p.freshView()
 }
 
 // probeTurn is the /turn body of the single-turn checks: the fresh view

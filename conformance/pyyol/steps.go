@@ -89,6 +89,8 @@ func pushSteps(sc *suite.ScenarioContext, env *suite.Env) {
 	p.sharedSteps(sc)
 	p.pushEndpointSteps(sc)
 	p.pushSecuritySteps(sc)
+	p.pushLifecycleSteps(sc)
+	p.pushSignatureSteps(sc)
 	pushMafiaSteps(sc, p)
 	pushMonopolySteps(sc, p)
 }

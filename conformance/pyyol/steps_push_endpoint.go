@@ -288,7 +288,7 @@ func (p *pushRun) legalMove() error {
 	if err := json.Unmarshal(body, &mv); err != nil {
 		return verdict.Failf("PYYOL-PUSH-TURN", "a JSON move {round, card}", string(p.Last.Body), "%v", err)
 	}
-	v := p.freshView()
+	v := p.turnView()
 	if mv.Round != v.Round || !slices.Contains(v.LegalActions, mv.Card) {
 		return verdict.Failf("PYYOL-PUSH-TURN", fmt.Sprintf("round %d and a card of %v", v.Round, v.LegalActions), mv, "the move")
 	}

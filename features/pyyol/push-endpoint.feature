@@ -13,6 +13,10 @@ Feature: The push protocol: the kit plays the platform against an agent's hosted
       When the platform probes /health without a signature
       Then the agent reports healthy
 
+    Scenario: the liveness probe as the platform's client sends it
+      When the platform probes /health with a timestamp and a request id but no signature
+      Then the agent reports healthy
+
   @PYYOL-PUSH-HANDSHAKE @PYYOL-PUSH-SIBLINGS @PYYOL-SIGN-STRING @PYYOL-SIGN-HEADERS
   Rule: a signed handshake is accepted and lists the agent's games
 
@@ -54,11 +58,35 @@ Feature: The push protocol: the kit plays the platform against an agent's hosted
       When the platform starts two matches, then ends them in order
       Then the agent acknowledges with 200
 
+  @PYYOL-PUSH-INITIALIZE @PYYOL-PUSH-GAME-END-ACK
+  Rule: a lifecycle call is acknowledged whatever the agent holds of its match
+
+    The platform's client retries a call that failed or timed out, each
+    attempt signed afresh, and its /initialize is best-effort: the same
+    call may come twice, and a match may end that never started.
+
+    Scenario Outline: a match's <route> delivered twice
+      When the platform delivers a match's <route> twice
+      Then the agent acknowledges with 200
+
+      Examples:
+        | route      |
+        | initialize |
+        | game-end   |
+
+    Scenario: the end of a match the agent never saw start
+      When the platform ends a match it never initialized
+      Then the agent acknowledges with 200
+
   @PYYOL-PUSH-TURN
   Rule: /turn answers a legal move
 
     Scenario: a turn for a fresh Goofspiel view
       When the platform sends a signed turn for a fresh Goofspiel view
+      Then the answer is a legal move for the view
+
+    Scenario: a turn in the middle of a match the agent never saw
+      When the platform sends a signed turn for a Goofspiel view in the middle of a match
       Then the answer is a legal move for the view
 
   @PYYOL-PUSH-NO-TURN-HANDLER

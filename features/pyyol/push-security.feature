@@ -30,6 +30,10 @@ Feature: The push protocol: the agent's own request verification
       When the platform sends a request whose signature differs in its last character
       Then the request is refused 401 with reason "bad_signature"
 
+    Scenario: a signature cut short
+      When the platform sends a request whose signature is cut to its first half
+      Then the request is refused 401 with reason "bad_signature"
+
   @PYYOL-SIGN-STALE
   Rule: a timestamp outside ±300 s is refused with stale_timestamp
 
@@ -177,3 +181,36 @@ Feature: The push protocol: the agent's own request verification
     Scenario: a request whose URL has a query string
       When the platform sends a signed request to a URL with a query string
       Then the request is accepted
+
+  @PYYOL-SIGN-STRING @PYYOL-SIGN-HEADERS
+  Rule: the signature is the whole hex after v1=, whatever digits begin and end it
+
+    A prefix cut with a character-set trim (lstrip("v1="), strip) also eats
+    the hex's own leading or trailing 1s.
+
+    Scenario: a signature whose hex begins and ends with 1
+      When the platform sends a signed request whose signature's hex begins and ends with 1
+      Then the request is accepted
+
+  @PYYOL-SIGN-STALE
+  Rule: a timestamp that is no time is outside the window
+
+    The docs name no reason for it: stale_timestamp (the SDK's) or
+    missing_signature (no timestamp read) are both refusals.
+
+    Scenario: an unreadable timestamp
+      When the platform sends a signed request whose timestamp is no time
+      Then the request is refused 401 with reason "stale_timestamp" or "missing_signature"
+
+  @PYYOL-SIGN-REPLAY
+  Rule: a replayed nonce is refused on every signed route
+
+    Scenario Outline: a replayed <route>
+      When the platform sends a signed <route>, then the same request again
+      Then the request is refused 401 with reason "replayed_nonce"
+
+      Examples:
+        | route      |
+        | initialize |
+        | event      |
+        | game-end   |
