@@ -124,7 +124,9 @@ func slipCases() []slip {
 					// Round 5: in broken_slips_round5_test.go.
 					append(roundFiveSlips(),
 						// Round 6: in broken_slips_round6_test.go.
-						roundSixSlips()...)...)...)...)...)
+						append(roundSixSlips(),
+							// Round 7: in broken_slips_round7_test.go.
+							roundSevenSlips()...)...)...)...)...)...)
 }
 
 // extensionsNotApplied logs every extension (the reference does) but
@@ -259,7 +261,9 @@ func faithfulNeighbours() []neighbour {
 					// Round 5: in broken_slips_round5_test.go.
 					append(roundFiveNeighbours(),
 						// Round 6: in broken_slips_round6_test.go.
-						roundSixNeighbours()...)...)...)...)...)
+						append(roundSixNeighbours(),
+							// Round 7: in broken_slips_round7_test.go.
+							roundSevenNeighbours()...)...)...)...)...)...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each legal reading of

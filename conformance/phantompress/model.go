@@ -274,7 +274,10 @@ func (m *Model) predictAnswer(arg string) Expect {
 	}
 	q := m.questionByID(a.Question)
 	if q == nil {
-		return refused("PP-ANSWER-GRAMMAR")
+		// A well-formed answer to a question the case lacks is the seed's
+		// malformed input of an unknown ID (存在しないID), not a grammar
+		// fault: PP-ANSWER-MALFORMED.
+		return refused("PP-ANSWER-MALFORMED")
 	}
 	cited, stop := m.citedSources(a.Sources)
 	if stop != nil && stop.HTTP == 200 && !a.NeedsSource() {

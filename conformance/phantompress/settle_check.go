@@ -322,8 +322,9 @@ func checkNotFired(want, got engine.Outcome, after engine.StateView) error {
 // ghost shows the table's part (right: the ghost's share is off,
 // PP-SETTLE-GHOST; wrong: PP-SETTLE-TABLE), else a ghost line of the
 // other confidence shows the ghost's share (right: the table's part is
-// off). With neither, a misprint figure of the case number one off plus
-// the ghost's -4 is the table's; anything else is the ghost's, as before.
+// off). With neither, a misprint figure of the case number one off, or
+// of the brackets misplaced, plus the ghost's -4 is the table's; anything
+// else is the ghost's, as before.
 func ghostShareOff(want, got engine.Outcome, line engine.Line) bool {
 	trust := map[string]int{}
 	for _, l := range got.Lines {
@@ -352,8 +353,23 @@ func ghostShareOff(want, got engine.Outcome, line engine.Line) bool {
 				return false
 			}
 		}
+		// So is the misprint's -(8+caseNo×3) with its brackets misplaced,
+		// -(8+caseNo)×3, beside the ghost's -4 (PP-SETTLE-TABLE).
+		if trust[line.Question] == -(8+want.CaseNo)*3+seedGhostTrust {
+			return false
+		}
 	}
 	return true
+}
+
+// ghostChargedOnUnverifiable tells a wrong 裏取り不能 answer charged the
+// ghost's -4 on top of its table figure: the seed's ghost is a 真 or 偽
+// given where the answer is 裏取り不能, never the other way round, so the
+// extra 4 is the ghost rule read backwards (PP-SETTLE-GHOST), not a wrong
+// table row.
+func ghostChargedOnUnverifiable(want, got engine.Line) bool {
+	return !want.Ghost && !want.Right && want.Verdict == engine.Unverifiable &&
+		got.Points == want.Points && got.Trust == want.Trust+seedGhostTrust
 }
 
 // checkLines compares the target's settlement with the table's and returns
@@ -369,7 +385,7 @@ func checkLines(want, got engine.Outcome) []error {
 		switch {
 		case !ok:
 			errs = append(errs, verdict.Failf("PP-SETTLE-TABLE", w, "no line", "settlement of %s", w.Question))
-		case w.Ghost != g.Ghost || (w.Trust != g.Trust && w.Points == g.Points && w.Ghost && ghostShareOff(want, got, w)):
+		case w.Ghost != g.Ghost || (w.Trust != g.Trust && w.Points == g.Points && w.Ghost && ghostShareOff(want, got, w)) || ghostChargedOnUnverifiable(w, g):
 			errs = append(errs, verdict.Failf("PP-SETTLE-GHOST", w, g, "settlement of %s", w.Question))
 		case w.Points != g.Points || w.Trust != g.Trust || w.Right != g.Right:
 			errs = append(errs, verdict.Failf("PP-SETTLE-TABLE", w, g, "settlement of %s", w.Question))

@@ -93,6 +93,7 @@ Feature: Answers and their sources
         | {q} 真 断言 d99       |
         | {q} 真 断言 {unread}  |
         | {q} 真 断言 {unheard} |
+        | q99 真 留保           |
 
   @PP-ANSWER-REJECT
   Rule: a non-backing source is rejected at the cost of a turn
