@@ -228,6 +228,13 @@ func (w *world) joinTeam(ctx context.Context, i int) error {
 	if i != len(w.team)+1 {
 		return verdict.Errorf("the team has %d members; agent %d cannot join next", len(w.team), i)
 	}
+	return w.addMember(ctx)
+}
+
+// addMember registers one more agent and seats it on the scenario's team,
+// its record joined in the current round (BOUNTY-REPUTATION counts what
+// each member did from there).
+func (w *world) addMember(ctx context.Context) error {
 	a, err := w.register(ctx)
 	if err != nil {
 		return err

@@ -195,12 +195,9 @@ func (w *world) freshRound(ctx context.Context, n int) error {
 	}
 	w.team = nil
 	for i := 0; i < n; i++ {
-		a, err := w.register(ctx)
-		if err != nil {
+		if err := w.addMember(ctx); err != nil {
 			return err
 		}
-		w.team = append(w.team, a)
-		w.recordOf(a.ID).joined = w.round
 	}
 	return nil
 }
