@@ -229,7 +229,8 @@ func slipCases() []slip {
 		{"a publication answers the position one past the tail it took", "FORGE-POSITION-TAIL", positionAfterIncrement, true},
 		{"the solvers' board is numbered by row, ties apart", "FORGE-RANK-TIES", solversNumbered, false},
 		// Round 8 (docs/detection.md): the rows of roundEightSlips (broken_slips_round8_test.go).
-	}, roundEightSlips()...)
+		// Round 9 (docs/detection.md): the rows of roundNineSlips (broken_slips_round9_test.go).
+	}, append(roundEightSlips(), roundNineSlips()...)...)
 }
 
 // nicknamesCut cuts a registration's nickname to 40 code points before
@@ -389,7 +390,7 @@ type faithfulNeighbour struct {
 // currentLevel key, a probe's answer that echoes its input and a count,
 // a rename answered with more fields and other words.
 func faithfulNeighbours() []faithfulNeighbour {
-	return []faithfulNeighbour{
+	return append([]faithfulNeighbour{
 		{"Retry-After as an HTTP-date", []string{"FORGE-RATE-LIMIT"}, func() http.Handler {
 			return tamper{h: stoppedRef(), hdr: func(_ *http.Request, h http.Header) {
 				if h.Get("Retry-After") != "" {
@@ -452,7 +453,8 @@ func faithfulNeighbours() []faithfulNeighbour {
 		// Round 7 (docs/detection.md).
 		{"an empty nickname registers under a generated name", []string{"FORGE-NICKNAME-LENGTH", "FORGE-REGISTER", "FORGE-NICKNAME-UNIQUE"}, emptyNameGenerated},
 		{"a spent query budget answered 429 with Retry-After", []string{"FORGE-QUERY-BUDGET", "FORGE-QUERY"}, budgetAsRateLimit},
-	}
+		// Round 9 (docs/detection.md): the rows of roundNineNeighbours (broken_slips_round9_test.go).
+	}, roundNineNeighbours()...)
 }
 
 // authoringNeighbours are faithfulNeighbours that need --allow-authoring:
@@ -471,7 +473,8 @@ func authoringNeighbours() []faithfulNeighbour {
 		// Round 6 (docs/detection.md).
 		{"a replay after a rename names the author's new nickname", []string{"FORGE-IDEMPOTENT-REPLAY", "FORGE-AUTHOR-BOUND", "FORGE-APPEND", "FORGE-IDEMPOTENCY-KEY-FORMAT"}, replayNamesCurrentAuthor},
 		// Round 8 (docs/detection.md): the rows of roundEightNeighbours (broken_slips_round8_test.go).
-	}, roundEightNeighbours()...)
+		// Round 9 (docs/detection.md): the rows of roundNineAuthoringNeighbours (broken_slips_round9_test.go).
+	}, append(roundEightNeighbours(), roundNineAuthoringNeighbours()...)...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each legal reading of

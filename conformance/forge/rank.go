@@ -12,6 +12,8 @@ type boards struct {
 		Rank          int    `json:"rank"`
 		Name          string `json:"name"`
 		ChainProgress int    `json:"chainProgress"`
+		ClearedLevels *int   `json:"clearedLevels"`
+		SkippedLevels *int   `json:"skippedLevels"`
 	} `json:"solvers"`
 	Authors []struct {
 		Rank           int    `json:"rank"`

@@ -24,6 +24,7 @@ import (
 func (w *world) playLimitsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent spends the whole query budget and probes once more$`), w.spendBudget)
 	sc.Step(pattern(`^the extra probe is refused$`), w.extraRefused)
+	sc.Step(pattern(`^a new session of the level, once the spent one is submitted, answers its first probe$`), w.budgetPerSession)
 	sc.Step(pattern(`^the session's lifetime passes$`), w.expire)
 	sc.Step(pattern(`^a probe and a submission are refused$`), w.expiredJudged)
 	sc.Step(pattern(`^the agent reads its progress (\d+) times as fast as it can$`), w.burst)
@@ -72,6 +73,42 @@ func countsAddUp(used, remaining *int, budget int, what string) error {
 func (w *world) extraRefused() error {
 	if w.Last.Status/100 != 4 {
 		return verdict.Failf("FORGE-QUERY-BUDGET", "the query past the budget refused", w.Last.Status, "budget %d", w.sess.QueryBudget)
+	}
+	return nil
+}
+
+// budgetPerSession submits the spent session (wrong outputs, so the level
+// stays current), opens a new session and asks it one legal probe, which
+// must be answered: the budget is each session's, not the agent's
+// (FORGE-QUERY-BUDGET, "each session has a query budget"; docs/detection.md,
+// forge round 9). A deployment that opens no second session on the level
+// (the retry is the reference's choice, FORGE-REF-WRONG-SUBMISSION) or
+// does not serve the probe (404) leaves it unchecked.
+func (w *world) budgetPerSession(ctx context.Context) error {
+	if _, _, err := w.submit(ctx, w.me, w.sess, w.wrongOutputs()); err != nil {
+		return err
+	}
+	s, resp, err := w.openSession(ctx, w.me)
+	if err != nil {
+		return err
+	}
+	if s == nil {
+		return verdict.Skipf("no second session opened on the level (%d); the budget per session is unchecked", resp.Status)
+	}
+	w.sess = s
+	if err := countsAddUp(s.QueriesUsed, s.QueriesRemaining, s.QueryBudget, "a second session as opened"); err != nil {
+		return err
+	}
+	probe, err := w.sendRetrying(ctx, w.me, driver.Request{Method: http.MethodPost, Path: "/api/sessions/" + s.SessionID + "/query",
+		JSON: map[string]any{"input": w.distinctProbe()}, Allow: []int{429}}, false)
+	switch {
+	case err != nil:
+		return err
+	case probe.Status == http.StatusNotFound:
+		return verdict.Skipf("the second session's query is not served (404); the budget per session is unchecked")
+	case probe.Status != http.StatusOK:
+		return verdict.Failf("FORGE-QUERY-BUDGET", "the first probe of a new session answered", probe.Status,
+			"after the agent spent an earlier session's budget: %s", w.env.HTTP.Secrets().Clip(probe.Body))
 	}
 	return nil
 }

@@ -63,6 +63,7 @@ Feature: Playing the chain
       Given a newly registered agent with an open session
       When the agent spends the whole query budget and probes once more
       Then the extra probe is refused
+      And a new session of the level, once the spent one is submitted, answers its first probe
 
   @FORGE-EXPIRY
   Rule: an expired session takes no query and no submission
