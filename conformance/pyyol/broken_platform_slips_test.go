@@ -223,6 +223,9 @@ func platformSlips() []platformSlip {
 		// Round 2: platformSlipsRound2 in broken_platform_slips_round2_test.go;
 		// Round 3: platformSlipsRound3 in broken_platform_slips_round3_test.go;
 		// Round 4: platformSlipsRound4 in broken_platform_slips_round4_test.go.
+		// Round 5, on the stake-tier HTTP surface, not the push client:
+		// platformStakeSlipsRound5 in broken_platform_slips_round5_test.go
+		// (TestPlatformStakeSlipsAreCaught, run through pyyol-gateway).
 	}, append(platformSlipsRound2(), append(platformSlipsRound3(), platformSlipsRound4()...)...)...)
 }
 
@@ -269,6 +272,8 @@ func faithfulPlatforms() []platformSlip {
 		// Round 2: faithfulPlatformsRound2 in broken_platform_slips_round2_test.go;
 		// Round 3: faithfulPlatformsRound3 in broken_platform_slips_round3_test.go;
 		// Round 4: faithfulPlatformsRound4 in broken_platform_slips_round4_test.go.
+		// Round 5: faithfulStakePlatformsRound5 in broken_platform_slips_round5_test.go
+		// (TestFaithfulStakePlatformsFailNothing).
 	}, append(faithfulPlatformsRound2(), append(faithfulPlatformsRound3(), faithfulPlatformsRound4()...)...)...)
 }
 

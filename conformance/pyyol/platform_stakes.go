@@ -60,7 +60,8 @@ func hasKey(ts []tier, key string) bool {
 }
 
 var badRule = map[string]string{"zero coins": "PYYOL-STAKES-POSITIVE", "a repeated key": "PYYOL-STAKES-UNIQUE",
-	"a decreasing amount": "PYYOL-STAKES-INCREASING"}
+	"a decreasing amount": "PYYOL-STAKES-INCREASING", "a negative amount": "PYYOL-STAKES-POSITIVE",
+	"an equal amount": "PYYOL-STAKES-INCREASING", "a repeated key on a disabled tier": "PYYOL-STAKES-UNIQUE"}
 
 // restoreTiers puts back the set read before a change, if any changed.
 func (p *platRun) restoreTiers(ctx context.Context) {

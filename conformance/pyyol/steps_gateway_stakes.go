@@ -2,6 +2,8 @@ package pyyol
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -18,9 +20,10 @@ func (p *platRun) gatewayStakesSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the menu lists only enabled tiers, by ordering, strictly increasing$`), p.menuOrdered)
 	sc.Step(pattern(`^the admin adds a disabled tier to goofspiel$`), p.addDisabled)
 	sc.Step(pattern(`^the admin set shows the disabled tier and the public menu does not$`), p.disabledHidden)
-	sc.Step(pattern(`^the admin replaces the goofspiel tiers with (zero coins|a repeated key|a decreasing amount)$`), p.replaceBad)
+	sc.Step(pattern(`^the admin replaces the goofspiel tiers with (zero coins|a repeated key|a decreasing amount|a negative amount|an equal amount|a repeated key on a disabled tier)$`), p.replaceBad)
 	sc.Step(pattern(`^the tier set is refused and unchanged$`), p.refusedUnchanged)
 	sc.Step(pattern(`^someone without the admin token (reads|replaces) the goofspiel tiers$`), p.noToken)
+	sc.Step(pattern(`^someone with another platform-shaped token (reads|replaces) the goofspiel tiers$`), p.otherToken)
 	sc.Step(pattern(`^the admin call is refused$`), p.adminRefused)
 }
 
@@ -62,7 +65,10 @@ func (p *platRun) addDisabled(ctx context.Context) error {
 		}
 	}
 	off := false
-	ts = append(ts, tier{Key: "kit_probe", Label: "Kit probe", Coins: top.Coins + 1000, Ordering: top.Ordering + 1, Enabled: &off})
+	// The new tier leads the array though it comes last by ordering: the
+	// amounts increase by ordering, not by position, and a set listed in
+	// another order is as valid (PYYOL-STAKES-ADMIN, PYYOL-STAKES-INCREASING).
+	ts = append([]tier{{Key: "kit_probe", Label: "Kit probe", Coins: top.Coins + 1000, Ordering: top.Ordering + 1, Enabled: &off}}, ts...)
 	if err := p.put(ctx, ts); err != nil {
 		return err
 	}
@@ -111,18 +117,37 @@ func (p *platRun) replaceBad(ctx context.Context, problem string) error {
 	if len(ts) < 2 {
 		return verdict.Skipf("the goofspiel set has fewer than two tiers to break")
 	}
+	p.lastField = problem
+	return p.put(ctx, brokenSet(ts, problem))
+}
+
+// brokenSet is ts with the one problem the scenario names, every other
+// condition kept: each documented refusal probed on its own, at its
+// boundary where it has one (a negative amount beside zero, an equal
+// amount beside a decreasing one), and on a disabled tier too, since the
+// validation is of the whole set, not of the menu it makes
+// (PYYOL-STAKES-POSITIVE, PYYOL-STAKES-UNIQUE, PYYOL-STAKES-INCREASING).
+func brokenSet(ts []tier, problem string) []tier {
 	bad := append([]tier{}, ts...)
+	sort.SliceStable(bad, func(i, j int) bool { return bad[i].Ordering < bad[j].Ordering })
 	switch problem {
 	case "zero coins":
 		bad[0].Coins = 0
+	case "a negative amount":
+		bad[0].Coins = -bad[0].Coins - 1
 	case "a repeated key":
 		bad[1].Key = bad[0].Key
 	case "a decreasing amount":
 		bad[len(bad)-1].Coins = 1
 		bad[len(bad)-1].Ordering = 1 << 20
+	case "an equal amount":
+		bad[1].Coins = bad[0].Coins
+	case "a repeated key on a disabled tier":
+		top := bad[len(bad)-1]
+		off := false
+		bad = append(bad, tier{Key: bad[0].Key, Label: "Kit repeat", Coins: top.Coins + 1000, Ordering: top.Ordering + 1, Enabled: &off})
 	}
-	p.lastField = problem
-	return p.put(ctx, bad)
+	return bad
 }
 
 func (p *platRun) refusedUnchanged(ctx context.Context) error {
@@ -148,6 +173,21 @@ func (p *platRun) noToken(ctx context.Context, how string) error {
 	}
 	on := true
 	return p.put(ctx, []tier{{Key: "kit_free", Label: "Free", Coins: 1, Ordering: 0, Enabled: &on}})
+}
+
+// otherToken calls the admin API with a bearer shaped like a platform
+// token ("pt_", as the reference's) that is not the platform's: a check of
+// the token's form alone, not its value, lets it in
+// (PYYOL-STAKES-ADMIN-AUTH).
+func (p *platRun) otherToken(ctx context.Context, how string) error {
+	b := make([]byte, 8)
+	rand.Read(b)
+	token := "pt_kit_not_admin_" + hex.EncodeToString(b)
+	if how == "reads" {
+		return p.call(ctx, "GET", adminStakesPath, nil, token)
+	}
+	on := true
+	return p.call(ctx, "PUT", adminStakesPath, map[string]any{"tiers": []tier{{Key: "kit_free", Label: "Free", Coins: 1, Ordering: 0, Enabled: &on}}}, token)
 }
 
 func (p *platRun) adminRefused() error {

@@ -31,6 +31,15 @@ Feature: Stake tiers
         | reads    |
         | replaces |
 
+    Scenario Outline: a token that is not the platform's
+      When someone with another platform-shaped token <action> the goofspiel tiers
+      Then the admin call is refused
+
+      Examples:
+        | action   |
+        | reads    |
+        | replaces |
+
   @PYYOL-STAKES-POSITIVE @PYYOL-STAKES-UNIQUE @PYYOL-STAKES-INCREASING @PYYOL-REF-STAKES-ERRORS
   Rule: a set that breaks the validation is refused and nothing changes
 
@@ -40,7 +49,10 @@ Feature: Stake tiers
       Then the tier set is refused and unchanged
 
       Examples:
-        | problem             |
-        | zero coins          |
-        | a repeated key      |
-        | a decreasing amount |
+        | problem                           |
+        | zero coins                        |
+        | a repeated key                    |
+        | a decreasing amount               |
+        | a negative amount                 |
+        | an equal amount                   |
+        | a repeated key on a disabled tier |
