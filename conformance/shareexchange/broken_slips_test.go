@@ -176,6 +176,14 @@ func slipCases() []slip {
 		{"an offer without to taken as addressed to this endpoint", "SX-OFFER-BAD-REQUEST", missingToIsMe},
 		{"an offer of share n refused: share_index checked below n", "SX-OFFER-ACCEPT", indexBelowN(true)},
 		{"a pull of share n answered bad_request: share_index checked below n", "SX-NOT-HELD", indexBelowN(false)},
+		// Round 8 (docs/detection.md): fresh slips, none in the tables above or the reference's Broken switches.
+		{"a requester compared without case, so the broker's agent_id in upper case is listed", "SX-UNLISTED", foldedField(false, "requester")},
+		{"a pull's challenge_id compared without case", "SX-STALE", foldedField(false, "challenge_id")},
+		{"an offer's challenge_id compared without case", "SX-OFFER-STALE", foldedField(true, "challenge_id")},
+		{"an offer's to compared without case", "SX-OFFER-NOT-RECIPIENT", foldedField(true, "to")},
+		{"a pull's share_index 2.5 truncated to share 2", "SX-BAD-REQUEST", truncatedIndex(false)},
+		{"an offer's share_index 3.5 truncated to share 3", "SX-OFFER-BAD-REQUEST", truncatedIndex(true)},
+		{"a pull of share_index 0 read as the holder's last share (shares[-1])", "SX-NOT-HELD", indexZeroIsLast},
 	}
 }
 
@@ -338,6 +346,9 @@ func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 		// Round 7 (docs/detection.md).
 		"a round below 1 refused 400 bad_request":                      roundBelowOne,
 		"an incomplete request refused by the condition its gap fails": refusedByCondition,
+		// Round 8 (docs/detection.md).
+		"an identifier in another case refused 400 bad_request": foldedRefusedMalformed,
+		"a fractional share_index refused as a share not held":  fractionNotHeld,
 	}
 }
 

@@ -1,8 +1,10 @@
 package shareexchange
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 func (w *world) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the answer refuses with (\d+) "([^"]*)"$`), w.refused)
 	sc.Step(pattern(`^the answer refuses the request without its field$`), w.refusedIncomplete)
+	w.exactSteps(sc)
 }
 
 // refused checks a refusal's status and code. A non-broker's pull
@@ -119,4 +122,64 @@ func (w *world) refusalShaped() error {
 		return verdict.Failf("SX-REFUSED-BODY", "{ok: false, protocol, kind: offer, code, reason}", string(w.Last.Body), "an offer's %v refusal", w.body["code"])
 	}
 	return nil
+}
+
+// exactSteps registers the steps of the probes that name an identifier in
+// another case or a share_index that is no index of 1..n: the convention
+// fixes the identifiers as the strings the platform issued and share_index
+// as an int, so a near miss is another value, never the one it resembles.
+func (w *world) exactSteps(sc *suite.ScenarioContext) {
+	sc.Step(pattern(`^the answer refuses with (\d+) "([^"]*)" or 400 "bad_request"$`), w.refusedOrMalformed)
+	sc.Step(pattern(`^the broker pulls share (\d+) naming itself in upper case$`), func(ctx context.Context, s int) error {
+		return w.send(ctx, w.pullBody(strings.ToUpper(w.broker), s, "", rsx.Protocol))
+	})
+	sc.Step(pattern(`^the broker pulls share (\d+) of the live challenge in upper case$`), func(ctx context.Context, s int) error {
+		return w.send(ctx, w.pullBody(w.broker, s, strings.ToUpper(w.p.cid), rsx.Protocol))
+	})
+	sc.Step(pattern(`^the broker pulls share_index ([0-9.]+)$`), func(ctx context.Context, lit string) error {
+		body := w.pullBody(w.broker, 0, "", rsx.Protocol)
+		return w.sendIndex(ctx, body, lit)
+	})
+	sc.Step(pattern(`^the offerer offers share (\d+) of the live challenge in upper case to the collector$`), func(ctx context.Context, s int) error {
+		return w.offer(ctx, w.other, s, strings.ToUpper(w.p.cid), w.mine, true)
+	})
+	sc.Step(pattern(`^the offerer offers share (\d+) to the collector named in upper case$`), func(ctx context.Context, s int) error {
+		return w.offer(ctx, w.other, s, "", strings.ToUpper(w.mine), true)
+	})
+	sc.Step(pattern(`^the offerer offers share_index ([0-9.]+) to the collector$`), func(ctx context.Context, lit string) error {
+		// The offer carries the offerer's share 3 (the one it holds), so
+		// only its index is off.
+		return w.sendIndex(ctx, w.offerBody(w.other, 3, "", w.mine, true), lit)
+	})
+}
+
+// sendIndex sends body with share_index the JSON number lit (0, or a
+// fraction such as 2.5 that an int parse would truncate to a held share).
+func (w *world) sendIndex(ctx context.Context, body map[string]any, lit string) error {
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		return verdict.Errorf("share_index %q is no number", lit)
+	}
+	body["share_index"] = f
+	return w.send(ctx, body)
+}
+
+// refusedOrMalformed: the answer is the refusal of the condition the
+// probe fails (status, code) or 400 bad_request, the body naming no
+// identifier or index the convention can mean being a malformed one: the
+// convention leaves open which of the two a responder answers, and fixes
+// that it releases or accepts nothing. An identifier in another case is
+// not the one the platform issued (SX-UNLISTED, SX-STALE,
+// SX-OFFER-STALE, SX-OFFER-NOT-RECIPIENT: each compares the string as
+// issued); a share_index of 0 or 2.5 is no share of 1..n the holder holds
+// (SX-NOT-HELD, SX-BAD-REQUEST, SX-OFFER-BAD-REQUEST: "the share
+// requested (int, 1..n)").
+func (w *world) refusedOrMalformed(status int, code string) error {
+	for _, a := range []refusal{{status, code}, {400, "bad_request"}} {
+		if w.Last.Status == a.status && w.body["code"] == a.code && w.body["ok"] == false {
+			return w.refusalClean()
+		}
+	}
+	return verdict.Failf(w.rule, fmt.Sprintf("%d %s or 400 bad_request", status, code),
+		fmt.Sprintf("%d %v", w.Last.Status, w.body["code"]), "%s", w.Last.Body)
 }

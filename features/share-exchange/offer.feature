@@ -61,6 +61,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       When the offerer offers share 3 of another challenge to the collector
       Then the answer refuses with 409 "stale_round"
 
+    Scenario: an offer naming the live challenge_id in upper case names another challenge
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 of the live challenge in upper case to the collector
+      Then the answer refuses with 409 "stale_round" or 400 "bad_request"
+
   @SX-OFFER-NOT-RECIPIENT
   Rule: an offer must be addressed to the agent the endpoint answers for
 
@@ -68,6 +73,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 to another agent
       Then the answer refuses with 400 "not_recipient"
+
+    Scenario: an offer to the collector's agent_id in upper case is to another agent
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 to the collector named in upper case
+      Then the answer refuses with 400 "not_recipient" or 400 "bad_request"
 
   @SX-OFFER-SELF
   Rule: a collector does not take offers from itself
@@ -118,6 +128,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 without share_hex to the collector
       Then the answer refuses with 400 "bad_request"
+
+    Scenario: an offer whose share_index is 3.5, not an int
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share_index 3.5 to the collector
+      Then the answer refuses with 404 "offerer_not_holder" or 400 "bad_request"
 
     Scenario Outline: an offer of another protocol: <protocol>
       Given a combinable board whose collector the responder plays

@@ -57,6 +57,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       And the bystander pulls share 2
       Then the answer refuses with 403 "requester_unlisted"
 
+    Scenario: a requester naming the broker's agent_id in upper case has no listing
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 naming itself in upper case
+      Then the answer refuses with 403 "requester_unlisted" or 400 "bad_request"
+
   @SX-SELF
   Rule: the holder cannot request from itself
 
@@ -89,6 +94,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the broker pulls share 3
       Then the answer refuses with 404 "not_held"
 
+    Scenario: a share_index of 0, below 1..n, releases nothing
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share_index 0
+      Then the answer refuses with 404 "not_held" or 400 "bad_request"
+
   @SX-STALE
   Rule: only the live challenge counts
 
@@ -101,6 +111,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       Given a combinable board whose holder the responder plays
       When the broker pulls share 2 of the round that just closed
       Then the answer refuses with 409 "stale_round"
+
+    Scenario: a request naming the live challenge_id in upper case names another challenge
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 of the live challenge in upper case
+      Then the answer refuses with 409 "stale_round" or 400 "bad_request"
 
   @SX-NOT-COMBINABLE
   Rule: nobody needs a share before the board is combinable
@@ -138,6 +153,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       Given a combinable board whose holder the responder plays
       When the broker pulls share 2 with share_index as a string
       Then the answer refuses with 400 "bad_request"
+
+    Scenario: a request whose share_index is 2.5, not an int
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share_index 2.5
+      Then the answer refuses with 404 "not_held" or 400 "bad_request"
 
     Scenario: a request without its protocol
       Given a combinable board whose holder the responder plays

@@ -122,7 +122,7 @@ func (r *Responder) exchange(w http.ResponseWriter, req *http.Request) {
 	body, offer, refusal := readRequest(raw)
 	switch {
 	case refusal != "":
-		answer(w, sx.Refuse(400, "bad_request", refusal), nil)
+		answer(w, sx.Refuse(400, "bad_request", refusal), malformedKind(raw))
 		return
 	case offer != nil:
 		r.offer(w, *offer)
@@ -180,6 +180,17 @@ func readRequest(raw []byte) (pull pullBody, offer *sx.Offer, refusal string) {
 		return pull, nil, "malformed pull: " + ierr.Message
 	}
 	return pull, nil, ""
+}
+
+// malformedKind is the extra field of a bad_request refusal of raw: an
+// offer's refusal carries kind: offer like every other offer refusal
+// (SX-REFUSED-BODY: the refused offer body names it), also when the offer
+// is malformed in a field its decoding trips on (a share_index of 3.5).
+func malformedKind(raw []byte) map[string]any {
+	if offerKind(raw) {
+		return map[string]any{"kind": "offer"}
+	}
+	return nil
 }
 
 // offerKind reports whether raw, one checked object, names the offer

@@ -3,6 +3,8 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -78,4 +80,25 @@ func TestWriteMapIsWrite(t *testing.T) {
 			t.Fatalf("%v:\n got %s (%v)\nwant %s", m, got, ok, want.Bytes())
 		}
 	})
+}
+
+// TestAMalformedOfferIsRefusedAsAnOffer: an offer whose share_index a
+// decoding trips on (3.5, "3") is refused 400 bad_request with kind:
+// offer, as every offer refusal is (SX-REFUSED-BODY), and a malformed
+// pull's refusal carries no kind.
+func TestAMalformedOfferIsRefusedAsAnOffer(t *testing.T) {
+	r := &Responder{}
+	for body, kind := range map[string]any{
+		`{"protocol":"abp-share-exchange/1","kind":"offer","challenge_id":"c","round":1,"agent_id":"a","to":"b","share_index":3.5,"share_hex":"00"}`: "offer",
+		`{"protocol":"abp-share-exchange/1","kind":"offer","challenge_id":"c","round":1,"agent_id":"a","to":"b","share_index":"3","share_hex":"00"}`: "offer",
+		`{"protocol":"abp-share-exchange/1","challenge_id":"c","round":1,"requester":"r","agent_id":"a","share_index":2.5}`:                          nil,
+	} {
+		rec := httptest.NewRecorder()
+		r.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body)))
+		var got map[string]any
+		_ = json.Unmarshal(rec.Body.Bytes(), &got)
+		if rec.Code != http.StatusBadRequest || got["code"] != "bad_request" || got["kind"] != kind {
+			t.Errorf("%s: %d %v, want 400 bad_request with kind %v", body, rec.Code, got, kind)
+		}
+	}
 }
