@@ -112,8 +112,9 @@ func gatewaySlips() []gatewaySlip {
 		// round 3: gatewaySlipsRound3 in broken_gateway_slips_round3_test.go;
 		// round 4: gatewaySlipsRound4 in broken_gateway_slips_round4_test.go;
 		// Round 5: gatewaySlipsRound5 in broken_gateway_slips_round5_test.go;
-		// Round 6: gatewaySlipsRound6 in broken_gateway_slips_round6_test.go.
-	}, slices.Concat(gatewaySlipsRound2(), gatewaySlipsRound3(), gatewaySlipsRound4(), gatewaySlipsRound5(), gatewaySlipsRound6())...)
+		// Round 6: gatewaySlipsRound6 in broken_gateway_slips_round6_test.go;
+		// Round 7: gatewaySlipsRound7 in broken_gateway_slips_round7_test.go.
+	}, slices.Concat(gatewaySlipsRound2(), gatewaySlipsRound3(), gatewaySlipsRound4(), gatewaySlipsRound5(), gatewaySlipsRound6(), gatewaySlipsRound7())...)
 }
 
 // goofView, mafiaView and monoView edit the turn views of one game.
@@ -270,8 +271,9 @@ func faithfulGateways() []gatewaySlip {
 		// round 3: faithfulGatewaysRound3 in broken_gateway_slips_round3_test.go;
 		// round 4: faithfulGatewaysRound4 in broken_gateway_slips_round4_test.go;
 		// Round 5: faithfulGatewaysRound5 in broken_gateway_slips_round5_test.go;
-		// Round 6: faithfulGatewaysRound6 in broken_gateway_slips_round6_test.go.
-	}, slices.Concat(faithfulGatewaysRound2(), faithfulGatewaysRound3(), faithfulGatewaysRound4(), faithfulGatewaysRound5(), faithfulGatewaysRound6())...)
+		// Round 6: faithfulGatewaysRound6 in broken_gateway_slips_round6_test.go;
+		// Round 7: faithfulGatewaysRound7 in broken_gateway_slips_round7_test.go.
+	}, slices.Concat(faithfulGatewaysRound2(), faithfulGatewaysRound3(), faithfulGatewaysRound4(), faithfulGatewaysRound5(), faithfulGatewaysRound6(), faithfulGatewaysRound7())...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each faithful gateway, checked

@@ -64,8 +64,9 @@ func monopolySlips() []monoSlip {
 		// Round 3: monopolySlipsRound3 in broken_gateway_slips_round3_test.go;
 		// Round 4: monopolySlipsRound4 in broken_gateway_slips_round4_test.go;
 		// Round 5: monopolySlipsRound5 in broken_gateway_slips_round5_test.go;
-		// Round 6: monopolySlipsRound6 in broken_gateway_slips_round6_test.go.
-	}, slices.Concat(monopolySlipsRound3(), monopolySlipsRound4(), monopolySlipsRound5(), monopolySlipsRound6())...)
+		// Round 6: monopolySlipsRound6 in broken_gateway_slips_round6_test.go;
+		// Round 7: monopolySlipsRound7 in broken_gateway_slips_round7_test.go.
+	}, slices.Concat(monopolySlipsRound3(), monopolySlipsRound4(), monopolySlipsRound5(), monopolySlipsRound6(), monopolySlipsRound7())...)
 }
 
 // tamperSlip is a Monopoly slip planted as one engine defect.
@@ -146,8 +147,9 @@ func faithfulMonopolies() []monoSlip {
 		// Round 3: faithfulMonopoliesRound3 in broken_gateway_slips_round3_test.go;
 		// Round 4: faithfulMonopoliesRound4 in broken_gateway_slips_round4_test.go;
 		// Round 5: faithfulMonopoliesRound5 in broken_gateway_slips_round5_test.go;
-		// Round 6: faithfulMonopoliesRound6 in broken_gateway_slips_round6_test.go.
-	}, slices.Concat(faithfulMonopoliesRound3(), faithfulMonopoliesRound4(), faithfulMonopoliesRound5(), faithfulMonopoliesRound6())...)
+		// Round 6: faithfulMonopoliesRound6 in broken_gateway_slips_round6_test.go;
+		// Round 7: faithfulMonopoliesRound7 in broken_gateway_slips_round7_test.go.
+	}, slices.Concat(faithfulMonopoliesRound3(), faithfulMonopoliesRound4(), faithfulMonopoliesRound5(), faithfulMonopoliesRound6(), faithfulMonopoliesRound7())...)
 }
 
 // bidsAsNewHigh tells every bid_placed as the real platform's engine

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/pyyol/mafia"
 )
 
 // eventFields are the payload fields each event type documents
@@ -22,7 +23,8 @@ var eventFields = map[string]struct {
 
 // checkMafiaEvents: {seq, type, payload} in increasing seq of the
 // documented types (PYYOL-MAFIA-EVENTS), each type's fields, a victory
-// before game_end (PYYOL-MAFIA-EVENT-VICTORY).
+// before game_end (PYYOL-MAFIA-EVENT-VICTORY), the agent's own messages
+// told from its seat (ownMessagesFrom).
 func checkMafiaEvents(mm *mafiaMatch) error {
 	last := 0
 	for _, e := range mm.events {
@@ -47,7 +49,35 @@ func checkMafiaEvents(mm *mafiaMatch) error {
 	if err := victoryTeam(mm); err != nil {
 		return err
 	}
+	if err := ownMessagesFrom(mm); err != nil {
+		return err
+	}
 	return checkPhaseEvents(mm)
+}
+
+// ownMessagesFrom: a message event's from is the seat that spoke
+// (PYYOL-MAFIA-EVENT-MESSAGE "A player message (from, tone, text)"), so
+// the events carrying the text the agent posted (its own text names its
+// seat and day, no other seat's) name the agent's seat. A text no event
+// carries decides nothing here; that the move was played is
+// PYYOL-MAFIA-MOVE's.
+func ownMessagesFrom(mm *mafiaMatch) error {
+	for _, t := range mm.turns {
+		if t.answered == nil || t.answered.Action != mafia.ActMessage {
+			continue
+		}
+		var froms []any
+		for _, e := range mm.events {
+			if e.Type == "message" && e.Payload["text"] == t.answered.Text {
+				froms = append(froms, e.Payload["from"])
+			}
+		}
+		if len(froms) > 0 && !slices.ContainsFunc(froms, func(f any) bool { return intOf(f) == mm.seat }) {
+			return verdict.Failf("PYYOL-MAFIA-EVENT-MESSAGE", fmt.Sprintf("from %d, the agent's seat", mm.seat), froms,
+				"the message events carrying the agent's text %q (day %d)", t.answered.Text, t.view.Day)
+		}
+	}
+	return nil
 }
 
 // checkPhaseEvents: a phase event names the phase the match changed to

@@ -110,7 +110,9 @@ func (m *monoRun) replay(onEvent func(frame) error, onTurn func(int, *monoTurn) 
 }
 
 // checkTurnEvents: a turn_started opens every turn and a turn_ended closes
-// each but the last (PYYOL-MONO-EV-TURN-STARTED, PYYOL-MONO-EV-TURN-ENDED).
+// each but the last (PYYOL-MONO-EV-TURN-STARTED, PYYOL-MONO-EV-TURN-ENDED),
+// and the turn a roll or jail view is in began for the agent's seat
+// (ownTurnStarted).
 func (m *monoRun) checkTurnEvents() error {
 	open := false
 	started := 0
@@ -139,7 +141,7 @@ func (m *monoRun) checkTurnEvents() error {
 		if n == 0 {
 			return verdict.Failf("PYYOL-MONO-EV-TURN-STARTED", "a turn_started before the first decision", "none", "turn view %d", i)
 		}
-		return nil
+		return m.ownTurnStarted(i, t)
 	})
 }
 

@@ -55,6 +55,8 @@ func (g *gwRun) winner() error {
 	return nil
 }
 
+// eventTypes: every event is of a documented type, and each prize
+// revealed is its round's (PYYOL-GOOF-EVENTS, prizesRevealed).
 func (g *gwRun) eventTypes() error {
 	known := []string{goofspiel.MatchCreated, goofspiel.PrizeRevealed, goofspiel.CardSealed, goofspiel.RoundRevealed, goofspiel.MatchFinished}
 	for _, e := range g.events {
@@ -62,7 +64,7 @@ func (g *gwRun) eventTypes() error {
 			return verdict.Failf("PYYOL-GOOF-EVENTS", strings.Join(known, ", "), e.Type, "event type")
 		}
 	}
-	return nil
+	return g.prizesRevealed()
 }
 
 // carriesString reports whether v, or a value nested in it, is one of
