@@ -119,7 +119,9 @@ func slipCases() []slip {
 						// Round 6: in broken_slips_round6_test.go.
 						append(roundSixSlips(),
 							// Round 7: in broken_slips_round7_test.go.
-							roundSevenSlips()...)...)...)...)...)...)
+							append(roundSevenSlips(),
+								// Round 8: in broken_slips_round8_test.go.
+								roundEightSlips()...)...)...)...)...)...)...)
 }
 
 // cutTo cuts k to n bytes when it is exactly at bytes long: a limit
@@ -299,7 +301,9 @@ func faithfulNeighbours() []neighbour {
 						// Round 6: in broken_slips_round6_test.go.
 						append(roundSixNeighbours(),
 							// Round 7: in broken_slips_round7_test.go.
-							roundSevenNeighbours()...)...)...)...)...)...)
+							append(roundSevenNeighbours(),
+								// Round 8: in broken_slips_round8_test.go.
+								roundEightNeighbours()...)...)...)...)...)...)...)
 }
 
 // reuseAnsweredWithTheOriginal answers a creation refused as a key reuse

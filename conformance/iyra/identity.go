@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -265,6 +266,9 @@ var spellings = map[string]func(n uint64) string{
 	"plus-sign":    func(n uint64) string { return "+" + strconv.FormatUint(n, 10) },
 	"fraction":     func(n uint64) string { return strconv.FormatUint(n, 10) + ".0" },
 	"negative":     func(n uint64) string { return "-" + strconv.FormatUint(n, 10) },
+	// past-64-bits is canonical: "2" and 19 digits is at least 2×10^19,
+	// above 2^64-1 (IYRA-PROOF-POW, verifyPast64Bits).
+	"past-64-bits": func(n uint64) string { return "2" + fmt.Sprintf("%019d", n) },
 }
 
 // spellingKey names one qualifying search: its challenge, difficulty,

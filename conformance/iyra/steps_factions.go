@@ -18,6 +18,7 @@ func (w *world) factionsSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent releases the truth allied with both factions in a third session on the same records$`), w.releaseWithBoth)
 	sc.Step(pattern(`^the epilogue allied with both differs from each single ally's$`), w.bothConsequences)
 	sc.Step(pattern(`^both verified endings have the same resources, outcome and score$`), w.endingsAtPar)
+	sc.Step(pattern(`^the allies hold each faction once, whatever its case$`), w.alliesOncePerFaction)
 	sc.Step(pattern(`^their epilogues differ$`), w.epiloguesDiffer)
 	sc.Step(pattern(`^their epilogues are identical$`), w.epiloguesIdentical)
 	sc.Step(pattern(`^each epilogue names its ally's consequence in the contract's words$`), w.consequenceWords)
@@ -153,6 +154,25 @@ func (w *world) bothConsequences() error {
 			return verdict.Failf("IYRA-FACTION-CONSEQUENCE", "an epilogue stating both allies' consequences", e,
 				"the epilogue allied with %v only is %q", single.Observation.Allies, single.Observation.Epilogue)
 		}
+	}
+	return nil
+}
+
+// alliesOncePerFaction fails when the latest state lists one faction twice,
+// its spellings folded by case: "whatever is submitted" (IYRA-ALLY-SET)
+// includes a faction name in capitals. Whether such a name is refused as
+// unknown or taken as the faction is left open; a second entry is not.
+func (w *world) alliesOncePerFaction() error {
+	if err := w.needSession(); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, f := range w.sess.Observation.Allies {
+		key := strings.ToLower(f)
+		if seen[key] {
+			return verdict.Failf(w.rule(), "each faction once", w.sess.Observation.Allies, "allies")
+		}
+		seen[key] = true
 	}
 	return nil
 }

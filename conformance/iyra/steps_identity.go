@@ -118,6 +118,23 @@ func (w *world) verifyBeyond(ctx context.Context) error {
 	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
 }
 
+// verifyPast64Bits submits a canonical 20-digit solution above the
+// largest unsigned 64-bit integer whose digest meets the difficulty: the
+// contract's input is "challenge + decimal solution string" with no
+// bound, so a verifier parsing the solution into 64 bits must not refuse
+// it (IYRA-PROOF-POW). Twenty digits stay within the reference's own
+// bound (IYRA-PROOF-DECIMAL, REFERENCE), so no length reading is judged.
+func (w *world) verifyPast64Bits(ctx context.Context) error {
+	if d := *w.acc.Difficulty; d > beyondSearchLimit {
+		return verdict.Skipf("unchecked: difficulty %d; the kit searches a digest of %d zeroes at most", d, beyondSearchLimit)
+	}
+	sol, err := rememberedQualifying(ctx, w.acc.Challenge, *w.acc.Difficulty, "past-64-bits", -1)
+	if err != nil {
+		return err
+	}
+	return w.verifyWith(ctx, w.acc.AgentID, w.acc.ChallengeID, sol)
+}
+
 // verifySpelling finds a non-canonical spelling whose digest DOES meet the
 // difficulty, so only the canonical-decimal rule can refuse it.
 func (w *world) verifySpelling(ctx context.Context, kind string) error {
@@ -241,6 +258,7 @@ func (w *world) identitySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent verifies (?:again )?with a valid solution$`), w.verifyValid)
 	sc.Step(pattern(`^the agent verifies with a solution whose digest misses the difficulty$`), w.verifyMissing)
 	sc.Step(pattern(`^the agent verifies with a valid solution whose digest has one zero more than the difficulty$`), w.verifyBeyond)
+	sc.Step(pattern(`^the agent verifies with a valid solution past 64 bits$`), w.verifyPast64Bits)
 	sc.Step(pattern(`^the agent verifies with a qualifying (leading-zero|plus-sign|fraction|empty|negative) solution$`), w.verifySpelling)
 	sc.Step(pattern(`^the agent verifies with a valid solution to another acceptance's challenge$`), w.verifyForeign)
 	sc.Step(pattern(`^the verification succeeds and discloses an api_key$`), w.verificationSucceeds)

@@ -92,6 +92,11 @@ Feature: Factions and the coalition
       When the agent reads the session
       Then the allies are "drifters, keepers"
 
+    Scenario: a faction named in capitals after its recruitment adds no second entry
+      Given the agent has played "investigate harbor, ally drifters"
+      When the agent plays "ally Drifters"
+      Then the allies hold each faction once, whatever its case
+
   @IYRA-FACTION-CONSEQUENCE
   Rule: a verified ending states each ally's publication consequence
 

@@ -28,6 +28,11 @@ Feature: Identity: acceptance, proof of work and the Bearer key
       When the agent verifies with a valid solution whose digest has one zero more than the difficulty
       Then the verification succeeds and discloses an api_key
 
+    Scenario: a canonical solution past 64 bits whose digest meets the difficulty is accepted
+      Given a new agent has accepted the play task
+      When the agent verifies with a valid solution past 64 bits
+      Then the verification succeeds and discloses an api_key
+
   @IYRA-PROOF-EXPIRY
   Rule: a challenge is usable only before expires_at
 

@@ -41,6 +41,11 @@ Feature: City sites and chapters
         | harbor  |
         | spire   |
 
+    Scenario: a site named in capitals after its inspection changes nothing
+      Given the agent has played "investigate archive"
+      When the agent plays "investigate Archive"
+      Then the resources are evidence 2, trust 0, signal 1
+
     Scenario: a site inspected again after another one is rejected without change
       Given the agent has played "investigate archive, investigate spire"
       When the agent plays "investigate archive"
