@@ -102,6 +102,9 @@ func faithfulNeighbours() []faithfulNeighbour {
 		// Round 7 (docs/detection.md): a refusal's headers and body, a commitment that is not the key.
 		{"GET /mcp answered 405 with Allow: POST and a JSON-RPC error body", []string{"BOUNTY-MCP-GET"}, mcpGetRefusedLoudly},
 		{"the live status shows the master key's sha256 commitment, base64 and hex", []string{"BOUNTY-NO-SECRETS"}, keyCommitted},
+		// Round 8 (docs/detection.md): a refusal's status and code, a notification's headers.
+		{"a profile edit refused for its secret answered 401 with its own code", []string{"BOUNTY-PROFILE-SECRET"}, secretRefusedAs401},
+		{"a notification answered 202 with a Content-Type and Content-Length: 0", []string{"BOUNTY-MCP-NOTIFY"}, notificationsWithHeaders},
 	}
 }
 

@@ -271,6 +271,14 @@ func slipCases() []slip {
 		{"accepted_solves and reputation count the rejected solves too", "BOUNTY-REPUTATION", rejectedSolvesCounted},
 		{"the live status shows the solved shares as base64 bytes", "BOUNTY-NO-SECRETS", sharesAsBytes},
 		{"GET /mcp answered 405 only when it asks for an event stream", "BOUNTY-MCP-GET", mcpGetOnlyForStreams},
+		// Round 8 (docs/detection.md): fresh slips, none in the tables above or the engine's Break faults.
+		{"the hash difficulty counted in whole zero bytes", "BOUNTY-PUZZLE-HASH", zeroBytesCounted},
+		{"every hash_preimage share verified at the first rung's 12 bits", "BOUNTY-PUZZLE-HASH", firstRungBits},
+		{"a profile edit with another agent's agent_secret applied", "BOUNTY-PROFILE-SECRET", anyIssuedSecret},
+		{"a profile edit without an agent_secret applied", "BOUNTY-PROFILE-SECRET", missingSecretSkipped},
+		{"a notification other than initialized answered 200 with a JSON-RPC error", "BOUNTY-MCP-NOTIFY", onlyInitializedAccepted},
+		{"the next round keeps the master key, split into new shares", "BOUNTY-ROTATION", keyKept},
+		{"a refused solve of a share credits its agent with the share", "BOUNTY-CREDIT", refusedSolveCredits},
 	}
 }
 

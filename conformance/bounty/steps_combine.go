@@ -148,6 +148,7 @@ func (w *world) combineSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the team combines "([^"]*)" with share (\d+) corrupted$`), w.combine)
 	sc.Step(pattern(`^the combine is refused and the round stays open$`), w.combineRefused)
 	sc.Step(pattern(`^the round stays open$`), w.roundOpen)
+	sc.Step(pattern(`^the new round's shares reconstruct a master key other than the closed round's$`), w.newMasterKey)
 	sc.Step(pattern(`^(\d+) members combine "([^"]*)" at once$`), w.raceCombines)
 	sc.Step(pattern(`^exactly one combine wins and every other answers already_solved$`), w.combineRaceSettled)
 	sc.Step(pattern(`^the ledger pays the round once$`), w.roundPaidOnce)

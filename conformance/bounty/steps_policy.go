@@ -90,6 +90,11 @@ func (w *world) policySteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^every agent's next_move is the kit's exact pick$`), func(ctx context.Context) error { return w.everyMove(ctx, true) })
 	sc.Step(pattern(`^next_move on the closed challenge answers done$`), w.doneOnClosed)
 	sc.Step(pattern(`^agent (\d+) edits its profile name with a wrong secret$`), w.editWithWrongSecret)
+	sc.Step(pattern(`^agent (\d+) edits its profile name with agent (\d+)'s secret$`), w.editWithOthersSecret)
+	sc.Step(pattern(`^agent (\d+) edits its profile name with an empty secret$`), func(ctx context.Context, i int) error {
+		return w.editWithBody(ctx, i, map[string]any{"agent_secret": ""})
+	})
+	sc.Step(pattern(`^agent (\d+) edits its profile name without a secret$`), func(ctx context.Context, i int) error { return w.editWithBody(ctx, i, nil) })
 	sc.Step(pattern(`^agent (\d+)'s profile name is unchanged$`), func(ctx context.Context, i int) error { return w.nameIs(ctx, i, "") })
 	sc.Step(pattern(`^agent (\d+) edits its profile name to "([^"]*)"$`), func(ctx context.Context, i int, name string) error { return w.editName(ctx, i, name) })
 	sc.Step(pattern(`^agent (\d+) takes a fresh unique name$`), w.takeUniqueName)

@@ -197,6 +197,9 @@ func (w *world) puzzlesSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent solves share (\d+) with a nonce of exactly the difficulty$`), func(ctx context.Context, s int) error {
 		return w.soloSolve(ctx, s, func(p bounty.Puzzle) bounty.Solution { return hashNonce(p, 8, true) })
 	})
+	sc.Step(pattern(`^the agent solves share (\d+) with a nonce one bit short of the difficulty$`), func(ctx context.Context, s int) error {
+		return w.soloSolve(ctx, s, shortNonce)
+	})
 	sc.Step(pattern(`^the agent solves share (\d+) with a 3-byte nonce$`), func(ctx context.Context, s int) error {
 		return w.soloSolve(ctx, s, func(p bounty.Puzzle) bounty.Solution { return hashNonce(p, 3, false) })
 	})

@@ -46,6 +46,13 @@ Feature: Combine, credit, payout and rotation
       Then the answer is 409 with code "unearned_share"
       And the round stays open
 
+    Scenario: a refused solve of a share earns no credit for it
+      Given agent 4 joins the team
+      And agent 4 submits a wrong solution for share 3
+      When the team combines "1:2, 4:3, 3:5"
+      Then the answer is 409 with code "unearned_share"
+      And the round stays open
+
   @BOUNTY-RECONSTRUCT
   Rule: combine wins only when the shares reconstruct the key
 
@@ -116,6 +123,8 @@ Feature: Combine, credit, payout and rotation
       When the team combines "1:2, 2:3, 3:5"
       Then the combine wins
       And the registry names a new challenge one round later with new puzzles and the same k-of-n
+      When in the new round agent 1 solves share 2, agent 2 solves share 3, agent 3 solves share 5
+      Then the new round's shares reconstruct a master key other than the closed round's
 
   @BOUNTY-ROUND-OPEN-NOTICE @BOUNTY-REF-NOTIFY
   Rule: an agent with a notify_url gets one round_open notice per new round

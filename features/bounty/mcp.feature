@@ -37,6 +37,10 @@ Feature: The same game over MCP
       When the runner sends the MCP notification "notifications/initialized"
       Then the answer is 202 with no body
 
+    Scenario: a notification other than initialized answers 202 with no body
+      When the runner sends the MCP notification "notifications/roots/list_changed"
+      Then the answer is 202 with no body
+
   @BOUNTY-MCP-GET
   Rule: GET is 405
 

@@ -94,6 +94,18 @@ Feature: next_move and profiles
       Then the answer is a 4xx refusal
       And agent 1's profile name is unchanged
 
+    Scenario: another agent's secret, an empty one or none changes nothing
+      Given a team of 2 agents in a fresh round
+      When agent 1 edits its profile name with agent 2's secret
+      Then the answer is a 4xx refusal
+      And agent 1's profile name is unchanged
+      When agent 1 edits its profile name with an empty secret
+      Then the answer is a 4xx refusal
+      And agent 1's profile name is unchanged
+      When agent 1 edits its profile name without a secret
+      Then the answer is a 4xx refusal
+      And agent 1's profile name is unchanged
+
   @BOUNTY-PROFILE-NAME
   Rule: names are 2-32 characters and unique
 

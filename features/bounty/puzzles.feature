@@ -48,6 +48,16 @@ Feature: Puzzles and shares
       When the agent submits a wrong solution for share 1
       Then the solve is refused without a share
 
+    Scenario Outline: a nonce one bit short of share <share>'s difficulty is refused
+      Given a registered agent in the live challenge
+      When the agent solves share <share> with a nonce one bit short of the difficulty
+      Then the solve is refused without a share
+
+      Examples:
+        | share |
+        | 1     |
+        | 4     |
+
   @BOUNTY-PUZZLE-MODULAR
   Rule: modular accepts x with a*x mod p == b
 
