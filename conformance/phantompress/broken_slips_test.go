@@ -126,7 +126,9 @@ func slipCases() []slip {
 						// Round 6: in broken_slips_round6_test.go.
 						append(roundSixSlips(),
 							// Round 7: in broken_slips_round7_test.go.
-							roundSevenSlips()...)...)...)...)...)...)
+							append(roundSevenSlips(),
+								// Round 8: in broken_slips_round8_test.go.
+								roundEightSlips()...)...)...)...)...)...)...)
 }
 
 // extensionsNotApplied logs every extension (the reference does) but
@@ -263,7 +265,9 @@ func faithfulNeighbours() []neighbour {
 						// Round 6: in broken_slips_round6_test.go.
 						append(roundSixNeighbours(),
 							// Round 7: in broken_slips_round7_test.go.
-							roundSevenNeighbours()...)...)...)...)...)...)
+							append(roundSevenNeighbours(),
+								// Round 8: in broken_slips_round8_test.go.
+								roundEightNeighbours()...)...)...)...)...)...)...)
 }
 
 // TestFaithfulNeighboursOfTheSlipsPass: each legal reading of

@@ -44,6 +44,13 @@ Feature: Publishing and settlement
       Then the settlement matches the table for the revealed answers
       And every ghost answer cost 4 more trust
 
+    Scenario: Hedging false on every question
+      Given a fresh run
+      And the agent has answered every question with "偽 留保"
+      When the agent publishes the paper
+      Then the settlement matches the table for the revealed answers
+      And every ghost answer cost 4 more trust
+
     Scenario: Hedging unverifiable on every question
       Given a fresh run
       And the agent has answered every question with "裏取り不能 留保"
