@@ -67,3 +67,14 @@ func pastNMalformed(h http.Handler) http.Handler {
 		}
 	})
 }
+
+// boolIndex reads an offer's share_index true as 1 (Python's bool is an
+// int: isinstance(True, int), shares[True]): an offer of share_index true
+// carrying the offerer's share 1 is accepted as an offer of share 1.
+func boolIndex(h http.Handler) http.Handler {
+	return exchangeBodies(h, true, func(p map[string]any) {
+		if p["share_index"] == true {
+			p["share_index"] = float64(1)
+		}
+	})
+}

@@ -192,6 +192,7 @@ func slipCases() []slip {
 		{"an offer's agent_id trimmed, so a padded offerer is listed", "SX-OFFER-UNLISTED", trimmedField(true, "agent_id")},
 		{"a pull's share_index past n wrapped round n (share 7 read as 2)", "SX-NOT-HELD", wrappedIndex(false)},
 		{"an offer's share_index past n wrapped round n (share 8 read as 3)", "SX-OFFER-NOT-HOLDER", wrappedIndex(true)},
+		{"an offer's share_index true read as share 1", "SX-OFFER-BAD-REQUEST", boolIndex},
 	}
 }
 

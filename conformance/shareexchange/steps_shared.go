@@ -152,6 +152,13 @@ func (w *world) exactSteps(sc *suite.ScenarioContext) {
 		// only its index is off.
 		return w.sendIndex(ctx, w.offerBody(w.other, 3, "", w.mine, true), lit)
 	})
+	sc.Step(pattern(`^the offerer offers share (\d+) with share_index true to the collector$`), func(ctx context.Context, s int) error {
+		// The offer carries the offerer's share s, so only its index,
+		// a JSON boolean, is off (SX-OFFER-BAD-REQUEST: an int).
+		body := w.offerBody(w.other, s, "", w.mine, true)
+		body["share_index"] = true
+		return w.send(ctx, body)
+	})
 }
 
 // sendIndex sends body with share_index the JSON number lit (0, or a
@@ -176,7 +183,8 @@ func (w *world) sendIndex(ctx context.Context, body map[string]any, lit string) 
 // the offerer's agent_id so too); a share_index of 0, 2.5, 7 or 8 is no
 // share of 1..n the holder holds (SX-NOT-HELD, SX-BAD-REQUEST,
 // SX-OFFER-BAD-REQUEST, SX-OFFER-NOT-HOLDER: "the share requested (int,
-// 1..n)").
+// 1..n)"), and neither is true, a JSON boolean an int-like reader
+// (Python's bool) takes for 1.
 func (w *world) refusedOrMalformed(status int, code string) error {
 	for _, a := range []refusal{{status, code}, {400, "bad_request"}} {
 		if w.Last.Status == a.status && w.body["code"] == a.code && w.body["ok"] == false {

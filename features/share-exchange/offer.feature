@@ -154,6 +154,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       When the offerer offers share_index 3.5 to the collector
       Then the answer refuses with 404 "offerer_not_holder" or 400 "bad_request"
 
+    Scenario: an offer whose share_index is true, not an int, with the offerer's share 1
+      Given a board of two holders of share 3, the offerer on share 1 too, whose collector the responder plays
+      When the offerer offers share 1 with share_index true to the collector
+      Then the answer refuses with 404 "offerer_not_holder" or 400 "bad_request"
+
     Scenario Outline: an offer of another protocol: <protocol>
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 to the collector speaking "<protocol>"
