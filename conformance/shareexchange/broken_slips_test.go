@@ -184,6 +184,15 @@ func slipCases() []slip {
 		{"a pull's share_index 2.5 truncated to share 2", "SX-BAD-REQUEST", truncatedIndex(false)},
 		{"an offer's share_index 3.5 truncated to share 3", "SX-OFFER-BAD-REQUEST", truncatedIndex(true)},
 		{"a pull of share_index 0 read as the holder's last share (shares[-1])", "SX-NOT-HELD", indexZeroIsLast},
+		// Round 9 (docs/detection.md): fresh slips, none in the tables above or the reference's Broken switches.
+		{"a requester trimmed, so the broker's agent_id padded with spaces is listed", "SX-UNLISTED", trimmedField(false, "requester")},
+		{"a pull's challenge_id trimmed", "SX-STALE", trimmedField(false, "challenge_id")},
+		{"an offer's to trimmed", "SX-OFFER-NOT-RECIPIENT", trimmedField(true, "to")},
+		{"an offer's challenge_id trimmed", "SX-OFFER-STALE", trimmedField(true, "challenge_id")},
+		{"an offer's agent_id trimmed, so a padded offerer is listed", "SX-OFFER-UNLISTED", trimmedField(true, "agent_id")},
+		{"a pull's share_index past n wrapped round n (share 7 read as 2)", "SX-NOT-HELD", wrappedIndex(false)},
+		{"an offer's share_index past n wrapped round n (share 8 read as 3)", "SX-OFFER-NOT-HOLDER", wrappedIndex(true)},
+		{"an offer's share_index true read as share 1", "SX-OFFER-BAD-REQUEST", boolIndex},
 	}
 }
 
@@ -280,7 +289,10 @@ func TestImplementerSlipsAreCaught(t *testing.T) {
 // refusals with their status, a stale_round naming the live challenge;
 // round 6: a not_held naming the holdings, a board_not_combinable naming
 // the shortfall; round 7: a round below 1 refused as malformed, a body
-// missing a field refused by the condition the gap fails.
+// missing a field refused by the condition the gap fails; round 8: an
+// identifier in another case and a fractional index refused; round 9: an
+// identifier padded with spaces and an index past n refused 400
+// bad_request.
 func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 	return map[string]func(h http.Handler) http.Handler{
 		"refusals with more fields and other words": exchangeOnly(func(_ *http.Request, _ *int, m map[string]any) {
@@ -349,6 +361,9 @@ func faithfulNeighbours() map[string]func(h http.Handler) http.Handler {
 		// Round 8 (docs/detection.md).
 		"an identifier in another case refused 400 bad_request": foldedRefusedMalformed,
 		"a fractional share_index refused as a share not held":  fractionNotHeld,
+		// Round 9 (docs/detection.md).
+		"an identifier padded with spaces refused 400 bad_request": paddedRefusedMalformed,
+		"a share_index past n refused 400 bad_request":             pastNMalformed,
 	}
 }
 

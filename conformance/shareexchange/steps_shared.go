@@ -18,6 +18,7 @@ func (w *world) sharedSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the answer refuses with (\d+) "([^"]*)"$`), w.refused)
 	sc.Step(pattern(`^the answer refuses the request without its field$`), w.refusedIncomplete)
 	w.exactSteps(sc)
+	w.paddedSteps(sc)
 }
 
 // refused checks a refusal's status and code. A non-broker's pull
@@ -151,6 +152,13 @@ func (w *world) exactSteps(sc *suite.ScenarioContext) {
 		// only its index is off.
 		return w.sendIndex(ctx, w.offerBody(w.other, 3, "", w.mine, true), lit)
 	})
+	sc.Step(pattern(`^the offerer offers share (\d+) with share_index true to the collector$`), func(ctx context.Context, s int) error {
+		// The offer carries the offerer's share s, so only its index,
+		// a JSON boolean, is off (SX-OFFER-BAD-REQUEST: an int).
+		body := w.offerBody(w.other, s, "", w.mine, true)
+		body["share_index"] = true
+		return w.send(ctx, body)
+	})
 }
 
 // sendIndex sends body with share_index the JSON number lit (0, or a
@@ -171,9 +179,12 @@ func (w *world) sendIndex(ctx context.Context, body map[string]any, lit string) 
 // that it releases or accepts nothing. An identifier in another case is
 // not the one the platform issued (SX-UNLISTED, SX-STALE,
 // SX-OFFER-STALE, SX-OFFER-NOT-RECIPIENT: each compares the string as
-// issued); a share_index of 0 or 2.5 is no share of 1..n the holder holds
-// (SX-NOT-HELD, SX-BAD-REQUEST, SX-OFFER-BAD-REQUEST: "the share
-// requested (int, 1..n)").
+// issued; so is one padded with spaces, and SX-OFFER-UNLISTED compares
+// the offerer's agent_id so too); a share_index of 0, 2.5, 7 or 8 is no
+// share of 1..n the holder holds (SX-NOT-HELD, SX-BAD-REQUEST,
+// SX-OFFER-BAD-REQUEST, SX-OFFER-NOT-HOLDER: "the share requested (int,
+// 1..n)"), and neither is true, a JSON boolean an int-like reader
+// (Python's bool) takes for 1.
 func (w *world) refusedOrMalformed(status int, code string) error {
 	for _, a := range []refusal{{status, code}, {400, "bad_request"}} {
 		if w.Last.Status == a.status && w.body["code"] == a.code && w.body["ok"] == false {
@@ -182,4 +193,41 @@ func (w *world) refusedOrMalformed(status int, code string) error {
 	}
 	return verdict.Failf(w.rule, fmt.Sprintf("%d %s or 400 bad_request", status, code),
 		fmt.Sprintf("%d %v", w.Last.Status, w.body["code"]), "%s", w.Last.Body)
+}
+
+// padded is id with a space on either side: a string no platform issues
+// (its agent_ids and challenge_ids carry no whitespace), so a responder
+// that trims it before comparing takes it for the id it surrounds.
+func padded(id string) string { return " " + id + " " }
+
+// paddedSteps registers the probes that name an issued identifier with
+// whitespace around it. The convention compares the identifiers as the
+// platform issued them (SX-UNLISTED "requester has no live listing",
+// SX-STALE and SX-OFFER-STALE "challenge_id is not the live round",
+// SX-OFFER-NOT-RECIPIENT "`to` is not the agent this endpoint answers
+// for", SX-OFFER-UNLISTED "the offering agent has no live listing"), so
+// a padded one is another value; the answer is judged by
+// refusedOrMalformed, which also takes 400 bad_request.
+func (w *world) paddedSteps(sc *suite.ScenarioContext) {
+	sc.Step(pattern(`^the broker pulls share (\d+) naming itself padded with spaces$`), func(ctx context.Context, s int) error {
+		return w.send(ctx, w.pullBody(padded(w.broker), s, "", rsx.Protocol))
+	})
+	sc.Step(pattern(`^the broker pulls share (\d+) of the live challenge padded with spaces$`), func(ctx context.Context, s int) error {
+		return w.send(ctx, w.pullBody(w.broker, s, padded(w.p.cid), rsx.Protocol))
+	})
+	sc.Step(pattern(`^the offerer offers share (\d+) of the live challenge padded with spaces to the collector$`), func(ctx context.Context, s int) error {
+		body := w.offerBody(w.other, s, "", w.mine, true)
+		body["challenge_id"] = padded(w.p.cid)
+		return w.send(ctx, body)
+	})
+	sc.Step(pattern(`^the offerer offers share (\d+) to the collector named padded with spaces$`), func(ctx context.Context, s int) error {
+		return w.offer(ctx, w.other, s, "", padded(w.mine), true)
+	})
+	sc.Step(pattern(`^the offerer, naming itself padded with spaces, offers share (\d+) to the collector$`), func(ctx context.Context, s int) error {
+		// The offer carries the offerer's own share_hex, so only its
+		// agent_id is off.
+		body := w.offerBody(w.other, s, "", w.mine, true)
+		body["agent_id"] = padded(w.other)
+		return w.send(ctx, body)
+	})
 }

@@ -66,6 +66,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       When the offerer offers share 3 of the live challenge in upper case to the collector
       Then the answer refuses with 409 "stale_round" or 400 "bad_request"
 
+    Scenario: an offer naming the live challenge_id padded with spaces names another challenge
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 of the live challenge padded with spaces to the collector
+      Then the answer refuses with 409 "stale_round" or 400 "bad_request"
+
   @SX-OFFER-NOT-RECIPIENT
   Rule: an offer must be addressed to the agent the endpoint answers for
 
@@ -77,6 +82,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
     Scenario: an offer to the collector's agent_id in upper case is to another agent
       Given a combinable board whose collector the responder plays
       When the offerer offers share 3 to the collector named in upper case
+      Then the answer refuses with 400 "not_recipient" or 400 "bad_request"
+
+    Scenario: an offer to the collector's agent_id padded with spaces is to another agent
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share 3 to the collector named padded with spaces
       Then the answer refuses with 400 "not_recipient" or 400 "bad_request"
 
   @SX-OFFER-SELF
@@ -95,6 +105,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       When the unlisted agent offers share 3 to the collector
       Then the answer refuses with 403 "offerer_unlisted"
 
+    Scenario: an offerer naming its agent_id padded with spaces has no listing
+      Given a combinable board whose collector the responder plays
+      When the offerer, naming itself padded with spaces, offers share 3 to the collector
+      Then the answer refuses with 403 "offerer_unlisted" or 400 "bad_request"
+
   @SX-OFFER-NOT-HOLDER
   Rule: the board must show the offerer holding the share
 
@@ -102,6 +117,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
       Given a combinable board whose collector the responder plays
       When the offerer offers share 5 to the collector
       Then the answer refuses with 404 "offerer_not_holder"
+
+    Scenario: an offer of share_index 8, past 1..n, with the offerer's share 3 is not accepted
+      Given a combinable board whose collector the responder plays
+      When the offerer offers share_index 8 to the collector
+      Then the answer refuses with 404 "offerer_not_holder" or 400 "bad_request"
 
   @SX-OFFER-NOT-COMBINABLE
   Rule: nobody needs a share before the board is combinable
@@ -132,6 +152,11 @@ Feature: OFFER: a collector accepts a share only from a listed holder of it
     Scenario: an offer whose share_index is 3.5, not an int
       Given a combinable board whose collector the responder plays
       When the offerer offers share_index 3.5 to the collector
+      Then the answer refuses with 404 "offerer_not_holder" or 400 "bad_request"
+
+    Scenario: an offer whose share_index is true, not an int, with the offerer's share 1
+      Given a board of two holders of share 3, the offerer on share 1 too, whose collector the responder plays
+      When the offerer offers share 1 with share_index true to the collector
       Then the answer refuses with 404 "offerer_not_holder" or 400 "bad_request"
 
     Scenario Outline: an offer of another protocol: <protocol>

@@ -62,6 +62,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the broker pulls share 2 naming itself in upper case
       Then the answer refuses with 403 "requester_unlisted" or 400 "bad_request"
 
+    Scenario: a requester naming the broker's agent_id padded with spaces has no listing
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 naming itself padded with spaces
+      Then the answer refuses with 403 "requester_unlisted" or 400 "bad_request"
+
   @SX-SELF
   Rule: the holder cannot request from itself
 
@@ -99,6 +104,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
       When the broker pulls share_index 0
       Then the answer refuses with 404 "not_held" or 400 "bad_request"
 
+    Scenario: a share_index of 7, past 1..n, releases nothing
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share_index 7
+      Then the answer refuses with 404 "not_held" or 400 "bad_request"
+
   @SX-STALE
   Rule: only the live challenge counts
 
@@ -115,6 +125,11 @@ Feature: PULL: a holder releases its share only to the collector the policy lets
     Scenario: a request naming the live challenge_id in upper case names another challenge
       Given a combinable board whose holder the responder plays
       When the broker pulls share 2 of the live challenge in upper case
+      Then the answer refuses with 409 "stale_round" or 400 "bad_request"
+
+    Scenario: a request naming the live challenge_id padded with spaces names another challenge
+      Given a combinable board whose holder the responder plays
+      When the broker pulls share 2 of the live challenge padded with spaces
       Then the answer refuses with 409 "stale_round" or 400 "bad_request"
 
   @SX-NOT-COMBINABLE
