@@ -105,6 +105,9 @@ func faithfulNeighbours() []faithfulNeighbour {
 		// Round 8 (docs/detection.md): a refusal's status and code, a notification's headers.
 		{"a profile edit refused for its secret answered 401 with its own code", []string{"BOUNTY-PROFILE-SECRET"}, secretRefusedAs401},
 		{"a notification answered 202 with a Content-Type and Content-Length: 0", []string{"BOUNTY-MCP-NOTIFY"}, notificationsWithHeaders},
+		// Round 9 (docs/detection.md): spellings of hex the seed leaves open.
+		{"a plaintext_hex in capital hex digits refused", []string{"BOUNTY-PUZZLE-DECODE"}, capitalPlaintextsRefused},
+		{"a nonce_hex of an odd number of digits refused", []string{"BOUNTY-PUZZLE-HASH"}, oddNoncesRefused},
 	}
 }
 

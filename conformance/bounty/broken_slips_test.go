@@ -279,6 +279,12 @@ func slipCases() []slip {
 		{"a notification other than initialized answered 200 with a JSON-RPC error", "BOUNTY-MCP-NOTIFY", onlyInitializedAccepted},
 		{"the next round keeps the master key, split into new shares", "BOUNTY-ROTATION", keyKept},
 		{"a refused solve of a share credits its agent with the share", "BOUNTY-CREDIT", refusedSolveCredits},
+		// Round 9 (docs/detection.md): fresh slips, none in the tables above or the engine's Break faults.
+		{"a nonce_hex in capital hex digits refused", "BOUNTY-PUZZLE-HASH", capitalNoncesRefused},
+		{"an empty notify_url answered 200 but kept", "BOUNTY-PROFILE-NOTIFY", emptyNotifyKept},
+		{"a moved claim kept under its old share in the intents", "BOUNTY-INTENT", movedClaimKept},
+		{"a correct solve of a closed round accepted with a share_hex", "BOUNTY-STALE-410", closedRoundSolves},
+		{"a register_challenge POST without a body refused 400", "BOUNTY-REG-CHALLENGE", bodilessChallengesRefused},
 	}
 }
 

@@ -3,9 +3,11 @@ package bounty
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/reference/bounty"
@@ -68,6 +70,26 @@ func hashNonce(p bounty.Puzzle, size int, exact bool) bounty.Solution {
 		sum := sha256.Sum256(buf)
 		if z := pow.LeadingZeroBits(sum[:]); z == p.Params.DifficultyBits || (!exact && z > p.Params.DifficultyBits) {
 			return bounty.Solution{NonceHex: hex.EncodeToString(buf[len(prefix):])}
+		}
+	}
+	return bountysolve.Puzzle(p)
+}
+
+// capitalNonce finds an 8-byte nonce meeting the puzzle's difficulty
+// whose hex holds a letter, and writes it in capitals: "nonce_hex: hex
+// string" and bytes(nonce_hex) are the same bytes in either case, so a
+// platform matching only lower-case digits refuses a valid proof
+// (BOUNTY-PUZZLE-HASH).
+func capitalNonce(p bounty.Puzzle) bounty.Solution {
+	prefix, _ := hex.DecodeString(p.Params.PrefixHex)
+	buf := make([]byte, len(prefix)+8)
+	copy(buf, prefix)
+	for n := uint64(0xa0); n < 1<<40; n++ {
+		binary.BigEndian.PutUint64(buf[len(prefix):], n)
+		sum := sha256.Sum256(buf)
+		h := hex.EncodeToString(buf[len(prefix):])
+		if pow.LeadingZeroBits(sum[:]) >= p.Params.DifficultyBits && strings.ContainsAny(h, "abcdef") {
+			return bounty.Solution{NonceHex: strings.ToUpper(h)}
 		}
 	}
 	return bountysolve.Puzzle(p)

@@ -5,8 +5,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/agentgames/conformance/conformance/bountysolve"
 	"github.com/agentgames/conformance/conformance/driver"
 	"github.com/agentgames/conformance/conformance/verdict"
+	"github.com/agentgames/conformance/reference/bounty"
 )
 
 // noteWin remembers a challenge the run closed itself with a winning
@@ -58,4 +60,16 @@ func challengeOf(path string) (cid, tail string, ok bool) {
 	cid, tail, _ = strings.Cut(rest, "/")
 	tail, _, _ = strings.Cut(tail, "?")
 	return cid, tail, cid != ""
+}
+
+// closedSolve is the solve closedAnswers410 sends the closed round: a
+// correct solution of its share 1, from the manifest the runner read
+// while it was open, since a wrong one is refused by any platform and
+// proves nothing about "a closed round accepts no solve"
+// (BOUNTY-STALE-410). Without that manifest it falls back to a wrong one.
+func (w *world) closedSolve(a agent) map[string]any {
+	if p, err := w.man.puzzleOf(1); err == nil && w.man.ChallengeID == w.closed {
+		return solveBody(a, 1, bountysolve.Puzzle(p))
+	}
+	return solveBody(a, 2, bounty.Solution{PlaintextHex: "00"})
 }

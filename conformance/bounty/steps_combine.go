@@ -226,7 +226,7 @@ func (w *world) closedAnswers410(ctx context.Context) error {
 	}{
 		{http.MethodGet, c + "/manifest", nil, false},
 		{http.MethodGet, c + "/puzzle/2", nil, false},
-		{http.MethodPost, c + "/solve", solveBody(a, 2, bounty.Solution{PlaintextHex: "00"}), true},
+		{http.MethodPost, c + "/solve", w.closedSolve(a), true},
 		{http.MethodPost, c + "/combine", map[string]any{"submissions": []any{}}, true},
 		{http.MethodGet, c + "/peers", nil, false},
 	}

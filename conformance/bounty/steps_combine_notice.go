@@ -25,6 +25,7 @@ const noticeSettle = time.Second
 func (w *world) combineNoticeSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^agent (\d+)'s notify_url is the kit's own https endpoint$`), w.notifyAtKit)
 	sc.Step(pattern(`^the kit's endpoint gets one round_open notice for the round the win opened$`), w.oneRoundOpenNotice)
+	sc.Step(pattern(`^the kit's endpoint gets no round_open notice$`), w.noRoundOpenNotice)
 }
 
 // notifyAtKit serves an https endpoint on loopback (a self-signed
@@ -125,4 +126,26 @@ func namesRound(body []byte, cid string, round int) bool {
 		Round json.Number `json:"round"`
 	}
 	return json.Unmarshal(body, &b) == nil && b.Round.String() == fmt.Sprint(round)
+}
+
+// noRoundOpenNotice: a notify_url cleared with "" before the win is owed
+// no notice for the round the win opened (BOUNTY-PROFILE-NOTIFY: "empty
+// string clears it"). A POST naming that round, or saying round_open, is
+// such a notice; one arriving after noticeWait is not seen, so a late
+// notice escapes rather than a prompt platform failing.
+func (w *world) noRoundOpenNotice(ctx context.Context) error {
+	cid, round, err := w.live(ctx)
+	if err != nil {
+		return err
+	}
+	about := func(r *driver.InboundRequest) bool {
+		return r.Method == http.MethodPost && (namesRound(r.Body, cid, round) || bytes.Contains(r.Body, []byte("round_open")))
+	}
+	for _, r := range w.collectNotices(ctx, about) {
+		if about(r) {
+			return verdict.Failf("BOUNTY-PROFILE-NOTIFY", "no notice at a notify_url cleared with \"\"", w.clip(r.Body),
+				"round %d (%s) opened after the clear", round, cid)
+		}
+	}
+	return nil
 }

@@ -203,6 +203,9 @@ func (w *world) puzzlesSteps(sc *suite.ScenarioContext) {
 	sc.Step(pattern(`^the agent solves share (\d+) with a 3-byte nonce$`), func(ctx context.Context, s int) error {
 		return w.soloSolve(ctx, s, func(p bounty.Puzzle) bounty.Solution { return hashNonce(p, 3, false) })
 	})
+	sc.Step(pattern(`^the agent solves share (\d+) with a nonce_hex in capitals$`), func(ctx context.Context, s int) error {
+		return w.soloSolve(ctx, s, capitalNonce)
+	})
 	sc.Step(pattern(`^the agent solves share (\d+) with x plus p$`), func(ctx context.Context, s int) error {
 		return w.soloSolve(ctx, s, congruentSolution)
 	})

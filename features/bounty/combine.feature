@@ -135,6 +135,17 @@ Feature: Combine, credit, payout and rotation
       Then the combine wins
       And the kit's endpoint gets one round_open notice for the round the win opened
 
+  @BOUNTY-PROFILE-NOTIFY
+  Rule: an empty notify_url clears it
+
+    Scenario: a notify_url cleared before the win gets no round_open notice
+      Given agent 1's notify_url is the kit's own https endpoint
+      When agent 1 sets notify_url ""
+      Then the answer is 200
+      When the team combines "1:2, 2:3, 3:5"
+      Then the combine wins
+      And the kit's endpoint gets no round_open notice
+
   @BOUNTY-STALE-410 @BOUNTY-REF-STALE-410
   Rule: a closed challenge answers 410
 

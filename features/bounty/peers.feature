@@ -127,6 +127,12 @@ Feature: The peers board
       When agent 1 solves share 2
       Then the board shows agent 1 working on share 3, labelled self-declared
 
+    Scenario: a re-POST with a new working_on moves the claim
+      Given a team of 1 agents in a fresh round
+      And the team lists with agent 1 working on share 3
+      When the team lists with agent 1 working on share 4
+      Then the board shows agent 1 working on share 4, labelled self-declared
+
     Scenario: working_on null clears a claim
       Given a team of 1 agents in a fresh round
       And the team lists with agent 1 working on share 3

@@ -43,6 +43,11 @@ Feature: Puzzles and shares
       When the agent solves share 1 with a 3-byte nonce
       Then the solve is accepted with a share_hex
 
+    Scenario: a nonce_hex in capital hex digits meeting the difficulty is accepted
+      Given a registered agent in the live challenge
+      When the agent solves share 1 with a nonce_hex in capitals
+      Then the solve is accepted with a share_hex
+
     Scenario: a nonce missing the difficulty is refused
       Given a registered agent in the live challenge
       When the agent submits a wrong solution for share 1
