@@ -325,8 +325,9 @@ func pushSlips() []pushSlip {
 		// Round 3: pushSlipsRound3 in broken_push_slips_round3_test.go;
 		// Round 4: pushSlipsRound4 in broken_push_slips_round4_test.go;
 		// Round 5: pushSlipsRound5 in broken_push_slips_round5_test.go;
-		// Round 6: pushSlipsRound6 in broken_push_slips_round6_test.go.
-	}, slices.Concat(pushSlipsRound2(), pushSlipsRound3(), pushSlipsRound4(), pushSlipsRound5(), pushSlipsRound6())...)
+		// Round 6: pushSlipsRound6 in broken_push_slips_round6_test.go;
+		// Round 7: pushSlipsRound7 in broken_push_slips_round7_test.go.
+	}, slices.Concat(pushSlipsRound2(), pushSlipsRound3(), pushSlipsRound4(), pushSlipsRound5(), pushSlipsRound6(), pushSlipsRound7())...)
 }
 
 // TestPushSlipsAreCaught: each realistic bug of pushSlips, pushed to live
@@ -421,6 +422,9 @@ func faithfulPushAgents() map[string]func() http.Handler {
 		// round 6: faithfulPushAgentsRound6 in broken_push_slips_round6_test.go
 		"an unreadable timestamp refused as a missing one (missing_signature)":   faithfulPushAgentsRound6()[0],
 		"each match's state kept by match_id, every lifecycle call acknowledged": faithfulPushAgentsRound6()[1],
+		// round 7: faithfulPushAgentsRound7 in broken_push_slips_round7_test.go
+		"the seat checked against the player count, every seat below it acknowledged": faithfulPushAgentsRound7()[0],
+		"a game end's result read loosely, any shape acknowledged":                    faithfulPushAgentsRound7()[1],
 	}
 }
 

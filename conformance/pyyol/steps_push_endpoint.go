@@ -144,12 +144,15 @@ func (p *pushRun) eventsAnyOrder(ctx context.Context) error {
 // platform seats an agent in any number of matches, each named by its
 // match_id ("Key your own state by match_id", the FAQ), so a second
 // match's /initialize may come before the first's /game-end
-// (PYYOL-PUSH-INITIALIZE, PYYOL-PUSH-GAME-END-ACK).
+// (PYYOL-PUSH-INITIALIZE, PYYOL-PUSH-GAME-END-ACK). The agent holds seat
+// 0 of the first and seat 1, the last, of the second: /initialize tells
+// the seat, any of 0..players-1, and every other Goofspiel match the kit
+// starts seats it at 0 (PYYOL-PUSH-INITIALIZE).
 func (p *pushRun) twoMatches(ctx context.Context) error {
 	matches := []string{"kit-two-matches-first", "kit-two-matches-second"}
-	for _, id := range matches {
+	for seat, id := range matches {
 		p.route = "initialize"
-		if err := p.post(ctx, "/initialize", initializeBody(id, "goofspiel", 0, "", 2, goofspiel.Standard())); err != nil || p.Last.Status != 200 {
+		if err := p.post(ctx, "/initialize", initializeBody(id, "goofspiel", seat, "", 2, goofspiel.Standard())); err != nil || p.Last.Status != 200 {
 			return err
 		}
 	}

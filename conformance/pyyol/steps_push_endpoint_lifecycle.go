@@ -72,11 +72,12 @@ func (p *pushRun) lifecycleCall(ctx context.Context, route, match string) error 
 }
 
 // midMatchTurn sends, as the first call of its match, the view of round
-// midRound after seat 0 bid its highest cards but one (13 kept): the view
-// is self-contained ("reason over the entire match from a single turn
+// midRound after seat 0 bid the card of that round's prize first and then
+// 7 and its highest cards but 13 (midMatchBids): the view is
+// self-contained ("reason over the entire match from a single turn
 // payload") and the platform's Initialize is best-effort, so the move
 // must echo the view's round and bid from its legal_actions, which no
-// longer hold round+1 (PYYOL-PUSH-TURN).
+// longer hold round+1 nor the current prize's card (PYYOL-PUSH-TURN).
 func (p *pushRun) midMatchTurn(ctx context.Context) error {
 	if err := p.requireGoofspiel(ctx); err != nil {
 		return err
@@ -93,14 +94,15 @@ func (p *pushRun) midMatchTurn(ctx context.Context) error {
 const midRound = 6
 
 // midMatchView plays midRound rounds of a standard match, seat 0 bidding
-// 12, 11, ... and seat 1 the kit's opponent, and returns seat 0's view.
+// midMatchBids and seat 1 the kit's opponent, and returns seat 0's view.
 func midMatchView(seed uint64) (goofspiel.View, error) {
 	m, err := goofspiel.New(goofspiel.Standard(), MatchSeed(seed))
 	if err != nil {
 		return goofspiel.View{}, err
 	}
+	bids := midMatchBids(goofspiel.PrizeOrder(m.Rules(), MatchSeed(seed))[midRound])
 	for round := range midRound {
-		if err := m.Bid(0, goofspiel.Move{Round: round, Card: goofspiel.StandardCards - 1 - round}); err != nil {
+		if err := m.Bid(0, goofspiel.Move{Round: round, Card: bids[round]}); err != nil {
 			return goofspiel.View{}, err
 		}
 		if err := m.Bid(1, Opponent(m.View(1))); err != nil {
@@ -108,8 +110,25 @@ func midMatchView(seed uint64) (goofspiel.View, error) {
 		}
 	}
 	v := m.View(0)
-	if slices.Contains(v.LegalActions, v.Round+1) {
-		return v, fmt.Errorf("the hand %v still holds %d", v.LegalActions, v.Round+1)
+	for _, spent := range []int{v.Round + 1, v.CurrentPrize} {
+		if slices.Contains(v.LegalActions, spent) {
+			return v, fmt.Errorf("the hand %v still holds %d", v.LegalActions, spent)
+		}
 	}
 	return v, nil
+}
+
+// midMatchBids are seat 0's first midRound bids: the card of prize (the
+// prize of round midRound) first, then round+1 and the highest cards but
+// 13, each once, so neither a bid of the round's prize (the docs'
+// preferred pick, made without reading legal_actions) nor one of round+1
+// is still in the hand (PYYOL-PUSH-TURN).
+func midMatchBids(prize int) []int {
+	bids := []int{prize}
+	for _, c := range []int{midRound + 1, 12, 11, 10, 9, 8} {
+		if len(bids) < midRound && !slices.Contains(bids, c) {
+			bids = append(bids, c)
+		}
+	}
+	return bids
 }

@@ -52,7 +52,9 @@ Feature: The push protocol: the kit plays the platform against an agent's hosted
   Rule: two matches may run at once, each started and ended on its own
 
     The agent keys its state by match_id: a second match's /initialize
-    may come before the first match's /game-end.
+    may come before the first match's /game-end. The agent holds seat 0
+    of the first and the last seat, 1, of the second: any seat below the
+    player count is one the platform gives.
 
     Scenario: two matches started before either ends
       When the platform starts two matches, then ends them in order
