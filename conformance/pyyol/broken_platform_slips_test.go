@@ -226,7 +226,8 @@ func platformSlips() []platformSlip {
 		// Round 5, on the stake-tier HTTP surface, not the push client:
 		// platformStakeSlipsRound5 in broken_platform_slips_round5_test.go
 		// (TestPlatformStakeSlipsAreCaught, run through pyyol-gateway).
-	}, append(platformSlipsRound2(), append(platformSlipsRound3(), platformSlipsRound4()...)...)...)
+		// Round 6: platformSlipsRound6 in broken_platform_slips_round6_test.go.
+	}, append(platformSlipsRound2(), append(platformSlipsRound3(), append(platformSlipsRound4(), platformSlipsRound6()...)...)...)...)
 }
 
 // restartingNonces numbers the platform's nonces req_1, req_2, ... and
@@ -274,7 +275,8 @@ func faithfulPlatforms() []platformSlip {
 		// Round 4: faithfulPlatformsRound4 in broken_platform_slips_round4_test.go.
 		// Round 5: faithfulStakePlatformsRound5 in broken_platform_slips_round5_test.go
 		// (TestFaithfulStakePlatformsFailNothing).
-	}, append(faithfulPlatformsRound2(), append(faithfulPlatformsRound3(), faithfulPlatformsRound4()...)...)...)
+		// Round 6: faithfulPlatformsRound6 in broken_platform_slips_round6_test.go.
+	}, append(faithfulPlatformsRound2(), append(faithfulPlatformsRound3(), append(faithfulPlatformsRound4(), faithfulPlatformsRound6()...)...)...)...)
 }
 
 // slippedPlatform is the reference platform with slip planted in its push

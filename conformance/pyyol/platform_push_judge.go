@@ -339,6 +339,9 @@ func (s *platSession) judgeTurnBody() error {
 			return verdict.Failf("PYYOL-PLAT-TURN-BODY", fmt.Sprintf("game %q, as the kit's manifest lists it", kitGames[0]),
 				fmt.Sprintf("game %q", v.game), "the platform's /turn body")
 		}
+		if err := judgeViewRounds(v); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -385,6 +388,10 @@ func (s *platSession) judgeGameEnd() error {
 		return verdict.Failf("PYYOL-PLAT-GAME-END-BODY", "the final result under \"result\"", "a body without one", "the platform's /game-end")
 	}
 	if res, ok := body["result"].(map[string]any); ok {
+		match, _ := body["match_id"].(string)
+		if err := judgeResultCoversTurns(res, s.turnRounds(match)); err != nil {
+			return err
+		}
 		return judgeFinalResult(res)
 	}
 	return nil
